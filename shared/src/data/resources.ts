@@ -1,0 +1,68 @@
+/**
+ * Buckets and queues, with the environment variable through which each reaches the functions.
+ * CDK creates them from here; the local stage creates the same names on its stand-ins.
+ */
+export interface QueueDef {
+  readonly id: string;
+  readonly purpose: string;
+  readonly env: string;
+  /** Seconds a received message stays invisible; at least six times the consumer's timeout. */
+  readonly visibilityTimeoutSeconds: number;
+  /** Receives before a message is moved to the queue's DLQ. */
+  readonly maxReceiveCount: number;
+  readonly batchSize: number;
+  /** Worker module under functions/src/workers, or null until its consumer lands. */
+  readonly consumer: string | null;
+  readonly consumerTimeoutSeconds: number;
+}
+
+export const QUEUES = {
+  sunatValidation: {
+    id: 'SunatValidation',
+    purpose: 'Validación de comprobantes en SUNAT',
+    env: 'SUNAT_QUEUE_URL',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    batchSize: 10,
+    consumer: null,
+    consumerTimeoutSeconds: 30,
+  },
+  miroRequests: {
+    id: 'MiroRequests',
+    purpose: 'Solicitudes de MIRO a SAP',
+    env: 'MIRO_QUEUE_URL',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    batchSize: 5,
+    consumer: null,
+    consumerTimeoutSeconds: 30,
+  },
+  notifications: {
+    id: 'Notifications',
+    purpose: 'Notificaciones y correos',
+    env: 'NOTIFICATIONS_QUEUE_URL',
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    batchSize: 10,
+    consumer: null,
+    consumerTimeoutSeconds: 20,
+  },
+} as const satisfies Record<string, QueueDef>;
+
+export const BUCKETS = {
+  documents: { id: 'Documents', env: 'DOCUMENTS_BUCKET' },
+} as const;
+
+/** Environment variables every function reads once at cold start. */
+export const RUNTIME_ENV = {
+  stage: 'STAGE',
+  tableName: 'TABLE_NAME',
+  webOrigin: 'WEB_ORIGIN',
+  s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
+  adminGroupName: 'ADMIN_GROUP_NAME',
+} as const;
+
+/** Physical names on the local stage (in AWS, CDK chooses them). */
+export function localName(stage: string, logicalId: string): string {
+  return `portal-${stage}-${logicalId}`.toLowerCase();
+}

@@ -1,0 +1,95 @@
+/**
+ * Every error code the API answers with, and the Spanish message a person reads (spec §8).
+ * Where the spec shows only the meaning, the message is ours; see docs/decisions.md.
+ * Messages may hold {placeholders} filled from the error's parameters.
+ */
+export const INVOICE_ERROR_MESSAGES = {
+  ERROR_INVOICE_AND_CONFORMITY_DOCUMENTS_WITH_DISTANT_AMOUNTS:
+    'El monto de las conformidades (HES/MIGO) no coincide con el monto del comprobante sin IGV.',
+  ERROR_INVOICE_ID_WITH_INVALID_FORMAT:
+    'El formato de la serie y el número del comprobante no es válido.',
+  ERROR_UNEXPECTED_RESPONSE_FROM_SUNAT_VERIFICATION_SERVICE:
+    'Ocurrió un error inesperado al verificar el comprobante con SUNAT. Inténtelo nuevamente más tarde.',
+  ERROR_INVOICE_NOT_FOUND: 'No se encontró el comprobante solicitado.',
+  ERROR_CLIENT_NOT_FOUND: 'La sociedad indicada no pertenece al grupo o no existe.',
+  ERROR_EMPLOYEE_NOT_FOUND: 'El empleado no existe o ya no se encuentra activo.',
+  ERROR_UPDATE_INVOICE_WITHOUT_PURCHASE_ORDERS: 'Debe ingresar el código de la orden de compra (OC).',
+  ERROR_UPDATE_INVOICE_WITHOUT_CONFORMITY_DOCUMENTS: 'Debe ingresar los códigos de HES o MIGO.',
+  ERROR_UPDATE_INVOICE_WITH_HES_AND_MIGO_AT_THE_SAME_TIME:
+    'No es posible registrar HES y MIGO a la vez en un mismo comprobante.',
+  ERROR_HES_NOT_FOUND: 'No se encontró la hoja de entrada de servicio (HES) {documentId}.',
+  ERROR_MIGO_NOT_FOUND: 'No se encontró el documento de material (MIGO) {documentId}.',
+  ERROR_UPDATE_INVOICE_WITH_INVALID_CERTIFICATION_STATUS:
+    'Debe esperar la confirmación de validez de SUNAT antes de actualizar el comprobante.',
+  ERROR_UPDATE_INVOICE_WITH_PENDING_STATUS:
+    'El comprobante aún está pendiente de validación en SUNAT; inténtelo nuevamente en unos minutos.',
+  ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE:
+    'La conformidad {documentId} ya fue utilizada en otro comprobante.',
+  ERROR_CONFORMITY_DOCUMENTS_WITH_UNCOVERED_PURCHASE_ORDERS:
+    'Las conformidades ingresadas no cubren todas las órdenes de compra del comprobante.',
+  ERROR_PURCHASE_ORDERS_WITHOUT_CONFORMITY_DOCUMENTS:
+    'Hay órdenes de compra sin conformidades (HES o MIGO) asociadas.',
+  ERROR_INVOICE_AND_CONFORMITY_DOCUMENTS_WITH_DIFFERENT_CURRENCY:
+    'La moneda de las conformidades es distinta a la moneda del comprobante.',
+  ERROR_UNEXPECTED_EXCEPTION_DURING_MIRO_CREATION_REQUEST_SUBMIT:
+    'Ocurrió un error inesperado al enviar la solicitud de MIRO a SAP. El equipo de soporte fue notificado.',
+  ERROR_OFFICE_LOCATION_NOT_FOUND: 'No se encontró la sede u oficina indicada.',
+  ERROR_APPROVE_INVOICE_WITHOUT_COMPLETED_STATUS:
+    'Solo se pueden aprobar comprobantes con los datos completados.',
+  ERROR_DISAPPROVE_INVOICE_WITHOUT_PENDING_OR_COMPLETED_STATUS:
+    'Solo se pueden rechazar comprobantes pendientes de revisión o con los datos completados.',
+  ERROR_INVOICE_AND_CONFORMITY_DOCUMENTS_WITH_DIFFERENT_SUPPLIER:
+    'Las conformidades pertenecen a un proveedor distinto al del comprobante.',
+  ERROR_USER_NOT_FOUND: 'Usuario no encontrado.',
+  ERROR_ADD_HES_WITH_GOODS_OPERATION_TYPE:
+    'No es posible agregar HES cuando el tipo de operación es de bienes.',
+  ERROR_ADD_MIGO_WITH_SERVICE_OPERATION_TYPE:
+    'No es posible agregar MIGO cuando el tipo de operación es de servicios.',
+  ERROR_WITHOUT_PO_REQUIRES_ATTACHMENTS:
+    'Para validar un comprobante sin orden de compra debe adjuntar documentos de sustento en PDF.',
+  ERROR_INVOICE_ALREADY_EXISTS: 'Ya existe un comprobante con el mismo código para este proveedor.',
+} as const;
+
+/** Codes the API adds for transport, session and request-shape failures. */
+export const REQUEST_ERROR_MESSAGES = {
+  ERROR_MISSING_PARAMETER: 'Falta el parámetro obligatorio «{parameter}».',
+  ERROR_INVALID_PARAMETER: 'El valor de «{parameter}» no es válido: {reason}',
+  ERROR_INVALID_BODY: 'El cuerpo de la solicitud no es un JSON válido.',
+  ERROR_INVALID_CURSOR: 'La página solicitada no es válida; vuelva a la primera página.',
+  ERROR_UNAUTHORIZED: 'No podemos validar tu sesión en este momento.',
+  ERROR_FORBIDDEN: 'Sesión inválida.',
+  ERROR_COMPANY_NOT_ALLOWED: 'No tiene acceso a la sociedad {companyId}.',
+  ERROR_ROUTE_NOT_FOUND: 'El recurso solicitado no existe.',
+  ERROR_NOT_IMPLEMENTED: 'Esta funcionalidad aún no está disponible.',
+  ERROR_UNEXPECTED: 'Ocurrió un error inesperado. Inténtelo más tarde.',
+} as const;
+
+export const ERROR_MESSAGES = { ...INVOICE_ERROR_MESSAGES, ...REQUEST_ERROR_MESSAGES } as const;
+export type ErrorCode = keyof typeof ERROR_MESSAGES;
+export const ERROR_CODES = Object.keys(ERROR_MESSAGES) as ErrorCode[];
+
+/** Client-side texts of spec §8 (transport, session, login, header). */
+export const CLIENT_MESSAGES = {
+  unauthorized: 'No podemos validar tu sesión en este momento.',
+  forbidden: 'Sesión inválida.',
+  unknownApiError: 'Error desconocido al llamar API.',
+  sessionMissing: 'La sesión del usuario es inválida.',
+  tokenFailure: 'No es posible autorizar al usuario',
+  userLookupFailure: 'Usuario no encontrado',
+  fallback: 'Error no determinado',
+  fillAllFields: 'Asegúrece de llenar todos los campos antes de continuar.',
+  unexpected: 'Ocurrió un error no esperado.',
+  unexpectedTryLater: 'Ocurrió un error inesperado, inténtelo más tarde.',
+  loginFailed: 'No ha sido posible iniciar sesión.',
+  userFetchFailed: 'No ha sido posible obtener el usuario',
+  badCredentials: 'Usuario o contraseña incorrectos.',
+  headerSession: 'Hubo un problema reconociendo la sesión del usuario',
+  notificationsLoad: 'Hubo un error al cargar tus notificaciones. Por favor intenta luego.',
+} as const;
+
+/** Fills {placeholders} of a catalogue message with the error's parameters. */
+export function formatErrorMessage(code: ErrorCode, parameters: Record<string, unknown> = {}): string {
+  return ERROR_MESSAGES[code].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in parameters ? String(parameters[name]) : whole,
+  );
+}

@@ -1,0 +1,63 @@
+import { formatErrorMessage, type ErrorCode } from './catalogue.js';
+
+export interface ErrorItem {
+  code: ErrorCode;
+  parameters: Record<string, unknown>;
+}
+
+/**
+ * A failure a caller can act on. Thrown anywhere, mapped to the error body in exactly one place
+ * (the HTTP wrapper) with instanceof; its message is the catalogue's Spanish text.
+ */
+export class PortalError extends Error {
+  readonly statusCode: number;
+  readonly errors: ErrorItem[];
+
+  constructor(statusCode: number, code: ErrorCode, parameters: Record<string, unknown> = {}, more: ErrorItem[] = []) {
+    super(formatErrorMessage(code, parameters));
+    this.name = new.target.name;
+    this.statusCode = statusCode;
+    this.errors = [{ code, parameters }, ...more];
+  }
+
+  get code(): ErrorCode {
+    // The constructor always puts one item first.
+    return this.errors[0]!.code;
+  }
+}
+
+export class BadRequestError extends PortalError {
+  constructor(code: ErrorCode, parameters: Record<string, unknown> = {}, more: ErrorItem[] = []) {
+    super(400, code, parameters, more);
+  }
+}
+
+export class UnauthorizedError extends PortalError {
+  constructor() {
+    super(401, 'ERROR_UNAUTHORIZED');
+  }
+}
+
+export class ForbiddenError extends PortalError {
+  constructor(code: ErrorCode = 'ERROR_FORBIDDEN', parameters: Record<string, unknown> = {}) {
+    super(403, code, parameters);
+  }
+}
+
+export class NotFoundError extends PortalError {
+  constructor(code: ErrorCode, parameters: Record<string, unknown> = {}) {
+    super(404, code, parameters);
+  }
+}
+
+export class ConflictError extends PortalError {
+  constructor(code: ErrorCode, parameters: Record<string, unknown> = {}) {
+    super(409, code, parameters);
+  }
+}
+
+export class NotImplementedError extends PortalError {
+  constructor() {
+    super(501, 'ERROR_NOT_IMPLEMENTED');
+  }
+}

@@ -1,0 +1,12 @@
+/** Request headers every call of the web app carries (spec §7). Names are lower case, as API Gateway delivers them. */
+export const HEADERS = {
+  requestId: 'x-request-id',
+  companyId: 'x-company-id',
+  consumerId: 'x-consumer-id',
+} as const;
+
+/** The web client's consumer id, sent in the consumer-id header. */
+export const WEB_CONSUMER_ID = 'portal-web';
+
+/** Request timeout of the web client (spec §9). */
+export const REQUEST_TIMEOUT_MS = 30_000;

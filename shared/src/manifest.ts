@@ -1,0 +1,437 @@
+import { z } from 'zod';
+import { LEVELS, type Level } from './domain.js';
+import { Empty, ErrorBody, pageOf } from './schemas/common.js';
+import {
+  Client,
+  ConformityDocument,
+  DashboardCounts,
+  Employee,
+  ExternalUser,
+  Invoice,
+  InvoiceSummary,
+  InternalUser,
+  Notification,
+  OfficeLocation,
+  SessionUser,
+} from './schemas/entities.js';
+import {
+  AssignClientQuery,
+  AvailabilityPath,
+  AvailabilityQuery,
+  ConformityQuery,
+  CreateInvoiceFromXmlBody,
+  CreateInvoiceWithoutXmlBody,
+  DashboardQuery,
+  DisapproveBody,
+  DisapproveQuery,
+  EmployeesQuery,
+  ExternalUsersQuery,
+  InvoiceKeyPath,
+  ListInvoicesQuery,
+  MarkAsReadBody,
+  OfficeLocationsQuery,
+  UpdateInvoiceBody,
+  UserPath,
+  WhitelistQuery,
+} from './schemas/requests.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteDef {
+  /** Stable identifier: names the Lambda function and the OpenAPI operation. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** API Gateway path syntax: /suppliers/{supplierId}/invoices. */
+  readonly path: string;
+  readonly summary: string;
+  /** 'public' routes skip the JWT authorizer (health checks, the OpenAPI document). */
+  readonly auth: 'public' | 'jwt';
+  /** Levels allowed; empty for public routes. */
+  readonly roles: readonly Level[];
+  /**
+   * Whether the caller must act for a company of its taxId list (company-id header or the first).
+   * Suppliers and managers without a taxId are refused such routes.
+   */
+  readonly requiresCompany: boolean;
+  readonly request: {
+    readonly path?: z.ZodType;
+    readonly query?: z.ZodType;
+    readonly body?: z.ZodType;
+  };
+  readonly response: z.ZodType;
+  readonly successStatus: 200 | 201 | 202 | 204;
+  /** Handler module under functions/src/handlers, without extension. */
+  readonly handler: string;
+}
+
+const ALL_SIGNED_IN = ['ADMIN', 'MANAGER', 'SUPPLIER'] as const satisfies readonly Level[];
+const STAFF = ['ADMIN', 'MANAGER'] as const satisfies readonly Level[];
+const ADMIN_ONLY = ['ADMIN'] as const satisfies readonly Level[];
+const MANAGER_ONLY = ['MANAGER'] as const satisfies readonly Level[];
+
+/** Routes whose issue has not landed yet are served by this handler, answering 501. */
+export const NOT_IMPLEMENTED_HANDLER = 'not-implemented';
+
+function route<const R extends Omit<RouteDef, 'successStatus' | 'requiresCompany'> & Partial<RouteDef>>(
+  def: R,
+): R & Pick<RouteDef, 'successStatus' | 'requiresCompany'> {
+  return { successStatus: 200, requiresCompany: def.auth === 'jwt', ...def };
+}
+
+const Health = z.object({ status: z.literal('ok'), version: z.string(), time: z.string() });
+const Accepted = z.object({ status: z.string(), message: z.string() });
+
+/** Every endpoint of the product, declared once (spec §7 plus GET /users/me and GET /openapi.json). */
+export const routes = {
+  healthcheck: route({
+    id: 'healthcheck',
+    method: 'GET',
+    path: '/healthcheck',
+    summary: 'Estado del servicio y de su base de datos',
+    auth: 'public',
+    roles: [],
+    request: {},
+    response: Health,
+    handler: 'system/get-healthcheck',
+  }),
+  heartbeat: route({
+    id: 'heartbeat',
+    method: 'GET',
+    path: '/heartbeat',
+    summary: 'Latido: el servicio responde',
+    auth: 'public',
+    roles: [],
+    request: {},
+    response: Health,
+    handler: 'system/get-heartbeat',
+  }),
+  openapi: route({
+    id: 'openapi',
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'Documento OpenAPI 3.1 generado del manifiesto de rutas',
+    auth: 'public',
+    roles: [],
+    request: {},
+    response: z.record(z.string(), z.unknown()),
+    handler: 'system/get-openapi',
+  }),
+  getCurrentUser: route({
+    id: 'getCurrentUser',
+    method: 'GET',
+    path: '/users/me',
+    summary: 'Usuario de la sesión (lo consulta la guarda de navegación)',
+    auth: 'jwt',
+    roles: LEVELS,
+    requiresCompany: false,
+    request: {},
+    response: SessionUser,
+    handler: 'users/get-current-user',
+  }),
+  verifySession: route({
+    id: 'verifySession',
+    method: 'POST',
+    path: '/users/verify-session',
+    summary: 'Verifica que la sesión sea válida y la sociedad activa permitida',
+    auth: 'jwt',
+    roles: LEVELS,
+    requiresCompany: false,
+    request: { body: Empty.optional() },
+    response: z.object({
+      valid: z.literal(true),
+      expiresAt: z.string(),
+      level: z.enum(LEVELS),
+      activeCompany: z.string().nullable(),
+      companies: z.array(z.string()),
+    }),
+    handler: 'users/verify-session',
+  }),
+  listClients: route({
+    id: 'listClients',
+    method: 'GET',
+    path: '/clients',
+    summary: 'Sociedades del grupo',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    requiresCompany: false,
+    request: {},
+    response: z.object({ items: z.array(Client) }),
+    handler: 'clients/list-clients',
+  }),
+  listInvoices: route({
+    id: 'listInvoices',
+    method: 'GET',
+    path: '/invoices',
+    summary: 'Comprobantes por sociedad, paginados y filtrados por el alcance del usuario',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    request: { query: ListInvoicesQuery },
+    response: pageOf(InvoiceSummary),
+    handler: 'invoices/list-invoices',
+  }),
+  createInvoiceFromXml: route({
+    id: 'createInvoiceFromXml',
+    method: 'POST',
+    path: '/invoices',
+    summary: 'Registra un comprobante a partir de su XML UBL 2.1 ya cargado',
+    auth: 'jwt',
+    roles: ['SUPPLIER', 'ADMIN'],
+    request: { body: CreateInvoiceFromXmlBody },
+    response: Invoice,
+    successStatus: 201,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  createInvoiceWithoutXml: route({
+    id: 'createInvoiceWithoutXml',
+    method: 'POST',
+    path: '/invoices/without-xml',
+    summary: 'Registra un comprobante sin XML, con su PDF',
+    auth: 'jwt',
+    roles: ['SUPPLIER', 'ADMIN'],
+    request: { body: CreateInvoiceWithoutXmlBody },
+    response: Invoice,
+    successStatus: 201,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  getInvoice: route({
+    id: 'getInvoice',
+    method: 'GET',
+    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}',
+    summary: 'Detalle del comprobante con su historial',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    request: { path: InvoiceKeyPath },
+    response: Invoice,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  updateInvoice: route({
+    id: 'updateInvoice',
+    method: 'PUT',
+    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}',
+    summary: 'Completa los datos del comprobante (OC, HES/MIGO, responsable, oficina)',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { path: InvoiceKeyPath, body: UpdateInvoiceBody },
+    response: Invoice,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  approveInvoice: route({
+    id: 'approveInvoice',
+    method: 'POST',
+    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/approve',
+    summary: 'Aprueba el comprobante y solicita la MIRO en SAP',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { path: InvoiceKeyPath },
+    response: Invoice,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  disapproveInvoice: route({
+    id: 'disapproveInvoice',
+    method: 'POST',
+    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/disapprove',
+    summary: 'Rechaza el comprobante con un motivo',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { path: InvoiceKeyPath, query: DisapproveQuery, body: DisapproveBody },
+    response: Invoice,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  getDashboard: route({
+    id: 'getDashboard',
+    method: 'GET',
+    path: '/dashboard',
+    summary: 'Conteos de comprobantes por estado y por tipo',
+    auth: 'jwt',
+    roles: MANAGER_ONLY,
+    request: { query: DashboardQuery },
+    response: DashboardCounts,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  listEmployees: route({
+    id: 'listEmployees',
+    method: 'GET',
+    path: '/employees',
+    summary: 'Empleados (responsables) de una sociedad',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { query: EmployeesQuery },
+    response: z.object({ items: z.array(Employee) }),
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  listOfficeLocations: route({
+    id: 'listOfficeLocations',
+    method: 'GET',
+    path: '/office-locations',
+    summary: 'Sedes y oficinas de una sociedad',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { query: OfficeLocationsQuery },
+    response: z.object({ items: z.array(OfficeLocation) }),
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  listMaterialDocs: route({
+    id: 'listMaterialDocs',
+    method: 'GET',
+    path: '/material-docs',
+    summary: 'Conformidades MIGO',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { query: ConformityQuery },
+    response: pageOf(ConformityDocument),
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  listServiceSheets: route({
+    id: 'listServiceSheets',
+    method: 'GET',
+    path: '/service-sheets',
+    summary: 'Conformidades HES',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { query: ConformityQuery },
+    response: pageOf(ConformityDocument),
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  materialDocAvailability: route({
+    id: 'materialDocAvailability',
+    method: 'GET',
+    path: '/material-docs/{id}/availability',
+    summary: 'Disponibilidad de una MIGO (404: no disponible)',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { path: AvailabilityPath, query: AvailabilityQuery },
+    response: ConformityDocument,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  purchaseOrderAvailability: route({
+    id: 'purchaseOrderAvailability',
+    method: 'GET',
+    path: '/purchase-orders/{id}/availability',
+    summary: 'Disponibilidad de una orden de compra (404: no disponible)',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { path: AvailabilityPath, query: AvailabilityQuery },
+    response: z.object({ id: z.string(), available: z.literal(true) }),
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  serviceSheetAvailability: route({
+    id: 'serviceSheetAvailability',
+    method: 'GET',
+    path: '/service-sheets/{id}/availability',
+    summary: 'Disponibilidad de una HES (404: no disponible)',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { path: AvailabilityPath, query: AvailabilityQuery },
+    response: ConformityDocument,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  listNotifications: route({
+    id: 'listNotifications',
+    method: 'GET',
+    path: '/notifications',
+    summary: 'Notificaciones recientes del usuario',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    requiresCompany: false,
+    request: {},
+    response: z.object({ items: z.array(Notification) }),
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  markNotificationsAsRead: route({
+    id: 'markNotificationsAsRead',
+    method: 'POST',
+    path: '/notifications/mark-as-read',
+    summary: 'Marca como leídas las notificaciones hasta ahora',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    requiresCompany: false,
+    request: { body: MarkAsReadBody },
+    response: z.object({ updated: z.number().int() }),
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  listExternalUsers: route({
+    id: 'listExternalUsers',
+    method: 'GET',
+    path: '/external-users',
+    summary: 'Usuarios proveedores (búsqueda por RUC, nombre o correo)',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    requiresCompany: false,
+    request: { query: ExternalUsersQuery },
+    response: pageOf(ExternalUser),
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  listInternalUsers: route({
+    id: 'listInternalUsers',
+    method: 'GET',
+    path: '/internal-users',
+    summary: 'Usuarios internos',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    requiresCompany: false,
+    request: {},
+    response: z.object({ items: z.array(InternalUser) }),
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  resetExternalUserPassword: route({
+    id: 'resetExternalUserPassword',
+    method: 'POST',
+    path: '/external-users/{userId}/reset-password',
+    summary: 'Envía al proveedor el correo para restablecer su contraseña',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    requiresCompany: false,
+    request: { path: UserPath },
+    response: Accepted,
+    successStatus: 202,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  assignClientToInternalUser: route({
+    id: 'assignClientToInternalUser',
+    method: 'POST',
+    path: '/internal-users/{userId}/assign-client',
+    summary: 'Asigna una sociedad a un usuario interno',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    requiresCompany: false,
+    request: { path: UserPath, query: AssignClientQuery },
+    response: InternalUser,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+  whitelistNotifications: route({
+    id: 'whitelistNotifications',
+    method: 'POST',
+    path: '/external-users/{userId}/whitelist-notifications',
+    summary: 'Activa o desactiva la recepción de correos del proveedor',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    requiresCompany: false,
+    request: { path: UserPath, query: WhitelistQuery },
+    response: ExternalUser,
+    handler: NOT_IMPLEMENTED_HANDLER,
+  }),
+} as const satisfies Record<string, RouteDef>;
+
+export type Routes = typeof routes;
+export type RouteId = keyof Routes;
+export const ROUTES: readonly RouteDef[] = Object.values(routes);
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+type InferIn<T> = T extends z.ZodType ? z.input<T> : undefined;
+export type RoutePath<R extends RouteDef> = Infer<R['request']['path']>;
+export type RouteQuery<R extends RouteDef> = Infer<R['request']['query']>;
+export type RouteQueryInput<R extends RouteDef> = InferIn<R['request']['query']>;
+export type RouteBody<R extends RouteDef> = Infer<R['request']['body']>;
+export type RouteBodyInput<R extends RouteDef> = InferIn<R['request']['body']>;
+export type RouteResponse<R extends RouteDef> = z.output<R['response']>;
+
+/** Fills a route's {placeholders}: buildPath(routes.getInvoice, {supplierId, ...}). */
+export function buildPath(def: RouteDef, params: Record<string, string> = {}): string {
+  return def.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${def.id}`);
+    return encodeURIComponent(value);
+  });
+}
+
+export { ErrorBody };

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import {
+  CertStatus,
+  Currency,
+  InvoiceStatus,
+  InvoiceType,
+  Level,
+  OperationType,
+} from '../domain.js';
+import { IsoDate, IsoDateTime, Money, Ruc } from './common.js';
+
+export const Employee = z.object({
+  id: z.string(),
+  fullName: z.string(),
+  office: z.string(),
+});
+export type Employee = z.infer<typeof Employee>;
+
+export const OfficeLocation = z.object({
+  id: z.string(),
+  location: z.string(),
+  office: z.string(),
+});
+export type OfficeLocation = z.infer<typeof OfficeLocation>;
+
+export const StatusHistoryEntry = z.object({
+  status: InvoiceStatus,
+  title: z.string(),
+  additionalMessage: z.string().nullable(),
+  date: IsoDateTime,
+  by: z.string().nullable(),
+});
+export type StatusHistoryEntry = z.infer<typeof StatusHistoryEntry>;
+
+/** The invoice of spec §3. */
+export const Invoice = z.object({
+  id: z.string(),
+  prefixId: z.string(),
+  numericId: z.string(),
+  type: InvoiceType,
+  status: InvoiceStatus,
+  statusMessage: z.string().nullable(),
+  certStatus: CertStatus,
+  approved: z.boolean(),
+  supplierId: Ruc,
+  supplierName: z.string(),
+  client: Ruc,
+  clientName: z.string(),
+  responsible: Employee.nullable(),
+  officeId: z.string().nullable(),
+  locationId: z.string().nullable(),
+  operationType: OperationType.nullable(),
+  currency: Currency,
+  amount: Money,
+  taxAmount: Money,
+  serviceSheets: z.array(z.string()),
+  materialDocs: z.array(z.string()),
+  purchaseOrders: z.array(z.string()),
+  attachments: z.array(z.string()),
+  issuedAt: IsoDate,
+  scheduledAt: IsoDate.nullable(),
+  paidAt: IsoDate.nullable(),
+  xmlUrl: z.string().nullable(),
+  pdfUrl: z.string().nullable(),
+  disapprovedWithoutRejection: z.boolean(),
+  notes: z.string().nullable(),
+  statusHistory: z.array(StatusHistoryEntry),
+});
+export type Invoice = z.infer<typeof Invoice>;
+
+/** A row of the invoices table: the invoice without its history. */
+export const InvoiceSummary = Invoice.omit({ statusHistory: true });
+export type InvoiceSummary = z.infer<typeof InvoiceSummary>;
+
+export const Client = z.object({
+  taxId: Ruc,
+  name: z.string(),
+  address: z.string(),
+  logo: z.string().nullable(),
+  system_name: z.string(),
+});
+export type Client = z.infer<typeof Client>;
+
+/** The signed-in user as the navigation guard sees it (spec §3 "Session user"). */
+export const SessionUser = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  group: z.string().nullable(),
+  email: z.string(),
+  level: Level,
+  taxId: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof SessionUser>;
+
+export const ConformityDocument = z.object({
+  fiscalYear: z.string(),
+  issuerTaxId: Ruc,
+  acquirerTaxId: Ruc,
+  documentId: z.string(),
+  deliveryNote: z.string().nullable(),
+  purchaseOrder: z.string(),
+  associatedInvoice: z.string().nullable(),
+  amount: Money,
+  currency: Currency,
+  responsible: z.string().nullable(),
+});
+export type ConformityDocument = z.infer<typeof ConformityDocument>;
+
+export const DashboardCounts = z.object({
+  pending: z.number().int(),
+  completed: z.number().int(),
+  accepted: z.number().int(),
+  rejected: z.number().int(),
+  scheduled: z.number().int(),
+  paid: z.number().int(),
+  invService: z.number().int(),
+  invGoods: z.number().int(),
+  invUnassigned: z.number().int(),
+  invWithoutPurchaseOrder: z.number().int(),
+});
+export type DashboardCounts = z.infer<typeof DashboardCounts>;
+
+export const Notification = z.object({
+  id: z.string(),
+  registeredAt: IsoDateTime,
+  isRead: z.boolean(),
+  message: z.string(),
+  reference: z
+    .object({ issuerTaxId: Ruc, invoiceType: InvoiceType, invoiceId: z.string() })
+    .partial()
+    .nullable(),
+});
+export type Notification = z.infer<typeof Notification>;
+
+export const InternalUser = z.object({
+  id: z.string(),
+  taxId: z.string().nullable(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: Level,
+  companyName: z.string().nullable(),
+  email: z.string(),
+});
+export type InternalUser = z.infer<typeof InternalUser>;
+
+export const ExternalUser = InternalUser.extend({ canReceiveEmails: z.boolean() });
+export type ExternalUser = z.infer<typeof ExternalUser>;

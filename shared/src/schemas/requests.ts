@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { Currency, InvoiceStatus, InvoiceType, OperationType } from '../domain.js';
+import { IsoDate, Money, PageQuery, QueryBoolean, Ruc, commaList } from './common.js';
+
+export const InvoiceKeyPath = z.object({
+  supplierId: Ruc,
+  invoiceType: InvoiceType,
+  invoiceId: z.string().regex(/^[A-Z0-9]{1,4}-\d{1,8}$/, 'debe tener la forma SERIE-NÚMERO'),
+});
+
+/** GET /invoices: the invoice filter of spec §3, paginated. */
+export const ListInvoicesQuery = PageQuery.extend({
+  client: Ruc.optional(),
+  search: z.string().trim().min(1).max(100).optional(),
+  responsible: z.string().min(1).optional(),
+  invoiceStatus: commaList(InvoiceStatus).optional(),
+  invoiceType: commaList(InvoiceType).optional(),
+  office: z.string().min(1).optional(),
+  acquirer: Ruc.optional(),
+  issuer: Ruc.optional(),
+});
+
+/** Create-invoice-without-XML form (spec §3). */
+export const CreateInvoiceWithoutXmlBody = z.object({
+  prefixId: z.string().trim().regex(/^[A-Z0-9]{4}$/, 'la serie tiene 4 caracteres'),
+  numericId: z.string().trim().regex(/^\d{1,8}$/, 'el correlativo tiene de 1 a 8 dígitos'),
+  type: InvoiceType,
+  clientTaxId: Ruc,
+  supplierTaxId: Ruc,
+  supplierName: z.string().trim().min(1).max(200),
+  currency: Currency,
+  amount: Money.positive(),
+  taxAmount: Money,
+  issueDate: IsoDate,
+  pdfUrl: z.string().min(1, 'Para crear un comprobante debe adjuntar un archivo PDF.'),
+  notes: z.string().max(1000).optional(),
+});
+
+export const CreateInvoiceFromXmlBody = z.object({ url: z.string().min(1) });
+
+/** PUT invoice: what the manager completes (spec §2 edit sidebar, §5 rules). */
+export const UpdateInvoiceBody = z.object({
+  operationType: OperationType,
+  responsibleId: z.string().min(1),
+  officeId: z.string().min(1),
+  locationId: z.string().min(1),
+  purchaseOrders: z.array(z.string().min(1)).default([]),
+  serviceSheets: z.array(z.string().min(1)).default([]),
+  materialDocs: z.array(z.string().min(1)).default([]),
+  attachments: z.array(z.string().min(1)).default([]),
+});
+
+export const DisapproveQuery = z.object({ noRejection: QueryBoolean.default(false) });
+export const DisapproveBody = z.object({
+  reason: z.string().trim().min(1, 'Por favor, ingrese el motivo de rechazo del comprobante.'),
+});
+
+export const DashboardQuery = z.object({
+  client: Ruc,
+  period: z
+    .string()
+    .regex(/^(0[1-9]|1[0-2])\/\d{4}$/, 'use el formato MM/AAAA')
+    .optional(),
+});
+
+export const ConformityQuery = PageQuery.extend({
+  acquirer: Ruc,
+  issuer: Ruc.optional(),
+  responsible: z.string().min(1).optional(),
+});
+
+export const AvailabilityPath = z.object({ id: z.string().min(1).max(30) });
+export const AvailabilityQuery = z.object({ acquirer: Ruc, issuer: Ruc });
+
+export const EmployeesQuery = z.object({ acquirer: Ruc, q: z.string().trim().max(100).optional() });
+export const OfficeLocationsQuery = z.object({ taxId: Ruc });
+
+export const UserPath = z.object({ userId: z.string().min(1).max(128) });
+export const ExternalUsersQuery = PageQuery.extend({ query: z.string().trim().max(100).optional() });
+export const AssignClientQuery = z.object({ client: Ruc });
+export const WhitelistQuery = z.object({ include: QueryBoolean });
+
+export const MarkAsReadBody = z.object({ upTo: z.iso.datetime({ offset: true }).optional() });
