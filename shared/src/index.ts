@@ -12,3 +12,5 @@ export * from './openapi.js';
 export * from './rules/ruc.js';
 export * from './data/table.js';
 export * from './data/resources.js';
+export * from './auth.js';
+export * from './config.js';

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Where the local stage keeps its data and which ports it takes. Tests run a second stage beside a
+ * developer's one with LOCAL_STAGE_DIR and LOCAL_PORT_BASE.
+ */
+export interface LocalStageConfig {
+  readonly stage: string;
+  readonly dataDir: string;
+  readonly host: string;
+  readonly region: string;
+  readonly ports: {
+    readonly web: number;
+    readonly api: number;
+    readonly dynamodb: number;
+    readonly s3: number;
+    readonly sqs: number;
+    /** The Cognito endpoint clients use (the refresh-rewriting proxy in front of cognito-local). */
+    readonly cognito: number;
+    /** cognito-local itself. */
+    readonly cognitoInternal: number;
+    /** Lambda Invoke API serving the Cognito triggers. */
+    readonly lambda: number;
+    readonly sunat: number;
+    readonly sap: number;
+  };
+}
+
+export function loadLocalConfig(env: NodeJS.ProcessEnv = process.env): LocalStageConfig {
+  const base = Number(env.LOCAL_PORT_BASE ?? 4700);
+  if (!Number.isInteger(base) || base < 1024 || base > 65000) {
+    throw new Error(`LOCAL_PORT_BASE debe ser un puerto entre 1024 y 65000 (recibido: ${env.LOCAL_PORT_BASE})`);
+  }
+  return {
+    stage: 'local',
+    dataDir: path.resolve(ROOT_DIR, env.LOCAL_STAGE_DIR ?? '.local'),
+    host: '127.0.0.1',
+    region: 'us-east-1',
+    ports: {
+      web: base,
+      api: base + 1,
+      dynamodb: base + 2,
+      s3: base + 3,
+      sqs: base + 4,
+      cognito: base + 5,
+      cognitoInternal: base + 6,
+      lambda: base + 7,
+      sunat: base + 8,
+      sap: base + 9,
+    },
+  };
+}
