@@ -10,3 +10,11 @@ export const WEB_CONSUMER_ID = 'portal-web';
 
 /** Request timeout of the web client (spec §9). */
 export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** CORS rules of the API, used by the API Gateway definition, the local gateway and the wrapper. */
+export const CORS = {
+  allowHeaders: ['authorization', 'content-type', HEADERS.requestId, HEADERS.companyId, HEADERS.consumerId],
+  allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+  exposeHeaders: [HEADERS.requestId],
+  maxAgeSeconds: 600,
+} as const;

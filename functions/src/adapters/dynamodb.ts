@@ -1,0 +1,17 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { RUNTIME_ENV } from '@portal/shared';
+
+/**
+ * Built once per cold start. The endpoint comes from the SDK's own AWS_ENDPOINT_URL_DYNAMODB on the
+ * local stage; in AWS it is the regional default. The code does not know which stage it runs in.
+ */
+export const documentClient = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+  marshallOptions: { removeUndefinedValues: true },
+});
+
+export function tableName(): string {
+  const name = process.env[RUNTIME_ENV.tableName];
+  if (!name) throw new Error(`${RUNTIME_ENV.tableName} is not set`);
+  return name;
+}

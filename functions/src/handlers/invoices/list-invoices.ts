@@ -1,0 +1,9 @@
+import { routes } from '@portal/shared';
+import { documentClient, tableName } from '../../adapters/dynamodb.js';
+import { httpHandler } from '../../http/wrapper.js';
+import { makeInvoiceRepository } from '../../repositories/invoices.js';
+import { makeListInvoices } from '../../use-cases/list-invoices.js';
+
+const listInvoices = makeListInvoices({ invoices: makeInvoiceRepository(documentClient, tableName()) });
+
+export const handler = httpHandler(routes.listInvoices, ({ caller, query }) => listInvoices(caller, query));

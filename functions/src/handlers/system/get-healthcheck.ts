@@ -1,0 +1,12 @@
+import { APP_VERSION, routes } from '@portal/shared';
+import { documentClient, tableName } from '../../adapters/dynamodb.js';
+import { httpHandler } from '../../http/wrapper.js';
+import { makeHealthProbe } from '../../repositories/health.js';
+
+const probe = makeHealthProbe(documentClient, tableName());
+
+/** Readiness: answers ok only when the table can be read. */
+export const handler = httpHandler(routes.healthcheck, async () => {
+  await probe();
+  return { status: 'ok' as const, version: APP_VERSION, time: new Date().toISOString() };
+});

@@ -1,0 +1,9 @@
+import { APP_VERSION, routes } from '@portal/shared';
+import { httpHandler } from '../../http/wrapper.js';
+
+/** Liveness: the function runs; touches no dependency. */
+export const handler = httpHandler(routes.heartbeat, async () => ({
+  status: 'ok' as const,
+  version: APP_VERSION,
+  time: new Date().toISOString(),
+}));

@@ -1,0 +1,69 @@
+import {
+  CLAIMS,
+  ForbiddenError,
+  Level,
+  UnauthorizedError,
+  USER_ATTRIBUTES,
+  parseGroups,
+  parseTaxIds,
+  type RouteDef,
+} from '@portal/shared';
+
+/** Who is calling, as the JWT authorizer's claims say, and for which company they act. */
+export interface Caller {
+  readonly sub: string;
+  readonly email: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly level: Level;
+  readonly taxIds: readonly string[];
+  readonly groups: readonly string[];
+  /** The company chosen in the company-id header, or the first of the taxId list. */
+  readonly activeCompany: string | null;
+  /** Token expiry, seconds since the epoch. */
+  readonly expiresAt: number;
+}
+
+type Claims = Record<string, string | number | boolean | string[] | undefined>;
+
+const text = (value: Claims[string]): string =>
+  value === undefined ? '' : Array.isArray(value) ? value.join(',') : String(value);
+
+/** API Gateway renders array claims as "[a b]"; the local gateway does the same. */
+function groupsOf(claims: Claims): string[] {
+  const sso = parseGroups(text(claims[USER_ATTRIBUTES.ssoGroups]));
+  if (sso.length > 0) return sso;
+  const raw = text(claims[CLAIMS.groups]).replace(/^\[|\]$/g, '').trim();
+  return raw ? raw.split(/[\s,]+/) : [];
+}
+
+/**
+ * Builds the caller from verified claims and enforces the route's roles and the company rules:
+ * suppliers and managers act only for a company of their taxId list; admins for any.
+ */
+export function resolveCaller(route: RouteDef, claims: Claims | undefined, companyHeader: string | undefined): Caller {
+  if (!claims || !claims.sub) throw new UnauthorizedError();
+  const parsedLevel = Level.safeParse(text(claims[CLAIMS.level]));
+  const level: Level = parsedLevel.success ? parsedLevel.data : 'UNKNOWN';
+  if (!route.roles.includes(level)) throw new ForbiddenError();
+
+  const taxIds = parseTaxIds(text(claims[CLAIMS.taxId]));
+  const requested = companyHeader?.trim() || undefined;
+  if (requested && level !== 'ADMIN' && !taxIds.includes(requested)) {
+    throw new ForbiddenError('ERROR_COMPANY_NOT_ALLOWED', { companyId: requested });
+  }
+  const activeCompany = requested ?? taxIds[0] ?? null;
+  if (route.requiresCompany && level !== 'ADMIN' && activeCompany === null) throw new ForbiddenError();
+
+  return {
+    sub: text(claims.sub),
+    email: text(claims.email),
+    firstName: text(claims.given_name),
+    lastName: text(claims.family_name),
+    level,
+    taxIds,
+    groups: groupsOf(claims),
+    activeCompany,
+    expiresAt: Number(claims.exp ?? 0),
+  };
+}

@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import middy, { type MiddlewareObj } from '@middy/core';
+import type {
+  APIGatewayProxyEventV2WithJWTAuthorizer,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
+import {
+  CORS,
+  ERROR_MESSAGES,
+  HEADERS,
+  PortalError,
+  ROUTES,
+  RUNTIME_ENV,
+  BadRequestError,
+  type ErrorBody,
+  type RouteBody,
+  type RouteDef,
+  type RoutePath,
+  type RouteQuery,
+  type RouteResponse,
+} from '@portal/shared';
+import { resolveCaller, type Caller } from './caller.js';
+import { logger, type Logger } from './logger.js';
+import { parsePart } from './validation.js';
+
+export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+export interface HttpRequest<R extends RouteDef> {
+  readonly route: R;
+  readonly path: RoutePath<R>;
+  readonly query: RouteQuery<R>;
+  readonly body: RouteBody<R>;
+  /** Null only on public routes. */
+  readonly caller: R['auth'] extends 'jwt' ? Caller : null;
+  readonly txId: string;
+  readonly log: Logger;
+  readonly event: HttpEvent;
+}
+
+const WEB_ORIGINS = (process.env[RUNTIME_ENV.webOrigin] ?? '')
+  .split(',')
+  .map((origin) => origin.trim())
+  .filter(Boolean);
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'strict-transport-security': 'max-age=63072000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** The caller's request id when it is a sane token, else API Gateway's, else a new one. */
+function txIdOf(event: HttpEvent): string {
+  const given = event.headers?.[HEADERS.requestId];
+  if (given && REQUEST_ID_PATTERN.test(given)) return given;
+  return event.requestContext?.requestId || randomUUID();
+}
+
+function corsHeaders(event: HttpEvent): Record<string, string> {
+  const origin = event.headers?.origin;
+  if (!origin || !WEB_ORIGINS.includes(origin)) return {};
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': CORS.exposeHeaders.join(','),
+    vary: 'Origin',
+  };
+}
+
+function parseJsonBody(event: HttpEvent): unknown {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new BadRequestError('ERROR_INVALID_BODY');
+  }
+}
+
+const routesByKey = new Map(ROUTES.map((def) => [`${def.method} ${def.path}`, def]));
+
+/** The manifest entry an API Gateway event was routed to (used by handlers shared by several routes). */
+export function routeOfEvent(event: HttpEvent): RouteDef {
+  const def = routesByKey.get(event.routeKey);
+  if (!def) throw new Error(`Route ${event.routeKey} is not in the manifest`);
+  return def;
+}
+
+interface State {
+  txId: string;
+  log: Logger;
+  started: number;
+  route?: RouteDef;
+}
+
+function respond(event: HttpEvent, state: State, statusCode: number, payload: unknown): HttpResult {
+  return {
+    statusCode,
+    headers: { ...SECURITY_HEADERS, ...corsHeaders(event), [HEADERS.requestId]: state.txId },
+    body: statusCode === 204 ? '' : JSON.stringify(payload),
+  };
+}
+
+/** Maps every failure to the one error body; only PortalErrors reveal anything to the caller. */
+function errorResult(event: HttpEvent, state: State, error: unknown): HttpResult {
+  if (error instanceof PortalError) {
+    state.log.info('request refused', { statusCode: error.statusCode, errors: error.errors });
+    const body: ErrorBody = {
+      statusCode: error.statusCode,
+      message: error.message,
+      txId: state.txId,
+      errors: error.errors,
+    };
+    return respond(event, state, error.statusCode, body);
+  }
+  state.log.error('unexpected failure', error as Error);
+  const body: ErrorBody = { statusCode: 500, message: ERROR_MESSAGES.ERROR_UNEXPECTED, txId: state.txId, errors: [] };
+  return respond(event, state, 500, body);
+}
+
+/**
+ * The one HTTP wrapper: request id, structured logs, identity and roles from the JWT claims,
+ * manifest validation, response projection through the response schema, errors and headers.
+ * Pass the route, or 'byRouteKey' for a module that serves several routes.
+ */
+export function httpHandler<R extends RouteDef>(
+  route: R | 'byRouteKey',
+  impl: (request: HttpRequest<R>) => Promise<RouteResponse<R>>,
+) {
+  const states = new WeakMap<HttpEvent, State>();
+
+  const portal: MiddlewareObj<HttpEvent, HttpResult, Error, Context> = {
+    before: (request) => {
+      const event = request.event;
+      const txId = txIdOf(event);
+      states.set(event, {
+        txId,
+        started: Date.now(),
+        log: logger.createChild({ persistentKeys: { txId, routeKey: event.routeKey } }),
+      });
+    },
+    onError: (request) => {
+      const state = states.get(request.event) ?? {
+        txId: randomUUID(),
+        started: Date.now(),
+        log: logger,
+      };
+      request.response = errorResult(request.event, state, request.error);
+    },
+    after: (request) => {
+      const state = states.get(request.event);
+      state?.log.info('request served', {
+        statusCode: request.response?.statusCode,
+        durationMs: Date.now() - state.started,
+      });
+    },
+  };
+
+  return middy<HttpEvent, HttpResult, Error, Context>()
+    .use(portal)
+    .handler(async (event) => {
+      const state = states.get(event)!;
+      const def = (route === 'byRouteKey' ? routeOfEvent(event) : route) as R;
+      state.route = def;
+      const caller =
+        def.auth === 'jwt'
+          ? resolveCaller(def, event.requestContext?.authorizer?.jwt?.claims, event.headers?.[HEADERS.companyId])
+          : null;
+      const request = {
+        route: def,
+        path: parsePart(def.request.path, event.pathParameters ?? {}),
+        query: parsePart(def.request.query, event.queryStringParameters ?? {}),
+        body: parsePart(def.request.body, parseJsonBody(event)),
+        caller,
+        txId: state.txId,
+        log: state.log,
+        event,
+      } as HttpRequest<R>;
+      const result = await impl(request);
+      // The response schema is also a projection: nothing outside the contract leaves the function.
+      const projected = def.response.safeParse(result);
+      if (!projected.success) {
+        throw new Error(`Response of ${def.id} breaks its schema: ${projected.error.message}`);
+      }
+      return respond(event, state, def.successStatus, projected.data);
+    });
+}

@@ -1,0 +1,33 @@
+import type { Level } from '@portal/shared';
+
+export interface DemoAccount {
+  readonly username: string;
+  readonly password: string;
+  readonly role: Level;
+  /** Comma-separated RUC list, or null for the accounts that show the forbidden pages. */
+  readonly taxId: string | null;
+  readonly description: string;
+}
+
+/** What `npm start` writes to .local/outputs.json once the stage is ready. */
+export interface LocalOutputs {
+  readonly stage: string;
+  readonly webUrl: string;
+  readonly apiUrl: string;
+  readonly region: string;
+  readonly userPoolId: string;
+  readonly userPoolClientId: string;
+  readonly cognitoEndpoint: string;
+  readonly issuer: string;
+  readonly endpoints: {
+    readonly dynamodb: string;
+    readonly s3: string;
+    readonly sqs: string;
+    readonly sunat: string;
+    readonly sap: string;
+  };
+  readonly tableName: string;
+  readonly documentsBucket: string;
+  readonly queues: Record<string, { readonly url: string; readonly dlqUrl: string }>;
+  readonly demoUsers: readonly DemoAccount[];
+}
