@@ -1,0 +1,257 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { CORS, ROUTES, type RouteDef } from '@portal/shared';
+import type {
+  APIGatewayProxyEventV2WithJWTAuthorizer,
+  APIGatewayProxyStructuredResultV2,
+} from 'aws-lambda';
+import { ROOT_DIR } from './config.js';
+import type { RunningService } from './services/types.js';
+
+type Handler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface GatewayOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly jwksUrl: string;
+  readonly issuer: string;
+  /** The web app client id: API Gateway's JWT authorizer audience. */
+  readonly audience: string;
+  readonly webOrigins: readonly string[];
+  readonly region: string;
+  readonly log?: (line: string) => void;
+}
+
+interface CompiledRoute {
+  readonly def: RouteDef;
+  readonly pattern: RegExp;
+  readonly names: string[];
+  readonly handler: Handler;
+}
+
+/** API Gateway's integration timeout for HTTP APIs. */
+const INTEGRATION_TIMEOUT_MS = 30_000;
+const MAX_BODY_BYTES = 6 * 1024 * 1024;
+
+function compile(def: RouteDef, handler: Handler): CompiledRoute {
+  const names: string[] = [];
+  const source = def.path
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(param[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { def, pattern: new RegExp(`^${source}$`), names, handler };
+}
+
+export async function loadHandler(def: RouteDef): Promise<Handler> {
+  const file = path.join(ROOT_DIR, 'functions/src/handlers', `${def.handler}.ts`);
+  const module = (await import(pathToFileURL(file).href)) as { handler?: Handler };
+  if (typeof module.handler !== 'function') throw new Error(`${file} does not export a handler`);
+  return module.handler;
+}
+
+/** HTTP API renders claims as strings, arrays as "[a b]". */
+function claimsAsApiGateway(payload: JWTPayload): Record<string, string> {
+  const claims: Record<string, string> = {};
+  for (const [name, value] of Object.entries(payload)) {
+    claims[name] = Array.isArray(value) ? `[${value.join(' ')}]` : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+  return claims;
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('payload too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const TEXT_TYPES = /^(application\/(json|xml|x-www-form-urlencoded)|text\/)/;
+
+/**
+ * The local stand-in for API Gateway HTTP API: the manifest's routes, the same handlers, v2 events,
+ * and the JWT authorizer's checks (signature by the pool's JWKS, issuer, audience or client_id,
+ * expiry). Its own refusals carry API Gateway's bodies, as in AWS.
+ */
+export async function startGateway(options: GatewayOptions): Promise<RunningService> {
+  const compiled: CompiledRoute[] = [];
+  for (const def of ROUTES) compiled.push(compile(def, await loadHandler(def)));
+  const jwks = createRemoteJWKSet(new URL(options.jwksUrl));
+  const log = options.log ?? (() => undefined);
+
+  async function authorize(header: string | undefined): Promise<Record<string, string> | null> {
+    const token = /^Bearer (.+)$/i.exec(header ?? '')?.[1];
+    if (!token) return null;
+    try {
+      const { payload } = await jwtVerify(token, jwks, { issuer: options.issuer, algorithms: ['RS256'] });
+      const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud ?? payload.client_id];
+      if (!audience.includes(options.audience)) return null;
+      return claimsAsApiGateway(payload);
+    } catch {
+      return null;
+    }
+  }
+
+  function corsFor(origin: string | undefined): Record<string, string> {
+    if (!origin || !options.webOrigins.includes(origin)) return {};
+    return {
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': CORS.exposeHeaders.join(','),
+      vary: 'Origin',
+    };
+  }
+
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const requestId = randomBytes(8).toString('hex');
+    const started = Date.now();
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const origin = req.headers.origin;
+    const send = (status: number, headers: Record<string, string>, body: string | Buffer) => {
+      res.writeHead(status, { 'apigw-requestid': requestId, ...corsFor(origin), ...headers });
+      res.end(body);
+      log(`${method} ${url.pathname} ${status} ${Date.now() - started}ms`);
+    };
+    const json = (status: number, message: string) =>
+      send(status, { 'content-type': 'application/json' }, JSON.stringify({ message }));
+
+    if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      const allowed = origin && options.webOrigins.includes(origin);
+      return send(
+        204,
+        allowed
+          ? {
+              'access-control-allow-methods': CORS.allowMethods.join(','),
+              'access-control-allow-headers': CORS.allowHeaders.join(','),
+              'access-control-max-age': String(CORS.maxAgeSeconds),
+            }
+          : {},
+        '',
+      );
+    }
+
+    let match: { route: CompiledRoute; params: Record<string, string> } | undefined;
+    for (const route of compiled) {
+      if (route.def.method !== method) continue;
+      const found = route.pattern.exec(url.pathname);
+      if (!found) continue;
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1]!)));
+      match = { route, params };
+      break;
+    }
+    if (!match) return json(404, 'Not Found');
+
+    let claims: Record<string, string> | null = null;
+    if (match.route.def.auth === 'jwt') {
+      claims = await authorize(req.headers.authorization);
+      if (!claims) return json(401, 'Unauthorized');
+    }
+
+    let raw: Buffer;
+    try {
+      raw = await readBody(req);
+    } catch {
+      return json(413, 'Request Entity Too Large');
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+    }
+    const query: Record<string, string> = {};
+    for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+    const isText = raw.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
+    const now = new Date();
+
+    const event: APIGatewayProxyEventV2WithJWTAuthorizer = {
+      version: '2.0',
+      routeKey: `${match.route.def.method} ${match.route.def.path}`,
+      rawPath: url.pathname,
+      rawQueryString: url.search.replace(/^\?/, ''),
+      headers,
+      ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+      ...(match.route.names.length ? { pathParameters: match.params } : {}),
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'local',
+        domainName: req.headers.host ?? 'localhost',
+        domainPrefix: 'local',
+        http: {
+          method,
+          path: url.pathname,
+          protocol: `HTTP/${req.httpVersion}`,
+          sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+          userAgent: req.headers['user-agent'] ?? '',
+        },
+        requestId,
+        routeKey: `${match.route.def.method} ${match.route.def.path}`,
+        stage: '$default',
+        time: now.toISOString(),
+        timeEpoch: now.getTime(),
+        authorizer: { principalId: '', integrationLatency: 0, jwt: { claims: claims ?? {}, scopes: [] } },
+      },
+      ...(raw.length ? { body: isText ? raw.toString('utf8') : raw.toString('base64') } : {}),
+      isBase64Encoded: !isText,
+    };
+
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const result = await Promise.race([
+        match.route.handler(event, { awsRequestId: requestId, functionName: match.route.def.id }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('integration timeout')), INTEGRATION_TIMEOUT_MS);
+        }),
+      ]);
+      const resultHeaders: Record<string, string> = {};
+      for (const [name, value] of Object.entries(result.headers ?? {})) resultHeaders[name] = String(value);
+      const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
+      send(result.statusCode ?? 200, resultHeaders, body);
+    } catch (error) {
+      log(`handler failure on ${event.routeKey}: ${(error as Error).message}`);
+      if ((error as Error).message === 'integration timeout') json(503, 'Service Unavailable');
+      else json(500, 'Internal Server Error');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    serve(req, res).catch((error: unknown) => {
+      log(`gateway failure: ${(error as Error).message}`);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'Internal Server Error' }));
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  return {
+    name: 'api',
+    endpoint: `http://${options.host}:${options.port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

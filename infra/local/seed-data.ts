@@ -1,0 +1,305 @@
+import {
+  INVOICE_STATUS_LABELS,
+  withCheckDigit,
+  type Client,
+  type Currency,
+  type Employee,
+  type Invoice,
+  type InvoiceStatus,
+  type InvoiceType,
+  type OfficeLocation,
+  type OperationType,
+  type StatusHistoryEntry,
+} from '@portal/shared';
+import type { DemoAccount } from './outputs.js';
+
+/**
+ * The demo world of the local stage: the group's companies, their offices and staff, suppliers,
+ * purchase orders, HES and MIGO, and invoices in every status. Deterministic, so tests derive their
+ * expectations from this module instead of repeating numbers.
+ */
+
+export const ADMIN_GROUP = 'portal-admins';
+export const STAFF_GROUP = 'portal-staff';
+export const LOCAL_SSO_PROVIDER = 'CorporativoLocal';
+
+export const CLIENTS: Client[] = [
+  {
+    taxId: withCheckDigit('2010007097'),
+    name: 'Corporación Andina de Alimentos S.A.A.',
+    address: 'Av. Javier Prado Este 4200, Santiago de Surco, Lima',
+    logo: null,
+    system_name: 'CAA',
+  },
+  {
+    taxId: withCheckDigit('2060341580'),
+    name: 'Minera Pacífico Sur S.A.',
+    address: 'Calle Los Laureles 365, San Isidro, Lima',
+    logo: null,
+    system_name: 'MPS',
+  },
+  {
+    taxId: withCheckDigit('2051233489'),
+    name: 'Transportes y Logística Inca S.A.C.',
+    address: 'Av. Argentina 2150, Callao',
+    logo: null,
+    system_name: 'TLI',
+  },
+];
+
+export interface SeedSupplier {
+  readonly taxId: string;
+  readonly name: string;
+}
+
+export const SUPPLIERS: SeedSupplier[] = [
+  { taxId: withCheckDigit('2045617832'), name: 'Servicios Industriales Lima S.A.C.' },
+  { taxId: withCheckDigit('2060817235'), name: 'Ferretería El Constructor E.I.R.L.' },
+  { taxId: withCheckDigit('2049012345'), name: 'Consultores Tributarios Asociados S.R.L.' },
+  { taxId: withCheckDigit('1045678901'), name: 'Quispe Mamani Rosa Elena' },
+];
+
+export const OFFICE_LOCATIONS: Record<string, OfficeLocation[]> = Object.fromEntries(
+  CLIENTS.map((client, c) => [
+    client.taxId,
+    [
+      { id: `OF-${c + 1}01`, location: 'Lima', office: 'Sede Central' },
+      { id: `OF-${c + 1}02`, location: 'Arequipa', office: 'Oficina Sur' },
+      { id: `OF-${c + 1}03`, location: 'Trujillo', office: 'Oficina Norte' },
+    ],
+  ]),
+);
+
+const STAFF_NAMES = [
+  'Carmen Rosa Gutiérrez Salas',
+  'Luis Alberto Paredes Huamán',
+  'María Fernanda Torres Vílchez',
+  'Jorge Enrique Chávez Ramos',
+];
+
+export const EMPLOYEES: Record<string, Employee[]> = Object.fromEntries(
+  CLIENTS.map((client, c) => [
+    client.taxId,
+    STAFF_NAMES.map((fullName, e) => ({
+      id: `E${c + 1}${String(e + 1).padStart(3, '0')}`,
+      fullName,
+      office: OFFICE_LOCATIONS[client.taxId]![e % 3]!.office,
+    })),
+  ]),
+);
+
+export interface SeedConformityDocument {
+  readonly kind: 'SERVICE_SHEET' | 'MATERIAL_DOCUMENT';
+  readonly documentId: string;
+  readonly purchaseOrder: string;
+  readonly fiscalYear: string;
+  readonly issuerTaxId: string;
+  readonly acquirerTaxId: string;
+  readonly deliveryNote: string | null;
+  readonly amount: number;
+  readonly currency: Currency;
+  readonly responsible: string;
+}
+
+export interface SeedPurchaseOrder {
+  readonly id: string;
+  readonly issuerTaxId: string;
+  readonly acquirerTaxId: string;
+  readonly currency: Currency;
+}
+
+/** A small deterministic generator, so the demo world is the same on every machine. */
+function generator(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const STATUSES: InvoiceStatus[] = ['PENDING', 'COMPLETED', 'ACCEPTED', 'REJECTED', 'SCHEDULED', 'PAID'];
+const PREFIX: Record<InvoiceType, string> = {
+  FACTURA: 'F001',
+  BOLETA: 'B001',
+  NOTA_DE_CREDITO: 'FC01',
+  NOTA_DE_DEBITO: 'FD01',
+  RECIBO_POR_HONORARIOS: 'E001',
+  RECIBO: 'R001',
+};
+
+const day = (base: Date, offset: number) => new Date(base.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+
+function history(status: InvoiceStatus, issuedAt: string, reason: string | null): StatusHistoryEntry[] {
+  const path: InvoiceStatus[] =
+    status === 'REJECTED'
+      ? ['PENDING', 'REJECTED']
+      : STATUSES.slice(0, STATUSES.indexOf(status) + 1).filter((step) => step !== 'REJECTED');
+  return path.map((step, i) => ({
+    status: step,
+    title: INVOICE_STATUS_LABELS[step],
+    additionalMessage: step === 'REJECTED' ? reason : null,
+    date: `${day(new Date(`${issuedAt}T00:00:00Z`), i * 3)}T15:00:00.000Z`,
+    by: i === 0 ? null : 'gestor@demo.pe',
+  }));
+}
+
+export interface SeedWorld {
+  readonly invoices: Invoice[];
+  readonly purchaseOrders: SeedPurchaseOrder[];
+  readonly conformityDocuments: SeedConformityDocument[];
+}
+
+/** Invoices for every supplier at every company, cycling through all statuses; dated before `today`. */
+export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): SeedWorld {
+  const random = generator(20261101);
+  const invoices: Invoice[] = [];
+  const purchaseOrders: SeedPurchaseOrder[] = [];
+  const conformityDocuments: SeedConformityDocument[] = [];
+  let correlative = 100;
+  let po = 4500012000;
+
+  SUPPLIERS.forEach((supplier, s) => {
+    CLIENTS.forEach((client, c) => {
+      const count = 6 + ((s + c) % 3) * 2;
+      for (let i = 0; i < count; i++) {
+        const status = STATUSES[(i + s + c) % STATUSES.length]!;
+        const isPerson = supplier.taxId.startsWith('10');
+        const type: InvoiceType = isPerson ? 'RECIBO_POR_HONORARIOS' : i % 5 === 4 ? 'NOTA_DE_CREDITO' : 'FACTURA';
+        const currency: Currency = (i + c) % 4 === 3 ? 'USD' : 'PEN';
+        const base = Math.round((500 + random() * 45_000) * 100) / 100;
+        const taxAmount = isPerson ? 0 : Math.round(base * 0.18 * 100) / 100;
+        const amount = Math.round((base + taxAmount) * 100) / 100;
+        const issuedAt = day(today, -Math.floor(2 + random() * 170));
+        const operationType: OperationType | null =
+          status === 'PENDING' ? null : isPerson ? 'WITHOUT_PURCHASE_ORDER' : i % 2 === 0 ? 'SERVICES' : 'GOODS';
+        const poId = String(po++);
+        const employee = EMPLOYEES[client.taxId]![i % 4]!;
+        const office = OFFICE_LOCATIONS[client.taxId]![i % 3]!;
+        const hasOrder = operationType === 'SERVICES' || operationType === 'GOODS';
+        const prefixId = PREFIX[type];
+        const numericId = String(correlative++);
+        const id = `${prefixId}-${numericId}`;
+        const conformityId = hasOrder ? `${operationType === 'SERVICES' ? '1000' : '5000'}${String(correlative).padStart(6, '0')}` : null;
+        if (hasOrder) {
+          purchaseOrders.push({ id: poId, issuerTaxId: supplier.taxId, acquirerTaxId: client.taxId, currency });
+          conformityDocuments.push({
+            kind: operationType === 'SERVICES' ? 'SERVICE_SHEET' : 'MATERIAL_DOCUMENT',
+            documentId: conformityId!,
+            purchaseOrder: poId,
+            fiscalYear: issuedAt.slice(0, 4),
+            issuerTaxId: supplier.taxId,
+            acquirerTaxId: client.taxId,
+            deliveryNote: operationType === 'GOODS' ? `GR-${correlative}` : null,
+            amount: base,
+            currency,
+            responsible: employee.id,
+          });
+        }
+        const rejectedReason = status === 'REJECTED' ? 'El monto no coincide con la orden de compra.' : null;
+        invoices.push({
+          id,
+          prefixId,
+          numericId,
+          type,
+          status,
+          statusMessage: rejectedReason,
+          certStatus: status === 'PENDING' && i % 3 === 0 ? 'PENDING' : 'VALID',
+          approved: ['ACCEPTED', 'SCHEDULED', 'PAID'].includes(status),
+          supplierId: supplier.taxId,
+          supplierName: supplier.name,
+          client: client.taxId,
+          clientName: client.name,
+          responsible: status === 'PENDING' ? null : employee,
+          officeId: status === 'PENDING' ? null : office.id,
+          locationId: status === 'PENDING' ? null : office.id,
+          operationType,
+          currency,
+          amount,
+          taxAmount,
+          serviceSheets: status !== 'PENDING' && operationType === 'SERVICES' ? [conformityId!] : [],
+          materialDocs: status !== 'PENDING' && operationType === 'GOODS' ? [conformityId!] : [],
+          purchaseOrders: status !== 'PENDING' && hasOrder ? [poId] : [],
+          attachments: [],
+          issuedAt,
+          scheduledAt: status === 'SCHEDULED' || status === 'PAID' ? day(new Date(`${issuedAt}T00:00:00Z`), 30) : null,
+          paidAt: status === 'PAID' ? day(new Date(`${issuedAt}T00:00:00Z`), 30) : null,
+          xmlUrl: isPerson ? null : `seed/${supplier.taxId}/${id}.xml`,
+          pdfUrl: `seed/${supplier.taxId}/${id}.pdf`,
+          disapprovedWithoutRejection: false,
+          notes: null,
+          statusHistory: history(status, issuedAt, rejectedReason),
+        });
+      }
+    });
+  });
+  return { invoices, purchaseOrders, conformityDocuments };
+}
+
+/** Demo accounts, one per role plus the two without taxId. Internal staff are SSO users (spec §6). */
+export interface DemoIdentity extends DemoAccount {
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly federated?: { readonly providerName: string; readonly groups: string[] };
+}
+
+const PASSWORD = 'Demo#Portal2026';
+
+export const DEMO_USERS: DemoIdentity[] = [
+  {
+    username: 'proveedor@demo.pe',
+    password: PASSWORD,
+    role: 'SUPPLIER',
+    taxId: SUPPLIERS[0]!.taxId,
+    firstName: 'Ana',
+    lastName: 'Salazar',
+    description: `Proveedor ${SUPPLIERS[0]!.name}`,
+  },
+  {
+    username: 'proveedor2@demo.pe',
+    password: PASSWORD,
+    role: 'SUPPLIER',
+    taxId: SUPPLIERS[1]!.taxId,
+    firstName: 'Pedro',
+    lastName: 'Rojas',
+    description: `Proveedor ${SUPPLIERS[1]!.name}`,
+  },
+  {
+    username: 'gestor@demo.pe',
+    password: PASSWORD,
+    role: 'MANAGER',
+    taxId: `${CLIENTS[0]!.taxId},${CLIENTS[1]!.taxId}`,
+    firstName: 'Carmen',
+    lastName: 'Gutiérrez',
+    federated: { providerName: LOCAL_SSO_PROVIDER, groups: [STAFF_GROUP] },
+    description: `Gestor de ${CLIENTS[0]!.name} y ${CLIENTS[1]!.name}`,
+  },
+  {
+    username: 'admin@demo.pe',
+    password: PASSWORD,
+    role: 'ADMIN',
+    taxId: null,
+    firstName: 'Jorge',
+    lastName: 'Chávez',
+    federated: { providerName: LOCAL_SSO_PROVIDER, groups: [ADMIN_GROUP, STAFF_GROUP] },
+    description: 'Administrador del portal (todas las sociedades)',
+  },
+  {
+    username: 'proveedor.sinruc@demo.pe',
+    password: PASSWORD,
+    role: 'SUPPLIER',
+    taxId: null,
+    firstName: 'Lucía',
+    lastName: 'Mendoza',
+    description: 'Proveedor sin RUC asignado (página de acceso denegado)',
+  },
+  {
+    username: 'gestor.sinruc@demo.pe',
+    password: PASSWORD,
+    role: 'MANAGER',
+    taxId: null,
+    firstName: 'Raúl',
+    lastName: 'Vega',
+    federated: { providerName: LOCAL_SSO_PROVIDER, groups: [STAFF_GROUP] },
+    description: 'Gestor sin sociedades asignadas (página de acceso denegado)',
+  },
+];

@@ -1,0 +1,59 @@
+import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { keys } from '@portal/shared';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, buildWorld } from './seed-data.js';
+
+const SEED_MARKER = { pk: 'SEED', sk: 'v1' };
+
+type Item = Record<string, unknown>;
+
+async function writeAll(db: DynamoDBDocumentClient, table: string, items: Item[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 25) {
+    let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 8) throw new Error('DynamoDB Local no aceptó los datos de demostración');
+      const result = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
+      if (pending.length) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+    }
+  }
+}
+
+/** The items of the demo world, keyed as the repositories read them. */
+export function seedItems(): Item[] {
+  const world = buildWorld();
+  const items: Item[] = [];
+  for (const client of CLIENTS) items.push({ ...keys.client(client.taxId), ...client });
+  for (const [taxId, offices] of Object.entries(OFFICE_LOCATIONS)) {
+    for (const office of offices) items.push({ pk: `OFFICES#${taxId}`, sk: `OFFICE#${office.id}`, ...office });
+  }
+  for (const [acquirer, employees] of Object.entries(EMPLOYEES)) {
+    for (const employee of employees) items.push({ pk: `EMPLOYEES#${acquirer}`, sk: `EMPLOYEE#${employee.id}`, ...employee });
+  }
+  for (const order of world.purchaseOrders) {
+    items.push({ pk: `PO#${order.acquirerTaxId}#${order.id}`, sk: 'PO', ...order });
+  }
+  for (const doc of world.conformityDocuments) {
+    items.push({ pk: `CONFORMITY#${doc.kind}#${doc.acquirerTaxId}#${doc.documentId}`, sk: 'DOC', ...doc });
+  }
+  for (const invoice of world.invoices) {
+    items.push({ ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...keys.invoiceIndexes(invoice), ...invoice });
+  }
+  return items;
+}
+
+/** Seeds once: a marker item, written last with a condition, says the data is there. */
+export async function seedIfEmpty(db: DynamoDBDocumentClient, table: string): Promise<boolean> {
+  const marker = await db.send(new GetCommand({ TableName: table, Key: SEED_MARKER }));
+  if (marker.Item) return false;
+  await writeAll(db, table, seedItems());
+  await db.send(
+    new PutCommand({
+      TableName: table,
+      Item: { ...SEED_MARKER, seededAt: new Date().toISOString() },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  ).catch((error: Error) => {
+    if (error.name !== 'ConditionalCheckFailedException') throw error;
+  });
+  return true;
+}

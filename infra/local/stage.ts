@@ -1,0 +1,211 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BUCKETS, QUEUES, RUNTIME_ENV, TABLE, localName, type WebConfig } from '@portal/shared';
+import { ROOT_DIR, type LocalStageConfig } from './config.js';
+import { startGateway } from './gateway.js';
+import type { LocalOutputs } from './outputs.js';
+import { ensureBucket, ensureQueues, ensureTable } from './provision/aws-resources.js';
+import { ensureIdentity } from './provision/identity.js';
+import { seedIfEmpty } from './seed.js';
+import { ADMIN_GROUP, DEMO_USERS } from './seed-data.js';
+import { issuer, jwksUrl, startCognito } from './services/cognito.js';
+import { startDynamoDb } from './services/dynamodb.js';
+import { startLambdaEndpoint } from './services/lambda-endpoint.js';
+import { startS3 } from './services/s3.js';
+import { startSqs } from './services/sqs.js';
+import { LOCAL_CREDENTIALS, assertPortFree, type RunningService } from './services/types.js';
+import { startSapSimulator } from './simulators/sap.js';
+import { startSunatSimulator } from './simulators/sunat.js';
+import { startWebServer } from './web-server.js';
+
+const TRIGGER_FUNCTION = 'portal-local-pre-token-generation';
+
+export interface RunningStage {
+  readonly outputs: LocalOutputs;
+  stop(): Promise<void>;
+}
+
+const SERVICE_NAMES: Record<keyof LocalStageConfig['ports'], string> = {
+  web: 'aplicación web',
+  api: 'API',
+  dynamodb: 'DynamoDB Local',
+  s3: 'S3 (s3rver)',
+  sqs: 'SQS (fauxqs)',
+  cognito: 'Cognito',
+  cognitoInternal: 'cognito-local',
+  lambda: 'Lambda (disparadores de Cognito)',
+  sunat: 'simulador SUNAT',
+  sap: 'simulador SAP',
+};
+
+function newestMtime(target: string): number {
+  const info = statSync(target);
+  if (!info.isDirectory()) return info.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(target)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+/** Builds the web app when web/dist is missing or older than its sources (web/ and shared/). */
+export function ensureWebBuild(log: (line: string) => void): string {
+  const dist = path.join(ROOT_DIR, 'web/dist');
+  const builtAt = existsSync(path.join(dist, 'index.html')) ? statSync(path.join(dist, 'index.html')).mtimeMs : 0;
+  const sourcesAt = Math.max(newestMtime(path.join(ROOT_DIR, 'web')), newestMtime(path.join(ROOT_DIR, 'shared/src')));
+  if (builtAt >= sourcesAt) return dist;
+  log('Compilando la aplicación web (vite build)…');
+  const result = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT_DIR, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`La compilación de la aplicación web falló:\n${result.stdout}\n${result.stderr}`);
+  return dist;
+}
+
+/**
+ * Brings the whole product up on this machine: the stand-ins, the simulators, the handlers behind the
+ * local gateway and the web app, provisioned from the same definitions as the CDK stacks and seeded.
+ */
+export async function startLocalStage(config: LocalStageConfig, log: (line: string) => void = console.log): Promise<RunningStage> {
+  const { host, ports, dataDir, stage, region } = config;
+  const logsDir = path.join(dataDir, 'logs');
+  await mkdir(logsDir, { recursive: true });
+  await rm(path.join(dataDir, 'outputs.json'), { force: true });
+
+  for (const [key, port] of Object.entries(ports) as [keyof LocalStageConfig['ports'], number][]) {
+    // DynamoDB Local listens on every interface: probe the wildcard address for it.
+    await assertPortFree(port, key === 'dynamodb' ? '0.0.0.0' : host, SERVICE_NAMES[key]);
+  }
+
+  const url = (port: number) => `http://${host}:${port}`;
+  const webUrl = url(ports.web);
+  const webOrigins = [webUrl, `http://localhost:${ports.web}`];
+  const tableName = localName(stage, TABLE.logicalName);
+  const documentsBucket = localName(stage, BUCKETS.documents.id);
+
+  // The handlers read their configuration once, at import: the environment is complete before they load.
+  Object.assign(process.env, {
+    AWS_REGION: region,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: url(ports.dynamodb),
+    AWS_ENDPOINT_URL_S3: url(ports.s3),
+    AWS_ENDPOINT_URL_SQS: url(ports.sqs),
+    AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
+    AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+    [RUNTIME_ENV.stage]: stage,
+    [RUNTIME_ENV.tableName]: tableName,
+    [RUNTIME_ENV.webOrigin]: webOrigins.join(','),
+    [RUNTIME_ENV.s3ForcePathStyle]: 'true',
+    [RUNTIME_ENV.adminGroupName]: ADMIN_GROUP,
+    [BUCKETS.documents.env]: documentsBucket,
+    POWERTOOLS_SERVICE_NAME: 'portal-proveedores',
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+  });
+
+  const running: RunningService[] = [];
+  const stop = async () => {
+    for (const service of running.reverse()) {
+      await service.stop().catch((error: Error) => log(`No se pudo detener ${service.name}: ${error.message}`));
+    }
+    running.length = 0;
+  };
+
+  try {
+    const trigger = (await import(pathToFileURL(path.join(ROOT_DIR, 'functions/src/triggers/pre-token-generation.ts')).href)) as {
+      handler: (event: unknown) => Promise<unknown>;
+    };
+    const lambda = await startLambdaEndpoint({ port: ports.lambda, host, functions: { [TRIGGER_FUNCTION]: trigger.handler } });
+    running.push(lambda);
+    const [dynamodb, s3, sqs, cognito, sunat, sap] = await Promise.all([
+      startDynamoDb({ port: ports.dynamodb, dataDir }),
+      startS3({ port: ports.s3, host, dataDir, corsOrigins: webOrigins }),
+      startSqs({ port: ports.sqs, host, region }),
+      startCognito({
+        port: ports.cognito,
+        internalPort: ports.cognitoInternal,
+        host,
+        dataDir,
+        lambdaEndpoint: lambda.endpoint,
+        triggerFunctionName: TRIGGER_FUNCTION,
+      }),
+      startSunatSimulator(ports.sunat, host),
+      startSapSimulator(ports.sap, host),
+    ]);
+    running.push(dynamodb, s3, sqs, cognito, sunat, sap);
+
+    const credentials = { ...LOCAL_CREDENTIALS };
+    const ddb = new DynamoDBClient({ region, endpoint: dynamodb.endpoint, credentials });
+    const sqsClient = new SQSClient({ region, endpoint: sqs.endpoint, credentials });
+    const s3Client = new S3Client({
+      region,
+      endpoint: s3.endpoint,
+      credentials,
+      forcePathStyle: true,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    const [, queues, , identity] = await Promise.all([
+      ensureTable(ddb, tableName),
+      ensureQueues(sqsClient, stage),
+      ensureBucket(s3Client, documentsBucket),
+      ensureIdentity({ endpoint: cognito.endpoint, stateFile: path.join(dataDir, 'identity.json'), users: DEMO_USERS, region }),
+    ]);
+    for (const [key, def] of Object.entries(QUEUES)) process.env[def.env] = queues[key as keyof typeof QUEUES].url;
+
+    if (await seedIfEmpty(DynamoDBDocumentClient.from(ddb), tableName)) log('Datos de demostración cargados.');
+
+    const poolIssuer = issuer(cognito.endpoint, identity.userPoolId);
+    const api = await startGateway({
+      port: ports.api,
+      host,
+      jwksUrl: jwksUrl(cognito.endpoint, identity.userPoolId),
+      issuer: poolIssuer,
+      audience: identity.userPoolClientId,
+      webOrigins,
+      region,
+      log: (line) => log(`[api] ${line}`),
+    });
+    running.push(api);
+
+    const webConfig: WebConfig = {
+      stage,
+      apiUrl: api.endpoint,
+      region,
+      userPoolId: identity.userPoolId,
+      userPoolClientId: identity.userPoolClientId,
+      cognitoEndpoint: cognito.endpoint,
+      oauth: null,
+      chat: null,
+    };
+    const web = await startWebServer({ port: ports.web, host, distDir: ensureWebBuild(log), config: webConfig });
+    running.push(web);
+
+    const outputs: LocalOutputs = {
+      stage,
+      webUrl: web.endpoint,
+      apiUrl: api.endpoint,
+      region,
+      userPoolId: identity.userPoolId,
+      userPoolClientId: identity.userPoolClientId,
+      cognitoEndpoint: cognito.endpoint,
+      issuer: poolIssuer,
+      endpoints: { dynamodb: dynamodb.endpoint, s3: s3.endpoint, sqs: sqs.endpoint, sunat: sunat.endpoint, sap: sap.endpoint },
+      tableName,
+      documentsBucket,
+      queues: Object.fromEntries(Object.entries(queues).map(([key, queue]) => [key, { url: queue.url, dlqUrl: queue.dlqUrl }])),
+      demoUsers: DEMO_USERS.map(({ username, password, role, taxId, description }) => ({ username, password, role, taxId, description })),
+    };
+    await writeFile(path.join(dataDir, 'outputs.json'), `${JSON.stringify(outputs, null, 2)}\n`);
+    return { outputs, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

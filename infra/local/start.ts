@@ -1,0 +1,47 @@
+import { loadLocalConfig } from './config.js';
+import { startLocalStage } from './stage.js';
+import { LEVEL_LABELS } from '@portal/shared';
+
+/** `npm start`: the whole product on this machine, until Ctrl-C. */
+async function main(): Promise<void> {
+  const config = loadLocalConfig();
+  console.log(`Iniciando el entorno local en ${config.dataDir} …`);
+  const stage = await startLocalStage(config);
+  const { outputs } = stage;
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal} recibido: deteniendo el entorno local…`);
+    stage
+      .stop()
+      .then(() => process.exit(0))
+      .catch((error: Error) => {
+        console.error(error.message);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  console.log(`
+Portal de Proveedores — entorno local listo
+  Web:      ${outputs.webUrl}
+  API:      ${outputs.apiUrl}  (OpenAPI: ${outputs.apiUrl}/openapi.json)
+  Cognito:  ${outputs.cognitoEndpoint}
+  SUNAT:    ${outputs.endpoints.sunat}   SAP: ${outputs.endpoints.sap}
+  Datos:    ${config.dataDir}  (salidas en ${config.dataDir}/outputs.json)
+
+Cuentas de demostración:
+${outputs.demoUsers
+  .map((user) => `  ${user.username.padEnd(26)} ${user.password}  ${LEVEL_LABELS[user.role].padEnd(14)} ${user.description}`)
+  .join('\n')}
+
+Ctrl-C detiene todo; el próximo "npm start" reutiliza los datos ("npm run reset" los borra).`);
+}
+
+main().catch((error: Error) => {
+  console.error(`\nNo se pudo iniciar el entorno local: ${error.message}`);
+  process.exit(1);
+});
