@@ -1,0 +1,133 @@
+import type { Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { ConflictError, routes } from '@portal/shared';
+import type { HttpEvent } from './wrapper.js';
+
+// The wrapper reads the web origin once, at cold start: set it before loading the module.
+process.env.WEB_ORIGIN = 'http://127.0.0.1:4700';
+process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+const { httpHandler } = await import('./wrapper.js');
+
+const context = {} as Context;
+const supplierClaims = { sub: 'u-1', level: 'SUPPLIER', taxId: '20456178325', email: 'p@demo.pe', exp: '1900000000' };
+
+function event(overrides: Partial<HttpEvent> & { claims?: Record<string, string> } = {}): HttpEvent {
+  const { claims, ...rest } = overrides;
+  return {
+    version: '2.0',
+    routeKey: 'GET /invoices',
+    rawPath: '/invoices',
+    rawQueryString: '',
+    headers: { 'x-request-id': 'req-12345678', origin: 'http://127.0.0.1:4700' },
+    requestContext: {
+      requestId: 'apigw-1',
+      authorizer: { jwt: { claims: claims ?? supplierClaims, scopes: [] } },
+    },
+    isBase64Encoded: false,
+    ...rest,
+  } as unknown as HttpEvent;
+}
+
+const listOk = httpHandler(routes.listInvoices, async () => ({ items: [], nextCursor: null }));
+
+describe('the HTTP wrapper', () => {
+  it('echoes the caller request id as txId, with security and CORS headers', async () => {
+    const result = await listOk(event(), context);
+    expect(result.statusCode).toBe(200);
+    expect(result.headers?.['x-request-id']).toBe('req-12345678');
+    expect(result.headers?.['x-content-type-options']).toBe('nosniff');
+    expect(result.headers?.['strict-transport-security']).toContain('max-age');
+    expect(result.headers?.['access-control-allow-origin']).toBe('http://127.0.0.1:4700');
+  });
+
+  it('does not open CORS to other origins', async () => {
+    const result = await listOk(event({ headers: { origin: 'https://evil.example' } }), context);
+    expect(result.headers?.['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('answers 401 in the error body when the claims are missing', async () => {
+    const result = await listOk(event({ requestContext: { requestId: 'apigw-2' } } as Partial<HttpEvent>), context);
+    expect(result.statusCode).toBe(401);
+    expect(JSON.parse(result.body!)).toEqual({
+      statusCode: 401,
+      message: 'No podemos validar tu sesión en este momento.',
+      txId: 'req-12345678',
+      errors: [{ code: 'ERROR_UNAUTHORIZED', parameters: {} }],
+    });
+  });
+
+  it('refuses a level the route does not allow with 403', async () => {
+    const onlyStaff = httpHandler(routes.listEmployees, async () => ({ items: [] }));
+    const result = await onlyStaff(event({ routeKey: 'GET /employees' }), context);
+    expect(result.statusCode).toBe(403);
+    expect(JSON.parse(result.body!).errors[0].code).toBe('ERROR_FORBIDDEN');
+  });
+
+  it('refuses a company-id header outside the taxId list', async () => {
+    const result = await listOk(
+      event({ headers: { 'x-request-id': 'req-12345678', 'x-company-id': '20100070970' } }),
+      context,
+    );
+    expect(result.statusCode).toBe(403);
+    expect(JSON.parse(result.body!).errors[0]).toEqual({
+      code: 'ERROR_COMPANY_NOT_ALLOWED',
+      parameters: { companyId: '20100070970' },
+    });
+  });
+
+  it('names the missing required parameter and every invalid one', async () => {
+    const dashboard = httpHandler(routes.getDashboard, async () => {
+      throw new Error('not reached');
+    });
+    const result = await dashboard(
+      event({ routeKey: 'GET /dashboard', queryStringParameters: { period: '13/2026' }, claims: { ...supplierClaims, level: 'MANAGER' } }),
+      context,
+    );
+    const body = JSON.parse(result.body!);
+    expect(result.statusCode).toBe(400);
+    expect(body.message).toBe('Falta el parámetro obligatorio «client».');
+    expect(body.errors).toEqual([
+      { code: 'ERROR_MISSING_PARAMETER', parameters: { parameter: 'client' } },
+      { code: 'ERROR_INVALID_PARAMETER', parameters: { parameter: 'period', reason: 'use el formato MM/AAAA' } },
+    ]);
+  });
+
+  it('refuses a body that is not JSON', async () => {
+    const create = httpHandler(routes.createInvoiceFromXml, async () => {
+      throw new Error('not reached');
+    });
+    const result = await create(event({ routeKey: 'POST /invoices', body: '{url:' }), context);
+    expect(result.statusCode).toBe(400);
+    expect(JSON.parse(result.body!).errors[0].code).toBe('ERROR_INVALID_BODY');
+  });
+
+  it('maps domain errors to their status and Spanish message', async () => {
+    const conflict = httpHandler(routes.listInvoices, async () => {
+      throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS');
+    });
+    const result = await conflict(event(), context);
+    expect(result.statusCode).toBe(409);
+    expect(JSON.parse(result.body!).message).toBe('Ya existe un comprobante con el mismo código para este proveedor.');
+  });
+
+  it('hides the cause of unexpected failures behind a 500 with the txId only', async () => {
+    const broken = httpHandler(routes.listInvoices, async () => {
+      throw new Error('secret table name portal-prod-table');
+    });
+    const result = await broken(event(), context);
+    expect(result.statusCode).toBe(500);
+    expect(result.body).not.toContain('portal-prod');
+    expect(JSON.parse(result.body!)).toMatchObject({ statusCode: 500, txId: 'req-12345678', errors: [] });
+  });
+
+  it('projects the answer through the response schema, dropping internal attributes', async () => {
+    const heartbeat = httpHandler(routes.heartbeat, async () => ({ status: 'ok' as const, version: '1.0.5', time: 'now', pk: 'SECRET' }) as never);
+    const result = await heartbeat(event({ routeKey: 'GET /heartbeat' }), context);
+    expect(JSON.parse(result.body!)).toEqual({ status: 'ok', version: '1.0.5', time: 'now' });
+  });
+
+  it('generates a txId when the caller sends none', async () => {
+    const result = await listOk(event({ headers: {} }), context);
+    expect(result.headers?.['x-request-id']).toBe('apigw-1');
+  });
+});
