@@ -1,0 +1,79 @@
+import net from 'node:net';
+
+/** A stand-in service of the local stage, as the orchestrator sees it. */
+export interface RunningService {
+  readonly name: string;
+  /** Base URL clients use, e.g. `http://127.0.0.1:4702`. */
+  readonly endpoint: string;
+  /** Stops the service and resolves once its port is released. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Dummy credentials shared by every local stand-in. DynamoDB Local and fauxqs accept any key, but
+ * s3rver only knows the built-in account `S3RVER`/`S3RVER`: a signed request with another access
+ * key id is rejected with InvalidAccessKeyId. Using one pair everywhere keeps the functions'
+ * environment simple.
+ */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+/**
+ * Fails fast, with a message the developer can act on, when another process holds the port.
+ * The probe binds and releases the port at once, so it cannot hold it against the real service.
+ */
+export async function assertPortFree(port: number, host: string, serviceName: string): Promise<void> {
+  const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once('error', (err: NodeJS.ErrnoException) => resolve(err));
+    probe.listen({ port, host, exclusive: true }, () => {
+      probe.close(() => resolve(null));
+    });
+  });
+  if (!error) return;
+  if (error.code === 'EADDRINUSE') {
+    throw new Error(
+      `El puerto ${port} (${serviceName}) está ocupado: cierre el proceso que lo usa o defina ` +
+        `LOCAL_PORT_BASE=<otra base> (por ejemplo LOCAL_PORT_BASE=5700) para usar otros puertos. ` +
+        `Para ver qué proceso lo usa: ss -ltnp | grep :${port}`,
+    );
+  }
+  if (error.code === 'EACCES') {
+    throw new Error(
+      `No hay permiso para usar el puerto ${port} (${serviceName}): defina LOCAL_PORT_BASE con un puerto mayor que 1024.`,
+    );
+  }
+  throw new Error(`No se pudo comprobar el puerto ${port} (${serviceName}) en ${host}: ${error.message}`);
+}
+
+export interface WaitForOptions {
+  readonly timeoutMs: number;
+  /** What is awaited, in Spanish, for the timeout message ("que DynamoDB Local responda"). */
+  readonly what: string;
+  readonly intervalMs?: number;
+}
+
+/**
+ * Polls `check` until it returns true. A check that throws counts as "not yet"; its last error is
+ * reported if time runs out.
+ */
+export async function waitFor(check: () => Promise<boolean>, options: WaitForOptions): Promise<void> {
+  const { timeoutMs, what, intervalMs = 100 } = options;
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() >= deadline) break;
+    await delay(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
+  }
+  const cause = lastError instanceof Error ? ` Último error: ${lastError.message}` : '';
+  throw new Error(`Se agotó el tiempo (${timeoutMs} ms) esperando ${what}.${cause}`, { cause: lastError });
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

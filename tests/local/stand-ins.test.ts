@@ -1,0 +1,275 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import {
+  DescribeTableCommand,
+  DescribeTimeToLiveCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  TransactWriteItemsCommand,
+  type TransactWriteItem,
+} from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { localName, QUEUES, TABLE } from '@portal/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBucket, ensureQueues, ensureTable } from '../../infra/local/provision/aws-resources.js';
+import { startDynamoDb } from '../../infra/local/services/dynamodb.js';
+import { S3_CLIENT_COMPAT, startS3 } from '../../infra/local/services/s3.js';
+import { startSqs } from '../../infra/local/services/sqs.js';
+import { assertPortFree, LOCAL_CREDENTIALS, type RunningService } from '../../infra/local/services/types.js';
+import { freePort, makeTempDir, removeDir } from './helpers.js';
+
+const REGION = 'us-east-1';
+const HOST = '127.0.0.1';
+const WEB_ORIGIN = 'http://127.0.0.1:4700';
+const TABLE_NAME = 'portal-test-table';
+const BUCKET = 'portal-test-documents';
+
+let dataDir: string;
+let dynamo: RunningService;
+let s3Service: RunningService;
+let sqsService: RunningService;
+let ddb: DynamoDBClient;
+let s3: S3Client;
+let sqs: SQSClient;
+
+beforeAll(async () => {
+  dataDir = makeTempDir('portal-stand-ins');
+  const [dynamoPort, s3Port, sqsPort] = [await freePort('0.0.0.0'), await freePort(), await freePort()];
+  [dynamo, s3Service, sqsService] = await Promise.all([
+    startDynamoDb({ port: dynamoPort, dataDir }),
+    startS3({ port: s3Port, host: HOST, dataDir, corsOrigins: [WEB_ORIGIN] }),
+    startSqs({ port: sqsPort, host: HOST }),
+  ]);
+  ddb = new DynamoDBClient({ endpoint: dynamo.endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
+  s3 = s3Client(s3Service.endpoint);
+  sqs = new SQSClient({ endpoint: sqsService.endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
+}, 60_000);
+
+afterAll(async () => {
+  ddb?.destroy();
+  s3?.destroy();
+  sqs?.destroy();
+  await Promise.all([dynamo?.stop(), s3Service?.stop(), sqsService?.stop()]);
+  if (dataDir) removeDir(dataDir);
+}, 30_000);
+
+function s3Client(endpoint: string): S3Client {
+  return new S3Client({
+    endpoint,
+    region: REGION,
+    credentials: LOCAL_CREDENTIALS,
+    ...S3_CLIENT_COMPAT,
+  });
+}
+
+describe('DynamoDB Local', () => {
+  it('provisions the table idempotently, with the three GSIs and TTL', async () => {
+    await ensureTable(ddb, TABLE_NAME);
+    await ensureTable(ddb, TABLE_NAME);
+
+    const { Table } = await ddb.send(new DescribeTableCommand({ TableName: TABLE_NAME }));
+    expect(Table?.BillingModeSummary?.BillingMode).toBe('PAY_PER_REQUEST');
+    const indexes = (Table?.GlobalSecondaryIndexes ?? []).map((index) => ({
+      name: index.IndexName,
+      keys: index.KeySchema?.map((key) => key.AttributeName),
+      projection: index.Projection?.ProjectionType,
+    }));
+    expect(indexes.sort((a, b) => String(a.name).localeCompare(String(b.name)))).toEqual(
+      Object.values(TABLE.indexes).map((index) => ({
+        name: index.name,
+        keys: [index.partitionKey, index.sortKey],
+        projection: 'ALL',
+      })),
+    );
+    const ttl = await ddb.send(new DescribeTimeToLiveCommand({ TableName: TABLE_NAME }));
+    expect(ttl.TimeToLiveDescription).toMatchObject({ AttributeName: TABLE.ttlAttribute, TimeToLiveStatus: 'ENABLED' });
+  });
+
+  it('commits a conditional transaction and cancels it entirely when a condition fails', async () => {
+    await ensureTable(ddb, TABLE_NAME);
+    const claim = (pk: string): TransactWriteItem => ({
+      Put: {
+        TableName: TABLE_NAME,
+        Item: { pk: { S: pk }, sk: { S: 'CLAIM' } },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+
+    await ddb.send(new TransactWriteItemsCommand({ TransactItems: [claim('DOC#1'), claim('DOC#2')] }));
+    const second = ddb.send(new TransactWriteItemsCommand({ TransactItems: [claim('DOC#3'), claim('DOC#1')] }));
+
+    await expect(second).rejects.toMatchObject({ name: 'TransactionCanceledException' });
+    const read = (pk: string) =>
+      ddb.send(new GetItemCommand({ TableName: TABLE_NAME, Key: { pk: { S: pk }, sk: { S: 'CLAIM' } } }));
+    expect((await read('DOC#1')).Item).toBeDefined();
+    expect((await read('DOC#2')).Item).toBeDefined();
+    expect((await read('DOC#3')).Item).toBeUndefined();
+  });
+
+  it('keeps its data under the data directory', () => {
+    expect(fs.readdirSync(path.join(dataDir, 'dynamodb')).some((file) => file.endsWith('.db'))).toBe(true);
+    expect(fs.statSync(path.join(dataDir, 'logs', 'dynamodb.log')).isFile()).toBe(true);
+  });
+});
+
+describe('s3rver', () => {
+  it('creates the bucket idempotently and reads back what was put', async () => {
+    await ensureBucket(s3, BUCKET);
+    await ensureBucket(s3, BUCKET);
+    const content = 'Factura F001-123 — ñandú';
+
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'xml/F001-123.xml', Body: content, ContentType: 'text/xml' }));
+    const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'xml/F001-123.xml' }));
+
+    expect(await object.Body?.transformToString()).toBe(content);
+    expect(object.ContentType).toBe('text/xml');
+  });
+
+  it('stores streamed uploads byte for byte with the compatible client settings', async () => {
+    await ensureBucket(s3, BUCKET);
+    const bytes = Buffer.from('%PDF-1.7 streamed body');
+
+    await s3.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: 'pdf/streamed.pdf', Body: Readable.from([bytes]), ContentLength: bytes.length }),
+    );
+    const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'pdf/streamed.pdf' }));
+
+    expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(bytes);
+  });
+
+  it('answers CORS preflights for the web origin only, and accepts a browser form upload', async () => {
+    await ensureBucket(s3, BUCKET);
+    const preflight = (origin: string) =>
+      fetch(`${s3Service.endpoint}/${BUCKET}`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+      });
+
+    const allowed = await preflight(WEB_ORIGIN);
+    const denied = await preflight('http://evil.example');
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(denied.status).toBe(403);
+
+    const form = new FormData();
+    form.append('key', 'uploads/form.xml');
+    form.append('Content-Type', 'text/xml');
+    form.append('file', new Blob(['<Invoice/>'], { type: 'text/xml' }), 'form.xml');
+    const upload = await fetch(`${s3Service.endpoint}/${BUCKET}`, {
+      method: 'POST',
+      headers: { Origin: WEB_ORIGIN },
+      body: form,
+    });
+    expect(upload.status).toBe(204);
+    expect(upload.headers.get('access-control-allow-origin')).toBe(WEB_ORIGIN);
+    const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'uploads/form.xml' }));
+    expect(await object.Body?.transformToString()).toBe('<Invoice/>');
+  });
+
+  it('keeps objects (and CORS) across a restart on the same data directory', async () => {
+    const port = await freePort();
+    const dir = makeTempDir('portal-s3-restart');
+    try {
+      let service = await startS3({ port, host: HOST, dataDir: dir, corsOrigins: [WEB_ORIGIN] });
+      let client = s3Client(service.endpoint);
+      await ensureBucket(client, 'restart-bucket');
+      await client.send(new PutObjectCommand({ Bucket: 'restart-bucket', Key: 'a.txt', Body: 'persisted' }));
+      client.destroy();
+      await service.stop();
+
+      service = await startS3({ port, host: HOST, dataDir: dir, corsOrigins: ['http://localhost:9999'] });
+      client = s3Client(service.endpoint);
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: 'restart-bucket', Key: 'a.txt' }));
+        expect(await object.Body?.transformToString()).toBe('persisted');
+        const preflight = await fetch(`${service.endpoint}/restart-bucket`, {
+          method: 'OPTIONS',
+          headers: { Origin: 'http://localhost:9999', 'Access-Control-Request-Method': 'PUT' },
+        });
+        expect(preflight.status).toBe(200);
+      } finally {
+        client.destroy();
+        await service.stop();
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+});
+
+describe('fauxqs', () => {
+  it('provisions every queue with its DLQ idempotently, with usable 127.0.0.1 URLs', async () => {
+    const first = await ensureQueues(sqs, 'test');
+    const second = await ensureQueues(sqs, 'test');
+
+    expect(second).toEqual(first);
+    expect(Object.keys(first).sort()).toEqual(Object.keys(QUEUES).sort());
+    for (const [key, def] of Object.entries(QUEUES)) {
+      const queue = first[key as keyof typeof QUEUES];
+      expect(queue.url).toBe(`${sqsService.endpoint}/000000000000/${localName('test', def.id)}`);
+      expect(queue.dlqArn).toMatch(new RegExp(`:${localName('test', `${def.id}-dlq`)}$`));
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ['VisibilityTimeout', 'RedrivePolicy'] }),
+      );
+      expect(Attributes?.VisibilityTimeout).toBe(String(def.visibilityTimeoutSeconds));
+      expect(JSON.parse(Attributes?.RedrivePolicy ?? '{}')).toEqual({
+        deadLetterTargetArn: queue.dlqArn,
+        maxReceiveCount: def.maxReceiveCount,
+      });
+    }
+  });
+
+  it('round-trips a message through a provisioned queue using only its URL', async () => {
+    const { notifications } = await ensureQueues(sqs, 'test');
+    // No endpoint: the SDK sends to the queue URL's own host, as a function would with only the URL.
+    const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+    const plain = new SQSClient({ region: REGION, credentials: LOCAL_CREDENTIALS, logger: quiet });
+    try {
+      await plain.send(new SendMessageCommand({ QueueUrl: notifications.url, MessageBody: 'hola' }));
+      const { Messages } = await plain.send(new ReceiveMessageCommand({ QueueUrl: notifications.url, WaitTimeSeconds: 1 }));
+      expect(Messages?.map((message) => message.Body)).toEqual(['hola']);
+    } finally {
+      plain.destroy();
+    }
+  });
+
+  it('re-provisioning updates a queue whose definition changed', async () => {
+    const name = localName('test', QUEUES.miroRequests.id);
+    const { miroRequests } = await ensureQueues(sqs, 'test');
+    // Simulate a queue left by an earlier definition.
+    await sqs.send(new SetQueueAttributesCommand({ QueueUrl: miroRequests.url, Attributes: { VisibilityTimeout: '7' } }));
+
+    await ensureQueues(sqs, 'test');
+
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: miroRequests.url, AttributeNames: ['VisibilityTimeout'] }),
+    );
+    expect(miroRequests.url.endsWith(name)).toBe(true);
+    expect(Attributes?.VisibilityTimeout).toBe(String(QUEUES.miroRequests.visibilityTimeoutSeconds));
+  });
+});
+
+describe('port checks', () => {
+  it('refuse a taken port with a message saying what to do', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, HOST, resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      await expect(assertPortFree(port, HOST, 'S3')).rejects.toThrow(
+        new RegExp(`El puerto ${port} \\(S3\\) está ocupado: cierre el proceso que lo usa o defina LOCAL_PORT_BASE`),
+      );
+      await expect(startSqs({ port, host: HOST })).rejects.toThrow(/está ocupado/);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});

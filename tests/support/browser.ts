@@ -1,0 +1,70 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** The system Chromium (tests/ensure-chromium.sh installs it); Playwright's own download is never used. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+] as const;
+
+/** Where failure screenshots go (ignored by git). */
+export const ARTIFACTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.artifacts');
+
+export interface BrowserSession {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * Launches Chromium with a fresh profile directory, so no cookie or storage of an earlier run leaks
+ * into a test. Each test opens its own session and closes it.
+ */
+export async function openBrowser(): Promise<BrowserSession> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`No se encontró Chromium en ${CHROMIUM_PATH}: ejecute tests/ensure-chromium.sh`);
+  }
+  const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS],
+    headless: true,
+    locale: 'es-PE',
+    timezoneId: 'America/Lima',
+    viewport: { width: 1440, height: 900 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A plain browser (no persistent profile) for scripts that need several contexts. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS], headless: true });
+}
+
+/** Saves a full-page screenshot under tests/.artifacts/ and returns its path. */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const file = path.join(ARTIFACTS_DIR, `${name.replace(/[^\w.-]+/g, '-')}-${Date.now()}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
