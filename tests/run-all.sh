@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# npm test: everything a change must pass, on a fresh machine after `npm ci`.
+# Unit, infra, integration and browser tests run in one vitest invocation; the integration and
+# browser projects share one local stage that the run starts and stops itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v java >/dev/null 2>&1; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Instalando Java 17 para DynamoDB Local (apt-get)..." >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless >/dev/null
+  else
+    echo "Falta Java 17+ (DynamoDB Local lo necesita): instálelo, por ejemplo con 'sudo apt-get install -y openjdk-17-jre-headless'." >&2
+    exit 1
+  fi
+fi
+bash tests/ensure-chromium.sh
+
+npx vitest run "$@"
