@@ -145,13 +145,12 @@ export function startPoller(options: PollerOptions): Poller {
         `el manejador falló con un lote de ${records.length} mensaje(s); volverán a la cola tras ` +
           `${options.visibilityTimeoutSeconds} s: ${describe(err)}`,
       );
-      await deleteMessages(deliverable);
       return;
     }
 
     const failed = failedMessageIds(response, records);
     if (failed === 'all') return;
-    const done = deliverable;
+    const done = deliverable.filter((message) => !failed.has(message.MessageId ?? ''));
     await deleteMessages(done);
   }
 
@@ -171,7 +170,10 @@ export function startPoller(options: PollerOptions): Poller {
     for (const failure of failures as unknown[]) {
       const id = (failure as { itemIdentifier?: unknown } | null)?.itemIdentifier;
       if (typeof id !== 'string' || !inBatch.has(id)) {
-        log('warn', `batchItemFailures contiene un itemIdentifier inválido (${String(id)}): se reintenta el lote completo.`);
+        log(
+          'warn',
+          `batchItemFailures contiene un itemIdentifier inválido (${String(id)}): se reintenta el lote completo.`,
+        );
         return 'all';
       }
       failed.add(id);
@@ -190,10 +192,16 @@ export function startPoller(options: PollerOptions): Poller {
           }),
         );
         for (const failure of output.Failed ?? []) {
-          log('warn', `no se pudo borrar un mensaje procesado (se entregará otra vez): ${failure.Code} ${failure.Message ?? ''}`);
+          log(
+            'warn',
+            `no se pudo borrar un mensaje procesado (se entregará otra vez): ${failure.Code} ${failure.Message ?? ''}`,
+          );
         }
       } catch (err) {
-        log('warn', `no se pudieron borrar ${chunk.length} mensaje(s) procesados (se entregarán otra vez): ${describe(err)}`);
+        log(
+          'warn',
+          `no se pudieron borrar ${chunk.length} mensaje(s) procesados (se entregarán otra vez): ${describe(err)}`,
+        );
       }
     }
   }
@@ -218,7 +226,10 @@ export function startPoller(options: PollerOptions): Poller {
       await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
     } catch (err) {
       // It will come back and be copied again: a duplicate in the DLQ beats a lost message.
-      log('warn', `el mensaje ${message.MessageId} ya está en la DLQ pero no se pudo borrar de la cola: ${describe(err)}`);
+      log(
+        'warn',
+        `el mensaje ${message.MessageId} ya está en la DLQ pero no se pudo borrar de la cola: ${describe(err)}`,
+      );
     }
   }
 
@@ -234,7 +245,10 @@ export function startPoller(options: PollerOptions): Poller {
         const backoffMs = Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (consecutiveErrors - 1));
         // The first error and then one in ten, not a line every few seconds while SQS is down.
         if (consecutiveErrors === 1 || consecutiveErrors % 10 === 0) {
-          log('warn', `no se pudo leer la cola (intento ${consecutiveErrors}), reintento en ${backoffMs} ms: ${describe(err)}`);
+          log(
+            'warn',
+            `no se pudo leer la cola (intento ${consecutiveErrors}), reintento en ${backoffMs} ms: ${describe(err)}`,
+          );
         }
         await pause(backoffMs);
         continue;

@@ -166,7 +166,9 @@ describe('local SQS poller', () => {
 
     expect(deliveries[0]!.records.map((record) => record.body).sort()).toEqual(['ok-1', 'ok-2', 'retry']);
     expect(bodiesOf(deliveries).sort()).toEqual(['ok-1', 'ok-2', 'retry', 'retry']);
-    const redelivery = deliveries.find((delivery, index) => index > 0 && delivery.records.some((r) => r.body === 'retry'))!;
+    const redelivery = deliveries.find(
+      (delivery, index) => index > 0 && delivery.records.some((r) => r.body === 'retry'),
+    )!;
     expect(redelivery.at - deliveries[0]!.at).toBeGreaterThanOrEqual(VISIBILITY_SECONDS * 1000 - 50);
     expect(redelivery.records.find((record) => record.body === 'retry')!.attributes.ApproximateReceiveCount).toBe('2');
   });
@@ -203,9 +205,13 @@ describe('local SQS poller', () => {
       }),
     );
 
-    const { deliveries, logs } = poll(queue, async () => {
-      throw new Error('always fails');
-    }, { maxReceiveCount: 2 });
+    const { deliveries, logs } = poll(
+      queue,
+      async () => {
+        throw new Error('always fails');
+      },
+      { maxReceiveCount: 2 },
+    );
     await until(async () => (await dlqDepth(queue)) === 1, 'the message in the DLQ');
 
     expect(bodiesOf(deliveries)).toEqual(['poison', 'poison']);
@@ -223,9 +229,13 @@ describe('local SQS poller', () => {
     const queue = await createQueues(undefined);
     await send(queue.url, ['no-redrive']);
 
-    const { deliveries, logs } = poll(queue, async () => {
-      throw new Error('always fails');
-    }, { maxReceiveCount: 1 });
+    const { deliveries, logs } = poll(
+      queue,
+      async () => {
+        throw new Error('always fails');
+      },
+      { maxReceiveCount: 1 },
+    );
     await until(async () => (await dlqDepth(queue)) === 1, 'the message in the DLQ');
 
     expect(bodiesOf(deliveries)).toEqual(['no-redrive']);

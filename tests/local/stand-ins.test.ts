@@ -127,7 +127,9 @@ describe('s3rver', () => {
     await ensureBucket(s3, BUCKET);
     const content = 'Factura F001-123 — ñandú';
 
-    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'xml/F001-123.xml', Body: content, ContentType: 'text/xml' }));
+    await s3.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: 'xml/F001-123.xml', Body: content, ContentType: 'text/xml' }),
+    );
     const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'xml/F001-123.xml' }));
 
     expect(await object.Body?.transformToString()).toBe(content);
@@ -139,7 +141,12 @@ describe('s3rver', () => {
     const bytes = Buffer.from('%PDF-1.7 streamed body');
 
     await s3.send(
-      new PutObjectCommand({ Bucket: BUCKET, Key: 'pdf/streamed.pdf', Body: Readable.from([bytes]), ContentLength: bytes.length }),
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: 'pdf/streamed.pdf',
+        Body: Readable.from([bytes]),
+        ContentLength: bytes.length,
+      }),
     );
     const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'pdf/streamed.pdf' }));
 
@@ -151,7 +158,11 @@ describe('s3rver', () => {
     const preflight = (origin: string) =>
       fetch(`${s3Service.endpoint}/${BUCKET}`, {
         method: 'OPTIONS',
-        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type',
+        },
       });
 
     const allowed = await preflight(WEB_ORIGIN);
@@ -235,7 +246,9 @@ describe('fauxqs', () => {
     const plain = new SQSClient({ region: REGION, credentials: LOCAL_CREDENTIALS, logger: quiet });
     try {
       await plain.send(new SendMessageCommand({ QueueUrl: notifications.url, MessageBody: 'hola' }));
-      const { Messages } = await plain.send(new ReceiveMessageCommand({ QueueUrl: notifications.url, WaitTimeSeconds: 1 }));
+      const { Messages } = await plain.send(
+        new ReceiveMessageCommand({ QueueUrl: notifications.url, WaitTimeSeconds: 1 }),
+      );
       expect(Messages?.map((message) => message.Body)).toEqual(['hola']);
     } finally {
       plain.destroy();
@@ -246,7 +259,9 @@ describe('fauxqs', () => {
     const name = localName('test', QUEUES.miroRequests.id);
     const { miroRequests } = await ensureQueues(sqs, 'test');
     // Simulate a queue left by an earlier definition.
-    await sqs.send(new SetQueueAttributesCommand({ QueueUrl: miroRequests.url, Attributes: { VisibilityTimeout: '7' } }));
+    await sqs.send(
+      new SetQueueAttributesCommand({ QueueUrl: miroRequests.url, Attributes: { VisibilityTimeout: '7' } }),
+    );
 
     await ensureQueues(sqs, 'test');
 

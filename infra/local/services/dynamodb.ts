@@ -80,7 +80,9 @@ export async function startDynamoDb(options: DynamoDbOptions): Promise<RunningSe
   });
   const spawnError = new Promise<never>((_, reject) => {
     child.once('error', (err) =>
-      reject(new Error(`No se pudo ejecutar java para DynamoDB Local: ${err.message}. Instale Java ${MIN_JAVA_MAJOR}.`)),
+      reject(
+        new Error(`No se pudo ejecutar java para DynamoDB Local: ${err.message}. Instale Java ${MIN_JAVA_MAJOR}.`),
+      ),
     );
   });
   function killOnParentExit(): void {
@@ -107,7 +109,11 @@ export async function startDynamoDb(options: DynamoDbOptions): Promise<RunningSe
           await client.send(new ListTablesCommand({ Limit: 1 }));
           return true;
         },
-        { timeoutMs: options.startTimeoutMs ?? 60_000, what: `que DynamoDB Local responda en ${endpoint}`, intervalMs: 200 },
+        {
+          timeoutMs: options.startTimeoutMs ?? 60_000,
+          what: `que DynamoDB Local responda en ${endpoint}`,
+          intervalMs: 200,
+        },
       ),
       earlyExit,
       spawnError,
@@ -205,7 +211,10 @@ async function reapOrphan(pidPath: string, dbDir: string): Promise<void> {
   if (Number.isInteger(pid) && pid > 0 && isOurJvm(pid, dbDir)) {
     try {
       process.kill(pid, 'SIGTERM');
-      await waitFor(async () => !isAlive(pid), { timeoutMs: STOP_GRACE_MS, what: 'que termine el DynamoDB Local anterior' });
+      await waitFor(async () => !isAlive(pid), {
+        timeoutMs: STOP_GRACE_MS,
+        what: 'que termine el DynamoDB Local anterior',
+      });
     } catch {
       if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     }

@@ -1,9 +1,37 @@
-/// <reference path="./s3rver.d.ts" />
 import fs from 'node:fs';
+import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import S3rver, { type S3rverSubresource } from 's3rver';
 import { assertPortFree, type RunningService } from './types.js';
+
+/** The slice of s3rver 3.7 (a CommonJS package without types) used here. */
+interface S3rverSubresource {
+  readonly type: string;
+  toXML(space?: number): string;
+}
+interface S3rverInstance {
+  readonly store: {
+    listBuckets(): Promise<Array<{ name: string }>>;
+    putBucket(bucket: string): Promise<unknown>;
+    putSubresource(bucket: string, key: string | undefined, resource: S3rverSubresource): Promise<void>;
+  };
+  readonly httpServer?: Server;
+  run(): Promise<unknown>;
+  close(): Promise<void>;
+}
+type S3rverConstructor = new (options: {
+  address: string;
+  port: number;
+  silent: boolean;
+  directory: string;
+  vhostBuckets: boolean;
+  resetOnClose: boolean;
+}) => S3rverInstance;
+interface S3rverConfigModels {
+  getConfigModel(type: 'cors'): { validate(xml: string): S3rverSubresource };
+}
+
+const require = createRequire(import.meta.url);
 
 export interface S3Options {
   readonly port: number;
@@ -38,6 +66,10 @@ const CLOSE_GRACE_MS = 2_000;
  * AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED and AWS_RESPONSE_CHECKSUM_VALIDATION=WHEN_REQUIRED,
  * plus path-style addressing).
  *
+ * Presigned POST: s3rver stores the form's file under its `key` field but ignores `policy` and
+ * the signature fields, so the policy's conditions (content-length-range, Content-Type) are NOT
+ * enforced locally; the handler that reads the upload must check size and type itself.
+ *
  * Every bucket gets the same CORS rule (the given origins; GET, PUT, POST, HEAD; any header; ETag
  * exposed), whether it already exists on disk or is created later through the API, so that
  * provisioning needs no CORS step of its own.
@@ -49,6 +81,7 @@ export async function startS3(options: S3Options): Promise<RunningService> {
   await assertPortFree(port, host, 'S3');
 
   const cors = corsConfiguration(options.corsOrigins);
+  const S3rver = require('s3rver') as S3rverConstructor;
   const server = new S3rver({
     address: host,
     port,
@@ -108,10 +141,7 @@ function corsConfiguration(origins: readonly string[]): S3rverSubresource {
     '<MaxAgeSeconds>3000</MaxAgeSeconds>',
   ].join('');
   const xml = `<CORSConfiguration><CORSRule>${rule}</CORSRule></CORSConfiguration>`;
-  const require = createRequire(import.meta.url);
-  const models = require('s3rver/lib/models/config') as {
-    getConfigModel(type: 'cors'): { validate(xml: string): S3rverSubresource };
-  };
+  const models = require('s3rver/lib/models/config') as S3rverConfigModels;
   return models.getConfigModel('cors').validate(xml);
 }
 
