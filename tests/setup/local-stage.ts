@@ -16,9 +16,11 @@ interface Started {
   child: ChildProcess;
 }
 
-/** Started once per vitest run, whichever project asks first; stopped when the last one is done. */
-let started: Promise<Started> | undefined;
-let users = 0;
+/**
+ * Started once per vitest run, whichever project asks first; stopped when the last one is done.
+ * Vitest loads a global-setup file once per project, so the shared state lives on globalThis.
+ */
+const shared = globalThis as typeof globalThis & { portalLocalStage?: { started: Promise<Started>; users: number } };
 
 async function launch(): Promise<Started> {
   await rm(DATA_DIR, { recursive: true, force: true });
@@ -56,12 +58,16 @@ async function shutdown({ child }: Started): Promise<void> {
 }
 
 export default async function setup(project: TestProject) {
-  users += 1;
-  started ??= launch();
-  const stage = await started;
+  shared.portalLocalStage ??= { started: launch(), users: 0 };
+  const state = shared.portalLocalStage;
+  state.users += 1;
+  const stage = await state.started;
   project.provide('localStage', stage.outputs);
   return async () => {
-    users -= 1;
-    if (users === 0) await shutdown(stage);
+    state.users -= 1;
+    if (state.users === 0) {
+      shared.portalLocalStage = undefined;
+      await shutdown(stage);
+    }
   };
 }

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { RUNTIME_ENV, type RouteDef } from '@portal/shared';
+import { PortalFunction } from './portal-function.js';
+
+/** Headers the web app sends on API calls (company and consumer selection, tracing, the token). */
+export const API_CORS_HEADERS = ['authorization', 'content-type', 'x-company-id', 'x-consumer-id', 'x-request-id'];
+
+export interface ApiProps {
+  readonly stage: string;
+  readonly retain: boolean;
+  readonly routes: readonly RouteDef[];
+  /** Absolute path of functions/src/handlers: a route's entry is `<handlersDir>/<route.handler>.ts`. */
+  readonly handlersDir: string;
+  readonly userPool: cognito.IUserPool;
+  readonly webClient: cognito.IUserPoolClient;
+  /** Origins allowed by CORS, and told to the functions (they echo them on responses). */
+  readonly webOrigins: readonly string[];
+  readonly adminGroupName: string;
+  /** Grant-and-configure applied to every route function (table, bucket, queues). */
+  readonly bind: (fn: PortalFunction) => void;
+}
+
+/**
+ * The HTTP API: one PortalFunction and one route per manifest entry, the Cognito JWT authorizer on every
+ * 'jwt' route and none on 'public' ones. Roles and tenants are checked by the handler wrapper.
+ */
+export class Api extends Construct {
+  readonly httpApi: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  readonly functions: ReadonlyMap<string, PortalFunction>;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+
+    this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
+      description: `Portal de Proveedores (${props.stage})`,
+      // The default stage is created below, to give it access logs.
+      createDefaultStage: false,
+      corsPreflight: {
+        allowOrigins: [...props.webOrigins],
+        allowMethods: [
+          apigw.CorsHttpMethod.GET,
+          apigw.CorsHttpMethod.POST,
+          apigw.CorsHttpMethod.PUT,
+          apigw.CorsHttpMethod.DELETE,
+          apigw.CorsHttpMethod.OPTIONS,
+        ],
+        allowHeaders: API_CORS_HEADERS,
+        exposeHeaders: ['x-request-id'],
+        maxAge: Duration.hours(1),
+      },
+    });
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.retain ? logs.RetentionDays.THREE_MONTHS : logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.stage = new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      accessLogSettings: { destination: new apigw.LogGroupLogDestination(accessLogs) },
+      throttle: { rateLimit: 100, burstLimit: 200 },
+    });
+
+    const authorizer = new HttpUserPoolAuthorizer('CognitoAuthorizer', props.userPool, {
+      userPoolClients: [props.webClient],
+    });
+
+    const functions = new Map<string, PortalFunction>();
+    for (const route of props.routes) {
+      const fn = new PortalFunction(this, `${pascal(route.id)}Function`, {
+        name: route.id,
+        entry: path.join(props.handlersDir, `${route.handler}.ts`),
+        description: `${route.method} ${route.path}`,
+        environment: {
+          [RUNTIME_ENV.stage]: props.stage,
+          [RUNTIME_ENV.webOrigin]: props.webOrigins.join(','),
+          [RUNTIME_ENV.adminGroupName]: props.adminGroupName,
+          [RUNTIME_ENV.s3ForcePathStyle]: 'false',
+        },
+        retain: props.retain,
+      });
+      props.bind(fn);
+
+      const httpRoute = new apigw.HttpRoute(this, `${pascal(route.id)}Route`, {
+        httpApi: this.httpApi,
+        routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
+        integration: new HttpLambdaIntegration(`${pascal(route.id)}Integration`, fn.function),
+        authorizer: route.auth === 'jwt' ? authorizer : undefined,
+      });
+      if (route.auth === 'public') {
+        Validations.of(httpRoute).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason: `${route.method} ${route.path} is public by design (manifest auth 'public'): health checks and the OpenAPI document.`,
+        });
+      }
+      functions.set(route.id, fn);
+    }
+    this.functions = functions;
+  }
+
+  /** Base URL of the API, without a trailing slash. */
+  get url(): string {
+    return this.httpApi.apiEndpoint;
+  }
+}
+
+function pascal(id: string): string {
+  return id.charAt(0).toUpperCase() + id.slice(1);
+}

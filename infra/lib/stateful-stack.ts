@@ -1,0 +1,36 @@
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { Data } from './constructs/data.js';
+import { Identity } from './constructs/identity.js';
+import { Queues } from './constructs/queues.js';
+import { Storage } from './constructs/storage.js';
+import type { StageConfig } from './stage-config.js';
+
+export interface StatefulStackProps extends StackProps {
+  readonly config: StageConfig;
+  /** Absolute path of the PreTokenGeneration trigger module. */
+  readonly preTokenGenerationEntry: string;
+}
+
+/** What holds data and identities: deployed rarely, retained in prod, never replaced by a code change. */
+export class StatefulStack extends Stack {
+  readonly data: Data;
+  readonly storage: Storage;
+  readonly queues: Queues;
+  readonly identity: Identity;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    this.data = new Data(this, 'Data', { retain: config.retain });
+    this.storage = new Storage(this, 'Storage', { retain: config.retain, webOrigin: config.webOrigin });
+    this.queues = new Queues(this, 'Queues', { retain: config.retain });
+    this.identity = new Identity(this, 'Identity', {
+      stage: config.stage,
+      retain: config.retain,
+      adminGroupName: config.adminGroupName,
+      preTokenGenerationEntry: props.preTokenGenerationEntry,
+    });
+  }
+}

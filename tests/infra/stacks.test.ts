@@ -1,0 +1,241 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUES, ROUTES, TABLE } from '@portal/shared';
+import { buildPortalApp, stackNames, type PortalApp } from '../../infra/lib/app.js';
+import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
+import { resolveStageConfig } from '../../infra/lib/stage-config.js';
+
+type Resource = { Type: string; Properties?: Record<string, unknown> };
+type Resources = Record<string, Resource>;
+
+function tagOf(resource: Resource, key: string): string | undefined {
+  const tags = (resource.Properties?.Tags ?? []) as { Key: string; Value: string }[];
+  return tags.find((tag) => tag.Key === key)?.Value;
+}
+
+/** Logical id behind `{ Ref }` or `{ Fn::GetAtt: [id, ...] }`. */
+function referencedId(value: unknown): string | undefined {
+  if (value && typeof value === 'object') {
+    const ref = (value as { Ref?: unknown }).Ref;
+    if (typeof ref === 'string') return ref;
+    const getAtt = (value as { 'Fn::GetAtt'?: unknown[] })['Fn::GetAtt'];
+    if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') return getAtt[0];
+  }
+  return undefined;
+}
+
+describe('CDK app, stage dev', () => {
+  let outdir: string;
+  let portal: PortalApp;
+  let stateful: Template;
+  let stateless: Template;
+  let statelessResources: Resources;
+
+  beforeAll(() => {
+    outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-cdk-'));
+    portal = buildPortalApp({ context: { stage: 'dev' }, outdir });
+    // Synthesizes both stacks with cdk-nag: an unacknowledged AwsSolutions error makes this throw.
+    portal.app.synth();
+    stateful = Template.fromStack(portal.stateful);
+    stateless = Template.fromStack(portal.stateless);
+    statelessResources = stateless.toJSON().Resources as Resources;
+  });
+
+  afterAll(() => {
+    if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
+  });
+
+  it('names the stacks after the stage', () => {
+    expect(portal.stateful.stackName).toBe(stackNames('dev').stateful);
+    expect(portal.stateless.stackName).toBe('Portal-dev-Stateless');
+  });
+
+  it('creates exactly one route function per manifest route, plus only the CDK deployment handler', () => {
+    const functions = Object.entries(statelessResources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
+    const portalFunctions = functions.filter(([, r]) => tagOf(r, PORTAL_FUNCTION_TAG) !== undefined);
+    const tagValues = portalFunctions.map(([, r]) => tagOf(r, PORTAL_FUNCTION_TAG)).sort();
+    expect(tagValues).toEqual(ROUTES.map((route) => route.id).sort());
+
+    // Every other function must be the handler behind the BucketDeployment custom resources.
+    const deploymentHandlers = new Set(
+      Object.values(statelessResources)
+        .filter((r) => r.Type === 'Custom::CDKBucketDeployment')
+        .map((r) => referencedId(r.Properties?.ServiceToken)),
+    );
+    const others = functions.filter(([, r]) => tagOf(r, PORTAL_FUNCTION_TAG) === undefined).map(([id]) => id);
+    expect(others).toEqual([...deploymentHandlers]);
+    expect(others).toHaveLength(1);
+    expect(functions).toHaveLength(ROUTES.length + 1);
+  });
+
+  it('gives the stateful stack only the PreTokenGeneration trigger, wired to the user pool', () => {
+    const functions = Object.entries(stateful.findResources('AWS::Lambda::Function')) as [string, Resource][];
+    expect(functions.map(([, r]) => tagOf(r, PORTAL_FUNCTION_TAG))).toEqual(['preTokenGeneration']);
+    const [triggerId] = functions[0]!;
+    stateful.hasResourceProperties('AWS::Cognito::UserPool', {
+      LambdaConfig: { PreTokenGeneration: { 'Fn::GetAtt': [triggerId, 'Arn'] } },
+    });
+  });
+
+  it('runs every portal function on Node.js 24, arm64, with tracing and JSON logs', () => {
+    for (const template of [stateful, stateless]) {
+      const functions = Object.values(template.findResources('AWS::Lambda::Function')) as Resource[];
+      for (const fn of functions.filter((r) => tagOf(r, PORTAL_FUNCTION_TAG) !== undefined)) {
+        expect(fn.Properties).toMatchObject({
+          Runtime: 'nodejs24.x',
+          Architectures: ['arm64'],
+          TracingConfig: { Mode: 'Active' },
+          LoggingConfig: { LogFormat: 'JSON' },
+        });
+      }
+    }
+  });
+
+  it('exposes every manifest route with its method and path, integrated with its own function', () => {
+    const routes = Object.values(stateless.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
+    expect(routes).toHaveLength(ROUTES.length);
+    for (const def of ROUTES) {
+      const route = routes.find((r) => r.Properties?.RouteKey === `${def.method} ${def.path}`);
+      expect(route, `${def.method} ${def.path}`).toBeDefined();
+
+      const target = route!.Properties!.Target as { 'Fn::Join': [string, unknown[]] };
+      const integrationId = referencedId(target['Fn::Join'][1][1]);
+      const integration = statelessResources[integrationId!];
+      expect(integration?.Type).toBe('AWS::ApiGatewayV2::Integration');
+      const fn = statelessResources[referencedId(integration!.Properties!.IntegrationUri)!];
+      expect(fn && tagOf(fn, PORTAL_FUNCTION_TAG), def.id).toBe(def.id);
+    }
+  });
+
+  it('puts the Cognito JWT authorizer on every jwt route and none on public ones', () => {
+    const authorizers = stateless.findResources('AWS::ApiGatewayV2::Authorizer', {
+      Properties: {
+        AuthorizerType: 'JWT',
+        IdentitySource: ['$request.header.Authorization'],
+        // One audience: the web client (a cross-stack reference, hence not a literal).
+        JwtConfiguration: { Audience: [Match.anyValue()], Issuer: Match.anyValue() },
+      },
+    });
+    const authorizerIds = Object.keys(authorizers);
+    expect(authorizerIds).toHaveLength(1);
+
+    const routes = Object.values(stateless.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
+    for (const def of ROUTES) {
+      const props = routes.find((r) => r.Properties?.RouteKey === `${def.method} ${def.path}`)?.Properties;
+      if (def.auth === 'jwt') {
+        expect(props, def.id).toMatchObject({ AuthorizationType: 'JWT', AuthorizerId: { Ref: authorizerIds[0] } });
+      } else {
+        expect(props?.AuthorizationType, def.id).toBe('NONE');
+        expect(props?.AuthorizerId, def.id).toBeUndefined();
+      }
+    }
+    const publicIds = ROUTES.filter((r) => r.auth === 'public').map((r) => r.id);
+    expect(publicIds.sort()).toEqual(['healthcheck', 'heartbeat', 'openapi']);
+  });
+
+  it('allows the web origin and the portal headers through CORS', () => {
+    stateless.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: {
+        AllowOrigins: Match.arrayWith(['http://localhost:5173']),
+        AllowHeaders: Match.arrayWith([
+          'authorization',
+          'content-type',
+          'x-company-id',
+          'x-consumer-id',
+          'x-request-id',
+        ]),
+      },
+    });
+  });
+
+  it('keeps the table recoverable, encrypted and indexed as shared TABLE says', () => {
+    stateful.resourceCountIs('AWS::DynamoDB::Table', 1);
+    stateful.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+      TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+      GlobalSecondaryIndexes: Object.values(TABLE.indexes).map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    });
+  });
+
+  it('gives every queue of shared QUEUES a dead-letter queue with its receive count', () => {
+    const queues = stateful.findResources('AWS::SQS::Queue') as Record<string, Resource>;
+    const withRedrive = Object.values(queues).filter((q) => q.Properties?.RedrivePolicy !== undefined);
+    expect(withRedrive).toHaveLength(Object.keys(QUEUES).length);
+    expect(Object.keys(queues)).toHaveLength(2 * Object.keys(QUEUES).length);
+
+    for (const def of Object.values(QUEUES)) {
+      const queue = withRedrive.find((q) => q.Properties?.VisibilityTimeout === def.visibilityTimeoutSeconds);
+      expect(queue, def.id).toBeDefined();
+      const redrive = queue!.Properties!.RedrivePolicy as { maxReceiveCount: number; deadLetterTargetArn: unknown };
+      expect(redrive.maxReceiveCount).toBe(def.maxReceiveCount);
+      const dlq = queues[referencedId(redrive.deadLetterTargetArn)!];
+      expect(dlq?.Properties?.RedrivePolicy).toBeUndefined();
+      expect(dlq?.Properties).toMatchObject({ SqsManagedSseEnabled: true });
+    }
+  });
+
+  it('keeps the documents bucket private, versioned and TLS-only', () => {
+    stateful.hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: ['http://localhost:5173'] })] },
+    });
+  });
+
+  it('serves the site through CloudFront with origin access control and SPA fallback', () => {
+    stateless.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    stateless.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultRootObject: 'index.html',
+        CustomErrorResponses: Match.arrayWith([
+          Match.objectLike({ ErrorCode: 403, ResponseCode: 200, ResponsePagePath: '/index.html' }),
+          Match.objectLike({ ErrorCode: 404, ResponseCode: 200, ResponsePagePath: '/index.html' }),
+        ]),
+      }),
+    });
+  });
+});
+
+describe('stage configuration', () => {
+  const context = (values: Record<string, unknown>) => (key: string) => values[key];
+
+  it('defaults to dev, not retained, with the default admin group', () => {
+    expect(resolveStageConfig(context({}))).toMatchObject({
+      stage: 'dev',
+      retain: false,
+      adminGroupName: 'portal-admins',
+    });
+  });
+
+  it('retains prod and lets -c values override the defaults', () => {
+    const config = resolveStageConfig(context({ stage: 'prod', webOrigin: 'https://portal.acme.pe', retain: 'false' }));
+    expect(config).toMatchObject({ stage: 'prod', webOrigin: 'https://portal.acme.pe', retain: false });
+    expect(resolveStageConfig(context({ stage: 'prod' })).retain).toBe(true);
+  });
+
+  it('refuses an unknown stage without its settings, and a web origin with a path', () => {
+    expect(() => resolveStageConfig(context({ stage: 'qa' }))).toThrow(/qa/);
+    expect(() => resolveStageConfig(context({ webOrigin: 'https://portal.acme.pe/app' }))).toThrow(/webOrigin/);
+  });
+});

@@ -1,0 +1,30 @@
+import { RouterProvider } from 'react-router-dom';
+import { SWRConfig } from 'swr';
+import { I18nProvider } from '@cloudscape-design/components/i18n';
+import spanishMessages from '@cloudscape-design/components/i18n/messages/all.es';
+import { ApiError } from './api/client';
+import { createAppRouter } from './routing/router';
+
+const router = createAppRouter();
+
+/** Client errors (4xx) will not fix themselves: SWR retries only transport and server failures. */
+function shouldRetry(error: unknown): boolean {
+  return !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+}
+
+export function App() {
+  return (
+    <I18nProvider locale="es-PE" messages={[spanishMessages]}>
+      <SWRConfig
+        value={{
+          onErrorRetry: (error, _key, _config, revalidate, { retryCount }) => {
+            if (!shouldRetry(error) || retryCount >= 3) return;
+            setTimeout(() => void revalidate({ retryCount }), 2000 * 2 ** retryCount);
+          },
+        }}
+      >
+        <RouterProvider router={router} />
+      </SWRConfig>
+    </I18nProvider>
+  );
+}

@@ -1,0 +1,127 @@
+import { useMemo, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import AppLayout from '@cloudscape-design/components/app-layout';
+import Box from '@cloudscape-design/components/box';
+import SideNavigation, { type SideNavigationProps } from '@cloudscape-design/components/side-navigation';
+import TopNavigation, { type TopNavigationProps } from '@cloudscape-design/components/top-navigation';
+import { APP_VERSION, LEVEL_LABELS, parseTaxIds, type SessionUser } from '@portal/shared';
+import { messages } from '../messages';
+import { PATHS } from '../routing/guard';
+import { navigationFor } from '../routing/routes';
+import { chooseCompany, resolveActiveCompany, useChosenCompany } from '../session/active-company';
+import { useSignOut } from '../session/use-current-user';
+import { useClients } from '../hooks/use-clients';
+
+const HEADER_ID = 'portal-top-navigation';
+const SIGN_OUT_ITEM = 'sign-out';
+const VERSION_ITEM = 'version';
+const COMPANY_ITEM_PREFIX = 'company:';
+
+/** Which menu entry a path belongs to: the home path is the invoices screen. */
+function activeHrefFor(pathname: string): string {
+  return pathname === PATHS.home ? '/invoices' : pathname;
+}
+
+function useCompanyUtility(user: SessionUser): TopNavigationProps.Utility | null {
+  const chosen = useChosenCompany();
+  const { clients } = useClients();
+  const taxIds = parseTaxIds(user.taxId);
+  if (taxIds.length < 2) return null;
+  const active = resolveActiveCompany(taxIds, chosen);
+  const nameOf = (taxId: string) => clients.find((client) => client.taxId === taxId)?.name ?? taxId;
+  return {
+    type: 'menu-dropdown',
+    text: messages.shell.companyMenu(active ? nameOf(active) : ''),
+    title: messages.shell.companyLabel,
+    ariaLabel: messages.shell.companyLabel,
+    iconName: 'settings',
+    items: taxIds.map((taxId) => ({
+      id: `${COMPANY_ITEM_PREFIX}${taxId}`,
+      text: nameOf(taxId),
+      secondaryText: taxId,
+      iconName: taxId === active ? 'check' : undefined,
+    })),
+    onItemClick: ({ detail }) => {
+      if (detail.id.startsWith(COMPANY_ITEM_PREFIX)) chooseCompany(detail.id.slice(COMPANY_ITEM_PREFIX.length));
+    },
+  };
+}
+
+/** The frame of every signed-in screen: top navigation over the app layout with the role's menu. */
+export function AppShell({ user, children }: { user: SessionUser; children: ReactNode }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const signOut = useSignOut();
+  const companyUtility = useCompanyUtility(user);
+  const fullName = `${user.firstName} ${user.lastName}`.trim() || user.email;
+
+  const navItems = useMemo<SideNavigationProps.Item[]>(
+    () => navigationFor(user.level).map((entry) => ({ type: 'link', text: entry.label, href: entry.href })),
+    [user.level],
+  );
+
+  const userUtility: TopNavigationProps.Utility = {
+    type: 'menu-dropdown',
+    text: fullName,
+    description: `${user.email} · ${messages.shell.userMenuDescription(LEVEL_LABELS[user.level])}`,
+    iconName: 'user-profile',
+    items: [
+      { id: VERSION_ITEM, text: messages.shell.version(APP_VERSION), disabled: true },
+      { id: SIGN_OUT_ITEM, text: messages.shell.signOut },
+    ],
+    onItemClick: ({ detail }) => {
+      if (detail.id === SIGN_OUT_ITEM) {
+        // Spec §2: sign-out returns to the root path, whose guard then shows the login.
+        void signOut().then(() => navigate(PATHS.home, { replace: true }));
+      }
+    },
+  };
+
+  const followLink = (event: CustomEvent<{ href: string; external?: boolean }>) => {
+    if (event.detail.external) return;
+    event.preventDefault();
+    navigate(event.detail.href);
+  };
+
+  return (
+    <>
+      <div id={HEADER_ID} style={{ position: 'sticky', top: 0, zIndex: 1002 }}>
+        <TopNavigation
+          identity={{
+            title: messages.app.title,
+            href: PATHS.home,
+            onFollow: (event) => {
+              event.preventDefault();
+              navigate(PATHS.home);
+            },
+          }}
+          utilities={companyUtility ? [companyUtility, userUtility] : [userUtility]}
+          i18nStrings={{
+            overflowMenuTriggerText: messages.shell.overflowMenuTrigger,
+            overflowMenuTitleText: messages.shell.overflowMenuTitle,
+            overflowMenuBackIconAriaLabel: messages.shell.overflowMenuBack,
+            overflowMenuDismissIconAriaLabel: messages.shell.overflowMenuDismiss,
+          }}
+        />
+      </div>
+      <AppLayout
+        headerSelector={`#${HEADER_ID}`}
+        toolsHide
+        navigation={
+          <>
+            <SideNavigation
+              header={{ text: messages.shell.navigationHeader, href: PATHS.home }}
+              activeHref={activeHrefFor(location.pathname)}
+              items={navItems}
+              onFollow={followLink}
+            />
+            <Box padding={{ horizontal: 'l', vertical: 'm' }} color="text-status-inactive" fontSize="body-s">
+              <span data-testid="app-version">{messages.app.version}</span>
+            </Box>
+          </>
+        }
+        content={children}
+      />
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+import { APP_TITLE, APP_VERSION, CLIENT_MESSAGES } from '@portal/shared';
+
+/**
+ * Every text the web app shows that is not a shared label (domain.ts) or a catalogue message
+ * (errors/catalogue.ts). Screens read from here so the wording lives in one place.
+ */
+export const messages = {
+  app: {
+    title: APP_TITLE,
+    version: `v${APP_VERSION}`,
+    loading: 'Cargando...',
+    configError: 'No se pudo cargar la configuración del portal. Recarga la página o inténtalo más tarde.',
+    pageLoadError: 'No se pudo cargar esta pantalla. Recarga la página e inténtalo nuevamente.',
+    reload: 'Recargar',
+    notFoundTitle: 'Página no encontrada',
+    notFoundText: 'La dirección que buscas no existe en el portal.',
+    goHome: 'Ir al inicio',
+  },
+  session: {
+    checking: 'Verificando tu sesión...',
+    userFetchFailed: CLIENT_MESSAGES.userFetchFailed,
+    headerSession: CLIENT_MESSAGES.headerSession,
+    retry: 'Reintentar',
+  },
+  login: {
+    title: 'PORTAL DE PROVEEDORES',
+    subtitle: 'Ingresa tus datos para iniciar sesión',
+    emailLabel: 'Correo electrónico',
+    emailPlaceholder: 'nombre@empresa.com',
+    passwordLabel: 'Contraseña',
+    submit: 'Iniciar sesión',
+    corporate: 'Ingresar con cuenta corporativa',
+    corporateNotConfigured:
+      'El ingreso con cuenta corporativa no está configurado en este entorno. Ingresa con tu correo y contraseña.',
+    forgotPassword: '¿Olvidaste tu contraseña?',
+    badCredentials: CLIENT_MESSAGES.badCredentials,
+    failed: CLIENT_MESSAGES.loginFailed,
+    emailRequired: 'Ingresa tu correo electrónico.',
+    emailInvalid: 'Ingresa un correo electrónico válido.',
+    passwordRequired: 'Ingresa tu contraseña.',
+    or: 'o',
+  },
+  resetPassword: {
+    title: 'Restablecer contraseña',
+    description: 'Ingresa el correo electrónico de tu cuenta y te enviaremos las instrucciones.',
+    emailLabel: 'Correo electrónico',
+    submit: 'Enviar',
+    cancel: 'Volver a iniciar sesión',
+    success: 'Recibirás un correo electrónico con detalles para restablecer tu contraseña.',
+    failed: 'No ha sido posible solicitar el restablecimiento de la contraseña. Inténtalo más tarde.',
+    tooManyAttempts: 'Superaste el número de intentos permitidos. Inténtalo más tarde.',
+  },
+  shell: {
+    navigationHeader: 'Menú',
+    userMenuDescription: (level: string) => `Rol: ${level}`,
+    signOut: 'Cerrar sesión',
+    version: (version: string) => `Versión ${version}`,
+    companyLabel: 'Sociedad activa',
+    companyMenu: (company: string) => `Sociedad: ${company}`,
+    openNavigation: 'Abrir menú',
+    closeNavigation: 'Cerrar menú',
+    overflowMenuTrigger: 'Más opciones',
+    overflowMenuTitle: 'Todas las opciones',
+    overflowMenuBack: 'Volver',
+    overflowMenuDismiss: 'Cerrar',
+    skipToContent: 'Ir al contenido principal',
+  },
+  nav: {
+    invoices: 'Mis comprobantes',
+  },
+  forbidden: {
+    managerTitle: 'Acceso restringido',
+    managerText:
+      'Tu usuario de gestor no tiene sociedades asignadas. Solicita al administrador del portal que te asigne una sociedad para continuar.',
+    supplierTitle: 'Acceso restringido',
+    supplierText:
+      'Tu usuario de proveedor no tiene un RUC asociado. Comunícate con el área de soporte a proveedores para completar el registro de tu cuenta.',
+    guestTitle: 'Sesión inválida',
+    guestText:
+      'No tienes permisos para acceder a esta sección o tu sesión ya no es válida. Vuelve a iniciar sesión para continuar.',
+    signOut: 'Cerrar sesión',
+    goToLogin: 'Ir a iniciar sesión',
+  },
+  invoices: {
+    title: 'Mis comprobantes',
+    description: 'Comprobantes electrónicos registrados en el portal.',
+    loading: 'Cargando comprobantes...',
+    empty: 'No hay comprobantes para mostrar.',
+    clientFilterLabel: 'Sociedad',
+    clientFilterPlaceholder: 'Todas las sociedades',
+    allClients: 'Todas las sociedades',
+    clientsLoading: 'Cargando sociedades...',
+    clientsError: 'No se pudieron cargar las sociedades.',
+    refresh: 'Actualizar',
+    tableLabel: 'Comprobantes',
+    noFile: '—',
+    xml: 'XML',
+    pdf: 'PDF',
+    fileLinkLabel: (kind: string, invoice: string) => `Descargar ${kind} del comprobante ${invoice}`,
+    supplier: (name: string, ruc: string) => `${name} (${ruc})`,
+    columns: {
+      number: 'N° de comprobante',
+      type: 'Tipo',
+      certStatus: 'Estado Sunat',
+      client: 'Cliente',
+      file: 'Archivo',
+      supplier: 'Proveedor',
+      amount: 'Monto',
+      issuedAt: 'Fecha de emisión',
+      paymentDate: 'Fecha de pago',
+      status: 'Estado',
+    },
+    pagination: {
+      nextPageLabel: 'Página siguiente',
+      previousPageLabel: 'Página anterior',
+      pageLabel: (page: number) => `Página ${page}`,
+    },
+  },
+  errors: {
+    transactionSuffix: (txId: string) => `(código de transacción: ${txId})`,
+  },
+} as const;

@@ -1,0 +1,79 @@
+import { Suspense } from 'react';
+import { Navigate, Outlet, useMatches } from 'react-router-dom';
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import type { Level } from '@portal/shared';
+import { ApiError, SessionMissingError } from '../api/client';
+import { AppShell } from '../layout/app-shell';
+import { messages } from '../messages';
+import { useCurrentUser, useSignOut } from '../session/use-current-user';
+import { PATHS, guardRedirect } from './guard';
+import { PageLoading } from './route-fallbacks';
+
+/** Route `handle` of a guarded screen: the levels the navigation guard lets through. */
+export interface GuardHandle {
+  readonly levels: readonly Level[];
+}
+
+function isGuardHandle(handle: unknown): handle is GuardHandle {
+  return typeof handle === 'object' && handle !== null && Array.isArray((handle as GuardHandle).levels);
+}
+
+function useRequiredLevels(): readonly Level[] {
+  const matches = useMatches();
+  for (let index = matches.length - 1; index >= 0; index -= 1) {
+    const handle = matches[index]?.handle;
+    if (isGuardHandle(handle)) return handle.levels;
+  }
+  return [];
+}
+
+/**
+ * Layout of every screen that declares required levels: runs the navigation guard of spec §4
+ * (load the user, check the level, then the taxId) before the shell and the screen render.
+ */
+export function GuardedLayout() {
+  const required = useRequiredLevels();
+  const { user, error, isLoading, reload } = useCurrentUser();
+  const signOut = useSignOut();
+
+  if (isLoading || (user === undefined && !error)) return <PageLoading text={messages.session.checking} />;
+
+  if (error) {
+    if (error instanceof SessionMissingError || (error instanceof ApiError && error.status === 401)) {
+      return <Navigate to={PATHS.login} replace />;
+    }
+    if (error instanceof ApiError && error.status === 403) return <Navigate to={PATHS.forbidden} replace />;
+    return (
+      <Box padding="xxl">
+        <Alert
+          type="error"
+          header={messages.session.userFetchFailed}
+          action={
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button onClick={() => void reload()}>{messages.session.retry}</Button>
+              <Button onClick={() => void signOut().then(() => window.location.assign(PATHS.home))}>
+                {messages.shell.signOut}
+              </Button>
+            </SpaceBetween>
+          }
+        >
+          {messages.session.headerSession}
+        </Alert>
+      </Box>
+    );
+  }
+
+  const redirect = guardRedirect(user ?? null, required);
+  if (redirect || !user) return <Navigate to={redirect ?? PATHS.login} replace />;
+
+  return (
+    <AppShell user={user}>
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
+    </AppShell>
+  );
+}

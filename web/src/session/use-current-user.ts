@@ -1,0 +1,74 @@
+import useSWR, { useSWRConfig } from 'swr';
+import { useCallback } from 'react';
+import { signOut as amplifySignOut } from 'aws-amplify/auth';
+import { parseTaxIds, routes, type SessionUser } from '@portal/shared';
+import { apiCall, hasSession } from '../api/client';
+import { chooseCompany } from './active-company';
+import { nextSessionEpoch, useSessionEpoch } from './session-epoch';
+
+const CURRENT_USER = 'session/current-user';
+
+function currentUserKey(epoch: number) {
+  return [CURRENT_USER, epoch] as const;
+}
+
+/** The signed-in user (GET /users/me), or null when nobody is signed in. */
+async function loadCurrentUser(): Promise<SessionUser | null> {
+  if (!(await hasSession())) return null;
+  return apiCall(routes.getCurrentUser);
+}
+
+/** The user the navigation guard checks, loaded once per session and cached by SWR. */
+export function useCurrentUser() {
+  const epoch = useSessionEpoch();
+  const { data, error, isLoading, mutate } = useSWR<SessionUser | null, Error>(
+    currentUserKey(epoch),
+    loadCurrentUser,
+    { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false },
+  );
+  return {
+    user: data,
+    taxIds: parseTaxIds(data?.taxId),
+    error,
+    isLoading,
+    reload: () => mutate(),
+  };
+}
+
+/** Forgets everything cached for the previous session and starts a new session epoch. */
+function useResetSession() {
+  const { mutate } = useSWRConfig();
+  return useCallback(async () => {
+    chooseCompany(null);
+    const epoch = nextSessionEpoch();
+    await mutate(() => true, undefined, { revalidate: false });
+    return epoch;
+  }, [mutate]);
+}
+
+/**
+ * To call right after a successful sign-in: drops the previous session's data and loads the new
+ * user before the first guarded screen asks for it. A failure is left in the cache for the guard.
+ */
+export function useStartSession(): () => Promise<void> {
+  const { mutate } = useSWRConfig();
+  const resetSession = useResetSession();
+  return useCallback(async () => {
+    const epoch = await resetSession();
+    await mutate(currentUserKey(epoch), loadCurrentUser(), { revalidate: false, throwOnError: false });
+  }, [mutate, resetSession]);
+}
+
+/** Signs out and forgets the chosen company and every cached response. */
+export function useSignOut(): () => Promise<void> {
+  const { mutate } = useSWRConfig();
+  const resetSession = useResetSession();
+  return useCallback(async () => {
+    try {
+      await amplifySignOut();
+    } finally {
+      const epoch = await resetSession();
+      await mutate(currentUserKey(epoch), null, { revalidate: false });
+    }
+  }, [mutate, resetSession]);
+}
