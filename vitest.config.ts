@@ -11,7 +11,12 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'tests/unit/**/*.test.ts', 'tests/local/**/*.test.ts'],
+          include: [
+            'shared/**/*.test.ts',
+            'functions/**/*.test.ts',
+            'tests/unit/**/*.test.ts',
+            'tests/local/**/*.test.ts',
+          ],
           testTimeout: 20_000,
         },
       },

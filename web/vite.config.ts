@@ -20,10 +20,18 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler|swr)[\\/]/, priority: 3 },
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler|swr)[\\/]/,
+              priority: 3,
+            },
             // The shared contract (zod schemas, catalogue, labels) that config validation and the API client use.
             { name: 'contract', test: /(node_modules[\\/]zod[\\/]|[\\/]shared[\\/]src[\\/])/, priority: 1 },
-            { name: 'amplify', test: /node_modules[\\/](aws-amplify|@aws-amplify[\\/](?!ui)[\w-]+|@aws-crypto|@smithy|@aws-sdk)[\\/]/, priority: 2 },
+            {
+              name: 'amplify',
+              test: /node_modules[\\/](aws-amplify|@aws-amplify[\\/](?!ui)[\w-]+|@aws-crypto|@smithy|@aws-sdk)[\\/]/,
+              priority: 2,
+            },
           ],
         },
       },

@@ -4,14 +4,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { CORS, ROUTES, type RouteDef } from '@portal/shared';
-import type {
-  APIGatewayProxyEventV2WithJWTAuthorizer,
-  APIGatewayProxyStructuredResultV2,
-} from 'aws-lambda';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ROOT_DIR } from './config.js';
 import type { RunningService } from './services/types.js';
 
-type Handler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: unknown) => Promise<APIGatewayProxyStructuredResultV2>;
+type Handler = (
+  event: APIGatewayProxyEventV2WithJWTAuthorizer,
+  context: unknown,
+) => Promise<APIGatewayProxyStructuredResultV2>;
 
 export interface GatewayOptions {
   readonly port: number;
@@ -61,7 +61,11 @@ export async function loadHandler(def: RouteDef): Promise<Handler> {
 function claimsAsApiGateway(payload: JWTPayload): Record<string, string> {
   const claims: Record<string, string> = {};
   for (const [name, value] of Object.entries(payload)) {
-    claims[name] = Array.isArray(value) ? `[${value.join(' ')}]` : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    claims[name] = Array.isArray(value)
+      ? `[${value.join(' ')}]`
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
   }
   return claims;
 }

@@ -179,7 +179,9 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
         const prefixId = PREFIX[type];
         const numericId = String(correlative++);
         const id = `${prefixId}-${numericId}`;
-        const conformityId = hasOrder ? `${operationType === 'SERVICES' ? '1000' : '5000'}${String(correlative).padStart(6, '0')}` : null;
+        const conformityId = hasOrder
+          ? `${operationType === 'SERVICES' ? '1000' : '5000'}${String(correlative).padStart(6, '0')}`
+          : null;
         if (hasOrder) {
           purchaseOrders.push({ id: poId, issuerTaxId: supplier.taxId, acquirerTaxId: client.taxId, currency });
           conformityDocuments.push({

@@ -27,7 +27,8 @@ export function seedItems(): Item[] {
     for (const office of offices) items.push({ pk: `OFFICES#${taxId}`, sk: `OFFICE#${office.id}`, ...office });
   }
   for (const [acquirer, employees] of Object.entries(EMPLOYEES)) {
-    for (const employee of employees) items.push({ pk: `EMPLOYEES#${acquirer}`, sk: `EMPLOYEE#${employee.id}`, ...employee });
+    for (const employee of employees)
+      items.push({ pk: `EMPLOYEES#${acquirer}`, sk: `EMPLOYEE#${employee.id}`, ...employee });
   }
   for (const order of world.purchaseOrders) {
     items.push({ pk: `PO#${order.acquirerTaxId}#${order.id}`, sk: 'PO', ...order });
@@ -36,7 +37,11 @@ export function seedItems(): Item[] {
     items.push({ pk: `CONFORMITY#${doc.kind}#${doc.acquirerTaxId}#${doc.documentId}`, sk: 'DOC', ...doc });
   }
   for (const invoice of world.invoices) {
-    items.push({ ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...keys.invoiceIndexes(invoice), ...invoice });
+    items.push({
+      ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
+      ...keys.invoiceIndexes(invoice),
+      ...invoice,
+    });
   }
   return items;
 }
@@ -46,14 +51,16 @@ export async function seedIfEmpty(db: DynamoDBDocumentClient, table: string): Pr
   const marker = await db.send(new GetCommand({ TableName: table, Key: SEED_MARKER }));
   if (marker.Item) return false;
   await writeAll(db, table, seedItems());
-  await db.send(
-    new PutCommand({
-      TableName: table,
-      Item: { ...SEED_MARKER, seededAt: new Date().toISOString() },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  ).catch((error: Error) => {
-    if (error.name !== 'ConditionalCheckFailedException') throw error;
-  });
+  await db
+    .send(
+      new PutCommand({
+        TableName: table,
+        Item: { ...SEED_MARKER, seededAt: new Date().toISOString() },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    )
+    .catch((error: Error) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
   return true;
 }

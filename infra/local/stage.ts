@@ -63,8 +63,13 @@ export function ensureWebBuild(log: (line: string) => void): string {
   const sourcesAt = Math.max(newestMtime(path.join(ROOT_DIR, 'web')), newestMtime(path.join(ROOT_DIR, 'shared/src')));
   if (builtAt >= sourcesAt) return dist;
   log('Compilando la aplicación web (vite build)…');
-  const result = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT_DIR, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`La compilación de la aplicación web falló:\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync('npm', ['run', 'build', '-w', 'web'], {
+    cwd: ROOT_DIR,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (result.status !== 0)
+    throw new Error(`La compilación de la aplicación web falló:\n${result.stdout}\n${result.stderr}`);
   return dist;
 }
 
@@ -72,7 +77,10 @@ export function ensureWebBuild(log: (line: string) => void): string {
  * Brings the whole product up on this machine: the stand-ins, the simulators, the handlers behind the
  * local gateway and the web app, provisioned from the same definitions as the CDK stacks and seeded.
  */
-export async function startLocalStage(config: LocalStageConfig, log: (line: string) => void = console.log): Promise<RunningStage> {
+export async function startLocalStage(
+  config: LocalStageConfig,
+  log: (line: string) => void = console.log,
+): Promise<RunningStage> {
   const { host, ports, dataDir, stage, region } = config;
   const logsDir = path.join(dataDir, 'logs');
   await mkdir(logsDir, { recursive: true });
@@ -118,10 +126,16 @@ export async function startLocalStage(config: LocalStageConfig, log: (line: stri
   };
 
   try {
-    const trigger = (await import(pathToFileURL(path.join(ROOT_DIR, 'functions/src/triggers/pre-token-generation.ts')).href)) as {
+    const trigger = (await import(
+      pathToFileURL(path.join(ROOT_DIR, 'functions/src/triggers/pre-token-generation.ts')).href
+    )) as {
       handler: (event: unknown) => Promise<unknown>;
     };
-    const lambda = await startLambdaEndpoint({ port: ports.lambda, host, functions: { [TRIGGER_FUNCTION]: trigger.handler } });
+    const lambda = await startLambdaEndpoint({
+      port: ports.lambda,
+      host,
+      functions: { [TRIGGER_FUNCTION]: trigger.handler },
+    });
     running.push(lambda);
     const [dynamodb, s3, sqs, cognito, sunat, sap] = await Promise.all([
       startDynamoDb({ port: ports.dynamodb, dataDir }),
@@ -155,7 +169,12 @@ export async function startLocalStage(config: LocalStageConfig, log: (line: stri
       ensureTable(ddb, tableName),
       ensureQueues(sqsClient, stage),
       ensureBucket(s3Client, documentsBucket),
-      ensureIdentity({ endpoint: cognito.endpoint, stateFile: path.join(dataDir, 'identity.json'), users: DEMO_USERS, region }),
+      ensureIdentity({
+        endpoint: cognito.endpoint,
+        stateFile: path.join(dataDir, 'identity.json'),
+        users: DEMO_USERS,
+        region,
+      }),
     ]);
     for (const [key, def] of Object.entries(QUEUES)) process.env[def.env] = queues[key as keyof typeof QUEUES].url;
 
@@ -196,11 +215,25 @@ export async function startLocalStage(config: LocalStageConfig, log: (line: stri
       userPoolClientId: identity.userPoolClientId,
       cognitoEndpoint: cognito.endpoint,
       issuer: poolIssuer,
-      endpoints: { dynamodb: dynamodb.endpoint, s3: s3.endpoint, sqs: sqs.endpoint, sunat: sunat.endpoint, sap: sap.endpoint },
+      endpoints: {
+        dynamodb: dynamodb.endpoint,
+        s3: s3.endpoint,
+        sqs: sqs.endpoint,
+        sunat: sunat.endpoint,
+        sap: sap.endpoint,
+      },
       tableName,
       documentsBucket,
-      queues: Object.fromEntries(Object.entries(queues).map(([key, queue]) => [key, { url: queue.url, dlqUrl: queue.dlqUrl }])),
-      demoUsers: DEMO_USERS.map(({ username, password, role, taxId, description }) => ({ username, password, role, taxId, description })),
+      queues: Object.fromEntries(
+        Object.entries(queues).map(([key, queue]) => [key, { url: queue.url, dlqUrl: queue.dlqUrl }]),
+      ),
+      demoUsers: DEMO_USERS.map(({ username, password, role, taxId, description }) => ({
+        username,
+        password,
+        role,
+        taxId,
+        description,
+      })),
     };
     await writeFile(path.join(dataDir, 'outputs.json'), `${JSON.stringify(outputs, null, 2)}\n`);
     return { outputs, stop };

@@ -35,7 +35,10 @@ Portal de Proveedores — entorno local listo
 
 Cuentas de demostración:
 ${outputs.demoUsers
-  .map((user) => `  ${user.username.padEnd(26)} ${user.password}  ${LEVEL_LABELS[user.role].padEnd(14)} ${user.description}`)
+  .map(
+    (user) =>
+      `  ${user.username.padEnd(26)} ${user.password}  ${LEVEL_LABELS[user.role].padEnd(14)} ${user.description}`,
+  )
   .join('\n')}
 
 Ctrl-C detiene todo; el próximo "npm start" reutiliza los datos ("npm run reset" los borra).`);

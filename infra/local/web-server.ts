@@ -18,7 +18,12 @@ const TYPES: Record<string, string> = {
 };
 
 /** Serves the built web app with an SPA fallback (as CloudFront does in AWS) and the stage's /config.json. */
-export async function startWebServer(options: { port: number; host: string; distDir: string; config: WebConfig }): Promise<RunningService> {
+export async function startWebServer(options: {
+  port: number;
+  host: string;
+  distDir: string;
+  config: WebConfig;
+}): Promise<RunningService> {
   const configBody = JSON.stringify(options.config);
   const root = path.resolve(options.distDir);
   const server = http.createServer((req, res) => {
@@ -29,7 +34,8 @@ export async function startWebServer(options: { port: number; host: string; dist
       return;
     }
     let file = path.resolve(root, `.${decodeURIComponent(url.pathname)}`);
-    if (!file.startsWith(root) || !existsSync(file) || statSync(file).isDirectory()) file = path.join(root, 'index.html');
+    if (!file.startsWith(root) || !existsSync(file) || statSync(file).isDirectory())
+      file = path.join(root, 'index.html');
     const ext = path.extname(file);
     const immutable = url.pathname.startsWith('/assets/');
     res.writeHead(200, {
@@ -46,6 +52,10 @@ export async function startWebServer(options: { port: number; host: string; dist
   return {
     name: 'web',
     endpoint: `http://${options.host}:${options.port}`,
-    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -21,8 +21,6 @@ export const WebConfig = z.object({
       redirectSignOut: z.url(),
     })
     .nullable(),
-  chat: z
-    .object({ projectId: z.string(), agentId: z.string(), region: z.string().default('us-central1') })
-    .nullable(),
+  chat: z.object({ projectId: z.string(), agentId: z.string(), region: z.string().default('us-central1') }).nullable(),
 });
 export type WebConfig = z.infer<typeof WebConfig>;

@@ -16,14 +16,7 @@ export const INVOICE_TYPES = [
 export const InvoiceType = z.enum(INVOICE_TYPES);
 export type InvoiceType = z.infer<typeof InvoiceType>;
 
-export const INVOICE_STATUSES = [
-  'PENDING',
-  'COMPLETED',
-  'ACCEPTED',
-  'REJECTED',
-  'SCHEDULED',
-  'PAID',
-] as const;
+export const INVOICE_STATUSES = ['PENDING', 'COMPLETED', 'ACCEPTED', 'REJECTED', 'SCHEDULED', 'PAID'] as const;
 export const InvoiceStatus = z.enum(INVOICE_STATUSES);
 export type InvoiceStatus = z.infer<typeof InvoiceStatus>;
 

@@ -12,7 +12,13 @@ const jwtRoutes = ROUTES.filter((def) => def.auth === 'jwt');
 const accounts = stage().demoUsers.filter((user) => user.taxId !== null || user.role === 'ADMIN');
 
 function samplePath(): Record<string, string> {
-  return { supplierId: '20456178325', invoiceType: 'FACTURA', invoiceId: 'F001-1', id: '4500012000', userId: 'someone' };
+  return {
+    supplierId: '20456178325',
+    invoiceType: 'FACTURA',
+    invoiceId: 'F001-1',
+    id: '4500012000',
+    userId: 'someone',
+  };
 }
 
 describe.each(jwtRoutes.map((def) => [`${def.method} ${def.path}`, def] as const))('%s', (_, def) => {

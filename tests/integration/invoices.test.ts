@@ -11,7 +11,11 @@ const tokenOf = async (role: 'SUPPLIER' | 'MANAGER' | 'ADMIN', opts: { withoutTa
 };
 
 /** Walks every page of a listing, as a user paging through the table would. */
-async function listAll(token: string, query: Record<string, string | number> = {}, headers: Record<string, string> = {}) {
+async function listAll(
+  token: string,
+  query: Record<string, string | number> = {},
+  headers: Record<string, string> = {},
+) {
   const items: InvoiceSummary[] = [];
   let cursor: string | undefined;
   let pages = 0;
@@ -44,7 +48,9 @@ describe('GET /invoices is tenant-scoped', () => {
     const supplier = demoUser('SUPPLIER');
     const client = world.invoices.find((invoice) => invoice.supplierId === supplier.taxId)!.client;
     const items = await listAll(await tokenOf('SUPPLIER'), { client });
-    const expected = world.invoices.filter((invoice) => invoice.supplierId === supplier.taxId && invoice.client === client);
+    const expected = world.invoices.filter(
+      (invoice) => invoice.supplierId === supplier.taxId && invoice.client === client,
+    );
     expect(idsOf(items)).toEqual(idsOf(expected));
   });
 
@@ -90,7 +96,9 @@ describe('GET /invoices is tenant-scoped', () => {
   it('lets an admin read any company, and asks it to name one', async () => {
     const token = await tokenOf('ADMIN');
     const client = world.invoices.at(-1)!.client;
-    expect(idsOf(await listAll(token, { client }))).toEqual(idsOf(world.invoices.filter((invoice) => invoice.client === client)));
+    expect(idsOf(await listAll(token, { client }))).toEqual(
+      idsOf(world.invoices.filter((invoice) => invoice.client === client)),
+    );
     const unnamed = await call(routes.listInvoices, { token });
     expect(unnamed.status).toBe(400);
     expect(unnamed.body.message).toBe('Falta el parámetro obligatorio «client».');

@@ -15,7 +15,11 @@ function cognitoLocalKey(): Promise<SigningKey> {
   return importJWK((JSON.parse(readFileSync(file, 'utf8')) as { jwk: JWK }).jwk, 'RS256');
 }
 
-async function mint(claims: Record<string, unknown>, key: SigningKey | Awaited<ReturnType<typeof generateKeyPair>>['privateKey'], kid = 'CognitoLocal') {
+async function mint(
+  claims: Record<string, unknown>,
+  key: SigningKey | Awaited<ReturnType<typeof generateKeyPair>>['privateKey'],
+  kid = 'CognitoLocal',
+) {
   return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).sign(key);
 }
 
@@ -38,7 +42,12 @@ describe('signing in as each demo role', () => {
     const [first, second] = manager.taxId!.split(',');
     const session = await call(routes.verifySession, { token, headers: { 'x-company-id': second! } });
     expect(session.status).toBe(200);
-    expect(session.body).toMatchObject({ valid: true, level: 'MANAGER', activeCompany: second, companies: [first, second] });
+    expect(session.body).toMatchObject({
+      valid: true,
+      level: 'MANAGER',
+      activeCompany: second,
+      companies: [first, second],
+    });
     expect(Date.parse(session.body.expiresAt)).toBeGreaterThan(Date.now());
   });
 });

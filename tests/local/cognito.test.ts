@@ -191,7 +191,9 @@ describe('local identity (cognito-local + proxy + PreTokenGeneration trigger)', 
       name: 'NotAuthorizedException',
     });
     await expect(
-      sdk.send(new GetTokensFromRefreshTokenCommand({ ClientId: ids.userPoolClientId, RefreshToken: 'no-es-un-token' })),
+      sdk.send(
+        new GetTokensFromRefreshTokenCommand({ ClientId: ids.userPoolClientId, RefreshToken: 'no-es-un-token' }),
+      ),
     ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
   });
 
@@ -245,7 +247,10 @@ describe('local identity (cognito-local + proxy + PreTokenGeneration trigger)', 
     expect(code).toMatch(/^\d{6}$/);
     expect(cognito?.lastCodeFor(USERS.supplier.username)).toBe(code);
     expect(cognito?.readCodes()).toContain(code);
-    expect(cognito?.codes().at(-1)).toMatchObject({ destination: USERS.supplier.username, operation: 'ForgotPassword' });
+    expect(cognito?.codes().at(-1)).toMatchObject({
+      destination: USERS.supplier.username,
+      operation: 'ForgotPassword',
+    });
     const log = await readFile(path.join(dir, 'logs', 'cognito.log'), 'utf8');
     expect(log).toContain('Cognito Local running on http://127.0.0.1:');
   });
@@ -266,7 +271,11 @@ describe('local identity (cognito-local + proxy + PreTokenGeneration trigger)', 
   it('finds the same pool, client and users again after a restart', async () => {
     await cognito?.stop();
     cognito = await startIdentityServer();
-    const again = await ensureIdentity({ endpoint: cognito.endpoint, stateFile: stateFile(), users: Object.values(USERS) });
+    const again = await ensureIdentity({
+      endpoint: cognito.endpoint,
+      stateFile: stateFile(),
+      users: Object.values(USERS),
+    });
     expect(again).toEqual(ids);
     expect(JSON.parse(await readFile(stateFile(), 'utf8'))).toEqual(ids);
     const { idToken } = await signIn(USERS.manager);

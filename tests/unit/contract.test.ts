@@ -53,7 +53,10 @@ describe('the shared contract follows the specification', () => {
   });
 
   it('generates an OpenAPI 3.1 document with every route and the error body', () => {
-    const document = buildOpenApi() as { openapi: string; paths: Record<string, Record<string, { operationId: string }>> };
+    const document = buildOpenApi() as {
+      openapi: string;
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     expect(document.openapi).toBe('3.1.0');
     for (const def of ROUTES) {
       expect(document.paths[def.path]?.[def.method.toLowerCase()]?.operationId).toBe(def.id);

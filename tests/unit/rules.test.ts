@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { computeLevel, formatDate, formatMoney, isValidRuc, parseGroups, parseTaxIds, rucCheckDigit } from '@portal/shared';
+import {
+  computeLevel,
+  formatDate,
+  formatMoney,
+  isValidRuc,
+  parseGroups,
+  parseTaxIds,
+  rucCheckDigit,
+} from '@portal/shared';
 
 describe('RUC check digit (modulo 11)', () => {
   it('accepts RUCs whose last digit is the modulo-11 check digit', () => {
@@ -24,7 +32,6 @@ describe('RUC check digit (modulo 11)', () => {
   });
 });
 
-
 describe('es-PE formatting (spec §9)', () => {
   it('shows soles and dollars with their prefixes, Peruvian grouping and two decimals', () => {
     expect(formatMoney(1234567.5, 'PEN')).toBe('S/ 1,234,567.50');
@@ -42,12 +49,16 @@ describe('es-PE formatting (spec §9)', () => {
 describe('level from the sign-in (spec §6)', () => {
   it('makes SSO users ADMIN only when their first group is the admin group', () => {
     expect(computeLevel({ federated: true, groups: ['portal-admins'], adminGroupName: 'portal-admins' })).toBe('ADMIN');
-    expect(computeLevel({ federated: true, groups: ['staff', 'portal-admins'], adminGroupName: 'portal-admins' })).toBe('MANAGER');
+    expect(computeLevel({ federated: true, groups: ['staff', 'portal-admins'], adminGroupName: 'portal-admins' })).toBe(
+      'MANAGER',
+    );
     expect(computeLevel({ federated: true, groups: [], adminGroupName: 'portal-admins' })).toBe('MANAGER');
   });
 
   it('makes every user who did not sign in through SSO a SUPPLIER, whatever its groups', () => {
-    expect(computeLevel({ federated: false, groups: ['portal-admins'], adminGroupName: 'portal-admins' })).toBe('SUPPLIER');
+    expect(computeLevel({ federated: false, groups: ['portal-admins'], adminGroupName: 'portal-admins' })).toBe(
+      'SUPPLIER',
+    );
   });
 
   it('reads taxId and group lists in their token forms', () => {

@@ -33,7 +33,9 @@ const text = (value: Claims[string]): string =>
 function groupsOf(claims: Claims): string[] {
   const sso = parseGroups(text(claims[USER_ATTRIBUTES.ssoGroups]));
   if (sso.length > 0) return sso;
-  const raw = text(claims[CLAIMS.groups]).replace(/^\[|\]$/g, '').trim();
+  const raw = text(claims[CLAIMS.groups])
+    .replace(/^\[|\]$/g, '')
+    .trim();
   return raw ? raw.split(/[\s,]+/) : [];
 }
 

@@ -80,7 +80,11 @@ describe('the HTTP wrapper', () => {
       throw new Error('not reached');
     });
     const result = await dashboard(
-      event({ routeKey: 'GET /dashboard', queryStringParameters: { period: '13/2026' }, claims: { ...supplierClaims, level: 'MANAGER' } }),
+      event({
+        routeKey: 'GET /dashboard',
+        queryStringParameters: { period: '13/2026' },
+        claims: { ...supplierClaims, level: 'MANAGER' },
+      }),
       context,
     );
     const body = JSON.parse(result.body!);
@@ -121,7 +125,10 @@ describe('the HTTP wrapper', () => {
   });
 
   it('projects the answer through the response schema, dropping internal attributes', async () => {
-    const heartbeat = httpHandler(routes.heartbeat, async () => ({ status: 'ok' as const, version: '1.0.5', time: 'now', pk: 'SECRET' }) as never);
+    const heartbeat = httpHandler(
+      routes.heartbeat,
+      async () => ({ status: 'ok' as const, version: '1.0.5', time: 'now', pk: 'SECRET' }) as never,
+    );
     const result = await heartbeat(event({ routeKey: 'GET /heartbeat' }), context);
     expect(JSON.parse(result.body!)).toEqual({ status: 'ok', version: '1.0.5', time: 'now' });
   });

@@ -12,7 +12,11 @@ export function encodeCursor(scope: string, key: Key | undefined): string | null
   return Buffer.from(JSON.stringify({ s: scope, k: key }), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(scope: string, cursor: string | undefined, allowedAttributes: readonly string[]): Key | undefined {
+export function decodeCursor(
+  scope: string,
+  cursor: string | undefined,
+  allowedAttributes: readonly string[],
+): Key | undefined {
   if (cursor === undefined) return undefined;
   let decoded: unknown;
   try {

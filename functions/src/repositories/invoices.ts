@@ -23,7 +23,12 @@ export function makeInvoiceRepository(db: DynamoDBDocumentClient, table: string)
   async function listOn(index: IndexName, partition: string, page: PageRequest): Promise<Page<InvoiceSummary>> {
     const def = TABLE.indexes[index];
     const scope = `${def.name}:${partition}`;
-    const startKey = decodeCursor(scope, page.cursor, [TABLE.partitionKey, TABLE.sortKey, def.partitionKey, def.sortKey]);
+    const startKey = decodeCursor(scope, page.cursor, [
+      TABLE.partitionKey,
+      TABLE.sortKey,
+      def.partitionKey,
+      def.sortKey,
+    ]);
     if (startKey && startKey[def.partitionKey] !== partition) throw new Error('unreachable: cursor scope checked');
     const result = await db.send(
       new QueryCommand({

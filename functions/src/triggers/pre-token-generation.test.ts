@@ -29,7 +29,10 @@ function triggerEvent(userAttributes: Record<string, string>): PreTokenGeneratio
 describe('portalClaims', () => {
   it('classifies a user without identities as SUPPLIER, whatever its groups', () => {
     expect(
-      portalClaims({ email: 'proveedor@example.com', 'custom:taxId': '20100070970', 'custom:groups': '["portal-admins"]' }, 'portal-admins'),
+      portalClaims(
+        { email: 'proveedor@example.com', 'custom:taxId': '20100070970', 'custom:groups': '["portal-admins"]' },
+        'portal-admins',
+      ),
     ).toEqual({ level: 'SUPPLIER', taxId: '20100070970' });
   });
 
@@ -42,28 +45,40 @@ describe('portalClaims', () => {
 
   it('classifies a federated user whose first group is the admin group as ADMIN', () => {
     expect(
-      portalClaims({ identities: SSO_IDENTITIES, 'custom:groups': '["portal-admins","portal-staff"]' }, 'portal-admins').level,
+      portalClaims({ identities: SSO_IDENTITIES, 'custom:groups': '["portal-admins","portal-staff"]' }, 'portal-admins')
+        .level,
     ).toBe('ADMIN');
-    expect(portalClaims({ identities: SSO_IDENTITIES, 'custom:groups': 'portal-admins, portal-staff' }, 'portal-admins').level).toBe(
-      'ADMIN',
-    );
+    expect(
+      portalClaims({ identities: SSO_IDENTITIES, 'custom:groups': 'portal-admins, portal-staff' }, 'portal-admins')
+        .level,
+    ).toBe('ADMIN');
   });
 
   it('classifies a federated user with the admin group in second place as MANAGER', () => {
     expect(
-      portalClaims({ identities: SSO_IDENTITIES, 'custom:groups': '["portal-staff","portal-admins"]' }, 'portal-admins').level,
+      portalClaims({ identities: SSO_IDENTITIES, 'custom:groups': '["portal-staff","portal-admins"]' }, 'portal-admins')
+        .level,
     ).toBe('MANAGER');
   });
 
   it('treats an empty or malformed identities attribute as not federated', () => {
-    expect(portalClaims({ identities: '[]', 'custom:groups': '["portal-admins"]' }, 'portal-admins').level).toBe('SUPPLIER');
-    expect(portalClaims({ identities: 'not json', 'custom:groups': '["portal-admins"]' }, 'portal-admins').level).toBe('SUPPLIER');
+    expect(portalClaims({ identities: '[]', 'custom:groups': '["portal-admins"]' }, 'portal-admins').level).toBe(
+      'SUPPLIER',
+    );
+    expect(portalClaims({ identities: 'not json', 'custom:groups': '["portal-admins"]' }, 'portal-admins').level).toBe(
+      'SUPPLIER',
+    );
   });
 
   it('passes the taxId list through unchanged', () => {
-    expect(portalClaims({ 'custom:taxId': '20100070970,20512345678' }, 'portal-admins').taxId).toBe('20100070970,20512345678');
+    expect(portalClaims({ 'custom:taxId': '20100070970,20512345678' }, 'portal-admins').taxId).toBe(
+      '20100070970,20512345678',
+    );
     expect(
-      portalClaims({ identities: SSO_IDENTITIES, 'custom:groups': '["portal-staff"]', 'custom:taxId': '20512345678' }, 'portal-admins'),
+      portalClaims(
+        { identities: SSO_IDENTITIES, 'custom:groups': '["portal-staff"]', 'custom:taxId': '20512345678' },
+        'portal-admins',
+      ),
     ).toEqual({ level: 'MANAGER', taxId: '20512345678' });
   });
 });
@@ -80,11 +95,14 @@ describe('handler', () => {
     });
   });
 
-  it.skipIf(process.env.ADMIN_GROUP_NAME !== undefined)('uses the default admin group portal-admins when ADMIN_GROUP_NAME is not set', async () => {
-    const event = triggerEvent({ identities: SSO_IDENTITIES, 'custom:groups': '["portal-admins"]' });
-    const result = (await handler(event, {} as Context, () => undefined)) as PreTokenGenerationTriggerEvent;
-    expect(result.response.claimsOverrideDetails.claimsToAddOrOverride).toEqual({ level: 'ADMIN', taxId: '' });
-  });
+  it.skipIf(process.env.ADMIN_GROUP_NAME !== undefined)(
+    'uses the default admin group portal-admins when ADMIN_GROUP_NAME is not set',
+    async () => {
+      const event = triggerEvent({ identities: SSO_IDENTITIES, 'custom:groups': '["portal-admins"]' });
+      const result = (await handler(event, {} as Context, () => undefined)) as PreTokenGenerationTriggerEvent;
+      expect(result.response.claimsOverrideDetails.claimsToAddOrOverride).toEqual({ level: 'ADMIN', taxId: '' });
+    },
+  );
 
   it('honours an explicit admin group name', () => {
     const event = triggerEvent({ identities: SSO_IDENTITIES, 'custom:groups': '["ti-admins"]' });

@@ -1,10 +1,4 @@
-import {
-  BadRequestError,
-  ForbiddenError,
-  NotImplementedError,
-  type RouteQuery,
-  type Routes,
-} from '@portal/shared';
+import { BadRequestError, ForbiddenError, NotImplementedError, type RouteQuery, type Routes } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import type { InvoiceRepository, Page } from '../repositories/invoices.js';
 import type { InvoiceSummary } from '@portal/shared';

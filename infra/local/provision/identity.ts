@@ -81,7 +81,8 @@ export async function ensureIdentity(options: EnsureIdentityOptions): Promise<Id
 }
 
 async function ensureUserPool(client: CognitoIdentityProviderClient, savedId: string | undefined): Promise<string> {
-  if (savedId && (await exists(() => client.send(new DescribeUserPoolCommand({ UserPoolId: savedId }))))) return savedId;
+  if (savedId && (await exists(() => client.send(new DescribeUserPoolCommand({ UserPoolId: savedId })))))
+    return savedId;
 
   const pools = await client.send(new ListUserPoolsCommand({ MaxResults: 60 }));
   const found = pools.UserPools?.find((pool) => pool.Name === LOCAL_USER_POOL_NAME)?.Id;
@@ -125,7 +126,9 @@ async function ensureUserPoolClient(
     return savedId;
   }
   const clients = await client.send(new ListUserPoolClientsCommand({ UserPoolId: userPoolId, MaxResults: 60 }));
-  const found = clients.UserPoolClients?.find((appClient) => appClient.ClientName === LOCAL_USER_POOL_CLIENT_NAME)?.ClientId;
+  const found = clients.UserPoolClients?.find(
+    (appClient) => appClient.ClientName === LOCAL_USER_POOL_CLIENT_NAME,
+  )?.ClientId;
   if (found) return found;
 
   const created = await client.send(
@@ -169,18 +172,29 @@ async function ensureUser(client: CognitoIdentityProviderClient, userPoolId: str
   } else {
     const values = new Map(current.map((attribute) => [attribute.Name, attribute.Value]));
     const changed = desired.filter(
-      (attribute) => !CREATION_ONLY_ATTRIBUTES.has(attribute.Name ?? '') && values.get(attribute.Name) !== attribute.Value,
+      (attribute) =>
+        !CREATION_ONLY_ATTRIBUTES.has(attribute.Name ?? '') && values.get(attribute.Name) !== attribute.Value,
     );
     if (changed.length > 0) {
       await client.send(
-        new AdminUpdateUserAttributesCommand({ UserPoolId: userPoolId, Username: user.username, UserAttributes: changed }),
+        new AdminUpdateUserAttributesCommand({
+          UserPoolId: userPoolId,
+          Username: user.username,
+          UserAttributes: changed,
+        }),
       );
     }
     const wanted = new Set(desired.map((attribute) => attribute.Name));
-    const stale = [USER_ATTRIBUTES.taxId, USER_ATTRIBUTES.ssoGroups].filter((name) => values.has(name) && !wanted.has(name));
+    const stale = [USER_ATTRIBUTES.taxId, USER_ATTRIBUTES.ssoGroups].filter(
+      (name) => values.has(name) && !wanted.has(name),
+    );
     if (stale.length > 0) {
       await client.send(
-        new AdminDeleteUserAttributesCommand({ UserPoolId: userPoolId, Username: user.username, UserAttributeNames: stale }),
+        new AdminDeleteUserAttributesCommand({
+          UserPoolId: userPoolId,
+          Username: user.username,
+          UserAttributeNames: stale,
+        }),
       );
     }
   }

@@ -235,7 +235,11 @@ function spawnCognitoLocal(workDir: string, host: string, port: number): ChildPr
   return spawn(process.execPath, ['-e', script], { cwd: workDir, env, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
-async function waitUntilReady(internalEndpoint: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+async function waitUntilReady(
+  internalEndpoint: string,
+  exited: Promise<number | null>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void exited.then((code) => {
@@ -332,9 +336,13 @@ interface UpstreamResponse {
 function createProxy(ctx: ProxyContext): http.Server {
   return http.createServer((req, res) => {
     void handleProxyRequest(ctx, req, res).catch((error: unknown) => {
-      if (!ctx.log.writableEnded) ctx.log.write(`[proxy] error atendiendo ${req.method} ${req.url}: ${String(error)}\n`);
+      if (!ctx.log.writableEnded)
+        ctx.log.write(`[proxy] error atendiendo ${req.method} ${req.url}: ${String(error)}\n`);
       if (!res.headersSent) {
-        sendJson(req, res, 502, { __type: 'InternalErrorException', message: 'El servidor Cognito local no respondió' });
+        sendJson(req, res, 502, {
+          __type: 'InternalErrorException',
+          message: 'El servidor Cognito local no respondió',
+        });
       } else {
         res.destroy();
       }
@@ -342,7 +350,11 @@ function createProxy(ctx: ProxyContext): http.Server {
   });
 }
 
-async function handleProxyRequest(ctx: ProxyContext, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function handleProxyRequest(
+  ctx: ProxyContext,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
   if (req.method === 'OPTIONS') {
     res.writeHead(204, {
       ...corsHeaders(req),
@@ -395,7 +407,12 @@ async function handleProxyRequest(ctx: ProxyContext, req: http.IncomingMessage, 
   send(req, res, upstream.status, upstream.headers, upstream.body);
 }
 
-const AUTH_OPERATIONS = new Set(['InitiateAuth', 'AdminInitiateAuth', 'RespondToAuthChallenge', 'AdminRespondToAuthChallenge']);
+const AUTH_OPERATIONS = new Set([
+  'InitiateAuth',
+  'AdminInitiateAuth',
+  'RespondToAuthChallenge',
+  'AdminRespondToAuthChallenge',
+]);
 
 /**
  * Cognito always answers ExpiresIn and TokenType beside the tokens; cognito-local leaves them out.
@@ -424,13 +441,17 @@ function completeAuthenticationResult(upstream: UpstreamResponse): Record<string
  * Cognito answers NotAuthorizedException "Incorrect username or password." (user-existence errors
  * prevented) and "Invalid Refresh Token." respectively.
  */
-function normaliseAuthError(requestBody: Buffer, upstream: UpstreamResponse): { __type: string; message: string } | null {
+function normaliseAuthError(
+  requestBody: Buffer,
+  upstream: UpstreamResponse,
+): { __type: string; message: string } | null {
   if (upstream.status !== 400) return null;
   const payload = parseJson(upstream.body);
   if (!isRecord(payload)) return null;
   const request = parseJson(requestBody);
   const flow = isRecord(request) && typeof request.AuthFlow === 'string' ? request.AuthFlow : '';
-  const passwordFlow = flow === 'USER_PASSWORD_AUTH' || flow === 'ADMIN_USER_PASSWORD_AUTH' || flow === 'ADMIN_NO_SRP_AUTH';
+  const passwordFlow =
+    flow === 'USER_PASSWORD_AUTH' || flow === 'ADMIN_USER_PASSWORD_AUTH' || flow === 'ADMIN_NO_SRP_AUTH';
   const refreshFlow = flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN';
   const genericDenial = payload.__type === 'NotAuthorizedException' && payload.message === 'User not authorized';
   if (passwordFlow && (payload.__type === 'InvalidPasswordException' || genericDenial)) {
@@ -449,7 +470,10 @@ async function getTokensFromRefreshToken(
 ): Promise<void> {
   const request = parseJson(body);
   if (!isRecord(request)) {
-    sendJson(req, res, 400, { __type: 'SerializationException', message: 'El cuerpo de la solicitud no es JSON válido' });
+    sendJson(req, res, 400, {
+      __type: 'SerializationException',
+      message: 'El cuerpo de la solicitud no es JSON válido',
+    });
     return;
   }
   const refreshToken = typeof request.RefreshToken === 'string' ? request.RefreshToken : undefined;
@@ -483,7 +507,10 @@ async function getTokensFromRefreshToken(
   const answer = parseJson(upstream.body);
   const result = isRecord(answer) && isRecord(answer.AuthenticationResult) ? answer.AuthenticationResult : undefined;
   if (!result || typeof result.AccessToken !== 'string' || typeof result.IdToken !== 'string') {
-    sendJson(req, res, 500, { __type: 'InternalErrorException', message: 'Respuesta inesperada de cognito-local al renovar' });
+    sendJson(req, res, 500, {
+      __type: 'InternalErrorException',
+      message: 'Respuesta inesperada de cognito-local al renovar',
+    });
     return;
   }
   sendJson(req, res, 200, {
@@ -507,7 +534,12 @@ function expiresIn(jwt: string): number {
   return 3600;
 }
 
-function forward(ctx: ProxyContext, req: http.IncomingMessage, body: Buffer, target?: string): Promise<UpstreamResponse> {
+function forward(
+  ctx: ProxyContext,
+  req: http.IncomingMessage,
+  body: Buffer,
+  target?: string,
+): Promise<UpstreamResponse> {
   const headers: http.OutgoingHttpHeaders = { ...req.headers, host: `${ctx.host}:${ctx.internalPort}` };
   delete headers['content-length'];
   delete headers['transfer-encoding'];

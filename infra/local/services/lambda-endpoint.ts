@@ -37,7 +37,13 @@ export async function startLambdaEndpoint(options: LambdaEndpointOptions): Promi
   const server = http.createServer((req, res) => {
     void handleRequest(req, res).catch((error: unknown) => {
       log(`[lambda] error inesperado atendiendo ${req.method} ${req.url}: ${describe(error)}`);
-      if (!res.headersSent) sendJson(res, 500, { Type: 'Service', Message: 'Error interno del endpoint Lambda local' }, { 'x-amzn-ErrorType': 'ServiceException' });
+      if (!res.headersSent)
+        sendJson(
+          res,
+          500,
+          { Type: 'Service', Message: 'Error interno del endpoint Lambda local' },
+          { 'x-amzn-ErrorType': 'ServiceException' },
+        );
       else res.destroy();
     });
   });
@@ -61,7 +67,12 @@ export async function startLambdaEndpoint(options: LambdaEndpointOptions): Promi
       raw = await readBody(req, MAX_PAYLOAD_BYTES);
     } catch (error) {
       if (error instanceof PayloadTooLargeError) {
-        sendError(res, 413, 'RequestTooLargeException', 'Request must be smaller than 6291456 bytes for the InvokeFunction operation');
+        sendError(
+          res,
+          413,
+          'RequestTooLargeException',
+          'Request must be smaller than 6291456 bytes for the InvokeFunction operation',
+        );
         return;
       }
       throw error;
@@ -134,8 +145,7 @@ export async function startLambdaEndpoint(options: LambdaEndpointOptions): Promi
 }
 
 type InvokeOutcome =
-  | { ok: true; result: unknown }
-  | { ok: false; error: { errorType: string; errorMessage: string; trace: string[] } };
+  { ok: true; result: unknown } | { ok: false; error: { errorType: string; errorMessage: string; trace: string[] } };
 
 async function invoke(fn: LocalLambdaFunction, event: unknown, timeoutMs: number): Promise<InvokeOutcome> {
   let timer: NodeJS.Timeout | undefined;

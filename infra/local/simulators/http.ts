@@ -12,7 +12,12 @@ export type SimRoute = {
 };
 
 /** A tiny JSON HTTP server on loopback, shared by the SUNAT and SAP simulators. */
-export async function startSimulator(name: string, port: number, host: string, routes: SimRoute[]): Promise<RunningService> {
+export async function startSimulator(
+  name: string,
+  port: number,
+  host: string,
+  routes: SimRoute[],
+): Promise<RunningService> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -21,7 +26,12 @@ export async function startSimulator(name: string, port: number, host: string, r
       for (const route of routes) {
         const match = route.method === req.method ? route.pattern.exec(url.pathname) : null;
         if (!match) continue;
-        const out = route.handle({ params: match.slice(1), headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), url });
+        const out = route.handle({
+          params: match.slice(1),
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          url,
+        });
         res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
         res.end(out.body === undefined ? '' : JSON.stringify(out.body));
         return;
@@ -37,6 +47,10 @@ export async function startSimulator(name: string, port: number, host: string, r
   return {
     name,
     endpoint: `http://${host}:${port}`,
-    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

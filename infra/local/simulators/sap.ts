@@ -17,7 +17,8 @@ export function startSapSimulator(port: number, host: string): Promise<RunningSe
       method: 'GET',
       pattern: new RegExp(`^${SERVICE}/?$`),
       handle: ({ headers }) => {
-        if (headers['x-csrf-token']?.toString().toLowerCase() !== 'fetch') return { status: 200, body: { d: { EntitySets: ['A_SupplierInvoice'] } } };
+        if (headers['x-csrf-token']?.toString().toLowerCase() !== 'fetch')
+          return { status: 200, body: { d: { EntitySets: ['A_SupplierInvoice'] } } };
         const token = randomUUID();
         csrfTokens.add(token);
         return { status: 200, body: { d: { EntitySets: ['A_SupplierInvoice'] } }, headers: { 'x-csrf-token': token } };
@@ -28,7 +29,12 @@ export function startSapSimulator(port: number, host: string): Promise<RunningSe
       pattern: new RegExp(`^${SERVICE}/A_SupplierInvoice$`),
       handle: ({ headers, body }) => {
         const token = headers['x-csrf-token']?.toString();
-        if (!token || !csrfTokens.has(token)) return { status: 403, body: { error: { message: { value: 'CSRF token validation failed' } } }, headers: { 'x-csrf-token': 'Required' } };
+        if (!token || !csrfTokens.has(token))
+          return {
+            status: 403,
+            body: { error: { message: { value: 'CSRF token validation failed' } } },
+            headers: { 'x-csrf-token': 'Required' },
+          };
         let payload: Record<string, unknown>;
         try {
           payload = JSON.parse(body) as Record<string, unknown>;
@@ -38,7 +44,9 @@ export function startSapSimulator(port: number, host: string): Promise<RunningSe
         documentNumber += 1;
         return {
           status: 201,
-          body: { d: { ...payload, SupplierInvoice: String(documentNumber), FiscalYear: new Date().getFullYear().toString() } },
+          body: {
+            d: { ...payload, SupplierInvoice: String(documentNumber), FiscalYear: new Date().getFullYear().toString() },
+          },
         };
       },
     },

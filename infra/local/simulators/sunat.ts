@@ -27,7 +27,11 @@ export function startSunatSimulator(port: number, host: string): Promise<Running
         if (!token || !tokens.has(token)) return { status: 401, body: { msg: 'Token inválido' } };
         return {
           status: 200,
-          body: { success: true, message: 'Operation Success! ', data: { estadoCp: '1', estadoRuc: '00', condDomiRuc: '00', observaciones: [] } },
+          body: {
+            success: true,
+            message: 'Operation Success! ',
+            data: { estadoCp: '1', estadoRuc: '00', condDomiRuc: '00', observaciones: [] },
+          },
         };
       },
     },

@@ -6,8 +6,7 @@
 export const INVOICE_ERROR_MESSAGES = {
   ERROR_INVOICE_AND_CONFORMITY_DOCUMENTS_WITH_DISTANT_AMOUNTS:
     'El monto de las conformidades (HES/MIGO) no coincide con el monto del comprobante sin IGV.',
-  ERROR_INVOICE_ID_WITH_INVALID_FORMAT:
-    'El formato de la serie y el número del comprobante no es válido.',
+  ERROR_INVOICE_ID_WITH_INVALID_FORMAT: 'El formato de la serie y el número del comprobante no es válido.',
   ERROR_UNEXPECTED_RESPONSE_FROM_SUNAT_VERIFICATION_SERVICE:
     'Ocurrió un error inesperado al verificar el comprobante con SUNAT. Inténtelo nuevamente más tarde.',
   ERROR_INVOICE_NOT_FOUND: 'No se encontró el comprobante solicitado.',
@@ -23,28 +22,23 @@ export const INVOICE_ERROR_MESSAGES = {
     'Debe esperar la confirmación de validez de SUNAT antes de actualizar el comprobante.',
   ERROR_UPDATE_INVOICE_WITH_PENDING_STATUS:
     'El comprobante aún está pendiente de validación en SUNAT; inténtelo nuevamente en unos minutos.',
-  ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE:
-    'La conformidad {documentId} ya fue utilizada en otro comprobante.',
+  ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE: 'La conformidad {documentId} ya fue utilizada en otro comprobante.',
   ERROR_CONFORMITY_DOCUMENTS_WITH_UNCOVERED_PURCHASE_ORDERS:
     'Las conformidades ingresadas no cubren todas las órdenes de compra del comprobante.',
-  ERROR_PURCHASE_ORDERS_WITHOUT_CONFORMITY_DOCUMENTS:
-    'Hay órdenes de compra sin conformidades (HES o MIGO) asociadas.',
+  ERROR_PURCHASE_ORDERS_WITHOUT_CONFORMITY_DOCUMENTS: 'Hay órdenes de compra sin conformidades (HES o MIGO) asociadas.',
   ERROR_INVOICE_AND_CONFORMITY_DOCUMENTS_WITH_DIFFERENT_CURRENCY:
     'La moneda de las conformidades es distinta a la moneda del comprobante.',
   ERROR_UNEXPECTED_EXCEPTION_DURING_MIRO_CREATION_REQUEST_SUBMIT:
     'Ocurrió un error inesperado al enviar la solicitud de MIRO a SAP. El equipo de soporte fue notificado.',
   ERROR_OFFICE_LOCATION_NOT_FOUND: 'No se encontró la sede u oficina indicada.',
-  ERROR_APPROVE_INVOICE_WITHOUT_COMPLETED_STATUS:
-    'Solo se pueden aprobar comprobantes con los datos completados.',
+  ERROR_APPROVE_INVOICE_WITHOUT_COMPLETED_STATUS: 'Solo se pueden aprobar comprobantes con los datos completados.',
   ERROR_DISAPPROVE_INVOICE_WITHOUT_PENDING_OR_COMPLETED_STATUS:
     'Solo se pueden rechazar comprobantes pendientes de revisión o con los datos completados.',
   ERROR_INVOICE_AND_CONFORMITY_DOCUMENTS_WITH_DIFFERENT_SUPPLIER:
     'Las conformidades pertenecen a un proveedor distinto al del comprobante.',
   ERROR_USER_NOT_FOUND: 'Usuario no encontrado.',
-  ERROR_ADD_HES_WITH_GOODS_OPERATION_TYPE:
-    'No es posible agregar HES cuando el tipo de operación es de bienes.',
-  ERROR_ADD_MIGO_WITH_SERVICE_OPERATION_TYPE:
-    'No es posible agregar MIGO cuando el tipo de operación es de servicios.',
+  ERROR_ADD_HES_WITH_GOODS_OPERATION_TYPE: 'No es posible agregar HES cuando el tipo de operación es de bienes.',
+  ERROR_ADD_MIGO_WITH_SERVICE_OPERATION_TYPE: 'No es posible agregar MIGO cuando el tipo de operación es de servicios.',
   ERROR_WITHOUT_PO_REQUIRES_ATTACHMENTS:
     'Para validar un comprobante sin orden de compra debe adjuntar documentos de sustento en PDF.',
   ERROR_INVOICE_ALREADY_EXISTS: 'Ya existe un comprobante con el mismo código para este proveedor.',

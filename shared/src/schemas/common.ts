@@ -28,7 +28,12 @@ export const Money = z.number().multipleOf(0.01).nonnegative();
 export function commaList<T extends z.ZodType<string, string>>(item: T) {
   return z
     .string()
-    .transform((raw) => raw.split(',').map((part) => part.trim()).filter((part) => part.length > 0))
+    .transform((raw) =>
+      raw
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part.length > 0),
+    )
     .pipe(z.array(item).min(1));
 }
 

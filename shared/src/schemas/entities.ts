@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  CertStatus,
-  Currency,
-  InvoiceStatus,
-  InvoiceType,
-  Level,
-  OperationType,
-} from '../domain.js';
+import { CertStatus, Currency, InvoiceStatus, InvoiceType, Level, OperationType } from '../domain.js';
 import { IsoDate, IsoDateTime, Money, Ruc } from './common.js';
 
 export const Employee = z.object({
@@ -126,10 +119,7 @@ export const Notification = z.object({
   registeredAt: IsoDateTime,
   isRead: z.boolean(),
   message: z.string(),
-  reference: z
-    .object({ issuerTaxId: Ruc, invoiceType: InvoiceType, invoiceId: z.string() })
-    .partial()
-    .nullable(),
+  reference: z.object({ issuerTaxId: Ruc, invoiceType: InvoiceType, invoiceId: z.string() }).partial().nullable(),
 });
 export type Notification = z.infer<typeof Notification>;
 

@@ -22,8 +22,14 @@ export const ListInvoicesQuery = PageQuery.extend({
 
 /** Create-invoice-without-XML form (spec §3). */
 export const CreateInvoiceWithoutXmlBody = z.object({
-  prefixId: z.string().trim().regex(/^[A-Z0-9]{4}$/, 'la serie tiene 4 caracteres'),
-  numericId: z.string().trim().regex(/^\d{1,8}$/, 'el correlativo tiene de 1 a 8 dígitos'),
+  prefixId: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9]{4}$/, 'la serie tiene 4 caracteres'),
+  numericId: z
+    .string()
+    .trim()
+    .regex(/^\d{1,8}$/, 'el correlativo tiene de 1 a 8 dígitos'),
   type: InvoiceType,
   clientTaxId: Ruc,
   supplierTaxId: Ruc,

@@ -32,9 +32,8 @@ export type CallInput<R extends RouteDef> = (RoutePath<R> extends undefined
     signal?: AbortSignal;
   };
 
-type CallArgs<R extends RouteDef> = Record<string, never> extends CallInput<R>
-  ? [input?: CallInput<R>]
-  : [input: CallInput<R>];
+type CallArgs<R extends RouteDef> =
+  Record<string, never> extends CallInput<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
 
 type ForbiddenHandler = () => void;
 

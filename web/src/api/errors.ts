@@ -1,9 +1,4 @@
-import {
-  CLIENT_MESSAGES,
-  ERROR_MESSAGES,
-  formatErrorMessage,
-  type ErrorCode,
-} from '@portal/shared';
+import { CLIENT_MESSAGES, ERROR_MESSAGES, formatErrorMessage, type ErrorCode } from '@portal/shared';
 import { messages } from '../messages';
 
 export interface ApiErrorDetail {

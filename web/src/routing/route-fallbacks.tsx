@@ -22,10 +22,7 @@ export function PageLoading({ text = messages.app.loading }: { text?: string }) 
 export function RouteErrorPage() {
   return (
     <Box padding="xxl">
-      <Alert
-        type="error"
-        action={<Button onClick={() => window.location.reload()}>{messages.app.reload}</Button>}
-      >
+      <Alert type="error" action={<Button onClick={() => window.location.reload()}>{messages.app.reload}</Button>}>
         {messages.app.pageLoadError}
       </Alert>
     </Box>

@@ -21,11 +21,11 @@ async function loadCurrentUser(): Promise<SessionUser | null> {
 /** The user the navigation guard checks, loaded once per session and cached by SWR. */
 export function useCurrentUser() {
   const epoch = useSessionEpoch();
-  const { data, error, isLoading, mutate } = useSWR<SessionUser | null, Error>(
-    currentUserKey(epoch),
-    loadCurrentUser,
-    { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false },
-  );
+  const { data, error, isLoading, mutate } = useSWR<SessionUser | null, Error>(currentUserKey(epoch), loadCurrentUser, {
+    revalidateOnFocus: false,
+    revalidateIfStale: false,
+    shouldRetryOnError: false,
+  });
   return {
     user: data,
     taxIds: parseTaxIds(data?.taxId),

@@ -16,10 +16,19 @@ import { useInvoices, type InvoiceFilter } from './use-invoices';
 const text = messages.invoices;
 const ALL_CLIENTS: SelectProps.Option = { value: '', label: text.allClients };
 
-function ClientSelect({ value, onChange }: { value: string | undefined; onChange: (taxId: string | undefined) => void }) {
+function ClientSelect({
+  value,
+  onChange,
+}: {
+  value: string | undefined;
+  onChange: (taxId: string | undefined) => void;
+}) {
   const { clients, isLoading, error } = useClients();
   const options = useMemo<SelectProps.Option[]>(
-    () => [ALL_CLIENTS, ...clients.map((client) => ({ value: client.taxId, label: client.name, description: client.taxId }))],
+    () => [
+      ALL_CLIENTS,
+      ...clients.map((client) => ({ value: client.taxId, label: client.name, description: client.taxId })),
+    ],
     [clients],
   );
   const selected = options.find((option) => option.value === (value ?? '')) ?? ALL_CLIENTS;

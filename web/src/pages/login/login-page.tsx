@@ -67,7 +67,10 @@ function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) =>
       await startSession();
       navigate(PATHS.home, { replace: true });
     } catch (error) {
-      setNotice({ type: 'error', text: isBadCredentials(error) ? messages.login.badCredentials : messages.login.failed });
+      setNotice({
+        type: 'error',
+        text: isBadCredentials(error) ? messages.login.badCredentials : messages.login.failed,
+      });
     } finally {
       setBusy(false);
     }
