@@ -13,6 +13,7 @@ import { startGateway } from './gateway.js';
 import type { LocalOutputs } from './outputs.js';
 import { ensureBucket, ensureQueues, ensureTable } from './provision/aws-resources.js';
 import { ensureIdentity } from './provision/identity.js';
+import { startPoller, type SqsBatchHandler } from './poller.js';
 import { seedIfEmpty } from './seed.js';
 import { ADMIN_GROUP, DEMO_USERS } from './seed-data.js';
 import { issuer, jwksUrl, startCognito } from './services/cognito.js';
@@ -192,6 +193,27 @@ export async function startLocalStage(
       log: (line) => log(`[api] ${line}`),
     });
     running.push(api);
+
+    // Lambda's SQS event source mapping, for every queue whose consumer has landed.
+    for (const [key, def] of Object.entries(QUEUES) as [keyof typeof QUEUES, (typeof QUEUES)[keyof typeof QUEUES]][]) {
+      if (!def.consumer) continue;
+      const worker = (await import(pathToFileURL(path.join(ROOT_DIR, 'functions/src/workers', `${def.consumer}.ts`)).href)) as {
+        handler: SqsBatchHandler;
+      };
+      const poller = startPoller({
+        sqs: sqsClient,
+        queueUrl: queues[key].url,
+        queueArn: queues[key].arn,
+        dlqUrl: queues[key].dlqUrl,
+        maxReceiveCount: def.maxReceiveCount,
+        batchSize: def.batchSize,
+        visibilityTimeoutSeconds: def.visibilityTimeoutSeconds,
+        region,
+        handler: worker.handler,
+        log: (level, message) => log(`[${def.id}] ${level}: ${message}`),
+      });
+      running.push({ name: `poller ${def.id}`, endpoint: queues[key].url, stop: () => poller.stop() });
+    }
 
     const webConfig: WebConfig = {
       stage,

@@ -63,6 +63,11 @@ describe('the shared contract follows the specification', () => {
     }
   });
 
+  it('matches the committed docs/openapi.json (run `npm run openapi` after changing the manifest)', () => {
+    const committed = JSON.parse(readFileSync(path.join(ROOT, 'docs/openapi.json'), 'utf8')) as unknown;
+    expect(buildOpenApi()).toEqual(committed);
+  });
+
   it('builds request paths from a route and its parameters, encoding them', () => {
     expect(
       buildPath(routes.getInvoice, { supplierId: '20456178325', invoiceType: 'FACTURA', invoiceId: 'F001-1' }),

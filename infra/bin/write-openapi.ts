@@ -1,0 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildOpenApi } from '@portal/shared';
+import { ROOT_DIR } from '../local/config.js';
+
+/** `npm run openapi`: writes docs/openapi.json from the route manifest (a unit test keeps it current). */
+const file = path.join(ROOT_DIR, 'docs/openapi.json');
+writeFileSync(file, `${JSON.stringify(buildOpenApi(), null, 2)}\n`);
+console.log(`OpenAPI escrito en ${file}`);
