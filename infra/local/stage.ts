@@ -197,7 +197,9 @@ export async function startLocalStage(
     // Lambda's SQS event source mapping, for every queue whose consumer has landed.
     for (const [key, def] of Object.entries(QUEUES) as [keyof typeof QUEUES, (typeof QUEUES)[keyof typeof QUEUES]][]) {
       if (!def.consumer) continue;
-      const worker = (await import(pathToFileURL(path.join(ROOT_DIR, 'functions/src/workers', `${def.consumer}.ts`)).href)) as {
+      const worker = (await import(
+        pathToFileURL(path.join(ROOT_DIR, 'functions/src/workers', `${def.consumer}.ts`)).href
+      )) as {
         handler: SqsBatchHandler;
       };
       const poller = startPoller({
