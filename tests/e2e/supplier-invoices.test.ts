@@ -1,55 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
 import { parseTaxIds } from '@portal/shared';
-import { openBrowser, saveScreenshot } from '../support/browser.js';
-import { demoUser, stage } from '../support/stage.js';
-
-const TEXT = {
-  loginTitle: 'PORTAL DE PROVEEDORES',
-  loginSubtitle: 'Ingresa tus datos para iniciar sesión',
-  email: 'Correo electrónico',
-  password: 'Contraseña',
-  signIn: 'Iniciar sesión',
-  invoicesTitle: 'Mis comprobantes',
-  noInvoices: 'No hay comprobantes para mostrar.',
-  forbiddenTitle: 'Acceso restringido',
-  signOut: 'Cerrar sesión',
-} as const;
-
-function appUrl(pathname: string): string {
-  return new URL(pathname, stage().webUrl).toString();
-}
-
-function pathOf(page: Page): string {
-  return new URL(page.url()).pathname;
-}
-
-/** Runs a journey in a fresh browser profile; a failure leaves a screenshot in tests/.artifacts/. */
-async function inBrowser(name: string, journey: (page: Page) => Promise<void>): Promise<void> {
-  const session = await openBrowser();
-  try {
-    await journey(session.page);
-  } catch (error) {
-    const file = await saveScreenshot(session.page, name).catch(() => null);
-    if (file) console.error(`Captura de la falla: ${file}`);
-    throw error;
-  } finally {
-    await session.close();
-  }
-}
-
-async function openLogin(page: Page): Promise<void> {
-  // The root path is guarded: without a session the guard sends the browser to /login.
-  await page.goto(appUrl('/'));
-  await page.waitForURL((url) => url.pathname === '/login');
-  await page.getByRole('heading', { name: TEXT.loginTitle }).waitFor();
-}
-
-async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.getByLabel(TEXT.email).fill(username);
-  await page.getByLabel(TEXT.password, { exact: true }).fill(password);
-  await page.getByRole('button', { name: TEXT.signIn, exact: true }).click();
-}
+import { demoUser } from '../support/stage.js';
+import { TEXT, appUrl, inBrowser, openLogin, pathOf, signIn } from '../support/web.js';
 
 describe('supplier journey', () => {
   test('a supplier signs in and sees only its own invoices in "Mis comprobantes"', async () => {

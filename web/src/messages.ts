@@ -96,7 +96,6 @@ export const messages = {
     noFile: '—',
     xml: 'XML',
     pdf: 'PDF',
-    fileLinkLabel: (kind: string, invoice: string) => `Descargar ${kind} del comprobante ${invoice}`,
     supplier: (name: string, ruc: string) => `${name} (${ruc})`,
     columns: {
       number: 'N° de comprobante',

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import type { Client, Level } from '@portal/shared';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
@@ -10,30 +11,41 @@ import Table from '@cloudscape-design/components/table';
 import { errorMessage } from '../../api/client';
 import { useClients } from '../../hooks/use-clients';
 import { messages } from '../../messages';
+import { chooseCompany, resolveActiveCompany, useChosenCompany } from '../../session/active-company';
+import { useCurrentUser } from '../../session/use-current-user';
 import { INVOICE_COLUMNS, invoiceNumber } from './columns';
 import { useInvoices, type InvoiceFilter } from './use-invoices';
 
 const text = messages.invoices;
 const ALL_CLIENTS: SelectProps.Option = { value: '', label: text.allClients };
 
+/**
+ * The companies a level may pick in the client filter. Suppliers may look at all their clients at
+ * once; managers only at the companies of their taxId list; admins at any company, one at a time.
+ */
+function clientOptions(level: Level | undefined, taxIds: readonly string[], clients: Client[]): SelectProps.Option[] {
+  const toOption = (client: Client) => ({ value: client.taxId, label: client.name, description: client.taxId });
+  if (level === 'SUPPLIER') return [ALL_CLIENTS, ...clients.map(toOption)];
+  if (level === 'MANAGER') return clients.filter((client) => taxIds.includes(client.taxId)).map(toOption);
+  return clients.map(toOption);
+}
+
 function ClientSelect({
+  options,
   value,
   onChange,
+  isLoading,
+  error,
 }: {
+  options: SelectProps.Option[];
   value: string | undefined;
   onChange: (taxId: string | undefined) => void;
+  isLoading: boolean;
+  error: Error | undefined;
 }) {
-  const { clients, isLoading, error } = useClients();
-  const options = useMemo<SelectProps.Option[]>(
-    () => [
-      ALL_CLIENTS,
-      ...clients.map((client) => ({ value: client.taxId, label: client.name, description: client.taxId })),
-    ],
-    [clients],
-  );
-  const selected = options.find((option) => option.value === (value ?? '')) ?? ALL_CLIENTS;
+  const selected = options.find((option) => option.value === (value ?? '')) ?? null;
   return (
-    <div style={{ maxWidth: 360 }}>
+    <div style={{ maxWidth: 360 }} data-testid="client-filter">
       <Select
         inlineLabelText={text.clientFilterLabel}
         placeholder={text.clientFilterPlaceholder}
@@ -51,8 +63,28 @@ function ClientSelect({
 
 /** '/' and '/invoices': the invoices of the active company, a page at a time (spec §2 Invoices). */
 export default function InvoicesPage() {
-  const [client, setClient] = useState<string | undefined>(undefined);
-  const filter = useMemo<InvoiceFilter>(() => (client ? { client } : {}), [client]);
+  const { user, taxIds } = useCurrentUser();
+  const { clients, isLoading: clientsLoading, error: clientsError } = useClients();
+  const chosen = useChosenCompany();
+  const [picked, setPicked] = useState<string | undefined>(undefined);
+  const level = user?.level;
+  const options = useMemo(() => clientOptions(level, taxIds, clients), [level, taxIds, clients]);
+
+  // A manager's filter is its active company (the same one the header menu switches); an admin must
+  // name a company, the first one until it picks another; a supplier starts with all its clients.
+  const client =
+    level === 'MANAGER'
+      ? (resolveActiveCompany(taxIds, chosen) ?? undefined)
+      : level === 'ADMIN'
+        ? (picked ?? clients[0]?.taxId)
+        : picked;
+  const onClientChange = (taxId: string | undefined) =>
+    level === 'MANAGER' ? chooseCompany(taxId ?? null) : setPicked(taxId);
+  const waitingForClient = level === 'ADMIN' && client === undefined;
+  const filter = useMemo<InvoiceFilter | null>(
+    () => (waitingForClient ? null : client ? { client } : {}),
+    [client, waitingForClient],
+  );
   const invoices = useInvoices(filter);
 
   return (
@@ -80,10 +112,18 @@ export default function InvoicesPage() {
       columnDefinitions={INVOICE_COLUMNS}
       items={invoices.items}
       trackBy={(invoice) => `${invoice.supplierId}#${invoice.type}#${invoiceNumber(invoice)}`}
-      loading={invoices.isLoading}
+      loading={invoices.isLoading || (waitingForClient && clientsLoading)}
       loadingText={text.loading}
       wrapLines={false}
-      filter={<ClientSelect value={client} onChange={setClient} />}
+      filter={
+        <ClientSelect
+          options={options}
+          value={client}
+          onChange={onClientChange}
+          isLoading={clientsLoading}
+          error={clientsError}
+        />
+      }
       empty={
         invoices.error ? (
           <Box textAlign="center" padding="m">

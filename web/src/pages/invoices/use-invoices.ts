@@ -26,7 +26,7 @@ function initialPaging(scope: string): PagingState {
  * Invoices of the active company, a page at a time. The API hands out opaque cursors, so the hook
  * keeps the cursor of every page visited to go back and forth.
  */
-export function useInvoices(filter: InvoiceFilter) {
+export function useInvoices(filter: InvoiceFilter | null) {
   const company = useChosenCompany();
   const scope = JSON.stringify([company, filter]);
   const [paging, setPaging] = useState<PagingState>(() => initialPaging(scope));
@@ -35,11 +35,12 @@ export function useInvoices(filter: InvoiceFilter) {
   if (current !== paging) setPaging(current);
 
   const cursor = current.cursors[current.pageIndex];
-  const query = useMemo(
-    () => ({ ...filter, limit: INVOICES_PAGE_SIZE, ...(cursor ? { cursor } : {}) }),
+  // No filter yet (an admin's company list still loading): nothing to ask.
+  const input = useMemo(
+    () => (filter === null ? null : { query: { ...filter, limit: INVOICES_PAGE_SIZE, ...(cursor ? { cursor } : {}) } }),
     [filter, cursor],
   );
-  const { data, error, isLoading, isValidating, mutate } = useApi(routes.listInvoices, { query });
+  const { data, error, isLoading, isValidating, mutate } = useApi(routes.listInvoices, input);
 
   const nextCursor = data?.nextCursor ?? null;
   const knownLast = current.lastPageIndex ?? (data && !nextCursor ? current.pageIndex : null);
