@@ -12,6 +12,8 @@ export interface DemoAccount {
 /** What `npm start` writes to .local/outputs.json once the stage is ready. */
 export interface LocalOutputs {
   readonly stage: string;
+  /** Where this stage keeps its data and logs (logs/cognito.log holds the codes it "e-mails"). */
+  readonly dataDir: string;
   readonly webUrl: string;
   readonly apiUrl: string;
   readonly region: string;

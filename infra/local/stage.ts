@@ -232,6 +232,7 @@ export async function startLocalStage(
 
     const outputs: LocalOutputs = {
       stage,
+      dataDir,
       webUrl: web.endpoint,
       apiUrl: api.endpoint,
       region,

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { parseTaxIds } from '@portal/shared';
-import { demoUser } from '../support/stage.js';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { demoUser, stage } from '../support/stage.js';
 import { TEXT, appUrl, inBrowser, openLogin, pathOf, signIn } from '../support/web.js';
 
 describe('supplier journey', () => {
@@ -56,5 +58,30 @@ describe('supplier journey', () => {
       await page.goto(appUrl('/invoices'));
       await page.waitForURL((url) => url.pathname === '/login');
     });
+  });
+});
+
+describe('password reset from the login page', () => {
+  test('asks for the e-mail and confirms with the text of spec §2; the code is delivered', async () => {
+    const supplier = demoUser('SUPPLIER');
+    const cognitoLog = path.join(stage().dataDir, 'logs/cognito.log');
+    const before = existsSync(cognitoLog) ? readFileSync(cognitoLog, 'utf8').length : 0;
+
+    await inBrowser('password-reset', async (page) => {
+      await openLogin(page);
+      await page.getByRole('link', { name: '¿Olvidaste tu contraseña?' }).click();
+      await page.getByLabel('Correo electrónico').fill(supplier.username);
+      await page.getByRole('button', { name: 'Enviar' }).click();
+      await page.getByText('Recibirás un correo electrónico con detalles para restablecer tu contraseña.').waitFor();
+    });
+
+    // cognito-local "sends" the code by printing it: the request really reached the user pool.
+    await expect
+      .poll(() => readFileSync(cognitoLog, 'utf8').slice(before), { timeout: 10_000 })
+      .toMatch(
+        new RegExp(
+          `ForgotPassword[\\s\\S]*Destination: +${supplier.username.replace('.', '\\.')}[\\s\\S]*Code: +\\d{6}`,
+        ),
+      );
   });
 });
