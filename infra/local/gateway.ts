@@ -6,7 +6,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { CORS, ROUTES, type RouteDef } from '@portal/shared';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ROOT_DIR } from './config.js';
-import type { RunningService } from './services/types.js';
+import { listen, type RunningService } from './services/types.js';
 
 type Handler = (
   event: APIGatewayProxyEventV2WithJWTAuthorizer,
@@ -245,17 +245,5 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
     });
   });
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  return {
-    name: 'api',
-    endpoint: `http://${options.host}:${options.port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listen('api', server, options.port, options.host);
 }

@@ -2,7 +2,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { WebConfig } from '@portal/shared';
-import type { RunningService } from './services/types.js';
+import { listen, type RunningService } from './services/types.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -45,17 +45,5 @@ export async function startWebServer(options: {
     });
     createReadStream(file).pipe(res);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  return {
-    name: 'web',
-    endpoint: `http://${options.host}:${options.port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listen('web', server, options.port, options.host);
 }

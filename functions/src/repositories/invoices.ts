@@ -29,7 +29,6 @@ export function makeInvoiceRepository(db: DynamoDBDocumentClient, table: string)
       def.partitionKey,
       def.sortKey,
     ]);
-    if (startKey && startKey[def.partitionKey] !== partition) throw new Error('unreachable: cursor scope checked');
     const result = await db.send(
       new QueryCommand({
         TableName: table,

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { Server } from 'node:http';
 
 /** A stand-in service of the local stage, as the orchestrator sees it. */
 export interface RunningService {
@@ -76,4 +77,21 @@ export async function waitFor(check: () => Promise<boolean>, options: WaitForOpt
 
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Starts an HTTP server of ours on host:port and wraps it as a stand-in that closes every connection on stop. */
+export async function listen(name: string, server: Server, port: number, host: string): Promise<RunningService> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    name,
+    endpoint: `http://${host}:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

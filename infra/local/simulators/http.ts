@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { RunningService } from '../services/types.js';
+import { listen, type RunningService } from '../services/types.js';
 
 export type SimRoute = {
   method: string;
@@ -40,17 +40,5 @@ export async function startSimulator(
       res.end(JSON.stringify({ message: 'not found' }));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  return {
-    name,
-    endpoint: `http://${host}:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listen(name, server, port, host);
 }

@@ -16,6 +16,7 @@ import { messages } from '../../messages';
 import { PATHS } from '../../routing/guard';
 import { authErrorName, isBadCredentials } from '../../session/auth-errors';
 import { useStartSession } from '../../session/use-current-user';
+import { EmailField } from './email-field';
 import { ResetPasswordForm } from './reset-password-form';
 import { isEmail } from './validation';
 
@@ -98,19 +99,14 @@ function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) =>
               <span data-testid="login-notice">{notice.text}</span>
             </Alert>
           )}
-          <FormField label={messages.login.emailLabel} errorText={emailError}>
-            <Input
-              type="email"
-              inputMode="email"
-              autoComplete="username"
-              name="email"
-              placeholder={messages.login.emailPlaceholder}
-              value={email}
-              onChange={({ detail }) => setEmail(detail.value)}
-              invalid={Boolean(emailError)}
-              autoFocus
-            />
-          </FormField>
+          <EmailField
+            label={messages.login.emailLabel}
+            name="email"
+            placeholder={messages.login.emailPlaceholder}
+            value={email}
+            onChange={setEmail}
+            errorText={emailError}
+          />
           <FormField label={messages.login.passwordLabel} errorText={passwordError}>
             <Input
               type="password"

@@ -3,12 +3,11 @@ import { resetPassword } from 'aws-amplify/auth';
 import Alert from '@cloudscape-design/components/alert';
 import Button from '@cloudscape-design/components/button';
 import Form from '@cloudscape-design/components/form';
-import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
-import Input from '@cloudscape-design/components/input';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { messages } from '../../messages';
 import { authErrorName } from '../../session/auth-errors';
+import { EmailField } from './email-field';
 import { isEmail } from './validation';
 
 type Outcome = { type: 'success' | 'error'; text: string } | null;
@@ -74,18 +73,13 @@ export function ResetPasswordForm({ initialEmail, onBack }: { initialEmail: stri
               <span data-testid="reset-password-outcome">{outcome.text}</span>
             </Alert>
           )}
-          <FormField label={messages.resetPassword.emailLabel} errorText={emailError}>
-            <Input
-              type="email"
-              inputMode="email"
-              autoComplete="username"
-              name="reset-email"
-              value={email}
-              onChange={({ detail }) => setEmail(detail.value)}
-              invalid={Boolean(emailError)}
-              autoFocus
-            />
-          </FormField>
+          <EmailField
+            label={messages.resetPassword.emailLabel}
+            name="reset-email"
+            value={email}
+            onChange={setEmail}
+            errorText={emailError}
+          />
         </SpaceBetween>
       </Form>
     </form>
