@@ -6,11 +6,8 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { RUNTIME_ENV, type RouteDef } from '@portal/shared';
+import { CORS, RUNTIME_ENV, type RouteDef } from '@portal/shared';
 import { PortalFunction } from './portal-function.js';
-
-/** Headers the web app sends on API calls (company and consumer selection, tracing, the token). */
-export const API_CORS_HEADERS = ['authorization', 'content-type', 'x-company-id', 'x-consumer-id', 'x-request-id'];
 
 export interface ApiProps {
   readonly stage: string;
@@ -52,9 +49,9 @@ export class Api extends Construct {
           apigw.CorsHttpMethod.DELETE,
           apigw.CorsHttpMethod.OPTIONS,
         ],
-        allowHeaders: API_CORS_HEADERS,
-        exposeHeaders: ['x-request-id'],
-        maxAge: Duration.hours(1),
+        allowHeaders: [...CORS.allowHeaders],
+        exposeHeaders: [...CORS.exposeHeaders],
+        maxAge: Duration.seconds(CORS.maxAgeSeconds),
       },
     });
 
