@@ -1,5 +1,7 @@
 import {
   INVOICE_STATUS_LABELS,
+  keys,
+  type CertStatus,
   withCheckDigit,
   type Client,
   type Currency,
@@ -99,6 +101,10 @@ export interface SeedConformityDocument {
   readonly amount: number;
   readonly currency: Currency;
   readonly responsible: string;
+  /** Number of the invoice that uses it, as the HES/MIGO screens show it. */
+  readonly associatedInvoice: string | null;
+  /** Key of the invoice that claimed it: the condition that keeps a document on one invoice. */
+  readonly claimedBy: string | null;
 }
 
 export interface SeedPurchaseOrder {
@@ -116,6 +122,9 @@ function generator(seed: number) {
     return state / 2 ** 32;
   };
 }
+
+/** SUNAT answers of the invoices still to review: waiting, refused and confirmed. */
+const CERT_CYCLE: CertStatus[] = ['PENDING', 'INVALID', 'VALID'];
 
 const STATUSES: InvoiceStatus[] = ['PENDING', 'COMPLETED', 'ACCEPTED', 'REJECTED', 'SCHEDULED', 'PAID'];
 const PREFIX: Record<InvoiceType, string> = {
@@ -170,31 +179,35 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
         const taxAmount = isPerson ? 0 : Math.round(base * 0.18 * 100) / 100;
         const amount = Math.round((base + taxAmount) * 100) / 100;
         const issuedAt = day(today, -Math.floor(2 + random() * 170));
-        const operationType: OperationType | null =
-          status === 'PENDING' ? null : isPerson ? 'WITHOUT_PURCHASE_ORDER' : i % 2 === 0 ? 'SERVICES' : 'GOODS';
+        // What the manager will choose; documents exist from the start, as SAP creates them before invoicing.
+        const plannedOperation: OperationType = isPerson ? 'WITHOUT_PURCHASE_ORDER' : i % 2 === 0 ? 'SERVICES' : 'GOODS';
+        const reviewed = !['PENDING', 'REJECTED'].includes(status);
+        const operationType: OperationType | null = reviewed ? plannedOperation : null;
         const poId = String(po++);
         const employee = EMPLOYEES[client.taxId]![i % 4]!;
         const office = OFFICE_LOCATIONS[client.taxId]![i % 3]!;
-        const hasOrder = operationType === 'SERVICES' || operationType === 'GOODS';
+        const hasOrder = plannedOperation === 'SERVICES' || plannedOperation === 'GOODS';
         const prefixId = PREFIX[type];
         const numericId = String(correlative++);
         const id = `${prefixId}-${numericId}`;
         const conformityId = hasOrder
-          ? `${operationType === 'SERVICES' ? '1000' : '5000'}${String(correlative).padStart(6, '0')}`
+          ? `${plannedOperation === 'SERVICES' ? '1000' : '5000'}${String(correlative).padStart(6, '0')}`
           : null;
         if (hasOrder) {
           purchaseOrders.push({ id: poId, issuerTaxId: supplier.taxId, acquirerTaxId: client.taxId, currency });
           conformityDocuments.push({
-            kind: operationType === 'SERVICES' ? 'SERVICE_SHEET' : 'MATERIAL_DOCUMENT',
+            kind: plannedOperation === 'SERVICES' ? 'SERVICE_SHEET' : 'MATERIAL_DOCUMENT',
             documentId: conformityId!,
             purchaseOrder: poId,
             fiscalYear: issuedAt.slice(0, 4),
             issuerTaxId: supplier.taxId,
             acquirerTaxId: client.taxId,
-            deliveryNote: operationType === 'GOODS' ? `GR-${correlative}` : null,
+            deliveryNote: plannedOperation === 'GOODS' ? `GR-${correlative}` : null,
             amount: base,
             currency,
             responsible: employee.id,
+            associatedInvoice: reviewed ? id : null,
+            claimedBy: reviewed ? keys.invoice(supplier.taxId, type, id).pk : null,
           });
         }
         const rejectedReason = status === 'REJECTED' ? 'El monto no coincide con la orden de compra.' : null;
@@ -205,29 +218,30 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
           type,
           status,
           statusMessage: rejectedReason,
-          certStatus: status === 'PENDING' && i % 3 === 0 ? 'PENDING' : 'VALID',
+          certStatus: status === 'PENDING' ? CERT_CYCLE[i % 3]! : 'VALID',
           approved: ['ACCEPTED', 'SCHEDULED', 'PAID'].includes(status),
           supplierId: supplier.taxId,
           supplierName: supplier.name,
           client: client.taxId,
           clientName: client.name,
-          responsible: status === 'PENDING' ? null : employee,
-          officeId: status === 'PENDING' ? null : office.id,
-          locationId: status === 'PENDING' ? null : office.id,
+          responsible: reviewed ? employee : null,
+          officeId: reviewed ? office.office : null,
+          locationId: reviewed ? office.id : null,
           operationType,
           currency,
           amount,
           taxAmount,
-          serviceSheets: status !== 'PENDING' && operationType === 'SERVICES' ? [conformityId!] : [],
-          materialDocs: status !== 'PENDING' && operationType === 'GOODS' ? [conformityId!] : [],
-          purchaseOrders: status !== 'PENDING' && hasOrder ? [poId] : [],
+          serviceSheets: operationType === 'SERVICES' ? [conformityId!] : [],
+          materialDocs: operationType === 'GOODS' ? [conformityId!] : [],
+          purchaseOrders: reviewed && hasOrder ? [poId] : [],
           attachments: [],
           issuedAt,
           scheduledAt: status === 'SCHEDULED' || status === 'PAID' ? day(new Date(`${issuedAt}T00:00:00Z`), 30) : null,
           paidAt: status === 'PAID' ? day(new Date(`${issuedAt}T00:00:00Z`), 30) : null,
           xmlUrl: isPerson ? null : `seed/${supplier.taxId}/${id}.xml`,
           pdfUrl: `seed/${supplier.taxId}/${id}.pdf`,
-          disapprovedWithoutRejection: false,
+          // Half of the rejections let the supplier send the same document again.
+          disapprovedWithoutRejection: status === 'REJECTED' && i % 2 === 0,
           notes: null,
           statusHistory: history(status, issuedAt, rejectedReason),
         });

@@ -1,8 +1,8 @@
 import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { keys } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, buildWorld } from './seed-data.js';
+import { EMPTY_DASHBOARD, dashboardDelta, dashboardMonth, keys } from '@portal/shared';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from './seed-data.js';
 
-const SEED_MARKER = { pk: 'SEED', sk: 'v1' };
+const SEED_MARKER = { pk: 'SEED', sk: 'v2' };
 
 type Item = Record<string, unknown>;
 
@@ -18,31 +18,43 @@ async function writeAll(db: DynamoDBDocumentClient, table: string, items: Item[]
   }
 }
 
-/** The items of the demo world, keyed as the repositories read them. */
+/** The items of the demo world, keyed through the shared key builders as the repositories read them. */
 export function seedItems(): Item[] {
   const world = buildWorld();
   const items: Item[] = [];
   for (const client of CLIENTS) items.push({ ...keys.client(client.taxId), ...client });
+  for (const supplier of SUPPLIERS) {
+    items.push({ ...keys.supplier(supplier.taxId), ...keys.supplierIndexes(supplier), ...supplier });
+  }
   for (const [taxId, offices] of Object.entries(OFFICE_LOCATIONS)) {
-    for (const office of offices) items.push({ pk: `OFFICES#${taxId}`, sk: `OFFICE#${office.id}`, ...office });
+    for (const office of offices) items.push({ ...keys.officeLocation(taxId, office.id), ...office });
   }
   for (const [acquirer, employees] of Object.entries(EMPLOYEES)) {
-    for (const employee of employees)
-      items.push({ pk: `EMPLOYEES#${acquirer}`, sk: `EMPLOYEE#${employee.id}`, ...employee });
+    for (const employee of employees) {
+      items.push({
+        ...keys.employee(acquirer, employee.id),
+        ...keys.employeeIndexes(acquirer, employee),
+        ...employee,
+        active: true,
+      });
+    }
   }
-  for (const order of world.purchaseOrders) {
-    items.push({ pk: `PO#${order.acquirerTaxId}#${order.id}`, sk: 'PO', ...order });
+  for (const order of world.purchaseOrders) items.push({ ...keys.purchaseOrder(order.acquirerTaxId, order.id), ...order });
+  for (const { kind, ...doc } of world.conformityDocuments) {
+    items.push({ ...keys.conformity(kind, doc.acquirerTaxId, doc.documentId), ...keys.conformityIndexes(kind, doc), kind, ...doc });
   }
-  for (const doc of world.conformityDocuments) {
-    items.push({ pk: `CONFORMITY#${doc.kind}#${doc.acquirerTaxId}#${doc.documentId}`, sk: 'DOC', ...doc });
-  }
+  const counters = new Map<string, Item>();
   for (const invoice of world.invoices) {
-    items.push({
-      ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
-      ...keys.invoiceIndexes(invoice),
-      ...invoice,
-    });
+    items.push({ ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...keys.invoiceIndexes(invoice), ...invoice, version: 1 });
+    const delta = dashboardDelta(null, invoice);
+    for (const period of [dashboardMonth(invoice.issuedAt), 'ALL']) {
+      const key = keys.dashboard(invoice.client, period);
+      const item = counters.get(key.pk + key.sk) ?? { ...key, ...EMPTY_DASHBOARD };
+      for (const [counter, value] of Object.entries(delta)) item[counter] = (item[counter] as number) + value;
+      counters.set(key.pk + key.sk, item);
+    }
   }
+  items.push(...counters.values());
   return items;
 }
 

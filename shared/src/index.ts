@@ -14,3 +14,4 @@ export * from './data/table.js';
 export * from './data/resources.js';
 export * from './auth.js';
 export * from './config.js';
+export * from './rules/dashboard.js';

@@ -1,7 +1,11 @@
 /**
  * The single DynamoDB table: key attributes, indexes and key builders, defined once.
- * The CDK table, the local stage's CreateTable and the repositories all read this module.
+ * The CDK table, the local stage's CreateTable, the seed and the repositories all read this module.
  * The access-pattern table lives in docs/data-design.md.
+ *
+ * Indexes are generic (gsi1…gsi12) and overloaded by entity: the key builders below are the only
+ * place that says what an index holds for which entity. Every index projects all attributes, so a
+ * list page is one Query per partition and never a second read per item.
  */
 export const TABLE = {
   logicalName: 'PortalTable',
@@ -9,49 +13,189 @@ export const TABLE = {
   sortKey: 'sk',
   ttlAttribute: 'expiresAt',
   indexes: {
-    /** Invoices of a company, newest first. */
+    /** Invoices of a company, newest first · conformity documents of an acquirer. */
     byClient: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     /** Invoices of a supplier across companies, newest first. */
     bySupplier: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-    /** Invoices of one supplier at one company, newest first. */
+    /** Invoices of one supplier at one company · conformity documents of an acquirer by issuer. */
     byClientSupplier: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+    /** Invoices of a company in one status. */
+    byClientStatus: { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
+    /** Invoices of a supplier in one status. */
+    bySupplierStatus: { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
+    /** Invoices of a company of one type. */
+    byClientType: { name: 'gsi6', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
+    /** Invoices of a company at one office (sparse: set once an office is assigned). */
+    byClientOffice: { name: 'gsi7', partitionKey: 'gsi7pk', sortKey: 'gsi7sk' },
+    /** Invoices of a company under one responsible · conformity documents by responsible (sparse). */
+    byClientResponsible: { name: 'gsi8', partitionKey: 'gsi8pk', sortKey: 'gsi8sk' },
+    /** Search within a company by invoice number prefix. */
+    byClientNumber: { name: 'gsi9', partitionKey: 'gsi1pk', sortKey: 'numberKey' },
+    /** Search within a company by supplier RUC prefix · the supplier directory by RUC. */
+    byClientRuc: { name: 'gsi10', partitionKey: 'gsi1pk', sortKey: 'rucKey' },
+    /** Search within a company by supplier name prefix · employees by name · the supplier directory by name. */
+    byClientName: { name: 'gsi11', partitionKey: 'gsi1pk', sortKey: 'nameKey' },
+    /** Search within a supplier's own invoices by number prefix. */
+    bySupplierNumber: { name: 'gsi12', partitionKey: 'gsi2pk', sortKey: 'numberKey' },
   },
 } as const;
 
 export type IndexName = keyof typeof TABLE.indexes;
 export type ItemKey = { pk: string; sk: string };
 
+/** Lower case, no accents, single spaces: what name searches compare. */
+export function normalizeForSearch(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9ñ ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The attributes of an invoice that its index keys are made from. */
+export interface InvoiceIndexSource {
+  readonly client: string;
+  readonly supplierId: string;
+  readonly supplierName: string;
+  readonly type: string;
+  readonly id: string;
+  readonly issuedAt: string;
+  readonly status: string;
+  readonly officeId: string | null;
+  readonly responsible: { readonly id: string } | null;
+}
+
+export const CONFORMITY_KINDS = ['SERVICE_SHEET', 'MATERIAL_DOCUMENT'] as const;
+export type ConformityKind = (typeof CONFORMITY_KINDS)[number];
+
+const ORDER_PREFIX = 'INVOICE#';
+
 export const keys = {
   invoice(supplierId: string, type: string, invoiceId: string): ItemKey {
     return { pk: `INVOICE#${supplierId}#${type}#${invoiceId}`, sk: 'INVOICE' };
   },
-  /** Index attributes an invoice item carries so that it can be listed by company and by supplier. */
-  invoiceIndexes(invoice: {
-    client: string;
-    supplierId: string;
-    type: string;
-    id: string;
-    issuedAt: string;
-  }): Record<string, string> {
-    const { byClient, bySupplier, byClientSupplier } = TABLE.indexes;
-    const order = `INVOICE#${invoice.issuedAt}#${invoice.supplierId}#${invoice.type}#${invoice.id}`;
-    return {
-      [byClient.partitionKey]: keys.clientInvoices(invoice.client),
-      [byClient.sortKey]: order,
-      [bySupplier.partitionKey]: keys.supplierInvoices(invoice.supplierId),
-      [bySupplier.sortKey]: order,
-      [byClientSupplier.partitionKey]: keys.clientSupplierInvoices(invoice.client, invoice.supplierId),
-      [byClientSupplier.sortKey]: order,
+  /** Newest first within every invoice partition; the key makes the order total. */
+  invoiceOrder(invoice: Pick<InvoiceIndexSource, 'issuedAt' | 'supplierId' | 'type' | 'id'>): string {
+    return `${ORDER_PREFIX}${invoice.issuedAt}#${invoice.supplierId}#${invoice.type}#${invoice.id}`;
+  },
+  invoiceOrderPrefix: ORDER_PREFIX,
+  /**
+   * Every index attribute an invoice item carries. Written on every change of the invoice, so that
+   * a status, office or responsible change moves it between partitions in the same write.
+   */
+  invoiceIndexes(invoice: InvoiceIndexSource): Record<string, string> {
+    const order = keys.invoiceOrder(invoice);
+    const attributes: Record<string, string> = {
+      gsi1pk: keys.clientInvoices(invoice.client),
+      gsi1sk: order,
+      gsi2pk: keys.supplierInvoices(invoice.supplierId),
+      gsi2sk: order,
+      gsi3pk: keys.clientSupplierInvoices(invoice.client, invoice.supplierId),
+      gsi3sk: order,
+      gsi4pk: keys.clientStatusInvoices(invoice.client, invoice.status),
+      gsi4sk: order,
+      gsi5pk: keys.supplierStatusInvoices(invoice.supplierId, invoice.status),
+      gsi5sk: order,
+      gsi6pk: keys.clientTypeInvoices(invoice.client, invoice.type),
+      gsi6sk: order,
+      numberKey: `${invoice.id}#${order}`,
+      rucKey: `${invoice.supplierId}#${order}`,
+      nameKey: `${normalizeForSearch(invoice.supplierName)}#${order}`,
     };
+    if (invoice.officeId) {
+      attributes.gsi7pk = keys.clientOfficeInvoices(invoice.client, invoice.officeId);
+      attributes.gsi7sk = order;
+    }
+    if (invoice.responsible) {
+      attributes.gsi8pk = keys.clientResponsibleInvoices(invoice.client, invoice.responsible.id);
+      attributes.gsi8sk = order;
+    }
+    return attributes;
   },
   clientInvoices: (client: string) => `CLIENT#${client}`,
   supplierInvoices: (supplierId: string) => `SUPPLIER#${supplierId}`,
   clientSupplierInvoices: (client: string, supplierId: string) => `CLIENT#${client}#SUPPLIER#${supplierId}`,
-  invoiceOrderPrefix: 'INVOICE#',
+  clientStatusInvoices: (client: string, status: string) => `CLIENT#${client}#STATUS#${status}`,
+  supplierStatusInvoices: (supplierId: string, status: string) => `SUPPLIER#${supplierId}#STATUS#${status}`,
+  clientTypeInvoices: (client: string, type: string) => `CLIENT#${client}#TYPE#${type}`,
+  clientOfficeInvoices: (client: string, officeId: string) => `CLIENT#${client}#OFFICE#${officeId}`,
+  clientResponsibleInvoices: (client: string, responsibleId: string) => `CLIENT#${client}#RESPONSIBLE#${responsibleId}`,
+
+  /** The MIRO request written with the approval, read by the MIRO worker (one per invoice). */
+  miroOutbox(supplierId: string, type: string, invoiceId: string): ItemKey {
+    return { pk: `MIRO#${supplierId}#${type}#${invoiceId}`, sk: 'OUTBOX' };
+  },
+
   clients: { pk: 'CLIENTS', skPrefix: 'CLIENT#' },
   client(taxId: string): ItemKey {
     return { pk: 'CLIENTS', sk: `CLIENT#${taxId}` };
   },
+
+  /** Counters of one company: per month of issue (YYYY-MM) and in total (ALL). */
+  dashboard(client: string, period: string | 'ALL'): ItemKey {
+    return { pk: `DASHBOARD#${client}`, sk: `PERIOD#${period}` };
+  },
+
+  officeLocations: (taxId: string) => `OFFICES#${taxId}`,
+  officeLocation(taxId: string, id: string): ItemKey {
+    return { pk: `OFFICES#${taxId}`, sk: `OFFICE#${id}` };
+  },
+
+  employees: (acquirer: string) => `EMPLOYEES#${acquirer}`,
+  employee(acquirer: string, id: string): ItemKey {
+    return { pk: `EMPLOYEES#${acquirer}`, sk: `EMPLOYEE#${id}` };
+  },
+  /** An employee is found by name prefix through byClientName. */
+  employeeIndexes(acquirer: string, employee: { id: string; fullName: string }): Record<string, string> {
+    return { gsi1pk: keys.employees(acquirer), nameKey: `${normalizeForSearch(employee.fullName)}#${employee.id}` };
+  },
+
+  purchaseOrder(acquirer: string, id: string): ItemKey {
+    return { pk: `PO#${acquirer}#${id}`, sk: 'PO' };
+  },
+
+  conformity(kind: ConformityKind, acquirer: string, documentId: string): ItemKey {
+    return { pk: `CONFORMITY#${kind}#${acquirer}#${documentId}`, sk: 'DOC' };
+  },
+  conformityOfAcquirer: (kind: ConformityKind, acquirer: string) => `CONFORMITY#${kind}#${acquirer}`,
+  conformityOfIssuer: (kind: ConformityKind, acquirer: string, issuer: string) =>
+    `CONFORMITY#${kind}#${acquirer}#ISSUER#${issuer}`,
+  conformityOfResponsible: (kind: ConformityKind, acquirer: string, responsible: string) =>
+    `CONFORMITY#${kind}#${acquirer}#RESPONSIBLE#${responsible}`,
+  /** Conformity documents are listed by acquirer, by issuer and by responsible, newest fiscal year first. */
+  conformityIndexes(
+    kind: ConformityKind,
+    doc: { acquirerTaxId: string; issuerTaxId: string; responsible: string | null; fiscalYear: string; documentId: string },
+  ): Record<string, string> {
+    const order = `${doc.fiscalYear}#${doc.documentId}`;
+    const attributes: Record<string, string> = {
+      gsi1pk: keys.conformityOfAcquirer(kind, doc.acquirerTaxId),
+      gsi1sk: order,
+      gsi3pk: keys.conformityOfIssuer(kind, doc.acquirerTaxId, doc.issuerTaxId),
+      gsi3sk: order,
+    };
+    if (doc.responsible) {
+      attributes.gsi8pk = keys.conformityOfResponsible(kind, doc.acquirerTaxId, doc.responsible);
+      attributes.gsi8sk = order;
+    }
+    return attributes;
+  },
+
+  /** The supplier directory of the header search: one profile per RUC. */
+  supplier(ruc: string): ItemKey {
+    return { pk: `SUPPLIER#${ruc}`, sk: 'PROFILE' };
+  },
+  suppliersDirectory: 'SUPPLIERS',
+  supplierIndexes(supplier: { taxId: string; name: string }): Record<string, string> {
+    return {
+      gsi1pk: 'SUPPLIERS',
+      rucKey: supplier.taxId,
+      nameKey: `${normalizeForSearch(supplier.name)}#${supplier.taxId}`,
+    };
+  },
+
   /** Read by the health check: the item need not exist, the read must succeed. */
   health: { pk: 'HEALTH', sk: 'HEALTH' } as ItemKey,
 } as const;

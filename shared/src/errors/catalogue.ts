@@ -42,6 +42,11 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_WITHOUT_PO_REQUIRES_ATTACHMENTS:
     'Para validar un comprobante sin orden de compra debe adjuntar documentos de sustento en PDF.',
   ERROR_INVOICE_ALREADY_EXISTS: 'Ya existe un comprobante con el mismo código para este proveedor.',
+  ERROR_UPDATE_INVOICE_NOT_EDITABLE:
+    'Solo se pueden modificar comprobantes pendientes de revisión o con los datos completados.',
+  ERROR_INVOICE_CHANGED_CONCURRENTLY:
+    'Otra persona modificó el comprobante mientras lo editaba. Vuelva a cargarlo e inténtelo nuevamente.',
+  ERROR_PURCHASE_ORDER_NOT_FOUND: 'No se encontró la orden de compra {documentId} para este proveedor.',
 } as const;
 
 /** Codes the API adds for transport, session and request-shape failures. */

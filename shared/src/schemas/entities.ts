@@ -61,6 +61,10 @@ export const Invoice = z.object({
 });
 export type Invoice = z.infer<typeof Invoice>;
 
+/** The invoice as its detail panel shows it: with the office location resolved. */
+export const InvoiceDetail = Invoice.extend({ officeLocation: OfficeLocation.nullable() });
+export type InvoiceDetail = z.infer<typeof InvoiceDetail>;
+
 /** A row of the invoices table: the invoice without its history. */
 export const InvoiceSummary = Invoice.omit({ statusHistory: true });
 export type InvoiceSummary = z.infer<typeof InvoiceSummary>;
@@ -136,3 +140,7 @@ export type InternalUser = z.infer<typeof InternalUser>;
 
 export const ExternalUser = InternalUser.extend({ canReceiveEmails: z.boolean() });
 export type ExternalUser = z.infer<typeof ExternalUser>;
+
+/** A supplier of the header search (spec §2 Header): RUC and business name. */
+export const SupplierProfile = z.object({ taxId: Ruc, name: z.string() });
+export type SupplierProfile = z.infer<typeof SupplierProfile>;

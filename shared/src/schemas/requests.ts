@@ -87,3 +87,6 @@ export const AssignClientQuery = z.object({ client: Ruc });
 export const WhitelistQuery = z.object({ include: QueryBoolean });
 
 export const MarkAsReadBody = z.object({ upTo: z.iso.datetime({ offset: true }).optional() });
+
+/** Header search of suppliers: a RUC prefix (digits) or a business-name prefix. */
+export const SearchSuppliersQuery = PageQuery.extend({ query: z.string().trim().min(2).max(100) });
