@@ -37,6 +37,8 @@ export default defineConfig({
           globalSetup: ['tests/setup/local-stage.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // The files share one stage and some change invoices and counters: one file at a time.
+          fileParallelism: false,
         },
       },
       {

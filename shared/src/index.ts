@@ -15,3 +15,5 @@ export * from './data/resources.js';
 export * from './auth.js';
 export * from './config.js';
 export * from './rules/dashboard.js';
+export * from './rules/review.js';
+export * from './schemas/messages.js';

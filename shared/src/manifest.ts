@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LEVELS, type Level } from './domain.js';
+import type { ErrorCode } from './errors/catalogue.js';
 import { Empty, ErrorBody, pageOf } from './schemas/common.js';
 import {
   Client,
@@ -60,6 +61,8 @@ export interface RouteDef {
     readonly path?: z.ZodType;
     readonly query?: z.ZodType;
     readonly body?: z.ZodType;
+    /** Parameters whose invalid value has a code of its own in spec §8 (instead of ERROR_INVALID_PARAMETER). */
+    readonly parameterCodes?: Readonly<Partial<Record<string, ErrorCode>>>;
   };
   readonly response: z.ZodType;
   readonly successStatus: 200 | 201 | 202 | 204;
@@ -80,6 +83,9 @@ function route<const R extends Omit<RouteDef, 'successStatus' | 'requiresCompany
 ): R & Pick<RouteDef, 'successStatus' | 'requiresCompany'> {
   return { successStatus: 200, requiresCompany: def.auth === 'jwt', ...def };
 }
+
+/** An invoice path whose id breaks the series-number format answers the spec's own code. */
+const INVOICE_ID_CODES = { invoiceId: 'ERROR_INVOICE_ID_WITH_INVALID_FORMAT' } as const;
 
 const Health = z.object({ status: z.literal('ok'), version: z.string(), time: z.string() });
 const Accepted = z.object({ status: z.string(), message: z.string() });
@@ -203,9 +209,9 @@ export const routes = {
     summary: 'Detalle del comprobante con su historial',
     auth: 'jwt',
     roles: ALL_SIGNED_IN,
-    request: { path: InvoiceKeyPath },
+    request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
     response: InvoiceDetail,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'invoices/get-invoice',
   }),
   updateInvoice: route({
     id: 'updateInvoice',
@@ -214,9 +220,9 @@ export const routes = {
     summary: 'Completa los datos del comprobante (OC, HES/MIGO, responsable, oficina)',
     auth: 'jwt',
     roles: STAFF,
-    request: { path: InvoiceKeyPath, body: UpdateInvoiceBody },
+    request: { path: InvoiceKeyPath, body: UpdateInvoiceBody, parameterCodes: INVOICE_ID_CODES },
     response: InvoiceDetail,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'invoices/update-invoice',
   }),
   approveInvoice: route({
     id: 'approveInvoice',
@@ -225,9 +231,9 @@ export const routes = {
     summary: 'Aprueba el comprobante y solicita la MIRO en SAP',
     auth: 'jwt',
     roles: STAFF,
-    request: { path: InvoiceKeyPath },
+    request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
     response: InvoiceDetail,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'invoices/approve-invoice',
   }),
   disapproveInvoice: route({
     id: 'disapproveInvoice',
@@ -236,9 +242,14 @@ export const routes = {
     summary: 'Rechaza el comprobante con un motivo',
     auth: 'jwt',
     roles: STAFF,
-    request: { path: InvoiceKeyPath, query: DisapproveQuery, body: DisapproveBody },
+    request: {
+      path: InvoiceKeyPath,
+      query: DisapproveQuery,
+      body: DisapproveBody,
+      parameterCodes: { ...INVOICE_ID_CODES, reason: 'ERROR_DISAPPROVE_WITHOUT_REASON' },
+    },
     response: InvoiceDetail,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'invoices/disapprove-invoice',
   }),
   getDashboard: route({
     id: 'getDashboard',

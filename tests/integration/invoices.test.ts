@@ -66,7 +66,12 @@ describe('GET /invoices is tenant-scoped', () => {
     const manager = demoUser('MANAGER');
     const [first, second] = manager.taxId!.split(',') as [string, string];
     const token = await tokenOf('MANAGER');
-    expect(idsOf(await listAll(token))).toEqual(idsOf(world.invoices.filter((invoice) => invoice.client === first)));
+    // The review tests add invoices of their own to the first company: the seed's are all there, and nothing else.
+    const firstItems = await listAll(token);
+    expect(firstItems.every((invoice) => invoice.client === first)).toBe(true);
+    expect(idsOf(firstItems)).toEqual(
+      expect.arrayContaining(idsOf(world.invoices.filter((invoice) => invoice.client === first))),
+    );
     expect(idsOf(await listAll(token, {}, { 'x-company-id': second }))).toEqual(
       idsOf(world.invoices.filter((invoice) => invoice.client === second)),
     );

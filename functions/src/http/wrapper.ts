@@ -170,9 +170,9 @@ export function httpHandler<R extends RouteDef>(
           : null;
       const request = {
         route: def,
-        path: parsePart(def.request.path, event.pathParameters ?? {}),
-        query: parsePart(def.request.query, event.queryStringParameters ?? {}),
-        body: parsePart(def.request.body, parseJsonBody(event)),
+        path: parsePart(def.request.path, event.pathParameters ?? {}, def.request.parameterCodes),
+        query: parsePart(def.request.query, event.queryStringParameters ?? {}, def.request.parameterCodes),
+        body: parsePart(def.request.body, parseJsonBody(event), def.request.parameterCodes),
         caller,
         txId: state.txId,
         log: state.log,

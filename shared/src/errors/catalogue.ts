@@ -46,6 +46,7 @@ export const INVOICE_ERROR_MESSAGES = {
     'Solo se pueden modificar comprobantes pendientes de revisión o con los datos completados.',
   ERROR_INVOICE_CHANGED_CONCURRENTLY:
     'Otra persona modificó el comprobante mientras lo editaba. Vuelva a cargarlo e inténtelo nuevamente.',
+  ERROR_DISAPPROVE_WITHOUT_REASON: 'Por favor, ingrese el motivo de rechazo del comprobante.',
   ERROR_PURCHASE_ORDER_NOT_FOUND: 'No se encontró la orden de compra {documentId} para este proveedor.',
 } as const;
 

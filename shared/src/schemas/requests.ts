@@ -50,10 +50,11 @@ export const UpdateInvoiceBody = z.object({
   responsibleId: z.string().min(1),
   officeId: z.string().min(1),
   locationId: z.string().min(1),
-  purchaseOrders: z.array(z.string().min(1)).default([]),
-  serviceSheets: z.array(z.string().min(1)).default([]),
-  materialDocs: z.array(z.string().min(1)).default([]),
-  attachments: z.array(z.string().min(1)).default([]),
+  // Bounded so that one update, with its document claims and releases, fits in one transaction.
+  purchaseOrders: z.array(z.string().trim().min(1).max(30)).max(20).default([]),
+  serviceSheets: z.array(z.string().trim().min(1).max(30)).max(30).default([]),
+  materialDocs: z.array(z.string().trim().min(1).max(30)).max(30).default([]),
+  attachments: z.array(z.string().min(1).max(1024)).max(20).default([]),
 });
 
 export const DisapproveQuery = z.object({ noRejection: QueryBoolean.default(false) });

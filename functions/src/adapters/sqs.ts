@@ -1,0 +1,19 @@
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+
+/** Built once per cold start; on the local stage the SDK's AWS_ENDPOINT_URL_SQS points it at the stand-in. */
+const sqs = new SQSClient({});
+
+export interface Queue {
+  send(body: unknown): Promise<void>;
+}
+
+/** A queue whose URL CDK (or the local stage) put in the environment variable `env`. */
+export function queueFromEnv(env: string): Queue {
+  return {
+    async send(body) {
+      const url = process.env[env];
+      if (!url) throw new Error(`${env} is not set`);
+      await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(body) }));
+    },
+  };
+}

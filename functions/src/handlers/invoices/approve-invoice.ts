@@ -1,0 +1,5 @@
+import { routes } from '@portal/shared';
+import { httpHandler } from '../../http/wrapper.js';
+import { invoiceReview } from '../../use-cases/review-invoice.factory.js';
+
+export const handler = httpHandler(routes.approveInvoice, ({ caller, path }) => invoiceReview.approve(caller, path));

@@ -1,0 +1,229 @@
+import { TransactionCanceledException, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  ConflictError,
+  Employee,
+  Invoice,
+  OfficeLocation,
+  dashboardDelta,
+  dashboardMonth,
+  keys,
+  type ConformityFacts,
+  type ConformityKind,
+  type InvoiceStatus,
+} from '@portal/shared';
+
+/** An invoice as stored: the contract's invoice plus the version that guards concurrent writes. */
+export type StoredInvoice = Invoice & { readonly version: number };
+
+export interface ConformityRef {
+  readonly kind: ConformityKind;
+  readonly documentId: string;
+}
+
+export interface InvoiceChange {
+  readonly before: StoredInvoice;
+  readonly after: Invoice;
+  /** The write goes through only while the stored invoice is still in one of these statuses. */
+  readonly whileStatusIn: readonly InvoiceStatus[];
+  /** Conformity documents this invoice takes; each must be free or already its own. */
+  readonly claim?: readonly ConformityRef[];
+  /** Conformity documents this invoice lets go of. */
+  readonly release?: readonly ConformityRef[];
+  /** An item created with the change, only if absent (the MIRO outbox record). */
+  readonly create?: Record<string, unknown> & { pk: string; sk: string };
+}
+
+/**
+ * The stored invoice moved (another writer committed first, or a transaction conflicted): the use
+ * case reloads it and checks its rules again.
+ */
+export class InvoiceChangedError extends Error {
+  constructor() {
+    super('invoice changed while being written');
+  }
+}
+
+type Doc = Record<string, unknown>;
+
+export function invoiceKeyOf(invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>): string {
+  return keys.invoice(invoice.supplierId, invoice.type, invoice.id).pk;
+}
+
+export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
+  const parseStored = (item: Doc): StoredInvoice => ({ ...Invoice.parse(item), version: Number(item.version ?? 0) });
+
+  async function batchGet(itemKeys: { pk: string; sk: string }[]): Promise<Doc[]> {
+    const found: Doc[] = [];
+    for (let i = 0; i < itemKeys.length; i += 100) {
+      let pending: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + 100);
+      for (let attempt = 0; pending && pending.length > 0; attempt++) {
+        if (attempt > 5) throw new Error('BatchGet kept returning unprocessed keys');
+        const result: BatchGetCommandOutput = await db.send(
+          new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }),
+        );
+        found.push(...(result.Responses?.[table] ?? []));
+        pending = result.UnprocessedKeys?.[table]?.Keys;
+        if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+      }
+    }
+    return found;
+  }
+
+  function counterUpdates(change: InvoiceChange): TransactWriteItem[] {
+    const delta = dashboardDelta(change.before, change.after);
+    const names = Object.keys(delta);
+    if (names.length === 0) return [];
+    const expression = `ADD ${names.map((_, i) => `#c${i} :d${i}`).join(', ')}`;
+    const attributeNames = Object.fromEntries(names.map((name, i) => [`#c${i}`, name]));
+    const values = Object.fromEntries(names.map((name, i) => [`:d${i}`, delta[name as keyof typeof delta]]));
+    return [dashboardMonth(change.after.issuedAt), 'ALL'].map(
+      (period) =>
+        ({
+          Update: {
+            TableName: table,
+            Key: keys.dashboard(change.after.client, period),
+            UpdateExpression: expression,
+            ExpressionAttributeNames: attributeNames,
+            ExpressionAttributeValues: values,
+          },
+        }) as unknown as TransactWriteItem,
+    );
+  }
+
+  return {
+    async get(supplierId: string, type: string, invoiceId: string): Promise<StoredInvoice | null> {
+      const result = await db.send(
+        new GetCommand({ TableName: table, Key: keys.invoice(supplierId, type, invoiceId), ConsistentRead: true }),
+      );
+      return result.Item ? parseStored(result.Item) : null;
+    },
+
+    /** The conformity documents of one acquirer with these ids, as the review rules read them. */
+    async conformityDocuments(acquirer: string, refs: readonly ConformityRef[]): Promise<Map<string, ConformityFacts>> {
+      const items = await batchGet(refs.map((ref) => keys.conformity(ref.kind, acquirer, ref.documentId)));
+      return new Map(
+        items.map((item) => [
+          String(item.documentId),
+          {
+            documentId: String(item.documentId),
+            kind: item.kind as ConformityKind,
+            purchaseOrder: String(item.purchaseOrder),
+            issuerTaxId: String(item.issuerTaxId),
+            currency: item.currency as ConformityFacts['currency'],
+            amount: Number(item.amount),
+            claimedBy: typeof item.claimedBy === 'string' ? item.claimedBy : null,
+          },
+        ]),
+      );
+    },
+
+    /** The ids among `ids` that are purchase orders of this acquirer issued to this supplier. */
+    async purchaseOrdersOf(acquirer: string, supplierId: string, ids: readonly string[]): Promise<Set<string>> {
+      const items = await batchGet(ids.map((id) => keys.purchaseOrder(acquirer, id)));
+      return new Set(items.filter((item) => item.issuerTaxId === supplierId).map((item) => String(item.id)));
+    },
+
+    /** An active employee of the company, or null. */
+    async activeEmployee(acquirer: string, id: string): Promise<Employee | null> {
+      const result = await db.send(new GetCommand({ TableName: table, Key: keys.employee(acquirer, id) }));
+      return result.Item && result.Item.active === true ? Employee.parse(result.Item) : null;
+    },
+
+    async officeLocation(taxId: string, id: string): Promise<OfficeLocation | null> {
+      const result = await db.send(new GetCommand({ TableName: table, Key: keys.officeLocation(taxId, id) }));
+      return result.Item ? OfficeLocation.parse(result.Item) : null;
+    },
+
+    /**
+     * Writes the invoice, its dashboard counters, its document claims and releases and any created
+     * item in one transaction, conditioned on the version read and the allowed statuses.
+     */
+    async commit(change: InvoiceChange): Promise<StoredInvoice> {
+      const me = invoiceKeyOf(change.before);
+      const stored: StoredInvoice = { ...change.after, version: change.before.version + 1 };
+      const statusValues = Object.fromEntries(change.whileStatusIn.map((status, i) => [`:s${i}`, status]));
+      const items: TransactWriteItem[] = [
+        {
+          Put: {
+            TableName: table,
+            Item: {
+              ...keys.invoice(stored.supplierId, stored.type, stored.id),
+              ...keys.invoiceIndexes(stored),
+              ...stored,
+            },
+            ConditionExpression: `#version = :version AND #status IN (${Object.keys(statusValues).join(', ')})`,
+            ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
+            ExpressionAttributeValues: { ':version': change.before.version, ...statusValues },
+          },
+        } as unknown as TransactWriteItem,
+      ];
+      const claims = change.claim ?? [];
+      for (const ref of claims) {
+        items.push({
+          Update: {
+            TableName: table,
+            Key: keys.conformity(ref.kind, change.after.client, ref.documentId),
+            UpdateExpression: 'SET claimedBy = :me, associatedInvoice = :number',
+            ConditionExpression:
+              'attribute_exists(pk) AND (attribute_not_exists(claimedBy) OR attribute_type(claimedBy, :null) OR claimedBy = :me)',
+            ExpressionAttributeValues: { ':me': me, ':number': change.after.id, ':null': 'NULL' },
+          },
+        } as unknown as TransactWriteItem);
+      }
+      for (const ref of change.release ?? []) {
+        items.push({
+          Update: {
+            TableName: table,
+            Key: keys.conformity(ref.kind, change.after.client, ref.documentId),
+            UpdateExpression: 'SET claimedBy = :none, associatedInvoice = :none',
+            ConditionExpression: 'claimedBy = :me',
+            ExpressionAttributeValues: { ':me': me, ':none': null },
+          },
+        } as unknown as TransactWriteItem);
+      }
+      if (change.create) {
+        items.push({
+          Put: { TableName: table, Item: change.create, ConditionExpression: 'attribute_not_exists(pk)' },
+        } as unknown as TransactWriteItem);
+      }
+      items.push(...counterUpdates(change));
+
+      try {
+        await db.send(new TransactWriteCommand({ TransactItems: items as never }));
+        return stored;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const reasons = error.CancellationReasons ?? [];
+        const failed = (i: number) => reasons[i]?.Code && reasons[i]?.Code !== 'None';
+        const claimIndex = claims.findIndex((_, i) => reasons[i + 1]?.Code === 'ConditionalCheckFailed');
+        if (!failed(0) && claimIndex >= 0) {
+          throw new ConflictError('ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE', { documentId: claims[claimIndex]!.documentId });
+        }
+        throw new InvoiceChangedError();
+      }
+    },
+
+    /** Marks the outbox record as handed to the queue (the MIRO relay re-sends the ones never marked). */
+    async markQueued(key: { pk: string; sk: string }, at: string): Promise<void> {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: key,
+          UpdateExpression: 'SET queuedAt = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+    },
+  };
+}
+
+export type InvoiceStore = ReturnType<typeof makeInvoiceStore>;

@@ -1,0 +1,14 @@
+import { QUEUES } from '@portal/shared';
+import { documentClient, tableName } from '../adapters/dynamodb.js';
+import { queueFromEnv } from '../adapters/sqs.js';
+import { logger } from '../http/logger.js';
+import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { makeInvoiceReview } from './review-invoice.js';
+
+/** The review use cases wired to the real adapters, built once per cold start by the handlers. */
+export const invoiceReview = makeInvoiceReview({
+  store: makeInvoiceStore(documentClient, tableName()),
+  miroQueue: queueFromEnv(QUEUES.miroRequests.env),
+  clock: () => new Date(),
+  log: logger,
+});

@@ -1,0 +1,269 @@
+import {
+  BadRequestError,
+  ConflictError,
+  INVOICE_STATUS_LABELS,
+  NotFoundError,
+  checkConformity,
+  checkReviewShape,
+  keys,
+  type ErrorCode,
+  type Invoice,
+  type InvoiceDetail,
+  type InvoiceStatus,
+  type MiroRequestMessage,
+  type RouteBody,
+  type RoutePath,
+  type RouteQuery,
+  type Routes,
+  type StatusHistoryEntry,
+} from '@portal/shared';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Queue } from '../adapters/sqs.js';
+import type { Caller } from '../http/caller.js';
+import {
+  InvoiceChangedError,
+  invoiceKeyOf,
+  type ConformityRef,
+  type InvoiceStore,
+  type StoredInvoice,
+} from '../repositories/invoice-store.js';
+
+export type InvoicePath = RoutePath<Routes['getInvoice']>;
+export type UpdateBody = RouteBody<Routes['updateInvoice']>;
+export type DisapproveQuery = RouteQuery<Routes['disapproveInvoice']>;
+export type DisapproveBody = RouteBody<Routes['disapproveInvoice']>;
+
+export interface ReviewDeps {
+  readonly store: InvoiceStore;
+  readonly miroQueue: Queue;
+  readonly clock: () => Date;
+  readonly log: Pick<Logger, 'error' | 'info'>;
+}
+
+/** How many times a write is retried after another writer moved the invoice first. */
+const MAX_ATTEMPTS = 5;
+const EDITABLE: readonly InvoiceStatus[] = ['PENDING', 'COMPLETED'];
+
+/** Whether the caller may see the invoice at all: another tenant's invoice does not exist for it. */
+function withinReach(caller: Caller, invoice: Invoice): boolean {
+  if (caller.level === 'ADMIN') return true;
+  if (caller.level === 'SUPPLIER') return caller.taxIds.includes(invoice.supplierId);
+  if (caller.level === 'MANAGER') return caller.taxIds.includes(invoice.client);
+  return false;
+}
+
+function refsOf(invoice: Pick<Invoice, 'serviceSheets' | 'materialDocs'>): ConformityRef[] {
+  return [
+    ...invoice.serviceSheets.map((documentId) => ({ kind: 'SERVICE_SHEET' as const, documentId })),
+    ...invoice.materialDocs.map((documentId) => ({ kind: 'MATERIAL_DOCUMENT' as const, documentId })),
+  ];
+}
+
+const sameRef = (a: ConformityRef) => (b: ConformityRef) => a.kind === b.kind && a.documentId === b.documentId;
+
+/** The review of an invoice: detail, completion, approval and rejection (spec §4, §5). */
+export function makeInvoiceReview(deps: ReviewDeps) {
+  const { store, clock } = deps;
+
+  async function load(caller: Caller, path: InvoicePath): Promise<StoredInvoice> {
+    const invoice = await store.get(path.supplierId, path.invoiceType, path.invoiceId);
+    if (!invoice || !withinReach(caller, invoice)) throw new NotFoundError('ERROR_INVOICE_NOT_FOUND');
+    return invoice;
+  }
+
+  async function detail(invoice: Invoice): Promise<InvoiceDetail> {
+    const officeLocation = invoice.locationId ? await store.officeLocation(invoice.client, invoice.locationId) : null;
+    return { ...invoice, officeLocation };
+  }
+
+  function historyEntry(caller: Caller, status: InvoiceStatus, additionalMessage: string | null): StatusHistoryEntry {
+    return {
+      status,
+      title: INVOICE_STATUS_LABELS[status],
+      additionalMessage,
+      date: clock().toISOString(),
+      by: caller.email || caller.sub,
+    };
+  }
+
+  /** Reload, check, write; again when another writer got there first. */
+  async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let i = 1; ; i++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof InvoiceChangedError)) throw error;
+        if (i >= MAX_ATTEMPTS) throw new ConflictError('ERROR_INVOICE_CHANGED_CONCURRENTLY');
+        await new Promise((resolve) => setTimeout(resolve, 10 * i + Math.random() * 20));
+      }
+    }
+  }
+
+  function requireStatus(invoice: Invoice, allowed: readonly InvoiceStatus[], code: ErrorCode): void {
+    if (!allowed.includes(invoice.status)) throw new ConflictError(code, { status: invoice.status });
+  }
+
+  return {
+    async get(caller: Caller, path: InvoicePath): Promise<InvoiceDetail> {
+      return detail(await load(caller, path));
+    },
+
+    /**
+     * PUT: the manager completes the invoice. Steps:
+     * 1. the invoice is editable and SUNAT confirmed it;
+     * 2. the form's shape fits the operation type (shared rules);
+     * 3. responsible, office location, purchase orders and conformity documents exist and fit;
+     * 4. one transaction writes the invoice (PENDING → COMPLETED), claims the new documents,
+     *    releases the dropped ones and moves the dashboard counters.
+     */
+    async update(caller: Caller, path: InvoicePath, body: UpdateBody): Promise<InvoiceDetail> {
+      return retrying(async () => {
+        const before = await load(caller, path);
+        requireStatus(before, EDITABLE, 'ERROR_UPDATE_INVOICE_NOT_EDITABLE');
+        if (before.certStatus === 'PENDING') throw new ConflictError('ERROR_UPDATE_INVOICE_WITH_PENDING_STATUS');
+        if (before.certStatus === 'INVALID') {
+          throw new ConflictError('ERROR_UPDATE_INVOICE_WITH_INVALID_CERTIFICATION_STATUS');
+        }
+        const shapeError = checkReviewShape(body);
+        if (shapeError) throw new BadRequestError(shapeError.code, shapeError.parameters);
+
+        const [responsible, location] = await Promise.all([
+          store.activeEmployee(before.client, body.responsibleId),
+          store.officeLocation(before.client, body.locationId),
+        ]);
+        if (!responsible) throw new BadRequestError('ERROR_EMPLOYEE_NOT_FOUND', { responsibleId: body.responsibleId });
+        if (!location || location.office !== body.officeId) {
+          throw new BadRequestError('ERROR_OFFICE_LOCATION_NOT_FOUND', {
+            officeId: body.officeId,
+            locationId: body.locationId,
+          });
+        }
+
+        const wanted = refsOf(body);
+        const [documents, orders] = await Promise.all([
+          store.conformityDocuments(before.client, wanted),
+          store.purchaseOrdersOf(before.client, before.supplierId, body.purchaseOrders),
+        ]);
+        const conformityError = checkConformity(
+          { key: invoiceKeyOf(before), ...before },
+          body,
+          // A document is known only under the kind it was entered as (an HES id is not a MIGO).
+          new Map([...documents].filter(([, doc]) => wanted.some(sameRef({ kind: doc.kind, documentId: doc.documentId })))),
+          orders,
+        );
+        if (conformityError) {
+          const status = conformityError.code === 'ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE' ? ConflictError : BadRequestError;
+          throw new status(conformityError.code, conformityError.parameters);
+        }
+
+        const held = refsOf(before);
+        const after: Invoice = {
+          ...before,
+          operationType: body.operationType,
+          responsible,
+          officeId: body.officeId,
+          locationId: body.locationId,
+          purchaseOrders: [...body.purchaseOrders],
+          serviceSheets: [...body.serviceSheets],
+          materialDocs: [...body.materialDocs],
+          attachments: [...body.attachments],
+          status: 'COMPLETED',
+          statusHistory:
+            before.status === 'PENDING'
+              ? [...before.statusHistory, historyEntry(caller, 'COMPLETED', null)]
+              : before.statusHistory,
+        };
+        const { version: _version, ...plain } = await store.commit({
+          before,
+          after,
+          whileStatusIn: EDITABLE,
+          claim: wanted.filter((ref) => !held.some(sameRef(ref))),
+          release: held.filter((ref) => !wanted.some(sameRef(ref))),
+        });
+        return { ...plain, officeLocation: location };
+      });
+    },
+
+    /**
+     * Approve: COMPLETED → ACCEPTED and the MIRO outbox record in one conditional transaction, then
+     * the queue message. If the message cannot be sent, the record stays unqueued for the relay.
+     */
+    async approve(caller: Caller, path: InvoicePath): Promise<InvoiceDetail> {
+      const approved = await retrying(async () => {
+        const before = await load(caller, path);
+        requireStatus(before, ['COMPLETED'], 'ERROR_APPROVE_INVOICE_WITHOUT_COMPLETED_STATUS');
+        const outbox = keys.miroOutbox(before.supplierId, before.type, before.id);
+        const now = clock().toISOString();
+        const stored = await store.commit({
+          before,
+          after: {
+            ...before,
+            status: 'ACCEPTED',
+            approved: true,
+            statusHistory: [...before.statusHistory, historyEntry(caller, 'ACCEPTED', null)],
+          },
+          whileStatusIn: ['COMPLETED'],
+          create: {
+            ...outbox,
+            state: 'PENDING',
+            idempotencyKey: outbox.pk,
+            supplierId: before.supplierId,
+            invoiceType: before.type,
+            invoiceId: before.id,
+            client: before.client,
+            requestedBy: caller.email || caller.sub,
+            createdAt: now,
+          },
+        });
+        return { stored, outbox };
+      });
+
+      const message: MiroRequestMessage = {
+        supplierId: approved.stored.supplierId,
+        invoiceType: approved.stored.type,
+        invoiceId: approved.stored.id,
+        outboxKey: approved.outbox.pk,
+      };
+      try {
+        await deps.miroQueue.send(message);
+        await store.markQueued(approved.outbox, clock().toISOString());
+      } catch (error) {
+        deps.log.error('MIRO request recorded but not queued; the relay will send it', error as Error);
+      }
+      const { version: _version, ...plain } = approved.stored;
+      return detail(plain);
+    },
+
+    /**
+     * Reject: PENDING or COMPLETED → REJECTED with the reason; the conformity documents are released.
+     * noRejection=true lets the supplier submit the same document again (disapprovedWithoutRejection).
+     */
+    async disapprove(
+      caller: Caller,
+      path: InvoicePath,
+      query: DisapproveQuery,
+      body: DisapproveBody,
+    ): Promise<InvoiceDetail> {
+      const stored = await retrying(async () => {
+        const before = await load(caller, path);
+        requireStatus(before, EDITABLE, 'ERROR_DISAPPROVE_INVOICE_WITHOUT_PENDING_OR_COMPLETED_STATUS');
+        return store.commit({
+          before,
+          after: {
+            ...before,
+            status: 'REJECTED',
+            statusMessage: body.reason,
+            disapprovedWithoutRejection: query.noRejection,
+            serviceSheets: [],
+            materialDocs: [],
+            statusHistory: [...before.statusHistory, historyEntry(caller, 'REJECTED', body.reason)],
+          },
+          whileStatusIn: EDITABLE,
+          release: refsOf(before),
+        });
+      });
+      const { version: _version, ...plain } = stored;
+      return detail(plain);
+    },
+  };
+}

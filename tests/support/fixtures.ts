@@ -1,0 +1,201 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  INVOICE_STATUS_LABELS,
+  dashboardDelta,
+  dashboardMonth,
+  keys,
+  type ConformityKind,
+  type Currency,
+  type Invoice,
+  type InvoiceStatus,
+  type CertStatus,
+} from '@portal/shared';
+import { stage } from './stage.js';
+
+const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/** Direct access to the test stage's table: fixtures a test needs and the seed does not hold. */
+export function table() {
+  const { endpoints, region, tableName } = stage();
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials }));
+  return {
+    async get(key: { pk: string; sk: string }) {
+      return (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+    },
+    async put(item: Record<string, unknown>) {
+      await db.send(new PutCommand({ TableName: tableName, Item: item }));
+    },
+    /** Stores a new invoice with all its index attributes and counts it on the dashboard, as intake does. */
+    async putInvoice(invoice: Invoice) {
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
+            ...keys.invoiceIndexes(invoice),
+            ...invoice,
+            version: 1,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      const delta = Object.entries(dashboardDelta(null, invoice));
+      for (const period of [dashboardMonth(invoice.issuedAt), 'ALL']) {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.dashboard(invoice.client, period),
+            UpdateExpression: `ADD ${delta.map((_, i) => `#c${i} :d${i}`).join(', ')}`,
+            ExpressionAttributeNames: Object.fromEntries(delta.map(([name], i) => [`#c${i}`, name])),
+            ExpressionAttributeValues: Object.fromEntries(delta.map(([, value], i) => [`:d${i}`, value])),
+          }),
+        );
+      }
+    },
+  };
+}
+
+let sequence = (Date.now() % 9_000_000) + 1_000_000;
+const next = () => String(sequence++);
+
+export interface ReviewFixture {
+  readonly invoice: Invoice;
+  /** The purchase order and conformity document SAP holds for it (absent without purchase order). */
+  readonly purchaseOrder: string | null;
+  readonly document: { kind: ConformityKind; documentId: string } | null;
+}
+
+/**
+ * A fresh invoice to review, with its purchase order and a free conformity document whose amount is
+ * the invoice amount without IGV: each test works on its own documents and never on another test's.
+ */
+export async function reviewFixture(options: {
+  client: string;
+  supplier: { taxId: string; name: string };
+  clientName: string;
+  kind: ConformityKind | null;
+  currency?: Currency;
+  status?: InvoiceStatus;
+  certStatus?: CertStatus;
+  net?: number;
+}): Promise<ReviewFixture> {
+  const store = table();
+  const currency = options.currency ?? 'PEN';
+  const net = options.net ?? 1000 + (sequence % 1000);
+  const taxAmount = Math.round(net * 18) / 100;
+  const id = `FX01-${next()}`;
+  const issuedAt = '2026-10-15';
+  const status = options.status ?? 'PENDING';
+  const invoice: Invoice = {
+    id,
+    prefixId: 'FX01',
+    numericId: id.slice(5),
+    type: 'FACTURA',
+    status,
+    statusMessage: null,
+    certStatus: options.certStatus ?? 'VALID',
+    approved: false,
+    supplierId: options.supplier.taxId,
+    supplierName: options.supplier.name,
+    client: options.client,
+    clientName: options.clientName,
+    responsible: null,
+    officeId: null,
+    locationId: null,
+    operationType: null,
+    currency,
+    amount: Math.round((net + taxAmount) * 100) / 100,
+    taxAmount,
+    serviceSheets: [],
+    materialDocs: [],
+    purchaseOrders: [],
+    attachments: [],
+    issuedAt,
+    scheduledAt: null,
+    paidAt: null,
+    xmlUrl: null,
+    pdfUrl: `fixtures/${id}.pdf`,
+    disapprovedWithoutRejection: false,
+    notes: null,
+    statusHistory: [
+      {
+        status: 'PENDING',
+        title: INVOICE_STATUS_LABELS.PENDING,
+        additionalMessage: null,
+        date: `${issuedAt}T12:00:00.000Z`,
+        by: null,
+      },
+    ],
+  };
+  await store.putInvoice(invoice);
+  if (!options.kind) return { invoice, purchaseOrder: null, document: null };
+  const purchaseOrder = `PO${next()}`;
+  await store.put({
+    ...keys.purchaseOrder(options.client, purchaseOrder),
+    id: purchaseOrder,
+    issuerTaxId: options.supplier.taxId,
+    acquirerTaxId: options.client,
+    currency,
+  });
+  const document = await conformityFixture({
+    kind: options.kind,
+    client: options.client,
+    supplierId: options.supplier.taxId,
+    purchaseOrder,
+    currency,
+    amount: net,
+  });
+  return { invoice, purchaseOrder, document };
+}
+
+/** A free conformity document of a purchase order, as SAP records it. */
+export async function conformityFixture(options: {
+  kind: ConformityKind;
+  client: string;
+  supplierId: string;
+  purchaseOrder: string;
+  currency: Currency;
+  amount: number;
+}): Promise<{ kind: ConformityKind; documentId: string }> {
+  const documentId = `${options.kind === 'SERVICE_SHEET' ? 'H' : 'M'}${next()}`;
+  const doc = {
+    documentId,
+    purchaseOrder: options.purchaseOrder,
+    fiscalYear: '2026',
+    issuerTaxId: options.supplierId,
+    acquirerTaxId: options.client,
+    deliveryNote: null,
+    amount: options.amount,
+    currency: options.currency,
+    responsible: null,
+    associatedInvoice: null,
+    claimedBy: null,
+  };
+  await table().put({
+    ...keys.conformity(options.kind, options.client, documentId),
+    ...keys.conformityIndexes(options.kind, doc),
+    kind: options.kind,
+    ...doc,
+  });
+  return { kind: options.kind, documentId };
+}
+
+/** Takes every message currently in a queue of the stage (deleting them), parsed as JSON. */
+export async function drainQueue(queue: keyof ReturnType<typeof stage>['queues']): Promise<unknown[]> {
+  const { endpoints, region, queues } = stage();
+  const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
+  const url = queues[queue]!.url;
+  const bodies: unknown[] = [];
+  for (;;) {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 30 }),
+    );
+    if (Messages.length === 0) return bodies;
+    for (const message of Messages) {
+      bodies.push(JSON.parse(message.Body ?? 'null'));
+      await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle! }));
+    }
+  }
+}
