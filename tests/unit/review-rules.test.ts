@@ -55,9 +55,11 @@ describe('the conformity documents of a completion (spec §5)', () => {
       ...change,
     },
   ];
+  type Input = { purchaseOrders: string[]; serviceSheets: string[]; materialDocs: string[] };
   const check = (
     docs: [string, ConformityFacts][],
-    input = { purchaseOrders: ['PO1'], serviceSheets: docs.map(([id]) => id), materialDocs: [] },
+    input: Input = { purchaseOrders: ['PO1'], serviceSheets: docs.map(([id]) => id), materialDocs: [] },
+  ) => id), materialDocs: [] },
   ) => checkConformity(invoice, input, new Map(docs), new Set(['PO1', 'PO2']))?.code ?? null;
 
   it('accepts documents that fit, including ones this invoice already holds', () => {
