@@ -59,7 +59,6 @@ describe('the conformity documents of a completion (spec §5)', () => {
   const check = (
     docs: [string, ConformityFacts][],
     input: Input = { purchaseOrders: ['PO1'], serviceSheets: docs.map(([id]) => id), materialDocs: [] },
-  ) => id), materialDocs: [] },
   ) => checkConformity(invoice, input, new Map(docs), new Set(['PO1', 'PO2']))?.code ?? null;
 
   it('accepts documents that fit, including ones this invoice already holds', () => {
