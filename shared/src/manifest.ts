@@ -260,7 +260,7 @@ export const routes = {
     roles: MANAGER_ONLY,
     request: { query: DashboardQuery },
     response: DashboardCounts,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'dashboard/get-dashboard',
   }),
   listEmployees: route({
     id: 'listEmployees',
@@ -271,7 +271,7 @@ export const routes = {
     roles: STAFF,
     request: { query: EmployeesQuery },
     response: z.object({ items: z.array(Employee) }),
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'reference/list-employees',
   }),
   listOfficeLocations: route({
     id: 'listOfficeLocations',
@@ -282,7 +282,7 @@ export const routes = {
     roles: STAFF,
     request: { query: OfficeLocationsQuery },
     response: z.object({ items: z.array(OfficeLocation) }),
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'reference/list-office-locations',
   }),
   listMaterialDocs: route({
     id: 'listMaterialDocs',
@@ -293,7 +293,7 @@ export const routes = {
     roles: STAFF,
     request: { query: ConformityQuery },
     response: pageOf(ConformityDocument),
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'conformity/list-material-docs',
   }),
   listServiceSheets: route({
     id: 'listServiceSheets',
@@ -304,7 +304,7 @@ export const routes = {
     roles: STAFF,
     request: { query: ConformityQuery },
     response: pageOf(ConformityDocument),
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'conformity/list-service-sheets',
   }),
   materialDocAvailability: route({
     id: 'materialDocAvailability',
@@ -315,7 +315,7 @@ export const routes = {
     roles: STAFF,
     request: { path: AvailabilityPath, query: AvailabilityQuery },
     response: ConformityDocument,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'conformity/get-material-doc-availability',
   }),
   purchaseOrderAvailability: route({
     id: 'purchaseOrderAvailability',
@@ -326,7 +326,7 @@ export const routes = {
     roles: STAFF,
     request: { path: AvailabilityPath, query: AvailabilityQuery },
     response: z.object({ id: z.string(), available: z.literal(true) }),
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'conformity/get-purchase-order-availability',
   }),
   serviceSheetAvailability: route({
     id: 'serviceSheetAvailability',
@@ -337,7 +337,7 @@ export const routes = {
     roles: STAFF,
     request: { path: AvailabilityPath, query: AvailabilityQuery },
     response: ConformityDocument,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'conformity/get-service-sheet-availability',
   }),
   searchSuppliers: route({
     id: 'searchSuppliers',
@@ -349,7 +349,7 @@ export const routes = {
     requiresCompany: false,
     request: { query: SearchSuppliersQuery },
     response: pageOf(SupplierProfile),
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'suppliers/search-suppliers',
   }),
   listNotifications: route({
     id: 'listNotifications',

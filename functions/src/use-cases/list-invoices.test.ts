@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../http/caller.js';
+import type { InvoiceFilter, InvoiceScope } from '../repositories/invoice-queries.js';
 import type { InvoiceRepository } from '../repositories/invoices.js';
 import { makeListInvoices } from './list-invoices.js';
 
-const calls: string[] = [];
+const calls: { scope: InvoiceScope; filter: InvoiceFilter }[] = [];
 const fakeRepo: InvoiceRepository = {
-  listByClient: async (client) => (calls.push(`client:${client}`), { items: [], nextCursor: null }),
-  listBySupplier: async (supplier) => (calls.push(`supplier:${supplier}`), { items: [], nextCursor: null }),
-  listByClientAndSupplier: async (client, supplier) => (
-    calls.push(`pair:${client}/${supplier}`),
-    { items: [], nextCursor: null }
-  ),
+  list: async (scope, filter) => (calls.push({ scope, filter }), { items: [], nextCursor: null }),
 };
 const list = makeListInvoices({ invoices: fakeRepo });
 
@@ -37,33 +33,74 @@ async function run(who: Caller, query: Record<string, unknown>) {
 
 describe('listing invoices within the caller reach', () => {
   it('keeps a supplier to what it issued, at any client or at the client asked for', async () => {
-    expect(await run(caller('SUPPLIER', [SUPPLIER]), {})).toBe(`supplier:${SUPPLIER}`);
-    expect(await run(caller('SUPPLIER', [SUPPLIER]), { client: CLIENT_A })).toBe(`pair:${CLIENT_A}/${SUPPLIER}`);
+    expect((await run(caller('SUPPLIER', [SUPPLIER]), {}))?.scope).toEqual({ kind: 'SUPPLIER', supplierId: SUPPLIER });
+    expect((await run(caller('SUPPLIER', [SUPPLIER]), { client: CLIENT_A }))?.scope).toEqual({
+      kind: 'SUPPLIER',
+      supplierId: SUPPLIER,
+      client: CLIENT_A,
+    });
+    expect((await run(caller('SUPPLIER', [SUPPLIER]), { acquirer: CLIENT_A }))?.scope).toMatchObject({
+      client: CLIENT_A,
+    });
     await expect(run(caller('SUPPLIER', [SUPPLIER]), { issuer: '20608172352' })).rejects.toMatchObject({
       statusCode: 403,
+    });
+    expect((await run(caller('SUPPLIER', [SUPPLIER]), { issuer: SUPPLIER }))?.scope).toMatchObject({
+      supplierId: SUPPLIER,
     });
   });
 
   it('keeps a manager to its own companies', async () => {
-    expect(await run(caller('MANAGER', [CLIENT_A]), {})).toBe(`client:${CLIENT_A}`);
-    expect(await run(caller('MANAGER', [CLIENT_A]), { issuer: SUPPLIER })).toBe(`pair:${CLIENT_A}/${SUPPLIER}`);
+    expect((await run(caller('MANAGER', [CLIENT_A]), {}))?.scope).toEqual({ kind: 'COMPANY', client: CLIENT_A });
+    expect(await run(caller('MANAGER', [CLIENT_A]), { issuer: SUPPLIER })).toMatchObject({
+      scope: { kind: 'COMPANY', client: CLIENT_A },
+      filter: { issuer: SUPPLIER },
+    });
     await expect(run(caller('MANAGER', [CLIENT_A]), { client: CLIENT_B })).rejects.toMatchObject({
       statusCode: 403,
       code: 'ERROR_COMPANY_NOT_ALLOWED',
     });
+    await expect(run(caller('MANAGER', [CLIENT_A]), { acquirer: CLIENT_B })).rejects.toMatchObject({
+      statusCode: 403,
+    });
   });
 
   it('lets an admin read any company it names, and asks it to name one', async () => {
-    expect(await run(caller('ADMIN', []), { client: CLIENT_B })).toBe(`client:${CLIENT_B}`);
+    expect((await run(caller('ADMIN', []), { client: CLIENT_B }))?.scope).toEqual({
+      kind: 'COMPANY',
+      client: CLIENT_B,
+    });
     await expect(run(caller('ADMIN', []), {})).rejects.toMatchObject({
       statusCode: 400,
       code: 'ERROR_MISSING_PARAMETER',
     });
   });
 
-  it('refuses filters it cannot serve yet instead of ignoring them', async () => {
-    await expect(run(caller('MANAGER', [CLIENT_A]), { invoiceStatus: ['PENDING'] })).rejects.toMatchObject({
-      statusCode: 501,
+  it('refuses a client and an acquirer that disagree', async () => {
+    await expect(
+      run(caller('MANAGER', [CLIENT_A, CLIENT_B]), { client: CLIENT_A, acquirer: CLIENT_B }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'ERROR_INVALID_PARAMETER' });
+  });
+
+  it('hands every filter of spec §3 to the repository instead of refusing it', async () => {
+    const filters = {
+      search: 'F001',
+      responsible: 'E1001',
+      office: 'Sede Central',
+      invoiceStatus: ['PENDING', 'PAID'],
+      invoiceType: ['FACTURA'],
+    };
+    expect((await run(caller('MANAGER', [CLIENT_A]), filters))?.filter).toEqual({
+      search: 'F001',
+      responsible: 'E1001',
+      office: 'Sede Central',
+      statuses: ['PENDING', 'PAID'],
+      types: ['FACTURA'],
+      issuer: undefined,
+    });
+    expect((await run(caller('SUPPLIER', [SUPPLIER]), filters))?.filter).toMatchObject({
+      statuses: ['PENDING', 'PAID'],
+      types: ['FACTURA'],
     });
   });
 });

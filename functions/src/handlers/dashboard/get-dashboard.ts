@@ -1,0 +1,13 @@
+import { routes } from '@portal/shared';
+import { documentClient, tableName } from '../../adapters/dynamodb.js';
+import { httpHandler } from '../../http/wrapper.js';
+import { makeClientRepository } from '../../repositories/clients.js';
+import { makeDashboardRepository } from '../../repositories/dashboard.js';
+import { makeGetDashboard } from '../../use-cases/dashboard.js';
+
+const getDashboard = makeGetDashboard({
+  dashboard: makeDashboardRepository(documentClient, tableName()),
+  clients: makeClientRepository(documentClient, tableName()),
+});
+
+export const handler = httpHandler(routes.getDashboard, ({ caller, query }) => getDashboard(caller, query));

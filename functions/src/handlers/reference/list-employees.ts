@@ -1,0 +1,7 @@
+import { routes } from '@portal/shared';
+import { httpHandler } from '../../http/wrapper.js';
+import { referenceData } from '../../use-cases/reference-data.factory.js';
+
+export const handler = httpHandler(routes.listEmployees, ({ caller, query }) =>
+  referenceData.listEmployees(caller, query),
+);

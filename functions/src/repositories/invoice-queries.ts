@@ -1,0 +1,349 @@
+import { createHash } from 'node:crypto';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BadRequestError,
+  InvoiceSummary,
+  TABLE,
+  keys,
+  normalizeForSearch,
+  type IndexName,
+  type InvoiceStatus,
+  type InvoiceType,
+} from '@portal/shared';
+import { decodeMergedCursor, encodeMergedCursor, type PartitionPosition } from './cursor.js';
+import type { Page, PageRequest } from './invoices.js';
+
+/**
+ * The invoice query engine of GET /invoices (spec §3 "Invoice filter").
+ *
+ * 1. `planInvoiceQuery` (pure) turns a tenant scope and a filter into the index partitions to read and
+ *    the filters left for a FilterExpression. The most selective filter the indexes serve drives.
+ * 2. `runInvoiceQuery` reads every partition after its cursor position within a fixed budget and
+ *    merges them newest first (`mergeNewestFirst`, pure).
+ *
+ * Page cost: at most QUERY_BUDGET.queriesPerPartition Query calls per partition, each evaluating at most
+ * QUERY_BUDGET.itemsPerQuery items, whatever the table holds. A filtered page that runs out of budget
+ * before `limit` matches comes back shorter (even empty) with a nextCursor: pagination is open-ended,
+ * and an empty page with a cursor means "keep going", not "no more".
+ */
+
+/** Whose invoices a caller may list, resolved by the use case before any read. */
+export type InvoiceScope =
+  /** A supplier: only what it issued, at every client or at one. */
+  | { readonly kind: 'SUPPLIER'; readonly supplierId: string; readonly client?: string | undefined }
+  /** A manager's or admin's company: every invoice it received. */
+  | { readonly kind: 'COMPANY'; readonly client: string };
+
+/** The invoice filter of spec §3 beyond client/acquirer, which the scope holds. */
+export interface InvoiceFilter {
+  readonly search?: string | undefined;
+  /** Supplier RUC; meaningful in a company scope only (a supplier's scope is its own RUC). */
+  readonly issuer?: string | undefined;
+  readonly responsible?: string | undefined;
+  readonly office?: string | undefined;
+  readonly statuses?: readonly InvoiceStatus[] | undefined;
+  readonly types?: readonly InvoiceType[] | undefined;
+}
+
+/** One index partition, read newest first within `sortKeyPrefix`. */
+export interface PartitionQuery {
+  readonly index: IndexName;
+  readonly partition: string;
+  readonly sortKeyPrefix: string;
+}
+
+/** An attribute (a path, e.g. responsible.id) that must equal one of the values. */
+export interface AttributeFilter {
+  readonly path: readonly string[];
+  readonly anyOf: readonly string[];
+}
+
+export interface InvoiceQueryPlan {
+  /** Several partitions only on indexes sorted by the invoice order, so that they merge newest first. */
+  readonly partitions: readonly PartitionQuery[];
+  readonly filters: readonly AttributeFilter[];
+  /** Identifies the listing (filter and tenant) for the cursors it hands out. */
+  readonly fingerprint: string;
+}
+
+/** What bounds one request: Query calls per partition and items each call evaluates. */
+export interface QueryBudget {
+  readonly itemsPerQuery: number;
+  readonly queriesPerPartition: number;
+}
+
+export const QUERY_BUDGET: QueryBudget = { itemsPerQuery: 100, queriesPerPartition: 3 };
+
+export type SearchKind = 'RUC' | 'NUMBER' | 'NAME';
+
+/** A series with or without its correlative: F001, F001-, F001-12, E001-5, 0001-77 (paper series). */
+const INVOICE_NUMBER_SHAPE = /^(?:[A-Z][A-Z0-9]{0,3}(?:-\d{0,8})?|\d{1,4}-\d{0,8})$/;
+
+/**
+ * What the header's invoice search looks for: digits are a RUC prefix, a series shape (a letter,
+ * then at least a digit or the dash) is an invoice-number prefix, anything else a business-name prefix.
+ * The prefix is returned in the form the index keys hold it.
+ */
+export function classifySearch(text: string): { kind: SearchKind; prefix: string } {
+  const compact = text.trim().replace(/\s+/g, '').toUpperCase();
+  if (/^\d+$/.test(compact)) return { kind: 'RUC', prefix: compact };
+  if (INVOICE_NUMBER_SHAPE.test(compact) && /[\d-]/.test(compact)) return { kind: 'NUMBER', prefix: compact };
+  return { kind: 'NAME', prefix: normalizeForSearch(text) };
+}
+
+type Term = 'client' | 'issuer' | 'responsible' | 'office' | 'status' | 'type';
+const TERMS: readonly Term[] = ['client', 'issuer', 'responsible', 'office', 'status', 'type'];
+
+const distinctSorted = <T extends string>(values: readonly T[] | undefined): T[] => [...new Set(values ?? [])].sort();
+
+function byOrder(index: IndexName, partition: string): PartitionQuery {
+  return { index, partition, sortKeyPrefix: keys.invoiceOrderPrefix };
+}
+
+/**
+ * The partitions that drive a listing, within the tenant scope first. A supplier reads only partitions
+ * that hold nothing but its own invoices (bySupplier*, byClientSupplier with its RUC); its search is an
+ * invoice-number search, since searching its own RUC or name would match everything it has.
+ */
+function drive(
+  scope: InvoiceScope,
+  filter: InvoiceFilter,
+  statuses: readonly InvoiceStatus[],
+  types: readonly InvoiceType[],
+): { partitions: PartitionQuery[]; drivenBy: Term | 'search' | null } {
+  if (scope.kind === 'SUPPLIER') {
+    const supplierId = scope.supplierId;
+    if (filter.search !== undefined) {
+      const prefix = filter.search.trim().replace(/\s+/g, '').toUpperCase();
+      const partition = keys.supplierInvoices(supplierId);
+      return { partitions: [{ index: 'bySupplierNumber', partition, sortKeyPrefix: prefix }], drivenBy: 'search' };
+    }
+    if (scope.client) {
+      const partition = keys.clientSupplierInvoices(scope.client, supplierId);
+      return { partitions: [byOrder('byClientSupplier', partition)], drivenBy: 'client' };
+    }
+    if (statuses.length > 0) {
+      const partitions = statuses.map((status) =>
+        byOrder('bySupplierStatus', keys.supplierStatusInvoices(supplierId, status)),
+      );
+      return { partitions, drivenBy: 'status' };
+    }
+    return { partitions: [byOrder('bySupplier', keys.supplierInvoices(supplierId))], drivenBy: null };
+  }
+
+  const client = scope.client;
+  if (filter.search !== undefined) {
+    const { kind, prefix } = classifySearch(filter.search);
+    // A search that normalizes to nothing (only punctuation) matches nothing rather than everything.
+    if (prefix === '') return { partitions: [], drivenBy: 'search' };
+    const index = ({ RUC: 'byClientRuc', NUMBER: 'byClientNumber', NAME: 'byClientName' } as const)[kind];
+    return {
+      partitions: [{ index, partition: keys.clientInvoices(client), sortKeyPrefix: prefix }],
+      drivenBy: 'search',
+    };
+  }
+  if (filter.issuer) {
+    const partition = keys.clientSupplierInvoices(client, filter.issuer);
+    return { partitions: [byOrder('byClientSupplier', partition)], drivenBy: 'issuer' };
+  }
+  if (filter.responsible) {
+    const partition = keys.clientResponsibleInvoices(client, filter.responsible);
+    return { partitions: [byOrder('byClientResponsible', partition)], drivenBy: 'responsible' };
+  }
+  if (filter.office) {
+    const partition = keys.clientOfficeInvoices(client, filter.office);
+    return { partitions: [byOrder('byClientOffice', partition)], drivenBy: 'office' };
+  }
+  if (statuses.length > 0) {
+    const partitions = statuses.map((status) => byOrder('byClientStatus', keys.clientStatusInvoices(client, status)));
+    return { partitions, drivenBy: 'status' };
+  }
+  if (types.length > 0) {
+    const partitions = types.map((type) => byOrder('byClientType', keys.clientTypeInvoices(client, type)));
+    return { partitions, drivenBy: 'type' };
+  }
+  return { partitions: [byOrder('byClient', keys.clientInvoices(client))], drivenBy: null };
+}
+
+/** Pure: which partitions to read and what to filter, for a filter within a tenant scope. */
+export function planInvoiceQuery(scope: InvoiceScope, filter: InvoiceFilter): InvoiceQueryPlan {
+  const statuses = distinctSorted(filter.statuses);
+  const types = distinctSorted(filter.types);
+  const only = (path: string[], value: string | undefined): AttributeFilter | undefined =>
+    value ? { path, anyOf: [value] } : undefined;
+  const terms: Record<Term, AttributeFilter | undefined> = {
+    client: scope.kind === 'SUPPLIER' ? only(['client'], scope.client) : undefined,
+    issuer: scope.kind === 'COMPANY' ? only(['supplierId'], filter.issuer) : undefined,
+    responsible: only(['responsible', 'id'], filter.responsible),
+    office: only(['officeId'], filter.office),
+    status: statuses.length > 0 ? { path: ['status'], anyOf: statuses } : undefined,
+    type: types.length > 0 ? { path: ['type'], anyOf: types } : undefined,
+  };
+  const { partitions, drivenBy } = drive(scope, filter, statuses, types);
+  const filters = TERMS.filter((term) => term !== drivenBy).flatMap((term) => terms[term] ?? []);
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify({ v: 1, partitions, filters }))
+    .digest('base64url')
+    .slice(0, 22);
+  return { partitions, filters, fingerprint };
+}
+
+type KeyPosition = Extract<PartitionPosition, readonly string[]>;
+
+/** A match read from one partition, with the key to resume after it. */
+export interface FetchedItem<T> {
+  readonly position: KeyPosition;
+  readonly value: T;
+}
+
+export interface PartitionFetch<T> {
+  /** Matches in the partition's order (index sort key descending). */
+  readonly items: readonly FetchedItem<T>[];
+  /** Key of the last item the reads evaluated; null when the partition has no more items. */
+  readonly lastEvaluated: KeyPosition | null;
+}
+
+const sortKeyOf = (position: KeyPosition) => position[2];
+
+/**
+ * Pure k-way merge of what each partition returned, newest first. An item is taken only if every
+ * partition still open has been read at least down to it: a partition that ran out of budget early
+ * holds back older items of the others, which come on a later page. Each partition's new position is
+ * the key of the last item taken from it; when everything read from it was taken, the position moves
+ * to where its reads stopped ('done' when exhausted), so skipped non-matching items are not read again.
+ */
+export function mergeNewestFirst<T>(
+  fetches: readonly PartitionFetch<T>[],
+  previous: readonly PartitionPosition[],
+  limit: number,
+): { items: T[]; positions: PartitionPosition[] } {
+  const frontiers = fetches.flatMap((fetch) => (fetch.lastEvaluated ? [sortKeyOf(fetch.lastEvaluated)] : []));
+  // One partition is always complete down to its own items; several are merged on the invoice order.
+  const frontier = fetches.length > 1 && frontiers.length > 0 ? frontiers.reduce((a, b) => (a > b ? a : b)) : null;
+  const candidates = fetches
+    .flatMap((fetch, partition) => fetch.items.map((item) => ({ item, partition })))
+    .filter(({ item }) => frontier === null || sortKeyOf(item.position) >= frontier);
+  if (fetches.length > 1) {
+    candidates.sort((a, b) => {
+      const [ka, kb] = [sortKeyOf(a.item.position), sortKeyOf(b.item.position)];
+      return ka === kb ? a.partition - b.partition : ka > kb ? -1 : 1;
+    });
+  }
+  const taken = candidates.slice(0, limit);
+  const positions = fetches.map((fetch, partition): PartitionPosition => {
+    const fromHere = taken.filter((candidate) => candidate.partition === partition);
+    if (fromHere.length === fetch.items.length) return fetch.lastEvaluated ?? 'done';
+    return fromHere.at(-1)?.item.position ?? previous[partition] ?? null;
+  });
+  return { items: taken.map(({ item }) => item.value), positions };
+}
+
+interface FilterExpression {
+  readonly expression: string;
+  readonly names: Record<string, string>;
+  readonly values: Record<string, string>;
+}
+
+function filterExpressionOf(filters: readonly AttributeFilter[]): FilterExpression | undefined {
+  if (filters.length === 0) return undefined;
+  const names: Record<string, string> = {};
+  const values: Record<string, string> = {};
+  const conditions = filters.map((filter, i) => {
+    const path = filter.path
+      .map((segment, j) => {
+        names[`#f${i}_${j}`] = segment;
+        return `#f${i}_${j}`;
+      })
+      .join('.');
+    const placeholders = filter.anyOf.map((value, j) => {
+      values[`:f${i}_${j}`] = value;
+      return `:f${i}_${j}`;
+    });
+    return placeholders.length === 1 ? `${path} = ${placeholders[0]}` : `${path} IN (${placeholders.join(', ')})`;
+  });
+  return { expression: conditions.join(' AND '), names, values };
+}
+
+type RawItem = Record<string, unknown>;
+
+function positionOf(item: RawItem, query: PartitionQuery): KeyPosition {
+  const [pk, sk, indexSortKey] = [item[TABLE.partitionKey], item[TABLE.sortKey], item[TABLE.indexes[query.index].sortKey]];
+  if (typeof pk !== 'string' || typeof sk !== 'string' || typeof indexSortKey !== 'string') {
+    throw new Error(`Item without string keys in ${query.index}`);
+  }
+  return [pk, sk, indexSortKey];
+}
+
+/** The ExclusiveStartKey of a GSI: the table key and the index key of the item to resume after. */
+function startKeyOf(query: PartitionQuery, position: KeyPosition | null): RawItem | undefined {
+  if (position === null) return undefined;
+  const [pk, sk, indexSortKey] = position;
+  // Outside the key condition DynamoDB would fail the read: a tampered cursor is the caller's error.
+  if (!indexSortKey.startsWith(query.sortKeyPrefix)) throw new BadRequestError('ERROR_INVALID_CURSOR');
+  const def = TABLE.indexes[query.index];
+  return { [TABLE.partitionKey]: pk, [TABLE.sortKey]: sk, [def.partitionKey]: query.partition, [def.sortKey]: indexSortKey };
+}
+
+async function fetchPartition(
+  db: DynamoDBDocumentClient,
+  table: string,
+  query: PartitionQuery,
+  position: KeyPosition | null,
+  filter: FilterExpression | undefined,
+  wanted: number,
+  budget: QueryBudget,
+): Promise<PartitionFetch<RawItem>> {
+  const def = TABLE.indexes[query.index];
+  const items: FetchedItem<RawItem>[] = [];
+  let startKey = startKeyOf(query, position);
+  let queries = 0;
+  do {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: def.name,
+        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        FilterExpression: filter?.expression,
+        ExpressionAttributeNames: { '#pk': def.partitionKey, '#sk': def.sortKey, ...filter?.names },
+        ExpressionAttributeValues: { ':pk': query.partition, ':prefix': query.sortKeyPrefix, ...filter?.values },
+        ScanIndexForward: false,
+        // Unfiltered, every item evaluated is a match: read no more than the page needs.
+        Limit: filter ? budget.itemsPerQuery : Math.min(wanted - items.length, budget.itemsPerQuery),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of result.Items ?? []) items.push({ position: positionOf(item, query), value: item });
+    startKey = result.LastEvaluatedKey;
+    queries += 1;
+  } while (startKey && items.length < wanted && queries < budget.queriesPerPartition);
+  return { items, lastEvaluated: startKey ? positionOf(startKey, query) : null };
+}
+
+/** Reads one page of a plan, resuming each partition where the cursor left it. */
+export async function runInvoiceQuery(
+  db: DynamoDBDocumentClient,
+  table: string,
+  plan: InvoiceQueryPlan,
+  page: PageRequest,
+  budget: QueryBudget = QUERY_BUDGET,
+): Promise<Page<InvoiceSummary>> {
+  if (plan.partitions.length === 0) {
+    if (page.cursor !== undefined) throw new BadRequestError('ERROR_INVALID_CURSOR');
+    return { items: [], nextCursor: null };
+  }
+  const previous =
+    decodeMergedCursor(plan.fingerprint, plan.partitions.length, page.cursor) ?? plan.partitions.map(() => null);
+  const filter = filterExpressionOf(plan.filters);
+  const fetches = await Promise.all(
+    plan.partitions.map((query, i) => {
+      const position = previous[i] ?? null;
+      if (position === 'done') return { items: [], lastEvaluated: null } satisfies PartitionFetch<RawItem>;
+      return fetchPartition(db, table, query, position, filter, page.limit, budget);
+    }),
+  );
+  const merged = mergeNewestFirst(fetches, previous, page.limit);
+  return {
+    items: merged.items.map((item) => InvoiceSummary.parse(item)),
+    nextCursor: encodeMergedCursor(plan.fingerprint, merged.positions),
+  };
+}

@@ -1,0 +1,34 @@
+import { normalizeForSearch, type Employee, type OfficeLocation, type RouteQuery, type Routes } from '@portal/shared';
+import type { Caller } from '../http/caller.js';
+import type { ClientRepository } from '../repositories/clients.js';
+import type { ReferenceDataRepository } from '../repositories/reference-data.js';
+import { assertCompanyAccess } from './company-access.js';
+
+export type EmployeesQuery = RouteQuery<Routes['listEmployees']>;
+export type OfficeLocationsQuery = RouteQuery<Routes['listOfficeLocations']>;
+
+export interface ReferenceDataDeps {
+  readonly referenceData: ReferenceDataRepository;
+  readonly clients: Pick<ClientRepository, 'get'>;
+}
+
+/** What a reviewer chooses from when completing an invoice: the company's responsibles and offices. */
+export function makeReferenceData({ referenceData, clients }: ReferenceDataDeps) {
+  return {
+    /** Active employees of the company; `q` narrows them to a name prefix, accents and case ignored. */
+    async listEmployees(caller: Caller, query: EmployeesQuery): Promise<{ items: Employee[] }> {
+      await assertCompanyAccess(caller, query.acquirer, clients);
+      // A q of only spaces or punctuation names nobody in particular: it lists everyone.
+      const prefix = normalizeForSearch(query.q ?? '');
+      const items = prefix
+        ? await referenceData.listActiveEmployeesByNamePrefix(query.acquirer, prefix)
+        : await referenceData.listActiveEmployees(query.acquirer);
+      return { items };
+    },
+
+    async listOfficeLocations(caller: Caller, query: OfficeLocationsQuery): Promise<{ items: OfficeLocation[] }> {
+      await assertCompanyAccess(caller, query.taxId, clients);
+      return { items: await referenceData.listOfficeLocations(query.taxId) };
+    },
+  };
+}
