@@ -180,7 +180,11 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
         const amount = Math.round((base + taxAmount) * 100) / 100;
         const issuedAt = day(today, -Math.floor(2 + random() * 170));
         // What the manager will choose; documents exist from the start, as SAP creates them before invoicing.
-        const plannedOperation: OperationType = isPerson ? 'WITHOUT_PURCHASE_ORDER' : i % 2 === 0 ? 'SERVICES' : 'GOODS';
+        const plannedOperation: OperationType = isPerson
+          ? 'WITHOUT_PURCHASE_ORDER'
+          : i % 2 === 0
+            ? 'SERVICES'
+            : 'GOODS';
         const reviewed = !['PENDING', 'REJECTED'].includes(status);
         const operationType: OperationType | null = reviewed ? plannedOperation : null;
         const poId = String(po++);

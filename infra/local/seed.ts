@@ -39,13 +39,24 @@ export function seedItems(): Item[] {
       });
     }
   }
-  for (const order of world.purchaseOrders) items.push({ ...keys.purchaseOrder(order.acquirerTaxId, order.id), ...order });
+  for (const order of world.purchaseOrders)
+    items.push({ ...keys.purchaseOrder(order.acquirerTaxId, order.id), ...order });
   for (const { kind, ...doc } of world.conformityDocuments) {
-    items.push({ ...keys.conformity(kind, doc.acquirerTaxId, doc.documentId), ...keys.conformityIndexes(kind, doc), kind, ...doc });
+    items.push({
+      ...keys.conformity(kind, doc.acquirerTaxId, doc.documentId),
+      ...keys.conformityIndexes(kind, doc),
+      kind,
+      ...doc,
+    });
   }
   const counters = new Map<string, Item>();
   for (const invoice of world.invoices) {
-    items.push({ ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...keys.invoiceIndexes(invoice), ...invoice, version: 1 });
+    items.push({
+      ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
+      ...keys.invoiceIndexes(invoice),
+      ...invoice,
+      version: 1,
+    });
     const delta = dashboardDelta(null, invoice);
     for (const period of [dashboardMonth(invoice.issuedAt), 'ALL']) {
       const key = keys.dashboard(invoice.client, period);

@@ -147,7 +147,10 @@ describe('PUT: completing an invoice (spec §5)', () => {
     });
     const response = await complete(f, { serviceSheets: [replacement.documentId] });
     expect(response.status).toBe(200);
-    expect(response.body.statusHistory.map((entry: { status: string }) => entry.status)).toEqual(['PENDING', 'COMPLETED']);
+    expect(response.body.statusHistory.map((entry: { status: string }) => entry.status)).toEqual([
+      'PENDING',
+      'COMPLETED',
+    ]);
     expect(await table().get(keys.conformity('SERVICE_SHEET', COMPANY.taxId, f.document!.documentId))).toMatchObject({
       claimedBy: null,
     });

@@ -267,7 +267,11 @@ function filterExpressionOf(filters: readonly AttributeFilter[]): FilterExpressi
 type RawItem = Record<string, unknown>;
 
 function positionOf(item: RawItem, query: PartitionQuery): KeyPosition {
-  const [pk, sk, indexSortKey] = [item[TABLE.partitionKey], item[TABLE.sortKey], item[TABLE.indexes[query.index].sortKey]];
+  const [pk, sk, indexSortKey] = [
+    item[TABLE.partitionKey],
+    item[TABLE.sortKey],
+    item[TABLE.indexes[query.index].sortKey],
+  ];
   if (typeof pk !== 'string' || typeof sk !== 'string' || typeof indexSortKey !== 'string') {
     throw new Error(`Item without string keys in ${query.index}`);
   }
@@ -281,7 +285,12 @@ function startKeyOf(query: PartitionQuery, position: KeyPosition | null): RawIte
   // Outside the key condition DynamoDB would fail the read: a tampered cursor is the caller's error.
   if (!indexSortKey.startsWith(query.sortKeyPrefix)) throw new BadRequestError('ERROR_INVALID_CURSOR');
   const def = TABLE.indexes[query.index];
-  return { [TABLE.partitionKey]: pk, [TABLE.sortKey]: sk, [def.partitionKey]: query.partition, [def.sortKey]: indexSortKey };
+  return {
+    [TABLE.partitionKey]: pk,
+    [TABLE.sortKey]: sk,
+    [def.partitionKey]: query.partition,
+    [def.sortKey]: indexSortKey,
+  };
 }
 
 async function fetchPartition(

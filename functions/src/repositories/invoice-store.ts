@@ -205,7 +205,9 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
         const failed = (i: number) => reasons[i]?.Code && reasons[i]?.Code !== 'None';
         const claimIndex = claims.findIndex((_, i) => reasons[i + 1]?.Code === 'ConditionalCheckFailed');
         if (!failed(0) && claimIndex >= 0) {
-          throw new ConflictError('ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE', { documentId: claims[claimIndex]!.documentId });
+          throw new ConflictError('ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE', {
+            documentId: claims[claimIndex]!.documentId,
+          });
         }
         throw new InvoiceChangedError();
       }

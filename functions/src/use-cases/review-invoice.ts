@@ -148,11 +148,14 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           { key: invoiceKeyOf(before), ...before },
           body,
           // A document is known only under the kind it was entered as (an HES id is not a MIGO).
-          new Map([...documents].filter(([, doc]) => wanted.some(sameRef({ kind: doc.kind, documentId: doc.documentId })))),
+          new Map(
+            [...documents].filter(([, doc]) => wanted.some(sameRef({ kind: doc.kind, documentId: doc.documentId }))),
+          ),
           orders,
         );
         if (conformityError) {
-          const status = conformityError.code === 'ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE' ? ConflictError : BadRequestError;
+          const status =
+            conformityError.code === 'ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE' ? ConflictError : BadRequestError;
           throw new status(conformityError.code, conformityError.parameters);
         }
 

@@ -167,7 +167,13 @@ export const keys = {
   /** Conformity documents are listed by acquirer, by issuer and by responsible, newest fiscal year first. */
   conformityIndexes(
     kind: ConformityKind,
-    doc: { acquirerTaxId: string; issuerTaxId: string; responsible: string | null; fiscalYear: string; documentId: string },
+    doc: {
+      acquirerTaxId: string;
+      issuerTaxId: string;
+      responsible: string | null;
+      fiscalYear: string;
+      documentId: string;
+    },
   ): Record<string, string> {
     const order = `${doc.fiscalYear}#${doc.documentId}`;
     const attributes: Record<string, string> = {

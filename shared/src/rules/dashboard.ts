@@ -37,7 +37,10 @@ export interface CountedInvoice {
  * How the counters of one company move when an invoice goes from `before` to `after` (null for
  * "did not exist"). Written in the same transaction as the invoice, so the dashboard is one read.
  */
-export function dashboardDelta(before: CountedInvoice | null, after: CountedInvoice | null): Partial<Record<DashboardCounter, number>> {
+export function dashboardDelta(
+  before: CountedInvoice | null,
+  after: CountedInvoice | null,
+): Partial<Record<DashboardCounter, number>> {
   const delta: Partial<Record<DashboardCounter, number>> = {};
   const add = (counter: DashboardCounter | null, by: number) => {
     if (counter) delta[counter] = (delta[counter] ?? 0) + by;

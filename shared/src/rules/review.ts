@@ -30,7 +30,10 @@ export function checkReviewShape(input: ReviewInput): ErrorItem | null {
     if (input.purchaseOrders.length > 0 || hasHes || hasMigo) {
       return {
         code: 'ERROR_INVALID_PARAMETER',
-        parameters: { parameter: 'purchaseOrders', reason: 'una operación sin orden de compra no lleva OC, HES ni MIGO' },
+        parameters: {
+          parameter: 'purchaseOrders',
+          reason: 'una operación sin orden de compra no lleva OC, HES ni MIGO',
+        },
       };
     }
     if (!input.attachments.some(isPdf)) return item('ERROR_WITHOUT_PO_REQUIRES_ATTACHMENTS');
@@ -105,7 +108,8 @@ export function checkConformity(
     });
   }
   const withoutDocuments = input.purchaseOrders.find((order) => !found.some((doc) => doc.purchaseOrder === order));
-  if (withoutDocuments) return item('ERROR_PURCHASE_ORDERS_WITHOUT_CONFORMITY_DOCUMENTS', { purchaseOrder: withoutDocuments });
+  if (withoutDocuments)
+    return item('ERROR_PURCHASE_ORDERS_WITHOUT_CONFORMITY_DOCUMENTS', { purchaseOrder: withoutDocuments });
   const taken = found.find((doc) => doc.claimedBy !== null && doc.claimedBy !== invoice.key);
   if (taken) return item('ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE', { documentId: taken.documentId });
   const documentsTotal = cents(found.reduce((sum, doc) => sum + doc.amount, 0));
