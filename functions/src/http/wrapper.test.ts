@@ -107,11 +107,13 @@ describe('the HTTP wrapper', () => {
 
   it('maps domain errors to their status and Spanish message', async () => {
     const conflict = httpHandler(routes.listInvoices, async () => {
-      throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS');
+      throw new ConflictError('ERROR_INVOICE_CHANGED_CONCURRENTLY');
     });
     const result = await conflict(event(), context);
     expect(result.statusCode).toBe(409);
-    expect(JSON.parse(result.body!).message).toBe('Ya existe un comprobante con el mismo código para este proveedor.');
+    expect(JSON.parse(result.body!).message).toBe(
+      'Otra persona modificó el comprobante mientras lo editaba. Vuelva a cargarlo e inténtelo nuevamente.',
+    );
   });
 
   it('hides the cause of unexpected failures behind a 500 with the txId only', async () => {

@@ -3,7 +3,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import {
   CORS,
-  ERROR_MESSAGES,
+  UNEXPECTED_ERROR_MESSAGE,
   HEADERS,
   PortalError,
   ROUTES,
@@ -116,7 +116,7 @@ function errorResult(event: HttpEvent, state: State, error: unknown): HttpResult
     return respond(event, state, error.statusCode, body);
   }
   state.log.error('unexpected failure', error as Error);
-  const body: ErrorBody = { statusCode: 500, message: ERROR_MESSAGES.ERROR_UNEXPECTED, txId: state.txId, errors: [] };
+  const body: ErrorBody = { statusCode: 500, message: UNEXPECTED_ERROR_MESSAGE, txId: state.txId, errors: [] };
   return respond(event, state, 500, body);
 }
 

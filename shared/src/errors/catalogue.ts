@@ -59,10 +59,11 @@ export const REQUEST_ERROR_MESSAGES = {
   ERROR_UNAUTHORIZED: 'No podemos validar tu sesión en este momento.',
   ERROR_FORBIDDEN: 'Sesión inválida.',
   ERROR_COMPANY_NOT_ALLOWED: 'No tiene acceso a la sociedad {companyId}.',
-  ERROR_ROUTE_NOT_FOUND: 'El recurso solicitado no existe.',
   ERROR_NOT_IMPLEMENTED: 'Esta funcionalidad aún no está disponible.',
-  ERROR_UNEXPECTED: 'Ocurrió un error inesperado. Inténtelo más tarde.',
 } as const;
+
+/** The message of a 500: the body carries no code and nothing of the cause, only the txId. */
+export const UNEXPECTED_ERROR_MESSAGE = 'Ocurrió un error inesperado. Inténtelo más tarde.';
 
 export const ERROR_MESSAGES = { ...INVOICE_ERROR_MESSAGES, ...REQUEST_ERROR_MESSAGES } as const;
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
