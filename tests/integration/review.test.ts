@@ -442,3 +442,26 @@ describe('disapprove (spec §4, §5)', () => {
     );
   });
 });
+
+describe('invoices past review stay as they are', () => {
+  it.each([['ACCEPTED'], ['SCHEDULED'], ['PAID'], ['REJECTED']] as const)(
+    'refuses completing, approving and rejecting a %s invoice',
+    async (status) => {
+      const f = await fixture('SERVICE_SHEET', { status });
+      const token = await manager();
+      await expectError(await complete(f), 409, 'ERROR_UPDATE_INVOICE_NOT_EDITABLE');
+      await expectError(
+        await call(routes.approveInvoice, { token, path: pathOf(f) }),
+        409,
+        'ERROR_APPROVE_INVOICE_WITHOUT_COMPLETED_STATUS',
+      );
+      await expectError(
+        await call(routes.disapproveInvoice, { token, path: pathOf(f), body: { reason: 'Prueba' } }),
+        409,
+        'ERROR_DISAPPROVE_INVOICE_WITHOUT_PENDING_OR_COMPLETED_STATUS',
+      );
+      const unchanged = await call<InvoiceDetail>(routes.getInvoice, { token, path: pathOf(f) });
+      expect(unchanged.body).toMatchObject({ status, statusHistory: f.invoice.statusHistory });
+    },
+  );
+});
