@@ -12,6 +12,7 @@ const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 /** Where the CDK app finds the code it deploys; tests may point elsewhere. */
 export const PORTAL_PATHS = {
   handlersDir: path.join(ROOT_DIR, 'functions/src/handlers'),
+  workersDir: path.join(ROOT_DIR, 'functions/src/workers'),
   preTokenGenerationEntry: path.join(ROOT_DIR, 'functions/src/triggers/pre-token-generation.ts'),
   webDistDir: path.join(ROOT_DIR, 'web/dist'),
 } as const;
@@ -71,6 +72,7 @@ export function buildPortalApp(options: BuildPortalAppOptions = {}): PortalApp {
     queues: stateful.queues,
     identity: stateful.identity,
     handlersDir: paths.handlersDir,
+    workersDir: paths.workersDir,
     webDistDir: paths.webDistDir,
   });
 

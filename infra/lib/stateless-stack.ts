@@ -4,9 +4,11 @@ import { ROUTES, type RouteDef, type WebConfig } from '@portal/shared';
 import { Api } from './constructs/api.js';
 import type { Data } from './constructs/data.js';
 import type { Identity } from './constructs/identity.js';
+import type { PortalFunction } from './constructs/portal-function.js';
 import type { Queues, QueueKey } from './constructs/queues.js';
 import type { Storage } from './constructs/storage.js';
 import { Web } from './constructs/web.js';
+import { Workers } from './constructs/workers.js';
 import type { StageConfig } from './stage-config.js';
 
 export interface StatelessStackProps extends StackProps {
@@ -17,6 +19,8 @@ export interface StatelessStackProps extends StackProps {
   readonly identity: Identity;
   /** Absolute path of functions/src/handlers. */
   readonly handlersDir: string;
+  /** Absolute path of functions/src/workers. */
+  readonly workersDir: string;
   /** Absolute path of web/dist. */
   readonly webDistDir: string;
   /** @default the whole manifest */
@@ -27,10 +31,16 @@ export interface StatelessStackProps extends StackProps {
 export class StatelessStack extends Stack {
   readonly api: Api;
   readonly web: Web;
+  readonly workers: Workers;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
     const { config, data, storage, queues, identity } = props;
+    const bind = (fn: PortalFunction) => {
+      data.bindTable(fn, 'rw');
+      storage.bindDocuments(fn);
+      for (const key of Object.keys(queues.byKey) as QueueKey[]) queues.bindSend(fn, key);
+    };
 
     this.web = new Web(this, 'Web', { retain: config.retain });
 
@@ -43,11 +53,16 @@ export class StatelessStack extends Stack {
       webClient: identity.webClient,
       webOrigins: [config.webOrigin, this.web.origin],
       adminGroupName: config.adminGroupName,
-      bind: (fn) => {
-        data.bindTable(fn, 'rw');
-        storage.bindDocuments(fn);
-        for (const key of Object.keys(queues.byKey) as QueueKey[]) queues.bindSend(fn, key);
-      },
+      bind,
+    });
+
+    this.workers = new Workers(this, 'Workers', {
+      stage: config.stage,
+      retain: config.retain,
+      queues,
+      workersDir: props.workersDir,
+      adminGroupName: config.adminGroupName,
+      bind,
     });
 
     const webConfig = {

@@ -109,6 +109,11 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
       },
     },
   }),
+  createUpload: () => ({
+    own: { body: { purpose: 'INVOICE_PDF', fileName: 'factura.pdf', contentType: 'application/pdf', size: 1000 } },
+  }),
+  // Downloads land with the uploads work; its tenant probe (404 for another tenant's invoice) comes with it.
+  getInvoiceFile: (role) => ({ own: { path: ownInvoice(role), query: { file: 'pdf' } } }),
   getInvoice: (role) => ({
     own: { path: ownInvoice(role) },
     foreign: role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice }),

@@ -24,7 +24,7 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
     batchSize: 10,
-    consumer: null,
+    consumer: null as string | null,
     consumerTimeoutSeconds: 30,
   },
   miroRequests: {
@@ -34,7 +34,7 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
     batchSize: 5,
-    consumer: null,
+    consumer: null as string | null,
     consumerTimeoutSeconds: 30,
   },
   notifications: {
@@ -44,7 +44,7 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 5,
     batchSize: 10,
-    consumer: null,
+    consumer: null as string | null,
     consumerTimeoutSeconds: 20,
   },
 } as const satisfies Record<string, QueueDef>;

@@ -202,6 +202,24 @@ export const keys = {
     };
   },
 
+  /**
+   * Notification feeds are kept per audience — a supplier RUC or a company — and a user reads the
+   * feeds of its taxId list; newest first. What a user has read is one mark per user.
+   */
+  feed: (audience: 'SUPPLIER' | 'CLIENT', taxId: string) => `FEED#${audience}#${taxId}`,
+  notification(audience: 'SUPPLIER' | 'CLIENT', taxId: string, registeredAt: string, id: string): ItemKey {
+    return { pk: keys.feed(audience, taxId), sk: `NOTIFICATION#${registeredAt}#${id}` };
+  },
+  notificationPrefix: 'NOTIFICATION#',
+  readMark(userId: string): ItemKey {
+    return { pk: `USER#${userId}`, sk: 'READ_MARK' };
+  },
+  /** Who gets e-mail for a taxId: one item per user, kept in step with Cognito by the user administration. */
+  recipients: (taxId: string) => `RECIPIENTS#${taxId}`,
+  recipient(taxId: string, userId: string): ItemKey {
+    return { pk: `RECIPIENTS#${taxId}`, sk: `USER#${userId}` };
+  },
+
   /** Read by the health check: the item need not exist, the read must succeed. */
   health: { pk: 'HEALTH', sk: 'HEALTH' } as ItemKey,
 } as const;

@@ -144,3 +144,17 @@ export type ExternalUser = z.infer<typeof ExternalUser>;
 /** A supplier of the header search (spec §2 Header): RUC and business name. */
 export const SupplierProfile = z.object({ taxId: Ruc, name: z.string() });
 export type SupplierProfile = z.infer<typeof SupplierProfile>;
+
+/** A presigned POST: the browser sends the file straight to S3 with these fields, within the limits. */
+export const UploadTicket = z.object({
+  key: z.string(),
+  url: z.string(),
+  fields: z.record(z.string(), z.string()),
+  expiresAt: IsoDateTime,
+  maxBytes: z.number().int(),
+});
+export type UploadTicket = z.infer<typeof UploadTicket>;
+
+/** A short-lived presigned GET for one file of an invoice. */
+export const FileLink = z.object({ url: z.string(), expiresAt: IsoDateTime, fileName: z.string() });
+export type FileLink = z.infer<typeof FileLink>;

@@ -11,3 +11,42 @@ export const MiroRequestMessage = z.object({
   outboxKey: z.string(),
 });
 export type MiroRequestMessage = z.infer<typeof MiroRequestMessage>;
+
+/** What the SUNAT queue carries: the invoice whose validity must be asked to SUNAT. */
+export const SunatValidationMessage = z.object({
+  supplierId: Ruc,
+  invoiceType: InvoiceType,
+  invoiceId: z.string(),
+});
+export type SunatValidationMessage = z.infer<typeof SunatValidationMessage>;
+
+export const NOTIFICATION_EVENTS = [
+  'INVOICE_RECEIVED',
+  'SUNAT_VALID',
+  'SUNAT_INVALID',
+  'INVOICE_APPROVED',
+  'INVOICE_REJECTED',
+  'PAYMENT_SCHEDULED',
+  'INVOICE_PAID',
+  'MIRO_FAILED',
+] as const;
+export const NotificationEvent = z.enum(NOTIFICATION_EVENTS);
+export type NotificationEvent = z.infer<typeof NotificationEvent>;
+
+/**
+ * What the notifications queue carries: one event about one invoice. The notifications worker writes
+ * it to the feeds of the supplier and of the company, and e-mails the users whose reception is on.
+ */
+export const NotificationMessage = z.object({
+  event: NotificationEvent,
+  supplierId: Ruc,
+  supplierName: z.string(),
+  client: Ruc,
+  clientName: z.string(),
+  invoiceType: InvoiceType,
+  invoiceId: z.string(),
+  /** Event details shown to people: the rejection reason, SUNAT's observation, the payment date. */
+  detail: z.string().nullable(),
+  occurredAt: z.iso.datetime({ offset: true }),
+});
+export type NotificationMessage = z.infer<typeof NotificationMessage>;

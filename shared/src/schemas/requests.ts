@@ -91,3 +91,19 @@ export const MarkAsReadBody = z.object({ upTo: z.iso.datetime({ offset: true }).
 
 /** Header search of suppliers: a RUC prefix (digits) or a business-name prefix. */
 export const SearchSuppliersQuery = PageQuery.extend({ query: z.string().trim().min(2).max(100) });
+
+export const UPLOAD_PURPOSES = ['INVOICE_XML', 'INVOICE_PDF', 'ATTACHMENT'] as const;
+
+/** POST /uploads: the file the browser is about to send; the server makes the key. */
+export const CreateUploadBody = z.object({
+  purpose: z.enum(UPLOAD_PURPOSES),
+  fileName: z.string().trim().min(1).max(200),
+  contentType: z.string().trim().min(1).max(100),
+  size: z.number().int().positive(),
+});
+
+/** GET …/files: which of the invoice's files to open (its XML, its PDF, or an attachment by position). */
+export const InvoiceFileQuery = z.object({
+  file: z.enum(['xml', 'pdf', 'attachment']),
+  index: z.coerce.number().int().min(0).max(19).optional(),
+});
