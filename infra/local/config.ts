@@ -26,6 +26,8 @@ export interface LocalStageConfig {
     readonly lambda: number;
     readonly sunat: number;
     readonly sap: number;
+    /** The local mailbox: SES v2's SendEmail, and a page listing what was sent. */
+    readonly mailbox: number;
   };
 }
 
@@ -50,6 +52,7 @@ export function loadLocalConfig(env: NodeJS.ProcessEnv = process.env): LocalStag
       lambda: base + 7,
       sunat: base + 8,
       sap: base + 9,
+      mailbox: base + 10,
     },
   };
 }

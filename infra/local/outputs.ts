@@ -27,6 +27,7 @@ export interface LocalOutputs {
     readonly sqs: string;
     readonly sunat: string;
     readonly sap: string;
+    readonly mailbox: string;
   };
   readonly tableName: string;
   readonly documentsBucket: string;

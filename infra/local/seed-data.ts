@@ -260,6 +260,8 @@ export interface DemoIdentity extends DemoAccount {
   readonly firstName: string;
   readonly lastName: string;
   readonly federated?: { readonly providerName: string; readonly groups: string[] };
+  /** Whether the account gets e-mail notifications (the Suppliers screen's "email reception"). */
+  readonly receivesEmails: boolean;
 }
 
 const PASSWORD = 'Demo#Portal2026';
@@ -268,6 +270,7 @@ export const DEMO_USERS: DemoIdentity[] = [
   {
     username: 'proveedor@demo.pe',
     password: PASSWORD,
+    receivesEmails: true,
     role: 'SUPPLIER',
     taxId: SUPPLIERS[0]!.taxId,
     firstName: 'Ana',
@@ -277,6 +280,7 @@ export const DEMO_USERS: DemoIdentity[] = [
   {
     username: 'proveedor2@demo.pe',
     password: PASSWORD,
+    receivesEmails: false,
     role: 'SUPPLIER',
     taxId: SUPPLIERS[1]!.taxId,
     firstName: 'Pedro',
@@ -286,6 +290,7 @@ export const DEMO_USERS: DemoIdentity[] = [
   {
     username: 'gestor@demo.pe',
     password: PASSWORD,
+    receivesEmails: true,
     role: 'MANAGER',
     taxId: `${CLIENTS[0]!.taxId},${CLIENTS[1]!.taxId}`,
     firstName: 'Carmen',
@@ -296,6 +301,7 @@ export const DEMO_USERS: DemoIdentity[] = [
   {
     username: 'admin@demo.pe',
     password: PASSWORD,
+    receivesEmails: true,
     role: 'ADMIN',
     taxId: null,
     firstName: 'Jorge',
@@ -306,6 +312,7 @@ export const DEMO_USERS: DemoIdentity[] = [
   {
     username: 'proveedor.sinruc@demo.pe',
     password: PASSWORD,
+    receivesEmails: true,
     role: 'SUPPLIER',
     taxId: null,
     firstName: 'Lucía',
@@ -315,6 +322,7 @@ export const DEMO_USERS: DemoIdentity[] = [
   {
     username: 'gestor.sinruc@demo.pe',
     password: PASSWORD,
+    receivesEmails: true,
     role: 'MANAGER',
     taxId: null,
     firstName: 'Raúl',

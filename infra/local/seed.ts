@@ -1,8 +1,8 @@
 import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { EMPTY_DASHBOARD, dashboardDelta, dashboardMonth, keys } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from './seed-data.js';
+import { EMPTY_DASHBOARD, dashboardDelta, dashboardMonth, keys, parseTaxIds } from '@portal/shared';
+import { CLIENTS, DEMO_USERS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from './seed-data.js';
 
-const SEED_MARKER = { pk: 'SEED', sk: 'v2' };
+const SEED_MARKER = { pk: 'SEED', sk: 'v3' };
 
 type Item = Record<string, unknown>;
 
@@ -48,6 +48,17 @@ export function seedItems(): Item[] {
       kind,
       ...doc,
     });
+  }
+  // Who gets e-mail per RUC; Cognito stays the source of truth for accounts (identity issue).
+  for (const user of DEMO_USERS) {
+    for (const taxId of parseTaxIds(user.taxId)) {
+      items.push({
+        ...keys.recipient(taxId, user.username),
+        userId: user.username,
+        email: user.username,
+        canReceiveEmails: user.receivesEmails,
+      });
+    }
   }
   const counters = new Map<string, Item>();
   for (const invoice of world.invoices) {

@@ -19,6 +19,7 @@ import { ADMIN_GROUP, DEMO_USERS } from './seed-data.js';
 import { issuer, jwksUrl, startCognito } from './services/cognito.js';
 import { startDynamoDb } from './services/dynamodb.js';
 import { startLambdaEndpoint } from './services/lambda-endpoint.js';
+import { startMailbox } from './services/mailbox.js';
 import { startS3 } from './services/s3.js';
 import { startSqs } from './services/sqs.js';
 import { LOCAL_CREDENTIALS, assertPortFree, type RunningService } from './services/types.js';
@@ -44,6 +45,7 @@ const SERVICE_NAMES: Record<keyof LocalStageConfig['ports'], string> = {
   lambda: 'Lambda (disparadores de Cognito)',
   sunat: 'simulador SUNAT',
   sap: 'simulador SAP',
+  mailbox: 'buzón local (SES)',
 };
 
 function newestMtime(target: string): number {
@@ -106,6 +108,8 @@ export async function startLocalStage(
     AWS_ENDPOINT_URL_DYNAMODB: url(ports.dynamodb),
     AWS_ENDPOINT_URL_S3: url(ports.s3),
     AWS_ENDPOINT_URL_SQS: url(ports.sqs),
+    AWS_ENDPOINT_URL_SESV2: url(ports.mailbox),
+    EMAIL_SENDER: 'Portal de Proveedores <no-responder@proveedores.local>',
     AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
     AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
     [RUNTIME_ENV.stage]: stage,
@@ -138,7 +142,7 @@ export async function startLocalStage(
       functions: { [TRIGGER_FUNCTION]: trigger.handler },
     });
     running.push(lambda);
-    const [dynamodb, s3, sqs, cognito, sunat, sap] = await Promise.all([
+    const [dynamodb, s3, sqs, cognito, sunat, sap, mailbox] = await Promise.all([
       startDynamoDb({ port: ports.dynamodb, dataDir }),
       startS3({ port: ports.s3, host, dataDir, corsOrigins: webOrigins }),
       startSqs({ port: ports.sqs, host, region }),
@@ -152,8 +156,9 @@ export async function startLocalStage(
       }),
       startSunatSimulator(ports.sunat, host),
       startSapSimulator(ports.sap, host),
+      startMailbox({ port: ports.mailbox, host, dataDir }),
     ]);
-    running.push(dynamodb, s3, sqs, cognito, sunat, sap);
+    running.push(dynamodb, s3, sqs, cognito, sunat, sap, mailbox);
 
     const credentials = { ...LOCAL_CREDENTIALS };
     const ddb = new DynamoDBClient({ region, endpoint: dynamodb.endpoint, credentials });
@@ -246,6 +251,7 @@ export async function startLocalStage(
         sqs: sqs.endpoint,
         sunat: sunat.endpoint,
         sap: sap.endpoint,
+        mailbox: mailbox.endpoint,
       },
       tableName,
       documentsBucket,

@@ -17,3 +17,4 @@ export * from './config.js';
 export * from './rules/dashboard.js';
 export * from './rules/review.js';
 export * from './schemas/messages.js';
+export * from './rules/notifications.js';

@@ -388,7 +388,7 @@ export const routes = {
     requiresCompany: false,
     request: {},
     response: z.object({ items: z.array(Notification) }),
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'notifications/list-notifications',
   }),
   markNotificationsAsRead: route({
     id: 'markNotificationsAsRead',
@@ -400,7 +400,7 @@ export const routes = {
     requiresCompany: false,
     request: { body: MarkAsReadBody },
     response: z.object({ updated: z.number().int() }),
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'notifications/mark-notifications-as-read',
   }),
   listExternalUsers: route({
     id: 'listExternalUsers',

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   INVOICE_STATUS_LABELS,
   dashboardDelta,
@@ -23,6 +23,20 @@ export function table() {
   return {
     async get(key: { pk: string; sk: string }) {
       return (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+    },
+    /** Every item of one partition (a notification feed, say). */
+    async partition(pk: string) {
+      return (
+        (
+          await db.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'pk = :pk',
+              ExpressionAttributeValues: { ':pk': pk },
+            }),
+          )
+        ).Items ?? []
+      );
     },
     async put(item: Record<string, unknown>) {
       await db.send(new PutCommand({ TableName: tableName, Item: item }));
@@ -198,4 +212,17 @@ export async function drainQueue(queue: keyof ReturnType<typeof stage>['queues']
       await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle! }));
     }
   }
+}
+
+/** Sends a message to a queue of the stage, as a producer would. */
+export async function sendToQueue(queue: keyof ReturnType<typeof stage>['queues'], body: unknown): Promise<void> {
+  const { endpoints, region, queues } = stage();
+  const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
+  await sqs.send(new SendMessageCommand({ QueueUrl: queues[queue]!.url, MessageBody: JSON.stringify(body) }));
+}
+
+/** What the local mailbox received, newest first. */
+export async function mailbox(): Promise<{ to: string[]; subject: string; text: string }[]> {
+  const response = await fetch(`${stage().endpoints.mailbox}/messages`);
+  return (await response.json()) as { to: string[]; subject: string; text: string }[];
 }

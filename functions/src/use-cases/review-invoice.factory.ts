@@ -9,6 +9,7 @@ import { makeInvoiceReview } from './review-invoice.js';
 export const invoiceReview = makeInvoiceReview({
   store: makeInvoiceStore(documentClient, tableName()),
   miroQueue: queueFromEnv(QUEUES.miroRequests.env),
+  notificationsQueue: queueFromEnv(QUEUES.notifications.env),
   clock: () => new Date(),
   log: logger,
 });

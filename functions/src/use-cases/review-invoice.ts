@@ -11,6 +11,7 @@ import {
   type InvoiceDetail,
   type InvoiceStatus,
   type MiroRequestMessage,
+  type NotificationMessage,
   type RouteBody,
   type RoutePath,
   type RouteQuery,
@@ -36,6 +37,8 @@ export type DisapproveBody = RouteBody<Routes['disapproveInvoice']>;
 export interface ReviewDeps {
   readonly store: InvoiceStore;
   readonly miroQueue: Queue;
+  /** Where the events people are told about go (the notifications worker writes feeds and e-mails). */
+  readonly notificationsQueue: Queue;
   readonly clock: () => Date;
   readonly log: Pick<Logger, 'error' | 'info'>;
 }
@@ -96,6 +99,26 @@ export function makeInvoiceReview(deps: ReviewDeps) {
         if (i >= MAX_ATTEMPTS) throw new ConflictError('ERROR_INVOICE_CHANGED_CONCURRENTLY');
         await new Promise((resolve) => setTimeout(resolve, 10 * i + Math.random() * 20));
       }
+    }
+  }
+
+  /** Tells the people concerned; the change stands even if the message cannot be sent (logged). */
+  async function announce(event: NotificationMessage['event'], invoice: Invoice, detail: string | null): Promise<void> {
+    const message: NotificationMessage = {
+      event,
+      supplierId: invoice.supplierId,
+      supplierName: invoice.supplierName,
+      client: invoice.client,
+      clientName: invoice.clientName,
+      invoiceType: invoice.type,
+      invoiceId: invoice.id,
+      detail,
+      occurredAt: clock().toISOString(),
+    };
+    try {
+      await deps.notificationsQueue.send(message);
+    } catch (error) {
+      deps.log.error('notification not queued', error as Error);
     }
   }
 
@@ -234,6 +257,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
         deps.log.error('MIRO request recorded but not queued; the relay will send it', error as Error);
       }
       const { version: _version, ...plain } = approved.stored;
+      await announce('INVOICE_APPROVED', plain, null);
       return detail(plain);
     },
 
@@ -266,6 +290,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
         });
       });
       const { version: _version, ...plain } = stored;
+      await announce('INVOICE_REJECTED', plain, body.reason);
       return detail(plain);
     },
   };

@@ -44,7 +44,7 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 5,
     batchSize: 10,
-    consumer: null as string | null,
+    consumer: 'notifications' as string | null,
     consumerTimeoutSeconds: 20,
   },
 } as const satisfies Record<string, QueueDef>;

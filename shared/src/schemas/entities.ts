@@ -58,6 +58,17 @@ export const Invoice = z.object({
   disapprovedWithoutRejection: z.boolean(),
   notes: z.string().nullable(),
   statusHistory: z.array(StatusHistoryEntry),
+  /** SUNAT's answer about the document (estadoRuc and condDomiRuc as SUNAT's labels); absent until asked. */
+  sunat: z
+    .object({
+      estadoCp: z.string(),
+      estadoRuc: z.string().nullable(),
+      condDomiRuc: z.string().nullable(),
+      observaciones: z.array(z.string()),
+      checkedAt: IsoDateTime,
+    })
+    .nullable()
+    .optional(),
 });
 export type Invoice = z.infer<typeof Invoice>;
 

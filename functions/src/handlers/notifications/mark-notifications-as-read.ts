@@ -1,0 +1,7 @@
+import { routes } from '@portal/shared';
+import { httpHandler } from '../../http/wrapper.js';
+import { notifications } from '../../use-cases/notifications.factory.js';
+
+export const handler = httpHandler(routes.markNotificationsAsRead, ({ caller, body }) =>
+  notifications.markAsRead(caller, body.upTo),
+);

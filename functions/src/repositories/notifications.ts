@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { Notification, keys, type NotificationMessage } from '@portal/shared';
+
+export type Audience = { readonly kind: 'SUPPLIER' | 'CLIENT'; readonly taxId: string };
+export type FeedItem = Omit<Notification, 'isRead'>;
+
+export interface Recipient {
+  readonly userId: string;
+  readonly email: string;
+  readonly canReceiveEmails: boolean;
+}
+
+const EMAIL_MARK_DAYS = 90;
+
+const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
+
+/** The id of an event: the same message delivered twice writes and mails once. */
+export function notificationId(message: NotificationMessage): string {
+  const source = [message.event, message.supplierId, message.invoiceType, message.invoiceId, message.occurredAt].join(
+    '|',
+  );
+  return createHash('sha256').update(source).digest('hex').slice(0, 20);
+}
+
+export function makeNotificationRepository(db: DynamoDBDocumentClient, table: string) {
+  return {
+    /** Writes the feed item of each audience once (a redelivery finds it there). */
+    async record(audiences: readonly Audience[], item: FeedItem): Promise<void> {
+      for (const audience of audiences) {
+        try {
+          await db.send(
+            new PutCommand({
+              TableName: table,
+              Item: { ...keys.notification(audience.kind, audience.taxId, item.registeredAt, item.id), ...item },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
+          );
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }
+    },
+
+    /** The newest `limit` items across the feeds, newest first: one Query per feed. */
+    async recent(audiences: readonly Audience[], limit: number): Promise<FeedItem[]> {
+      const pages = await Promise.all(
+        audiences.map((audience) =>
+          db.send(
+            new QueryCommand({
+              TableName: table,
+              KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+              ExpressionAttributeValues: {
+                ':pk': keys.feed(audience.kind, audience.taxId),
+                ':prefix': keys.notificationPrefix,
+              },
+              ScanIndexForward: false,
+              Limit: limit,
+            }),
+          ),
+        ),
+      );
+      const byId = new Map<string, FeedItem>();
+      for (const page of pages) {
+        for (const item of page.Items ?? []) {
+          const parsed = Notification.omit({ isRead: true }).parse(item);
+          byId.set(parsed.id, parsed);
+        }
+      }
+      return [...byId.values()].sort((a, b) => b.registeredAt.localeCompare(a.registeredAt)).slice(0, limit);
+    },
+
+    async readUpTo(userId: string): Promise<string | null> {
+      const result = await db.send(new GetCommand({ TableName: table, Key: keys.readMark(userId) }));
+      return typeof result.Item?.readUpTo === 'string' ? result.Item.readUpTo : null;
+    },
+
+    /** Moves the user's read mark forward, never back. */
+    async markRead(userId: string, upTo: string): Promise<void> {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.readMark(userId),
+            UpdateExpression: 'SET readUpTo = :upTo',
+            ConditionExpression: 'attribute_not_exists(readUpTo) OR readUpTo < :upTo',
+            ExpressionAttributeValues: { ':upTo': upTo },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+
+    async recipients(taxId: string): Promise<Recipient[]> {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.recipients(taxId) },
+        }),
+      );
+      return (result.Items ?? []).map((item) => ({
+        userId: String(item.userId),
+        email: String(item.email),
+        canReceiveEmails: item.canReceiveEmails === true,
+      }));
+    },
+
+    /** Takes the right to mail one recipient about one notification; false if it was taken before. */
+    async claimEmail(notification: string, userId: string, now: Date): Promise<boolean> {
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: table,
+            Item: {
+              pk: `EMAIL#${notification}`,
+              sk: `USER#${userId}`,
+              sentAt: now.toISOString(),
+              expiresAt: Math.floor(now.getTime() / 1000) + EMAIL_MARK_DAYS * 86_400,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    /** Gives the right back when the mail could not be sent, so that the retry sends it. */
+    async releaseEmail(notification: string, userId: string): Promise<void> {
+      await db.send(
+        new DeleteCommand({ TableName: table, Key: { pk: `EMAIL#${notification}`, sk: `USER#${userId}` } }),
+      );
+    },
+  };
+}
+
+export type NotificationRepository = ReturnType<typeof makeNotificationRepository>;

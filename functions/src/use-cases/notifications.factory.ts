@@ -1,0 +1,13 @@
+import { RUNTIME_ENV } from '@portal/shared';
+import { documentClient, tableName } from '../adapters/dynamodb.js';
+import { sesMailer } from '../adapters/email.js';
+import { makeNotificationRepository } from '../repositories/notifications.js';
+import { makeNotifications } from './notifications.js';
+
+/** The notifications wired to DynamoDB and SES, built once per cold start. */
+export const notifications = makeNotifications({
+  repository: makeNotificationRepository(documentClient, tableName()),
+  mailer: sesMailer,
+  clock: () => new Date(),
+  portalUrl: process.env[RUNTIME_ENV.webOrigin]?.split(',')[0]?.trim() || null,
+});

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { NotificationMessage } from '@portal/shared';
+import type { Email } from '../adapters/email.js';
+import type { Caller } from '../http/caller.js';
+import type { Audience, FeedItem, NotificationRepository, Recipient } from '../repositories/notifications.js';
+import { makeNotifications } from './notifications.js';
+
+/** An in-memory repository with the same promises as the DynamoDB one. */
+function fakeRepository(recipients: Record<string, Recipient[]>) {
+  const feeds = new Map<string, FeedItem[]>();
+  const marks = new Map<string, string>();
+  const claims = new Set<string>();
+  const repository: NotificationRepository = {
+    async record(audiences: readonly Audience[], item: FeedItem) {
+      for (const a of audiences) {
+        const feed = feeds.get(`${a.kind}#${a.taxId}`) ?? [];
+        if (!feed.some((existing) => existing.id === item.id)) feed.push(item);
+        feeds.set(`${a.kind}#${a.taxId}`, feed);
+      }
+    },
+    async recent(audiences: readonly Audience[], limit: number) {
+      return audiences
+        .flatMap((a) => feeds.get(`${a.kind}#${a.taxId}`) ?? [])
+        .sort((x, y) => y.registeredAt.localeCompare(x.registeredAt))
+        .slice(0, limit);
+    },
+    async readUpTo(userId: string) {
+      return marks.get(userId) ?? null;
+    },
+    async markRead(userId: string, upTo: string) {
+      if ((marks.get(userId) ?? '') < upTo) marks.set(userId, upTo);
+    },
+    async recipients(taxId: string) {
+      return recipients[taxId] ?? [];
+    },
+    async claimEmail(notification: string, userId: string) {
+      const key = `${notification}#${userId}`;
+      if (claims.has(key)) return false;
+      claims.add(key);
+      return true;
+    },
+    async releaseEmail(notification: string, userId: string) {
+      claims.delete(`${notification}#${userId}`);
+    },
+  };
+  return { repository, feeds };
+}
+
+const SUPPLIER = '20456178325';
+const CLIENT = '20100070970';
+const message = (change: Partial<NotificationMessage> = {}): NotificationMessage => ({
+  event: 'INVOICE_REJECTED',
+  supplierId: SUPPLIER,
+  supplierName: 'Servicios Industriales Lima S.A.C.',
+  client: CLIENT,
+  clientName: 'Corporación Andina de Alimentos S.A.A.',
+  invoiceType: 'FACTURA',
+  invoiceId: 'F001-12',
+  detail: 'Falta la HES.',
+  occurredAt: '2026-11-20T10:00:00.000Z',
+  ...change,
+});
+const supplierCaller = { sub: 'u1', level: 'SUPPLIER', taxIds: [SUPPLIER] } as unknown as Caller;
+
+function setup(options: { failSends?: number } = {}) {
+  const sent: Email[] = [];
+  let failures = options.failSends ?? 0;
+  const { repository, feeds } = fakeRepository({
+    [SUPPLIER]: [
+      { userId: 'u1', email: 'ana@proveedor.pe', canReceiveEmails: true },
+      { userId: 'u2', email: 'no-mail@proveedor.pe', canReceiveEmails: false },
+    ],
+    [CLIENT]: [{ userId: 'm1', email: 'gestor@grupo.pe', canReceiveEmails: true }],
+  });
+  const notifications = makeNotifications({
+    repository,
+    mailer: {
+      async send(email) {
+        if (failures-- > 0) throw new Error('SES unavailable');
+        sent.push(email);
+      },
+    },
+    clock: () => new Date('2026-11-21T00:00:00.000Z'),
+    portalUrl: 'https://proveedores.example.pe',
+  });
+  return { notifications, sent, feeds };
+}
+
+describe('delivering a notification', () => {
+  it('writes the feed of each audience of the event and mails only recipients with reception on', async () => {
+    const { notifications, sent, feeds } = setup();
+    await notifications.deliver(message());
+    expect([...feeds.keys()]).toEqual([`SUPPLIER#${SUPPLIER}`]);
+    expect(sent.map((email) => email.to)).toEqual(['ana@proveedor.pe']);
+    expect(sent[0]!.text).toContain('rechazó la factura F001-12. Motivo: Falta la HES.');
+    expect(sent[0]!.html).toContain('https://proveedores.example.pe');
+  });
+
+  it('repeats nothing when the same event arrives twice', async () => {
+    const { notifications, sent, feeds } = setup();
+    await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null }));
+    await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null }));
+    expect(sent).toHaveLength(2);
+    expect([...feeds.values()].map((feed) => feed.length)).toEqual([1, 1]);
+  });
+
+  it('fails the delivery when a mail cannot be sent, and sends it on the retry', async () => {
+    const { notifications, sent } = setup({ failSends: 1 });
+    await expect(notifications.deliver(message())).rejects.toThrow('SES unavailable');
+    await notifications.deliver(message());
+    expect(sent.map((email) => email.to)).toEqual(['ana@proveedor.pe']);
+  });
+});
+
+describe('reading notifications', () => {
+  it('shows them newest first, unread until marked, and counts what was marked', async () => {
+    const { notifications } = setup();
+    await notifications.deliver(message({ occurredAt: '2026-11-19T10:00:00.000Z' }));
+    await notifications.deliver(
+      message({ event: 'INVOICE_PAID', detail: '2026-11-20', occurredAt: '2026-11-20T10:00:00.000Z' }),
+    );
+    const before = await notifications.list(supplierCaller);
+    expect(before.items.map((n) => [n.registeredAt, n.isRead])).toEqual([
+      ['2026-11-20T10:00:00.000Z', false],
+      ['2026-11-19T10:00:00.000Z', false],
+    ]);
+    expect(await notifications.markAsRead(supplierCaller, '2026-11-19T12:00:00.000Z')).toEqual({ updated: 1 });
+    expect((await notifications.list(supplierCaller)).items.map((n) => n.isRead)).toEqual([false, true]);
+    // A mark in the future is clamped to now.
+    expect(await notifications.markAsRead(supplierCaller, '2030-01-01T00:00:00.000Z')).toEqual({ updated: 1 });
+    expect((await notifications.list(supplierCaller)).items.every((n) => n.isRead)).toBe(true);
+  });
+});

@@ -1,0 +1,96 @@
+import {
+  audiencesOf,
+  notificationSubject,
+  notificationText,
+  type Notification,
+  type NotificationMessage,
+} from '@portal/shared';
+import type { Mailer } from '../adapters/email.js';
+import type { Caller } from '../http/caller.js';
+import { notificationId, type Audience, type NotificationRepository } from '../repositories/notifications.js';
+
+/** How many notifications the header's panel shows (spec §2: recent notifications). */
+export const RECENT_LIMIT = 20;
+
+/** A supplier reads the feeds of its RUCs; staff read the feeds of their companies. */
+export function audiencesOfCaller(caller: Caller): Audience[] {
+  const kind = caller.level === 'SUPPLIER' ? 'SUPPLIER' : 'CLIENT';
+  return caller.taxIds.map((taxId) => ({ kind, taxId }));
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export function makeNotifications(deps: {
+  repository: NotificationRepository;
+  mailer: Mailer;
+  clock: () => Date;
+  portalUrl: string | null;
+}) {
+  const { repository, mailer, clock } = deps;
+
+  return {
+    async list(caller: Caller): Promise<{ items: Notification[] }> {
+      const [items, readUpTo] = await Promise.all([
+        repository.recent(audiencesOfCaller(caller), RECENT_LIMIT),
+        repository.readUpTo(caller.sub),
+      ]);
+      return { items: items.map((item) => ({ ...item, isRead: readUpTo !== null && item.registeredAt <= readUpTo })) };
+    },
+
+    /** Marks as read everything up to now (or up to the moment given, never later than now). */
+    async markAsRead(caller: Caller, upTo: string | undefined): Promise<{ updated: number }> {
+      const now = clock().toISOString();
+      const mark = upTo && upTo < now ? new Date(upTo).toISOString() : now;
+      const { items } = await this.list(caller);
+      await repository.markRead(caller.sub, mark);
+      return { updated: items.filter((item) => !item.isRead && item.registeredAt <= mark).length };
+    },
+
+    /**
+     * The notifications worker's job for one event: the feed items of its audiences, then one e-mail
+     * per recipient whose reception is on. Each step is idempotent, so a redelivery completes what a
+     * failed attempt left undone and repeats nothing.
+     */
+    async deliver(message: NotificationMessage): Promise<{ emailed: string[] }> {
+      const id = notificationId(message);
+      const text = notificationText(message);
+      const who = audiencesOf(message.event);
+      const audiences: Audience[] = [
+        ...(who.supplier ? [{ kind: 'SUPPLIER' as const, taxId: message.supplierId }] : []),
+        ...(who.client ? [{ kind: 'CLIENT' as const, taxId: message.client }] : []),
+      ];
+      await repository.record(audiences, {
+        id,
+        registeredAt: message.occurredAt,
+        message: text,
+        reference: { issuerTaxId: message.supplierId, invoiceType: message.invoiceType, invoiceId: message.invoiceId },
+      });
+
+      const recipients = (await Promise.all(audiences.map((audience) => repository.recipients(audience.taxId)))).flat();
+      const emailed: string[] = [];
+      const link = deps.portalUrl ? `\n\nIngrese al portal para ver el detalle: ${deps.portalUrl}` : '';
+      for (const recipient of recipients) {
+        if (!recipient.canReceiveEmails) continue;
+        if (!(await repository.claimEmail(id, recipient.userId, clock()))) continue;
+        try {
+          await mailer.send({
+            to: recipient.email,
+            subject: notificationSubject(message),
+            text: `${text}${link}\n\nPortal de Proveedores`,
+            html: `<p>${escapeHtml(text)}</p>${
+              deps.portalUrl ? `<p><a href="${escapeHtml(deps.portalUrl)}">Ingresar al portal</a></p>` : ''
+            }<p style="color:#5f6b7a">Portal de Proveedores</p>`,
+          });
+          emailed.push(recipient.email);
+        } catch (error) {
+          await repository.releaseEmail(id, recipient.userId);
+          throw error;
+        }
+      }
+      return { emailed };
+    },
+  };
+}
+
+export type Notifications = ReturnType<typeof makeNotifications>;

@@ -1,0 +1,8 @@
+import { NotificationMessage } from '@portal/shared';
+import { notifications } from '../use-cases/notifications.factory.js';
+import { sqsBatchHandler } from './sqs-batch.js';
+
+/** Consumer of the notifications queue: feed items and e-mails for each event. */
+export const handler = sqsBatchHandler(NotificationMessage, async (message) => {
+  await notifications.deliver(message);
+});

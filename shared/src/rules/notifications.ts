@@ -1,0 +1,48 @@
+import { INVOICE_TYPE_LABELS } from '../domain.js';
+import { formatDate } from '../format.js';
+import type { NotificationEvent, NotificationMessage } from '../schemas/messages.js';
+
+/** Who reads an event in the portal: the supplier's users, the company's staff, or both. */
+const AUDIENCES: Record<NotificationEvent, { supplier: boolean; client: boolean }> = {
+  INVOICE_RECEIVED: { supplier: true, client: true },
+  SUNAT_VALID: { supplier: true, client: true },
+  SUNAT_INVALID: { supplier: true, client: true },
+  INVOICE_APPROVED: { supplier: true, client: false },
+  INVOICE_REJECTED: { supplier: true, client: false },
+  PAYMENT_SCHEDULED: { supplier: true, client: false },
+  INVOICE_PAID: { supplier: true, client: true },
+  MIRO_FAILED: { supplier: false, client: true },
+};
+
+export function audiencesOf(event: NotificationEvent): { supplier: boolean; client: boolean } {
+  return AUDIENCES[event];
+}
+
+/** The Spanish sentence a person reads in the feed and in the e-mail. */
+export function notificationText(message: NotificationMessage): string {
+  const document = `${INVOICE_TYPE_LABELS[message.invoiceType].toLowerCase()} ${message.invoiceId}`;
+  const detail = message.detail ?? '';
+  switch (message.event) {
+    case 'INVOICE_RECEIVED':
+      return `Se recibió la ${document} de ${message.supplierName} para ${message.clientName}.`;
+    case 'SUNAT_VALID':
+      return `SUNAT confirmó la validez de la ${document} de ${message.supplierName}.`;
+    case 'SUNAT_INVALID':
+      return `SUNAT no validó la ${document} de ${message.supplierName}${detail ? `: ${detail}` : '.'}`;
+    case 'INVOICE_APPROVED':
+      return `${message.clientName} aprobó la ${document}.`;
+    case 'INVOICE_REJECTED':
+      return `${message.clientName} rechazó la ${document}${detail ? `. Motivo: ${detail}` : '.'}`;
+    case 'PAYMENT_SCHEDULED':
+      return `${message.clientName} programó el pago de la ${document}${detail ? ` para el ${formatDate(detail)}` : ''}.`;
+    case 'INVOICE_PAID':
+      return `${message.clientName} pagó la ${document}${detail ? ` el ${formatDate(detail)}` : ''}.`;
+    case 'MIRO_FAILED':
+      return `No se pudo registrar en SAP la ${document} de ${message.supplierName}${detail ? `: ${detail}` : '.'}`;
+  }
+}
+
+/** Subject line of the e-mail for an event. */
+export function notificationSubject(message: NotificationMessage): string {
+  return `Portal de Proveedores · ${INVOICE_TYPE_LABELS[message.invoiceType]} ${message.invoiceId}`;
+}

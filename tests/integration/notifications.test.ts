@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import {
+  keys,
+  notificationText,
+  routes,
+  withCheckDigit,
+  type Notification,
+  type NotificationMessage,
+} from '@portal/shared';
+import { CLIENTS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { call, idTokenOf } from '../support/api.js';
+import { mailbox, reviewFixture, sendToQueue, table } from '../support/fixtures.js';
+import { demoUser, stage } from '../support/stage.js';
+
+const world = buildWorld();
+const tokenOf = (role: 'SUPPLIER' | 'MANAGER') => idTokenOf(demoUser(role).username, demoUser(role).password);
+
+async function feedOf(role: 'SUPPLIER' | 'MANAGER'): Promise<Notification[]> {
+  return (await call<{ items: Notification[] }>(routes.listNotifications, { token: await tokenOf(role) })).body.items;
+}
+
+/** Waits until `check` holds: the notifications worker runs behind the queue. */
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function eventAbout(
+  invoice: (typeof world.invoices)[number],
+  event: NotificationMessage['event'],
+  detail: string | null,
+) {
+  return {
+    event,
+    supplierId: invoice.supplierId,
+    supplierName: invoice.supplierName,
+    client: invoice.client,
+    clientName: invoice.clientName,
+    invoiceType: invoice.type,
+    invoiceId: invoice.id,
+    detail,
+    occurredAt: new Date().toISOString(),
+  } satisfies NotificationMessage;
+}
+
+describe('notifications', () => {
+  it('writes an event to the feeds of the supplier and of the company, and e-mails both, once', async () => {
+    const invoice = world.invoices.find((i) => i.supplierId === SUPPLIERS[0]!.taxId && i.client === CLIENTS[0]!.taxId)!;
+    const message = eventAbout(invoice, 'INVOICE_PAID', '2026-11-20');
+    const expected = `${invoice.clientName} pagó la factura ${invoice.id} el 20/11/26.`;
+    const before = (await mailbox()).length;
+
+    await sendToQueue('notifications', message);
+    await sendToQueue('notifications', message); // a redelivered or duplicated event
+
+    const supplierFeed = await eventually(
+      () => feedOf('SUPPLIER'),
+      (items) => items.some((n) => n.message === expected),
+      'the supplier feed',
+    );
+    const managerFeed = await eventually(
+      () => feedOf('MANAGER'),
+      (items) => items.some((n) => n.message === expected),
+      'the company feed',
+    );
+    for (const feed of [supplierFeed, managerFeed]) {
+      const matches = feed.filter((n) => n.message === expected);
+      expect(matches).toHaveLength(1);
+      expect(matches[0]).toMatchObject({
+        isRead: false,
+        reference: { issuerTaxId: invoice.supplierId, invoiceType: invoice.type, invoiceId: invoice.id },
+      });
+    }
+    const mails = await eventually(mailbox, (all) => all.length >= before + 2, 'the e-mails');
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // room for a duplicate to show up
+    const about = (await mailbox()).filter((mail) => mail.text.includes(expected));
+    expect(about.map((mail) => mail.to[0]).sort()).toEqual(
+      [demoUser('MANAGER').username, demoUser('SUPPLIER').username].sort(),
+    );
+    expect(mails[0]!.subject).toContain(invoice.id);
+  });
+
+  it('does not e-mail users whose reception is off, but still shows them the event', async () => {
+    const optedOut = demoUser('SUPPLIER');
+    const other = (await import('../support/stage.js'))
+      .stage()
+      .demoUsers.find((u) => u.username === 'proveedor2@demo.pe')!;
+    expect(other.username).not.toBe(optedOut.username);
+    const invoice = world.invoices.find((i) => i.supplierId === SUPPLIERS[1]!.taxId)!;
+    const message = eventAbout(invoice, 'INVOICE_APPROVED', null);
+    await sendToQueue('notifications', message);
+    const token = await idTokenOf(other.username, other.password);
+    const expected = notificationText(message);
+    await eventually(
+      async () => (await call<{ items: Notification[] }>(routes.listNotifications, { token })).body.items,
+      (items) => items.some((n) => n.message === expected),
+      'the opted-out supplier feed',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await mailbox()).filter((mail) => mail.text.includes(expected))).toEqual([]);
+  });
+
+  it('marks everything read up to now', async () => {
+    const token = await tokenOf('SUPPLIER');
+    await eventually(
+      () => feedOf('SUPPLIER'),
+      (items) => items.some((n) => !n.isRead),
+      'an unread notification',
+    );
+    const unread = (await feedOf('SUPPLIER')).filter((n) => !n.isRead).length;
+    const marked = await call(routes.markNotificationsAsRead, { token, body: {} });
+    expect(marked.status).toBe(200);
+    expect(marked.body.updated).toBe(unread);
+    expect((await feedOf('SUPPLIER')).every((n) => n.isRead)).toBe(true);
+  });
+
+  it('tells the supplier about a rejection, with its reason', async () => {
+    const supplier = { taxId: withCheckDigit('2070000003'), name: 'Proveedor de Avisos S.A.C.' };
+    const f = await reviewFixture({ client: CLIENTS[0]!.taxId, clientName: CLIENTS[0]!.name, supplier, kind: null });
+    const token = await idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
+    const path = { supplierId: supplier.taxId, invoiceType: 'FACTURA', invoiceId: f.invoice.id };
+    expect(
+      (await call(routes.disapproveInvoice, { token, path, body: { reason: 'Falta la orden de compra.' } })).status,
+    ).toBe(200);
+    const feed = await eventually(
+      () => table().partition(keys.feed('SUPPLIER', supplier.taxId)),
+      (items) => items.length > 0,
+      'the rejection notification',
+    );
+    expect(feed.map((item) => item.message)).toEqual([
+      `${CLIENTS[0]!.name} rechazó la factura ${f.invoice.id}. Motivo: Falta la orden de compra.`,
+    ]);
+  });
+});
