@@ -13,6 +13,7 @@ const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 export const PORTAL_PATHS = {
   handlersDir: path.join(ROOT_DIR, 'functions/src/handlers'),
   workersDir: path.join(ROOT_DIR, 'functions/src/workers'),
+  jobsDir: path.join(ROOT_DIR, 'functions/src/jobs'),
   preTokenGenerationEntry: path.join(ROOT_DIR, 'functions/src/triggers/pre-token-generation.ts'),
   webDistDir: path.join(ROOT_DIR, 'web/dist'),
 } as const;
@@ -71,8 +72,11 @@ export function buildPortalApp(options: BuildPortalAppOptions = {}): PortalApp {
     storage: stateful.storage,
     queues: stateful.queues,
     identity: stateful.identity,
+    sunat: stateful.sunat,
+    sap: stateful.sap,
     handlersDir: paths.handlersDir,
     workersDir: paths.workersDir,
+    jobsDir: paths.jobsDir,
     webDistDir: paths.webDistDir,
   });
 
@@ -82,6 +86,12 @@ export function buildPortalApp(options: BuildPortalAppOptions = {}): PortalApp {
     Annotations.of(stateful).addWarningV2(
       'portal:placeholder-web-origin',
       `webOrigin ${config.webOrigin} is a placeholder: deploy with -c webOrigin=https://<site> so CORS admits the real site.`,
+    );
+  }
+  if (Object.keys(config.sapCompanyCodes).length === 0 || new URL(config.sapBaseUrl).hostname.endsWith('example.com')) {
+    Annotations.of(stateless).addWarningV2(
+      'portal:sap-placeholder',
+      `SAP is not configured: deploy with -c sapBaseUrl=https://<s4hana> -c sapCompanyCodes='{"<ruc>":"<company code>"}' or every MIRO posting fails.`,
     );
   }
   if (options.nag ?? true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

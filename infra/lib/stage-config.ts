@@ -26,6 +26,15 @@ export const StageConfig = z.object({
   }),
   /** Keep data (table, buckets, user pool, queues) when the stack is deleted or a resource replaced. */
   retain: z.boolean(),
+  /** SUNAT's OAuth2 token host and API host (a stage may point them at a test double). */
+  sunatTokenUrl: z.url({ protocol: /^https?$/ }).default('https://api-seguridad.sunat.gob.pe'),
+  sunatApiUrl: z.url({ protocol: /^https?$/ }).default('https://api.sunat.gob.pe'),
+  /** S/4HANA's base URL (the OData services hang below it); its credentials live in the stateful stack's SAP secret. */
+  sapBaseUrl: z.url({ protocol: /^https?$/ }).default('https://s4hana.example.com'),
+  /** Company code that books each company of the group: `{ruc: companyCode}` (`-c sapCompanyCodes='{...}'`). */
+  sapCompanyCodes: z
+    .record(z.string().regex(/^\d{11}$/, 'sapCompanyCodes: keys are RUCs'), z.string().min(1))
+    .default({}),
 });
 export type StageConfig = z.infer<typeof StageConfig>;
 export type StageConfigInput = z.input<typeof StageConfig>;
@@ -39,7 +48,17 @@ export const KNOWN_STAGES: Readonly<Record<string, Omit<StageConfigInput, 'stage
 };
 
 /** Context keys a caller may override with `-c key=value`. */
-const OVERRIDABLE = ['account', 'region', 'adminGroupName', 'webOrigin', 'retain'] as const;
+const OVERRIDABLE = [
+  'account',
+  'region',
+  'adminGroupName',
+  'webOrigin',
+  'retain',
+  'sunatTokenUrl',
+  'sunatApiUrl',
+  'sapBaseUrl',
+  'sapCompanyCodes',
+] as const;
 
 /**
  * Builds the stage configuration from CDK context (`tryGetContext`), validating it once.
@@ -54,12 +73,22 @@ export function resolveStageConfig(getContext: (key: string) => unknown): StageC
     if (value === undefined || value === null || value === '') continue;
     // `-c retain=true` arrives as a string; cdk.json and programmatic context may pass a boolean.
     overrides[key] = key === 'retain' && typeof value === 'string' ? value === 'true' : value;
+    // `-c sapCompanyCodes='{"<ruc>":"1000"}'` arrives as JSON text.
+    if (key === 'sapCompanyCodes' && typeof value === 'string') overrides[key] = parseJsonOr(value);
   }
   const parsed = StageConfig.safeParse({ ...defaults, ...overrides, stage });
   if (!parsed.success) {
     throw new Error(`Invalid configuration for stage '${stage}':\n${z.prettifyError(parsed.error)}`);
   }
   return parsed.data;
+}
+
+function parseJsonOr(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
 }
 
 function stringOrUndefined(value: unknown): string | undefined {

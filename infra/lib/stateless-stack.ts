@@ -6,7 +6,10 @@ import type { Data } from './constructs/data.js';
 import type { Identity } from './constructs/identity.js';
 import type { PortalFunction } from './constructs/portal-function.js';
 import type { Queues, QueueKey } from './constructs/queues.js';
+import type { Sap } from './constructs/sap.js';
+import { Schedules } from './constructs/schedules.js';
 import type { Storage } from './constructs/storage.js';
+import type { Sunat } from './constructs/sunat.js';
 import { Web } from './constructs/web.js';
 import { Workers } from './constructs/workers.js';
 import type { StageConfig } from './stage-config.js';
@@ -17,10 +20,14 @@ export interface StatelessStackProps extends StackProps {
   readonly storage: Storage;
   readonly queues: Queues;
   readonly identity: Identity;
+  readonly sunat: Sunat;
+  readonly sap: Sap;
   /** Absolute path of functions/src/handlers. */
   readonly handlersDir: string;
   /** Absolute path of functions/src/workers. */
   readonly workersDir: string;
+  /** Absolute path of functions/src/jobs. */
+  readonly jobsDir: string;
   /** Absolute path of web/dist. */
   readonly webDistDir: string;
   /** @default the whole manifest */
@@ -32,6 +39,7 @@ export class StatelessStack extends Stack {
   readonly api: Api;
   readonly web: Web;
   readonly workers: Workers;
+  readonly schedules: Schedules;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -63,6 +71,21 @@ export class StatelessStack extends Stack {
       workersDir: props.workersDir,
       adminGroupName: config.adminGroupName,
       bind,
+    });
+    // Only the SUNAT worker talks to SUNAT and reads its credentials.
+    const sunatWorker = this.workers.functions.get('sunatValidation');
+    if (sunatWorker) props.sunat.bind(sunatWorker);
+    // Only the MIRO worker and the payment sync talk to SAP.
+    const miroWorker = this.workers.functions.get('miroRequests');
+    if (miroWorker) props.sap.bind(miroWorker);
+    this.schedules = new Schedules(this, 'Schedules', {
+      stage: config.stage,
+      retain: config.retain,
+      jobsDir: props.jobsDir,
+      bind: (fn, key) => {
+        bind(fn);
+        if (key === 'paymentSync') props.sap.bind(fn);
+      },
     });
 
     const webConfig = {

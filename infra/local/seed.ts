@@ -1,5 +1,6 @@
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { EMPTY_DASHBOARD, dashboardDelta, dashboardMonth, keys, parseTaxIds } from '@portal/shared';
+import { EMPTY_DASHBOARD, dashboardDelta, dashboardMonth, keys, parseTaxIds, type Invoice } from '@portal/shared';
 import { CLIENTS, DEMO_USERS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from './seed-data.js';
 
 const SEED_MARKER = { pk: 'SEED', sk: 'v3' };
@@ -97,4 +98,118 @@ export async function seedIfEmpty(db: DynamoDBDocumentClient, table: string): Pr
       if (error.name !== 'ConditionalCheckFailedException') throw error;
     });
   return true;
+}
+
+/**
+ * A one-page PDF that any reader opens: Helvetica text, one line per entry (WinAnsi, so Spanish
+ * accents print), with a cross-reference table whose offsets are computed, not guessed.
+ */
+export function minimalPdf(lines: readonly string[]): Buffer {
+  const text = (line: string) => `(${line.replace(/[\\()]/g, (char) => `\\${char}`)}) Tj T*`;
+  const content = ['BT', '/F1 12 Tf', '16 TL', '72 770 Td', ...lines.map(text), 'ET'].join('\n');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
+  ];
+  let body = '%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(Buffer.byteLength(body, 'latin1'));
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(body, 'latin1');
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  body += offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+const xmlText = (value: string | number) => String(value).replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** SUNAT catalogue 01 codes and the UBL 2.1 root of each seeded document type. */
+const UBL_DOCUMENTS: Partial<Record<Invoice['type'], { root: string; code: string }>> = {
+  FACTURA: { root: 'Invoice', code: '01' },
+  BOLETA: { root: 'Invoice', code: '03' },
+  NOTA_DE_CREDITO: { root: 'CreditNote', code: '07' },
+  NOTA_DE_DEBITO: { root: 'DebitNote', code: '08' },
+};
+
+/** A small UBL 2.1 document with the invoice's parties and totals (unsigned: demo data). */
+export function ublXml(invoice: Invoice): string {
+  const { root, code } = UBL_DOCUMENTS[invoice.type] ?? { root: 'Invoice', code: '01' };
+  const money = (amount: number) => `currencyID="${invoice.currency}">${amount.toFixed(2)}`;
+  const party = (taxId: string, name: string) =>
+    [
+      '<cac:Party><cac:PartyTaxScheme>',
+      `<cbc:RegistrationName>${xmlText(name)}</cbc:RegistrationName>`,
+      `<cbc:CompanyID schemeID="6">${taxId}</cbc:CompanyID>`,
+      '</cac:PartyTaxScheme></cac:Party>',
+    ].join('');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<${root} xmlns="urn:oasis:names:specification:ubl:schema:xsd:${root}-2"`,
+    '  xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"',
+    '  xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">',
+    '  <cbc:UBLVersionID>2.1</cbc:UBLVersionID>',
+    '  <cbc:CustomizationID>2.0</cbc:CustomizationID>',
+    `  <cbc:ID>${xmlText(invoice.id)}</cbc:ID>`,
+    `  <cbc:IssueDate>${invoice.issuedAt}</cbc:IssueDate>`,
+    root === 'Invoice' ? `  <cbc:InvoiceTypeCode listID="0101">${code}</cbc:InvoiceTypeCode>` : '',
+    `  <cbc:DocumentCurrencyCode>${invoice.currency}</cbc:DocumentCurrencyCode>`,
+    `  <cac:AccountingSupplierParty>${party(invoice.supplierId, invoice.supplierName)}</cac:AccountingSupplierParty>`,
+    `  <cac:AccountingCustomerParty>${party(invoice.client, invoice.clientName)}</cac:AccountingCustomerParty>`,
+    `  <cac:TaxTotal><cbc:TaxAmount ${money(invoice.taxAmount)}</cbc:TaxAmount></cac:TaxTotal>`,
+    `  <cac:LegalMonetaryTotal><cbc:PayableAmount ${money(invoice.amount)}</cbc:PayableAmount></cac:LegalMonetaryTotal>`,
+    `</${root}>`,
+    '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/**
+ * Puts a real file at every seeded invoice's pdfUrl and xmlUrl in the documents bucket, so that the
+ * demo downloads open. Called by the local stage right after it seeds the table.
+ */
+export async function seedDocuments(s3: S3Client, bucket: string): Promise<number> {
+  const puts: PutObjectCommand[] = [];
+  for (const invoice of buildWorld().invoices) {
+    const name = `${invoice.supplierId}-${invoice.id}`;
+    if (invoice.pdfUrl) {
+      const pdf = minimalPdf([
+        `Comprobante ${invoice.id} (${invoice.type})`,
+        `Emisor: ${invoice.supplierName} - RUC ${invoice.supplierId}`,
+        `Adquirente: ${invoice.clientName} - RUC ${invoice.client}`,
+        `Fecha de emision: ${invoice.issuedAt}`,
+        `Importe total: ${invoice.currency} ${invoice.amount.toFixed(2)}`,
+        'Documento de demostracion del Portal de Proveedores.',
+      ]);
+      puts.push(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: invoice.pdfUrl,
+          Body: pdf,
+          ContentType: 'application/pdf',
+          Metadata: { filename: `${name}.pdf` },
+        }),
+      );
+    }
+    if (invoice.xmlUrl) {
+      puts.push(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: invoice.xmlUrl,
+          Body: Buffer.from(ublXml(invoice), 'utf8'),
+          ContentType: 'application/xml',
+          Metadata: { filename: `${name}.xml` },
+        }),
+      );
+    }
+  }
+  // A few at a time: s3rver writes each object to disk.
+  for (let i = 0; i < puts.length; i += 16) await Promise.all(puts.slice(i, i + 16).map((put) => s3.send(put)));
+  return puts.length;
 }

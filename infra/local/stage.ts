@@ -7,15 +7,15 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { BUCKETS, QUEUES, RUNTIME_ENV, TABLE, localName, type WebConfig } from '@portal/shared';
+import { BUCKETS, QUEUES, RUNTIME_ENV, SCHEDULES, TABLE, localName, type WebConfig } from '@portal/shared';
 import { ROOT_DIR, type LocalStageConfig } from './config.js';
 import { startGateway } from './gateway.js';
 import type { LocalOutputs } from './outputs.js';
 import { ensureBucket, ensureQueues, ensureTable } from './provision/aws-resources.js';
 import { ensureIdentity } from './provision/identity.js';
 import { startPoller, type SqsBatchHandler } from './poller.js';
-import { seedIfEmpty } from './seed.js';
-import { ADMIN_GROUP, DEMO_USERS } from './seed-data.js';
+import { seedDocuments, seedIfEmpty } from './seed.js';
+import { ADMIN_GROUP, CLIENTS, DEMO_USERS } from './seed-data.js';
 import { issuer, jwksUrl, startCognito } from './services/cognito.js';
 import { startDynamoDb } from './services/dynamodb.js';
 import { startLambdaEndpoint } from './services/lambda-endpoint.js';
@@ -23,8 +23,8 @@ import { startMailbox } from './services/mailbox.js';
 import { startS3 } from './services/s3.js';
 import { startSqs } from './services/sqs.js';
 import { LOCAL_CREDENTIALS, assertPortFree, type RunningService } from './services/types.js';
-import { startSapSimulator } from './simulators/sap.js';
-import { startSunatSimulator } from './simulators/sunat.js';
+import { LOCAL_SAP_CREDENTIALS, localCompanyCodes, startSapSimulator } from './simulators/sap.js';
+import { localSunatCredentials, startSunatSimulator } from './simulators/sunat.js';
 import { startWebServer } from './web-server.js';
 
 const TRIGGER_FUNCTION = 'portal-local-pre-token-generation';
@@ -99,6 +99,8 @@ export async function startLocalStage(
   const webOrigins = [webUrl, `http://localhost:${ports.web}`];
   const tableName = localName(stage, TABLE.logicalName);
   const documentsBucket = localName(stage, BUCKETS.documents.id);
+  // One pair of SUNAT API credentials per company of the group: the simulator checks them, the worker uses them.
+  const sunatCredentials = localSunatCredentials(CLIENTS.map((client) => client.taxId));
 
   // The handlers read their configuration once, at import: the environment is complete before they load.
   Object.assign(process.env, {
@@ -118,6 +120,12 @@ export async function startLocalStage(
     [RUNTIME_ENV.s3ForcePathStyle]: 'true',
     [RUNTIME_ENV.adminGroupName]: ADMIN_GROUP,
     [BUCKETS.documents.env]: documentsBucket,
+    SAP_BASE_URL: url(ports.sap),
+    SAP_CREDENTIALS: JSON.stringify(LOCAL_SAP_CREDENTIALS),
+    SAP_COMPANY_CODES: JSON.stringify(localCompanyCodes()),
+    SUNAT_TOKEN_URL: url(ports.sunat),
+    SUNAT_API_URL: url(ports.sunat),
+    SUNAT_CREDENTIALS: JSON.stringify(sunatCredentials),
     POWERTOOLS_SERVICE_NAME: 'portal-proveedores',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
   });
@@ -154,7 +162,7 @@ export async function startLocalStage(
         lambdaEndpoint: lambda.endpoint,
         triggerFunctionName: TRIGGER_FUNCTION,
       }),
-      startSunatSimulator(ports.sunat, host),
+      startSunatSimulator(ports.sunat, host, { credentials: sunatCredentials }),
       startSapSimulator(ports.sap, host),
       startMailbox({ port: ports.mailbox, host, dataDir }),
     ]);
@@ -184,7 +192,10 @@ export async function startLocalStage(
     ]);
     for (const [key, def] of Object.entries(QUEUES)) process.env[def.env] = queues[key as keyof typeof QUEUES].url;
 
-    if (await seedIfEmpty(DynamoDBDocumentClient.from(ddb), tableName)) log('Datos de demostración cargados.');
+    if (await seedIfEmpty(DynamoDBDocumentClient.from(ddb), tableName)) {
+      await seedDocuments(s3Client, documentsBucket);
+      log('Datos de demostración cargados.');
+    }
 
     const poolIssuer = issuer(cognito.endpoint, identity.userPoolId);
     const api = await startGateway({
@@ -221,6 +232,8 @@ export async function startLocalStage(
       });
       running.push({ name: `poller ${def.id}`, endpoint: queues[key].url, stop: () => poller.stop() });
     }
+
+    running.push(await startSchedules(sap, log));
 
     const webConfig: WebConfig = {
       stage,
@@ -272,4 +285,62 @@ export async function startLocalStage(
     await stop();
     throw error;
   }
+}
+
+/**
+ * EventBridge's rules on this machine: each job of shared SCHEDULES runs on its own timer (every
+ * LOCAL_SCHEDULE_SECONDS when set, else its everyMinutes), never two runs of one job at a time. The
+ * SAP simulator's `POST /__control/schedules/{id}` runs one now, for tests and demos.
+ */
+async function startSchedules(
+  sap: { setScheduleRunner(run: (id: string) => Promise<void>): void },
+  log: (line: string) => void,
+): Promise<RunningService> {
+  const everySeconds = Number(process.env.LOCAL_SCHEDULE_SECONDS) || null;
+  const jobs = new Map<string, () => Promise<void>>();
+  const timers: NodeJS.Timeout[] = [];
+  for (const def of Object.values(SCHEDULES)) {
+    const job = (await import(pathToFileURL(path.join(ROOT_DIR, 'functions/src/jobs', `${def.handler}.ts`)).href)) as {
+      handler: (event: unknown) => Promise<unknown>;
+    };
+    // Runs one after another: a run asked for while one is under way starts when it ends.
+    let last: Promise<void> = Promise.resolve();
+    const run = () => {
+      const next = last
+        .catch(() => undefined)
+        .then(() =>
+          job.handler({
+            source: 'aws.events',
+            'detail-type': 'Scheduled Event',
+            detail: {},
+            time: new Date().toISOString(),
+          }),
+        )
+        .then(
+          () => undefined,
+          (error: Error) => {
+            log(`[${def.id}] error: ${error.message}`);
+            throw error;
+          },
+        );
+      last = next;
+      return next;
+    };
+    jobs.set(def.id, run);
+    const timer = setInterval(() => run().catch(() => undefined), (everySeconds ?? def.everyMinutes * 60) * 1000);
+    timer.unref();
+    timers.push(timer);
+  }
+  sap.setScheduleRunner(async (id) => {
+    const run = jobs.get(id);
+    if (!run) throw new Error(`no schedule ${id}`);
+    await run();
+  });
+  return {
+    name: 'schedules',
+    endpoint: 'timers',
+    stop: async () => {
+      for (const timer of timers) clearInterval(timer);
+    },
+  };
 }

@@ -18,3 +18,4 @@ export * from './rules/dashboard.js';
 export * from './rules/review.js';
 export * from './schemas/messages.js';
 export * from './rules/notifications.js';
+export * from './rules/invoice-code.js';

@@ -192,7 +192,7 @@ export const routes = {
     request: { body: CreateInvoiceFromXmlBody },
     response: Invoice,
     successStatus: 201,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'invoices/create-invoice-from-xml',
   }),
   createInvoiceWithoutXml: route({
     id: 'createInvoiceWithoutXml',
@@ -201,10 +201,10 @@ export const routes = {
     summary: 'Registra un comprobante sin XML, con su PDF',
     auth: 'jwt',
     roles: ['SUPPLIER', 'ADMIN'],
-    request: { body: CreateInvoiceWithoutXmlBody },
+    request: { body: CreateInvoiceWithoutXmlBody, parameterCodes: { pdfUrl: 'ERROR_INVOICE_PDF_REQUIRED' } },
     response: Invoice,
     successStatus: 201,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'invoices/create-invoice-without-xml',
   }),
   createUpload: route({
     id: 'createUpload',
@@ -216,7 +216,7 @@ export const routes = {
     request: { body: CreateUploadBody },
     response: UploadTicket,
     successStatus: 201,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'uploads/create-upload',
   }),
   getInvoiceFile: route({
     id: 'getInvoiceFile',
@@ -227,7 +227,7 @@ export const routes = {
     roles: ALL_SIGNED_IN,
     request: { path: InvoiceKeyPath, query: InvoiceFileQuery, parameterCodes: INVOICE_ID_CODES },
     response: FileLink,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'invoices/get-invoice-file',
   }),
   getInvoice: route({
     id: 'getInvoice',

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUES, ROUTES, TABLE } from '@portal/shared';
+import { QUEUES, ROUTES, SCHEDULES, TABLE } from '@portal/shared';
 import { buildPortalApp, stackNames, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 import { resolveStageConfig } from '../../infra/lib/stage-config.js';
@@ -53,11 +53,14 @@ describe('CDK app, stage dev', () => {
     expect(portal.stateless.stackName).toBe('Portal-dev-Stateless');
   });
 
-  it('creates exactly one route function per manifest route, plus only the CDK deployment handler', () => {
+  it('creates one function per manifest route, queue consumer and scheduled job, plus only the CDK deployment handler', () => {
     const functions = Object.entries(statelessResources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
     const portalFunctions = functions.filter(([, r]) => tagOf(r, PORTAL_FUNCTION_TAG) !== undefined);
     const tagValues = portalFunctions.map(([, r]) => tagOf(r, PORTAL_FUNCTION_TAG)).sort();
-    expect(tagValues).toEqual(ROUTES.map((route) => route.id).sort());
+    // One function per route, per queue consumer (workers) and per scheduled job.
+    const workers = Object.values(QUEUES).flatMap((def) => (def.consumer ? [`worker-${def.consumer}`] : []));
+    const jobs = Object.values(SCHEDULES).map((def) => `job-${def.handler}`);
+    expect(tagValues).toEqual([...ROUTES.map((route) => route.id), ...workers, ...jobs].sort());
 
     // Every other function must be the handler behind the BucketDeployment custom resources.
     const deploymentHandlers = new Set(
@@ -68,7 +71,7 @@ describe('CDK app, stage dev', () => {
     const others = functions.filter(([, r]) => tagOf(r, PORTAL_FUNCTION_TAG) === undefined).map(([id]) => id);
     expect(others).toEqual([...deploymentHandlers]);
     expect(others).toHaveLength(1);
-    expect(functions).toHaveLength(ROUTES.length + 1);
+    expect(functions).toHaveLength(tagValues.length + 1);
   });
 
   it('gives the stateful stack only the PreTokenGeneration trigger, wired to the user pool', () => {
@@ -209,6 +212,22 @@ describe('CDK app, stage dev', () => {
         ]),
       }),
     });
+  });
+
+  it('runs each scheduled job from an EventBridge rule, and gives the SAP secret only to the SAP functions', () => {
+    const rules = Object.values(stateless.findResources('AWS::Events::Rule')) as Resource[];
+    expect(rules.map((rule) => rule.Properties?.ScheduleExpression).sort()).toEqual(
+      Object.values(SCHEDULES)
+        .map((def) => `rate(${def.everyMinutes} minutes)`)
+        .sort(),
+    );
+    const withSap = Object.values(statelessResources)
+      .filter((r) => r.Type === 'AWS::Lambda::Function')
+      .filter((r) => JSON.stringify(r.Properties?.Environment ?? {}).includes('SAP_CREDENTIALS_SECRET_ARN'))
+      .map((r) => tagOf(r, PORTAL_FUNCTION_TAG))
+      .sort();
+    expect(withSap).toEqual(['job-sync-payments', 'worker-miro-requests']);
+    expect(Object.keys(stateful.findResources('AWS::SecretsManager::Secret')).length).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -112,8 +112,10 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   createUpload: () => ({
     own: { body: { purpose: 'INVOICE_PDF', fileName: 'factura.pdf', contentType: 'application/pdf', size: 1000 } },
   }),
-  // Downloads land with the uploads work; its tenant probe (404 for another tenant's invoice) comes with it.
-  getInvoiceFile: (role) => ({ own: { path: ownInvoice(role), query: { file: 'pdf' } } }),
+  getInvoiceFile: (role) => ({
+    own: { path: ownInvoice(role), query: { file: 'pdf' } },
+    foreign: role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice, query: { file: 'pdf' } }),
+  }),
   getInvoice: (role) => ({
     own: { path: ownInvoice(role) },
     foreign: role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice }),
@@ -192,6 +194,7 @@ describe('the matrix itself', () => {
         'disapproveInvoice',
         'getDashboard',
         'getInvoice',
+        'getInvoiceFile',
         'listEmployees',
         'listInvoices',
         'listMaterialDocs',

@@ -147,8 +147,10 @@ describe('conformity lists refuse what the caller may not see', () => {
   it('lets an admin list any company, and answers 404 for a company outside the group', async () => {
     const token = await tokenOf('ADMIN');
     const { items } = await walk(routes.listMaterialDocs, token, { acquirer: FOREIGN }, 50);
+    // The MIRO tests register documents of their own at this company: the seed's are all there, and only this company's.
+    expect(items.every((doc: { acquirerTaxId: string }) => doc.acquirerTaxId === FOREIGN)).toBe(true);
     expect(items).toEqual(
-      newestFirst(
+      expect.arrayContaining(
         world.conformityDocuments
           .filter((doc) => doc.kind === 'MATERIAL_DOCUMENT' && doc.acquirerTaxId === FOREIGN)
           .map(rowOf),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { keys, routes, withCheckDigit, type ConformityKind, type InvoiceDetail } from '@portal/shared';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
-import { conformityFixture, drainQueue, reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
+import { conformityFixture, reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { demoUser } from '../support/stage.js';
 
 /**
@@ -329,23 +329,21 @@ describe('PUT: completing an invoice (spec §5)', () => {
 });
 
 describe('approve (spec §4)', () => {
-  it('moves COMPLETED to ACCEPTED with a MIRO outbox record and one queue message', async () => {
+  it('moves COMPLETED to ACCEPTED with a MIRO outbox record handed to the queue', async () => {
     const f = await fixture('MATERIAL_DOCUMENT');
     await complete(f);
-    await drainQueue('miroRequests');
     const response = await call<InvoiceDetail>(routes.approveInvoice, { token: await admin(), path: pathOf(f) });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'ACCEPTED', approved: true });
     expect(response.body.statusHistory.at(-1)).toMatchObject({ status: 'ACCEPTED', by: demoUser('ADMIN').username });
     const outbox = keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', f.invoice.id);
+    // The MIRO worker takes it from there (miro.test.ts): the record may already be on its way to SAP.
     expect(await table().get(outbox)).toMatchObject({
-      state: 'PENDING',
       idempotencyKey: outbox.pk,
+      invoiceId: f.invoice.id,
       queuedAt: expect.any(String),
+      state: expect.stringMatching(/^(PENDING|POSTING|POSTED|FAILED)$/),
     });
-    expect(await drainQueue('miroRequests')).toEqual([
-      { supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA', invoiceId: f.invoice.id, outboxKey: outbox.pk },
-    ]);
   });
 
   it('refuses an invoice that is not COMPLETED', async () => {
@@ -360,7 +358,6 @@ describe('approve (spec §4)', () => {
   it('gives fifty concurrent approvals of one invoice exactly one success and one outbox record', async () => {
     const f = await fixture('SERVICE_SHEET');
     await complete(f);
-    await drainQueue('miroRequests');
     const token = await manager();
     const answers = await Promise.all(
       Array.from({ length: 50 }, () => call(routes.approveInvoice, { token, path: pathOf(f) })),
@@ -372,8 +369,8 @@ describe('approve (spec §4)', () => {
         answer.body.errors[0].code,
       );
     }
-    const messages = (await drainQueue('miroRequests')) as { invoiceId: string }[];
-    expect(messages.filter((message) => message.invoiceId === f.invoice.id)).toHaveLength(1);
+    const outboxes = await table().partition(keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', f.invoice.id).pk);
+    expect(outboxes).toHaveLength(1);
     const detail = await call<InvoiceDetail>(routes.getInvoice, { token, path: pathOf(f) });
     expect(detail.body.statusHistory.filter((entry) => entry.status === 'ACCEPTED')).toHaveLength(1);
   });

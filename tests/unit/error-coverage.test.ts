@@ -7,9 +7,6 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Codes whose producing path belongs to an issue that has not landed yet: each names its issue. */
 const PRODUCED_BY_LATER_ISSUES: Record<string, string> = {
-  ERROR_UNEXPECTED_RESPONSE_FROM_SUNAT_VERIFICATION_SERVICE: 'issue 4 (SUNAT worker)',
-  ERROR_UNEXPECTED_EXCEPTION_DURING_MIRO_CREATION_REQUEST_SUBMIT: 'issue 4 (MIRO worker)',
-  ERROR_INVOICE_ALREADY_EXISTS: 'issue 4 (intake)',
   ERROR_USER_NOT_FOUND: 'issue 5 (user administration)',
 };
 

@@ -1,4 +1,8 @@
-import { TransactionCanceledException, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+  type TransactWriteItem,
+} from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
@@ -210,6 +214,48 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
           });
         }
         throw new InvoiceChangedError();
+      }
+    },
+
+    /**
+     * Records what SUNAT said (or that it could not be asked): certStatus, statusMessage and the
+     * `sunat` check, conditioned on the version read, with the index attributes written again as on
+     * every change. Status, history and counters do not move: certification is not a status.
+     */
+    async setCertification(
+      before: StoredInvoice,
+      change: Pick<Invoice, 'certStatus' | 'statusMessage'> & { readonly sunat: Invoice['sunat'] },
+    ): Promise<StoredInvoice> {
+      const stored: StoredInvoice = { ...before, ...change, version: before.version + 1 };
+      const attributes: Doc = {
+        ...keys.invoiceIndexes(stored),
+        certStatus: stored.certStatus,
+        statusMessage: stored.statusMessage,
+        sunat: stored.sunat ?? null,
+        version: stored.version,
+      };
+      const names = Object.keys(attributes);
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: keys.invoice(before.supplierId, before.type, before.id),
+            UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
+            ConditionExpression: '#version = :expected',
+            ExpressionAttributeNames: {
+              ...Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
+              '#version': 'version',
+            },
+            ExpressionAttributeValues: {
+              ...Object.fromEntries(names.map((name, i) => [`:a${i}`, attributes[name]])),
+              ':expected': before.version,
+            },
+          }),
+        );
+        return stored;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) throw new InvoiceChangedError();
+        throw error;
       }
     },
 

@@ -2,7 +2,6 @@ import {
   BadRequestError,
   ConflictError,
   INVOICE_STATUS_LABELS,
-  NotFoundError,
   checkConformity,
   checkReviewShape,
   keys,
@@ -13,7 +12,6 @@ import {
   type MiroRequestMessage,
   type NotificationMessage,
   type RouteBody,
-  type RoutePath,
   type RouteQuery,
   type Routes,
   type StatusHistoryEntry,
@@ -28,8 +26,9 @@ import {
   type InvoiceStore,
   type StoredInvoice,
 } from '../repositories/invoice-store.js';
+import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
 
-export type InvoicePath = RoutePath<Routes['getInvoice']>;
+export type { InvoicePath } from './invoice-access.js';
 export type UpdateBody = RouteBody<Routes['updateInvoice']>;
 export type DisapproveQuery = RouteQuery<Routes['disapproveInvoice']>;
 export type DisapproveBody = RouteBody<Routes['disapproveInvoice']>;
@@ -47,14 +46,6 @@ export interface ReviewDeps {
 const MAX_ATTEMPTS = 5;
 const EDITABLE: readonly InvoiceStatus[] = ['PENDING', 'COMPLETED'];
 
-/** Whether the caller may see the invoice at all: another tenant's invoice does not exist for it. */
-function withinReach(caller: Caller, invoice: Invoice): boolean {
-  if (caller.level === 'ADMIN') return true;
-  if (caller.level === 'SUPPLIER') return caller.taxIds.includes(invoice.supplierId);
-  if (caller.level === 'MANAGER') return caller.taxIds.includes(invoice.client);
-  return false;
-}
-
 function refsOf(invoice: Pick<Invoice, 'serviceSheets' | 'materialDocs'>): ConformityRef[] {
   return [
     ...invoice.serviceSheets.map((documentId) => ({ kind: 'SERVICE_SHEET' as const, documentId })),
@@ -68,11 +59,7 @@ const sameRef = (a: ConformityRef) => (b: ConformityRef) => a.kind === b.kind &&
 export function makeInvoiceReview(deps: ReviewDeps) {
   const { store, clock } = deps;
 
-  async function load(caller: Caller, path: InvoicePath): Promise<StoredInvoice> {
-    const invoice = await store.get(path.supplierId, path.invoiceType, path.invoiceId);
-    if (!invoice || !withinReach(caller, invoice)) throw new NotFoundError('ERROR_INVOICE_NOT_FOUND');
-    return invoice;
-  }
+  const load = (caller: Caller, path: InvoicePath): Promise<StoredInvoice> => loadInvoiceInReach(store, caller, path);
 
   async function detail(invoice: Invoice): Promise<InvoiceDetail> {
     const officeLocation = invoice.locationId ? await store.officeLocation(invoice.client, invoice.locationId) : null;
@@ -256,8 +243,8 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       } catch (error) {
         deps.log.error('MIRO request recorded but not queued; the relay will send it', error as Error);
       }
+      // The supplier hears of the approval from the MIRO worker, with SAP's document number.
       const { version: _version, ...plain } = approved.stored;
-      await announce('INVOICE_APPROVED', plain, null);
       return detail(plain);
     },
 

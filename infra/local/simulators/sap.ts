@@ -1,54 +1,355 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningService } from '../services/types.js';
-import { startSimulator } from './http.js';
+import { CLIENTS, buildWorld, type SeedConformityDocument, type SeedPurchaseOrder } from '../seed-data.js';
+import { startSimulator, type SimRoute } from './http.js';
 
 const SERVICE = '/sap/opu/odata/sap/API_SUPPLIERINVOICE_PROCESS_SRV';
+const PAYMENT_SERVICE = '/sap/opu/odata/sap/ZPORTAL_PAYMENT_RUN_SRV';
+const SESSION_COOKIE = 'SAP_SESSIONID_S4L_100';
+
+/** The technical user the local stage's functions log on with (basic authentication). */
+export const LOCAL_SAP_CREDENTIALS = { type: 'basic', username: 'PORTAL_RFC', password: 'portal-local' } as const;
+
+/** Company code of each company of the group on the local stage: 1000, 2000, 3000 in CLIENTS order. */
+export function localCompanyCodes(): Record<string, string> {
+  return Object.fromEntries(CLIENTS.map((client, i) => [client.taxId, String((i + 1) * 1000)]));
+}
+
+type PurchaseOrder = Pick<SeedPurchaseOrder, 'id' | 'issuerTaxId' | 'acquirerTaxId' | 'currency'>;
+type ConformityDocument = Pick<
+  SeedConformityDocument,
+  'kind' | 'documentId' | 'purchaseOrder' | 'fiscalYear' | 'issuerTaxId' | 'acquirerTaxId' | 'amount' | 'currency'
+>;
+
+interface Posting {
+  readonly document: string;
+  readonly fiscalYear: string;
+  readonly companyCode: string;
+  readonly supplierId: string;
+  readonly invoiceId: string;
+  readonly requestId: string | null;
+  readonly postedAt: string;
+}
+
+interface PaymentRunEntry {
+  readonly supplierId: string;
+  readonly invoiceId: string;
+  readonly invoiceType: string | null;
+  readonly scheduledAt: string;
+  readonly paidAt: string | null;
+  readonly changedAt: number;
+}
+
+export interface SapSimulator extends RunningService {
+  /** What `POST /__control/schedules/{id}` runs: the local stage plugs its scheduled jobs in here. */
+  setScheduleRunner(run: (scheduleId: string) => Promise<void>): void;
+}
+
+const odataError = (status: number, code: string, value: string) => ({
+  status,
+  body: { error: { code, message: { lang: 'es', value } } },
+});
+const odataDate = (ms: number) => `/Date(${ms})/`;
+const closeEnough = (a: number, b: number) => Math.abs(a - b) <= 0.01 + 1e-9;
+const docKey = (kind: string, acquirer: string, id: string) => `${kind}#${acquirer}#${id}`;
 
 /**
- * S/4HANA's supplier-invoice OData API, enough to exercise the adapter: the CSRF token handshake and
- * the A_SupplierInvoice deep insert, which answers a document number. The three-way match, the
- * conformity documents and payment runs arrive with the intake issue.
+ * S/4HANA as the portal sees it, on the local stage:
+ * - API_SUPPLIERINVOICE_PROCESS_SRV: the CSRF handshake (token bound to a session cookie) and the
+ *   A_SupplierInvoice deep insert with the three-way match (the purchase order belongs to the
+ *   supplier and company, the HES/MIGO belongs to that order, the amounts add up within a cent).
+ *   Repeatability-Request-ID is honoured: a repeated request answers the first document and posts
+ *   nothing. Other duplicates are not refused (SAP only warns), so a double posting shows in the count.
+ * - The purchase orders, HES and MIGO it knows: the seed's (buildWorld), plus those registered with
+ *   `POST /__control/documents` — tests that create documents in DynamoDB register them here too, as
+ *   SAP is where they really come from. Unknown documents are refused.
+ * - Payment runs: recorded with `POST /__control/payment-run`, read through ZPORTAL_PAYMENT_RUN_SRV.
+ * Control API (no auth): GET /__control/postings, POST /__control/fail, POST /__control/documents,
+ * POST /__control/payment-run, POST|GET /__control/schedules/{id}.
  */
-export function startSapSimulator(port: number, host: string): Promise<RunningService> {
-  const csrfTokens = new Set<string>();
+export async function startSapSimulator(
+  port: number,
+  host: string,
+  options: { companyCodes?: Record<string, string> } = {},
+): Promise<SapSimulator> {
+  const companies = new Map(
+    Object.entries(options.companyCodes ?? localCompanyCodes()).map(([ruc, code]) => [code, ruc]),
+  );
+  const expectedAuth = `Basic ${Buffer.from(`${LOCAL_SAP_CREDENTIALS.username}:${LOCAL_SAP_CREDENTIALS.password}`).toString('base64')}`;
+  const sessions = new Map<string, string>(); // CSRF token → session id
+  const orders = new Map<string, PurchaseOrder>();
+  const documents = new Map<string, ConformityDocument>();
+  const postings: Posting[] = [];
+  const repeatable = new Map<string, Posting>();
+  const paymentRuns: PaymentRunEntry[] = [];
+  let failuresLeft = 0;
+  let failureStatus = 503;
   let documentNumber = 5105600000;
-  return startSimulator('sap', port, host, [
+  let lastChange = 0;
+  let scheduleRunner: ((id: string) => Promise<void>) | null = null;
+  const scheduleRuns = new Map<string, { started: number; completed: number; lastError: string | null }>();
+
+  function register(body: { purchaseOrders?: PurchaseOrder[]; conformityDocuments?: ConformityDocument[] }) {
+    for (const order of body.purchaseOrders ?? []) orders.set(`${order.acquirerTaxId}#${order.id}`, order);
+    for (const doc of body.conformityDocuments ?? [])
+      documents.set(docKey(doc.kind, doc.acquirerTaxId, doc.documentId), doc);
+  }
+  const world = buildWorld();
+  register(world);
+
+  /** The three-way match of one posting; null when it holds. */
+  function mismatch(payload: Record<string, unknown>): string | null {
+    const acquirer = companies.get(String(payload.CompanyCode));
+    if (!acquirer) return `La sociedad ${String(payload.CompanyCode)} no existe.`;
+    const supplier = String(payload.InvoicingParty ?? '');
+    const currency = String(payload.DocumentCurrency ?? '');
+    const items = ((payload.to_SuppInvcItemPurOrdRef as { results?: unknown[] } | undefined)?.results ?? []) as Record<
+      string,
+      unknown
+    >[];
+    const taxes = ((payload.to_SupplierInvoiceTax as { results?: unknown[] } | undefined)?.results ?? []) as Record<
+      string,
+      unknown
+    >[];
+    let net = 0;
+    for (const item of items) {
+      const order = orders.get(`${acquirer}#${String(item.PurchaseOrder)}`);
+      if (!order || order.issuerTaxId !== supplier)
+        return `El pedido ${String(item.PurchaseOrder)} no existe para el acreedor ${supplier}.`;
+      const hes = item.ServiceEntrySheet ? String(item.ServiceEntrySheet) : null;
+      const migo = item.ReferenceDocument ? String(item.ReferenceDocument) : null;
+      const doc = hes
+        ? documents.get(docKey('SERVICE_SHEET', acquirer, hes))
+        : migo
+          ? documents.get(docKey('MATERIAL_DOCUMENT', acquirer, migo))
+          : undefined;
+      if (!doc || doc.purchaseOrder !== order.id)
+        return `No hay HES ni MIGO ${hes ?? migo ?? ''} del pedido ${order.id}.`;
+      if (migo && String(item.ReferenceDocumentFiscalYear) !== doc.fiscalYear)
+        return `El documento de material ${migo} no es del ejercicio ${String(item.ReferenceDocumentFiscalYear)}.`;
+      const amount = Number(item.SupplierInvoiceItemAmount);
+      if (!closeEnough(amount, doc.amount))
+        return `El importe ${amount.toFixed(2)} no coincide con el de ${doc.documentId} (${doc.amount.toFixed(2)}).`;
+      if (doc.currency !== currency) return `La moneda de ${doc.documentId} no es ${currency}.`;
+      net += amount;
+    }
+    const tax = taxes.reduce((sum, line) => sum + Number(line.TaxAmount), 0);
+    const gross = Number(payload.InvoiceGrossAmount);
+    if (!Number.isFinite(gross)) return 'Falta el importe bruto de la factura.';
+    if (items.length > 0 && !closeEnough(gross, net + tax))
+      return `El importe bruto ${gross.toFixed(2)} no cuadra con las posiciones (${net.toFixed(2)}) más impuestos (${tax.toFixed(2)}).`;
+    return null;
+  }
+
+  const answerOf = (payload: Record<string, unknown>, posting: Posting) => ({
+    status: 201,
+    body: { d: { ...payload, SupplierInvoice: posting.document, FiscalYear: posting.fiscalYear } },
+  });
+
+  function paymentRunRow(entry: PaymentRunEntry) {
+    return {
+      InvoicingParty: entry.supplierId,
+      SupplierInvoiceIDByInvcgParty: entry.invoiceId,
+      PortalInvoiceType: entry.invoiceType,
+      ScheduledPaymentDate: odataDate(Date.parse(`${entry.scheduledAt}T00:00:00Z`)),
+      PaymentDate: entry.paidAt ? odataDate(Date.parse(`${entry.paidAt}T00:00:00Z`)) : null,
+      LastChangeDateTime: odataDate(entry.changedAt),
+    };
+  }
+
+  const authorized = (headers: Record<string, string | string[] | undefined>) => headers.authorization === expectedAuth;
+  const unauthorized = odataError(401, '/IWFND/CM_CONSUMER/401', 'Usuario o contraseña incorrectos.');
+  const readJson = (body: string): Record<string, unknown> | null => {
+    try {
+      const parsed: unknown = JSON.parse(body || '{}');
+      return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
+    } catch {
+      return null;
+    }
+  };
+
+  const routes: SimRoute[] = [
     {
       method: 'GET',
       pattern: new RegExp(`^${SERVICE}/?$`),
       handle: ({ headers }) => {
-        if (headers['x-csrf-token']?.toString().toLowerCase() !== 'fetch')
-          return { status: 200, body: { d: { EntitySets: ['A_SupplierInvoice'] } } };
+        if (!authorized(headers)) return unauthorized;
+        const body = { d: { EntitySets: ['A_SupplierInvoice', 'A_SuppInvcItemPurOrdRef'] } };
+        if (headers['x-csrf-token']?.toString().toLowerCase() !== 'fetch') return { status: 200, body };
         const token = randomUUID();
-        csrfTokens.add(token);
-        return { status: 200, body: { d: { EntitySets: ['A_SupplierInvoice'] } }, headers: { 'x-csrf-token': token } };
+        const sessionId = randomUUID();
+        sessions.set(token, sessionId);
+        return {
+          status: 200,
+          body,
+          headers: { 'x-csrf-token': token, 'set-cookie': `${SESSION_COOKIE}=${sessionId}; path=/; HttpOnly` },
+        };
       },
     },
     {
       method: 'POST',
       pattern: new RegExp(`^${SERVICE}/A_SupplierInvoice$`),
       handle: ({ headers, body }) => {
-        const token = headers['x-csrf-token']?.toString();
-        if (!token || !csrfTokens.has(token))
+        if (!authorized(headers)) return unauthorized;
+        const token = headers['x-csrf-token']?.toString() ?? '';
+        const cookie = headers.cookie?.toString() ?? '';
+        const sessionId = sessions.get(token);
+        if (!sessionId || !cookie.includes(`${SESSION_COOKIE}=${sessionId}`)) {
           return {
-            status: 403,
-            body: { error: { message: { value: 'CSRF token validation failed' } } },
+            ...odataError(403, '/IWFND/CM_BEC/001', 'CSRF token validation failed'),
             headers: { 'x-csrf-token': 'Required' },
           };
-        let payload: Record<string, unknown>;
-        try {
-          payload = JSON.parse(body) as Record<string, unknown>;
-        } catch {
-          return { status: 400, body: { error: { message: { value: 'Malformed JSON' } } } };
         }
+        if (failuresLeft > 0) {
+          failuresLeft -= 1;
+          return odataError(failureStatus, '/IWBEP/CM_MGW_RT/000', 'Fallo simulado del sistema SAP.');
+        }
+        const payload = readJson(body);
+        if (!payload) return odataError(400, '/IWBEP/CM_MGW_RT/021', 'Malformed JSON');
+        const requestId = headers['repeatability-request-id']?.toString() ?? null;
+        const earlier = requestId ? repeatable.get(requestId) : undefined;
+        if (earlier) return answerOf(payload, earlier);
+        const problem = mismatch(payload);
+        if (problem) return odataError(400, 'M8/000', problem);
         documentNumber += 1;
-        return {
-          status: 201,
-          body: {
-            d: { ...payload, SupplierInvoice: String(documentNumber), FiscalYear: new Date().getFullYear().toString() },
-          },
+        const posting: Posting = {
+          document: String(documentNumber),
+          fiscalYear: String(new Date().getUTCFullYear()),
+          companyCode: String(payload.CompanyCode),
+          supplierId: String(payload.InvoicingParty),
+          invoiceId: String(payload.SupplierInvoiceIDByInvcgParty),
+          requestId,
+          postedAt: new Date().toISOString(),
         };
+        postings.push(posting);
+        if (requestId) repeatable.set(requestId, posting);
+        return answerOf(payload, posting);
       },
     },
-  ]);
+    {
+      method: 'GET',
+      pattern: new RegExp(`^${PAYMENT_SERVICE}/PaymentRunItems$`),
+      handle: ({ headers, url }) => {
+        if (!authorized(headers)) return unauthorized;
+        const filter = url.searchParams.get('$filter') ?? '';
+        const since = /LastChangeDateTime ge datetimeoffset'([^']+)'/.exec(filter)?.[1];
+        const sinceMs = since ? Date.parse(since) : -Infinity;
+        if (Number.isNaN(sinceMs)) return odataError(400, '/IWBEP/CM_MGW_RT/022', 'Filtro no válido.');
+        const top = Math.min(Number(url.searchParams.get('$top') ?? 500) || 500, 1000);
+        const skip = Number(url.searchParams.get('$skip') ?? 0) || 0;
+        const matching = paymentRuns.filter((entry) => entry.changedAt >= sinceMs);
+        const page = matching.slice(skip, skip + top);
+        let next: string | null = null;
+        if (skip + top < matching.length) {
+          const query = new URLSearchParams(url.searchParams);
+          query.set('$skip', String(skip + top));
+          next = `${PAYMENT_SERVICE}/PaymentRunItems?${query.toString()}`;
+        }
+        return { status: 200, body: { d: { results: page.map(paymentRunRow), __next: next } } };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/__control\/postings$/,
+      handle: ({ url }) => {
+        const supplierId = url.searchParams.get('supplierId');
+        const selected = supplierId ? postings.filter((p) => p.supplierId === supplierId) : postings;
+        const byInvoice: Record<string, number> = {};
+        for (const p of selected) {
+          const key = `${p.supplierId}/${p.invoiceId}`;
+          byInvoice[key] = (byInvoice[key] ?? 0) + 1;
+        }
+        return { status: 200, body: { total: selected.length, byInvoice, postings: selected } };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/__control\/fail$/,
+      handle: ({ body }) => {
+        const payload = readJson(body);
+        const count = Number(payload?.count ?? 1);
+        if (!Number.isInteger(count) || count < 0) return { status: 400, body: { message: 'count: entero ≥ 0' } };
+        failuresLeft = count;
+        failureStatus = Number(payload?.status ?? 503);
+        return { status: 200, body: { failuresLeft, status: failureStatus } };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/__control\/documents$/,
+      handle: ({ body }) => {
+        const payload = readJson(body);
+        if (!payload) return { status: 400, body: { message: 'JSON no válido' } };
+        register(payload as Parameters<typeof register>[0]);
+        return { status: 200, body: { purchaseOrders: orders.size, conformityDocuments: documents.size } };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/__control\/payment-run$/,
+      handle: ({ body }) => {
+        const payload = readJson(body);
+        const invoices = payload?.invoices;
+        if (!Array.isArray(invoices)) return { status: 400, body: { message: 'invoices: lista requerida' } };
+        const isDate = (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value);
+        for (const entry of invoices as Record<string, unknown>[]) {
+          if (typeof entry.supplierId !== 'string' || typeof entry.invoiceId !== 'string' || !isDate(entry.scheduledAt))
+            return { status: 400, body: { message: 'cada pago requiere supplierId, invoiceId y scheduledAt' } };
+          if (entry.paidAt != null && !isDate(entry.paidAt))
+            return { status: 400, body: { message: 'paidAt: fecha yyyy-mm-dd' } };
+        }
+        for (const entry of invoices as Record<string, unknown>[]) {
+          // Strictly increasing change times, so a cursor never skips an entry recorded in the same ms.
+          lastChange = Math.max(Date.now(), lastChange + 1);
+          paymentRuns.push({
+            supplierId: entry.supplierId as string,
+            invoiceId: entry.invoiceId as string,
+            invoiceType: typeof entry.invoiceType === 'string' ? entry.invoiceType : null,
+            scheduledAt: (entry.scheduledAt as string).slice(0, 10),
+            paidAt: typeof entry.paidAt === 'string' ? entry.paidAt.slice(0, 10) : null,
+            changedAt: lastChange,
+          });
+        }
+        return { status: 201, body: { recorded: invoices.length } };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/__control\/schedules\/([A-Za-z0-9-]+)$/,
+      handle: ({ params }) => {
+        const id = params[0]!;
+        if (!scheduleRunner) return { status: 503, body: { message: 'sin tareas programadas' } };
+        const state = scheduleRuns.get(id) ?? { started: 0, completed: 0, lastError: null };
+        scheduleRuns.set(id, state);
+        state.started += 1;
+        const run = state.started;
+        scheduleRunner(id).then(
+          () => {
+            state.completed = Math.max(state.completed, run);
+            state.lastError = null;
+          },
+          (error: unknown) => {
+            state.completed = Math.max(state.completed, run);
+            state.lastError = error instanceof Error ? error.message : String(error);
+          },
+        );
+        return { status: 202, body: { id, run } };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/__control\/schedules\/([A-Za-z0-9-]+)$/,
+      handle: ({ params }) => ({
+        status: 200,
+        body: { id: params[0], ...(scheduleRuns.get(params[0]!) ?? { started: 0, completed: 0, lastError: null }) },
+      }),
+    },
+  ];
+  const service = await startSimulator('sap', port, host, routes);
+  return {
+    ...service,
+    setScheduleRunner(run) {
+      scheduleRunner = run;
+    },
+  };
 }

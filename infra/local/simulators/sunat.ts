@@ -1,39 +1,227 @@
 import { randomUUID } from 'node:crypto';
-import type { RunningService } from '../services/types.js';
-import { startSimulator } from './http.js';
+import http from 'node:http';
+import { listen, type RunningService } from '../services/types.js';
 
 /**
- * SUNAT's comprobante-validation API, enough to exercise the adapter: the OAuth2 client-credentials
- * token endpoint and validarcomprobante. Every document is valid in this skeleton; chosen outcomes
- * (not found, annulled, slow, failing) arrive with the intake issue.
+ * SUNAT's "consulta integrada de comprobantes de pago": the OAuth2 client-credentials token endpoint
+ * (checking each company's API credentials) and validarcomprobante, whose answer tests and demo data
+ * choose per document:
+ * - by the control endpoint: POST /__control/outcomes {numRuc, numeroSerie, numero, outcome[, estadoRuc,
+ *   condDomiRuc]} (it also restarts that document's request count);
+ * - by convention, from the last two digits of the correlative (numero): 90 NOT_FOUND (estadoCp 0),
+ *   91 ANNULLED (2), 92 SLOW (the first query sleeps longer than the adapter's timeout, later ones
+ *   answer valid), 93 FLAKY (500 twice, then valid), 94 FAILING (always 500); any other is VALID (1).
+ * GET /__control/requests counts token and validation requests, also per document `ruc-serie-numero`.
  */
-export function startSunatSimulator(port: number, host: string): Promise<RunningService> {
-  const tokens = new Set<string>();
-  return startSimulator('sunat', port, host, [
-    {
-      method: 'POST',
-      pattern: /^\/v1\/clientesextranet\/([^/]+)\/oauth2\/token\/?$/,
-      handle: () => {
-        const token = randomUUID();
-        tokens.add(token);
-        return { status: 200, body: { access_token: token, token_type: 'JWT', expires_in: 3600 } };
+export const SUNAT_OUTCOMES = [
+  'VALID',
+  'AUTHORIZED',
+  'NOT_FOUND',
+  'ANNULLED',
+  'NOT_AUTHORIZED',
+  'SLOW',
+  'FLAKY',
+  'FAILING',
+] as const;
+export type SunatOutcome = (typeof SUNAT_OUTCOMES)[number];
+
+/** Outcomes chosen by the last two digits of the correlative. */
+export const SUNAT_OUTCOME_BY_SUFFIX: Readonly<Record<string, SunatOutcome>> = {
+  '90': 'NOT_FOUND',
+  '91': 'ANNULLED',
+  '92': 'SLOW',
+  '93': 'FLAKY',
+  '94': 'FAILING',
+};
+
+const ESTADO_CP: Record<SunatOutcome, string> = {
+  VALID: '1',
+  AUTHORIZED: '3',
+  NOT_FOUND: '0',
+  ANNULLED: '2',
+  NOT_AUTHORIZED: '4',
+  SLOW: '1',
+  FLAKY: '1',
+  FAILING: '1',
+};
+
+export interface SunatApiCredentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+/** The API credentials the local stage gives each company (the same pairs go to the functions). */
+export function localSunatCredentials(rucs: readonly string[]): Record<string, SunatApiCredentials> {
+  return Object.fromEntries(
+    rucs.map((ruc) => [ruc, { clientId: `portal-local-${ruc}`, clientSecret: `secreto-local-${ruc}` }]),
+  );
+}
+
+export interface SunatSimulatorOptions {
+  /** API credentials per company RUC: only these obtain tokens, and only for their own RUC. */
+  readonly credentials: Readonly<Record<string, SunatApiCredentials>>;
+  /** How long a SLOW document's first query takes. @default 6000 (the adapter gives up at 4000) */
+  readonly slowMs?: number;
+  /** @default 3600 */
+  readonly tokenTtlSeconds?: number;
+}
+
+interface Choice {
+  outcome: SunatOutcome;
+  estadoRuc?: string;
+  condDomiRuc?: string;
+}
+
+interface Answer {
+  status: number;
+  body?: unknown;
+}
+
+export function startSunatSimulator(
+  port: number,
+  host: string,
+  options: SunatSimulatorOptions,
+): Promise<RunningService> {
+  const slowMs = options.slowMs ?? 6000;
+  const tokenTtlSeconds = options.tokenTtlSeconds ?? 3600;
+  const tokens = new Map<string, { ruc: string; expiresAt: number }>();
+  const chosen = new Map<string, Choice>();
+  const counts = { token: 0, validate: 0, documents: new Map<string, number>() };
+
+  const documentKey = (ruc: string, serie: string, numero: string) =>
+    `${ruc}-${serie.toUpperCase()}-${numero.replace(/^0+(?=\d)/, '')}`;
+
+  function token(clientIdInPath: string, body: string): Answer {
+    counts.token++;
+    const form = new URLSearchParams(body);
+    if (form.get('grant_type') !== 'client_credentials') {
+      return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'grant_type no soportado' } };
+    }
+    const ruc = Object.keys(options.credentials).find((candidate) => {
+      const pair = options.credentials[candidate]!;
+      return (
+        pair.clientId === clientIdInPath &&
+        pair.clientId === form.get('client_id') &&
+        pair.clientSecret === form.get('client_secret')
+      );
+    });
+    if (!ruc) return { status: 401, body: { error: 'invalid_client', error_description: 'cliente no autorizado' } };
+    const accessToken = randomUUID();
+    tokens.set(accessToken, { ruc, expiresAt: Date.now() + tokenTtlSeconds * 1000 });
+    return { status: 200, body: { access_token: accessToken, token_type: 'JWT', expires_in: tokenTtlSeconds } };
+  }
+
+  async function validate(ruc: string, authorization: string | undefined, body: string): Promise<Answer> {
+    counts.validate++;
+    const bearer = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+    const held = bearer ? tokens.get(bearer) : undefined;
+    if (!held || held.expiresAt <= Date.now()) return { status: 401, body: { msg: 'Token inválido o expirado' } };
+    if (held.ruc !== ruc) return { status: 403, body: { msg: 'El RUC consultante no corresponde a las credenciales' } };
+
+    let query: Record<string, unknown>;
+    try {
+      query = JSON.parse(body) as Record<string, unknown>;
+    } catch {
+      return { status: 400, body: { success: false, message: 'Cuerpo inválido' } };
+    }
+    const fields = ['numRuc', 'codComp', 'numeroSerie', 'numero', 'fechaEmision'] as const;
+    const missing = fields.filter((name) => query[name] === undefined || query[name] === '');
+    if (missing.length > 0 || !/^\d{2}\/\d{2}\/\d{4}$/.test(String(query.fechaEmision))) {
+      return { status: 400, body: { success: false, message: `Parámetros inválidos: ${missing.join(', ')}` } };
+    }
+    const numero = String(query.numero);
+    const key = documentKey(String(query.numRuc), String(query.numeroSerie), numero);
+    const seen = (counts.documents.get(key) ?? 0) + 1;
+    counts.documents.set(key, seen);
+    const choice = chosen.get(key) ?? {
+      outcome: SUNAT_OUTCOME_BY_SUFFIX[numero.padStart(2, '0').slice(-2)] ?? 'VALID',
+    };
+
+    if (choice.outcome === 'FAILING' || (choice.outcome === 'FLAKY' && seen <= 2)) {
+      return { status: 500, body: { message: 'Internal Server Error' } };
+    }
+    if (choice.outcome === 'SLOW' && seen === 1) await new Promise((resolve) => setTimeout(resolve, slowMs));
+    const estadoCp = ESTADO_CP[choice.outcome];
+    return {
+      status: 200,
+      body: {
+        success: true,
+        message: 'Operation Success! ',
+        data:
+          estadoCp === '0'
+            ? { estadoCp, observaciones: [] }
+            : {
+                estadoCp,
+                estadoRuc: choice.estadoRuc ?? '00',
+                condDomiRuc: choice.condDomiRuc ?? '00',
+                observaciones: estadoCp === '2' ? ['- El comprobante ha sido dado de baja.'] : [],
+              },
       },
-    },
-    {
-      method: 'POST',
-      pattern: /^\/v1\/contribuyente\/contribuyentes\/(\d{11})\/validarcomprobante$/,
-      handle: ({ headers }) => {
-        const token = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
-        if (!token || !tokens.has(token)) return { status: 401, body: { msg: 'Token inválido' } };
-        return {
-          status: 200,
-          body: {
-            success: true,
-            message: 'Operation Success! ',
-            data: { estadoCp: '1', estadoRuc: '00', condDomiRuc: '00', observaciones: [] },
-          },
-        };
-      },
-    },
-  ]);
+    };
+  }
+
+  function choose(body: string): Answer {
+    let input: Record<string, unknown>;
+    try {
+      input = JSON.parse(body) as Record<string, unknown>;
+    } catch {
+      return { status: 400, body: { message: 'JSON inválido' } };
+    }
+    const { numRuc, numeroSerie, numero, outcome, estadoRuc, condDomiRuc } = input;
+    if (
+      typeof numRuc !== 'string' ||
+      typeof numeroSerie !== 'string' ||
+      (typeof numero !== 'string' && typeof numero !== 'number') ||
+      !SUNAT_OUTCOMES.includes(outcome as SunatOutcome)
+    ) {
+      return {
+        status: 400,
+        body: { message: `Se espera {numRuc, numeroSerie, numero, outcome: ${SUNAT_OUTCOMES.join('|')}}` },
+      };
+    }
+    const key = documentKey(numRuc, numeroSerie, String(numero));
+    chosen.set(key, {
+      outcome: outcome as SunatOutcome,
+      ...(typeof estadoRuc === 'string' ? { estadoRuc } : {}),
+      ...(typeof condDomiRuc === 'string' ? { condDomiRuc } : {}),
+    });
+    counts.documents.delete(key);
+    return { status: 200, body: { document: key, outcome } };
+  }
+
+  async function route(req: http.IncomingMessage, body: string): Promise<Answer> {
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    const tokenPath = /^\/v1\/clientesextranet\/([^/]+)\/oauth2\/token\/?$/.exec(pathname);
+    if (req.method === 'POST' && tokenPath) return token(decodeURIComponent(tokenPath[1]!), body);
+    const validatePath = /^\/v1\/contribuyente\/contribuyentes\/(\d{11})\/validarcomprobante$/.exec(pathname);
+    if (req.method === 'POST' && validatePath) return validate(validatePath[1]!, req.headers.authorization, body);
+    if (req.method === 'POST' && pathname === '/__control/outcomes') return choose(body);
+    if (req.method === 'GET' && pathname === '/__control/requests') {
+      return {
+        status: 200,
+        body: { token: counts.token, validate: counts.validate, documents: Object.fromEntries(counts.documents) },
+      };
+    }
+    return { status: 404, body: { message: 'not found' } };
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      route(req, Buffer.concat(chunks).toString('utf8')).then(
+        (answer) => {
+          // The client of a SLOW query has usually hung up by now.
+          if (res.destroyed) return;
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+        },
+        (error: Error) => {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ message: error.message }));
+        },
+      );
+    });
+  });
+  return listen('sunat', server, port, host);
 }

@@ -24,7 +24,7 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
     batchSize: 10,
-    consumer: null as string | null,
+    consumer: 'sunat-validation' as string | null,
     consumerTimeoutSeconds: 30,
   },
   miroRequests: {
@@ -34,7 +34,7 @@ export const QUEUES = {
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
     batchSize: 5,
-    consumer: null as string | null,
+    consumer: 'miro-requests' as string | null,
     consumerTimeoutSeconds: 30,
   },
   notifications: {
@@ -48,6 +48,9 @@ export const QUEUES = {
     consumerTimeoutSeconds: 20,
   },
 } as const satisfies Record<string, QueueDef>;
+
+/** Jobs run on a timer: an EventBridge rule in AWS, a timer on the local stage (functions/src/jobs/<handler>.ts). */
+export const SCHEDULES = { paymentSync: { id: 'PaymentSync', handler: 'sync-payments', everyMinutes: 15 } } as const;
 
 export const BUCKETS = {
   documents: { id: 'Documents', env: 'DOCUMENTS_BUCKET' },

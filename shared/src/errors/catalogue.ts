@@ -42,12 +42,32 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_WITHOUT_PO_REQUIRES_ATTACHMENTS:
     'Para validar un comprobante sin orden de compra debe adjuntar documentos de sustento en PDF.',
   ERROR_INVOICE_ALREADY_EXISTS: 'Ya existe un comprobante con el mismo código para este proveedor.',
+  ERROR_INVALID_RUC: 'El RUC {ruc} no es válido: revise sus 11 dígitos.',
+  ERROR_INVOICE_PDF_REQUIRED: 'Para crear un comprobante debe adjuntar un archivo PDF.',
+  ERROR_INVOICE_SUPPLIER_NOT_CALLER: 'El RUC emisor del comprobante ({ruc}) no corresponde a su empresa.',
   ERROR_UPDATE_INVOICE_NOT_EDITABLE:
     'Solo se pueden modificar comprobantes pendientes de revisión o con los datos completados.',
   ERROR_INVOICE_CHANGED_CONCURRENTLY:
     'Otra persona modificó el comprobante mientras lo editaba. Vuelva a cargarlo e inténtelo nuevamente.',
   ERROR_DISAPPROVE_WITHOUT_REASON: 'Por favor, ingrese el motivo de rechazo del comprobante.',
   ERROR_PURCHASE_ORDER_NOT_FOUND: 'No se encontró la orden de compra {documentId} para este proveedor.',
+  ERROR_XML_MALFORMED: 'El archivo no es un XML válido.',
+  ERROR_XML_FORBIDDEN_CONTENT:
+    'El archivo XML contiene declaraciones no permitidas (DOCTYPE o entidades); envíe el XML del comprobante tal como lo emitió SUNAT.',
+  ERROR_XML_TOO_LARGE: 'El archivo XML excede el límite permitido ({limit}).',
+  ERROR_XML_TOO_DEEP: 'El archivo XML tiene demasiados niveles de anidamiento (máximo {limit}).',
+  ERROR_XML_UNSUPPORTED_DOCUMENT:
+    'El XML no corresponde a una factura, boleta, nota de crédito, nota de débito ni recibo por honorarios electrónico.',
+  ERROR_XML_MISSING_FIELD: 'Falta el dato «{field}» en el XML del comprobante.',
+  ERROR_XML_INVALID_FIELD: 'El dato «{field}» del XML del comprobante no tiene un valor válido.',
+  ERROR_XML_UNSUPPORTED_CURRENCY:
+    'La moneda {currency} no está permitida; solo se aceptan comprobantes en soles (PEN) o dólares (USD).',
+  ERROR_UPLOAD_TYPE_NOT_ALLOWED: 'No se admiten archivos de tipo «{contentType}». Tipos permitidos: {allowed}.',
+  ERROR_UPLOAD_TOO_LARGE: 'El archivo supera el tamaño máximo permitido de {maxSize}.',
+  ERROR_UPLOAD_NOT_FOUND: 'No se encontró el archivo cargado. Vuelva a subirlo e inténtelo nuevamente.',
+  ERROR_UPLOAD_CONTENT_MISMATCH:
+    'El contenido del archivo no corresponde al tipo esperado ({expected}). Verifique el archivo y vuelva a subirlo.',
+  ERROR_FILE_NOT_FOUND: 'El comprobante no tiene el archivo solicitado.',
 } as const;
 
 /** Codes the API adds for transport, session and request-shape failures. */

@@ -58,6 +58,8 @@ export const Invoice = z.object({
   disapprovedWithoutRejection: z.boolean(),
   notes: z.string().nullable(),
   statusHistory: z.array(StatusHistoryEntry),
+  /** The MIRO posted in SAP for the approved invoice; absent until the MIRO worker posts it. */
+  sapDocument: z.object({ number: z.string(), fiscalYear: z.string() }).nullable().optional(),
   /** SUNAT's answer about the document (estadoRuc and condDomiRuc as SUNAT's labels); absent until asked. */
   sunat: z
     .object({

@@ -1,0 +1,5 @@
+import { routes } from '@portal/shared';
+import { httpHandler } from '../../http/wrapper.js';
+import { uploads } from '../../use-cases/uploads.factory.js';
+
+export const handler = httpHandler(routes.createUpload, ({ caller, body }) => uploads.createTicket(caller, body));

@@ -1,0 +1,165 @@
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  INVOICE_STATUS_LABELS,
+  NotificationMessage,
+  TABLE,
+  keys,
+  type Invoice,
+  type InvoiceStatus,
+  type NotificationEvent,
+} from '@portal/shared';
+import type { PaymentRunItem, SapPort } from '../adapters/sap.js';
+import type { Queue } from '../adapters/sqs.js';
+import type { Logger } from '../http/logger.js';
+import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
+
+/** Where the sync remembers how far it read SAP's payment runs. */
+export const PAYMENT_SYNC_CURSOR = { pk: 'SYNC#SAP_PAYMENT_RUNS', sk: 'CURSOR' } as const;
+
+/** The cursor item and the invoice lookup of the payment sync. */
+export function makePaymentSyncRepository(db: DynamoDBDocumentClient, table: string) {
+  const index = TABLE.indexes.bySupplierNumber;
+  return {
+    async cursor(): Promise<string | null> {
+      const result = await db.send(
+        new GetCommand({ TableName: table, Key: PAYMENT_SYNC_CURSOR, ConsistentRead: true }),
+      );
+      return typeof result.Item?.since === 'string' ? result.Item.since : null;
+    },
+    async saveCursor(since: string, at: string): Promise<void> {
+      await db.send(new PutCommand({ TableName: table, Item: { ...PAYMENT_SYNC_CURSOR, since, syncedAt: at } }));
+    },
+    /** The types under which a supplier holds an invoice of this series-number (its own invoices by number). */
+    async invoiceTypes(supplierId: string, invoiceId: string): Promise<string[]> {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
+          ExpressionAttributeValues: { ':pk': keys.supplierInvoices(supplierId), ':prefix': `${invoiceId}#` },
+        }),
+      );
+      return [
+        ...new Set((result.Items ?? []).filter((item) => item.id === invoiceId).map((item) => String(item.type))),
+      ];
+    },
+  };
+}
+export type PaymentSyncRepository = ReturnType<typeof makePaymentSyncRepository>;
+
+export interface PaymentSyncDeps {
+  readonly repository: PaymentSyncRepository;
+  readonly store: Pick<InvoiceStore, 'get' | 'commit'>;
+  readonly sap: Pick<SapPort, 'paymentRunItemsSince'>;
+  readonly notifications: Queue;
+  readonly clock: () => Date;
+  readonly log: Pick<Logger, 'info' | 'warn' | 'error'>;
+}
+
+export interface PaymentSyncResult {
+  readonly read: number;
+  readonly scheduled: number;
+  readonly paid: number;
+  readonly skipped: number;
+}
+
+const WRITE_ATTEMPTS = 5;
+
+/**
+ * The payment sync (spec flow 6), run on a schedule:
+ * 1. read the payment-run items SAP changed since the cursor (`ge`: an item read twice is a no-op);
+ * 2. per item, ACCEPTED → SCHEDULED (scheduledAt) and, once paid, SCHEDULED → PAID (paidAt), each a
+ *    version-conditioned write with its history entry, index attributes and dashboard counters;
+ * 3. PAYMENT_SCHEDULED / INVOICE_PAID to the notifications queue;
+ * 4. move the cursor to the last item handled. An item that fails stops the run there: the next run
+ *    starts from it again.
+ */
+export function makePaymentSync(deps: PaymentSyncDeps) {
+  const { repository, store, sap, notifications, clock, log } = deps;
+
+  async function find(item: PaymentRunItem): Promise<StoredInvoice | null> {
+    const types = item.invoiceType
+      ? [item.invoiceType]
+      : await repository.invoiceTypes(item.supplierId, item.invoiceId);
+    if (types.length !== 1) return null;
+    return store.get(item.supplierId, types[0]!, item.invoiceId);
+  }
+
+  async function announce(event: NotificationEvent, invoice: Invoice, detail: string): Promise<void> {
+    await notifications.send(
+      NotificationMessage.parse({
+        event,
+        supplierId: invoice.supplierId,
+        supplierName: invoice.supplierName,
+        client: invoice.client,
+        clientName: invoice.clientName,
+        invoiceType: invoice.type,
+        invoiceId: invoice.id,
+        detail,
+        occurredAt: clock().toISOString(),
+      }),
+    );
+  }
+
+  /** One step of the payment, if the invoice is where the step starts; false when there is nothing to do. */
+  async function step(item: PaymentRunItem, from: InvoiceStatus, to: 'SCHEDULED' | 'PAID'): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const before = await find(item);
+      if (!before || before.status !== from) return false;
+      const after: Invoice = {
+        ...before,
+        status: to,
+        scheduledAt: to === 'SCHEDULED' ? item.scheduledAt : (before.scheduledAt ?? item.scheduledAt),
+        paidAt: to === 'PAID' ? item.paidAt : before.paidAt,
+        statusHistory: [
+          ...before.statusHistory,
+          {
+            status: to,
+            title: INVOICE_STATUS_LABELS[to],
+            additionalMessage: null,
+            date: clock().toISOString(),
+            by: 'SAP',
+          },
+        ],
+      };
+      try {
+        await store.commit({ before, after, whileStatusIn: [from] });
+      } catch (error) {
+        if (!(error instanceof InvoiceChangedError) || attempt >= WRITE_ATTEMPTS) throw error;
+        continue;
+      }
+      await announce(
+        to === 'SCHEDULED' ? 'PAYMENT_SCHEDULED' : 'INVOICE_PAID',
+        after,
+        to === 'SCHEDULED' ? item.scheduledAt : item.paidAt!,
+      );
+      return true;
+    }
+  }
+
+  return {
+    async run(): Promise<PaymentSyncResult> {
+      const since = await repository.cursor();
+      const items = await sap.paymentRunItemsSince(since);
+      let scheduled = 0;
+      let paid = 0;
+      let skipped = 0;
+      let reached = since;
+      try {
+        for (const item of items) {
+          const didSchedule = await step(item, 'ACCEPTED', 'SCHEDULED');
+          const didPay = item.paidAt ? await step(item, 'SCHEDULED', 'PAID') : false;
+          if (didSchedule) scheduled++;
+          if (didPay) paid++;
+          if (!didSchedule && !didPay) skipped++;
+          reached = item.changedAt;
+        }
+      } finally {
+        if (reached && reached !== since) await repository.saveCursor(reached, clock().toISOString());
+      }
+      log.info('payment runs synchronised', { since, read: items.length, scheduled, paid, skipped });
+      return { read: items.length, scheduled, paid, skipped };
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { QUEUES } from '@portal/shared';
+import { documentClient, tableName } from '../adapters/dynamodb.js';
+import { sapFromEnv } from '../adapters/sap.js';
+import { queueFromEnv } from '../adapters/sqs.js';
+import { logger } from '../http/logger.js';
+import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { makePaymentSync, makePaymentSyncRepository, type PaymentSyncResult } from './sync-payments-job.js';
+
+const sync = makePaymentSync({
+  repository: makePaymentSyncRepository(documentClient, tableName()),
+  store: makeInvoiceStore(documentClient, tableName()),
+  sap: sapFromEnv(),
+  notifications: queueFromEnv(QUEUES.notifications.env),
+  clock: () => new Date(),
+  log: logger,
+});
+
+/** The PaymentSync schedule (SCHEDULES.paymentSync): EventBridge in AWS, a timer on the local stage. */
+export async function handler(): Promise<PaymentSyncResult> {
+  return sync.run();
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { Currency, IsoDate, Money, type InvoiceType } from '@portal/shared';
+
+/** The document kinds read from XML: every InvoiceType but the plain RECIBO, which has no electronic form. */
+export const PARSED_DOCUMENT_TYPES = [
+  'FACTURA',
+  'BOLETA',
+  'NOTA_DE_CREDITO',
+  'NOTA_DE_DEBITO',
+  'RECIBO_POR_HONORARIOS',
+] as const satisfies readonly InvoiceType[];
+export const ParsedDocumentType = z.enum(PARSED_DOCUMENT_TYPES);
+export type ParsedDocumentType = z.infer<typeof ParsedDocumentType>;
+
+export const ParsedParty = z.object({
+  /** RUC for a company or a person with business income; a DNI or other identity document for some customers. */
+  taxId: z.string().min(1),
+  /** SUNAT catálogo 06 code: '6' RUC, '1' DNI, '4' carné de extranjería…; null when the XML does not say. */
+  taxIdType: z.string().nullable(),
+  name: z.string().min(1),
+});
+export type ParsedParty = z.infer<typeof ParsedParty>;
+
+export const ParsedInstallment = z.object({
+  /** As written, e.g. Cuota001. */
+  id: z.string(),
+  amount: Money,
+  dueDate: IsoDate,
+});
+export type ParsedInstallment = z.infer<typeof ParsedInstallment>;
+
+/** Forma de pago (cac:PaymentTerms with cbc:ID FormaPago, required by SUNAT since 2021). */
+export const ParsedPaymentTerms = z.object({
+  method: z.enum(['CONTADO', 'CREDITO']),
+  /** Monto neto pendiente de pago, given with Crédito; null when absent. */
+  pendingAmount: Money.nullable(),
+  installments: z.array(ParsedInstallment),
+});
+export type ParsedPaymentTerms = z.infer<typeof ParsedPaymentTerms>;
+
+/** The document a note modifies. */
+export const ParsedDocumentReference = z.object({
+  prefixId: z.string(),
+  numericId: z.string(),
+  /** SUNAT catálogo 01 code of the modified document ('01' factura, '03' boleta); null when absent. */
+  typeCode: z.string().nullable(),
+});
+export type ParsedDocumentReference = z.infer<typeof ParsedDocumentReference>;
+
+/** What the portal takes from a SUNAT electronic document. Amounts are in the document's currency. */
+export const ParsedDocument = z.object({
+  type: ParsedDocumentType,
+  /** cbc:UBLVersionID as written ('2.0', '2.1'); null when absent. */
+  ublVersion: z.string().nullable(),
+  /** Series, e.g. F001. */
+  prefixId: z.string().min(1),
+  /** Correlative as written, leading zeros kept. */
+  numericId: z.string().min(1),
+  issueDate: IsoDate,
+  /** Every due date the document states (cbc:DueDate, payment means, installments), ascending, no repeats. */
+  dueDates: z.array(IsoDate),
+  currency: Currency,
+  supplier: ParsedParty,
+  customer: ParsedParty,
+  /** IGV: the tax subtotals of scheme 1000 (whatever their rate); 0 when there are none. */
+  taxAmount: Money,
+  /** Retención del impuesto a la renta (scheme 3000; 4ta categoría on a recibo por honorarios); 0 when none. */
+  incomeTaxWithholding: Money,
+  /** Importe total: PayableAmount of the legal (or, for debit notes, requested) monetary total. */
+  payableAmount: Money,
+  purchaseOrders: z.array(z.string()),
+  /** The modified document, for notes; null for the others. */
+  billingReference: ParsedDocumentReference.nullable(),
+  /** Null when the document has no forma de pago (UBL 2.0 documents, notes). */
+  paymentTerms: ParsedPaymentTerms.nullable(),
+});
+export type ParsedDocument = z.infer<typeof ParsedDocument>;

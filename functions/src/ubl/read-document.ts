@@ -1,0 +1,352 @@
+import { BadRequestError, CURRENCIES, isValidRuc, type Currency } from '@portal/shared';
+import { NS } from './namespaces.js';
+import type {
+  ParsedDocument,
+  ParsedDocumentReference,
+  ParsedDocumentType,
+  ParsedInstallment,
+  ParsedParty,
+  ParsedPaymentTerms,
+} from './parsed-document.js';
+import { allOf, childOf, childrenOf, pathOf, textOf, type XmlElement } from './xml-tree.js';
+
+/*
+ * Reads the fields the portal needs from the element tree of a SUNAT document, in both layouts in
+ * circulation: UBL 2.1 (SUNAT's current guides) and UBL 2.0 (documents issued before 2019, still sent for
+ * late payments and notes), which names the parties with cbc:CustomerAssignedAccountID and
+ * cbc:AdditionalAccountID and sometimes omits cbc:InvoiceTypeCode.
+ *
+ * Recibo por honorarios electrónico (RHE). SUNAT issues it only on SEE-SOL and lets both parties download
+ * its XML. We did not find SUNAT's published schema for that XML, so the reading below is modelled on what is
+ * known of it rather than on the schema: a UBL Invoice (2.0 layout) in ISO-8859-1, series E001, issued by a
+ * person with a RUC starting with 10, the total honorarios in cac:LegalMonetaryTotal, the retención del
+ * impuesto a la renta de 4ta categoría (8 %) as a tax subtotal of scheme 3000 (IR, catálogo 05) and the net
+ * amount paid to the issuer as cbc:PayableAmount. Its type code is SUNAT's '02' (catálogo 01) or 'R1' (the
+ * code SUNAT's validity service uses for it); when the code is absent, an E-series invoice with an income
+ * tax withholding, or from a RUC 10 without any IGV, is read as a recibo por honorarios.
+ */
+
+type Step = [uri: string, local: string];
+const cac = (local: string): Step => [NS.cac, local];
+const cbc = (local: string): Step => [NS.cbc, local];
+
+/** The Spanish names of the fields, as a person reads them in ERROR_XML_MISSING_FIELD / _INVALID_FIELD. */
+const FIELD = {
+  id: 'serie y número',
+  invoiceTypeCode: 'tipo de comprobante',
+  issueDate: 'fecha de emisión',
+  dueDate: 'fecha de vencimiento',
+  currency: 'moneda',
+  supplierTaxId: 'RUC del emisor',
+  supplierName: 'razón social del emisor',
+  customerTaxId: 'documento de identidad del adquirente',
+  customerName: 'nombre o razón social del adquirente',
+  taxAmount: 'monto del IGV',
+  withholding: 'retención del impuesto a la renta',
+  payableAmount: 'importe total',
+  billingReference: 'comprobante que se modifica',
+  paymentTerms: 'forma de pago',
+  installmentAmount: 'monto de la cuota',
+  installmentDueDate: 'fecha de vencimiento de la cuota',
+} as const;
+
+const IGV_SCHEME = '1000';
+const INCOME_TAX_SCHEME = '3000';
+const RUC_SCHEME = '6';
+
+/** Catálogo 01 codes of the invoices we read; R1 is SUNAT's code for the recibo por honorarios elsewhere. */
+const INVOICE_TYPE_CODES: Record<string, ParsedDocumentType> = {
+  '01': 'FACTURA',
+  '02': 'RECIBO_POR_HONORARIOS',
+  R1: 'RECIBO_POR_HONORARIOS',
+  '03': 'BOLETA',
+};
+
+/**
+ * SUNAT's catálogo 12 has no code for a purchase order, so beside cac:OrderReference we take the
+ * UN/CEFACT 1001 codes issuers use for one (105 purchase order, 220 order) or a document type that names it.
+ */
+const PURCHASE_ORDER_TYPE_CODES = new Set(['105', '220']);
+const PURCHASE_ORDER_TYPE_NAME = /^(orden de compra|purchase order|OC)$/i;
+
+const ROOTS = [
+  { uri: NS.invoice, local: 'Invoice' },
+  { uri: NS.creditNote, local: 'CreditNote' },
+  { uri: NS.debitNote, local: 'DebitNote' },
+] as const;
+
+/** Parts of a document that hold nothing we read; the tree reader counts but does not keep them. */
+export function isUnreadContent(uri: string, local: string): boolean {
+  if (uri === NS.ext) return local === 'UBLExtensions';
+  return uri === NS.cac && (local === 'InvoiceLine' || local === 'CreditNoteLine' || local === 'DebitNoteLine');
+}
+
+function missing(field: string): BadRequestError {
+  return new BadRequestError('ERROR_XML_MISSING_FIELD', { field });
+}
+
+function invalid(field: string): BadRequestError {
+  return new BadRequestError('ERROR_XML_INVALID_FIELD', { field });
+}
+
+function required<T>(value: T | undefined, field: string): T {
+  if (value === undefined) throw missing(field);
+  return value;
+}
+
+function amountOf(element: XmlElement | undefined, field: string): number | undefined {
+  const raw = textOf(element);
+  if (raw === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(raw)) throw invalid(field);
+  return Math.round(Number(raw) * 100) / 100;
+}
+
+/** xs:date as yyyy-mm-dd; a time zone suffix, which xs:date allows, is dropped. */
+function dateOf(element: XmlElement | undefined, field: string): string | undefined {
+  const raw = textOf(element);
+  if (raw === undefined) return undefined;
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:Z|[+-]\d{2}:\d{2})?$/.exec(raw);
+  if (!match) throw invalid(field);
+  const [, year, month, day] = match;
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) throw invalid(field);
+  return `${year}-${month}-${day}`;
+}
+
+/** "F001-00000123" → series and correlative, as written. */
+function seriesAndNumber(raw: string, field: string): { prefixId: string; numericId: string } {
+  const match = /^([A-Za-z0-9]+)\s*-\s*(\d+)$/.exec(raw);
+  if (!match) throw invalid(field);
+  return { prefixId: match[1]!, numericId: match[2]! };
+}
+
+function rootKind(root: XmlElement): 'Invoice' | 'CreditNote' | 'DebitNote' {
+  const known = ROOTS.find((each) => each.uri === root.uri && each.local === root.local);
+  if (!known) throw new BadRequestError('ERROR_XML_UNSUPPORTED_DOCUMENT');
+  return known.local;
+}
+
+function taxOfScheme(root: XmlElement, scheme: string, field: string): { amount: number; found: boolean } {
+  let amount = 0;
+  let found = false;
+  for (const subtotal of allOf(root, cac('TaxTotal'), cac('TaxSubtotal'))) {
+    if (textOf(pathOf(subtotal, cac('TaxCategory'), cac('TaxScheme'), cbc('ID'))) !== scheme) continue;
+    found = true;
+    amount += required(amountOf(childOf(subtotal, NS.cbc, 'TaxAmount'), field), field);
+  }
+  return { amount: Math.round(amount * 100) / 100, found };
+}
+
+interface PartyId {
+  id: string;
+  scheme: string | null;
+}
+
+/** Identity documents of a party, in the order the layouts are tried: 2.1, PartyTaxScheme, legal entity, 2.0. */
+function partyIds(holder: XmlElement | undefined): PartyId[] {
+  if (!holder) return [];
+  const party = childOf(holder, NS.cac, 'Party');
+  const ids: PartyId[] = [];
+  const add = (element: XmlElement, scheme: string | undefined) => {
+    const id = textOf(element);
+    if (id !== undefined) ids.push({ id, scheme: scheme?.trim() || null });
+  };
+  if (party) {
+    for (const element of allOf(party, cac('PartyIdentification'), cbc('ID'))) {
+      add(element, element.attributes.get('schemeID'));
+    }
+    for (const element of [
+      ...allOf(party, cac('PartyTaxScheme'), cbc('CompanyID')),
+      ...allOf(party, cac('PartyLegalEntity'), cbc('CompanyID')),
+    ]) {
+      add(element, element.attributes.get('schemeID'));
+    }
+  }
+  const legacy = childOf(holder, NS.cbc, 'CustomerAssignedAccountID');
+  if (legacy) add(legacy, textOf(childOf(holder, NS.cbc, 'AdditionalAccountID')));
+  return ids;
+}
+
+function partyName(holder: XmlElement | undefined): string | undefined {
+  const party = childOf(holder, NS.cac, 'Party');
+  return (
+    textOf(pathOf(party, cac('PartyLegalEntity'), cbc('RegistrationName'))) ??
+    textOf(pathOf(party, cac('PartyTaxScheme'), cbc('RegistrationName'))) ??
+    textOf(pathOf(party, cac('PartyName'), cbc('Name')))
+  );
+}
+
+function readSupplier(root: XmlElement): ParsedParty {
+  const holder = childOf(root, NS.cac, 'AccountingSupplierParty');
+  const ids = partyIds(holder);
+  const ruc =
+    ids.find((each) => each.scheme === RUC_SCHEME) ??
+    ids.find((each) => each.scheme === null && /^\d{11}$/.test(each.id));
+  if (!ruc) throw missing(FIELD.supplierTaxId);
+  if (!isValidRuc(ruc.id)) throw invalid(FIELD.supplierTaxId);
+  return { taxId: ruc.id, taxIdType: RUC_SCHEME, name: required(partyName(holder), FIELD.supplierName) };
+}
+
+function readCustomer(root: XmlElement): ParsedParty {
+  const holder = childOf(root, NS.cac, 'AccountingCustomerParty');
+  const ids = partyIds(holder);
+  // A boleta's customer may be identified by DNI, or not at all ("-" with scheme 0 or "-").
+  const chosen = ids.find((each) => each.scheme === RUC_SCHEME) ?? ids[0];
+  if (!chosen) throw missing(FIELD.customerTaxId);
+  if (chosen.scheme === RUC_SCHEME && !isValidRuc(chosen.id)) throw invalid(FIELD.customerTaxId);
+  return { taxId: chosen.id, taxIdType: chosen.scheme, name: required(partyName(holder), FIELD.customerName) };
+}
+
+function readType(
+  root: XmlElement,
+  kind: ReturnType<typeof rootKind>,
+  prefixId: string,
+  supplier: ParsedParty,
+  taxes: { igv: boolean; incomeTax: boolean },
+): ParsedDocumentType {
+  if (kind === 'CreditNote') return 'NOTA_DE_CREDITO';
+  if (kind === 'DebitNote') return 'NOTA_DE_DEBITO';
+  const code = textOf(childOf(root, NS.cbc, 'InvoiceTypeCode'));
+  if (code !== undefined) {
+    const type = INVOICE_TYPE_CODES[code];
+    if (!type) throw new BadRequestError('ERROR_XML_UNSUPPORTED_DOCUMENT');
+    return type;
+  }
+  // Some UBL 2.0 invoices carry no type code: the series tells (EB01 is SEE-SOL's boleta series).
+  const series = prefixId.toUpperCase();
+  if (series.startsWith('F')) return 'FACTURA';
+  if (series.startsWith('B') || series === 'EB01') return 'BOLETA';
+  if (series.startsWith('E')) {
+    const honorarios = taxes.incomeTax || (supplier.taxId.startsWith('10') && !taxes.igv);
+    return honorarios ? 'RECIBO_POR_HONORARIOS' : 'FACTURA';
+  }
+  throw missing(FIELD.invoiceTypeCode);
+}
+
+function readCurrency(root: XmlElement, payable: XmlElement | undefined): Currency {
+  const amountCurrency = payable?.attributes.get('currencyID')?.trim() || undefined;
+  const currency = required(textOf(childOf(root, NS.cbc, 'DocumentCurrencyCode')) ?? amountCurrency, FIELD.currency);
+  const allowed = CURRENCIES.find((each) => each === currency);
+  if (!allowed) throw new BadRequestError('ERROR_XML_UNSUPPORTED_CURRENCY', { currency });
+  // SUNAT requires every amount in the document's currency; a total in another one is not a SUNAT document.
+  if (amountCurrency !== undefined && amountCurrency !== allowed) throw invalid(FIELD.currency);
+  return allowed;
+}
+
+function readPurchaseOrders(root: XmlElement): string[] {
+  const fromOrders = allOf(root, cac('OrderReference'), cbc('ID')).map(textOf);
+  const fromReferences = childrenOf(root, NS.cac, 'AdditionalDocumentReference')
+    .filter((reference) => {
+      const code = textOf(childOf(reference, NS.cbc, 'DocumentTypeCode'));
+      const name = textOf(childOf(reference, NS.cbc, 'DocumentType'));
+      return (
+        (code !== undefined && PURCHASE_ORDER_TYPE_CODES.has(code)) ||
+        (name !== undefined && PURCHASE_ORDER_TYPE_NAME.test(name))
+      );
+    })
+    .map((reference) => textOf(childOf(reference, NS.cbc, 'ID')));
+  const orders = [...fromOrders, ...fromReferences].filter((order): order is string => order !== undefined);
+  return [...new Set(orders)];
+}
+
+function readBillingReference(root: XmlElement): ParsedDocumentReference {
+  const reference = pathOf(root, cac('BillingReference'), cac('InvoiceDocumentReference'));
+  // UBL 2.0 notes also name the modified document in the discrepancy response.
+  const raw = required(
+    textOf(childOf(reference, NS.cbc, 'ID')) ?? textOf(pathOf(root, cac('DiscrepancyResponse'), cbc('ReferenceID'))),
+    FIELD.billingReference,
+  );
+  return {
+    ...seriesAndNumber(raw, FIELD.billingReference),
+    typeCode: textOf(childOf(reference, NS.cbc, 'DocumentTypeCode')) ?? null,
+  };
+}
+
+/** "Crédito", "credito", "CREDITO" → "credito". */
+function normalised(value: string | undefined): string | undefined {
+  return value
+    ?.normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+}
+
+function readPaymentTerms(root: XmlElement): ParsedPaymentTerms | null {
+  const terms = childrenOf(root, NS.cac, 'PaymentTerms').filter(
+    (term) => normalised(textOf(childOf(term, NS.cbc, 'ID'))) === 'formapago',
+  );
+  if (terms.length === 0) return null;
+  let method: ParsedPaymentTerms['method'] | undefined;
+  let pendingAmount: number | null = null;
+  const installments: ParsedInstallment[] = [];
+  for (const term of terms) {
+    const meansId = textOf(childOf(term, NS.cbc, 'PaymentMeansID'));
+    const means = normalised(meansId);
+    if (means === 'contado') {
+      method = 'CONTADO';
+    } else if (means === 'credito') {
+      method = 'CREDITO';
+      pendingAmount = amountOf(childOf(term, NS.cbc, 'Amount'), FIELD.paymentTerms) ?? null;
+    } else if (meansId !== undefined && /^cuota\d+$/.test(means ?? '')) {
+      installments.push({
+        id: meansId,
+        amount: required(amountOf(childOf(term, NS.cbc, 'Amount'), FIELD.installmentAmount), FIELD.installmentAmount),
+        dueDate: required(
+          dateOf(childOf(term, NS.cbc, 'PaymentDueDate'), FIELD.installmentDueDate),
+          FIELD.installmentDueDate,
+        ),
+      });
+    } else {
+      throw invalid(FIELD.paymentTerms);
+    }
+  }
+  // Installments without the Crédito line still mean credit.
+  return { method: method ?? (installments.length > 0 ? 'CREDITO' : 'CONTADO'), pendingAmount, installments };
+}
+
+function readDueDates(root: XmlElement, paymentTerms: ParsedPaymentTerms | null): string[] {
+  const dates = [
+    dateOf(childOf(root, NS.cbc, 'DueDate'), FIELD.dueDate),
+    ...allOf(root, cac('PaymentMeans'), cbc('PaymentDueDate')).map((element) => dateOf(element, FIELD.dueDate)),
+    ...allOf(root, cac('PaymentTerms'), cbc('PaymentDueDate')).map((element) => dateOf(element, FIELD.dueDate)),
+    ...(paymentTerms?.installments.map((installment) => installment.dueDate) ?? []),
+  ].filter((date): date is string => date !== undefined);
+  return [...new Set(dates)].sort();
+}
+
+/** The portal's reading of a SUNAT document's element tree. Throws BadRequestError with an ERROR_XML_* code. */
+export function readSunatDocument(root: XmlElement): ParsedDocument {
+  const kind = rootKind(root);
+  const { prefixId, numericId } = seriesAndNumber(required(textOf(childOf(root, NS.cbc, 'ID')), FIELD.id), FIELD.id);
+  const issueDate = required(dateOf(childOf(root, NS.cbc, 'IssueDate'), FIELD.issueDate), FIELD.issueDate);
+  const supplier = readSupplier(root);
+  const customer = readCustomer(root);
+
+  const igv = taxOfScheme(root, IGV_SCHEME, FIELD.taxAmount);
+  const incomeTax = taxOfScheme(root, INCOME_TAX_SCHEME, FIELD.withholding);
+  const type = readType(root, kind, prefixId, supplier, { igv: igv.found, incomeTax: incomeTax.found });
+
+  const payable =
+    (kind === 'DebitNote' ? pathOf(root, cac('RequestedMonetaryTotal'), cbc('PayableAmount')) : undefined) ??
+    pathOf(root, cac('LegalMonetaryTotal'), cbc('PayableAmount'));
+  const currency = readCurrency(root, payable);
+  const payableAmount = required(amountOf(payable, FIELD.payableAmount), FIELD.payableAmount);
+
+  const paymentTerms = readPaymentTerms(root);
+  return {
+    type,
+    ublVersion: textOf(childOf(root, NS.cbc, 'UBLVersionID')) ?? null,
+    prefixId,
+    numericId,
+    issueDate,
+    dueDates: readDueDates(root, paymentTerms),
+    currency,
+    supplier,
+    customer,
+    taxAmount: igv.amount,
+    incomeTaxWithholding: incomeTax.amount,
+    payableAmount,
+    purchaseOrders: readPurchaseOrders(root),
+    billingReference: kind === 'Invoice' ? null : readBillingReference(root),
+    paymentTerms,
+  };
+}

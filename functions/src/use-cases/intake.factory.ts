@@ -1,0 +1,37 @@
+import { QUEUES, checkInvoiceCode } from '@portal/shared';
+import { documentClient, tableName } from '../adapters/dynamodb.js';
+import { queueFromEnv } from '../adapters/sqs.js';
+import { logger } from '../http/logger.js';
+import { makeClientRepository } from '../repositories/clients.js';
+import { makeIntakeStore } from '../repositories/intake-store.js';
+import { parseSunatDocument } from '../ubl/index.js';
+import { makeIntake } from './intake.js';
+import { uploads } from './uploads.factory.js';
+
+/** Intake wired to S3, the UBL parser, DynamoDB and the queues, built once per cold start. */
+export const intake = makeIntake({
+  verifyUpload: (key, purpose, caller) => uploads.verifyUpload(key, purpose, caller),
+  parseDocument: async (bytes) => {
+    const parsed = parseSunatDocument(bytes);
+    return {
+      type: parsed.type,
+      prefixId: parsed.prefixId,
+      numericId: parsed.numericId,
+      issueDate: parsed.issueDate,
+      currency: parsed.currency,
+      supplier: { taxId: parsed.supplier.taxId, name: parsed.supplier.name },
+      customerTaxId: parsed.customer.taxId,
+      taxAmount: parsed.taxAmount,
+      amount: parsed.payableAmount,
+      purchaseOrders: parsed.purchaseOrders,
+      notes: null,
+    };
+  },
+  checkInvoiceCode,
+  clients: makeClientRepository(documentClient, tableName()),
+  store: makeIntakeStore(documentClient, tableName()),
+  sunatQueue: queueFromEnv(QUEUES.sunatValidation.env),
+  notificationsQueue: queueFromEnv(QUEUES.notifications.env),
+  clock: () => new Date(),
+  log: logger,
+});

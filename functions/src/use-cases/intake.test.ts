@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { withCheckDigit, type Client, type Invoice } from '@portal/shared';
+import type { Caller } from '../http/caller.js';
+import type { ExistingInvoice, IntakeStore } from '../repositories/intake-store.js';
+import { makeIntake, type IncomingDocument } from './intake.js';
+
+const SUPPLIER = withCheckDigit('2045617832');
+const CLIENT: Client = {
+  taxId: withCheckDigit('2010007097'),
+  name: 'Corporación Andina',
+  address: 'Lima',
+  logo: null,
+  system_name: 'CAA',
+};
+const supplier = { sub: 's1', email: 'p@demo.pe', level: 'SUPPLIER', taxIds: [SUPPLIER] } as unknown as Caller;
+const admin = { sub: 'a1', email: 'a@demo.pe', level: 'ADMIN', taxIds: [] } as unknown as Caller;
+
+const document = (change: Partial<IncomingDocument> = {}): IncomingDocument => ({
+  type: 'FACTURA',
+  prefixId: 'F001',
+  numericId: '00000123',
+  issueDate: '2026-11-10',
+  currency: 'PEN',
+  supplier: { taxId: SUPPLIER, name: 'Servicios Industriales Lima S.A.C.' },
+  customerTaxId: CLIENT.taxId,
+  taxAmount: 18,
+  amount: 118,
+  purchaseOrders: ['4500012000'],
+  notes: null,
+  ...change,
+});
+
+function setup(existing: ExistingInvoice | null = null, options: { failQueues?: boolean } = {}) {
+  const stored: { invoice: Invoice; replacing: ExistingInvoice | null }[] = [];
+  const sent: unknown[] = [];
+  const errors: string[] = [];
+  const store = {
+    existing: async () => existing,
+    create: async (invoice: Invoice, replacing: ExistingInvoice | null) => {
+      stored.push({ invoice, replacing });
+    },
+  } as unknown as IntakeStore;
+  const queue = {
+    send: async (message: unknown) => {
+      if (options.failQueues) throw new Error('SQS down');
+      sent.push(message);
+    },
+  };
+  const intake = makeIntake({
+    verifyUpload: async (key) => ({ key, bytes: new TextEncoder().encode('<Invoice/>') }),
+    parseDocument: async () => document(),
+    checkInvoiceCode: (_type, prefixId) => /^F[A-Z0-9]{3}$/.test(prefixId),
+    clients: { get: async (taxId) => (taxId === CLIENT.taxId ? CLIENT : null) },
+    store,
+    sunatQueue: queue,
+    notificationsQueue: queue,
+    clock: () => new Date('2026-11-20T15:00:00.000Z'),
+    log: { error: (message: string) => void errors.push(message) },
+  });
+  const form = (change: Record<string, unknown> = {}) =>
+    ({
+      prefixId: 'F001',
+      numericId: '123',
+      type: 'FACTURA',
+      clientTaxId: CLIENT.taxId,
+      supplierTaxId: SUPPLIER,
+      supplierName: 'Servicios Industriales Lima S.A.C.',
+      currency: 'PEN',
+      amount: 118,
+      taxAmount: 18,
+      issueDate: '2026-11-10',
+      pdfUrl: 'uploads/x.pdf',
+      ...change,
+    }) as never;
+  return { intake, stored, sent, errors, form };
+}
+
+describe('document intake', () => {
+  it('stores a received XML invoice PENDING, queues SUNAT validation and tells the people concerned', async () => {
+    const { intake, stored, sent } = setup();
+    const invoice = await intake.fromXml(supplier, { url: 'uploads/f.xml' });
+    expect(invoice).toMatchObject({
+      id: 'F001-123',
+      numericId: '123',
+      status: 'PENDING',
+      certStatus: 'PENDING',
+      xmlUrl: 'uploads/f.xml',
+      clientName: CLIENT.name,
+      purchaseOrders: ['4500012000'],
+    });
+    expect(invoice.statusHistory).toEqual([
+      {
+        status: 'PENDING',
+        title: 'Debe revisar',
+        additionalMessage: 'Comprobante recibido',
+        date: '2026-11-20T15:00:00.000Z',
+        by: 'p@demo.pe',
+      },
+    ]);
+    expect(stored).toHaveLength(1);
+    expect(sent).toEqual([
+      { supplierId: SUPPLIER, invoiceType: 'FACTURA', invoiceId: 'F001-123' },
+      expect.objectContaining({ event: 'INVOICE_RECEIVED', invoiceId: 'F001-123', client: CLIENT.taxId }),
+    ]);
+  });
+
+  it('refuses a document of another supplier, except for an admin', async () => {
+    const other = withCheckDigit('2060817235');
+    const { intake, form } = setup();
+    await expect(intake.withoutXml(supplier, form({ supplierTaxId: other }))).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'ERROR_INVOICE_SUPPLIER_NOT_CALLER',
+    });
+    await expect(intake.withoutXml(admin, form({ supplierTaxId: other }))).resolves.toMatchObject({
+      supplierId: other,
+    });
+  });
+
+  it.each([
+    [{ supplierTaxId: '20456178326' }, 'ERROR_INVALID_RUC'],
+    [{ clientTaxId: withCheckDigit('2099999999') }, 'ERROR_CLIENT_NOT_FOUND'],
+    [{ prefixId: 'X001' }, 'ERROR_INVOICE_ID_WITH_INVALID_FORMAT'],
+    [{ taxAmount: 500 }, 'ERROR_INVALID_PARAMETER'],
+  ])('refuses %o with %s and stores nothing', async (change, code) => {
+    const { intake, stored, sent, form } = setup();
+    await expect(intake.withoutXml(supplier, form(change))).rejects.toMatchObject({ code });
+    expect(stored).toEqual([]);
+    expect(sent).toEqual([]);
+  });
+
+  it('refuses a duplicate, comparing correlatives as integers', async () => {
+    const existing = {
+      status: 'PENDING',
+      disapprovedWithoutRejection: false,
+      version: 1,
+      operationType: null,
+      client: CLIENT.taxId,
+      issuedAt: '2026-11-01',
+    } as const;
+    const { intake, stored, form } = setup(existing);
+    await expect(intake.withoutXml(supplier, form({ numericId: '0123' }))).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'ERROR_INVOICE_ALREADY_EXISTS',
+    });
+    expect(stored).toEqual([]);
+  });
+
+  it('lets the supplier send again a document rejected with retry allowed, and only then', async () => {
+    const rejected = {
+      status: 'REJECTED',
+      disapprovedWithoutRejection: true,
+      version: 3,
+      operationType: 'SERVICES',
+      client: CLIENT.taxId,
+      issuedAt: '2026-10-01',
+    } as const;
+    const { intake, stored, form } = setup(rejected);
+    await intake.withoutXml(supplier, form());
+    expect(stored[0]!.replacing).toBe(rejected);
+    const definitive = setup({ ...rejected, disapprovedWithoutRejection: false });
+    await expect(definitive.intake.withoutXml(supplier, definitive.form())).rejects.toMatchObject({
+      code: 'ERROR_INVOICE_ALREADY_EXISTS',
+    });
+  });
+
+  it('keeps the stored invoice when a queue is down, and says so in the log', async () => {
+    const { intake, stored, errors, form } = setup(null, { failQueues: true });
+    await expect(intake.withoutXml(supplier, form())).resolves.toMatchObject({ status: 'PENDING' });
+    expect(stored).toHaveLength(1);
+    expect(errors).toEqual(['intake message not queued', 'intake message not queued']);
+  });
+});

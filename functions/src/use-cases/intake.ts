@@ -1,0 +1,207 @@
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  INVOICE_STATUS_LABELS,
+  isValidRuc,
+  type Client,
+  type Currency,
+  type Invoice,
+  type InvoiceType,
+  type NotificationMessage,
+  type RouteBody,
+  type Routes,
+  type SunatValidationMessage,
+} from '@portal/shared';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Queue } from '../adapters/sqs.js';
+import type { Caller } from '../http/caller.js';
+import type { IntakeStore } from '../repositories/intake-store.js';
+
+/** What an electronic document says, whether read from its XML or typed in the form with its PDF. */
+export interface IncomingDocument {
+  readonly type: InvoiceType;
+  readonly prefixId: string;
+  readonly numericId: string;
+  readonly issueDate: string;
+  readonly currency: Currency;
+  readonly supplier: { readonly taxId: string; readonly name: string };
+  readonly customerTaxId: string;
+  readonly taxAmount: number;
+  readonly amount: number;
+  readonly purchaseOrders: readonly string[];
+  readonly notes: string | null;
+}
+
+export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF';
+
+export interface IntakeDeps {
+  /** Checks an uploaded object (tenant, size, type by its bytes); XML comes back with its bytes. */
+  readonly verifyUpload: (
+    key: string,
+    purpose: UploadPurpose,
+    caller: Caller,
+  ) => Promise<{ key: string; bytes?: Uint8Array }>;
+  /** Reads a SUNAT electronic document (hardened UBL parser). */
+  readonly parseDocument: (bytes: Uint8Array) => Promise<IncomingDocument>;
+  /** The series-number format rule. */
+  readonly checkInvoiceCode: (type: InvoiceType, prefixId: string, numericId: string) => boolean;
+  readonly clients: { get(taxId: string): Promise<Client | null> };
+  readonly store: IntakeStore;
+  readonly sunatQueue: Queue;
+  readonly notificationsQueue: Queue;
+  readonly clock: () => Date;
+  readonly log: Pick<Logger, 'error'>;
+}
+
+/**
+ * Document intake (POST /invoices and POST /invoices/without-xml). Steps:
+ * 1. the uploaded file is what it claims to be (and the XML is read);
+ * 2. the supplier's RUC carries its check digit and is the caller's (an admin may submit for anyone),
+ *    the customer is one of the group's companies, the series-number has SUNAT's format;
+ * 3. the same supplier, type, series and correlative (compared as integers) is not there already,
+ *    unless it was rejected with retry allowed, which the new one replaces;
+ * 4. one transaction stores it PENDING with certStatus PENDING, then SUNAT validation is queued
+ *    and the people concerned are told.
+ */
+export function makeIntake(deps: IntakeDeps) {
+  async function register(
+    caller: Caller,
+    document: IncomingDocument,
+    files: { xmlUrl: string | null; pdfUrl: string | null },
+  ) {
+    if (!isValidRuc(document.supplier.taxId))
+      throw new BadRequestError('ERROR_INVALID_RUC', { ruc: document.supplier.taxId });
+    if (caller.level !== 'ADMIN' && !caller.taxIds.includes(document.supplier.taxId)) {
+      throw new ForbiddenError('ERROR_INVOICE_SUPPLIER_NOT_CALLER', { ruc: document.supplier.taxId });
+    }
+    const client = await deps.clients.get(document.customerTaxId);
+    if (!client) throw new BadRequestError('ERROR_CLIENT_NOT_FOUND', { companyId: document.customerTaxId });
+    if (
+      !/^\d{1,8}$/.test(document.numericId) ||
+      !deps.checkInvoiceCode(document.type, document.prefixId, document.numericId)
+    ) {
+      throw new BadRequestError('ERROR_INVOICE_ID_WITH_INVALID_FORMAT', {
+        prefixId: document.prefixId,
+        numericId: document.numericId,
+      });
+    }
+    if (!(document.amount > 0) || document.taxAmount < 0 || document.taxAmount > document.amount) {
+      throw new BadRequestError('ERROR_INVALID_PARAMETER', {
+        parameter: 'amount',
+        reason: 'el monto debe ser positivo y el IGV no puede superarlo',
+      });
+    }
+
+    // Correlatives compare as integers: F001-00000123 and F001-123 are the same document.
+    const numericId = String(Number(document.numericId));
+    const id = `${document.prefixId}-${numericId}`;
+    const existing = await deps.store.existing(document.supplier.taxId, document.type, id);
+    const retryAllowed = existing?.status === 'REJECTED' && existing.disapprovedWithoutRejection;
+    if (existing && !retryAllowed) throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS', { invoiceId: id });
+
+    const now = deps.clock().toISOString();
+    const invoice: Invoice = {
+      id,
+      prefixId: document.prefixId,
+      numericId,
+      type: document.type,
+      status: 'PENDING',
+      statusMessage: null,
+      certStatus: 'PENDING',
+      approved: false,
+      supplierId: document.supplier.taxId,
+      supplierName: document.supplier.name,
+      client: client.taxId,
+      clientName: client.name,
+      responsible: null,
+      officeId: null,
+      locationId: null,
+      operationType: null,
+      currency: document.currency,
+      amount: document.amount,
+      taxAmount: document.taxAmount,
+      serviceSheets: [],
+      materialDocs: [],
+      purchaseOrders: [...document.purchaseOrders],
+      attachments: [],
+      issuedAt: document.issueDate,
+      scheduledAt: null,
+      paidAt: null,
+      xmlUrl: files.xmlUrl,
+      pdfUrl: files.pdfUrl,
+      disapprovedWithoutRejection: false,
+      notes: document.notes,
+      statusHistory: [
+        {
+          status: 'PENDING',
+          title: INVOICE_STATUS_LABELS.PENDING,
+          additionalMessage: 'Comprobante recibido',
+          date: now,
+          by: caller.email || caller.sub,
+        },
+      ],
+    };
+    await deps.store.create(invoice, retryAllowed ? existing : null);
+
+    const sunat: SunatValidationMessage = {
+      supplierId: invoice.supplierId,
+      invoiceType: invoice.type,
+      invoiceId: invoice.id,
+    };
+    const received: NotificationMessage = {
+      event: 'INVOICE_RECEIVED',
+      supplierId: invoice.supplierId,
+      supplierName: invoice.supplierName,
+      client: invoice.client,
+      clientName: invoice.clientName,
+      invoiceType: invoice.type,
+      invoiceId: invoice.id,
+      detail: null,
+      occurredAt: now,
+    };
+    for (const [queue, message] of [
+      [deps.sunatQueue, sunat],
+      [deps.notificationsQueue, received],
+    ] as const) {
+      try {
+        await queue.send(message);
+      } catch (error) {
+        // The invoice is stored with certStatus PENDING; the SUNAT relay picks up what was not queued.
+        deps.log.error('intake message not queued', error as Error);
+      }
+    }
+    return invoice;
+  }
+
+  return {
+    async fromXml(caller: Caller, body: RouteBody<Routes['createInvoiceFromXml']>): Promise<Invoice> {
+      const upload = await deps.verifyUpload(body.url, 'INVOICE_XML', caller);
+      const document = await deps.parseDocument(upload.bytes ?? new Uint8Array());
+      return register(caller, document, { xmlUrl: upload.key, pdfUrl: null });
+    },
+
+    async withoutXml(caller: Caller, body: RouteBody<Routes['createInvoiceWithoutXml']>): Promise<Invoice> {
+      const upload = await deps.verifyUpload(body.pdfUrl, 'INVOICE_PDF', caller);
+      return register(
+        caller,
+        {
+          type: body.type,
+          prefixId: body.prefixId,
+          numericId: body.numericId,
+          issueDate: body.issueDate,
+          currency: body.currency,
+          supplier: { taxId: body.supplierTaxId, name: body.supplierName },
+          customerTaxId: body.clientTaxId,
+          taxAmount: body.taxAmount,
+          amount: body.amount,
+          purchaseOrders: [],
+          notes: body.notes ?? null,
+        },
+        { xmlUrl: null, pdfUrl: upload.key },
+      );
+    },
+  };
+}
+
+export type Intake = ReturnType<typeof makeIntake>;

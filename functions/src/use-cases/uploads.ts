@@ -1,0 +1,295 @@
+import {
+  BadRequestError,
+  ForbiddenError,
+  NotFoundError,
+  type FileLink,
+  type Invoice,
+  type RouteBody,
+  type RouteQuery,
+  type Routes,
+  type UploadTicket,
+} from '@portal/shared';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { DocumentFiles } from '../adapters/s3.js';
+import type { Caller } from '../http/caller.js';
+import type { InvoiceStore } from '../repositories/invoice-store.js';
+import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
+
+export type CreateUploadBody = RouteBody<Routes['createUpload']>;
+export type UploadPurpose = CreateUploadBody['purpose'];
+export type InvoiceFileQuery = RouteQuery<Routes['getInvoiceFile']>;
+
+/** Presigned links (upload and download) live at most this long. */
+export const LINK_LIFETIME_SECONDS = 300;
+/** How much of a file is read to recognise it (and to look for a DOCTYPE in an XML). */
+export const SNIFF_BYTES = 4096;
+
+const MB = 1024 * 1024;
+
+type Kind = 'xml' | 'pdf' | 'png' | 'jpeg';
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
+const PDF_SIGNATURE = [...'%PDF-'].map((char) => char.charCodeAt(0));
+
+const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
+  bytes.length >= at + signature.length && signature.every((byte, i) => bytes[at + i] === byte);
+
+/**
+ * A first look at an XML: text (no NUL byte), after an optional UTF-8 BOM and whitespace it opens
+ * with '<', and no DOCTYPE (entity tricks) in its first 4 KB. The XML parser does the full check.
+ */
+function looksLikeXml(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  if (head.includes(0)) return false;
+  let i = startsWith(head, UTF8_BOM) ? UTF8_BOM.length : 0;
+  while (i < head.length && [0x20, 0x09, 0x0a, 0x0d].includes(head[i]!)) i++;
+  if (head[i] !== 0x3c) return false;
+  return !Buffer.from(head).toString('latin1').toUpperCase().includes('<!DOCTYPE');
+}
+
+const KINDS: Record<Kind, { label: string; ext: string; matches: (bytes: Uint8Array) => boolean }> = {
+  xml: { label: 'XML', ext: '.xml', matches: looksLikeXml },
+  pdf: { label: 'PDF', ext: '.pdf', matches: (bytes) => startsWith(bytes, PDF_SIGNATURE) },
+  png: { label: 'PNG', ext: '.png', matches: (bytes) => startsWith(bytes, PNG_SIGNATURE) },
+  jpeg: { label: 'JPG', ext: '.jpg', matches: (bytes) => startsWith(bytes, JPEG_SIGNATURE) },
+};
+
+const KIND_OF_TYPE: Readonly<Record<string, Kind>> = {
+  'application/xml': 'xml',
+  'text/xml': 'xml',
+  'application/pdf': 'pdf',
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+};
+
+/** What each purpose accepts (spec §5: attachments PNG, JPG, PDF). */
+export const UPLOAD_LIMITS: Readonly<Record<UploadPurpose, { contentTypes: readonly string[]; maxBytes: number }>> = {
+  INVOICE_XML: { contentTypes: ['application/xml', 'text/xml'], maxBytes: 2 * MB },
+  INVOICE_PDF: { contentTypes: ['application/pdf'], maxBytes: 10 * MB },
+  ATTACHMENT: { contentTypes: ['application/pdf', 'image/png', 'image/jpeg'], maxBytes: 10 * MB },
+};
+
+/** Server-made keys only: uploads/{tenant}/{yyyy}/{mm}/{uuid}{ext}. */
+const UPLOAD_KEY =
+  /^uploads\/([^/]+)\/\d{4}\/\d{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[a-z]+)$/;
+
+/** The bare media type, lower case, without parameters ("text/xml; charset=utf-8" → "text/xml"). */
+const mediaType = (value: string | null | undefined) => (value ?? '').split(';')[0]!.trim().toLowerCase();
+
+const sizeText = (bytes: number) => `${bytes / MB} MB`;
+const labelsOf = (purpose: UploadPurpose) =>
+  [...new Set(UPLOAD_LIMITS[purpose].contentTypes.map((type) => KINDS[KIND_OF_TYPE[type]!].label))].join(', ');
+
+/** The user's file name as data: no directories, no control characters, bounded. */
+export function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim();
+  return clean.slice(0, 200) || 'archivo';
+}
+
+/** The tenant an upload belongs to: the company the caller acts for, or 'admin' for an admin acting for none. */
+function tenantOf(caller: Pick<Caller, 'level' | 'activeCompany'>): string {
+  if (caller.activeCompany) return caller.activeCompany;
+  if (caller.level === 'ADMIN') return 'admin';
+  throw new ForbiddenError();
+}
+
+/** `attachment` or `inline`, with the name for every browser (RFC 6266 / 5987). */
+function contentDisposition(type: 'attachment' | 'inline', fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+export interface VerifiedUpload {
+  readonly key: string;
+  readonly size: number;
+  readonly contentType: string;
+  /** The name the user gave the file (object metadata x-amz-meta-filename). */
+  readonly fileName: string;
+  /** The whole file, for an XML only (bounded by its purpose's limit): the parser reads it next. */
+  readonly bytes?: Uint8Array;
+}
+
+export interface UploadsDeps {
+  readonly files: DocumentFiles;
+  readonly invoices: Pick<InvoiceStore, 'get'>;
+  readonly clock: () => Date;
+  readonly newId: () => string;
+  readonly log: Pick<Logger, 'info' | 'warn' | 'error'>;
+}
+
+/** The documents bucket's use cases: upload tickets, checking what arrived, and download links. */
+export function makeUploads(deps: UploadsDeps) {
+  const { files, clock } = deps;
+
+  /**
+   * A refused upload is deleted, so that nothing half-stored remains under a key someone might use
+   * later (docs/decisions.md); the refusal is logged with its key and reason for the audit trail.
+   */
+  async function refuse(key: string, reason: string, error: BadRequestError): Promise<never> {
+    deps.log.warn('upload refused and deleted', { key, reason, code: error.code });
+    try {
+      await files.delete(key);
+    } catch (cause) {
+      deps.log.error('refused upload could not be deleted', { key, cause: (cause as Error).message });
+    }
+    throw error;
+  }
+
+  return {
+    /**
+     * POST /uploads. Steps:
+     * 1. the declared type and size fit the purpose;
+     * 2. the server makes the key under the caller's tenant (the file name is metadata, never the key);
+     * 3. a presigned POST bound to that key, type and size range, valid for five minutes.
+     */
+    async createTicket(caller: Caller, body: CreateUploadBody): Promise<UploadTicket> {
+      const limits = UPLOAD_LIMITS[body.purpose];
+      const contentType = mediaType(body.contentType);
+      if (!limits.contentTypes.includes(contentType)) {
+        throw new BadRequestError('ERROR_UPLOAD_TYPE_NOT_ALLOWED', {
+          contentType: body.contentType,
+          allowed: limits.contentTypes.join(', '),
+        });
+      }
+      if (body.size > limits.maxBytes) {
+        throw new BadRequestError('ERROR_UPLOAD_TOO_LARGE', {
+          maxBytes: limits.maxBytes,
+          maxSize: sizeText(limits.maxBytes),
+        });
+      }
+      const now = clock();
+      const yyyy = String(now.getUTCFullYear());
+      const mm = String(now.getUTCMonth() + 1).padStart(2, '0');
+      const key = `uploads/${tenantOf(caller)}/${yyyy}/${mm}/${deps.newId()}${KINDS[KIND_OF_TYPE[contentType]!].ext}`;
+      const post = await files.presignPost({
+        key,
+        contentType,
+        maxBytes: limits.maxBytes,
+        expiresInSeconds: LINK_LIFETIME_SECONDS,
+        // Metadata travels as ASCII: the name is percent-encoded and decoded when read back.
+        metadata: { filename: encodeURIComponent(cleanFileName(body.fileName)) },
+      });
+      return {
+        key,
+        url: post.url,
+        fields: post.fields,
+        expiresAt: new Date(now.getTime() + LINK_LIFETIME_SECONDS * 1000).toISOString(),
+        maxBytes: limits.maxBytes,
+      };
+    },
+
+    /**
+     * What the intake use cases call before they trust an uploaded key. Steps:
+     * 1. the key is a server-made key under one of the caller's tenants (an admin's: any);
+     *    otherwise, and when there is no such object, ERROR_UPLOAD_NOT_FOUND — nothing is touched;
+     * 2. the stored type fits the purpose and the size its limit (s3rver does not enforce the
+     *    POST policy, and a client is never trusted);
+     * 3. the first bytes are what the type says (an XML is read whole, bounded by its limit).
+     * A refused object is deleted.
+     */
+    async verifyUpload(key: string, purpose: UploadPurpose, caller: Caller): Promise<VerifiedUpload> {
+      const limits = UPLOAD_LIMITS[purpose];
+      const match = UPLOAD_KEY.exec(key);
+      const tenant = match?.[1];
+      const mine = caller.level === 'ADMIN' || (tenant !== undefined && caller.taxIds.includes(tenant));
+      if (!match || !mine) throw new BadRequestError('ERROR_UPLOAD_NOT_FOUND');
+
+      const info = await files.head(key);
+      if (!info) throw new BadRequestError('ERROR_UPLOAD_NOT_FOUND');
+
+      const contentType = mediaType(info.contentType);
+      const kind = KIND_OF_TYPE[contentType];
+      if (!kind || !limits.contentTypes.includes(contentType) || KINDS[kind].ext !== match[2]) {
+        await refuse(
+          key,
+          `stored type ${contentType || 'none'}`,
+          new BadRequestError('ERROR_UPLOAD_CONTENT_MISMATCH', { expected: labelsOf(purpose) }),
+        );
+      }
+      const expected = KINDS[kind!];
+      if (info.size > limits.maxBytes) {
+        await refuse(
+          key,
+          `size ${info.size}`,
+          new BadRequestError('ERROR_UPLOAD_TOO_LARGE', {
+            maxBytes: limits.maxBytes,
+            maxSize: sizeText(limits.maxBytes),
+          }),
+        );
+      }
+
+      const whole = kind === 'xml';
+      const bytes = await files.readStart(key, whole ? limits.maxBytes : SNIFF_BYTES);
+      if (!bytes) throw new BadRequestError('ERROR_UPLOAD_NOT_FOUND');
+      // An XML that grew or shrank since the HEAD was replaced in between: judge only what was read.
+      const consistent = !whole || bytes.length === info.size;
+      if (info.size === 0 || bytes.length === 0 || !consistent || !expected.matches(bytes)) {
+        await refuse(
+          key,
+          `content is not ${expected.label}`,
+          new BadRequestError('ERROR_UPLOAD_CONTENT_MISMATCH', { expected: expected.label }),
+        );
+      }
+
+      let fileName = cleanFileName(info.metadata.filename ?? '');
+      try {
+        fileName = cleanFileName(decodeURIComponent(info.metadata.filename ?? ''));
+      } catch {
+        // A name that is not percent-encoding is kept as stored.
+      }
+      return { key, size: info.size, contentType, fileName, ...(whole ? { bytes } : {}) };
+    },
+
+    /**
+     * GET …/files: a five-minute link to the invoice's XML (downloaded), PDF or attachment (shown
+     * inline). The invoice is reached exactly as its detail is; a file it lacks is 404.
+     */
+    async fileLink(caller: Caller, path: InvoicePath, query: InvoiceFileQuery): Promise<FileLink> {
+      const invoice = await loadInvoiceInReach(deps.invoices, caller, path);
+      const index = query.index ?? 0;
+      const key =
+        query.file === 'xml' ? invoice.xmlUrl : query.file === 'pdf' ? invoice.pdfUrl : invoice.attachments[index];
+      if (!key) throw new NotFoundError('ERROR_FILE_NOT_FOUND');
+
+      const kind = query.file === 'xml' ? 'xml' : kindOfKey(key);
+      const fileName = downloadName(invoice, query.file, index, kind);
+      const contentType = kind ? Object.keys(KIND_OF_TYPE).find((type) => KIND_OF_TYPE[type] === kind) : undefined;
+      const url = await files.presignGet({
+        key,
+        expiresInSeconds: LINK_LIFETIME_SECONDS,
+        contentDisposition: contentDisposition(query.file === 'xml' ? 'attachment' : 'inline', fileName),
+        contentType,
+      });
+      return {
+        url,
+        expiresAt: new Date(clock().getTime() + LINK_LIFETIME_SECONDS * 1000).toISOString(),
+        fileName,
+      };
+    },
+  };
+}
+
+function kindOfKey(key: string): Kind | undefined {
+  const ext = /\.[a-z]+$/i.exec(key)?.[0].toLowerCase();
+  if (ext === '.jpeg') return 'jpeg';
+  return (Object.keys(KINDS) as Kind[]).find((kind) => KINDS[kind].ext === ext);
+}
+
+/** The name a download gets: the supplier's RUC and the invoice number, as SUNAT names its files. */
+function downloadName(
+  invoice: Pick<Invoice, 'supplierId' | 'id'>,
+  file: InvoiceFileQuery['file'],
+  index: number,
+  kind: Kind | undefined,
+): string {
+  const base = `${invoice.supplierId}-${invoice.id}`;
+  if (file === 'attachment') return `${base}-adjunto-${index + 1}${kind ? KINDS[kind].ext : ''}`;
+  return `${base}${file === 'xml' ? '.xml' : '.pdf'}`;
+}
+
+export type Uploads = ReturnType<typeof makeUploads>;

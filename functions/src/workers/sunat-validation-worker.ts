@@ -1,0 +1,171 @@
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { INVOICE_ERROR_MESSAGES, NotificationMessage, SunatValidationMessage, type Invoice } from '@portal/shared';
+import type { SunatValidator, SunatVerdict } from '../adapters/sunat.js';
+import type { Queue } from '../adapters/sqs.js';
+import type { Logger } from '../http/logger.js';
+import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
+
+/** What the worker logs through (the Powertools logger in Lambda). */
+export type WorkerLog = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+export interface SunatValidationDeps {
+  readonly store: Pick<InvoiceStore, 'get' | 'setCertification'>;
+  readonly sunat: SunatValidator;
+  readonly notifications: Queue;
+  readonly clock: () => Date;
+  readonly log: WorkerLog;
+  /** The queue's maxReceiveCount: the receive after which a failed message goes to the DLQ. */
+  readonly maxReceiveCount: number;
+}
+
+/** Shown on the invoice when SUNAT could not be asked on the message's last receive. */
+export const SUNAT_FAILURE_MESSAGE = INVOICE_ERROR_MESSAGES.ERROR_UNEXPECTED_RESPONSE_FROM_SUNAT_VERIFICATION_SERVICE;
+
+/** Attempts at writing the verdict when another writer moved the invoice in between. */
+const WRITE_ATTEMPTS = 3;
+
+/**
+ * Consumer of the SUNAT queue. For each message:
+ * 1. parse it (a malformed one is a poison message: reported as failed, it ends in the DLQ);
+ * 2. load the invoice; if its certStatus is no longer PENDING the message is a redelivery: done;
+ * 3. ask SUNAT on behalf of the company; if SUNAT cannot be asked, report the message as failed
+ *    (visibility timeout, then DLQ) and, on its last receive, leave the failure on the invoice;
+ * 4. write certStatus, statusMessage and SUNAT's answer, conditioned on the version read;
+ * 5. send SUNAT_VALID or SUNAT_INVALID to the notifications queue.
+ * Records are handled concurrently, so one slow SUNAT answer does not hold back the batch.
+ */
+export function makeSunatValidationWorker(deps: SunatValidationDeps) {
+  const { store, sunat, notifications, clock, log, maxReceiveCount } = deps;
+
+  async function notify(invoice: StoredInvoice): Promise<void> {
+    if (invoice.certStatus === 'PENDING') return;
+    const message: NotificationMessage = NotificationMessage.parse({
+      event: invoice.certStatus === 'VALID' ? 'SUNAT_VALID' : 'SUNAT_INVALID',
+      supplierId: invoice.supplierId,
+      supplierName: invoice.supplierName,
+      client: invoice.client,
+      clientName: invoice.clientName,
+      invoiceType: invoice.type,
+      invoiceId: invoice.id,
+      detail: invoice.certStatus === 'INVALID' ? invoice.statusMessage : null,
+      occurredAt: invoice.sunat?.checkedAt ?? clock().toISOString(),
+    });
+    await notifications.send(message);
+  }
+
+  async function ask(invoice: StoredInvoice, context: Record<string, unknown>, lastReceive: boolean) {
+    try {
+      return await sunat.validate(invoice.client, {
+        issuerRuc: invoice.supplierId,
+        type: invoice.type,
+        series: invoice.prefixId,
+        number: invoice.numericId,
+        issuedAt: invoice.issuedAt,
+        amount: invoice.amount,
+      });
+    } catch (error) {
+      log.warn('SUNAT could not be asked', { ...context, lastReceive, detail: describe(error) });
+      if (lastReceive) await recordFailure(invoice, context);
+      throw error;
+    }
+  }
+
+  /** The message goes to the DLQ: the invoice says so, for the people who look at it. */
+  async function recordFailure(invoice: StoredInvoice, context: Record<string, unknown>): Promise<void> {
+    try {
+      await store.setCertification(invoice, {
+        certStatus: 'PENDING',
+        statusMessage: SUNAT_FAILURE_MESSAGE,
+        sunat: invoice.sunat ?? null,
+      });
+    } catch (error) {
+      log.error('could not record the SUNAT failure on the invoice', { ...context, detail: describe(error) });
+    }
+  }
+
+  function certification(invoice: StoredInvoice, verdict: SunatVerdict, checkedAt: string) {
+    return {
+      certStatus: verdict.certStatus,
+      statusMessage:
+        verdict.certStatus === 'INVALID'
+          ? verdict.reason
+          : invoice.statusMessage === SUNAT_FAILURE_MESSAGE
+            ? null
+            : invoice.statusMessage,
+      sunat: {
+        estadoCp: verdict.estadoCp,
+        estadoRuc: verdict.estadoRuc,
+        condDomiRuc: verdict.condDomiRuc,
+        observaciones: verdict.observaciones,
+        checkedAt,
+      },
+    } satisfies Pick<Invoice, 'certStatus' | 'statusMessage' | 'sunat'>;
+  }
+
+  async function handle(message: SunatValidationMessage, record: SQSRecord): Promise<void> {
+    const receiveCount = Number(record.attributes.ApproximateReceiveCount) || 1;
+    const context = { messageId: record.messageId, receiveCount, ...message };
+    let verdict: SunatVerdict | undefined;
+    for (let attempt = 1; ; attempt++) {
+      const invoice = await store.get(message.supplierId, message.invoiceType, message.invoiceId);
+      if (!invoice)
+        throw new Error(`invoice ${message.supplierId}/${message.invoiceType}/${message.invoiceId} not found`);
+      if (invoice.certStatus !== 'PENDING') {
+        // A redelivery: the verdict is written. Its notification may have been the part that failed.
+        if (receiveCount > 1 && invoice.sunat) await notify(invoice);
+        log.info('certification already recorded; message skipped', { ...context, certStatus: invoice.certStatus });
+        return;
+      }
+      verdict ??= await ask(invoice, context, receiveCount >= maxReceiveCount);
+      try {
+        const stored = await store.setCertification(invoice, certification(invoice, verdict, clock().toISOString()));
+        await notify(stored);
+        log.info('SUNAT certification recorded', { ...context, certStatus: stored.certStatus });
+        return;
+      } catch (error) {
+        if (error instanceof InvoiceChangedError && attempt < WRITE_ATTEMPTS) continue;
+        throw error;
+      }
+    }
+  }
+
+  async function handleRecord(record: SQSRecord): Promise<void> {
+    let message: SunatValidationMessage;
+    try {
+      message = SunatValidationMessage.parse(JSON.parse(record.body));
+    } catch (error) {
+      log.error('poison message: not a SunatValidationMessage; it will end in the DLQ', {
+        messageId: record.messageId,
+        receiveCount: record.attributes.ApproximateReceiveCount,
+        body: record.body.slice(0, 1000),
+        detail: describe(error),
+      });
+      throw error;
+    }
+    try {
+      await handle(message, record);
+    } catch (error) {
+      log.error('message failed; left for redelivery', {
+        messageId: record.messageId,
+        receiveCount: record.attributes.ApproximateReceiveCount,
+        ...message,
+        detail: describe(error),
+      });
+      throw error;
+    }
+  }
+
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const results = await Promise.allSettled(event.Records.map(handleRecord));
+    return {
+      batchItemFailures: event.Records.filter((_, i) => results[i]?.status === 'rejected').map((record) => ({
+        itemIdentifier: record.messageId,
+      })),
+    };
+  };
+}
+
+function describe(error: unknown): string {
+  if (error && typeof error === 'object' && 'detail' in error && typeof error.detail === 'string') return error.detail;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

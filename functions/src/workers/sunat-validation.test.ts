@@ -1,0 +1,350 @@
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { describe, expect, it, vi } from 'vitest';
+import { INVOICE_STATUS_LABELS, NotificationMessage, type Invoice } from '@portal/shared';
+import {
+  SunatUnavailableError,
+  type SunatDocument,
+  type SunatValidator,
+  type SunatVerdict,
+} from '../adapters/sunat.js';
+import { InvoiceChangedError, type StoredInvoice } from '../repositories/invoice-store.js';
+import { SUNAT_FAILURE_MESSAGE, makeSunatValidationWorker } from './sunat-validation-worker.js';
+
+const NOW = new Date('2026-10-20T15:00:00.000Z');
+const MAX_RECEIVES = 5;
+
+function invoice(overrides: Partial<StoredInvoice> = {}): StoredInvoice {
+  return {
+    id: 'F001-1234',
+    prefixId: 'F001',
+    numericId: '1234',
+    type: 'FACTURA',
+    status: 'PENDING',
+    statusMessage: null,
+    certStatus: 'PENDING',
+    approved: false,
+    supplierId: '20456178320',
+    supplierName: 'Servicios Industriales Lima S.A.C.',
+    client: '20100070970',
+    clientName: 'Corporación Andina de Alimentos S.A.A.',
+    responsible: null,
+    officeId: null,
+    locationId: null,
+    operationType: null,
+    currency: 'PEN',
+    amount: 1180,
+    taxAmount: 180,
+    serviceSheets: [],
+    materialDocs: [],
+    purchaseOrders: [],
+    attachments: [],
+    issuedAt: '2026-10-05',
+    scheduledAt: null,
+    paidAt: null,
+    xmlUrl: null,
+    pdfUrl: null,
+    disapprovedWithoutRejection: false,
+    notes: null,
+    statusHistory: [
+      {
+        status: 'PENDING',
+        title: INVOICE_STATUS_LABELS.PENDING,
+        additionalMessage: null,
+        date: '2026-10-05T12:00:00.000Z',
+        by: null,
+      },
+    ],
+    version: 1,
+    ...overrides,
+  };
+}
+
+const VALID: SunatVerdict = {
+  certStatus: 'VALID',
+  reason: null,
+  estadoCp: '1',
+  estadoRuc: 'ACTIVO',
+  condDomiRuc: 'HABIDO',
+  observaciones: [],
+};
+const ANNULLED: SunatVerdict = {
+  certStatus: 'INVALID',
+  reason: 'El comprobante fue anulado (comunicado de baja) ante SUNAT.',
+  estadoCp: '2',
+  estadoRuc: 'ACTIVO',
+  condDomiRuc: 'HABIDO',
+  observaciones: ['- El comprobante ha sido dado de baja.'],
+};
+
+/** An in-memory invoice store with the version check of the real one. */
+function fakeStore(initial: StoredInvoice[]) {
+  const items = new Map(initial.map((item) => [`${item.supplierId}#${item.type}#${item.id}`, item]));
+  const writes: StoredInvoice[] = [];
+  return {
+    writes,
+    current: (item: StoredInvoice) => items.get(`${item.supplierId}#${item.type}#${item.id}`),
+    async get(supplierId: string, type: string, invoiceId: string) {
+      return items.get(`${supplierId}#${type}#${invoiceId}`) ?? null;
+    },
+    async setCertification(
+      before: StoredInvoice,
+      change: Pick<Invoice, 'certStatus' | 'statusMessage' | 'sunat'>,
+    ): Promise<StoredInvoice> {
+      const key = `${before.supplierId}#${before.type}#${before.id}`;
+      if (items.get(key)?.version !== before.version) throw new InvoiceChangedError();
+      const stored = { ...before, ...change, version: before.version + 1 };
+      items.set(key, stored);
+      writes.push(stored);
+      return stored;
+    },
+  };
+}
+
+function fakeSunat(answer: (document: SunatDocument) => SunatVerdict | Error) {
+  const asked: { consultingRuc: string; document: SunatDocument }[] = [];
+  const sunat: SunatValidator = {
+    async validate(consultingRuc, document) {
+      asked.push({ consultingRuc, document });
+      const result = answer(document);
+      if (result instanceof Error) throw result;
+      return result;
+    },
+  };
+  return { sunat, asked };
+}
+
+function setup(invoices: StoredInvoice[], answer: (document: SunatDocument) => SunatVerdict | Error) {
+  const store = fakeStore(invoices);
+  const { sunat, asked } = fakeSunat(answer);
+  const sent: unknown[] = [];
+  const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+  const handler = makeSunatValidationWorker({
+    store,
+    sunat,
+    notifications: {
+      async send(body) {
+        sent.push(body);
+      },
+    },
+    clock: () => NOW,
+    log,
+    maxReceiveCount: MAX_RECEIVES,
+  });
+  return { handler, store, asked, sent, log };
+}
+
+function record(body: unknown, options: { id?: string; receiveCount?: number } = {}): SQSRecord {
+  return {
+    messageId: options.id ?? 'm-1',
+    receiptHandle: 'receipt',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    attributes: {
+      ApproximateReceiveCount: String(options.receiveCount ?? 1),
+      SentTimestamp: '0',
+      SenderId: '000000000000',
+      ApproximateFirstReceiveTimestamp: '0',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:sunat',
+    awsRegion: 'us-east-1',
+  };
+}
+
+const messageOf = (item: Invoice) => ({ supplierId: item.supplierId, invoiceType: item.type, invoiceId: item.id });
+const event = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
+
+describe('SUNAT validation worker', () => {
+  it('marks a valid document VALID with SUNAT answer and notifies SUNAT_VALID', async () => {
+    // Prepare
+    const pending = invoice();
+    const { handler, store, asked, sent } = setup([pending], () => VALID);
+
+    // Act
+    const response = await handler(event(record(messageOf(pending))));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(asked).toEqual([
+      {
+        consultingRuc: pending.client,
+        document: {
+          issuerRuc: pending.supplierId,
+          type: 'FACTURA',
+          series: 'F001',
+          number: '1234',
+          issuedAt: '2026-10-05',
+          amount: 1180,
+        },
+      },
+    ]);
+    expect(store.current(pending)).toEqual({
+      ...pending,
+      certStatus: 'VALID',
+      sunat: {
+        estadoCp: '1',
+        estadoRuc: 'ACTIVO',
+        condDomiRuc: 'HABIDO',
+        observaciones: [],
+        checkedAt: NOW.toISOString(),
+      },
+      version: 2,
+    });
+    expect(sent).toEqual([
+      {
+        event: 'SUNAT_VALID',
+        supplierId: pending.supplierId,
+        supplierName: pending.supplierName,
+        client: pending.client,
+        clientName: pending.clientName,
+        invoiceType: 'FACTURA',
+        invoiceId: pending.id,
+        detail: null,
+        occurredAt: NOW.toISOString(),
+      },
+    ]);
+    expect(NotificationMessage.safeParse(sent[0]).success).toBe(true);
+  });
+
+  it("marks an annulled document INVALID with SUNAT's reason, keeps status and history, and notifies SUNAT_INVALID", async () => {
+    const pending = invoice();
+    const { handler, store, sent } = setup([pending], () => ANNULLED);
+
+    const response = await handler(event(record(messageOf(pending))));
+
+    expect(response.batchItemFailures).toEqual([]);
+    const stored = store.current(pending)!;
+    expect(stored).toMatchObject({
+      certStatus: 'INVALID',
+      statusMessage: ANNULLED.reason,
+      status: 'PENDING',
+      statusHistory: pending.statusHistory,
+      sunat: { estadoCp: '2', observaciones: ANNULLED.observaciones },
+    });
+    expect(sent).toEqual([expect.objectContaining({ event: 'SUNAT_INVALID', detail: ANNULLED.reason })]);
+  });
+
+  it('skips a redelivered message whose invoice is no longer PENDING in SUNAT', async () => {
+    const decided = invoice({ certStatus: 'VALID', version: 3 });
+    const { handler, store, asked, sent } = setup([decided], () => VALID);
+
+    const response = await handler(event(record(messageOf(decided))));
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(asked).toEqual([]);
+    expect(store.writes).toEqual([]);
+    expect(sent).toEqual([]);
+  });
+
+  it('sends the notification again when a redelivery finds the verdict written (the send may have failed)', async () => {
+    const checked = {
+      estadoCp: '1',
+      estadoRuc: 'ACTIVO',
+      condDomiRuc: 'HABIDO',
+      observaciones: [],
+      checkedAt: NOW.toISOString(),
+    };
+    const decided = invoice({ certStatus: 'VALID', sunat: checked, version: 2 });
+    const { handler, asked, sent } = setup([decided], () => VALID);
+
+    await handler(event(record(messageOf(decided), { receiveCount: 2 })));
+
+    expect(asked).toEqual([]);
+    expect(sent).toEqual([expect.objectContaining({ event: 'SUNAT_VALID', occurredAt: NOW.toISOString() })]);
+  });
+
+  it('reports a malformed message as a batch item failure, logs it and handles the rest of the batch', async () => {
+    // Prepare
+    const pending = invoice();
+    const { handler, store, log } = setup([pending], () => VALID);
+
+    // Act
+    const response = await handler(
+      event(
+        record('not json', { id: 'poison-1' }),
+        record({ supplierId: '123', invoiceType: 'FACTURA' }, { id: 'poison-2' }),
+        record(messageOf(pending), { id: 'good' }),
+      ),
+    );
+
+    // Assess
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'poison-1' }, { itemIdentifier: 'poison-2' }]);
+    expect(log.error).toHaveBeenCalledWith(
+      expect.stringContaining('poison message'),
+      expect.objectContaining({ messageId: 'poison-1' }),
+    );
+    expect(store.current(pending)?.certStatus).toBe('VALID');
+  });
+
+  it('leaves a message for redelivery when SUNAT cannot be asked, without touching the invoice', async () => {
+    const pending = invoice();
+    const { handler, store, sent } = setup([pending], () => new SunatUnavailableError('HTTP 500 (3 tries)'));
+
+    const response = await handler(event(record(messageOf(pending), { receiveCount: MAX_RECEIVES - 1 })));
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
+    expect(store.writes).toEqual([]);
+    expect(sent).toEqual([]);
+  });
+
+  it('on the last receive, records the SUNAT failure on the invoice before the message goes to the DLQ', async () => {
+    const pending = invoice();
+    const { handler, store, sent } = setup([pending], () => new SunatUnavailableError('HTTP 500 (3 tries)'));
+
+    const response = await handler(event(record(messageOf(pending), { receiveCount: MAX_RECEIVES })));
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
+    expect(store.current(pending)).toMatchObject({
+      certStatus: 'PENDING',
+      statusMessage: SUNAT_FAILURE_MESSAGE,
+      status: 'PENDING',
+    });
+    expect(SUNAT_FAILURE_MESSAGE).toBe(
+      'Ocurrió un error inesperado al verificar el comprobante con SUNAT. Inténtelo nuevamente más tarde.',
+    );
+    expect(sent).toEqual([]);
+  });
+
+  it('clears a recorded SUNAT failure once SUNAT answers (a message redriven from the DLQ)', async () => {
+    const failed = invoice({ statusMessage: SUNAT_FAILURE_MESSAGE });
+    const { handler, store } = setup([failed], () => VALID);
+
+    await handler(event(record(messageOf(failed))));
+
+    expect(store.current(failed)).toMatchObject({ certStatus: 'VALID', statusMessage: null });
+  });
+
+  it('reports a message about an invoice that does not exist as failed', async () => {
+    const { handler, asked } = setup([], () => VALID);
+
+    const response = await handler(event(record(messageOf(invoice()))));
+
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
+    expect(asked).toEqual([]);
+  });
+
+  it('writes on the fresh invoice when another writer moved it after it was read, asking SUNAT once', async () => {
+    // Prepare: the first write finds a newer version (a concurrent edit of the notes).
+    const pending = invoice();
+    const { handler, store, asked } = setup([pending], () => VALID);
+    const realSet = store.setCertification.bind(store);
+    let first = true;
+    store.setCertification = async (before, change) => {
+      if (first) {
+        first = false;
+        await realSet(before, { certStatus: 'PENDING', statusMessage: null, sunat: null });
+        throw new InvoiceChangedError();
+      }
+      return realSet(before, change);
+    };
+
+    // Act
+    const response = await handler(event(record(messageOf(pending))));
+
+    // Assess
+    expect(response.batchItemFailures).toEqual([]);
+    expect(asked).toHaveLength(1);
+    expect(store.current(pending)).toMatchObject({ certStatus: 'VALID', version: 3 });
+  });
+});

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { Construct } from 'constructs';
+import { RUNTIME_ENV, SCHEDULES } from '@portal/shared';
+import { PortalFunction } from './portal-function.js';
+
+export type ScheduleKey = keyof typeof SCHEDULES;
+
+export interface SchedulesProps {
+  readonly stage: string;
+  readonly retain: boolean;
+  /** Absolute path of functions/src/jobs: a schedule's entry is `<jobsDir>/<def.handler>.ts`. */
+  readonly jobsDir: string;
+  /** Grant-and-configure applied to every job (table, queues, and per job what it needs). */
+  readonly bind: (fn: PortalFunction, key: ScheduleKey) => void;
+}
+
+/** One function per job of shared SCHEDULES, invoked by an EventBridge rule every `everyMinutes`. */
+export class Schedules extends Construct {
+  readonly functions: ReadonlyMap<ScheduleKey, PortalFunction>;
+
+  constructor(scope: Construct, id: string, props: SchedulesProps) {
+    super(scope, id);
+    const functions = new Map<ScheduleKey, PortalFunction>();
+    for (const [key, def] of Object.entries(SCHEDULES) as [ScheduleKey, (typeof SCHEDULES)[ScheduleKey]][]) {
+      const fn = new PortalFunction(this, `${def.id}Job`, {
+        name: `job-${def.handler}`,
+        entry: path.join(props.jobsDir, `${def.handler}.ts`),
+        description: `Tarea programada ${def.id} (cada ${def.everyMinutes} min)`,
+        timeout: Duration.minutes(5),
+        environment: { [RUNTIME_ENV.stage]: props.stage },
+        retain: props.retain,
+      });
+      props.bind(fn, key);
+      new events.Rule(this, `${def.id}Rule`, {
+        description: `Portal de Proveedores: ${def.id} cada ${def.everyMinutes} minutos`,
+        schedule: events.Schedule.rate(Duration.minutes(def.everyMinutes)),
+        targets: [new targets.LambdaFunction(fn.function, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
+      });
+      functions.set(key, fn);
+    }
+    this.functions = functions;
+  }
+}

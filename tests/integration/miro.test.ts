@@ -1,0 +1,638 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SQSClient,
+  SendMessageCommand,
+} from '@aws-sdk/client-sqs';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import {
+  INVOICE_ERROR_MESSAGES,
+  INVOICE_STATUS_LABELS,
+  QUEUES,
+  dashboardDelta,
+  dashboardMonth,
+  keys,
+  routes,
+  withCheckDigit,
+  type Invoice,
+  type InvoiceDetail,
+  type MiroRequestMessage,
+  type NotificationMessage,
+} from '@portal/shared';
+import { makeSapClient, type SapPort } from '../../functions/src/adapters/sap.js';
+import type { Caller } from '../../functions/src/http/caller.js';
+import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
+import { makeInvoiceReview } from '../../functions/src/use-cases/review-invoice.js';
+import { makeMiroOutbox } from '../../functions/src/workers/miro-requests-outbox.js';
+import { makeMiroRequestsWorker } from '../../functions/src/workers/miro-requests-worker.js';
+import { startPoller } from '../../infra/local/poller.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
+import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../infra/local/simulators/sap.js';
+import { call, idTokenOf } from '../support/api.js';
+import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
+import { demoUser, stage } from '../support/stage.js';
+
+/**
+ * The MIRO posting (design flow 4) and the payment sync (flow 6) against the local stage's DynamoDB,
+ * queues and SAP simulator. Everything happens at CLIENTS[2] with suppliers that exist only here, so
+ * no other test's counts move. The simulator knows only the documents SAP would hold: the seed's, and
+ * the ones each test registers with POST /__control/documents after creating them in DynamoDB.
+ */
+const COMPANY = CLIENTS[2]!;
+const SUPPLIER = { taxId: withCheckDigit('2070000101'), name: 'Proveedor MIRO de Pruebas S.A.C.' };
+const STRESS_SUPPLIER = { taxId: withCheckDigit('2070000102'), name: 'Proveedor Masivo de Pruebas S.A.C.' };
+const EMPLOYEE = EMPLOYEES[COMPANY.taxId]![0]!;
+const OFFICE = OFFICE_LOCATIONS[COMPANY.taxId]![0]!;
+const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+const admin = () => idTokenOf(demoUser('ADMIN').username, demoUser('ADMIN').password);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function db() {
+  const { endpoints, region } = stage();
+  return DynamoDBDocumentClient.from(new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+}
+
+async function sap<T = any>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${stage().endpoints.sap}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.status).toBeLessThan(300);
+  return (await response.json()) as T;
+}
+
+async function postingsOf(supplierId: string): Promise<{ total: number; byInvoice: Record<string, number> }> {
+  return sap(`/__control/postings?supplierId=${supplierId}`);
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/** Tells the SAP simulator about a fixture's purchase order and document, as SAP would hold them. */
+async function registerWithSap(fixtures: readonly ReviewFixture[]): Promise<void> {
+  await sap('/__control/documents', {
+    purchaseOrders: fixtures.map((f) => ({
+      id: f.purchaseOrder,
+      issuerTaxId: f.invoice.supplierId,
+      acquirerTaxId: f.invoice.client,
+      currency: f.invoice.currency,
+    })),
+    conformityDocuments: fixtures.map((f) => ({
+      kind: f.document!.kind,
+      documentId: f.document!.documentId,
+      purchaseOrder: f.purchaseOrder,
+      fiscalYear: '2026',
+      issuerTaxId: f.invoice.supplierId,
+      acquirerTaxId: f.invoice.client,
+      amount: Math.round((f.invoice.amount - f.invoice.taxAmount) * 100) / 100,
+      currency: f.invoice.currency,
+    })),
+  });
+}
+
+const pathOf = (invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>) => ({
+  supplierId: invoice.supplierId,
+  invoiceType: invoice.type,
+  invoiceId: invoice.id,
+});
+
+/** A registered fixture, completed and approved through the API: the stage's own worker posts it. */
+async function approvedThroughApi(kind: 'SERVICE_SHEET' | 'MATERIAL_DOCUMENT'): Promise<ReviewFixture> {
+  const f = await reviewFixture({ client: COMPANY.taxId, clientName: COMPANY.name, supplier: SUPPLIER, kind });
+  await registerWithSap([f]);
+  const token = await admin();
+  const completed = await call(routes.updateInvoice, {
+    token,
+    path: pathOf(f.invoice),
+    body: {
+      operationType: kind === 'SERVICE_SHEET' ? 'SERVICES' : 'GOODS',
+      responsibleId: EMPLOYEE.id,
+      officeId: OFFICE.office,
+      locationId: OFFICE.id,
+      purchaseOrders: [f.purchaseOrder!],
+      serviceSheets: kind === 'SERVICE_SHEET' ? [f.document!.documentId] : [],
+      materialDocs: kind === 'MATERIAL_DOCUMENT' ? [f.document!.documentId] : [],
+      attachments: [],
+    },
+  });
+  expect(completed.status).toBe(200);
+  expect((await call(routes.approveInvoice, { token, path: pathOf(f.invoice) })).status).toBe(200);
+  return f;
+}
+
+async function postedOutbox(invoice: Invoice) {
+  const key = keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id);
+  return until(`the MIRO of ${invoice.id}`, async () => {
+    const record = await table().get(key);
+    return record?.state === 'POSTED' && record.notifiedAt ? record : null;
+  });
+}
+
+/** The worker of functions/src/workers/miro-requests.ts, built in this process against the stage. */
+function inProcessWorker(options: {
+  sap?: Pick<SapPort, 'postSupplierInvoice'>;
+  outbox?: ReturnType<typeof makeMiroOutbox>;
+  leaseMs?: number;
+  notifications?: NotificationMessage[];
+}) {
+  const client = db();
+  const { tableName } = stage();
+  return makeMiroRequestsWorker({
+    outbox: options.outbox ?? makeMiroOutbox(client, tableName),
+    store: makeInvoiceStore(client, tableName),
+    sap: options.sap ?? realSap(),
+    notifications: { send: async (body) => void options.notifications?.push(body as NotificationMessage) },
+    clock: () => new Date(),
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    maxReceiveCount: QUEUES.miroRequests.maxReceiveCount,
+    leaseMs: options.leaseMs ?? 60_000,
+  });
+}
+
+function realSap(): SapPort {
+  return makeSapClient({
+    baseUrl: stage().endpoints.sap,
+    credentials: async () => LOCAL_SAP_CREDENTIALS,
+    companyCodes: localCompanyCodes(),
+  });
+}
+
+const ADMIN_CALLER: Caller = {
+  sub: 'miro-tests',
+  email: 'admin@demo.pe',
+  firstName: 'Pruebas',
+  lastName: 'MIRO',
+  level: 'ADMIN',
+  taxIds: [],
+  groups: [],
+  activeCompany: null,
+  expiresAt: Math.floor(Date.now() / 1000) + 3600,
+};
+
+/** The review use case in this process, its MIRO messages kept here instead of going to the stage's queue. */
+function inProcessReview(miroMessages: MiroRequestMessage[]) {
+  return makeInvoiceReview({
+    store: makeInvoiceStore(db(), stage().tableName),
+    miroQueue: { send: async (body) => void miroMessages.push(body as MiroRequestMessage) },
+    notificationsQueue: { send: async () => undefined },
+    clock: () => new Date(),
+    log: { info: () => undefined, error: () => undefined },
+  });
+}
+
+function recordOf(message: unknown, receiveCount: number, messageId = randomUUID()): SQSRecord {
+  return {
+    messageId,
+    receiptHandle: messageId,
+    body: typeof message === 'string' ? message : JSON.stringify(message),
+    attributes: {
+      ApproximateReceiveCount: String(receiveCount),
+      SentTimestamp: String(Date.now()),
+      SenderId: '000000000000',
+      ApproximateFirstReceiveTimestamp: String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:miro-tests',
+    awsRegion: 'us-east-1',
+  };
+}
+
+/** Runs tasks with at most `width` at a time. */
+async function inParallel<T, R>(items: readonly T[], width: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await task(items[i]!);
+      }
+    }),
+  );
+  return results;
+}
+
+/** Invoice numbers of this run: eight digits, never repeated within the run. */
+let nextNumber = (Math.floor(Date.now() / 1000) % 80_000) * 1000 + 10_000_000;
+
+/**
+ * Completed invoices written straight to the table (with their claimed HES, order and dashboard
+ * counts, as the review leaves them), registered with SAP, ready to approve.
+ */
+async function completedInBulk(count: number, supplier: typeof STRESS_SUPPLIER): Promise<Invoice[]> {
+  const invoices: Invoice[] = [];
+  const items: Record<string, unknown>[] = [];
+  const orders: unknown[] = [];
+  const documents: unknown[] = [];
+  for (let i = 0; i < count; i++) {
+    const number = nextNumber++;
+    const id = `FM01-${number}`;
+    const net = 100 + i;
+    const taxAmount = Math.round(net * 18) / 100;
+    const purchaseOrder = `PM${number}`;
+    const documentId = `HM${number}`;
+    const invoice: Invoice = {
+      id,
+      prefixId: 'FM01',
+      numericId: id.slice(5),
+      type: 'FACTURA',
+      status: 'COMPLETED',
+      statusMessage: null,
+      certStatus: 'VALID',
+      approved: false,
+      supplierId: supplier.taxId,
+      supplierName: supplier.name,
+      client: COMPANY.taxId,
+      clientName: COMPANY.name,
+      responsible: EMPLOYEE,
+      officeId: OFFICE.office,
+      locationId: OFFICE.id,
+      operationType: 'SERVICES',
+      currency: 'PEN',
+      amount: Math.round((net + taxAmount) * 100) / 100,
+      taxAmount,
+      serviceSheets: [documentId],
+      materialDocs: [],
+      purchaseOrders: [purchaseOrder],
+      attachments: [],
+      issuedAt: '2026-10-20',
+      scheduledAt: null,
+      paidAt: null,
+      xmlUrl: null,
+      pdfUrl: `fixtures/${id}.pdf`,
+      disapprovedWithoutRejection: false,
+      notes: null,
+      statusHistory: [
+        {
+          status: 'PENDING',
+          title: INVOICE_STATUS_LABELS.PENDING,
+          additionalMessage: null,
+          date: '2026-10-20T12:00:00.000Z',
+          by: null,
+        },
+        {
+          status: 'COMPLETED',
+          title: INVOICE_STATUS_LABELS.COMPLETED,
+          additionalMessage: null,
+          date: '2026-10-21T12:00:00.000Z',
+          by: 'admin@demo.pe',
+        },
+      ],
+    };
+    invoices.push(invoice);
+    const order = { id: purchaseOrder, issuerTaxId: supplier.taxId, acquirerTaxId: COMPANY.taxId, currency: 'PEN' };
+    const doc = {
+      documentId,
+      purchaseOrder,
+      fiscalYear: '2026',
+      issuerTaxId: supplier.taxId,
+      acquirerTaxId: COMPANY.taxId,
+      deliveryNote: null,
+      amount: net,
+      currency: 'PEN',
+      responsible: EMPLOYEE.id,
+    };
+    orders.push(order);
+    documents.push({ kind: 'SERVICE_SHEET', ...doc });
+    items.push(
+      {
+        ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
+        ...keys.invoiceIndexes(invoice),
+        ...invoice,
+        version: 1,
+      },
+      { ...keys.purchaseOrder(COMPANY.taxId, purchaseOrder), ...order },
+      {
+        ...keys.conformity('SERVICE_SHEET', COMPANY.taxId, documentId),
+        ...keys.conformityIndexes('SERVICE_SHEET', doc),
+        kind: 'SERVICE_SHEET',
+        ...doc,
+        associatedInvoice: id,
+        claimedBy: keys.invoice(invoice.supplierId, invoice.type, invoice.id).pk,
+      },
+    );
+  }
+  const client = db();
+  const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
+  await inParallel(chunks, 8, async (chunk) => {
+    let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
+    while (pending.length > 0) {
+      const result = await client.send(new BatchWriteCommand({ RequestItems: { [stage().tableName]: pending } }));
+      pending = (result.UnprocessedItems?.[stage().tableName] ?? []) as typeof pending;
+    }
+  });
+  // The dashboard counts them once, as the review would have.
+  const total: Record<string, number> = {};
+  for (const invoice of invoices) {
+    for (const [name, value] of Object.entries(dashboardDelta(null, invoice))) total[name] = (total[name] ?? 0) + value;
+  }
+  const names = Object.keys(total).filter((name) => total[name] !== 0);
+  for (const period of [dashboardMonth('2026-10-20'), 'ALL']) {
+    await client.send(
+      new UpdateCommand({
+        TableName: stage().tableName,
+        Key: keys.dashboard(COMPANY.taxId, period),
+        UpdateExpression: `ADD ${names.map((_, i) => `#c${i} :d${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#c${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:d${i}`, total[name]])),
+      }),
+    );
+  }
+  await sap('/__control/documents', { purchaseOrders: orders, conformityDocuments: documents });
+  return invoices;
+}
+
+describe('MIRO posting (design flow 4)', () => {
+  it('posts an approved invoice to SAP once, keeps the SAP number on it and tells the supplier', async () => {
+    const services = await approvedThroughApi('SERVICE_SHEET');
+    const goods = await approvedThroughApi('MATERIAL_DOCUMENT');
+    for (const f of [services, goods]) {
+      const outbox = await postedOutbox(f.invoice);
+      expect(outbox.sapDocument).toEqual({ number: expect.stringMatching(/^\d{10}$/), fiscalYear: expect.any(String) });
+      const detail = await call<InvoiceDetail>(routes.getInvoice, { token: await admin(), path: pathOf(f.invoice) });
+      expect(detail.body).toMatchObject({ status: 'ACCEPTED', sapDocument: outbox.sapDocument, statusMessage: null });
+      expect((await postingsOf(SUPPLIER.taxId)).byInvoice[`${SUPPLIER.taxId}/${f.invoice.id}`]).toBe(1);
+    }
+    const feed = await until('the approval in the supplier feed', async () => {
+      const items = await table().partition(keys.feed('SUPPLIER', SUPPLIER.taxId));
+      return items.some((item) => String(item.message).includes(`aprobó la factura ${goods.invoice.id}`)) && items;
+    });
+    expect(feed.length).toBeGreaterThan(0);
+  });
+
+  it('rides out SAP failures with retries and still posts once', async () => {
+    await sap('/__control/fail', { count: 2, status: 503 });
+    const f = await approvedThroughApi('SERVICE_SHEET');
+    const outbox = await postedOutbox(f.invoice);
+    expect(outbox.sapDocument).toBeTruthy();
+    expect((await postingsOf(SUPPLIER.taxId)).byInvoice[`${SUPPLIER.taxId}/${f.invoice.id}`]).toBe(1);
+  });
+
+  it('sends INVOICE_APPROVED with the SAP number, and answers a redelivery with nothing new', async () => {
+    const [invoice] = await completedInBulk(1, SUPPLIER);
+    const miro: MiroRequestMessage[] = [];
+    await inProcessReview(miro).approve(ADMIN_CALLER, pathOf(invoice!));
+    const notifications: NotificationMessage[] = [];
+    const worker = inProcessWorker({ notifications });
+    expect(await worker({ Records: [recordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
+    const outbox = await table().get(keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', invoice!.id));
+    expect(notifications).toEqual([
+      expect.objectContaining({
+        event: 'INVOICE_APPROVED',
+        invoiceId: invoice!.id,
+        supplierId: SUPPLIER.taxId,
+        detail: expect.stringContaining(outbox!.sapDocument.number),
+      }),
+    ]);
+    expect(await worker({ Records: [recordOf(miro[0], 2)] })).toEqual({ batchItemFailures: [] });
+    expect(notifications).toHaveLength(1);
+    expect((await postingsOf(SUPPLIER.taxId)).byInvoice[`${SUPPLIER.taxId}/${invoice!.id}`]).toBe(1);
+  });
+
+  it('leaves the failure visible on the invoice and the outbox after the last receive', async () => {
+    const [invoice] = await completedInBulk(1, SUPPLIER);
+    const miro: MiroRequestMessage[] = [];
+    await inProcessReview(miro).approve(ADMIN_CALLER, pathOf(invoice!));
+    const failing = { postSupplierInvoice: async () => Promise.reject(new Error('SAP caído')) };
+    const worker = inProcessWorker({ sap: failing });
+    const first = recordOf(miro[0], 1);
+    expect(await worker({ Records: [first] })).toEqual({ batchItemFailures: [{ itemIdentifier: first.messageId }] });
+    const key = keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', invoice!.id);
+    expect(await table().get(key)).toMatchObject({ state: 'PENDING', lastError: expect.stringContaining('SAP caído') });
+
+    const last = recordOf(miro[0], QUEUES.miroRequests.maxReceiveCount);
+    expect(await worker({ Records: [last] })).toEqual({ batchItemFailures: [{ itemIdentifier: last.messageId }] });
+    expect(await table().get(key)).toMatchObject({ state: 'FAILED' });
+    const detail = await call<InvoiceDetail>(routes.getInvoice, { token: await admin(), path: pathOf(invoice!) });
+    expect(detail.body).toMatchObject({
+      status: 'ACCEPTED',
+      statusMessage: INVOICE_ERROR_MESSAGES['ERROR_UNEXPECTED_EXCEPTION_DURING_MIRO_CREATION_REQUEST_SUBMIT'],
+    });
+
+    // Once SAP is back, a redriven message posts it and clears the message.
+    expect(await inProcessWorker({})({ Records: [recordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
+    const after = await call<InvoiceDetail>(routes.getInvoice, { token: await admin(), path: pathOf(invoice!) });
+    expect(after.body).toMatchObject({ statusMessage: null, sapDocument: expect.any(Object) });
+  });
+
+  it('sends a poison message to the DLQ after maxReceiveCount receives', async () => {
+    const { endpoints, region } = stage();
+    const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
+    const name = `miro-poison-${Date.now()}`;
+    const dlqUrl = (await sqs.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }))).QueueUrl!;
+    const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] })))
+      .Attributes!.QueueArn!;
+    const queueUrl = (
+      await sqs.send(
+        new CreateQueueCommand({
+          QueueName: name,
+          Attributes: {
+            VisibilityTimeout: '1',
+            RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 2 }),
+          },
+        }),
+      )
+    ).QueueUrl!;
+    const poller = startPoller({
+      sqs,
+      queueUrl,
+      queueArn: `arn:aws:sqs:${region}:000000000000:${name}`,
+      dlqUrl,
+      maxReceiveCount: 2,
+      batchSize: 5,
+      visibilityTimeoutSeconds: 1,
+      waitTimeSeconds: 1,
+      region,
+      handler: inProcessWorker({}),
+      log: () => undefined,
+    });
+    try {
+      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: '{"supplierId":"no es un RUC"' }));
+      const dead = await until('the poison message in the DLQ', async () => {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: dlqUrl, WaitTimeSeconds: 1, MaxNumberOfMessages: 1 }),
+        );
+        return Messages[0];
+      });
+      expect(dead.Body).toBe('{"supplierId":"no es un RUC"');
+    } finally {
+      await poller.stop();
+      await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl }));
+      await sqs.send(new DeleteQueueCommand({ QueueUrl: dlqUrl }));
+    }
+  });
+
+  it(
+    'posts 1,000 approvals exactly once with every message delivered three times and the worker killed after SAP',
+    { timeout: 240_000 },
+    async () => {
+      const started = Date.now();
+      const count = 1000;
+      const invoices = await completedInBulk(count, STRESS_SUPPLIER);
+      const miro: MiroRequestMessage[] = [];
+      const review = inProcessReview(miro);
+      await inParallel(invoices, 25, (invoice) => review.approve(ADMIN_CALLER, pathOf(invoice)));
+      expect(miro).toHaveLength(count);
+      const prepared = Date.now();
+
+      // First delivery: SAP posts, then the worker dies before it can write anything back: no
+      // invoice update, no POSTED, not even the lease given back.
+      const real = realSap();
+      const firstAnswers = new Map<string, string>();
+      const crashing = {
+        async postSupplierInvoice(posting: Parameters<SapPort['postSupplierInvoice']>[0]) {
+          const document = await real.postSupplierInvoice(posting);
+          firstAnswers.set(posting.idempotencyKey, document.number);
+          throw new Error('worker killed right after the SAP call');
+        },
+      };
+      const outbox = makeMiroOutbox(db(), stage().tableName);
+      const deadOutbox = { ...outbox, release: async () => undefined };
+      const leaseMs = 1500;
+      const dying = inProcessWorker({ sap: crashing, outbox: deadOutbox, leaseMs });
+      const notifications: NotificationMessage[] = [];
+      const healthy = inProcessWorker({ notifications, leaseMs });
+      const batches = <T>(list: readonly T[], size: number) =>
+        Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, i * size + size));
+
+      const first = await inParallel(batches(miro, QUEUES.miroRequests.batchSize), 20, (batch) =>
+        dying({ Records: batch.map((message) => recordOf(message, 1)) } as SQSEvent),
+      );
+      expect(first.flatMap((answer) => answer.batchItemFailures)).toHaveLength(count);
+      expect(firstAnswers.size).toBe(count);
+
+      // Second and third deliveries at the same time, once the dead worker's leases have run out;
+      // what fails (the other delivery holds the lease) comes back, as after a visibility timeout.
+      await sleep(leaseMs);
+      let pending = [...miro, ...miro].map((message) => ({ message, receive: 2 }));
+      for (let round = 0; pending.length > 0 && round < 20; round++) {
+        const shuffled = pending.sort(() => Math.random() - 0.5);
+        const failedIds = new Set<string>();
+        const records = shuffled.map(({ message, receive }) => ({
+          message,
+          receive,
+          record: recordOf(message, receive),
+        }));
+        const answers = await inParallel(batches(records, QUEUES.miroRequests.batchSize), 20, (batch) =>
+          healthy({ Records: batch.map((entry) => entry.record) } as SQSEvent),
+        );
+        for (const answer of answers)
+          for (const failure of answer.batchItemFailures) failedIds.add(failure.itemIdentifier);
+        pending = records
+          .filter((entry) => failedIds.has(entry.record.messageId))
+          .map(({ message, receive }) => ({ message, receive: receive + 1 }));
+        if (pending.length > 0) await sleep(300);
+      }
+      expect(pending).toEqual([]);
+      const delivered = Date.now();
+
+      const postings = await postingsOf(STRESS_SUPPLIER.taxId);
+      expect(postings.total).toBe(count);
+      expect(Object.keys(postings.byInvoice)).toHaveLength(count);
+      expect(Object.values(postings.byInvoice).every((n) => n === 1)).toBe(true);
+
+      // Every invoice carries the document SAP answered to the dead worker.
+      const stored: Record<string, any>[] = [];
+      for (const chunk of batches(invoices, 50)) {
+        const result = await db().send(
+          new BatchGetCommand({
+            RequestItems: {
+              [stage().tableName]: {
+                Keys: chunk.flatMap((invoice) => [
+                  keys.invoice(invoice.supplierId, invoice.type, invoice.id),
+                  keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id),
+                ]),
+              },
+            },
+          }),
+        );
+        stored.push(...(result.Responses?.[stage().tableName] ?? []));
+        expect(Object.keys(result.UnprocessedKeys ?? {})).toHaveLength(0);
+      }
+      const outboxes = stored.filter((item) => item.sk === 'OUTBOX');
+      const posted = stored.filter((item) => item.sk === 'INVOICE');
+      expect(outboxes).toHaveLength(count);
+      expect(outboxes.every((record) => record.state === 'POSTED')).toBe(true);
+      expect(outboxes.every((record) => record.sapDocument.number === firstAnswers.get(record.idempotencyKey))).toBe(
+        true,
+      );
+      expect(posted.filter((invoice) => invoice.sapDocument?.number)).toHaveLength(count);
+      const announced = new Set(notifications.filter((n) => n.event === 'INVOICE_APPROVED').map((n) => n.invoiceId));
+      expect(announced.size).toBe(count);
+      console.info(
+        `MIRO stress: ${count} approvals prepared in ${prepared - started} ms; ` +
+          `${count * 3} deliveries handled in ${delivered - prepared} ms; ${postings.total} postings in SAP.`,
+      );
+    },
+  );
+});
+
+describe('payment sync (design flow 6)', () => {
+  async function runPaymentSync(): Promise<void> {
+    const { run } = await sap<{ run: number }>('/__control/schedules/PaymentSync', {});
+    await until('the payment sync run', async () => {
+      const state = await sap<{ completed: number; lastError: string | null }>('/__control/schedules/PaymentSync');
+      if (state.completed >= run && state.lastError) throw new Error(state.lastError);
+      return state.completed >= run;
+    });
+  }
+
+  it('moves ACCEPTED to SCHEDULED and then PAID from SAP payment runs, and tells the supplier', async () => {
+    const [invoice] = await completedInBulk(1, SUPPLIER);
+    await inProcessReview([]).approve(ADMIN_CALLER, pathOf(invoice!));
+    const counters = async () => (await table().get(keys.dashboard(COMPANY.taxId, 'ALL')))!;
+    const before = await counters();
+
+    await sap('/__control/payment-run', {
+      invoices: [{ supplierId: SUPPLIER.taxId, invoiceId: invoice!.id, scheduledAt: '2026-12-01' }],
+    });
+    await runPaymentSync();
+    let detail = await call<InvoiceDetail>(routes.getInvoice, { token: await admin(), path: pathOf(invoice!) });
+    expect(detail.body).toMatchObject({ status: 'SCHEDULED', scheduledAt: '2026-12-01', paidAt: null });
+    expect(detail.body.statusHistory.at(-1)).toMatchObject({ status: 'SCHEDULED', title: 'Pago programado' });
+
+    await sap('/__control/payment-run', {
+      invoices: [
+        { supplierId: SUPPLIER.taxId, invoiceId: invoice!.id, scheduledAt: '2026-12-01', paidAt: '2026-12-02' },
+      ],
+    });
+    await runPaymentSync();
+    await runPaymentSync(); // a second run reads the same item again and changes nothing
+    detail = await call<InvoiceDetail>(routes.getInvoice, { token: await admin(), path: pathOf(invoice!) });
+    expect(detail.body).toMatchObject({ status: 'PAID', scheduledAt: '2026-12-01', paidAt: '2026-12-02' });
+    expect(detail.body.statusHistory.map((entry) => entry.title).slice(-3)).toEqual([
+      'Aceptado',
+      'Pago programado',
+      'Pagado',
+    ]);
+    const after = await counters();
+    expect(after.accepted - before.accepted).toBe(-1);
+    expect(after.paid - before.paid).toBe(1);
+
+    const feed = await until('the payment notifications', async () => {
+      const items = await table().partition(keys.feed('SUPPLIER', SUPPLIER.taxId));
+      const texts = items.map((item) => String(item.message));
+      return texts.some((text) => text.includes(`pagó la factura ${invoice!.id}`)) && texts;
+    });
+    expect(feed.some((text) => text.includes(`programó el pago de la factura ${invoice!.id}`))).toBe(true);
+  });
+});

@@ -1,0 +1,135 @@
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { describe, expect, it } from 'vitest';
+import { routes, withCheckDigit, type InvoiceDetail, type SunatValidationMessage } from '@portal/shared';
+import { CLIENTS } from '../../infra/local/seed-data.js';
+import { call, idTokenOf } from '../support/api.js';
+import { reviewFixture, type ReviewFixture } from '../support/fixtures.js';
+import { demoUser, stage } from '../support/stage.js';
+
+/**
+ * The SUNAT worker behind the stage's SUNAT queue, against the SUNAT simulator: an invoice that
+ * intake left with certStatus PENDING is validated and the answer shows in its detail.
+ * (A message that keeps failing reaches the DLQ only after maxReceiveCount × 180 s of visibility
+ * timeout; that path is covered by the worker's unit tests and the poller's tests.)
+ */
+const COMPANY = CLIENTS[0]!;
+const SUPPLIER = { taxId: withCheckDigit('2070000009'), name: 'Proveedor SUNAT de Pruebas S.A.C.' };
+const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+const manager = () => idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
+
+async function pendingInvoice(): Promise<ReviewFixture['invoice']> {
+  const { invoice } = await reviewFixture({
+    client: COMPANY.taxId,
+    clientName: COMPANY.name,
+    supplier: SUPPLIER,
+    kind: null,
+    certStatus: 'PENDING',
+  });
+  return invoice;
+}
+
+/** Chooses what the simulator answers for this invoice (fixture correlatives are arbitrary). */
+async function sunatWillAnswer(invoice: ReviewFixture['invoice'], outcome: string): Promise<void> {
+  const response = await fetch(`${stage().endpoints.sunat}/__control/outcomes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      numRuc: invoice.supplierId,
+      numeroSerie: invoice.prefixId,
+      numero: invoice.numericId,
+      outcome,
+    }),
+  });
+  expect(response.status).toBe(200);
+}
+
+async function queriesAbout(invoice: ReviewFixture['invoice']): Promise<number> {
+  const response = await fetch(`${stage().endpoints.sunat}/__control/requests`);
+  const counts = (await response.json()) as { documents: Record<string, number> };
+  return (
+    counts.documents[`${invoice.supplierId}-${invoice.prefixId}-${invoice.numericId.replace(/^0+(?=\d)/, '')}`] ?? 0
+  );
+}
+
+async function sendForValidation(invoice: ReviewFixture['invoice']): Promise<void> {
+  const { endpoints, region, queues } = stage();
+  const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
+  const message: SunatValidationMessage = {
+    supplierId: invoice.supplierId,
+    invoiceType: invoice.type,
+    invoiceId: invoice.id,
+  };
+  await sqs.send(
+    new SendMessageCommand({ QueueUrl: queues.sunatValidation!.url, MessageBody: JSON.stringify(message) }),
+  );
+}
+
+/** The invoice detail as the manager sees it, once SUNAT's answer is in (or the last one read). */
+async function detailOnceCertified(invoice: ReviewFixture['invoice'], timeoutMs = 25_000): Promise<InvoiceDetail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await call<InvoiceDetail>(routes.getInvoice, {
+      token: await manager(),
+      path: { supplierId: invoice.supplierId, invoiceType: invoice.type, invoiceId: invoice.id },
+    });
+    expect(response.status).toBe(200);
+    if (response.body.certStatus !== 'PENDING' || Date.now() > deadline) return response.body;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('SUNAT validation', () => {
+  it('marks a document SUNAT accepts VALID and shows SUNAT answer in the detail', async () => {
+    // Prepare
+    const invoice = await pendingInvoice();
+    await sunatWillAnswer(invoice, 'VALID');
+
+    // Act
+    await sendForValidation(invoice);
+    const detail = await detailOnceCertified(invoice);
+
+    // Assess
+    expect(detail).toMatchObject({
+      certStatus: 'VALID',
+      status: 'PENDING',
+      statusMessage: null,
+      statusHistory: invoice.statusHistory,
+      sunat: {
+        estadoCp: '1',
+        estadoRuc: 'ACTIVO',
+        condDomiRuc: 'HABIDO',
+        observaciones: [],
+        checkedAt: expect.any(String),
+      },
+    });
+    expect(await queriesAbout(invoice)).toBe(1);
+  });
+
+  it("marks an annulled document INVALID with SUNAT's reason, its status unchanged", async () => {
+    const invoice = await pendingInvoice();
+    await sunatWillAnswer(invoice, 'ANNULLED');
+
+    await sendForValidation(invoice);
+    const detail = await detailOnceCertified(invoice);
+
+    expect(detail).toMatchObject({
+      certStatus: 'INVALID',
+      status: 'PENDING',
+      statusMessage: 'El comprobante fue anulado (comunicado de baja) ante SUNAT.',
+      statusHistory: invoice.statusHistory,
+      sunat: { estadoCp: '2' },
+    });
+  });
+
+  it('validates a document whose first query SUNAT answers too slowly, within the same delivery', async () => {
+    const invoice = await pendingInvoice();
+    await sunatWillAnswer(invoice, 'SLOW');
+
+    await sendForValidation(invoice);
+    const detail = await detailOnceCertified(invoice);
+
+    expect(detail.certStatus).toBe('VALID');
+    expect(await queriesAbout(invoice)).toBe(2);
+  });
+});
