@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { keys, routes, type Invoice, type InvoiceDetail, type Notification } from '@portal/shared';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { call, idTokenOf } from '../support/api.js';
+import { conformityFixture, mailbox, table } from '../support/fixtures.js';
+import { demoUser, stage } from '../support/stage.js';
+import { uploadAs } from '../support/uploads.js';
+
+/**
+ * The whole life of an invoice on the local stage, as its people would live it (the intake issue's
+ * "done when"): the supplier uploads a UBL XML, SUNAT's simulator validates it, the manager completes
+ * and approves it, SAP's simulator receives exactly one posting, a payment run schedules and then
+ * pays it, and the supplier reads every step in its notifications and its e-mail.
+ */
+const COMPANY = CLIENTS[0]!;
+const SUPPLIER = SUPPLIERS[0]!;
+const INVOICE_ID = 'F001-777';
+
+async function sap<T = any>(route: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${stage().endpoints.sap}${route}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.status).toBeLessThan(300);
+  return (await response.json()) as T;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | false | null | undefined>): Promise<T> {
+  const deadline = Date.now() + 25_000;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function runPaymentSync(): Promise<void> {
+  const { run } = await sap<{ run: number }>('/__control/schedules/PaymentSync', {});
+  await until('the payment sync', async () => {
+    const state = await sap<{ completed: number; lastError: string | null }>('/__control/schedules/PaymentSync');
+    if (state.completed >= run && state.lastError) throw new Error(state.lastError);
+    return state.completed >= run;
+  });
+}
+
+it('goes from the supplier’s XML to PAID, with one SAP posting and every notification', async () => {
+  const supplierUser = demoUser('SUPPLIER');
+  const supplier = await idTokenOf(supplierUser.username, supplierUser.password);
+  const manager = await idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
+  const invoicePath = { supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA', invoiceId: INVOICE_ID };
+  const detail = async () => (await call<InvoiceDetail>(routes.getInvoice, { token: manager, path: invoicePath })).body;
+  const mailsBefore = (await mailbox()).length;
+
+  // 1. The supplier uploads its factura (the corpus document, with a correlative of its own).
+  const xml = readFileSync(path.join(import.meta.dirname, '../fixtures/ubl/factura-ubl21-credito.xml'), 'utf8');
+  const url = await uploadAs(
+    supplier,
+    'INVOICE_XML',
+    Buffer.from(xml.replaceAll('F001-00000458', 'F001-00000777')),
+    'application/xml',
+    'F001-777.xml',
+  );
+  const received = await call<Invoice>(routes.createInvoiceFromXml, { token: supplier, body: { url } });
+  expect(received.status).toBe(201);
+  expect(received.body).toMatchObject({ id: INVOICE_ID, status: 'PENDING', certStatus: 'PENDING', amount: 11800 });
+
+  // 2. SUNAT's simulator confirms it.
+  await until('SUNAT validation', async () => (await detail()).certStatus === 'VALID');
+
+  // 3. The manager completes it with the purchase order and the HES SAP holds, and approves it.
+  const order = '4500777000';
+  await table().put({
+    ...keys.purchaseOrder(COMPANY.taxId, order),
+    id: order,
+    issuerTaxId: SUPPLIER.taxId,
+    acquirerTaxId: COMPANY.taxId,
+    currency: 'PEN',
+  });
+  const hes = await conformityFixture({
+    kind: 'SERVICE_SHEET',
+    client: COMPANY.taxId,
+    supplierId: SUPPLIER.taxId,
+    purchaseOrder: order,
+    currency: 'PEN',
+    amount: 10000,
+  });
+  await sap('/__control/documents', {
+    purchaseOrders: [{ id: order, issuerTaxId: SUPPLIER.taxId, acquirerTaxId: COMPANY.taxId, currency: 'PEN' }],
+    conformityDocuments: [
+      {
+        kind: 'SERVICE_SHEET',
+        documentId: hes.documentId,
+        purchaseOrder: order,
+        fiscalYear: '2026',
+        issuerTaxId: SUPPLIER.taxId,
+        acquirerTaxId: COMPANY.taxId,
+        amount: 10000,
+        currency: 'PEN',
+      },
+    ],
+  });
+  const office = OFFICE_LOCATIONS[COMPANY.taxId]![0]!;
+  const completed = await call<InvoiceDetail>(routes.updateInvoice, {
+    token: manager,
+    path: invoicePath,
+    body: {
+      operationType: 'SERVICES',
+      responsibleId: EMPLOYEES[COMPANY.taxId]![0]!.id,
+      officeId: office.office,
+      locationId: office.id,
+      purchaseOrders: [order],
+      serviceSheets: [hes.documentId],
+    },
+  });
+  expect(completed.body.status).toBe('COMPLETED');
+  const approved = await call<InvoiceDetail>(routes.approveInvoice, { token: manager, path: invoicePath });
+  expect(approved.body.status).toBe('ACCEPTED');
+
+  // 4. SAP receives exactly one posting, whose number the invoice keeps.
+  const posted = await until('the SAP posting', async () => (await detail()).sapDocument ?? null);
+  expect(posted).toMatchObject({ number: expect.any(String) });
+  const postings = await sap<{ byInvoice: Record<string, number> }>(`/__control/postings?supplierId=${SUPPLIER.taxId}`);
+  expect(postings.byInvoice[`${SUPPLIER.taxId}/${INVOICE_ID}`]).toBe(1);
+
+  // 5. Payment runs schedule it, then pay it.
+  await sap('/__control/payment-run', {
+    invoices: [
+      { supplierId: SUPPLIER.taxId, invoiceId: INVOICE_ID, invoiceType: 'FACTURA', scheduledAt: '2026-12-15' },
+    ],
+  });
+  await runPaymentSync();
+  expect(await detail()).toMatchObject({ status: 'SCHEDULED', scheduledAt: '2026-12-15' });
+  await sap('/__control/payment-run', {
+    invoices: [
+      {
+        supplierId: SUPPLIER.taxId,
+        invoiceId: INVOICE_ID,
+        invoiceType: 'FACTURA',
+        scheduledAt: '2026-12-15',
+        paidAt: '2026-12-16',
+      },
+    ],
+  });
+  await runPaymentSync();
+  const paid = await detail();
+  expect(paid).toMatchObject({ status: 'PAID', paidAt: '2026-12-16' });
+  expect(paid.statusHistory.map((entry) => entry.status)).toEqual([
+    'PENDING',
+    'COMPLETED',
+    'ACCEPTED',
+    'SCHEDULED',
+    'PAID',
+  ]);
+
+  // 6. The supplier reads each step in its notifications, and got each by e-mail.
+  const steps = ['Se recibió', 'SUNAT confirmó', 'aprobó', 'programó el pago', 'pagó'];
+  const feed = await until('the supplier notifications', async () => {
+    const items = (await call<{ items: Notification[] }>(routes.listNotifications, { token: supplier })).body.items;
+    const about = items.filter((item) => item.reference?.invoiceId === INVOICE_ID).map((item) => item.message);
+    return steps.every((step) => about.some((text) => text.includes(step))) && about;
+  });
+  expect(feed).toHaveLength(steps.length);
+  const mails = await until('the e-mails', async () => {
+    const all = (await mailbox()).slice(0, (await mailbox()).length - mailsBefore);
+    const mine = all.filter((mail) => mail.to.includes(supplierUser.username) && mail.text.includes(INVOICE_ID));
+    return mine.length >= steps.length && mine;
+  });
+  for (const step of steps) expect(mails.some((mail) => mail.text.includes(step))).toBe(true);
+});
