@@ -218,7 +218,7 @@ describe('CDK app, stage dev', () => {
     const rules = Object.values(stateless.findResources('AWS::Events::Rule')) as Resource[];
     expect(rules.map((rule) => rule.Properties?.ScheduleExpression).sort()).toEqual(
       Object.values(SCHEDULES)
-        .map((def) => `rate(${def.everyMinutes} minutes)`)
+        .map((def) => `rate(${def.everyMinutes} ${def.everyMinutes === 1 ? 'minute' : 'minutes'})`)
         .sort(),
     );
     const withSap = Object.values(statelessResources)

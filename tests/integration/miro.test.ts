@@ -29,6 +29,7 @@ import { makeSapClient, type SapPort } from '../../functions/src/adapters/sap.js
 import type { Caller } from '../../functions/src/http/caller.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
 import { makeInvoiceReview } from '../../functions/src/use-cases/review-invoice.js';
+import { makeOutgoing } from '../../functions/src/repositories/outgoing.js';
 import { makeMiroOutbox } from '../../functions/src/workers/miro-requests-outbox.js';
 import { makeMiroRequestsWorker } from '../../functions/src/workers/miro-requests-worker.js';
 import { startPoller } from '../../infra/local/poller.js';
@@ -190,7 +191,16 @@ const ADMIN_CALLER: Caller = {
 function inProcessReview(miroMessages: MiroRequestMessage[]) {
   return makeInvoiceReview({
     store: makeInvoiceStore(db(), stage().tableName),
-    miroQueue: { send: async (body) => void miroMessages.push(body as MiroRequestMessage) },
+    outgoing: makeOutgoing(
+      db(),
+      stage().tableName,
+      {
+        miroRequests: { send: async (body) => void miroMessages.push(body as MiroRequestMessage) },
+        notifications: { send: async () => undefined },
+        sunatValidation: { send: async () => undefined },
+      },
+      { error: () => undefined },
+    ),
     notificationsQueue: { send: async () => undefined },
     clock: () => new Date(),
     log: { info: () => undefined, error: () => undefined },

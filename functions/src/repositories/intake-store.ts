@@ -35,7 +35,11 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string) {
      * dashboard counters and the supplier's directory profile, in one transaction. Two submissions of
      * the same document at the same moment: one is stored, the other gets ERROR_INVOICE_ALREADY_EXISTS.
      */
-    async create(invoice: Invoice, replacing: ExistingInvoice | null): Promise<void> {
+    async create(
+      invoice: Invoice,
+      replacing: ExistingInvoice | null,
+      alsoPut: readonly Record<string, unknown>[] = [],
+    ): Promise<void> {
       const key = keys.invoice(invoice.supplierId, invoice.type, invoice.id);
       const profile = {
         ...keys.supplierIndexes({ taxId: invoice.supplierId, name: invoice.supplierName }),
@@ -70,6 +74,7 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string) {
           },
         } as unknown as TransactWriteItem,
       ];
+      for (const item of alsoPut) items.push({ Put: { TableName: table, Item: item } } as unknown as TransactWriteItem);
       // The replaced rejection leaves its company's counters; the new invoice enters its own.
       const moves: [string, string, Record<string, number>][] = [];
       if (replacing) {

@@ -43,6 +43,8 @@ export interface InvoiceChange {
   readonly release?: readonly ConformityRef[];
   /** An item created with the change, only if absent (the MIRO outbox record). */
   readonly create?: Record<string, unknown> & { pk: string; sk: string };
+  /** Items written with the change as they are (the queue messages it causes, see outgoing.ts). */
+  readonly alsoPut?: readonly Record<string, unknown>[];
 }
 
 /**
@@ -197,6 +199,9 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
         items.push({
           Put: { TableName: table, Item: change.create, ConditionExpression: 'attribute_not_exists(pk)' },
         } as unknown as TransactWriteItem);
+      }
+      for (const item of change.alsoPut ?? []) {
+        items.push({ Put: { TableName: table, Item: item } } as unknown as TransactWriteItem);
       }
       items.push(...counterUpdates(change));
 

@@ -1,11 +1,10 @@
-import { QUEUES, checkInvoiceCode } from '@portal/shared';
+import { checkInvoiceCode } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
-import { queueFromEnv } from '../adapters/sqs.js';
-import { logger } from '../http/logger.js';
 import { makeClientRepository } from '../repositories/clients.js';
 import { makeIntakeStore } from '../repositories/intake-store.js';
 import { parseSunatDocument } from '../ubl/index.js';
 import { makeIntake } from './intake.js';
+import { outgoing } from './outgoing.factory.js';
 import { uploads } from './uploads.factory.js';
 
 /** Intake wired to S3, the UBL parser, DynamoDB and the queues, built once per cold start. */
@@ -30,8 +29,6 @@ export const intake = makeIntake({
   checkInvoiceCode,
   clients: makeClientRepository(documentClient, tableName()),
   store: makeIntakeStore(documentClient, tableName()),
-  sunatQueue: queueFromEnv(QUEUES.sunatValidation.env),
-  notificationsQueue: queueFromEnv(QUEUES.notifications.env),
+  outgoing,
   clock: () => new Date(),
-  log: logger,
 });

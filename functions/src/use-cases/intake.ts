@@ -13,8 +13,7 @@ import {
   type Routes,
   type SunatValidationMessage,
 } from '@portal/shared';
-import type { Logger } from '@aws-lambda-powertools/logger';
-import type { Queue } from '../adapters/sqs.js';
+import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
 
@@ -48,10 +47,9 @@ export interface IntakeDeps {
   readonly checkInvoiceCode: (type: InvoiceType, prefixId: string, numericId: string) => boolean;
   readonly clients: { get(taxId: string): Promise<Client | null> };
   readonly store: IntakeStore;
-  readonly sunatQueue: Queue;
-  readonly notificationsQueue: Queue;
+  /** Sends the messages the intake committed with the invoice (SUNAT validation, notification). */
+  readonly outgoing: Pick<Outgoing, 'deliver'>;
   readonly clock: () => Date;
-  readonly log: Pick<Logger, 'error'>;
 }
 
 /**
@@ -142,8 +140,6 @@ export function makeIntake(deps: IntakeDeps) {
         },
       ],
     };
-    await deps.store.create(invoice, retryAllowed ? existing : null);
-
     const sunat: SunatValidationMessage = {
       supplierId: invoice.supplierId,
       invoiceType: invoice.type,
@@ -160,17 +156,13 @@ export function makeIntake(deps: IntakeDeps) {
       detail: null,
       occurredAt: now,
     };
-    for (const [queue, message] of [
-      [deps.sunatQueue, sunat],
-      [deps.notificationsQueue, received],
-    ] as const) {
-      try {
-        await queue.send(message);
-      } catch (error) {
-        // The invoice is stored with certStatus PENDING; the SUNAT relay picks up what was not queued.
-        deps.log.error('intake message not queued', error as Error);
-      }
-    }
+    // Committed with the invoice, so SUNAT validation is never lost; sent right after, or by the relay.
+    const messages = [
+      outgoingMessage('sunatValidation', sunat, deps.clock()),
+      outgoingMessage('notifications', received, deps.clock()),
+    ];
+    await deps.store.create(invoice, retryAllowed ? existing : null, messages.map(outgoingItem));
+    await deps.outgoing.deliver(messages);
     return invoice;
   }
 

@@ -3,12 +3,13 @@ import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { queueFromEnv } from '../adapters/sqs.js';
 import { logger } from '../http/logger.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { outgoing } from './outgoing.factory.js';
 import { makeInvoiceReview } from './review-invoice.js';
 
 /** The review use cases wired to the real adapters, built once per cold start by the handlers. */
 export const invoiceReview = makeInvoiceReview({
   store: makeInvoiceStore(documentClient, tableName()),
-  miroQueue: queueFromEnv(QUEUES.miroRequests.env),
+  outgoing,
   notificationsQueue: queueFromEnv(QUEUES.notifications.env),
   clock: () => new Date(),
   log: logger,

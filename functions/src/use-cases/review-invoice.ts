@@ -18,6 +18,7 @@ import {
 } from '@portal/shared';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Queue } from '../adapters/sqs.js';
+import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 import type { Caller } from '../http/caller.js';
 import {
   InvoiceChangedError,
@@ -35,7 +36,8 @@ export type DisapproveBody = RouteBody<Routes['disapproveInvoice']>;
 
 export interface ReviewDeps {
   readonly store: InvoiceStore;
-  readonly miroQueue: Queue;
+  /** Sends the messages a change committed with itself (the MIRO request), and forgets them. */
+  readonly outgoing: Pick<Outgoing, 'deliver'>;
   /** Where the events people are told about go (the notifications worker writes feeds and e-mails). */
   readonly notificationsQueue: Queue;
   readonly clock: () => Date;
@@ -207,6 +209,13 @@ export function makeInvoiceReview(deps: ReviewDeps) {
         requireStatus(before, ['COMPLETED'], 'ERROR_APPROVE_INVOICE_WITHOUT_COMPLETED_STATUS');
         const outbox = keys.miroOutbox(before.supplierId, before.type, before.id);
         const now = clock().toISOString();
+        const request: MiroRequestMessage = {
+          supplierId: before.supplierId,
+          invoiceType: before.type,
+          invoiceId: before.id,
+          outboxKey: outbox.pk,
+        };
+        const message = outgoingMessage('miroRequests', request, clock());
         const stored = await store.commit({
           before,
           after: {
@@ -227,22 +236,15 @@ export function makeInvoiceReview(deps: ReviewDeps) {
             requestedBy: caller.email || caller.sub,
             createdAt: now,
           },
+          alsoPut: [outgoingItem(message)],
         });
-        return { stored, outbox };
+        return { stored, outbox, message };
       });
 
-      const message: MiroRequestMessage = {
-        supplierId: approved.stored.supplierId,
-        invoiceType: approved.stored.type,
-        invoiceId: approved.stored.id,
-        outboxKey: approved.outbox.pk,
-      };
-      try {
-        await deps.miroQueue.send(message);
-        await store.markQueued(approved.outbox, clock().toISOString());
-      } catch (error) {
-        deps.log.error('MIRO request recorded but not queued; the relay will send it', error as Error);
-      }
+      await deps.outgoing.deliver([approved.message]);
+      await store.markQueued(approved.outbox, clock().toISOString()).catch((error: Error) => {
+        deps.log.error('outbox not marked as queued', error);
+      });
       // The supplier hears of the approval from the MIRO worker, with SAP's document number.
       const { version: _version, ...plain } = approved.stored;
       return detail(plain);

@@ -50,7 +50,11 @@ export const QUEUES = {
 } as const satisfies Record<string, QueueDef>;
 
 /** Jobs run on a timer: an EventBridge rule in AWS, a timer on the local stage (functions/src/jobs/<handler>.ts). */
-export const SCHEDULES = { paymentSync: { id: 'PaymentSync', handler: 'sync-payments', everyMinutes: 15 } } as const;
+export const SCHEDULES = {
+  paymentSync: { id: 'PaymentSync', handler: 'sync-payments', everyMinutes: 15 },
+  /** Sends the queue messages whose send failed after their change was committed. */
+  messageRelay: { id: 'MessageRelay', handler: 'relay-messages', everyMinutes: 1 },
+} as const;
 
 export const BUCKETS = {
   documents: { id: 'Documents', env: 'DOCUMENTS_BUCKET' },

@@ -220,6 +220,18 @@ export const keys = {
     return { pk: `RECIPIENTS#${taxId}`, sk: `USER#${userId}` };
   },
 
+  /**
+   * A queue message written in the same transaction as the change that causes it, deleted once sent;
+   * the message relay sends again whatever is still there a minute later (the send failed).
+   */
+  outgoing(queue: string, id: string): ItemKey {
+    return { pk: `OUTGOING#${queue}#${id}`, sk: 'MESSAGE' };
+  },
+  outgoingQueue: (queue: string) => `OUTGOING#${queue}`,
+  outgoingIndexes(queue: string, createdAt: string, id: string): Record<string, string> {
+    return { gsi1pk: keys.outgoingQueue(queue), gsi1sk: `${createdAt}#${id}` };
+  },
+
   /** Read by the health check: the item need not exist, the read must succeed. */
   health: { pk: 'HEALTH', sk: 'HEALTH' } as ItemKey,
 } as const;

@@ -18,8 +18,15 @@ export function audiencesOf(event: NotificationEvent): { supplier: boolean; clie
   return AUDIENCES[event];
 }
 
+/** Ends a sentence once: a business name such as 'S.A.C.' already brings its period. */
+const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
+
 /** The Spanish sentence a person reads in the feed and in the e-mail. */
 export function notificationText(message: NotificationMessage): string {
+  return sentence(notificationBody(message).replace(/\.$/, ''));
+}
+
+function notificationBody(message: NotificationMessage): string {
   const document = `${INVOICE_TYPE_LABELS[message.invoiceType].toLowerCase()} ${message.invoiceId}`;
   const detail = message.detail ?? '';
   switch (message.event) {

@@ -1,0 +1,9 @@
+import { outgoing } from '../use-cases/outgoing.factory.js';
+
+/** Messages younger than this may still be on their way from the request that committed them. */
+const GRACE_MS = 60_000;
+
+/** The MessageRelay schedule (SCHEDULES.messageRelay): EventBridge in AWS, a timer on the local stage. */
+export async function handler(): Promise<{ sent: number }> {
+  return { sent: await outgoing.relay(new Date(Date.now() - GRACE_MS)) };
+}
