@@ -31,6 +31,7 @@ Portal de Proveedores — entorno local listo
   API:      ${outputs.apiUrl}  (OpenAPI: ${outputs.apiUrl}/openapi.json)
   Cognito:  ${outputs.cognitoEndpoint}
   SUNAT:    ${outputs.endpoints.sunat}   SAP: ${outputs.endpoints.sap}
+  Correo:   ${outputs.endpoints.mailbox}  (buzón local: los correos que envía el portal)
   Datos:    ${config.dataDir}  (salidas en ${config.dataDir}/outputs.json)
 
 Cuentas de demostración:
