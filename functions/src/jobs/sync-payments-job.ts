@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   INVOICE_STATUS_LABELS,
-  NotificationMessage,
+  notificationAbout,
   TABLE,
   keys,
   type Invoice,
@@ -87,19 +87,7 @@ export function makePaymentSync(deps: PaymentSyncDeps) {
   }
 
   async function announce(event: NotificationEvent, invoice: Invoice, detail: string): Promise<void> {
-    await notifications.send(
-      NotificationMessage.parse({
-        event,
-        supplierId: invoice.supplierId,
-        supplierName: invoice.supplierName,
-        client: invoice.client,
-        clientName: invoice.clientName,
-        invoiceType: invoice.type,
-        invoiceId: invoice.id,
-        detail,
-        occurredAt: clock().toISOString(),
-      }),
-    );
+    await notifications.send(notificationAbout(event, invoice, detail, clock()));
   }
 
   /** One step of the payment, if the invoice is where the step starts; false when there is nothing to do. */

@@ -4,11 +4,11 @@ import {
   ForbiddenError,
   INVOICE_STATUS_LABELS,
   isValidRuc,
+  notificationAbout,
   type Client,
   type Currency,
   type Invoice,
   type InvoiceType,
-  type NotificationMessage,
   type RouteBody,
   type Routes,
   type SunatValidationMessage,
@@ -145,17 +145,7 @@ export function makeIntake(deps: IntakeDeps) {
       invoiceType: invoice.type,
       invoiceId: invoice.id,
     };
-    const received: NotificationMessage = {
-      event: 'INVOICE_RECEIVED',
-      supplierId: invoice.supplierId,
-      supplierName: invoice.supplierName,
-      client: invoice.client,
-      clientName: invoice.clientName,
-      invoiceType: invoice.type,
-      invoiceId: invoice.id,
-      detail: null,
-      occurredAt: now,
-    };
+    const received = notificationAbout('INVOICE_RECEIVED', invoice, null, new Date(now));
     // Committed with the invoice, so SUNAT validation is never lost; sent right after, or by the relay.
     const messages = [
       outgoingMessage('sunatValidation', sunat, deps.clock()),

@@ -4,6 +4,7 @@ import {
   INVOICE_STATUS_LABELS,
   checkConformity,
   checkReviewShape,
+  notificationAbout,
   keys,
   type ErrorCode,
   type Invoice,
@@ -93,19 +94,8 @@ export function makeInvoiceReview(deps: ReviewDeps) {
 
   /** Tells the people concerned; the change stands even if the message cannot be sent (logged). */
   async function announce(event: NotificationMessage['event'], invoice: Invoice, detail: string | null): Promise<void> {
-    const message: NotificationMessage = {
-      event,
-      supplierId: invoice.supplierId,
-      supplierName: invoice.supplierName,
-      client: invoice.client,
-      clientName: invoice.clientName,
-      invoiceType: invoice.type,
-      invoiceId: invoice.id,
-      detail,
-      occurredAt: clock().toISOString(),
-    };
     try {
-      await deps.notificationsQueue.send(message);
+      await deps.notificationsQueue.send(notificationAbout(event, invoice, detail, clock()));
     } catch (error) {
       deps.log.error('notification not queued', error as Error);
     }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   INVOICE_ERROR_MESSAGES,
   MiroRequestMessage,
-  NotificationMessage,
+  notificationAbout,
   keys,
   type Invoice,
   type NotificationEvent,
@@ -94,19 +94,7 @@ export function makeMiroRequestsWorker(deps: MiroRequestsDeps) {
   }
 
   async function announce(event: NotificationEvent, invoice: Invoice, detail: string | null): Promise<void> {
-    await notifications.send(
-      NotificationMessage.parse({
-        event,
-        supplierId: invoice.supplierId,
-        supplierName: invoice.supplierName,
-        client: invoice.client,
-        clientName: invoice.clientName,
-        invoiceType: invoice.type,
-        invoiceId: invoice.id,
-        detail,
-        occurredAt: clock().toISOString(),
-      }),
-    );
+    await notifications.send(notificationAbout(event, invoice, detail, clock()));
   }
 
   /** What is left after POSTED: the invoice carries the document, the people concerned are told. */

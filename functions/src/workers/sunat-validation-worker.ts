@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { INVOICE_ERROR_MESSAGES, NotificationMessage, SunatValidationMessage, type Invoice } from '@portal/shared';
+import { INVOICE_ERROR_MESSAGES, SunatValidationMessage, notificationAbout, type Invoice } from '@portal/shared';
 import type { SunatValidator, SunatVerdict } from '../adapters/sunat.js';
 import type { Queue } from '../adapters/sqs.js';
 import type { Logger } from '../http/logger.js';
@@ -39,18 +39,15 @@ export function makeSunatValidationWorker(deps: SunatValidationDeps) {
 
   async function notify(invoice: StoredInvoice): Promise<void> {
     if (invoice.certStatus === 'PENDING') return;
-    const message: NotificationMessage = NotificationMessage.parse({
-      event: invoice.certStatus === 'VALID' ? 'SUNAT_VALID' : 'SUNAT_INVALID',
-      supplierId: invoice.supplierId,
-      supplierName: invoice.supplierName,
-      client: invoice.client,
-      clientName: invoice.clientName,
-      invoiceType: invoice.type,
-      invoiceId: invoice.id,
-      detail: invoice.certStatus === 'INVALID' ? invoice.statusMessage : null,
-      occurredAt: invoice.sunat?.checkedAt ?? clock().toISOString(),
-    });
-    await notifications.send(message);
+    // The moment SUNAT answered makes a redelivered notice the same notice (one feed item, one e-mail).
+    await notifications.send(
+      notificationAbout(
+        invoice.certStatus === 'VALID' ? 'SUNAT_VALID' : 'SUNAT_INVALID',
+        invoice,
+        invoice.certStatus === 'INVALID' ? invoice.statusMessage : null,
+        invoice.sunat?.checkedAt ? new Date(invoice.sunat.checkedAt) : clock(),
+      ),
+    );
   }
 
   async function ask(invoice: StoredInvoice, context: Record<string, unknown>, lastReceive: boolean) {

@@ -1,6 +1,7 @@
 import { INVOICE_TYPE_LABELS } from '../domain.js';
 import { formatDate } from '../format.js';
 import type { NotificationEvent, NotificationMessage } from '../schemas/messages.js';
+import type { Invoice } from '../schemas/entities.js';
 
 /** Who reads an event in the portal: the supplier's users, the company's staff, or both. */
 const AUDIENCES: Record<NotificationEvent, { supplier: boolean; client: boolean }> = {
@@ -52,4 +53,24 @@ function notificationBody(message: NotificationMessage): string {
 /** Subject line of the e-mail for an event. */
 export function notificationSubject(message: NotificationMessage): string {
   return `Portal de Proveedores · ${INVOICE_TYPE_LABELS[message.invoiceType]} ${message.invoiceId}`;
+}
+
+/** The event message about an invoice, as every producer (review, intake, workers, jobs) sends it. */
+export function notificationAbout(
+  event: NotificationEvent,
+  invoice: Pick<Invoice, 'supplierId' | 'supplierName' | 'client' | 'clientName' | 'type' | 'id'>,
+  detail: string | null,
+  occurredAt: Date,
+): NotificationMessage {
+  return {
+    event,
+    supplierId: invoice.supplierId,
+    supplierName: invoice.supplierName,
+    client: invoice.client,
+    clientName: invoice.clientName,
+    invoiceType: invoice.type,
+    invoiceId: invoice.id,
+    detail,
+    occurredAt: occurredAt.toISOString(),
+  };
 }
