@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   keys,
+  notificationAbout,
   notificationText,
   routes,
   withCheckDigit,
@@ -35,17 +36,7 @@ function eventAbout(
   event: NotificationMessage['event'],
   detail: string | null,
 ) {
-  return {
-    event,
-    supplierId: invoice.supplierId,
-    supplierName: invoice.supplierName,
-    client: invoice.client,
-    clientName: invoice.clientName,
-    invoiceType: invoice.type,
-    invoiceId: invoice.id,
-    detail,
-    occurredAt: new Date().toISOString(),
-  } satisfies NotificationMessage;
+  return notificationAbout(event, invoice, detail, new Date());
 }
 
 describe('notifications', () => {

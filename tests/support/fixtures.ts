@@ -1,10 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   INVOICE_STATUS_LABELS,
   dashboardDelta,
-  dashboardMonth,
   keys,
   type ConformityKind,
   type Currency,
@@ -12,6 +11,7 @@ import {
   type InvoiceStatus,
   type CertStatus,
 } from '@portal/shared';
+import { dashboardCounterUpdates } from '../../functions/src/repositories/dashboard-counters.js';
 import { stage } from './stage.js';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -55,17 +55,10 @@ export function table() {
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
-      const delta = Object.entries(dashboardDelta(null, invoice));
-      for (const period of [dashboardMonth(invoice.issuedAt), 'ALL']) {
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.dashboard(invoice.client, period),
-            UpdateExpression: `ADD ${delta.map((_, i) => `#c${i} :d${i}`).join(', ')}`,
-            ExpressionAttributeNames: Object.fromEntries(delta.map(([name], i) => [`#c${i}`, name])),
-            ExpressionAttributeValues: Object.fromEntries(delta.map(([, value], i) => [`:d${i}`, value])),
-          }),
-        );
+      for (const { Update } of dashboardCounterUpdates(tableName, [
+        { client: invoice.client, issuedAt: invoice.issuedAt, delta: dashboardDelta(null, invoice) },
+      ])) {
+        await db.send(new UpdateCommand(Update as never));
       }
     },
   };
@@ -194,24 +187,6 @@ export async function conformityFixture(options: {
     ...doc,
   });
   return { kind: options.kind, documentId };
-}
-
-/** Takes every message currently in a queue of the stage (deleting them), parsed as JSON. */
-export async function drainQueue(queue: keyof ReturnType<typeof stage>['queues']): Promise<unknown[]> {
-  const { endpoints, region, queues } = stage();
-  const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
-  const url = queues[queue]!.url;
-  const bodies: unknown[] = [];
-  for (;;) {
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 30 }),
-    );
-    if (Messages.length === 0) return bodies;
-    for (const message of Messages) {
-      bodies.push(JSON.parse(message.Body ?? 'null'));
-      await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle! }));
-    }
-  }
 }
 
 /** Sends a message to a queue of the stage, as a producer would. */

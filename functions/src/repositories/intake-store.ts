@@ -1,6 +1,7 @@
 import { TransactionCanceledException, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, dashboardDelta, dashboardMonth, keys, type Invoice } from '@portal/shared';
+import { ConflictError, dashboardDelta, keys, type Invoice } from '@portal/shared';
+import { dashboardCounterUpdates } from './dashboard-counters.js';
 
 /** An invoice already stored under the same key: what the duplicate rule needs to know. */
 export interface ExistingInvoice {
@@ -76,32 +77,14 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string) {
       ];
       for (const item of alsoPut) items.push({ Put: { TableName: table, Item: item } } as unknown as TransactWriteItem);
       // The replaced rejection leaves its company's counters; the new invoice enters its own.
-      const moves: [string, string, Record<string, number>][] = [];
-      if (replacing) {
-        const out = dashboardDelta(replacing, null);
-        moves.push([replacing.client, dashboardMonth(replacing.issuedAt), out], [replacing.client, 'ALL', out]);
-      }
-      const into = dashboardDelta(null, invoice);
-      moves.push([invoice.client, dashboardMonth(invoice.issuedAt), into], [invoice.client, 'ALL', into]);
-      const merged = new Map<string, { client: string; period: string; delta: Record<string, number> }>();
-      for (const [client, period, delta] of moves) {
-        const entry = merged.get(`${client}|${period}`) ?? { client, period, delta: {} };
-        for (const [name, value] of Object.entries(delta)) entry.delta[name] = (entry.delta[name] ?? 0) + value;
-        merged.set(`${client}|${period}`, entry);
-      }
-      for (const { client, period, delta } of merged.values()) {
-        const names = Object.keys(delta).filter((name) => delta[name] !== 0);
-        if (names.length === 0) continue;
-        items.push({
-          Update: {
-            TableName: table,
-            Key: keys.dashboard(client, period),
-            UpdateExpression: `ADD ${names.map((_, i) => `#c${i} :d${i}`).join(', ')}`,
-            ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#c${i}`, name])),
-            ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:d${i}`, delta[name]])),
-          },
-        } as unknown as TransactWriteItem);
-      }
+      items.push(
+        ...dashboardCounterUpdates(table, [
+          ...(replacing
+            ? [{ client: replacing.client, issuedAt: replacing.issuedAt, delta: dashboardDelta(replacing, null) }]
+            : []),
+          { client: invoice.client, issuedAt: invoice.issuedAt, delta: dashboardDelta(null, invoice) },
+        ]),
+      );
       try {
         await db.send(new TransactWriteCommand({ TransactItems: items as never }));
       } catch (error) {

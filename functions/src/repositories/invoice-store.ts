@@ -11,13 +11,13 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { dashboardCounterUpdates } from './dashboard-counters.js';
 import {
   ConflictError,
   Employee,
   Invoice,
   OfficeLocation,
   dashboardDelta,
-  dashboardMonth,
   keys,
   type ConformityFacts,
   type ConformityKind,
@@ -81,27 +81,6 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
       }
     }
     return found;
-  }
-
-  function counterUpdates(change: InvoiceChange): TransactWriteItem[] {
-    const delta = dashboardDelta(change.before, change.after);
-    const names = Object.keys(delta);
-    if (names.length === 0) return [];
-    const expression = `ADD ${names.map((_, i) => `#c${i} :d${i}`).join(', ')}`;
-    const attributeNames = Object.fromEntries(names.map((name, i) => [`#c${i}`, name]));
-    const values = Object.fromEntries(names.map((name, i) => [`:d${i}`, delta[name as keyof typeof delta]]));
-    return [dashboardMonth(change.after.issuedAt), 'ALL'].map(
-      (period) =>
-        ({
-          Update: {
-            TableName: table,
-            Key: keys.dashboard(change.after.client, period),
-            UpdateExpression: expression,
-            ExpressionAttributeNames: attributeNames,
-            ExpressionAttributeValues: values,
-          },
-        }) as unknown as TransactWriteItem,
-    );
   }
 
   return {
@@ -203,7 +182,15 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
       for (const item of change.alsoPut ?? []) {
         items.push({ Put: { TableName: table, Item: item } } as unknown as TransactWriteItem);
       }
-      items.push(...counterUpdates(change));
+      items.push(
+        ...dashboardCounterUpdates(table, [
+          {
+            client: change.after.client,
+            issuedAt: change.after.issuedAt,
+            delta: dashboardDelta(change.before, change.after),
+          },
+        ]),
+      );
 
       try {
         await db.send(new TransactWriteCommand({ TransactItems: items as never }));

@@ -18,7 +18,7 @@ import { authErrorName, isBadCredentials } from '../../session/auth-errors';
 import { useStartSession } from '../../session/use-current-user';
 import { EmailField } from './email-field';
 import { ResetPasswordForm } from './reset-password-form';
-import { isEmail } from './validation';
+import { emailError } from './validation';
 
 type Notice = { type: 'error' | 'info'; text: string } | null;
 
@@ -44,20 +44,14 @@ function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) =>
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
 
-  const emailError = !submitted
-    ? undefined
-    : !email.trim()
-      ? messages.login.emailRequired
-      : !isEmail(email)
-        ? messages.login.emailInvalid
-        : undefined;
+  const emailProblem = emailError(email, submitted);
   const passwordError = submitted && !password ? messages.login.passwordRequired : undefined;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
     setNotice(null);
-    if (!email.trim() || !isEmail(email) || !password) return;
+    if (emailError(email, true) || !password) return;
     setBusy(true);
     try {
       const result = await signInWithPassword(email.trim(), password);
@@ -105,7 +99,7 @@ function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) =>
             placeholder={messages.login.emailPlaceholder}
             value={email}
             onChange={setEmail}
-            errorText={emailError}
+            errorText={emailProblem}
           />
           <FormField label={messages.login.passwordLabel} errorText={passwordError}>
             <Input

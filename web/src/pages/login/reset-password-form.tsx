@@ -8,7 +8,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { messages } from '../../messages';
 import { authErrorName } from '../../session/auth-errors';
 import { EmailField } from './email-field';
-import { isEmail } from './validation';
+import { emailError } from './validation';
 
 type Outcome = { type: 'success' | 'error'; text: string } | null;
 
@@ -19,19 +19,13 @@ export function ResetPasswordForm({ initialEmail, onBack }: { initialEmail: stri
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
 
-  const emailError = !submitted
-    ? undefined
-    : !email.trim()
-      ? messages.login.emailRequired
-      : !isEmail(email)
-        ? messages.login.emailInvalid
-        : undefined;
+  const emailProblem = emailError(email, submitted);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
     setOutcome(null);
-    if (!email.trim() || !isEmail(email)) return;
+    if (emailError(email, true)) return;
     setBusy(true);
     try {
       await resetPassword({ username: email.trim() });
@@ -78,7 +72,7 @@ export function ResetPasswordForm({ initialEmail, onBack }: { initialEmail: stri
             name="reset-email"
             value={email}
             onChange={setEmail}
-            errorText={emailError}
+            errorText={emailProblem}
           />
         </SpaceBetween>
       </Form>
