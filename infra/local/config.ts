@@ -28,6 +28,8 @@ export interface LocalStageConfig {
     readonly sap: number;
     /** The local mailbox: SES v2's SendEmail, and a page listing what was sent. */
     readonly mailbox: number;
+    /** The local corporate identity provider (OIDC) behind the 'cuenta corporativa' button. */
+    readonly corporateIdp: number;
   };
 }
 
@@ -53,6 +55,7 @@ export function loadLocalConfig(env: NodeJS.ProcessEnv = process.env): LocalStag
       sunat: base + 8,
       sap: base + 9,
       mailbox: base + 10,
+      corporateIdp: base + 11,
     },
   };
 }

@@ -4,6 +4,8 @@ export interface DemoAccount {
   readonly username: string;
   readonly password: string;
   readonly role: Level;
+  /** 'corporate': through the login's corporate-account button (the local IdP), never a pool password. */
+  readonly signIn: 'password' | 'corporate';
   /** Comma-separated RUC list, or null for the accounts that show the forbidden pages. */
   readonly taxId: string | null;
   readonly description: string;
@@ -21,6 +23,8 @@ export interface LocalOutputs {
   readonly userPoolClientId: string;
   readonly cognitoEndpoint: string;
   readonly issuer: string;
+  /** The local corporate identity provider (OIDC) the 'cuenta corporativa' button federates to. */
+  readonly corporateIdp: { readonly issuer: string; readonly providerName: string };
   readonly endpoints: {
     readonly dynamodb: string;
     readonly s3: string;

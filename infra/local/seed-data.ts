@@ -23,7 +23,8 @@ import type { DemoAccount } from './outputs.js';
 
 export const ADMIN_GROUP = 'portal-admins';
 export const STAFF_GROUP = 'portal-staff';
-export const LOCAL_SSO_PROVIDER = 'CorporativoLocal';
+/** The corporate identity provider's name in the user pool (the AWS stages' default too). */
+export const LOCAL_SSO_PROVIDER = 'Corporativo';
 
 export const CLIENTS: Client[] = [
   {
@@ -255,11 +256,21 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
   return { invoices, purchaseOrders, conformityDocuments };
 }
 
-/** Demo accounts, one per role plus the two without taxId. Internal staff are SSO users (spec §6). */
+/**
+ * Demo accounts, one per role plus the two without taxId. Internal staff are corporate SSO users
+ * (spec §6): they sign in at the local corporate IdP, whose directory is built from these entries.
+ */
 export interface DemoIdentity extends DemoAccount {
   readonly firstName: string;
   readonly lastName: string;
-  readonly federated?: { readonly providerName: string; readonly groups: string[] };
+  readonly federated?: {
+    readonly providerName: string;
+    /** The subject the corporate IdP gives the user. */
+    readonly subject: string;
+    readonly groups: readonly string[];
+    /** false: not in the user pool until the first corporate sign-in creates it. */
+    readonly provisioned?: boolean;
+  };
   /** Whether the account gets e-mail notifications (the Suppliers screen's "email reception"). */
   readonly receivesEmails: boolean;
 }
@@ -272,6 +283,7 @@ export const DEMO_USERS: DemoIdentity[] = [
     password: PASSWORD,
     receivesEmails: true,
     role: 'SUPPLIER',
+    signIn: 'password',
     taxId: SUPPLIERS[0]!.taxId,
     firstName: 'Ana',
     lastName: 'Salazar',
@@ -282,6 +294,7 @@ export const DEMO_USERS: DemoIdentity[] = [
     password: PASSWORD,
     receivesEmails: false,
     role: 'SUPPLIER',
+    signIn: 'password',
     taxId: SUPPLIERS[1]!.taxId,
     firstName: 'Pedro',
     lastName: 'Rojas',
@@ -292,10 +305,11 @@ export const DEMO_USERS: DemoIdentity[] = [
     password: PASSWORD,
     receivesEmails: true,
     role: 'MANAGER',
+    signIn: 'corporate',
     taxId: `${CLIENTS[0]!.taxId},${CLIENTS[1]!.taxId}`,
     firstName: 'Carmen',
     lastName: 'Gutiérrez',
-    federated: { providerName: LOCAL_SSO_PROVIDER, groups: [STAFF_GROUP] },
+    federated: { providerName: LOCAL_SSO_PROVIDER, subject: 'corp-000101', groups: [STAFF_GROUP] },
     description: `Gestor de ${CLIENTS[0]!.name} y ${CLIENTS[1]!.name}`,
   },
   {
@@ -303,10 +317,11 @@ export const DEMO_USERS: DemoIdentity[] = [
     password: PASSWORD,
     receivesEmails: true,
     role: 'ADMIN',
+    signIn: 'corporate',
     taxId: null,
     firstName: 'Jorge',
     lastName: 'Chávez',
-    federated: { providerName: LOCAL_SSO_PROVIDER, groups: [ADMIN_GROUP, STAFF_GROUP] },
+    federated: { providerName: LOCAL_SSO_PROVIDER, subject: 'corp-000102', groups: [ADMIN_GROUP, STAFF_GROUP] },
     description: 'Administrador del portal (todas las sociedades)',
   },
   {
@@ -314,6 +329,7 @@ export const DEMO_USERS: DemoIdentity[] = [
     password: PASSWORD,
     receivesEmails: true,
     role: 'SUPPLIER',
+    signIn: 'password',
     taxId: null,
     firstName: 'Lucía',
     lastName: 'Mendoza',
@@ -324,10 +340,23 @@ export const DEMO_USERS: DemoIdentity[] = [
     password: PASSWORD,
     receivesEmails: true,
     role: 'MANAGER',
+    signIn: 'corporate',
     taxId: null,
     firstName: 'Raúl',
     lastName: 'Vega',
-    federated: { providerName: LOCAL_SSO_PROVIDER, groups: [STAFF_GROUP] },
+    federated: { providerName: LOCAL_SSO_PROVIDER, subject: 'corp-000103', groups: [STAFF_GROUP] },
     description: 'Gestor sin sociedades asignadas (página de acceso denegado)',
+  },
+  {
+    username: 'sofia.paredes@demo.pe',
+    password: PASSWORD,
+    receivesEmails: true,
+    role: 'MANAGER',
+    signIn: 'corporate',
+    taxId: null,
+    firstName: 'Sofía',
+    lastName: 'Paredes',
+    federated: { providerName: LOCAL_SSO_PROVIDER, subject: 'corp-000104', groups: [STAFF_GROUP], provisioned: false },
+    description: 'Personal corporativo que aún no ingresó: su primer ingreso crea la cuenta (sin sociedades)',
   },
 ];

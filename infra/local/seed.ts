@@ -3,7 +3,7 @@ import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient 
 import { EMPTY_DASHBOARD, dashboardDelta, dashboardMonth, keys, parseTaxIds, type Invoice } from '@portal/shared';
 import { CLIENTS, DEMO_USERS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from './seed-data.js';
 
-const SEED_MARKER = { pk: 'SEED', sk: 'v3' };
+const SEED_MARKER = { pk: 'SEED', sk: 'v4' };
 
 type Item = Record<string, unknown>;
 
@@ -19,8 +19,11 @@ async function writeAll(db: DynamoDBDocumentClient, table: string, items: Item[]
   }
 }
 
-/** The items of the demo world, keyed through the shared key builders as the repositories read them. */
-export function seedItems(): Item[] {
+/**
+ * The items of the demo world, keyed through the shared key builders as the repositories read them.
+ * `usernames` maps each provisioned demo account's e-mail to its user-pool Username (the API's userId).
+ */
+export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
   const world = buildWorld();
   const items: Item[] = [];
   for (const client of CLIENTS) items.push({ ...keys.client(client.taxId), ...client });
@@ -50,12 +53,14 @@ export function seedItems(): Item[] {
       ...doc,
     });
   }
-  // Who gets e-mail per RUC; Cognito stays the source of truth for accounts (identity issue).
+  // The accounts of each RUC and who gets e-mail; Cognito stays the source of truth for accounts.
   for (const user of DEMO_USERS) {
+    const userId = usernames[user.username];
+    if (!userId) continue;
     for (const taxId of parseTaxIds(user.taxId)) {
       items.push({
-        ...keys.recipient(taxId, user.username),
-        userId: user.username,
+        ...keys.recipient(taxId, userId),
+        userId,
         email: user.username,
         canReceiveEmails: user.receivesEmails,
       });
@@ -82,10 +87,14 @@ export function seedItems(): Item[] {
 }
 
 /** Seeds once: a marker item, written last with a condition, says the data is there. */
-export async function seedIfEmpty(db: DynamoDBDocumentClient, table: string): Promise<boolean> {
+export async function seedIfEmpty(
+  db: DynamoDBDocumentClient,
+  table: string,
+  usernames: Readonly<Record<string, string>>,
+): Promise<boolean> {
   const marker = await db.send(new GetCommand({ TableName: table, Key: SEED_MARKER }));
   if (marker.Item) return false;
-  await writeAll(db, table, seedItems());
+  await writeAll(db, table, seedItems(usernames));
   await db
     .send(
       new PutCommand({

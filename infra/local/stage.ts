@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,8 +16,9 @@ import { ensureBucket, ensureQueues, ensureTable } from './provision/aws-resourc
 import { ensureIdentity } from './provision/identity.js';
 import { startPoller, type SqsBatchHandler } from './poller.js';
 import { seedDocuments, seedIfEmpty } from './seed.js';
-import { ADMIN_GROUP, CLIENTS, DEMO_USERS } from './seed-data.js';
+import { ADMIN_GROUP, CLIENTS, DEMO_USERS, LOCAL_SSO_PROVIDER } from './seed-data.js';
 import { issuer, jwksUrl, startCognito } from './services/cognito.js';
+import { CORPORATE_SCOPES, startCorporateIdp } from './services/corporate-idp.js';
 import { startDynamoDb } from './services/dynamodb.js';
 import { startLambdaEndpoint } from './services/lambda-endpoint.js';
 import { startMailbox } from './services/mailbox.js';
@@ -46,6 +48,7 @@ const SERVICE_NAMES: Record<keyof LocalStageConfig['ports'], string> = {
   sunat: 'simulador SUNAT',
   sap: 'simulador SAP',
   mailbox: 'buzón local (SES)',
+  corporateIdp: 'proveedor de identidad corporativo (OIDC)',
 };
 
 function newestMtime(target: string): number {
@@ -111,6 +114,7 @@ export async function startLocalStage(
     AWS_ENDPOINT_URL_S3: url(ports.s3),
     AWS_ENDPOINT_URL_SQS: url(ports.sqs),
     AWS_ENDPOINT_URL_SESV2: url(ports.mailbox),
+    AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: url(ports.cognito),
     EMAIL_SENDER: 'Portal de Proveedores <no-responder@proveedores.local>',
     AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
     AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
@@ -150,7 +154,13 @@ export async function startLocalStage(
       functions: { [TRIGGER_FUNCTION]: trigger.handler },
     });
     running.push(lambda);
-    const [dynamodb, s3, sqs, cognito, sunat, sap, mailbox] = await Promise.all([
+    // The user pool's confidential client at the corporate IdP (Entra ID's app registration in AWS).
+    const corporateClient = {
+      clientId: 'portal-user-pool',
+      clientSecret: randomBytes(24).toString('base64url'),
+      redirectUris: [`${url(ports.cognito)}/oauth2/idpresponse`],
+    };
+    const [dynamodb, s3, sqs, cognito, sunat, sap, mailbox, corporateIdp] = await Promise.all([
       startDynamoDb({ port: ports.dynamodb, dataDir }),
       startS3({ port: ports.s3, host, dataDir, corsOrigins: webOrigins }),
       startSqs({ port: ports.sqs, host, region }),
@@ -165,8 +175,28 @@ export async function startLocalStage(
       startSunatSimulator(ports.sunat, host, { credentials: sunatCredentials }),
       startSapSimulator(ports.sap, host),
       startMailbox({ port: ports.mailbox, host, dataDir }),
+      startCorporateIdp({
+        port: ports.corporateIdp,
+        host,
+        dataDir,
+        client: corporateClient,
+        users: DEMO_USERS.flatMap((user) =>
+          user.federated
+            ? [
+                {
+                  subject: user.federated.subject,
+                  email: user.username,
+                  password: user.password,
+                  givenName: user.firstName,
+                  familyName: user.lastName,
+                  groups: user.federated.groups,
+                },
+              ]
+            : [],
+        ),
+      }),
     ]);
-    running.push(dynamodb, s3, sqs, cognito, sunat, sap, mailbox);
+    running.push(dynamodb, s3, sqs, cognito, sunat, sap, mailbox, corporateIdp);
 
     const credentials = { ...LOCAL_CREDENTIALS };
     const ddb = new DynamoDBClient({ region, endpoint: dynamodb.endpoint, credentials });
@@ -187,12 +217,33 @@ export async function startLocalStage(
         endpoint: cognito.endpoint,
         stateFile: path.join(dataDir, 'identity.json'),
         users: DEMO_USERS,
+        hostedUi: {
+          callbackUrls: webOrigins.map((origin) => `${origin}/login`),
+          logoutUrls: webOrigins.map((origin) => `${origin}/`),
+          identityProviders: [LOCAL_SSO_PROVIDER],
+        },
         region,
       }),
     ]);
+    cognito.federate({
+      userPoolId: identity.userPoolId,
+      clientId: identity.userPoolClientId,
+      callbackUrls: webOrigins.map((origin) => `${origin}/login`),
+      logoutUrls: webOrigins.map((origin) => `${origin}/`),
+      provider: {
+        name: LOCAL_SSO_PROVIDER,
+        issuer: corporateIdp.issuer,
+        clientId: corporateClient.clientId,
+        clientSecret: corporateClient.clientSecret,
+        scopes: CORPORATE_SCOPES,
+        groupsClaim: 'groups',
+      },
+    });
     for (const [key, def] of Object.entries(QUEUES)) process.env[def.env] = queues[key as keyof typeof QUEUES].url;
+    process.env[RUNTIME_ENV.userPoolId] = identity.userPoolId;
+    process.env[RUNTIME_ENV.userPoolClientId] = identity.userPoolClientId;
 
-    if (await seedIfEmpty(DynamoDBDocumentClient.from(ddb), tableName)) {
+    if (await seedIfEmpty(DynamoDBDocumentClient.from(ddb), tableName, identity.usernames)) {
       await seedDocuments(s3Client, documentsBucket);
       log('Datos de demostración cargados.');
     }
@@ -242,7 +293,13 @@ export async function startLocalStage(
       userPoolId: identity.userPoolId,
       userPoolClientId: identity.userPoolClientId,
       cognitoEndpoint: cognito.endpoint,
-      oauth: null,
+      oauth: {
+        baseUrl: cognito.endpoint,
+        providerName: LOCAL_SSO_PROVIDER,
+        redirectSignIn: `${webUrl}/login`,
+        redirectSignOut: `${webUrl}/`,
+        scopes: [...CORPORATE_SCOPES],
+      },
       chat: null,
     };
     const web = await startWebServer({ port: ports.web, host, distDir: ensureWebBuild(log), config: webConfig });
@@ -258,6 +315,7 @@ export async function startLocalStage(
       userPoolClientId: identity.userPoolClientId,
       cognitoEndpoint: cognito.endpoint,
       issuer: poolIssuer,
+      corporateIdp: { issuer: corporateIdp.issuer, providerName: LOCAL_SSO_PROVIDER },
       endpoints: {
         dynamodb: dynamodb.endpoint,
         s3: s3.endpoint,
@@ -271,10 +329,11 @@ export async function startLocalStage(
       queues: Object.fromEntries(
         Object.entries(queues).map(([key, queue]) => [key, { url: queue.url, dlqUrl: queue.dlqUrl }]),
       ),
-      demoUsers: DEMO_USERS.map(({ username, password, role, taxId, description }) => ({
+      demoUsers: DEMO_USERS.map(({ username, password, role, signIn, taxId, description }) => ({
         username,
         password,
         role,
+        signIn,
         taxId,
         description,
       })),

@@ -12,13 +12,20 @@ export const WebConfig = z.object({
   userPoolClientId: z.string(),
   /** Set on the local stage only: where the Cognito-compatible server listens. */
   cognitoEndpoint: z.url().nullable(),
-  /** Hosted UI domain for corporate SSO (authorization code + PKCE), or null when not configured. */
+  /**
+   * Corporate SSO through the user pool's hosted UI (authorization code + PKCE), or null when the stage
+   * has no federated provider. `baseUrl` is the hosted UI origin: https://{prefix}.auth.{region}.amazoncognito.com
+   * in AWS, the local Cognito stand-in on the local stage.
+   */
   oauth: z
     .object({
-      domain: z.string(),
+      baseUrl: z.url(),
+      /** The federated identity provider's name in the user pool (the `identity_provider` parameter). */
       providerName: z.string(),
+      /** Where the hosted UI sends the browser back with the code: the web app's /login. */
       redirectSignIn: z.url(),
       redirectSignOut: z.url(),
+      scopes: z.array(z.string()).default(['openid', 'email', 'profile']),
     })
     .nullable(),
   chat: z.object({ projectId: z.string(), agentId: z.string(), region: z.string().default('us-central1') }).nullable(),

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { parseTaxIds } from '@portal/shared';
 import { buildWorld } from '../../infra/local/seed-data.js';
 import { demoUser } from '../support/stage.js';
-import { inBrowser, openLogin, rowAttribute, settledInvoices, signIn } from '../support/web.js';
+import { inBrowser, openLogin, rowAttribute, settledInvoices, signInAs } from '../support/web.js';
 
 const world = buildWorld();
 
@@ -17,7 +17,7 @@ describe('staff journeys', () => {
       await openLogin(page);
 
       // Act
-      await signIn(page, manager.username, manager.password);
+      await signInAs(page, manager);
       await page.waitForURL((url) => url.pathname === '/');
       await settledInvoices(page);
 
@@ -46,7 +46,7 @@ describe('staff journeys', () => {
 
     await inBrowser('admin-invoices', async (page) => {
       await openLogin(page);
-      await signIn(page, admin.username, admin.password);
+      await signInAs(page, admin);
       await page.waitForURL((url) => url.pathname === '/');
       await settledInvoices(page);
 

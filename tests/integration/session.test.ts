@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { SignJWT, decodeJwt, generateKeyPair, importJWK, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { routes } from '@portal/shared';
@@ -35,6 +36,31 @@ describe('signing in as each demo role', () => {
       expect(me.body.lastName).not.toBe('');
     },
   );
+
+  it('signs staff in only through the corporate IdP: ADMIN by first group, MANAGER otherwise', async () => {
+    const staff = stage().demoUsers.filter((user) => user.signIn === 'corporate');
+    expect(staff.map((user) => user.role).sort()).toEqual(['ADMIN', 'MANAGER', 'MANAGER', 'MANAGER']);
+    const { cognitoEndpoint, region, userPoolClientId } = stage();
+    const cognito = new CognitoIdentityProviderClient({
+      region,
+      endpoint: cognitoEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    for (const user of staff) {
+      const claims = decodeJwt(await idTokenOf(user.username, user.password));
+      expect(claims).toMatchObject({ level: user.role, email: user.username, taxId: user.taxId ?? '' });
+      // The IdP password is not a portal password.
+      await expect(
+        cognito.send(
+          new InitiateAuthCommand({
+            AuthFlow: 'USER_PASSWORD_AUTH',
+            ClientId: userPoolClientId,
+            AuthParameters: { USERNAME: user.username, PASSWORD: user.password },
+          }),
+        ),
+      ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    }
+  });
 
   it('verifies the session and reports the active company', async () => {
     const manager = demoUser('MANAGER');

@@ -1,8 +1,12 @@
 import {
+  AdminCreateUserCommand,
+  AdminDisableUserCommand,
+  AdminGetUserCommand,
   CognitoIdentityProviderClient,
   ForgotPasswordCommand,
   GetTokensFromRefreshTokenCommand,
   InitiateAuthCommand,
+  RespondToAuthChallengeCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Context, PreTokenGenerationTriggerEvent } from 'aws-lambda';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
@@ -14,11 +18,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as preTokenGeneration } from '../../functions/src/triggers/pre-token-generation.js';
 import { ensureIdentity, type DemoUser, type IdentityOutputs } from '../../infra/local/provision/identity.js';
 import { issuer, jwksUrl, startCognito, type RunningCognito } from '../../infra/local/services/cognito.js';
+import { CORPORATE_SCOPES, startCorporateIdp } from '../../infra/local/services/corporate-idp.js';
 import { startLambdaEndpoint } from '../../infra/local/services/lambda-endpoint.js';
 import type { RunningService } from '../../infra/local/services/types.js';
+import { CorporateSignInError, corporateSignIn } from '../support/corporate-sign-in.js';
 
 const TRIGGER = 'portal-test-pre-token-generation';
 const PASSWORD = 'Portal.Local1';
+const PROVIDER = 'CorporateSSO';
+const APP = 'http://localhost:5173';
 
 const USERS = {
   supplier: {
@@ -34,7 +42,7 @@ const USERS = {
     firstName: 'Gonzalo',
     lastName: 'Gestor',
     taxId: '20512345678',
-    federated: { providerName: 'CorporateSSO', groups: ['portal-staff'] },
+    federated: { providerName: PROVIDER, subject: 'emp-1', groups: ['portal-staff'] },
   },
   admin: {
     username: 'admin@example.com',
@@ -42,15 +50,31 @@ const USERS = {
     firstName: 'Ana',
     lastName: 'Administradora',
     taxId: null,
-    federated: { providerName: 'CorporateSSO', groups: ['portal-admins', 'portal-staff'] },
+    federated: { providerName: PROVIDER, subject: 'emp-2', groups: ['portal-admins', 'portal-staff'] },
+  },
+  newcomer: {
+    username: 'nuevo@example.com',
+    password: PASSWORD,
+    firstName: 'Nora',
+    lastName: 'Nueva',
+    taxId: null,
+    federated: { providerName: PROVIDER, subject: 'emp-3', groups: ['portal-staff'], provisioned: false },
   },
 } satisfies Record<string, DemoUser>;
+
+const HOSTED_UI_CLIENT = {
+  callbackUrls: [`${APP}/login`],
+  logoutUrls: [`${APP}/`],
+  identityProviders: [PROVIDER],
+};
 
 let dir: string;
 let lambda: RunningService | undefined;
 let cognito: RunningCognito | undefined;
 let ids: IdentityOutputs;
-let ports: { lambda: number; cognito: number; cognitoInternal: number };
+let ports: { lambda: number; cognito: number; cognitoInternal: number; idp: number };
+let idp: RunningService & { issuer: string };
+const IDP_CLIENT = { clientId: 'pool', clientSecret: 'secreto-de-prueba' };
 let sdk: CognitoIdentityProviderClient;
 
 function stateFile(): string {
@@ -65,6 +89,41 @@ function startIdentityServer(): Promise<RunningCognito> {
     dataDir: dir,
     lambdaEndpoint: lambda?.endpoint ?? '',
     triggerFunctionName: TRIGGER,
+  });
+}
+
+async function provision(server: RunningCognito): Promise<IdentityOutputs> {
+  const outputs = await ensureIdentity({
+    endpoint: server.endpoint,
+    stateFile: stateFile(),
+    users: Object.values(USERS),
+    hostedUi: HOSTED_UI_CLIENT,
+  });
+  server.federate({
+    userPoolId: outputs.userPoolId,
+    clientId: outputs.userPoolClientId,
+    callbackUrls: HOSTED_UI_CLIENT.callbackUrls,
+    logoutUrls: HOSTED_UI_CLIENT.logoutUrls,
+    provider: {
+      name: PROVIDER,
+      issuer: idp.issuer,
+      clientId: IDP_CLIENT.clientId,
+      clientSecret: IDP_CLIENT.clientSecret,
+      scopes: CORPORATE_SCOPES,
+      groupsClaim: 'groups',
+    },
+  });
+  return outputs;
+}
+
+function corporate(user: DemoUser, password = user.password) {
+  return corporateSignIn({
+    hostedUi: cognito?.endpoint ?? '',
+    clientId: ids.userPoolClientId,
+    redirectUri: `${APP}/login`,
+    providerName: PROVIDER,
+    email: user.username,
+    password,
   });
 }
 
@@ -100,8 +159,13 @@ async function verifyIdToken(idToken: string) {
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'portal-cognito-'));
-  const [lambdaPort, cognitoPort, internalPort] = await freePorts(3, 4900, 4949);
-  ports = { lambda: lambdaPort ?? 0, cognito: cognitoPort ?? 0, cognitoInternal: internalPort ?? 0 };
+  const [lambdaPort, cognitoPort, internalPort, idpPort] = await freePorts(4, 4900, 4949);
+  ports = {
+    lambda: lambdaPort ?? 0,
+    cognito: cognitoPort ?? 0,
+    cognitoInternal: internalPort ?? 0,
+    idp: idpPort ?? 0,
+  };
   lambda = await startLambdaEndpoint({
     port: ports.lambda,
     host: '127.0.0.1',
@@ -114,6 +178,26 @@ beforeAll(async () => {
     },
     log: () => undefined,
   });
+  idp = await startCorporateIdp({
+    port: ports.idp,
+    host: '127.0.0.1',
+    dataDir: dir,
+    client: { ...IDP_CLIENT, redirectUris: [`http://127.0.0.1:${ports.cognito}/oauth2/idpresponse`] },
+    users: Object.values(USERS).flatMap((user) =>
+      'federated' in user
+        ? [
+            {
+              subject: user.federated.subject,
+              email: user.username,
+              password: user.password,
+              givenName: user.firstName,
+              familyName: user.lastName,
+              groups: user.federated.groups,
+            },
+          ]
+        : [],
+    ),
+  });
   cognito = await startIdentityServer();
   sdk = new CognitoIdentityProviderClient({
     endpoint: cognito.endpoint,
@@ -121,25 +205,35 @@ beforeAll(async () => {
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
   });
-  ids = await ensureIdentity({ endpoint: cognito.endpoint, stateFile: stateFile(), users: Object.values(USERS) });
+  ids = await provision(cognito);
 }, 30_000);
 
 afterAll(async () => {
   sdk?.destroy();
   await cognito?.stop();
+  await idp?.stop();
   await lambda?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('local identity (cognito-local + proxy + PreTokenGeneration trigger)', () => {
-  it.each([
-    ['supplier', USERS.supplier, 'SUPPLIER', '20100070970'],
-    ['manager', USERS.manager, 'MANAGER', '20512345678'],
-    ['admin', USERS.admin, 'ADMIN', ''],
-  ] as const)('signs the %s in with level and taxId claims in a verifiable ID token', async (_, user, level, taxId) => {
-    const { idToken, expiresIn, tokenType } = await signIn(user);
+  it('signs a supplier in with its password: SUPPLIER level and taxId claims in a verifiable ID token', async () => {
+    const { idToken, expiresIn, tokenType } = await signIn(USERS.supplier);
     expect(tokenType).toBe('Bearer');
     expect(expiresIn).toBe(3600);
+    const claims = decodeJwt(idToken);
+    expect(claims).toMatchObject({ level: 'SUPPLIER', taxId: '20100070970', email: USERS.supplier.username });
+    const verified = await verifyIdToken(idToken);
+    expect(verified.iss).toBe(`http://127.0.0.1:${ports.cognito}/${ids.userPoolId}`);
+    expect(verified.aud).toBe(ids.userPoolClientId);
+    expect(verified.token_use).toBe('id');
+  });
+
+  it.each([
+    ['manager', USERS.manager, 'MANAGER', '20512345678'],
+    ['admin', USERS.admin, 'ADMIN', ''],
+  ] as const)('signs the %s in through the corporate IdP: level from its first group', async (_, user, level, taxId) => {
+    const { idToken } = await corporate(user);
     const claims = decodeJwt(idToken);
     expect(claims.level).toBe(level);
     expect(claims.taxId).toBe(taxId);
@@ -151,8 +245,99 @@ describe('local identity (cognito-local + proxy + PreTokenGeneration trigger)', 
     expect(verified.token_use).toBe('id');
   });
 
+  it('refuses a password sign-in of corporate staff: they have no password in the pool', async () => {
+    await expect(signIn(USERS.manager)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+  });
+
+  it('creates the federated user at its first corporate sign-in, and finds it again at the next', async () => {
+    const first = decodeJwt((await corporate(USERS.newcomer)).idToken);
+    expect(first).toMatchObject({ level: 'MANAGER', taxId: '', email: USERS.newcomer.username });
+    const user = await sdk.send(
+      new AdminGetUserCommand({ UserPoolId: ids.userPoolId, Username: USERS.newcomer.username }),
+    );
+    const attributes = Object.fromEntries(user.UserAttributes?.map((a) => [a.Name, a.Value]) ?? []);
+    expect(JSON.parse(attributes.identities ?? '[]')).toEqual([
+      expect.objectContaining({ providerName: PROVIDER, userId: 'emp-3', providerType: 'OIDC' }),
+    ]);
+    expect(JSON.parse(attributes['custom:groups'] ?? '[]')).toEqual(['portal-staff']);
+    expect(attributes.given_name).toBe('Nora');
+
+    const second = decodeJwt((await corporate(USERS.newcomer)).idToken);
+    expect(second.sub).toBe(first.sub);
+  });
+
+  it('keeps a wrong corporate password at the IdP, with its Spanish message', async () => {
+    const failure = await corporate(USERS.admin, 'Incorrecta.123').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CorporateSignInError);
+    expect((failure as CorporateSignInError).body).toContain('Usuario o contraseña incorrectos.');
+  });
+
+  it('sends a disabled federated user back to the app with access_denied', async () => {
+    await corporate(USERS.newcomer);
+    await sdk.send(new AdminDisableUserCommand({ UserPoolId: ids.userPoolId, Username: USERS.newcomer.username }));
+    await expect(corporate(USERS.newcomer)).rejects.toThrow('access_denied: User is disabled.');
+  });
+
+  it('checks a temporary password before the new-password challenge, and binds the challenge to its session', async () => {
+    const email = 'invitado@example.com';
+    await sdk.send(
+      new AdminCreateUserCommand({
+        UserPoolId: ids.userPoolId,
+        Username: email,
+        TemporaryPassword: 'Temporal.123',
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [{ Name: 'email', Value: email }],
+      }),
+    );
+    const start = (password: string) =>
+      sdk.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: ids.userPoolClientId,
+          AuthParameters: { USERNAME: email, PASSWORD: password },
+        }),
+      );
+    const answer = (session: string) =>
+      sdk.send(
+        new RespondToAuthChallengeCommand({
+          ClientId: ids.userPoolClientId,
+          ChallengeName: 'NEW_PASSWORD_REQUIRED',
+          Session: session,
+          ChallengeResponses: { USERNAME: email, NEW_PASSWORD: 'Definitiva.456' },
+        }),
+      );
+
+    await expect(start('Adivinada.1')).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    await expect(answer('sesion-inventada')).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+
+    const challenge = await start('Temporal.123');
+    expect(challenge.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
+    const done = await answer(challenge.Session ?? '');
+    expect(decodeJwt(done.AuthenticationResult?.IdToken ?? '').email).toBe(email);
+    await expect(answer(challenge.Session ?? '')).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    expect((await start('Definitiva.456')).AuthenticationResult?.IdToken).toBeTruthy();
+  });
+
+  it('refuses an authorize request with an unregistered callback or without PKCE', async () => {
+    const base = {
+      identity_provider: PROVIDER,
+      client_id: ids.userPoolClientId,
+      response_type: 'code',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
+    };
+    const ask = (params: Record<string, string>) =>
+      fetch(`${cognito?.endpoint}/oauth2/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
+    expect((await ask({ ...base, redirect_uri: 'http://evil.example/login' })).status).toBe(400);
+    const { code_challenge: _, ...withoutPkce } = base;
+    expect((await ask({ ...withoutPkce, redirect_uri: `${APP}/login` })).status).toBe(400);
+    const ok = await ask({ ...base, redirect_uri: `${APP}/login` });
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get('location')).toMatch(new RegExp(`^${idp.issuer}/auth\\?`));
+  });
+
   it('refreshes with GetTokensFromRefreshToken (SDK command and raw JSON) through the proxy', async () => {
-    const { refreshToken } = await signIn(USERS.admin);
+    const { refreshToken } = await corporate(USERS.admin);
 
     const viaSdk = await sdk.send(
       new GetTokensFromRefreshTokenCommand({ ClientId: ids.userPoolClientId, RefreshToken: refreshToken }),
@@ -271,14 +456,13 @@ describe('local identity (cognito-local + proxy + PreTokenGeneration trigger)', 
   it('finds the same pool, client and users again after a restart', async () => {
     await cognito?.stop();
     cognito = await startIdentityServer();
-    const again = await ensureIdentity({
-      endpoint: cognito.endpoint,
-      stateFile: stateFile(),
-      users: Object.values(USERS),
-    });
+    const again = await provision(cognito);
     expect(again).toEqual(ids);
-    expect(JSON.parse(await readFile(stateFile(), 'utf8'))).toEqual(ids);
-    const { idToken } = await signIn(USERS.manager);
+    expect(JSON.parse(await readFile(stateFile(), 'utf8'))).toEqual({
+      userPoolId: ids.userPoolId,
+      userPoolClientId: ids.userPoolClientId,
+    });
+    const { idToken } = await corporate(USERS.manager);
     expect((await verifyIdToken(idToken)).level).toBe('MANAGER');
   });
 });

@@ -1,13 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { HEADERS, buildPath, type RouteDef } from '@portal/shared';
+import { corporateSignIn } from './corporate-sign-in.js';
 import { stage } from './stage.js';
 
 const tokens = new Map<string, Promise<string>>();
 
-/** Signs in through the local Cognito as the web app does (USER_PASSWORD_AUTH); the ID token is the bearer. */
+/**
+ * Signs in through the local Cognito as the web app does; the ID token is the bearer. Staff accounts
+ * (signIn 'corporate') go through the corporate IdP (authorization code + PKCE), everyone else through
+ * USER_PASSWORD_AUTH.
+ */
 export function idTokenOf(username: string, password: string): Promise<string> {
   let token = tokens.get(username);
+  const account = stage().demoUsers.find((user) => user.username === username);
+  if (!token && account?.signIn === 'corporate') {
+    const { cognitoEndpoint, userPoolClientId, webUrl, corporateIdp } = stage();
+    token = corporateSignIn({
+      hostedUi: cognitoEndpoint,
+      clientId: userPoolClientId,
+      redirectUri: `${webUrl}/login`,
+      providerName: corporateIdp.providerName,
+      email: username,
+      password,
+    }).then((result) => result.idToken);
+    tokens.set(username, token);
+  }
   if (!token) {
     const { cognitoEndpoint, region, userPoolClientId } = stage();
     const cognito = new CognitoIdentityProviderClient({

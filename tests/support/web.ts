@@ -12,6 +12,9 @@ export const TEXT = {
   noInvoices: 'No hay comprobantes para mostrar.',
   forbiddenTitle: 'Acceso restringido',
   signOut: 'Cerrar sesión',
+  corporate: 'Ingresar con cuenta corporativa',
+  corporateTitle: 'Cuenta corporativa',
+  corporateEmail: 'Correo corporativo',
 } as const;
 
 export function appUrl(pathname: string): string {
@@ -47,6 +50,22 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByLabel(TEXT.email).fill(username);
   await page.getByLabel(TEXT.password, { exact: true }).fill(password);
   await page.getByRole('button', { name: TEXT.signIn, exact: true }).click();
+}
+
+/** The corporate-account button, then the corporate IdP's own sign-in page. */
+export async function corporateSignIn(page: Page, username: string, password: string): Promise<void> {
+  await page.getByRole('button', { name: TEXT.corporate }).click();
+  await page.getByRole('heading', { name: TEXT.corporateTitle }).waitFor();
+  await page.getByLabel(TEXT.corporateEmail).fill(username);
+  await page.getByLabel(TEXT.password, { exact: true }).fill(password);
+  await page.getByRole('button', { name: TEXT.signIn, exact: true }).click();
+}
+
+/** Signs a demo account in the way it signs in: staff through the corporate IdP, suppliers with a password. */
+export function signInAs(page: Page, account: { username: string; password: string; signIn: string }): Promise<void> {
+  return account.signIn === 'corporate'
+    ? corporateSignIn(page, account.username, account.password)
+    : signIn(page, account.username, account.password);
 }
 
 /** Waits until the invoices table has settled: rows, an error, or the empty state. */

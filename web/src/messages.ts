@@ -30,6 +30,8 @@ export const messages = {
     passwordLabel: 'Contraseña',
     submit: 'Iniciar sesión',
     corporate: 'Ingresar con cuenta corporativa',
+    corporateCancelled: 'Se canceló el ingreso con cuenta corporativa.',
+    corporateDisabled: 'Tu usuario está deshabilitado en el portal. Comunícate con el administrador.',
     corporateNotConfigured:
       'El ingreso con cuenta corporativa no está configurado en este entorno. Ingresa con tu correo y contraseña.',
     forgotPassword: '¿Olvidaste tu contraseña?',

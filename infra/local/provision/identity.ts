@@ -8,15 +8,18 @@ import {
   CognitoIdentityProviderClient,
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
+  UpdateUserPoolClientCommand,
   DescribeUserPoolClientCommand,
   DescribeUserPoolCommand,
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { USER_ATTRIBUTES } from '@portal/shared';
+import { identitiesAttribute } from '../services/hosted-ui.js';
 
 export const LOCAL_USER_POOL_NAME = 'portal-local';
 export const LOCAL_USER_POOL_CLIENT_NAME = 'portal-web';
@@ -24,22 +27,38 @@ export const LOCAL_USER_POOL_CLIENT_NAME = 'portal-web';
 export interface DemoUser {
   /** An e-mail: the pool signs users in by e-mail. */
   readonly username: string;
+  /** The pool password; for a federated user, its password at the corporate IdP (never set in the pool). */
   readonly password: string;
   readonly firstName: string;
   readonly lastName: string;
   /** Comma-separated RUC list, or null for a user without one. */
   readonly taxId: string | null;
   /**
-   * Internal staff who would sign in through corporate SSO. Until the local corporate IdP exists they
-   * are plain pool users carrying what a federated sign-in leaves on a user: the `identities`
-   * attribute and the groups the IdP sent (custom:groups).
+   * Internal staff, who sign in through corporate SSO (hosted-ui.ts federating to corporate-idp.ts).
+   * Provisioned as the federated user their first sign-in would create (the `identities` attribute
+   * linking the IdP subject, the groups it sent in custom:groups), so that an administrator can have
+   * assigned their companies already; `provisioned: false` leaves the first sign-in to create it.
    */
-  readonly federated?: { readonly providerName: string; readonly groups: string[] };
+  readonly federated?: {
+    readonly providerName: string;
+    readonly subject: string;
+    readonly groups: readonly string[];
+    readonly provisioned?: boolean;
+  };
 }
 
 export interface IdentityOutputs {
   readonly userPoolId: string;
   readonly userPoolClientId: string;
+  /** The pool's Username (its sub, with e-mail sign-in) of each provisioned demo user, by e-mail. */
+  readonly usernames: Readonly<Record<string, string>>;
+}
+
+/** The web client's hosted-UI settings (corporate sign-in: authorization code with PKCE). */
+export interface HostedUiClientSettings {
+  readonly callbackUrls: readonly string[];
+  readonly logoutUrls: readonly string[];
+  readonly identityProviders: readonly string[];
 }
 
 export interface EnsureIdentityOptions {
@@ -48,6 +67,7 @@ export interface EnsureIdentityOptions {
   /** JSON file under the stage data directory remembering the ids across restarts. */
   readonly stateFile: string;
   readonly users: readonly DemoUser[];
+  readonly hostedUi?: HostedUiClientSettings;
   readonly region?: string;
 }
 
@@ -71,10 +91,14 @@ export async function ensureIdentity(options: EnsureIdentityOptions): Promise<Id
       userPoolId,
       saved?.userPoolId === userPoolId ? saved.userPoolClientId : undefined,
     );
-    const outputs: IdentityOutputs = { userPoolId, userPoolClientId };
-    await writeState(options.stateFile, outputs);
-    for (const user of options.users) await ensureUser(client, userPoolId, user);
-    return outputs;
+    await writeState(options.stateFile, { userPoolId, userPoolClientId });
+    if (options.hostedUi) await configureHostedUi(client, userPoolId, userPoolClientId, options.hostedUi);
+    const usernames: Record<string, string> = {};
+    for (const user of options.users) {
+      if (user.federated?.provisioned === false) continue;
+      usernames[user.username] = await ensureUser(client, userPoolId, user);
+    }
+    return { userPoolId, userPoolClientId, usernames };
   } finally {
     client.destroy();
   }
@@ -149,19 +173,53 @@ async function ensureUserPoolClient(
   return id;
 }
 
+/** The client settings the hosted UI checks: code flow only, the registered URLs, the providers. */
+async function configureHostedUi(
+  client: CognitoIdentityProviderClient,
+  userPoolId: string,
+  clientId: string,
+  settings: HostedUiClientSettings,
+): Promise<void> {
+  const current = await client.send(new DescribeUserPoolClientCommand({ UserPoolId: userPoolId, ClientId: clientId }));
+  const appClient = current.UserPoolClient;
+  await client.send(
+    new UpdateUserPoolClientCommand({
+      UserPoolId: userPoolId,
+      ClientId: clientId,
+      ClientName: appClient?.ClientName,
+      ExplicitAuthFlows: appClient?.ExplicitAuthFlows,
+      PreventUserExistenceErrors: appClient?.PreventUserExistenceErrors,
+      IdTokenValidity: appClient?.IdTokenValidity,
+      AccessTokenValidity: appClient?.AccessTokenValidity,
+      RefreshTokenValidity: appClient?.RefreshTokenValidity,
+      TokenValidityUnits: appClient?.TokenValidityUnits,
+      AllowedOAuthFlowsUserPoolClient: true,
+      AllowedOAuthFlows: ['code'],
+      AllowedOAuthScopes: ['openid', 'email', 'profile'],
+      CallbackURLs: [...settings.callbackUrls],
+      LogoutURLs: [...settings.logoutUrls],
+      SupportedIdentityProviders: ['COGNITO', ...settings.identityProviders],
+    }),
+  );
+}
+
 /** Attributes only set at creation: changing them recreates the user (as a new federated sign-in would). */
 const CREATION_ONLY_ATTRIBUTES = new Set(['email', 'email_verified', 'identities']);
 
-async function ensureUser(client: CognitoIdentityProviderClient, userPoolId: string, user: DemoUser): Promise<void> {
+/** Brings one demo user to its declared state; returns its pool Username. */
+async function ensureUser(client: CognitoIdentityProviderClient, userPoolId: string, user: DemoUser): Promise<string> {
   const desired = demoUserAttributes(user);
-  const current = await getUserAttributes(client, userPoolId, user.username);
-  const federatedNow = current?.some((attribute) => attribute.Name === 'identities') ?? false;
+  const current = await getUser(client, userPoolId, user.username);
+  const identitiesNow = current?.attributes.find((attribute) => attribute.Name === 'identities')?.Value ?? null;
+  const identitiesWanted = desired.find((attribute) => attribute.Name === 'identities')?.Value ?? null;
+  const sameLink = sameIdentity(identitiesNow, identitiesWanted);
 
-  if (current && federatedNow !== Boolean(user.federated)) {
-    await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: user.username }));
+  if (current && !sameLink) {
+    await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: current.username }));
   }
-  if (!current || federatedNow !== Boolean(user.federated)) {
-    await client.send(
+  let username: string;
+  if (!current || !sameLink) {
+    const created = await client.send(
       new AdminCreateUserCommand({
         UserPoolId: userPoolId,
         Username: user.username,
@@ -169,8 +227,12 @@ async function ensureUser(client: CognitoIdentityProviderClient, userPoolId: str
         UserAttributes: desired,
       }),
     );
+    const createdName = created.User?.Username;
+    if (!createdName) throw new Error(`El servidor Cognito local no devolvió el usuario ${user.username}`);
+    username = createdName;
   } else {
-    const values = new Map(current.map((attribute) => [attribute.Name, attribute.Value]));
+    username = current.username;
+    const values = new Map(current.attributes.map((attribute) => [attribute.Name, attribute.Value]));
     const changed = desired.filter(
       (attribute) =>
         !CREATION_ONLY_ATTRIBUTES.has(attribute.Name ?? '') && values.get(attribute.Name) !== attribute.Value,
@@ -179,7 +241,7 @@ async function ensureUser(client: CognitoIdentityProviderClient, userPoolId: str
       await client.send(
         new AdminUpdateUserAttributesCommand({
           UserPoolId: userPoolId,
-          Username: user.username,
+          Username: username,
           UserAttributes: changed,
         }),
       );
@@ -192,30 +254,47 @@ async function ensureUser(client: CognitoIdentityProviderClient, userPoolId: str
       await client.send(
         new AdminDeleteUserAttributesCommand({
           UserPoolId: userPoolId,
-          Username: user.username,
+          Username: username,
           UserAttributeNames: stale,
         }),
       );
     }
   }
+  // A federated user signs in at the corporate IdP: its pool password is a random one nobody knows,
+  // which also keeps it out of FORCE_CHANGE_PASSWORD (Cognito gives federated users EXTERNAL_PROVIDER).
   await client.send(
     new AdminSetUserPasswordCommand({
       UserPoolId: userPoolId,
-      Username: user.username,
-      Password: user.password,
+      Username: username,
+      Password: user.federated ? `Fed-${randomBytes(24).toString('base64url')}9a!` : user.password,
       Permanent: true,
     }),
   );
+  return username;
 }
 
-async function getUserAttributes(
+/** Whether two `identities` values link the same provider subject (or both are absent). */
+function sameIdentity(a: string | null, b: string | null): boolean {
+  const link = (raw: string | null) => {
+    if (!raw) return null;
+    try {
+      const [first] = JSON.parse(raw) as { providerName?: string; userId?: string }[];
+      return first ? `${first.providerName}|${first.userId}` : null;
+    } catch {
+      return null;
+    }
+  };
+  return link(a) === link(b);
+}
+
+async function getUser(
   client: CognitoIdentityProviderClient,
   userPoolId: string,
-  username: string,
-): Promise<AttributeType[] | null> {
+  email: string,
+): Promise<{ username: string; attributes: AttributeType[] } | null> {
   try {
-    const found = await client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: username }));
-    return found.UserAttributes ?? [];
+    const found = await client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));
+    return { username: found.Username ?? email, attributes: found.UserAttributes ?? [] };
   } catch (error) {
     if ((error as { name?: string }).name === 'UserNotFoundException') return null;
     throw error;
@@ -235,16 +314,7 @@ export function demoUserAttributes(user: DemoUser): AttributeType[] {
     attributes.push(
       {
         Name: 'identities',
-        Value: JSON.stringify([
-          {
-            userId: user.username,
-            providerName: user.federated.providerName,
-            providerType: 'OIDC',
-            issuer: null,
-            primary: 'true',
-            dateCreated: String(Date.UTC(2024, 0, 1)),
-          },
-        ]),
+        Value: identitiesAttribute(user.federated.providerName, user.federated.subject, Date.UTC(2026, 0, 5)),
       },
       { Name: USER_ATTRIBUTES.ssoGroups, Value: JSON.stringify(user.federated.groups) },
     );
@@ -274,7 +344,9 @@ async function exists(call: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-async function readState(stateFile: string): Promise<Partial<IdentityOutputs> | null> {
+type SavedIds = Omit<IdentityOutputs, 'usernames'>;
+
+async function readState(stateFile: string): Promise<Partial<SavedIds> | null> {
   try {
     const parsed: unknown = JSON.parse(await readFile(stateFile, 'utf8'));
     if (typeof parsed !== 'object' || parsed === null) return null;
@@ -289,7 +361,7 @@ async function readState(stateFile: string): Promise<Partial<IdentityOutputs> | 
   }
 }
 
-async function writeState(stateFile: string, outputs: IdentityOutputs): Promise<void> {
+async function writeState(stateFile: string, outputs: SavedIds): Promise<void> {
   await mkdir(path.dirname(stateFile), { recursive: true });
   const temp = `${stateFile}.${process.pid}.tmp`;
   await writeFile(temp, `${JSON.stringify(outputs, null, 2)}\n`);

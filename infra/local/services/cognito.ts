@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { createHostedUi, type FederationConfig, type HostedUi } from './hosted-ui.js';
 import type { RunningService } from './types.js';
 
 /**
@@ -22,6 +23,9 @@ import type { RunningService } from './types.js';
  *   - successful sign-ins, completed with the ExpiresIn and TokenType that Cognito always answers;
  *   - `GET /{userPoolId}/.well-known/openid-configuration`, which cognito-local answers with a fixed
  *     localhost:9229 issuer: the proxy answers it with the real issuer and JWKS URL;
+ *   - the hosted UI's corporate sign-in (`/oauth2/authorize?identity_provider=…`, `/oauth2/idpresponse`,
+ *     `/logout`), which cognito-local lacks: see hosted-ui.ts. Its own `/oauth2/authorize` login form
+ *     and `/oauth2/token` (authorization code with PKCE, refresh) are forwarded as they are;
  *   - CORS: preflights are answered by the proxy, and every answer carries Access-Control-Allow-*.
  * - Tokens are signed with cognito-local's fixed RS256 key (kid "CognitoLocal"); the issuer inside
  *   them is `http://<host>:<port>/<userPoolId>` (TokenConfig.IssuerDomain = the proxy's endpoint), and
@@ -62,6 +66,8 @@ export interface DeliveredCode {
 export interface RunningCognito extends RunningService {
   /** cognito-local itself, without the proxy (for diagnostics only). */
   readonly internalEndpoint: string;
+  /** Enables corporate sign-in through the hosted UI once the pool, its client and the IdP exist. */
+  federate(config: FederationConfig): void;
   /** Every code delivered since start, oldest first. */
   readCodes(): string[];
   codes(): readonly DeliveredCode[];
@@ -109,7 +115,9 @@ export async function startCognito(options: CognitoOptions): Promise<RunningCogn
   });
 
   // The proxy binds first, so that a port already taken fails before a child process exists.
-  const proxy = createProxy({ host, internalPort: options.internalPort, endpoint, log });
+  const hostedUi = createHostedUi({ endpoint, internalEndpoint });
+  const challenges = new NewPasswordChallenges(hostedUi);
+  const proxy = createProxy({ host, internalPort: options.internalPort, endpoint, log, hostedUi, challenges });
   await listen(proxy, options.port, host);
 
   let child: ChildProcess;
@@ -172,6 +180,7 @@ export async function startCognito(options: CognitoOptions): Promise<RunningCogn
     endpoint,
     internalEndpoint,
     stop,
+    federate: (config) => hostedUi.configure(config),
     readCodes: () => delivered.map((code) => code.code),
     codes: () => [...delivered],
     lastCodeFor: (user) => delivered.findLast((code) => matches(code, user))?.code,
@@ -325,6 +334,8 @@ interface ProxyContext {
   readonly internalPort: number;
   readonly endpoint: string;
   readonly log: WriteStream;
+  readonly hostedUi: HostedUi;
+  readonly challenges: NewPasswordChallenges;
 }
 
 interface UpstreamResponse {
@@ -369,6 +380,7 @@ async function handleProxyRequest(
 
   const body = await readBody(req);
   const url = new URL(req.url ?? '/', 'http://localhost');
+  if (await ctx.hostedUi.handle(req, res, url)) return;
 
   const discovery = /^\/([^/]+)\/\.well-known\/openid-configuration$/.exec(url.pathname);
   if (req.method === 'GET' && discovery?.[1]) {
@@ -391,7 +403,22 @@ async function handleProxyRequest(
     return;
   }
 
+  if (req.method === 'POST' && operation === 'RespondToAuthChallenge') {
+    const refused = ctx.challenges.check(body);
+    if (refused) {
+      sendJson(req, res, 400, refused, { 'x-amzn-ErrorType': refused.__type });
+      return;
+    }
+  }
+
   const upstream = await forward(ctx, req, body);
+  if (req.method === 'POST' && operation === 'InitiateAuth') {
+    const refused = await ctx.challenges.admit(body, upstream);
+    if (refused) {
+      sendJson(req, res, 400, refused, { 'x-amzn-ErrorType': refused.__type });
+      return;
+    }
+  }
   if (req.method === 'POST' && operation && AUTH_OPERATIONS.has(operation)) {
     const normalised = normaliseAuthError(body, upstream);
     if (normalised) {
@@ -405,6 +432,55 @@ async function handleProxyRequest(
     }
   }
   send(req, res, upstream.status, upstream.headers, upstream.body);
+}
+
+type AuthRefusal = { __type: string; message: string };
+
+/**
+ * cognito-local answers USER_PASSWORD_AUTH for a user who must change a temporary password with the
+ * NEW_PASSWORD_REQUIRED challenge without checking the password, and accepts any Session string in
+ * RespondToAuthChallenge: anyone knowing an invited supplier's e-mail could set its password. Cognito
+ * checks the temporary password first and binds the challenge to the session it issued. This guard
+ * restores both: the password is checked through cognito-local's own hosted login (which compares it),
+ * and only sessions issued after that check, for that user and for three minutes, are accepted.
+ */
+class NewPasswordChallenges {
+  private readonly sessions = new Map<string, { username: string; expiresAt: number }>();
+
+  constructor(private readonly hostedUi: HostedUi) {}
+
+  async admit(requestBody: Buffer, upstream: UpstreamResponse): Promise<AuthRefusal | null> {
+    if (upstream.status !== 200) return null;
+    const answer = parseJson(upstream.body);
+    const request = parseJson(requestBody);
+    if (!isRecord(answer) || answer.ChallengeName !== 'NEW_PASSWORD_REQUIRED' || !isRecord(request)) return null;
+    const parameters = isRecord(request.AuthParameters) ? request.AuthParameters : {};
+    const username = typeof parameters.USERNAME === 'string' ? parameters.USERNAME : '';
+    const password = typeof parameters.PASSWORD === 'string' ? parameters.PASSWORD : '';
+    const clientId = typeof request.ClientId === 'string' ? request.ClientId : '';
+    if (!(await this.hostedUi.checkPassword(clientId, username, password))) {
+      return { __type: 'NotAuthorizedException', message: 'Incorrect username or password.' };
+    }
+    const now = Date.now();
+    for (const [key, value] of this.sessions) if (value.expiresAt < now) this.sessions.delete(key);
+    if (typeof answer.Session === 'string') {
+      this.sessions.set(answer.Session, { username: username.toLowerCase(), expiresAt: now + 3 * 60_000 });
+    }
+    return null;
+  }
+
+  check(requestBody: Buffer): AuthRefusal | null {
+    const request = parseJson(requestBody);
+    if (!isRecord(request) || request.ChallengeName !== 'NEW_PASSWORD_REQUIRED') return null;
+    const responses = isRecord(request.ChallengeResponses) ? request.ChallengeResponses : {};
+    const username = typeof responses.USERNAME === 'string' ? responses.USERNAME.toLowerCase() : '';
+    const session = typeof request.Session === 'string' ? this.sessions.get(request.Session) : undefined;
+    if (!session || session.expiresAt < Date.now() || session.username !== username) {
+      return { __type: 'NotAuthorizedException', message: 'Invalid session for the user.' };
+    }
+    this.sessions.delete(request.Session as string);
+    return null;
+  }
 }
 
 const AUTH_OPERATIONS = new Set([

@@ -67,6 +67,10 @@ export const RUNTIME_ENV = {
   webOrigin: 'WEB_ORIGIN',
   s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
   adminGroupName: 'ADMIN_GROUP_NAME',
+  /** The user pool the administration calls manage (Cognito admin APIs). */
+  userPoolId: 'USER_POOL_ID',
+  /** The web app client: the password-reset e-mail is started for it (ForgotPassword). */
+  userPoolClientId: 'USER_POOL_CLIENT_ID',
 } as const;
 
 /** Physical names on the local stage (in AWS, CDK chooses them). */

@@ -1,10 +1,11 @@
 import { Amplify, type ResourcesConfig } from 'aws-amplify';
-import 'aws-amplify/auth/enable-oauth-listener';
 import type { WebConfig } from '@portal/shared';
 
-/** OAuth scopes of the corporate sign-in (hosted UI, authorization code + PKCE). */
-const OAUTH_SCOPES = ['openid', 'email', 'profile'];
-
+/**
+ * Amplify signs users in with e-mail and password and keeps, refreshes and revokes the tokens.
+ * Corporate SSO does not go through Amplify's OAuth support (it only speaks https://{domain}, which the
+ * local stage cannot offer): see auth/corporate-sign-in.ts, which hands its tokens to Amplify.
+ */
 export function amplifyConfig(config: WebConfig): ResourcesConfig {
   return {
     Auth: {
@@ -13,20 +14,7 @@ export function amplifyConfig(config: WebConfig): ResourcesConfig {
         userPoolClientId: config.userPoolClientId,
         // Only the local stage sets it: the Cognito-compatible server the stage runs.
         ...(config.cognitoEndpoint ? { userPoolEndpoint: config.cognitoEndpoint } : {}),
-        loginWith: {
-          email: true,
-          ...(config.oauth
-            ? {
-                oauth: {
-                  domain: config.oauth.domain,
-                  scopes: OAUTH_SCOPES,
-                  redirectSignIn: [config.oauth.redirectSignIn],
-                  redirectSignOut: [config.oauth.redirectSignOut],
-                  responseType: 'code' as const,
-                },
-              }
-            : {}),
-        },
+        loginWith: { email: true },
       },
     },
   };

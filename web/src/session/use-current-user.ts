@@ -3,6 +3,8 @@ import { useCallback } from 'react';
 import { signOut as amplifySignOut } from 'aws-amplify/auth';
 import { parseTaxIds, routes, type SessionUser } from '@portal/shared';
 import { apiCall, hasSession } from '../api/client';
+import { runtimeConfig } from '../config/runtime-config';
+import { endHostedUiSession } from './corporate-sign-in';
 import { chooseCompany } from './active-company';
 import { nextSessionEpoch, useSessionEpoch } from './session-epoch';
 
@@ -59,7 +61,10 @@ export function useStartSession(): () => Promise<void> {
   }, [mutate, resetSession]);
 }
 
-/** Signs out and forgets the chosen company and every cached response. */
+/**
+ * Signs out and forgets the chosen company and every cached response. A corporate session also ends
+ * at the hosted UI, which sends the browser back to the root.
+ */
 export function useSignOut(): () => Promise<void> {
   const { mutate } = useSWRConfig();
   const resetSession = useResetSession();
@@ -69,6 +74,8 @@ export function useSignOut(): () => Promise<void> {
     } finally {
       const epoch = await resetSession();
       await mutate(currentUserKey(epoch), null, { revalidate: false });
+      const { oauth, userPoolClientId } = runtimeConfig();
+      endHostedUiSession(oauth, userPoolClientId);
     }
   }, [mutate, resetSession]);
 }

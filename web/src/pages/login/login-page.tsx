@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { signIn, signInWithRedirect, signOut } from 'aws-amplify/auth';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { signIn, signOut } from 'aws-amplify/auth';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -15,6 +15,12 @@ import { runtimeConfig } from '../../config/runtime-config';
 import { messages } from '../../messages';
 import { PATHS } from '../../routing/guard';
 import { authErrorName, isBadCredentials } from '../../session/auth-errors';
+import {
+  CorporateSignInError,
+  completeCorporateSignIn,
+  isCorporateCallback,
+  startCorporateSignIn,
+} from '../../session/corporate-sign-in';
 import { useStartSession } from '../../session/use-current-user';
 import { EmailField } from './email-field';
 import { ResetPasswordForm } from './reset-password-form';
@@ -35,6 +41,40 @@ async function signInWithPassword(username: string, password: string) {
   }
 }
 
+const CORPORATE_FAILURES: Record<CorporateSignInError['reason'], string> = {
+  cancelled: messages.login.corporateCancelled,
+  disabled: messages.login.corporateDisabled,
+  failed: messages.login.failed,
+};
+
+/** The hosted UI's answer to a corporate sign-in started from this page: a session, or a notice. */
+function useCorporateCallback(setNotice: (notice: Notice) => void): boolean {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const startSession = useStartSession();
+  const callback = isCorporateCallback(location.search);
+  const handled = useRef(false);
+  useEffect(() => {
+    if (!callback || handled.current) return;
+    handled.current = true;
+    const { oauth, userPoolClientId } = runtimeConfig();
+    const finish = async () => {
+      try {
+        if (!oauth) throw new CorporateSignInError('failed');
+        await completeCorporateSignIn(oauth, userPoolClientId, location.search);
+        await startSession();
+        navigate(PATHS.home, { replace: true });
+      } catch (error) {
+        const reason = error instanceof CorporateSignInError ? error.reason : 'failed';
+        setNotice({ type: 'error', text: CORPORATE_FAILURES[reason] });
+        navigate(PATHS.login, { replace: true });
+      }
+    };
+    void finish();
+  }, [callback, location.search, navigate, setNotice, startSession]);
+  return callback;
+}
+
 function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) => void }) {
   const navigate = useNavigate();
   const startSession = useStartSession();
@@ -43,6 +83,8 @@ function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) =>
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
+  const completing = useCorporateCallback(setNotice);
+  const [redirecting, setRedirecting] = useState(false);
 
   const emailProblem = emailError(email, submitted);
   const passwordError = submitted && !password ? messages.login.passwordRequired : undefined;
@@ -72,14 +114,17 @@ function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) =>
   };
 
   const corporateSignIn = async () => {
-    const { oauth } = runtimeConfig();
+    const { oauth, userPoolClientId } = runtimeConfig();
+    setNotice(null);
     if (!oauth) {
       setNotice({ type: 'info', text: messages.login.corporateNotConfigured });
       return;
     }
+    setRedirecting(true);
     try {
-      await signInWithRedirect({ provider: { custom: oauth.providerName } });
+      await startCorporateSignIn(oauth, userPoolClientId);
     } catch {
+      setRedirecting(false);
       setNotice({ type: 'error', text: messages.login.failed });
     }
   };
@@ -127,7 +172,14 @@ function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) =>
             <Box textAlign="center" color="text-status-inactive">
               {messages.login.or}
             </Box>
-            <Button formAction="none" fullWidth onClick={() => void corporateSignIn()}>
+            <Button
+              formAction="none"
+              fullWidth
+              loading={redirecting || completing}
+              disabled={busy}
+              onClick={() => void corporateSignIn()}
+              data-testid="corporate-sign-in"
+            >
               {messages.login.corporate}
             </Button>
           </SpaceBetween>
