@@ -5,7 +5,7 @@ import { Annotations, App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { StatefulStack } from './stateful-stack.js';
 import { StatelessStack } from './stateless-stack.js';
-import { resolveStageConfig, type StageConfig } from './stage-config.js';
+import { PLACEHOLDER_ID, resolveStageConfig, type StageConfig } from './stage-config.js';
 
 const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -92,6 +92,18 @@ export function buildPortalApp(options: BuildPortalAppOptions = {}): PortalApp {
     Annotations.of(stateless).addWarningV2(
       'portal:sap-placeholder',
       `SAP is not configured: deploy with -c sapBaseUrl=https://<s4hana> -c sapCompanyCodes='{"<ruc>":"<company code>"}' or every MIRO posting fails.`,
+    );
+  }
+  const sso = config.corporateSso;
+  if (!sso) {
+    Annotations.of(stateful).addWarningV2(
+      'portal:no-corporate-sso',
+      `Stage ${config.stage} has no corporateSso: staff (managers, administrators) cannot sign in. See README, "Corporate SSO".`,
+    );
+  } else if (JSON.stringify(sso).includes(PLACEHOLDER_ID)) {
+    Annotations.of(stateful).addWarningV2(
+      'portal:placeholder-corporate-sso',
+      `corporateSso of stage ${config.stage} names the example tenant: deploy with -c corporateSso='{...}' (README, "Corporate SSO") or -c corporateSso=none, or CloudFormation cannot create the identity provider.`,
     );
   }
   if (options.nag ?? true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -6,7 +6,7 @@ import { Queues } from './constructs/queues.js';
 import { Sap } from './constructs/sap.js';
 import { Storage } from './constructs/storage.js';
 import { Sunat } from './constructs/sunat.js';
-import type { StageConfig } from './stage-config.js';
+import { ssoRedirects, type StageConfig } from './stage-config.js';
 
 export interface StatefulStackProps extends StackProps {
   readonly config: StageConfig;
@@ -40,6 +40,9 @@ export class StatefulStack extends Stack {
       retain: config.retain,
       adminGroupName: config.adminGroupName,
       preTokenGenerationEntry: props.preTokenGenerationEntry,
+      corporateSso: config.corporateSso,
+      domainPrefix: config.domainPrefix,
+      redirects: ssoRedirects(config),
     });
     this.sunat = new Sunat(this, 'Sunat', {
       retain: config.retain,

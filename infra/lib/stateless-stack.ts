@@ -95,7 +95,8 @@ export class StatelessStack extends Stack {
       userPoolId: identity.userPool.userPoolId,
       userPoolClientId: identity.webClient.userPoolClientId,
       cognitoEndpoint: null,
-      oauth: null,
+      // Corporate SSO through the hosted UI, back to the stage's webOrigin; null when the stage has no provider.
+      oauth: identity.webOAuth,
       chat: null,
     } satisfies WebConfig;
     this.web.publish({ distDir: props.webDistDir, config: webConfig });

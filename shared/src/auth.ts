@@ -29,15 +29,19 @@ export function parseTaxIds(raw: string | null | undefined): string[] {
     .filter((part) => part.length > 0);
 }
 
-/** The groups an identity provider sent, in order: accepts a JSON array or a comma list. */
+/**
+ * The groups an identity provider sent, in order. Cognito stores a mapped OIDC array claim as JSON
+ * (`["a","b"]`) and a multi-valued SAML attribute as `[a, b]`; a single value arrives as is.
+ */
 export function parseGroups(raw: string | null | undefined): string[] {
   if (!raw) return [];
   const trimmed = raw.trim();
   if (trimmed.startsWith('[')) {
     try {
       const parsed: unknown = JSON.parse(trimmed);
-      if (Array.isArray(parsed)) return parsed.map(String);
+      if (Array.isArray(parsed)) return parsed.map((group) => String(group).trim()).filter(Boolean);
     } catch {
+      if (trimmed.endsWith(']')) return parseTaxIds(trimmed.slice(1, -1));
       return [];
     }
   }

@@ -66,5 +66,8 @@ describe('level from the sign-in (spec §6)', () => {
     expect(parseTaxIds('')).toEqual([]);
     expect(parseGroups('["a","b"]')).toEqual(['a', 'b']);
     expect(parseGroups('a,b')).toEqual(['a', 'b']);
+    // A multi-valued SAML attribute as Cognito stores it: the admin group first still counts.
+    expect(parseGroups('[portal-admins, portal-staff]')).toEqual(['portal-admins', 'portal-staff']);
+    expect(parseGroups('[portal-admins')).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, SecretValue, Stack, Validations } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { RUNTIME_ENV, USER_ATTRIBUTES } from '@portal/shared';
+import { RUNTIME_ENV, USER_ATTRIBUTES, type WebConfig } from '@portal/shared';
+import type { CorporateSso } from '../stage-config.js';
 import { PortalFunction } from './portal-function.js';
 
 export interface IdentityProps {
@@ -10,7 +11,23 @@ export interface IdentityProps {
   readonly adminGroupName: string;
   /** Absolute path of functions/src/triggers/pre-token-generation.ts. */
   readonly preTokenGenerationEntry: string;
+  /** The staff's corporate identity provider, or null for a stage without SSO. */
+  readonly corporateSso: CorporateSso | null;
+  /** Prefix of the hosted-UI domain (created only with corporateSso). */
+  readonly domainPrefix: string;
+  /** Where the hosted UI may send the browser back after sign-in and after sign-out (the web app's origin). */
+  readonly redirects: { readonly signIn: string; readonly signOut: string };
 }
+
+/** What the web app asks the hosted UI for: who the user is, nothing that could administer the user. */
+export const WEB_OAUTH_SCOPES = ['openid', 'email', 'profile'] as const;
+
+/** SAML claim names of the standard attributes, as Entra ID and AD FS send them. */
+const SAML_CLAIMS = {
+  email: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  givenName: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname',
+  familyName: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname',
+} as const;
 
 /** `custom:taxId` -> `taxId`: CDK wants the attribute name without Cognito's prefix. */
 function customName(attribute: string): string {
@@ -18,13 +35,23 @@ function customName(attribute: string): string {
 }
 
 /**
- * The user pool (suppliers sign in with e-mail and password; corporate SSO arrives with its own issue),
- * the web app client and the PreTokenGeneration trigger that adds `level` and `taxId`.
+ * The user pool (suppliers sign in with e-mail and password), the staff's corporate identity provider behind
+ * the hosted UI, the web app client and the PreTokenGeneration trigger that adds `level` and `taxId`.
  */
 export class Identity extends Construct {
   readonly userPool: cognito.UserPool;
   readonly webClient: cognito.UserPoolClient;
   readonly preTokenGeneration: PortalFunction;
+  /** The hosted-UI domain; undefined without corporate SSO. */
+  readonly domain?: cognito.UserPoolDomain;
+  /** The corporate identity provider; undefined without corporate SSO. */
+  readonly provider?: cognito.UserPoolIdentityProviderOidc | cognito.UserPoolIdentityProviderSaml;
+  /** https://{prefix}.auth.{region}.amazoncognito.com, or null without corporate SSO. */
+  readonly hostedUiBaseUrl: string | null;
+  /** The provider's name in the pool (the hosted UI's `identity_provider` parameter), or null without SSO. */
+  readonly providerName: string | null;
+  /** The web app's `oauth` settings (config.json), or null without corporate SSO. */
+  readonly webOAuth: WebConfig['oauth'];
 
   constructor(scope: Construct, id: string, props: IdentityProps) {
     super(scope, id);
@@ -51,6 +78,25 @@ export class Identity extends Construct {
       },
       mfa: cognito.Mfa.OPTIONAL,
       mfaSecondFactor: { sms: false, otp: true },
+      // Cognito sends this code template for e-mail verification and also for password reset (its "forgot
+      // password" message has no template of its own), so the text fits both.
+      userVerification: {
+        emailStyle: cognito.VerificationEmailStyle.CODE,
+        emailSubject: 'Portal de Proveedores: tu código de verificación',
+        emailBody:
+          '<p>Hola:</p><p>Tu código de verificación del Portal de Proveedores es <strong>{####}</strong>.</p>' +
+          '<p>Úsalo para confirmar tu correo o para restablecer tu contraseña. Si no lo solicitaste, ignora este mensaje.</p>',
+        smsMessage: 'Tu código del Portal de Proveedores es {####}',
+      },
+      // Only users created in the Cognito console get this e-mail: the portal invites suppliers itself
+      // (AdminCreateUser with MessageAction SUPPRESS, then its own e-mail), and staff arrive through SSO.
+      userInvitation: {
+        emailSubject: 'Portal de Proveedores: tu cuenta de acceso',
+        emailBody:
+          '<p>Hola:</p><p>Se creó tu cuenta en el Portal de Proveedores.</p>' +
+          '<p>Usuario: <strong>{username}</strong><br>Contraseña temporal: <strong>{####}</strong></p>' +
+          '<p>Al ingresar por primera vez te pediremos cambiarla. La contraseña temporal vence en 3 días.</p>',
+      },
       deletionProtection: props.retain,
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
@@ -88,15 +134,108 @@ export class Identity extends Construct {
     // V1 event: it shapes the ID token, which is the bearer token of the web app (see shared CLAIMS).
     this.userPool.addTrigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION, this.preTokenGeneration.function);
 
+    const sso = props.corporateSso;
+    if (sso) {
+      this.domain = this.userPool.addDomain('HostedUi', {
+        cognitoDomain: { domainPrefix: props.domainPrefix },
+        managedLoginVersion: cognito.ManagedLoginVersion.CLASSIC_HOSTED_UI,
+      });
+      this.provider = this.createProvider(sso);
+      // Literals rather than the resources' attributes: the stateless stack reads them without a cross-stack export.
+      this.hostedUiBaseUrl = `https://${props.domainPrefix}.auth.${Stack.of(this).region}.amazoncognito.com`;
+      this.providerName = sso.providerName;
+      this.webOAuth = {
+        baseUrl: this.hostedUiBaseUrl,
+        providerName: this.providerName,
+        redirectSignIn: props.redirects.signIn,
+        redirectSignOut: props.redirects.signOut,
+        scopes: [...WEB_OAUTH_SCOPES],
+      };
+    } else {
+      this.hostedUiBaseUrl = null;
+      this.providerName = null;
+      this.webOAuth = null;
+    }
+
     this.webClient = this.userPool.addClient('WebClient', {
+      // A public client: the browser cannot keep a secret; the hosted UI's code flow is protected by PKCE.
       generateSecret: false,
-      // The web app (and cognito-local on the local stage) sign in with USER_PASSWORD_AUTH; CDK adds refresh.
+      // Suppliers (and cognito-local on the local stage) sign in with USER_PASSWORD_AUTH; CDK adds refresh.
       authFlows: { userPassword: true },
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
       idTokenValidity: Duration.hours(1),
       accessTokenValidity: Duration.hours(1),
       refreshTokenValidity: Duration.days(30),
+      ...(sso
+        ? {
+            // Authorization code only (no implicit grant), and no aws.cognito.signin.user.admin scope: a token from
+            // the hosted UI cannot call UpdateUserAttributes, so an SSO user cannot rewrite its own custom:groups.
+            oAuth: {
+              flows: { authorizationCodeGrant: true },
+              scopes: [cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL, cognito.OAuthScope.PROFILE],
+              callbackUrls: [props.redirects.signIn],
+              logoutUrls: [props.redirects.signOut],
+            },
+            supportedIdentityProviders: [
+              cognito.UserPoolClientIdentityProvider.COGNITO,
+              cognito.UserPoolClientIdentityProvider.custom(sso.providerName),
+            ],
+          }
+        : { disableOAuth: true, supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO] }),
+      readAttributes: new cognito.ClientAttributes()
+        .withStandardAttributes({ email: true, emailVerified: true, givenName: true, familyName: true })
+        .withCustomAttributes(customName(USER_ATTRIBUTES.taxId), customName(USER_ATTRIBUTES.ssoGroups)),
+      // What a signed-in user may change about itself: its name and e-mail. custom:taxId and
+      // custom:emailNotifications are set by the portal's administrators through the admin API only.
+      // custom:groups is writable only with SSO, because Cognito writes the IdP's mapped attributes at each federated
+      // sign-in with the app client's write permissions (without it the sign-in fails). It grants nothing by itself:
+      // the trigger gives staff levels only to users carrying the `identities` attribute, which no client can write,
+      // and SSO users' tokens lack the scope UpdateUserAttributes needs.
+      writeAttributes: sso
+        ? new cognito.ClientAttributes()
+            .withStandardAttributes({ email: true, givenName: true, familyName: true })
+            .withCustomAttributes(customName(USER_ATTRIBUTES.ssoGroups))
+        : new cognito.ClientAttributes().withStandardAttributes({ email: true, givenName: true, familyName: true }),
+    });
+    if (this.provider) this.webClient.node.addDependency(this.provider);
+  }
+
+  /** The federated provider, mapping e-mail, names and the groups claim (read by the trigger as custom:groups). */
+  private createProvider(
+    sso: CorporateSso,
+  ): cognito.UserPoolIdentityProviderOidc | cognito.UserPoolIdentityProviderSaml {
+    // The key is the pool attribute's full name: CDK passes custom mappings through as given.
+    const custom = { [USER_ATTRIBUTES.ssoGroups]: cognito.ProviderAttribute.other(sso.groupsClaim) };
+    if (sso.type === 'OIDC') {
+      return new cognito.UserPoolIdentityProviderOidc(this, 'CorporateOidc', {
+        userPool: this.userPool,
+        name: sso.providerName,
+        issuerUrl: sso.issuerUrl,
+        clientId: sso.clientId,
+        // A dynamic reference ({{resolve:secretsmanager:...}}): CloudFormation reads the secret at deploy time,
+        // so it appears neither in the configuration nor in the template.
+        clientSecret: SecretValue.secretsManager(sso.clientSecretName).unsafeUnwrap(),
+        scopes: [...sso.scopes],
+        attributeRequestMethod: cognito.OidcAttributeRequestMethod.GET,
+        attributeMapping: {
+          email: cognito.ProviderAttribute.other('email'),
+          givenName: cognito.ProviderAttribute.other('given_name'),
+          familyName: cognito.ProviderAttribute.other('family_name'),
+          custom,
+        },
+      });
+    }
+    return new cognito.UserPoolIdentityProviderSaml(this, 'CorporateSaml', {
+      userPool: this.userPool,
+      name: sso.providerName,
+      metadata: cognito.UserPoolIdentityProviderSamlMetadata.url(sso.metadataUrl),
+      attributeMapping: {
+        email: cognito.ProviderAttribute.other(SAML_CLAIMS.email),
+        givenName: cognito.ProviderAttribute.other(SAML_CLAIMS.givenName),
+        familyName: cognito.ProviderAttribute.other(SAML_CLAIMS.familyName),
+        custom,
+      },
     });
   }
 }
