@@ -232,18 +232,21 @@ describe('local identity (cognito-local + proxy + PreTokenGeneration trigger)', 
   it.each([
     ['manager', USERS.manager, 'MANAGER', '20512345678'],
     ['admin', USERS.admin, 'ADMIN', ''],
-  ] as const)('signs the %s in through the corporate IdP: level from its first group', async (_, user, level, taxId) => {
-    const { idToken } = await corporate(user);
-    const claims = decodeJwt(idToken);
-    expect(claims.level).toBe(level);
-    expect(claims.taxId).toBe(taxId);
-    expect(claims.email).toBe(user.username);
+  ] as const)(
+    'signs the %s in through the corporate IdP: level from its first group',
+    async (_, user, level, taxId) => {
+      const { idToken } = await corporate(user);
+      const claims = decodeJwt(idToken);
+      expect(claims.level).toBe(level);
+      expect(claims.taxId).toBe(taxId);
+      expect(claims.email).toBe(user.username);
 
-    const verified = await verifyIdToken(idToken);
-    expect(verified.iss).toBe(`http://127.0.0.1:${ports.cognito}/${ids.userPoolId}`);
-    expect(verified.aud).toBe(ids.userPoolClientId);
-    expect(verified.token_use).toBe('id');
-  });
+      const verified = await verifyIdToken(idToken);
+      expect(verified.iss).toBe(`http://127.0.0.1:${ports.cognito}/${ids.userPoolId}`);
+      expect(verified.aud).toBe(ids.userPoolClientId);
+      expect(verified.token_use).toBe('id');
+    },
+  );
 
   it('refuses a password sign-in of corporate staff: they have no password in the pool', async () => {
     await expect(signIn(USERS.manager)).rejects.toMatchObject({ name: 'NotAuthorizedException' });

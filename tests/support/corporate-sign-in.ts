@@ -52,13 +52,15 @@ export async function corporateSignIn(options: CorporateSignInOptions): Promise<
   let page = await browser.follow(authorize.toString(), options.redirectUri);
   if (page.kind === 'html') {
     const action = /action="([^"]*\/login)"/.exec(page.body)?.[1];
-    if (!action) throw new CorporateSignInError('El proveedor corporativo no mostró su formulario', page.url, page.body);
+    if (!action)
+      throw new CorporateSignInError('El proveedor corporativo no mostró su formulario', page.url, page.body);
     page = await browser.follow(new URL(action, page.url).toString(), options.redirectUri, {
       email: options.email,
       password: options.password,
     });
   }
-  if (page.kind === 'html') throw new CorporateSignInError('El ingreso corporativo no volvió a la app', page.url, page.body);
+  if (page.kind === 'html')
+    throw new CorporateSignInError('El ingreso corporativo no volvió a la app', page.url, page.body);
 
   const back = new URL(page.url);
   const code = back.searchParams.get('code');

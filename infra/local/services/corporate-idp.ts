@@ -175,10 +175,19 @@ async function handleInteraction(
       sendHtml(res, 200, loginPage(details.uid, email, 'Usuario o contraseña incorrectos.'));
       return;
     }
-    await provider.interactionFinished(req, res, { login: { accountId: user.subject } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: user.subject } },
+      { mergeWithLastSubmission: false },
+    );
     return;
   }
-  sendHtml(res, 200, loginPage(details.uid, typeof details.params.login_hint === 'string' ? details.params.login_hint : '', null));
+  sendHtml(
+    res,
+    200,
+    loginPage(details.uid, typeof details.params.login_hint === 'string' ? details.params.login_hint : '', null),
+  );
 }
 
 function loginPage(uid: string, email: string, error: string | null): string {

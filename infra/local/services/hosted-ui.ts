@@ -193,7 +193,11 @@ export function createHostedUi(options: { endpoint: string; internalEndpoint: st
     }
   }
 
-  async function signInAtProvider(federation: FederationConfig, code: string, nonce: string): Promise<FederatedProfile> {
+  async function signInAtProvider(
+    federation: FederationConfig,
+    code: string,
+    nonce: string,
+  ): Promise<FederatedProfile> {
     const provider = await providerMetadata(federation.provider);
     const tokenResponse = await fetch(provider.token_endpoint, {
       method: 'POST',
@@ -208,16 +212,26 @@ export function createHostedUi(options: { endpoint: string; internalEndpoint: st
     });
     const tokens = (await tokenResponse.json()) as { id_token?: string; access_token?: string; error?: string };
     if (!tokenResponse.ok || !tokens.id_token || !tokens.access_token) {
-      throw new FederationError('invalid_request', `El proveedor corporativo rechazó el código (${tokens.error ?? tokenResponse.status})`);
+      throw new FederationError(
+        'invalid_request',
+        `El proveedor corporativo rechazó el código (${tokens.error ?? tokenResponse.status})`,
+      );
     }
     jwks ??= createRemoteJWKSet(new URL(provider.jwks_uri));
     const { payload } = await jwtVerify(tokens.id_token, jwks, {
       issuer: federation.provider.issuer,
       audience: federation.provider.clientId,
     }).catch((error: Error) => {
-      throw new FederationError('invalid_request', `El token del proveedor corporativo no es válido (${error.message})`);
+      throw new FederationError(
+        'invalid_request',
+        `El token del proveedor corporativo no es válido (${error.message})`,
+      );
     });
-    if (payload.nonce !== nonce) throw new FederationError('invalid_request', 'El token del proveedor corporativo no corresponde a esta solicitud');
+    if (payload.nonce !== nonce)
+      throw new FederationError(
+        'invalid_request',
+        'El token del proveedor corporativo no corresponde a esta solicitud',
+      );
     const userinfo = await fetch(provider.userinfo_endpoint, {
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
@@ -273,7 +287,8 @@ export function createHostedUi(options: { endpoint: string; internalEndpoint: st
 export function federatedProfile(claims: JWTPayload, groupsClaim: string): FederatedProfile {
   const text = (name: string) => (typeof claims[name] === 'string' ? (claims[name] as string) : '');
   const email = text('email').toLowerCase();
-  if (!claims.sub || !email) throw new FederationError('invalid_request', 'El proveedor corporativo no envió el correo del usuario');
+  if (!claims.sub || !email)
+    throw new FederationError('invalid_request', 'El proveedor corporativo no envió el correo del usuario');
   const raw = claims[groupsClaim];
   const groups = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' && raw ? [raw] : [];
   return { subject: claims.sub, email, givenName: text('given_name'), familyName: text('family_name'), groups };
