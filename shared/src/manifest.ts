@@ -3,8 +3,11 @@ import { LEVELS, type Level } from './domain.js';
 import type { ErrorCode } from './errors/catalogue.js';
 import { Empty, ErrorBody, pageOf } from './schemas/common.js';
 import {
+  AuditEvent,
+  BulkUserResult,
   Client,
   ConformityDocument,
+  CreatedExternalUser,
   DashboardCounts,
   Employee,
   ExternalUser,
@@ -17,14 +20,17 @@ import {
   InternalUser,
   Notification,
   OfficeLocation,
+  PasswordResetResult,
   SessionUser,
 } from './schemas/entities.js';
 import {
   AssignClientQuery,
+  AuditEventsQuery,
   AvailabilityPath,
   AvailabilityQuery,
   ConformityQuery,
   CreateInvoiceFromXmlBody,
+  CreateExternalUserBody,
   CreateInvoiceWithoutXmlBody,
   CreateUploadBody,
   InvoiceFileQuery,
@@ -33,6 +39,7 @@ import {
   DisapproveQuery,
   EmployeesQuery,
   ExternalUsersQuery,
+  InternalUsersQuery,
   InvoiceKeyPath,
   ListInvoicesQuery,
   MarkAsReadBody,
@@ -40,6 +47,7 @@ import {
   SearchSuppliersQuery,
   UpdateInvoiceBody,
   UserPath,
+  WhitelistBulkBody,
   WhitelistQuery,
 } from './schemas/requests.js';
 
@@ -72,7 +80,26 @@ export interface RouteDef {
   readonly successStatus: 200 | 201 | 202 | 204;
   /** Handler module under functions/src/handlers, without extension. */
   readonly handler: string;
+  /**
+   * What the route's function reaches beyond the table, bucket and queues every function has.
+   * `userPool`: the Cognito operations it calls on the portal's user pool, needing IAM; CDK grants exactly
+   * these on that pool and gives the function the pool's ids. (ForgotPassword is public: no IAM, not listed.)
+   */
+  readonly uses?: { readonly userPool: readonly UserPoolOperation[] };
 }
+
+/** Cognito user-pool operations a route may call with IAM credentials (`cognito-idp:<operation>`). */
+export const USER_POOL_OPERATIONS = [
+  'ListUsers',
+  'AdminGetUser',
+  'AdminCreateUser',
+  'AdminUpdateUserAttributes',
+  'AdminDeleteUserAttributes',
+  'AdminSetUserPassword',
+  'AdminDisableUser',
+  'AdminEnableUser',
+] as const;
+export type UserPoolOperation = (typeof USER_POOL_OPERATIONS)[number];
 
 const ALL_SIGNED_IN = ['ADMIN', 'MANAGER', 'SUPPLIER'] as const satisfies readonly Level[];
 const STAFF = ['ADMIN', 'MANAGER'] as const satisfies readonly Level[];
@@ -92,7 +119,6 @@ function route<const R extends Omit<RouteDef, 'successStatus' | 'requiresCompany
 const INVOICE_ID_CODES = { invoiceId: 'ERROR_INVOICE_ID_WITH_INVALID_FORMAT' } as const;
 
 const Health = z.object({ status: z.literal('ok'), version: z.string(), time: z.string() });
-const Accepted = z.object({ status: z.string(), message: z.string() });
 
 /** Every endpoint of the product, declared once (spec §7 plus GET /users/me and GET /openapi.json). */
 export const routes = {
@@ -137,6 +163,7 @@ export const routes = {
     auth: 'jwt',
     roles: LEVELS,
     requiresCompany: false,
+    uses: { userPool: ['AdminGetUser'] },
     request: {},
     response: SessionUser,
     handler: 'users/get-current-user',
@@ -406,50 +433,68 @@ export const routes = {
     id: 'listExternalUsers',
     method: 'GET',
     path: '/external-users',
-    summary: 'Usuarios proveedores (búsqueda por RUC, nombre o correo)',
+    summary: 'Usuarios proveedores: todos, o por prefijo de correo, de RUC o de razón social',
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
+    uses: { userPool: ['ListUsers', 'AdminGetUser'] },
     request: { query: ExternalUsersQuery },
     response: pageOf(ExternalUser),
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'users/list-external-users',
   }),
-  listInternalUsers: route({
-    id: 'listInternalUsers',
-    method: 'GET',
-    path: '/internal-users',
-    summary: 'Usuarios internos',
+  createExternalUser: route({
+    id: 'createExternalUser',
+    method: 'POST',
+    path: '/external-users',
+    summary: 'Crea la cuenta de un proveedor y le envía la invitación con su contraseña temporal',
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    request: {},
-    response: z.object({ items: z.array(InternalUser) }),
-    handler: NOT_IMPLEMENTED_HANDLER,
+    uses: { userPool: ['ListUsers', 'AdminCreateUser'] },
+    request: { body: CreateExternalUserBody },
+    response: CreatedExternalUser,
+    successStatus: 201,
+    handler: 'users/create-external-user',
   }),
   resetExternalUserPassword: route({
     id: 'resetExternalUserPassword',
     method: 'POST',
     path: '/external-users/{userId}/reset-password',
-    summary: 'Envía al proveedor el correo para restablecer su contraseña',
+    summary: 'Envía al proveedor el correo para restablecer su contraseña (o una nueva invitación)',
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
+    uses: { userPool: ['AdminGetUser', 'AdminSetUserPassword'] },
     request: { path: UserPath },
-    response: Accepted,
+    response: PasswordResetResult,
     successStatus: 202,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'users/reset-external-user-password',
   }),
-  assignClientToInternalUser: route({
-    id: 'assignClientToInternalUser',
+  disableExternalUser: route({
+    id: 'disableExternalUser',
     method: 'POST',
-    path: '/internal-users/{userId}/assign-client',
-    summary: 'Asigna una sociedad a un usuario interno',
+    path: '/external-users/{userId}/disable',
+    summary: 'Deshabilita la cuenta del proveedor: ya no puede iniciar sesión ni recibe correos',
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    request: { path: UserPath, query: AssignClientQuery },
-    response: InternalUser,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    uses: { userPool: ['AdminGetUser', 'AdminDisableUser'] },
+    request: { path: UserPath },
+    response: ExternalUser,
+    handler: 'users/disable-external-user',
+  }),
+  enableExternalUser: route({
+    id: 'enableExternalUser',
+    method: 'POST',
+    path: '/external-users/{userId}/enable',
+    summary: 'Vuelve a habilitar la cuenta del proveedor',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    requiresCompany: false,
+    uses: { userPool: ['AdminGetUser', 'AdminEnableUser'] },
+    request: { path: UserPath },
+    response: ExternalUser,
+    handler: 'users/enable-external-user',
   }),
   whitelistNotifications: route({
     id: 'whitelistNotifications',
@@ -459,9 +504,74 @@ export const routes = {
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
+    uses: { userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
     request: { path: UserPath, query: WhitelistQuery },
     response: ExternalUser,
-    handler: NOT_IMPLEMENTED_HANDLER,
+    handler: 'users/whitelist-notifications',
+  }),
+  whitelistNotificationsBulk: route({
+    id: 'whitelistNotificationsBulk',
+    method: 'POST',
+    path: '/external-users/whitelist-notifications',
+    summary: 'Activa o desactiva la recepción de correos de varios proveedores (resultado por usuario)',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    requiresCompany: false,
+    uses: { userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
+    request: { query: WhitelistQuery, body: WhitelistBulkBody },
+    response: z.object({ results: z.array(BulkUserResult) }),
+    handler: 'users/whitelist-notifications-bulk',
+  }),
+  listInternalUsers: route({
+    id: 'listInternalUsers',
+    method: 'GET',
+    path: '/internal-users',
+    summary: 'Usuarios internos (cuentas corporativas) con sus sociedades',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    requiresCompany: false,
+    uses: { userPool: ['ListUsers'] },
+    request: { query: InternalUsersQuery },
+    response: pageOf(InternalUser),
+    handler: 'users/list-internal-users',
+  }),
+  assignClientToInternalUser: route({
+    id: 'assignClientToInternalUser',
+    method: 'POST',
+    path: '/internal-users/{userId}/assign-client',
+    summary: 'Asigna una sociedad a un usuario interno (se suma a las que ya tiene)',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    requiresCompany: false,
+    uses: { userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
+    request: { path: UserPath, query: AssignClientQuery },
+    response: InternalUser,
+    handler: 'users/assign-client-to-internal-user',
+  }),
+  unassignClientFromInternalUser: route({
+    id: 'unassignClientFromInternalUser',
+    method: 'POST',
+    path: '/internal-users/{userId}/unassign-client',
+    summary: 'Retira una sociedad a un usuario interno',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    requiresCompany: false,
+    uses: { userPool: ['AdminGetUser', 'AdminUpdateUserAttributes', 'AdminDeleteUserAttributes'] },
+    request: { path: UserPath, query: AssignClientQuery },
+    response: InternalUser,
+    handler: 'users/unassign-client-from-internal-user',
+  }),
+  listAuditEvents: route({
+    id: 'listAuditEvents',
+    method: 'GET',
+    path: '/audit-events',
+    summary: 'Registro de cambios hechos por los administradores, del más reciente al más antiguo',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    requiresCompany: false,
+    request: { query: AuditEventsQuery },
+    response: pageOf(AuditEvent),
+    handler: 'users/list-audit-events',
   }),
 } as const satisfies Record<string, RouteDef>;
 

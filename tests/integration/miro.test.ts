@@ -177,6 +177,7 @@ function realSap(): SapPort {
 
 const ADMIN_CALLER: Caller = {
   sub: 'miro-tests',
+  username: 'miro-tests',
   email: 'admin@demo.pe',
   firstName: 'Pruebas',
   lastName: 'MIRO',

@@ -31,6 +31,7 @@ const adminToken = () => {
 /** The caller the API would build for a supplier of this RUC (verifyUpload has no route of its own yet). */
 const supplierCaller = (taxId: string): Caller => ({
   sub: `sub-${taxId}`,
+  username: `sub-${taxId}`,
   email: userOf(taxId).username,
   firstName: 'Demo',
   lastName: 'Proveedor',

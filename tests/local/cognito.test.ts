@@ -2,10 +2,12 @@ import {
   AdminCreateUserCommand,
   AdminDisableUserCommand,
   AdminGetUserCommand,
+  AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
   ForgotPasswordCommand,
   GetTokensFromRefreshTokenCommand,
   InitiateAuthCommand,
+  ListUsersCommand,
   RespondToAuthChallengeCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Context, PreTokenGenerationTriggerEvent } from 'aws-lambda';
@@ -319,6 +321,51 @@ describe('local identity (cognito-local + proxy + PreTokenGeneration trigger)', 
     expect(decodeJwt(done.AuthenticationResult?.IdToken ?? '').email).toBe(email);
     await expect(answer(challenge.Session ?? '')).rejects.toMatchObject({ name: 'NotAuthorizedException' });
     expect((await start('Definitiva.456')).AuthenticationResult?.IdToken).toBeTruthy();
+  });
+
+  it('refuses a disabled user its password sign-in and its refresh, as Cognito does', async () => {
+    const user: DemoUser = { ...USERS.supplier, username: 'suspendido@example.com' };
+    await sdk.send(
+      new AdminCreateUserCommand({
+        UserPoolId: ids.userPoolId,
+        Username: user.username,
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [{ Name: 'email', Value: user.username }],
+      }),
+    );
+    await sdk.send(
+      new AdminSetUserPasswordCommand({
+        UserPoolId: ids.userPoolId,
+        Username: user.username,
+        Password: user.password,
+        Permanent: true,
+      }),
+    );
+    const { refreshToken } = await signIn(user);
+
+    await sdk.send(new AdminDisableUserCommand({ UserPoolId: ids.userPoolId, Username: user.username }));
+
+    await expect(signIn(user)).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'User is disabled.' });
+    await expect(
+      sdk.send(new GetTokensFromRefreshTokenCommand({ ClientId: ids.userPoolClientId, RefreshToken: refreshToken })),
+    ).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'User is disabled.' });
+  });
+
+  it('pages ListUsers with Limit and PaginationToken, as Cognito does', async () => {
+    const all = await sdk.send(new ListUsersCommand({ UserPoolId: ids.userPoolId }));
+    const total = all.Users?.length ?? 0;
+    expect(total).toBeGreaterThan(2);
+    const seen: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await sdk.send(
+        new ListUsersCommand({ UserPoolId: ids.userPoolId, Limit: 2, PaginationToken: token }),
+      );
+      expect(page.Users?.length).toBeLessThanOrEqual(2);
+      seen.push(...(page.Users ?? []).map((user) => user.Username ?? ''));
+      token = page.PaginationToken;
+    } while (token);
+    expect(seen).toEqual(all.Users?.map((user) => user.Username));
   });
 
   it('refuses an authorize request with an unregistered callback or without PKCE', async () => {

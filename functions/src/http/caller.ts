@@ -12,6 +12,8 @@ import {
 /** Who is calling, as the JWT authorizer's claims say, and for which company they act. */
 export interface Caller {
   readonly sub: string;
+  /** The user pool's Username (`cognito:username`): what the Cognito admin API names the account by. */
+  readonly username: string;
   readonly email: string;
   readonly firstName: string;
   readonly lastName: string;
@@ -59,6 +61,7 @@ export function resolveCaller(route: RouteDef, claims: Claims | undefined, compa
 
   return {
     sub: text(claims.sub),
+    username: text(claims['cognito:username']) || text(claims.sub),
     email: text(claims.email),
     firstName: text(claims.given_name),
     lastName: text(claims.family_name),

@@ -12,6 +12,7 @@ const list = makeListInvoices({ invoices: fakeRepo });
 
 const caller = (level: Caller['level'], taxIds: string[]): Caller => ({
   sub: 's',
+  username: 's',
   email: 'e',
   firstName: 'f',
   lastName: 'l',

@@ -19,6 +19,7 @@ const XML = Buffer.from('\ufeff \n<?xml version="1.0"?><Invoice><ID>F001-1</ID><
 function caller(level: Caller['level'], taxIds: string[], activeCompany: string | null = taxIds[0] ?? null): Caller {
   return {
     sub: `${level}-sub`,
+    username: `${level}-sub`,
     email: `${level.toLowerCase()}@example.pe`,
     firstName: 'Ana',
     lastName: 'Pérez',

@@ -73,6 +73,7 @@ export class Api extends Construct {
 
     const functions = new Map<string, PortalFunction>();
     for (const route of props.routes) {
+      const userPoolOperations = route.uses?.userPool ?? [];
       const fn = new PortalFunction(this, `${pascal(route.id)}Function`, {
         name: route.id,
         entry: path.join(props.handlersDir, `${route.handler}.ts`),
@@ -82,10 +83,20 @@ export class Api extends Construct {
           [RUNTIME_ENV.webOrigin]: props.webOrigins.join(','),
           [RUNTIME_ENV.adminGroupName]: props.adminGroupName,
           [RUNTIME_ENV.s3ForcePathStyle]: 'false',
+          ...(userPoolOperations.length > 0
+            ? {
+                [RUNTIME_ENV.userPoolId]: props.userPool.userPoolId,
+                [RUNTIME_ENV.userPoolClientId]: props.webClient.userPoolClientId,
+              }
+            : {}),
         },
         retain: props.retain,
       });
       props.bind(fn);
+      // The user administration: exactly the Cognito operations its manifest entry names, on this pool only.
+      if (userPoolOperations.length > 0) {
+        props.userPool.grant(fn.role, ...userPoolOperations.map((operation) => `cognito-idp:${operation}`));
+      }
 
       const httpRoute = new apigw.HttpRoute(this, `${pascal(route.id)}Route`, {
         httpApi: this.httpApi,

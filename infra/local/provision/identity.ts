@@ -33,6 +33,8 @@ export interface DemoUser {
   readonly lastName: string;
   /** Comma-separated RUC list, or null for a user without one. */
   readonly taxId: string | null;
+  /** The Suppliers screen's "email reception" (custom:emailNotifications); absent means on. */
+  readonly receivesEmails?: boolean;
   /**
    * Internal staff, who sign in through corporate SSO (hosted-ui.ts federating to corporate-idp.ts).
    * Provisioned as the federated user their first sign-in would create (the `identities` attribute
@@ -310,6 +312,10 @@ export function demoUserAttributes(user: DemoUser): AttributeType[] {
     { Name: 'family_name', Value: user.lastName },
   ];
   if (user.taxId) attributes.push({ Name: USER_ATTRIBUTES.taxId, Value: user.taxId });
+  attributes.push({
+    Name: USER_ATTRIBUTES.emailNotifications,
+    Value: user.receivesEmails === false ? 'false' : 'true',
+  });
   if (user.federated) {
     attributes.push(
       {

@@ -403,6 +403,11 @@ async function handleProxyRequest(
     return;
   }
 
+  if (req.method === 'POST' && operation === 'ListUsers') {
+    await listUsersPage(ctx, req, res, body);
+    return;
+  }
+
   if (req.method === 'POST' && operation === 'RespondToAuthChallenge') {
     const refused = ctx.challenges.check(body);
     if (refused) {
@@ -413,13 +418,19 @@ async function handleProxyRequest(
 
   const upstream = await forward(ctx, req, body);
   if (req.method === 'POST' && operation === 'InitiateAuth') {
-    const refused = await ctx.challenges.admit(body, upstream);
+    const refused =
+      (await ctx.challenges.refuseDisabled(body, upstream)) ?? (await ctx.challenges.admit(body, upstream));
     if (refused) {
       sendJson(req, res, 400, refused, { 'x-amzn-ErrorType': refused.__type });
       return;
     }
   }
   if (req.method === 'POST' && operation && AUTH_OPERATIONS.has(operation)) {
+    const disabled = operation === 'InitiateAuth' ? null : await ctx.challenges.refuseDisabled(body, upstream);
+    if (disabled) {
+      sendJson(req, res, 400, disabled, { 'x-amzn-ErrorType': disabled.__type });
+      return;
+    }
     const normalised = normaliseAuthError(body, upstream);
     if (normalised) {
       sendJson(req, res, 400, normalised, { 'x-amzn-ErrorType': normalised.__type });
@@ -437,6 +448,64 @@ async function handleProxyRequest(
 type AuthRefusal = { __type: string; message: string };
 
 /**
+ * ListUsers pages: Cognito answers at most `Limit` (default and maximum 60) users and a PaginationToken
+ * for the rest; cognito-local answers them all at once. Its order is stable (insertion order), so an
+ * offset in the token pages it the way Cognito does.
+ */
+async function listUsersPage(
+  ctx: ProxyContext,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: Buffer,
+): Promise<void> {
+  const request = parseJson(body);
+  if (!isRecord(request)) {
+    send(req, res, 400, { 'content-type': AMZ_JSON }, Buffer.from('{"__type":"SerializationException"}'));
+    return;
+  }
+  const { Limit, PaginationToken, ...rest } = request;
+  const limit = typeof Limit === 'number' ? Limit : 60;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 60) {
+    sendJson(req, res, 400, { __type: 'InvalidParameterException', message: 'Limit must be between 1 and 60' });
+    return;
+  }
+  const offset = typeof PaginationToken === 'string' ? Number(Buffer.from(PaginationToken, 'base64url').toString()) : 0;
+  if (!Number.isInteger(offset) || offset < 0) {
+    sendJson(req, res, 400, { __type: 'InvalidParameterException', message: 'Invalid pagination token' });
+    return;
+  }
+  const upstream = await forward(ctx, req, Buffer.from(JSON.stringify(rest)));
+  const answer = parseJson(upstream.body);
+  if (upstream.status !== 200 || !isRecord(answer) || !Array.isArray(answer.Users)) {
+    send(req, res, upstream.status, upstream.headers, upstream.body);
+    return;
+  }
+  const users = answer.Users.slice(offset, offset + limit);
+  const next = offset + limit < answer.Users.length ? Buffer.from(String(offset + limit)).toString('base64url') : null;
+  sendJson(req, res, 200, { ...answer, Users: users, ...(next ? { PaginationToken: next } : {}) });
+}
+
+/** Who a successful sign-in, refresh or challenge answer is for: its ID token's username, else the request's. */
+function signedInUser(requestBody: Buffer, upstream: UpstreamResponse): string | null {
+  if (upstream.status !== 200) return null;
+  const answer = parseJson(upstream.body);
+  if (!isRecord(answer)) return null;
+  const result = isRecord(answer.AuthenticationResult) ? answer.AuthenticationResult : null;
+  if (result && typeof result.IdToken === 'string') {
+    const payload = parseJson(Buffer.from(result.IdToken.split('.')[1] ?? '', 'base64url'));
+    if (isRecord(payload) && typeof payload['cognito:username'] === 'string') return payload['cognito:username'];
+  }
+  const request = parseJson(requestBody);
+  if (!isRecord(request)) return null;
+  const parameters = isRecord(request.AuthParameters)
+    ? request.AuthParameters
+    : isRecord(request.ChallengeResponses)
+      ? request.ChallengeResponses
+      : {};
+  return typeof parameters.USERNAME === 'string' ? parameters.USERNAME : null;
+}
+
+/**
  * cognito-local answers USER_PASSWORD_AUTH for a user who must change a temporary password with the
  * NEW_PASSWORD_REQUIRED challenge without checking the password, and accepts any Session string in
  * RespondToAuthChallenge: anyone knowing an invited supplier's e-mail could set its password. Cognito
@@ -448,6 +517,16 @@ class NewPasswordChallenges {
   private readonly sessions = new Map<string, { username: string; expiresAt: number }>();
 
   constructor(private readonly hostedUi: HostedUi) {}
+
+  /**
+   * cognito-local signs disabled users in, refreshes their tokens and completes their challenges;
+   * Cognito answers NotAuthorizedException "User is disabled." to each.
+   */
+  async refuseDisabled(requestBody: Buffer, upstream: UpstreamResponse): Promise<AuthRefusal | null> {
+    const username = signedInUser(requestBody, upstream);
+    if (!username || !(await this.hostedUi.isDisabled(username))) return null;
+    return { __type: 'NotAuthorizedException', message: 'User is disabled.' };
+  }
 
   async admit(requestBody: Buffer, upstream: UpstreamResponse): Promise<AuthRefusal | null> {
     if (upstream.status !== 200) return null;
@@ -571,7 +650,8 @@ async function getTokensFromRefreshToken(
   };
   const rewritten = Buffer.from(JSON.stringify(initiateAuth));
   const upstream = await forward(ctx, req, rewritten, `${TARGET_PREFIX}InitiateAuth`);
-  const normalised = normaliseAuthError(rewritten, upstream);
+  const normalised =
+    (await ctx.challenges.refuseDisabled(rewritten, upstream)) ?? normaliseAuthError(rewritten, upstream);
   if (normalised) {
     sendJson(req, res, 400, normalised, { 'x-amzn-ErrorType': normalised.__type });
     return;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import {
   AdminCreateUserCommand,
+  AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   AdminUpdateUserAttributesCommand,
   CognitoIdentityProviderClient,
@@ -57,6 +58,8 @@ export interface HostedUi {
    * (used to check a temporary password, which cognito-local's InitiateAuth does not).
    */
   checkPassword(clientId: string, username: string, password: string): Promise<boolean>;
+  /** Whether the pool holds this user (by username, sub or e-mail) and it is disabled. */
+  isDisabled(username: string): Promise<boolean>;
   /** Handles the request when it is a federated hosted-UI call; false lets the proxy forward it. */
   handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<boolean>;
 }
@@ -244,6 +247,16 @@ export function createHostedUi(options: { endpoint: string; internalEndpoint: st
       config = next;
       metadata = null;
       jwks = null;
+    },
+    async isDisabled(username) {
+      if (!config) return false;
+      try {
+        const user = await cognito.send(new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: username }));
+        return user.Enabled === false;
+      } catch (error) {
+        if ((error as { name?: string }).name === 'UserNotFoundException') return false;
+        throw error;
+      }
     },
     async checkPassword(clientId, username, password) {
       const redirectUri = config?.callbackUrls[0];

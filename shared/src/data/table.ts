@@ -13,9 +13,9 @@ export const TABLE = {
   sortKey: 'sk',
   ttlAttribute: 'expiresAt',
   indexes: {
-    /** Invoices of a company, newest first · conformity documents of an acquirer. */
+    /** Invoices of a company, newest first · conformity documents of an acquirer · audit events of one account. */
     byClient: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    /** Invoices of a supplier across companies, newest first. */
+    /** Invoices of a supplier across companies, newest first · the whole audit log, newest first. */
     bySupplier: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
     /** Invoices of one supplier at one company · conformity documents of an acquirer by issuer. */
     byClientSupplier: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
@@ -214,10 +214,28 @@ export const keys = {
   readMark(userId: string): ItemKey {
     return { pk: `USER#${userId}`, sk: 'READ_MARK' };
   },
-  /** Who gets e-mail for a taxId: one item per user, kept in step with Cognito by the user administration. */
+  /**
+   * Who gets e-mail for a taxId (a supplier RUC or a company): one item per account, `{userId, email,
+   * canReceiveEmails}`, kept in step with Cognito by the user administration (it is also how the
+   * administration finds the accounts of a RUC).
+   */
   recipients: (taxId: string) => `RECIPIENTS#${taxId}`,
   recipient(taxId: string, userId: string): ItemKey {
     return { pk: `RECIPIENTS#${taxId}`, sk: `USER#${userId}` };
+  },
+
+  /**
+   * The administrators' audit log: one item per change, partitioned by month of the change (writes spread,
+   * a month can be read or archived alone), listed newest first per account (byClient) and in whole (bySupplier).
+   */
+  auditEvent(occurredAt: string, id: string): ItemKey {
+    return { pk: `AUDIT#${occurredAt.slice(0, 7)}`, sk: `${occurredAt}#${id}` };
+  },
+  auditLog: 'AUDIT',
+  auditOfUser: (userId: string) => `AUDIT#USER#${userId}`,
+  auditIndexes(event: { occurredAt: string; id: string; targetUserId: string }): Record<string, string> {
+    const order = `${event.occurredAt}#${event.id}`;
+    return { gsi1pk: keys.auditOfUser(event.targetUserId), gsi1sk: order, gsi2pk: keys.auditLog, gsi2sk: order };
   },
 
   /**

@@ -70,6 +70,14 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_FILE_NOT_FOUND: 'El comprobante no tiene el archivo solicitado.',
 } as const;
 
+/** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */
+export const USER_ADMIN_ERROR_MESSAGES = {
+  ERROR_USER_ALREADY_EXISTS: 'Ya existe un usuario con ese correo electrónico.',
+  ERROR_USER_DISABLED: 'El usuario está deshabilitado.',
+  ERROR_TOO_MANY_ATTEMPTS:
+    'Se superó el número de intentos permitidos para este usuario. Inténtelo nuevamente más tarde.',
+} as const;
+
 /** Codes the API adds for transport, session and request-shape failures. */
 export const REQUEST_ERROR_MESSAGES = {
   ERROR_MISSING_PARAMETER: 'Falta el parámetro obligatorio «{parameter}».',
@@ -85,7 +93,11 @@ export const REQUEST_ERROR_MESSAGES = {
 /** The message of a 500: the body carries no code and nothing of the cause, only the txId. */
 export const UNEXPECTED_ERROR_MESSAGE = 'Ocurrió un error inesperado. Inténtelo más tarde.';
 
-export const ERROR_MESSAGES = { ...INVOICE_ERROR_MESSAGES, ...REQUEST_ERROR_MESSAGES } as const;
+export const ERROR_MESSAGES = {
+  ...INVOICE_ERROR_MESSAGES,
+  ...USER_ADMIN_ERROR_MESSAGES,
+  ...REQUEST_ERROR_MESSAGES,
+} as const;
 export type ErrorCode = keyof typeof ERROR_MESSAGES;
 export const ERROR_CODES = Object.keys(ERROR_MESSAGES) as ErrorCode[];
 

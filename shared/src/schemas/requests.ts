@@ -82,10 +82,41 @@ export const AvailabilityQuery = z.object({ acquirer: Ruc, issuer: Ruc });
 export const EmployeesQuery = z.object({ acquirer: Ruc, q: z.string().trim().max(100).optional() });
 export const OfficeLocationsQuery = z.object({ taxId: Ruc });
 
-export const UserPath = z.object({ userId: z.string().min(1).max(128) });
-export const ExternalUsersQuery = PageQuery.extend({ query: z.string().trim().max(100).optional() });
+/** A Cognito Username (the API's userId): Cognito's own pattern, letters, marks, symbols, digits, punctuation. */
+const UserId = z.string().regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]{1,128}$/u, 'no es un identificador de usuario válido');
+export const UserPath = z.object({ userId: UserId });
+
+/** User listings page through Cognito: their cursor wraps Cognito's PaginationToken, hence the longer bound. */
+const UserPageQuery = PageQuery.extend({ cursor: z.string().min(1).max(4096).optional() });
+
+/** Suppliers' accounts: an e-mail prefix (with '@'), a RUC prefix (digits) or a business-name prefix. */
+export const ExternalUsersQuery = UserPageQuery.extend({ query: z.string().trim().max(100).optional() });
+export const InternalUsersQuery = UserPageQuery;
 export const AssignClientQuery = z.object({ client: Ruc });
 export const WhitelistQuery = z.object({ include: QueryBoolean });
+
+/** A supplier's account, created by an administrator; the RUC's check digit is verified by the use case. */
+export const CreateExternalUserBody = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email('no es un correo electrónico válido').max(254)),
+  firstName: z.string().trim().min(1).max(100),
+  lastName: z.string().trim().min(1).max(100),
+  taxId: Ruc,
+  /** The supplier's business name: kept in the supplier directory when the RUC is new to it. */
+  businessName: z.string().trim().min(1).max(200),
+  canReceiveEmails: z.boolean().default(true),
+});
+
+/** Turns e-mail reception on or off for many supplier accounts at once (Suppliers screen, spec §2). */
+export const WhitelistBulkBody = z.object({
+  userIds: z
+    .array(UserId)
+    .min(1)
+    .max(100)
+    .refine((ids) => new Set(ids).size === ids.length, 'no debe repetir usuarios'),
+});
+
+/** The administration log, newest first; `userId` narrows it to the changes made to one account. */
+export const AuditEventsQuery = PageQuery.extend({ userId: UserId.optional() });
 
 export const MarkAsReadBody = z.object({ upTo: z.iso.datetime({ offset: true }).optional() });
 

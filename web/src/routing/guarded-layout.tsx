@@ -4,8 +4,8 @@ import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import type { Level } from '@portal/shared';
-import { ApiError, SessionMissingError } from '../api/client';
+import { CLIENT_MESSAGES, type Level } from '@portal/shared';
+import { ApiError, SessionMissingError, TokenError } from '../api/client';
 import { AppShell } from '../layout/app-shell';
 import { messages } from '../messages';
 import { useCurrentUser, useSignOut } from '../session/use-current-user';
@@ -28,6 +28,13 @@ function useRequiredLevels(): readonly Level[] {
     if (isGuardHandle(handle)) return handle.levels;
   }
   return [];
+}
+
+/** Spec §8: what failed while recognising the session user. */
+function userFailure(error: Error): string {
+  if (error instanceof TokenError) return CLIENT_MESSAGES.tokenFailure;
+  if (error instanceof ApiError && error.status === 404) return CLIENT_MESSAGES.userLookupFailure;
+  return messages.session.headerSession;
 }
 
 /**
@@ -60,7 +67,7 @@ export function GuardedLayout() {
             </SpaceBetween>
           }
         >
-          {messages.session.headerSession}
+          {userFailure(error)}
         </Alert>
       </Box>
     );

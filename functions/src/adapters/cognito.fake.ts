@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import {
+  InvalidParameterException,
+  LimitExceededException,
+  UserNotFoundException,
+  UsernameExistsException,
+  type AttributeType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import type { CognitoClient } from './cognito.js';
+
+/** A user of the in-memory pool, as Cognito keeps it. */
+export interface FakePoolUser {
+  Username: string;
+  Attributes: AttributeType[];
+  Enabled: boolean;
+  UserStatus: string;
+  UserCreateDate: Date;
+  Password?: string;
+}
+
+const metadata = { $metadata: {} };
+
+/** The fields of the commands the fake answers; each command sends its own. */
+interface CommandInput {
+  readonly Username: string;
+  readonly Filter?: string;
+  readonly PaginationToken?: string;
+  readonly Limit?: number;
+  readonly UserAttributes?: AttributeType[];
+  readonly UserAttributeNames?: string[];
+  readonly TemporaryPassword?: string;
+  readonly Password?: string;
+  readonly Permanent?: boolean;
+}
+
+/**
+ * An in-memory user pool answering the SDK commands the directory sends, with Cognito's paging
+ * (PaginationToken, at most `Limit`), e-mail sign-in (the Username given is the e-mail, the user's
+ * Username its sub) and its exceptions. `operations` records every command by Cognito operation name,
+ * so that a test can compare them with what the route manifest grants.
+ */
+export function fakeCognito(options: { limitExceeded?: boolean } = {}) {
+  const users: FakePoolUser[] = [];
+  const operations: string[] = [];
+  const attribute = (user: FakePoolUser, name: string) => user.Attributes.find((a) => a.Name === name)?.Value;
+  // Sign-in by e-mail is case-insensitive (the pool's setting); ListUsers filters compare exactly.
+  const find = (username: string) =>
+    users.find(
+      (user) => user.Username === username || attribute(user, 'email')?.toLowerCase() === username.toLowerCase(),
+    );
+  const existing = (username: string) => {
+    const user = find(username);
+    if (!user) throw new UserNotFoundException({ message: 'User does not exist.', ...metadata });
+    return user;
+  };
+  const response = (user: FakePoolUser) => ({
+    Username: user.Username,
+    Attributes: user.Attributes.map((a) => ({ ...a })),
+    Enabled: user.Enabled,
+    UserStatus: user.UserStatus,
+    UserCreateDate: user.UserCreateDate,
+  });
+
+  const handlers: Record<string, (input: CommandInput) => unknown> = {
+    ListUsers(input) {
+      const filter = /^(\w+) (\^?=) "(.*)"$/.exec(input.Filter ?? '');
+      const matching = users.filter((user) => {
+        if (!filter) return true;
+        const value = attribute(user, filter[1]!) ?? '';
+        return filter[2] === '=' ? value === filter[3] : value.startsWith(filter[3]!);
+      });
+      const start = input.PaginationToken === undefined ? 0 : Number(input.PaginationToken);
+      if (!Number.isInteger(start)) {
+        throw new InvalidParameterException({ message: 'Invalid pagination token', ...metadata });
+      }
+      const end = start + (input.Limit ?? 60);
+      return {
+        Users: matching.slice(start, end).map(response),
+        PaginationToken: end < matching.length ? String(end) : undefined,
+      };
+    },
+    AdminGetUser(input) {
+      const user = existing(input.Username);
+      const { Attributes, ...rest } = response(user);
+      return { ...rest, UserAttributes: Attributes };
+    },
+    AdminCreateUser(input) {
+      if (find(input.Username)) throw new UsernameExistsException({ message: 'User already exists', ...metadata });
+      const sub = randomUUID();
+      const user: FakePoolUser = {
+        Username: sub,
+        Attributes: [{ Name: 'sub', Value: sub }, ...(input.UserAttributes ?? [])],
+        Enabled: true,
+        UserStatus: 'FORCE_CHANGE_PASSWORD',
+        UserCreateDate: new Date('2026-11-20T10:00:00Z'),
+        Password: input.TemporaryPassword,
+      };
+      users.push(user);
+      return { User: response(user) };
+    },
+    AdminUpdateUserAttributes(input) {
+      const user = existing(input.Username);
+      for (const change of input.UserAttributes ?? []) {
+        user.Attributes = [...user.Attributes.filter((a) => a.Name !== change.Name), change];
+      }
+      return {};
+    },
+    AdminDeleteUserAttributes(input) {
+      const user = existing(input.Username);
+      user.Attributes = user.Attributes.filter((a) => !(input.UserAttributeNames ?? []).includes(a.Name ?? ''));
+      return {};
+    },
+    AdminSetUserPassword(input) {
+      const user = existing(input.Username);
+      user.Password = input.Password;
+      user.UserStatus = input.Permanent ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD';
+      return {};
+    },
+    AdminDisableUser(input) {
+      existing(input.Username).Enabled = false;
+      return {};
+    },
+    AdminEnableUser(input) {
+      existing(input.Username).Enabled = true;
+      return {};
+    },
+    ForgotPassword(input) {
+      if (options.limitExceeded) {
+        throw new LimitExceededException({
+          message: 'Attempt limit exceeded, please try after some time.',
+          ...metadata,
+        });
+      }
+      existing(input.Username);
+      return { CodeDeliveryDetails: { DeliveryMedium: 'EMAIL' } };
+    },
+  };
+
+  const client = {
+    async send(command: { constructor: { name: string }; input: CommandInput }) {
+      const operation = command.constructor.name.replace(/Command$/, '');
+      operations.push(operation);
+      const handle = handlers[operation];
+      if (!handle) throw new Error(`The fake pool does not answer ${operation}`);
+      return handle(command.input);
+    },
+  } as unknown as CognitoClient;
+
+  /** Adds a user as the seed or a federated sign-in would leave it. */
+  function addUser(user: {
+    username?: string;
+    email: string;
+    firstName?: string;
+    lastName?: string;
+    taxId?: string;
+    federated?: { groups: string[] };
+    emailNotifications?: boolean;
+    status?: string;
+    enabled?: boolean;
+  }): FakePoolUser {
+    const username = user.username ?? randomUUID();
+    const attributes: AttributeType[] = [
+      { Name: 'sub', Value: username },
+      { Name: 'email', Value: user.email },
+      { Name: 'given_name', Value: user.firstName ?? 'Nombre' },
+      { Name: 'family_name', Value: user.lastName ?? 'Apellido' },
+    ];
+    if (user.taxId) attributes.push({ Name: 'custom:taxId', Value: user.taxId });
+    if (user.emailNotifications !== undefined) {
+      attributes.push({ Name: 'custom:emailNotifications', Value: String(user.emailNotifications) });
+    }
+    if (user.federated) {
+      attributes.push(
+        { Name: 'identities', Value: JSON.stringify([{ providerName: 'Corporativo', userId: username }]) },
+        { Name: 'custom:groups', Value: JSON.stringify(user.federated.groups) },
+      );
+    }
+    const created: FakePoolUser = {
+      Username: username,
+      Attributes: attributes,
+      Enabled: user.enabled ?? true,
+      UserStatus: user.status ?? (user.federated ? 'EXTERNAL_PROVIDER' : 'CONFIRMED'),
+      UserCreateDate: new Date('2026-01-15T12:00:00Z'),
+    };
+    users.push(created);
+    return created;
+  }
+
+  return {
+    client,
+    users,
+    operations,
+    addUser,
+    attribute: (username: string, name: string) => {
+      const user = find(username);
+      return user ? attribute(user, name) : undefined;
+    },
+  };
+}
+
+export type FakeCognito = ReturnType<typeof fakeCognito>;

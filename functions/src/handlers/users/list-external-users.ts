@@ -1,0 +1,5 @@
+import { routes } from '@portal/shared';
+import { httpHandler } from '../../http/wrapper.js';
+import { userAdmin } from '../../use-cases/user-admin.factory.js';
+
+export const handler = httpHandler(routes.listExternalUsers, ({ query }) => userAdmin.listExternalUsers(query));

@@ -1,0 +1,45 @@
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { keys } from '@portal/shared';
+import type { Recipient } from './notifications.js';
+
+/**
+ * The accounts of each RUC (`RECIPIENTS#{taxId}` / `USER#{userId}`): what the notifications worker
+ * e-mails, and how the administration finds the accounts of a supplier. Written only by the user
+ * administration, in the transaction of each change (user-admin-changes.ts).
+ */
+export interface AccountIndexRepository {
+  accountsOf(taxId: string): Promise<Recipient[]>;
+}
+
+export function makeAccountIndexRepository(db: DynamoDBDocumentClient, table: string): AccountIndexRepository {
+  return {
+    async accountsOf(taxId) {
+      const accounts: Recipient[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.recipients(taxId) },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          accounts.push({
+            userId: String(item.userId),
+            email: String(item.email),
+            canReceiveEmails: item.canReceiveEmails === true,
+          });
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return accounts;
+    },
+  };
+}
+
+/** The item of one account in a RUC's index. */
+export function accountItem(taxId: string, account: Recipient): Record<string, unknown> {
+  return { ...keys.recipient(taxId, account.userId), taxId, ...account };
+}
