@@ -11,6 +11,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          sequence: { groupOrder: 0 },
           include: [
             'shared/**/*.test.ts',
             'functions/**/*.test.ts',
@@ -24,6 +25,7 @@ export default defineConfig({
         test: {
           name: 'infra',
           environment: 'node',
+          sequence: { groupOrder: 0 },
           include: ['tests/infra/**/*.test.ts'],
           testTimeout: 240_000,
           hookTimeout: 240_000,
@@ -39,6 +41,8 @@ export default defineConfig({
           hookTimeout: 60_000,
           // The files share one stage and some change invoices and counters: one file at a time.
           fileParallelism: false,
+          // After the unit and infra projects, and never beside the e2e files, which share the stage.
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -50,6 +54,7 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 90_000,
           fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

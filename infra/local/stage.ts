@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -62,21 +62,52 @@ function newestMtime(target: string): number {
   return newest;
 }
 
-/** Builds the web app when web/dist is missing or older than its sources (web/ and shared/). */
-export function ensureWebBuild(log: (line: string) => void): string {
+/**
+ * Builds the web app when web/dist is missing or older than its sources (web/ and shared/). Stages
+ * started at once on this machine (parallel test runs) take turns: a lock directory under .local
+ * names the building process, and the others wait for it and then find the build fresh.
+ */
+export async function ensureWebBuild(log: (line: string) => void): Promise<string> {
   const dist = path.join(ROOT_DIR, 'web/dist');
-  const builtAt = existsSync(path.join(dist, 'index.html')) ? statSync(path.join(dist, 'index.html')).mtimeMs : 0;
-  const sourcesAt = Math.max(newestMtime(path.join(ROOT_DIR, 'web')), newestMtime(path.join(ROOT_DIR, 'shared/src')));
-  if (builtAt >= sourcesAt) return dist;
-  log('Compilando la aplicación web (vite build)…');
-  const result = spawnSync('npm', ['run', 'build', '-w', 'web'], {
-    cwd: ROOT_DIR,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-  });
-  if (result.status !== 0)
-    throw new Error(`La compilación de la aplicación web falló:\n${result.stdout}\n${result.stderr}`);
-  return dist;
+  const lock = path.join(ROOT_DIR, '.local/web-build.lock');
+  await mkdir(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch {
+      const owner = Number(existsSync(path.join(lock, 'pid')) ? readFileSync(path.join(lock, 'pid'), 'utf8') : 0);
+      if ((owner && !processAlive(owner)) || Date.now() > deadline) await rm(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    await writeFile(path.join(lock, 'pid'), String(process.pid));
+    const builtAt = existsSync(path.join(dist, 'index.html')) ? statSync(path.join(dist, 'index.html')).mtimeMs : 0;
+    const sourcesAt = Math.max(newestMtime(path.join(ROOT_DIR, 'web')), newestMtime(path.join(ROOT_DIR, 'shared/src')));
+    if (builtAt >= sourcesAt) return dist;
+    log('Compilando la aplicación web (vite build)…');
+    const result = spawnSync('npm', ['run', 'build', '-w', 'web'], {
+      cwd: ROOT_DIR,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
+    if (result.status !== 0)
+      throw new Error(`La compilación de la aplicación web falló:\n${result.stdout}\n${result.stderr}`);
+    return dist;
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -302,7 +333,7 @@ export async function startLocalStage(
       },
       chat: null,
     };
-    const web = await startWebServer({ port: ports.web, host, distDir: ensureWebBuild(log), config: webConfig });
+    const web = await startWebServer({ port: ports.web, host, distDir: await ensureWebBuild(log), config: webConfig });
     running.push(web);
 
     const outputs: LocalOutputs = {
