@@ -18,7 +18,7 @@ interface Slot {
  * The test run's own stage, beside a developer's `npm start` (which uses .local and ports 4700+):
  * `.local/test-stage` on ports 4800+, or TEST_STAGE_DIR / TEST_PORT_BASE. When another test run on
  * this machine holds that slot (a lock directory naming a live process), the next free one is taken
- * (`.local/test-stage-N`, ports 5000 + 20·(N-1)), so that two runs never share ports or data.
+ * (`.local/test-stage-N`, ports 5100 + 100·(N-2)), so that two runs never share ports or data.
  */
 async function acquireSlot(): Promise<Slot> {
   const slots: Omit<Slot, 'lock'>[] =
@@ -33,7 +33,8 @@ async function acquireSlot(): Promise<Slot> {
           { dataDir: path.join(ROOT, '.local/test-stage'), portBase: '4800' },
           ...Array.from({ length: 8 }, (_, index) => ({
             dataDir: path.join(ROOT, `.local/test-stage-${index + 2}`),
-            portBase: String(5000 + index * 20),
+            // Hundreds from 5100: clear of the ports browsers and fetch refuse (5060, 5061, 6000, …).
+            portBase: String(5100 + index * 100),
           })),
         ];
   await mkdir(path.join(ROOT, '.local'), { recursive: true });

@@ -24,6 +24,11 @@ export interface AxeViolation {
  */
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
   // Runs in the page: globalThis is the window there (the tests compile without the DOM library).
+  // Colors are measured as painted: let fade-ins (Cloudscape's alerts, modals) finish first.
+  await page.evaluate(async () => {
+    const doc = (globalThis as unknown as { document: { getAnimations(): { finished: Promise<unknown> }[] } }).document;
+    await Promise.all(doc.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+  });
   const loaded = await page.evaluate(() => typeof (globalThis as { axe?: unknown }).axe !== 'undefined');
   if (!loaded) await page.addScriptTag({ content: AXE_SOURCE });
   const violations = await page.evaluate(async () => {

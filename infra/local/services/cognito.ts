@@ -514,7 +514,7 @@ function signedInUser(requestBody: Buffer, upstream: UpstreamResponse): string |
  * and only sessions issued after that check, for that user and for three minutes, are accepted.
  */
 class NewPasswordChallenges {
-  private readonly sessions = new Map<string, { username: string; expiresAt: number }>();
+  private readonly sessions = new Map<string, { usernames: string[]; expiresAt: number }>();
 
   constructor(private readonly hostedUi: HostedUi) {}
 
@@ -543,7 +543,12 @@ class NewPasswordChallenges {
     const now = Date.now();
     for (const [key, value] of this.sessions) if (value.expiresAt < now) this.sessions.delete(key);
     if (typeof answer.Session === 'string') {
-      this.sessions.set(answer.Session, { username: username.toLowerCase(), expiresAt: now + 3 * 60_000 });
+      // The answer may name the user by the e-mail it signed in with or by its Username (USER_ID_FOR_SRP).
+      const parameters = isRecord(answer.ChallengeParameters) ? answer.ChallengeParameters : {};
+      const usernames = [username, parameters.USER_ID_FOR_SRP, parameters.USERNAME]
+        .filter((name): name is string => typeof name === 'string' && name.length > 0)
+        .map((name) => name.toLowerCase());
+      this.sessions.set(answer.Session, { usernames, expiresAt: now + 3 * 60_000 });
     }
     return null;
   }
@@ -554,7 +559,7 @@ class NewPasswordChallenges {
     const responses = isRecord(request.ChallengeResponses) ? request.ChallengeResponses : {};
     const username = typeof responses.USERNAME === 'string' ? responses.USERNAME.toLowerCase() : '';
     const session = typeof request.Session === 'string' ? this.sessions.get(request.Session) : undefined;
-    if (!session || session.expiresAt < Date.now() || session.username !== username) {
+    if (!session || session.expiresAt < Date.now() || !session.usernames.includes(username)) {
       return { __type: 'NotAuthorizedException', message: 'Invalid session for the user.' };
     }
     this.sessions.delete(request.Session as string);
