@@ -78,7 +78,8 @@ export async function ensureWebBuild(log: (line: string) => void): Promise<strin
       break;
     } catch {
       const owner = Number(existsSync(path.join(lock, 'pid')) ? readFileSync(path.join(lock, 'pid'), 'utf8') : 0);
-      if ((owner && !processAlive(owner)) || Date.now() > deadline) await rm(lock, { recursive: true, force: true });
+      const stale = owner ? !processAlive(owner) : Date.now() - statSync(lock).mtimeMs > 60_000;
+      if (stale || Date.now() > deadline) await rm(lock, { recursive: true, force: true });
       else await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -45,6 +45,8 @@ async function acquireSlot(): Promise<Slot> {
     } catch {
       const owner = Number(existsSync(path.join(lock, 'pid')) ? readFileSync(path.join(lock, 'pid'), 'utf8') : 0);
       if (owner && isAlive(owner)) continue;
+      // A lock without its pid yet was taken a moment ago by a run that is about to write it.
+      if (!owner && Date.now() - statSync(lock).mtimeMs < 60_000) continue;
       await rm(lock, { recursive: true, force: true });
       try {
         await mkdir(lock);

@@ -120,12 +120,13 @@ async function ensureUserPool(client: CognitoIdentityProviderClient, savedId: st
       UsernameAttributes: ['email'],
       AutoVerifiedAttributes: ['email'],
       Policies: {
+        // The AWS stages' policy (infra/lib/constructs/identity.ts); the web app checks it before sending.
         PasswordPolicy: {
-          MinimumLength: 8,
+          MinimumLength: 12,
           RequireLowercase: true,
           RequireUppercase: true,
           RequireNumbers: true,
-          RequireSymbols: false,
+          RequireSymbols: true,
         },
       },
       Schema: [
