@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'cdk.out/**', '.local/**', 'tests/.artifacts/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'web/.dist-*/**', 'cdk.out/**', '.local/**', 'tests/.artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

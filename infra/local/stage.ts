@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -56,7 +56,7 @@ function newestMtime(target: string): number {
   if (!info.isDirectory()) return info.mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(target)) {
-    if (entry === 'node_modules' || entry === 'dist') continue;
+    if (entry === 'node_modules' || entry === 'dist' || entry.startsWith('.dist-')) continue;
     newest = Math.max(newest, newestMtime(path.join(target, entry)));
   }
   return newest;
@@ -89,13 +89,20 @@ export async function ensureWebBuild(log: (line: string) => void): Promise<strin
     const sourcesAt = Math.max(newestMtime(path.join(ROOT_DIR, 'web')), newestMtime(path.join(ROOT_DIR, 'shared/src')));
     if (builtAt >= sourcesAt) return dist;
     log('Compilando la aplicación web (vite build)…');
-    const result = spawnSync('npm', ['run', 'build', '-w', 'web'], {
+    // Built beside web/dist and swapped in, so that a stage serving web/dist never sees it half-written.
+    const next = path.join(ROOT_DIR, 'web/.dist-next');
+    const previous = path.join(ROOT_DIR, 'web/.dist-previous');
+    const result = spawnSync('npm', ['run', 'build', '-w', 'web', '--', '--outDir', next, '--emptyOutDir'], {
       cwd: ROOT_DIR,
       stdio: ['ignore', 'pipe', 'pipe'],
       encoding: 'utf8',
     });
     if (result.status !== 0)
       throw new Error(`La compilación de la aplicación web falló:\n${result.stdout}\n${result.stderr}`);
+    await rm(previous, { recursive: true, force: true });
+    if (existsSync(dist)) await rename(dist, previous);
+    await rename(next, dist);
+    await rm(previous, { recursive: true, force: true });
     return dist;
   } finally {
     await rm(lock, { recursive: true, force: true });

@@ -1,4 +1,5 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import type { WebConfig } from '@portal/shared';
@@ -33,17 +34,34 @@ export async function startWebServer(options: {
       res.end(configBody);
       return;
     }
-    let file = path.resolve(root, `.${decodeURIComponent(url.pathname)}`);
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Dirección no válida');
+      return;
+    }
+    let file = path.resolve(root, `.${pathname}`);
     if (!file.startsWith(root) || !existsSync(file) || statSync(file).isDirectory())
       file = path.join(root, 'index.html');
     const ext = path.extname(file);
     const immutable = url.pathname.startsWith('/assets/');
-    res.writeHead(200, {
-      'content-type': TYPES[ext] ?? 'application/octet-stream',
-      'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-      'x-content-type-options': 'nosniff',
-    });
-    createReadStream(file).pipe(res);
+    readFile(file).then(
+      (body) => {
+        res.writeHead(200, {
+          'content-type': TYPES[ext] ?? 'application/octet-stream',
+          'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+          'x-content-type-options': 'nosniff',
+        });
+        res.end(body);
+      },
+      () => {
+        // The build is being replaced (another stage on this machine rebuilt it): try again shortly.
+        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '2' });
+        res.end('La aplicación web se está actualizando; recargue en unos segundos.');
+      },
+    );
   });
   return listen('web', server, options.port, options.host);
 }
