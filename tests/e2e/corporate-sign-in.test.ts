@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import { demoUser, stage } from '../support/stage.js';
 import { TEXT, appUrl, corporateSignIn, inBrowser, openLogin, pathOf, signIn } from '../support/web.js';
 
@@ -17,6 +18,8 @@ describe('corporate single sign-on (local corporate IdP through the hosted UI)',
       // Assess: the token says MANAGER (staff group) and no taxId → spec §6 forbidden page
       await page.waitForURL((url) => url.pathname === '/manager/forbidden');
       await page.getByRole('heading', { name: TEXT.forbiddenTitle }).waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await documentScreen(page, 'manager-forbidden');
 
       // Act: sign out goes through the hosted UI's /logout and back to the root, which asks to sign in
       const visited: string[] = [];
@@ -37,6 +40,8 @@ describe('corporate single sign-on (local corporate IdP through the hosted UI)',
       await openLogin(page);
       await corporateSignIn(page, admin.username, 'No-es-la-clave1');
       await page.getByText('Usuario o contraseña incorrectos.').waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await documentScreen(page, 'corporate-idp-sign-in');
 
       await page.getByRole('button', { name: 'Cancelar' }).click();
       await page.waitForURL((url) => url.pathname === '/login');

@@ -3,6 +3,7 @@ import { SWRConfig } from 'swr';
 import { I18nProvider } from '@cloudscape-design/components/i18n';
 import spanishMessages from '@cloudscape-design/components/i18n/messages/all.es';
 import { ApiError } from './api/client';
+import { FeedbackProvider } from './feedback/feedback';
 import { createAppRouter } from './routing/router';
 
 const router = createAppRouter();
@@ -23,7 +24,9 @@ export function App() {
           },
         }}
       >
-        <RouterProvider router={router} />
+        <FeedbackProvider>
+          <RouterProvider router={router} />
+        </FeedbackProvider>
       </SWRConfig>
     </I18nProvider>
   );

@@ -155,6 +155,22 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 /**
+ * Spec §8: a 403 means the session may not do this ('Sesión inválida.', then /forbidden). A 403 that
+ * names a rule of the document instead (ERROR_INVOICE_SUPPLIER_NOT_CALLER: an XML issued by another
+ * RUC) is an answer about what was sent, shown where it was sent.
+ */
+const SESSION_REFUSALS = new Set<string | undefined>([
+  undefined,
+  'ERROR_FORBIDDEN',
+  'ERROR_COMPANY_NOT_ALLOWED',
+  'ERROR_USER_DISABLED',
+]);
+
+function isSessionRefusal(code: string | undefined): boolean {
+  return SESSION_REFUSALS.has(code);
+}
+
+/**
  * Calls one route of the shared manifest: `apiCall(routes.listInvoices, { query })`.
  * Adds the bearer ID token and the company, consumer and request-id headers; times out after 30 s;
  * retries a 401 once with a refreshed session; sends the browser to /forbidden on a 403; turns any
@@ -175,7 +191,7 @@ export async function apiCall<R extends RouteDef>(route: R, ...args: CallArgs<R>
   const payload = await readJson(response);
   if (!response.ok) {
     const parsed = parseErrorBody(payload);
-    if (response.status === 403) onForbidden();
+    if (response.status === 403 && isSessionRefusal(parsed.errors[0]?.code ?? undefined)) onForbidden();
     throw new ApiError({
       status: response.status,
       routeId: route.id,

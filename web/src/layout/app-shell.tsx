@@ -11,6 +11,13 @@ import { navigationFor } from '../routing/routes';
 import { chooseCompany, resolveActiveCompany, useChosenCompany } from '../session/active-company';
 import { useSignOut } from '../session/use-current-user';
 import { useClients } from '../hooks/use-clients';
+import { FeedbackMessages } from '../feedback/feedback';
+import { ChatAssistant } from '../chat/chat-assistant';
+import { HeaderSearch } from './header/header-search';
+import { headerMessages } from './header/messages';
+import { useStatusLegend } from './header/status-legend';
+import { useNotificationsUtility } from './header/use-notifications-utility';
+import { SidePanelProvider, useSidePanel, useSidePanelState } from './side-panel';
 
 const HEADER_ID = 'portal-top-navigation';
 const SIGN_OUT_ITEM = 'sign-out';
@@ -48,11 +55,23 @@ function useCompanyUtility(user: SessionUser): TopNavigationProps.Utility | null
 }
 
 /** The frame of every signed-in screen: top navigation over the app layout with the role's menu. */
-export function AppShell({ user, children }: { user: SessionUser; children: ReactNode }) {
+export function AppShell(props: { user: SessionUser; children: ReactNode }) {
+  return (
+    <SidePanelProvider>
+      <Shell {...props} />
+    </SidePanelProvider>
+  );
+}
+
+function Shell({ user, children }: { user: SessionUser; children: ReactNode }) {
+  const sidePanel = useSidePanel();
+  const sidePanelState = useSidePanelState();
   const navigate = useNavigate();
   const location = useLocation();
   const signOut = useSignOut();
   const companyUtility = useCompanyUtility(user);
+  const notificationsUtility = useNotificationsUtility();
+  const legend = useStatusLegend();
   const fullName = `${user.firstName} ${user.lastName}`.trim() || user.email;
 
   const navItems = useMemo<SideNavigationProps.Item[]>(
@@ -95,8 +114,11 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
               navigate(PATHS.home);
             },
           }}
-          utilities={companyUtility ? [companyUtility, userUtility] : [userUtility]}
+          search={<HeaderSearch searchesSuppliers={user.level === 'MANAGER' || user.level === 'ADMIN'} />}
+          utilities={[notificationsUtility, legend.utility, ...(companyUtility ? [companyUtility] : []), userUtility]}
           i18nStrings={{
+            searchIconAriaLabel: headerMessages.search.open,
+            searchDismissIconAriaLabel: headerMessages.search.close,
             overflowMenuTriggerText: messages.shell.overflowMenuTrigger,
             overflowMenuTitleText: messages.shell.overflowMenuTitle,
             overflowMenuBackIconAriaLabel: messages.shell.overflowMenuBack,
@@ -106,7 +128,21 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
       </div>
       <AppLayout
         headerSelector={`#${HEADER_ID}`}
-        toolsHide
+        toolsHide={!sidePanelState.content}
+        tools={sidePanelState.content}
+        toolsOpen={Boolean(sidePanelState.content)}
+        toolsWidth={480}
+        onToolsChange={({ detail }) => {
+          if (!detail.open) sidePanel.close();
+        }}
+        ariaLabels={{
+          tools: sidePanelState.label,
+          toolsClose: messages.shell.closePanel,
+          navigation: messages.shell.navigationHeader,
+          navigationClose: messages.shell.closeNavigation,
+          navigationToggle: messages.shell.openNavigation,
+          notifications: messages.shell.notifications,
+        }}
         navigation={
           <>
             <SideNavigation
@@ -120,8 +156,13 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
             </Box>
           </>
         }
+        notifications={<FeedbackMessages />}
         content={children}
       />
+      {legend.dialog}
+      <div className={sidePanelState.content ? 'portal-chat portal-chat--beside-panel' : 'portal-chat'}>
+        <ChatAssistant user={user} />
+      </div>
     </>
   );
 }

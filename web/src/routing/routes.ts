@@ -19,6 +19,8 @@ export interface AppRoute {
 }
 
 const ALL_SIGNED_IN: readonly Level[] = ['ADMIN', 'MANAGER', 'SUPPLIER'];
+const MANAGER: readonly Level[] = ['MANAGER'];
+const ADMIN: readonly Level[] = ['ADMIN'];
 
 // Each import() is its own chunk: a screen's code loads when it is first visited.
 const LoginPage = lazy(() => import('../pages/login/login-page'));
@@ -26,6 +28,13 @@ const ManagerForbiddenPage = lazy(() => import('../pages/forbidden/manager-forbi
 const SupplierForbiddenPage = lazy(() => import('../pages/forbidden/supplier-forbidden-page'));
 const GuestForbiddenPage = lazy(() => import('../pages/forbidden/guest-forbidden-page'));
 const InvoicesPage = lazy(() => import('../pages/invoices/invoices-page'));
+const DashboardPage = lazy(() => import('../pages/dashboard/dashboard-page'));
+const ServiceSheetsPage = lazy(() => import('../pages/conformity/service-sheets-page'));
+const MaterialDocsPage = lazy(() => import('../pages/conformity/material-docs-page'));
+const ClientsPage = lazy(() => import('../pages/clients/clients-page'));
+const EmployeesPage = lazy(() => import('../pages/employees/employees-page'));
+const SuppliersPage = lazy(() => import('../pages/suppliers/suppliers-page'));
+const NotificationsPage = lazy(() => import('../pages/notifications/notifications-page'));
 
 /**
  * The screens of spec §2 that exist so far. A new screen is one line here (its path, component,
@@ -42,6 +51,29 @@ export const APP_ROUTES: readonly AppRoute[] = [
     component: InvoicesPage,
     levels: ALL_SIGNED_IN,
     nav: { label: messages.nav.invoices },
+  },
+  { path: '/dashboard', component: DashboardPage, levels: MANAGER, nav: { label: messages.nav.dashboard } },
+  {
+    path: '/service-sheets',
+    component: ServiceSheetsPage,
+    levels: MANAGER,
+    nav: { label: messages.nav.serviceSheets },
+  },
+  {
+    path: '/material-docs',
+    component: MaterialDocsPage,
+    levels: MANAGER,
+    nav: { label: messages.nav.materialDocs },
+  },
+  { path: '/clients', component: ClientsPage, levels: ADMIN, nav: { label: messages.nav.clients } },
+  { path: '/employees', component: EmployeesPage, levels: ADMIN, nav: { label: messages.nav.employees } },
+  // Spec §2 declares no role for /suppliers; its calls are the administrator's (docs/decisions.md).
+  { path: '/suppliers', component: SuppliersPage, levels: ADMIN, nav: { label: messages.nav.suppliers } },
+  {
+    path: '/notifications',
+    component: NotificationsPage,
+    levels: ALL_SIGNED_IN,
+    nav: { label: messages.nav.notifications },
   },
 ];
 

@@ -1,7 +1,10 @@
+import Link from '@cloudscape-design/components/link';
+import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
 import type { TableProps } from '@cloudscape-design/components/table';
 import {
   CERT_STATUS_LABELS,
+  INVOICE_STATUSES,
   INVOICE_STATUS_LABELS,
   INVOICE_TYPE_LABELS,
   formatDate,
@@ -10,11 +13,12 @@ import {
   type InvoiceStatus,
   type InvoiceSummary,
 } from '@portal/shared';
-import { messages } from '../../messages';
+import { FileActions } from './file-actions';
+import { invoicesMessages } from './messages';
 
-const text = messages.invoices;
+const text = invoicesMessages;
 
-const STATUS_INDICATOR: Record<InvoiceStatus, StatusIndicatorProps.Type> = {
+export const STATUS_INDICATOR: Record<InvoiceStatus, StatusIndicatorProps.Type> = {
   PENDING: 'warning',
   COMPLETED: 'info',
   ACCEPTED: 'success',
@@ -30,72 +34,146 @@ const CERT_STATUS_INDICATOR: Record<CertStatus, StatusIndicatorProps.Type> = {
 };
 
 /** The invoice number people read: SERIE-CORRELATIVO, or the id when either part is missing. */
-export function invoiceNumber(invoice: InvoiceSummary): string {
+export function invoiceNumber(invoice: Pick<InvoiceSummary, 'prefixId' | 'numericId' | 'id'>): string {
   return invoice.prefixId && invoice.numericId ? `${invoice.prefixId}-${invoice.numericId}` : invoice.id;
 }
 
-/**
- * Which files the invoice has. They are named, not linked: the stored keys are not URLs, and the
- * downloads (short-lived presigned GETs, tenant-checked) arrive with the document-intake work.
- */
-function FileKinds({ invoice }: { invoice: InvoiceSummary }) {
+/** Which files the invoice has, as the 'Archivo' column shows them. */
+export function fileKinds(invoice: InvoiceSummary): string {
   const kinds = [invoice.xmlUrl ? text.xml : null, invoice.pdfUrl ? text.pdf : null].filter(Boolean);
-  return <>{kinds.length === 0 ? text.noFile : kinds.join(' · ')}</>;
+  return kinds.length === 0 ? text.noFile : kinds.join(' · ');
 }
 
-/** The ten columns of spec §2 Invoices. */
-export const INVOICE_COLUMNS: TableProps.ColumnDefinition<InvoiceSummary>[] = [
-  {
-    id: 'number',
-    header: text.columns.number,
-    cell: (invoice) => <span data-testid="invoice-number">{invoiceNumber(invoice)}</span>,
-    isRowHeader: true,
-  },
-  { id: 'type', header: text.columns.type, cell: (invoice) => INVOICE_TYPE_LABELS[invoice.type] },
-  {
-    id: 'certStatus',
-    header: text.columns.certStatus,
-    cell: (invoice) => (
-      <StatusIndicator type={CERT_STATUS_INDICATOR[invoice.certStatus]}>
-        {CERT_STATUS_LABELS[invoice.certStatus]}
-      </StatusIndicator>
-    ),
-  },
-  {
-    id: 'client',
-    header: text.columns.client,
-    cell: (invoice) => (
-      <span data-testid="invoice-client" data-client-id={invoice.client}>
-        {invoice.clientName}
-      </span>
-    ),
-  },
-  { id: 'file', header: text.columns.file, cell: (invoice) => <FileKinds invoice={invoice} /> },
-  {
-    id: 'supplier',
-    header: text.columns.supplier,
-    cell: (invoice) => (
-      <span data-testid="invoice-supplier" data-supplier-id={invoice.supplierId}>
-        {text.supplier(invoice.supplierName, invoice.supplierId)}
-      </span>
-    ),
-  },
-  {
-    id: 'amount',
-    header: text.columns.amount,
-    cell: (invoice) => formatMoney(invoice.amount, invoice.currency),
-  },
-  { id: 'issuedAt', header: text.columns.issuedAt, cell: (invoice) => formatDate(invoice.issuedAt) },
-  {
-    id: 'paymentDate',
-    header: text.columns.paymentDate,
-    cell: (invoice) => formatDate(invoice.paidAt ?? invoice.scheduledAt),
-  },
-  {
-    id: 'status',
-    header: text.columns.status,
-    cell: (invoice) => (
-      <StatusIndicator type={STATUS_INDICATOR[invoice.status]}>{INVOICE_STATUS_LABELS[invoice.status]}</StatusIndicator>
-    ),
-  },
-];
+const byText = (a: string, b: string) => a.localeCompare(b, 'es-PE', { numeric: true, sensitivity: 'base' });
+/** Missing dates sort after every date. */
+const byDate = (a: string | null, b: string | null) => (a ?? '9999').localeCompare(b ?? '9999');
+
+export interface ColumnHandlers {
+  readonly onOpenDetail: (invoice: InvoiceSummary) => void;
+  readonly onFileAction: (action: 'xml' | 'pdf' | 'attachments', invoice: InvoiceSummary) => void;
+}
+
+/**
+ * The ten columns of spec §2 Invoices. The API lists newest first (by issue date) and has no other
+ * order, so every column sorts the page on screen (client-side); the next page comes in the API's order.
+ * The file column holds the row's file actions.
+ */
+export function invoiceColumns(handlers: ColumnHandlers): TableProps.ColumnDefinition<InvoiceSummary>[] {
+  return [
+    {
+      id: 'number',
+      header: text.columns.number,
+      cell: (invoice) => {
+        const number = invoiceNumber(invoice);
+        return (
+          <Link
+            ariaLabel={text.openDetail(number)}
+            onFollow={(event) => {
+              event.preventDefault();
+              handlers.onOpenDetail(invoice);
+            }}
+          >
+            <span data-testid="invoice-number">{number}</span>
+          </Link>
+        );
+      },
+      isRowHeader: true,
+      sortingComparator: (a, b) => byText(invoiceNumber(a), invoiceNumber(b)),
+    },
+    {
+      id: 'type',
+      header: text.columns.type,
+      cell: (invoice) => <span data-testid="invoice-type">{INVOICE_TYPE_LABELS[invoice.type]}</span>,
+      sortingComparator: (a, b) => byText(INVOICE_TYPE_LABELS[a.type], INVOICE_TYPE_LABELS[b.type]),
+    },
+    {
+      id: 'certStatus',
+      header: text.columns.certStatus,
+      cell: (invoice) => (
+        <span data-testid="invoice-cert-status">
+          <StatusIndicator type={CERT_STATUS_INDICATOR[invoice.certStatus]}>
+            {CERT_STATUS_LABELS[invoice.certStatus]}
+          </StatusIndicator>
+        </span>
+      ),
+      sortingComparator: (a, b) => byText(CERT_STATUS_LABELS[a.certStatus], CERT_STATUS_LABELS[b.certStatus]),
+    },
+    {
+      id: 'client',
+      header: text.columns.client,
+      cell: (invoice) => (
+        <span data-testid="invoice-client" data-client-id={invoice.client}>
+          {invoice.clientName}
+        </span>
+      ),
+      sortingComparator: (a, b) => byText(a.clientName, b.clientName),
+    },
+    {
+      id: 'file',
+      header: text.columns.file,
+      minWidth: 150,
+      cell: (invoice) => (
+        <SpaceBetween direction="horizontal" size="xxs" alignItems="center">
+          <span data-testid="invoice-files">{fileKinds(invoice)}</span>
+          <FileActions invoice={invoice} label={invoiceNumber(invoice)} onAction={handlers.onFileAction} />
+        </SpaceBetween>
+      ),
+      sortingComparator: (a, b) => byText(fileKinds(a), fileKinds(b)),
+    },
+    {
+      id: 'supplier',
+      header: text.columns.supplier,
+      cell: (invoice) => (
+        <span data-testid="invoice-supplier" data-supplier-id={invoice.supplierId}>
+          {text.supplier(invoice.supplierName, invoice.supplierId)}
+        </span>
+      ),
+      sortingComparator: (a, b) => byText(a.supplierName, b.supplierName),
+    },
+    {
+      id: 'amount',
+      header: text.columns.amount,
+      cell: (invoice) => <span data-testid="invoice-amount">{formatMoney(invoice.amount, invoice.currency)}</span>,
+      // Amounts compare within a currency: soles first, then dollars.
+      sortingComparator: (a, b) => byText(a.currency, b.currency) || a.amount - b.amount,
+    },
+    {
+      id: 'issuedAt',
+      header: text.columns.issuedAt,
+      cell: (invoice) => formatDate(invoice.issuedAt),
+      sortingComparator: (a, b) => byDate(a.issuedAt, b.issuedAt),
+    },
+    {
+      id: 'paymentDate',
+      header: text.columns.paymentDate,
+      cell: (invoice) => (
+        <span data-testid="invoice-payment-date">{formatDate(invoice.paidAt ?? invoice.scheduledAt)}</span>
+      ),
+      sortingComparator: (a, b) => byDate(a.paidAt ?? a.scheduledAt, b.paidAt ?? b.scheduledAt),
+    },
+    {
+      id: 'status',
+      header: text.columns.status,
+      cell: (invoice) => (
+        <span data-testid="invoice-status" data-status={invoice.status}>
+          <StatusIndicator type={STATUS_INDICATOR[invoice.status]}>
+            {INVOICE_STATUS_LABELS[invoice.status]}
+          </StatusIndicator>
+        </span>
+      ),
+      // In the order of the invoice's life (spec §4), not alphabetically.
+      sortingComparator: (a, b) => INVOICE_STATUSES.indexOf(a.status) - INVOICE_STATUSES.indexOf(b.status),
+    },
+  ];
+}
+
+/** The page on screen in the order the user chose (the API's order when none). */
+export function sortInvoices(
+  items: readonly InvoiceSummary[],
+  column: TableProps.SortingColumn<InvoiceSummary> | undefined,
+  descending: boolean,
+): InvoiceSummary[] {
+  const compare = column?.sortingComparator;
+  if (!compare) return [...items];
+  return [...items].sort((a, b) => (descending ? compare(b, a) : compare(a, b)));
+}

@@ -1,12 +1,53 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
 import { routes, type InvoiceSummary, type RouteQueryInput } from '@portal/shared';
-import { useApi } from '../../api/use-api';
+import { apiCall } from '../../api/client';
+import type { ApiKey } from '../../api/use-api';
 import { useChosenCompany } from '../../session/active-company';
+import { useSessionEpoch } from '../../session/session-epoch';
 
 /** The filter of GET /invoices without its pagination fields (spec §3 "Invoice filter"). */
 export type InvoiceFilter = Omit<NonNullable<RouteQueryInput<typeof routes.listInvoices>>, 'cursor' | 'limit'>;
 
 export const INVOICES_PAGE_SIZE = 20;
+/** Calls one screen page may make to fill itself when the API answers short pages with a cursor. */
+export const MAX_CALLS_PER_PAGE = 4;
+
+interface FilledPage {
+  readonly items: InvoiceSummary[];
+  readonly nextCursor: string | null;
+}
+
+/**
+ * One page of the screen. A filtered listing may answer a short (even empty) page that still has a
+ * nextCursor (docs/decisions.md, "Pages of a filtered list"): the page keeps asking with that cursor for
+ * what is missing, up to MAX_CALLS_PER_PAGE calls, and otherwise stays short with the pagination open.
+ */
+async function loadFilledPage(filter: InvoiceFilter, start: string | undefined): Promise<FilledPage> {
+  const items: InvoiceSummary[] = [];
+  let cursor = start;
+  for (let call = 0; call < MAX_CALLS_PER_PAGE; call += 1) {
+    const page = await apiCall(routes.listInvoices, {
+      query: { ...filter, limit: INVOICES_PAGE_SIZE - items.length, ...(cursor ? { cursor } : {}) },
+    });
+    items.push(...page.items);
+    if (!page.nextCursor) return { items, nextCursor: null };
+    cursor = page.nextCursor;
+    if (items.length >= INVOICES_PAGE_SIZE) break;
+  }
+  return { items, nextCursor: cursor ?? null };
+}
+
+/** Whether an SWR key is one of the invoice listings (for refreshing them all after a change). */
+export function isInvoiceListKey(key: unknown): boolean {
+  return Array.isArray(key) && key[0] === routes.listInvoices.id;
+}
+
+/** Refreshes every invoice listing on screen (after an upload, a creation or a change in the detail). */
+export function useRefreshInvoices(): () => Promise<unknown> {
+  const { mutate } = useSWRConfig();
+  return useCallback(() => mutate(isInvoiceListKey), [mutate]);
+}
 
 interface PagingState {
   /** Filter and company the cursors belong to: any change starts again at the first page. */
@@ -23,10 +64,13 @@ function initialPaging(scope: string): PagingState {
 }
 
 /**
- * Invoices of the active company, a page at a time. The API hands out opaque cursors, so the hook
- * keeps the cursor of every page visited to go back and forth.
+ * Invoices of the filter, a page at a time. The API hands out opaque cursors, so the hook keeps the
+ * cursor of every page visited to go back and forth. Its SWR key has the shape of `useApi`'s (route id,
+ * session, company, input) — one screen page may take several calls, which `useApi` (one call per key)
+ * cannot make — so the session and company switches reset it as they reset every other read.
  */
 export function useInvoices(filter: InvoiceFilter | null) {
+  const epoch = useSessionEpoch();
   const company = useChosenCompany();
   const scope = JSON.stringify([company, filter]);
   const [paging, setPaging] = useState<PagingState>(() => initialPaging(scope));
@@ -34,13 +78,14 @@ export function useInvoices(filter: InvoiceFilter | null) {
   const current = paging.scope === scope ? paging : initialPaging(scope);
   if (current !== paging) setPaging(current);
 
-  const cursor = current.cursors[current.pageIndex];
-  // No filter yet (an admin's company list still loading): nothing to ask.
-  const input = useMemo(
-    () => (filter === null ? null : { query: { ...filter, limit: INVOICES_PAGE_SIZE, ...(cursor ? { cursor } : {}) } }),
-    [filter, cursor],
+  const start = current.cursors[current.pageIndex];
+  const key: ApiKey | null =
+    filter === null
+      ? null
+      : [routes.listInvoices.id, epoch, company, JSON.stringify({ query: { ...filter, cursor: start ?? null } })];
+  const { data, error, isLoading, isValidating, mutate } = useSWR<FilledPage, Error, ApiKey | null>(key, () =>
+    loadFilledPage(filter!, start),
   );
-  const { data, error, isLoading, isValidating, mutate } = useApi(routes.listInvoices, input);
 
   const nextCursor = data?.nextCursor ?? null;
   const knownLast = current.lastPageIndex ?? (data && !nextCursor ? current.pageIndex : null);
@@ -63,13 +108,14 @@ export function useInvoices(filter: InvoiceFilter | null) {
     setPaging({ ...current, lastPageIndex: current.pageIndex });
   }
 
-  const items: InvoiceSummary[] = data?.items ?? [];
   return {
-    items,
+    items: data?.items ?? [],
     error,
-    isLoading,
+    isLoading: filter === null || isLoading,
     isRefreshing: isValidating && !isLoading,
     refresh: () => mutate(),
+    /** The page came back short and more may follow: the screen says so instead of 'no invoices'. */
+    mayHaveMore: Boolean(data && nextCursor),
     pageIndex: current.pageIndex,
     pagesCount,
     /** Whether more pages may follow the last known one. */

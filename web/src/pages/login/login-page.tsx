@@ -23,10 +23,11 @@ import {
 } from '../../session/corporate-sign-in';
 import { useStartSession } from '../../session/use-current-user';
 import { EmailField } from './email-field';
+import { NewPasswordForm } from './new-password-form';
 import { ResetPasswordForm } from './reset-password-form';
 import { emailError } from './validation';
 
-type Notice = { type: 'error' | 'info'; text: string } | null;
+type Notice = { type: 'error' | 'info' | 'success'; text: string } | null;
 
 async function signInWithPassword(username: string, password: string) {
   // The local Cognito stand-in has no SRP: the portal always uses USER_PASSWORD_AUTH.
@@ -75,14 +76,23 @@ function useCorporateCallback(setNotice: (notice: Notice) => void): boolean {
   return callback;
 }
 
-function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) => void }) {
+function SignInForm({
+  initialEmail,
+  initialNotice,
+  onForgotPassword,
+}: {
+  initialEmail: string;
+  initialNotice: Notice;
+  onForgotPassword: (email: string) => void;
+}) {
   const navigate = useNavigate();
   const startSession = useStartSession();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(initialEmail);
+  const [choosingPassword, setChoosingPassword] = useState(false);
   const [password, setPassword] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<Notice>(null);
+  const [notice, setNotice] = useState<Notice>(initialNotice);
   const completing = useCorporateCallback(setNotice);
   const [redirecting, setRedirecting] = useState(false);
 
@@ -97,6 +107,10 @@ function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) =>
     setBusy(true);
     try {
       const result = await signInWithPassword(email.trim(), password);
+      if (result.nextStep.signInStep === 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED') {
+        setChoosingPassword(true);
+        return;
+      }
       if (!result.isSignedIn) {
         setNotice({ type: 'error', text: messages.login.failed });
         return;
@@ -128,6 +142,22 @@ function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) =>
       setNotice({ type: 'error', text: messages.login.failed });
     }
   };
+
+  if (choosingPassword) {
+    return (
+      <NewPasswordForm
+        onSignedIn={async () => {
+          await startSession();
+          navigate(PATHS.home, { replace: true });
+        }}
+        onCancel={() => {
+          setChoosingPassword(false);
+          setPassword('');
+          void signOut().catch(() => undefined);
+        }}
+      />
+    );
+  }
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
@@ -192,6 +222,7 @@ function SignInForm({ onForgotPassword }: { onForgotPassword: (email: string) =>
 /** /login: e-mail and password, corporate sign-in and password reset (spec §2 Login). */
 export default function LoginPage() {
   const [resetEmail, setResetEmail] = useState<string | null>(null);
+  const [returning, setReturning] = useState<{ email: string; notice: Notice }>({ email: '', notice: null });
   return (
     <Box padding={{ vertical: 'xxxl', horizontal: 'l' }}>
       <div style={{ maxWidth: 440, margin: '0 auto' }}>
@@ -203,9 +234,19 @@ export default function LoginPage() {
           }
         >
           {resetEmail === null ? (
-            <SignInForm onForgotPassword={setResetEmail} />
+            <SignInForm
+              initialEmail={returning.email}
+              initialNotice={returning.notice}
+              onForgotPassword={setResetEmail}
+            />
           ) : (
-            <ResetPasswordForm initialEmail={resetEmail} onBack={() => setResetEmail(null)} />
+            <ResetPasswordForm
+              initialEmail={resetEmail}
+              onBack={(email, done) => {
+                setReturning({ email, notice: done ? { type: 'success', text: messages.resetPassword.done } : null });
+                setResetEmail(null);
+              }}
+            />
           )}
         </Container>
         <Box textAlign="center" padding={{ top: 'l' }} color="text-status-inactive" fontSize="body-s">

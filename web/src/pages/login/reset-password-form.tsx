@@ -1,20 +1,57 @@
 import { useState, type FormEvent } from 'react';
-import { resetPassword } from 'aws-amplify/auth';
+import { confirmResetPassword, resetPassword } from 'aws-amplify/auth';
 import Alert from '@cloudscape-design/components/alert';
 import Button from '@cloudscape-design/components/button';
 import Form from '@cloudscape-design/components/form';
 import Header from '@cloudscape-design/components/header';
+import FormField from '@cloudscape-design/components/form-field';
+import Input from '@cloudscape-design/components/input';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { messages } from '../../messages';
 import { authErrorName } from '../../session/auth-errors';
 import { EmailField } from './email-field';
-import { emailError } from './validation';
+import { NewPasswordFields } from './new-password-fields';
+import { emailError, newPasswordErrors } from './validation';
 
 type Outcome = { type: 'success' | 'error'; text: string } | null;
 
-/** Asks the identity service to e-mail password-reset instructions (spec §2 Login). */
-export function ResetPasswordForm({ initialEmail, onBack }: { initialEmail: string; onBack: () => void }) {
+/**
+ * Password reset (spec §2 Login): asks the identity service to e-mail a code, then takes the code and
+ * the new password. `onBack(done)` returns to the sign-in form, saying whether the password changed.
+ */
+export function ResetPasswordForm({
+  initialEmail,
+  onBack,
+}: {
+  initialEmail: string;
+  onBack: (email: string, done: boolean) => void;
+}) {
+  const [stage, setStage] = useState<'request' | 'confirm'>('request');
   const [email, setEmail] = useState(initialEmail);
+  if (stage === 'confirm') {
+    return <ConfirmResetForm email={email} onBack={(done) => onBack(email, done)} />;
+  }
+  return (
+    <RequestResetForm
+      email={email}
+      onEmail={setEmail}
+      onHaveCode={() => setStage('confirm')}
+      onBack={() => onBack(email, false)}
+    />
+  );
+}
+
+function RequestResetForm({
+  email,
+  onEmail: setEmail,
+  onHaveCode,
+  onBack,
+}: {
+  email: string;
+  onEmail: (email: string) => void;
+  onHaveCode: () => void;
+  onBack: () => void;
+}) {
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -55,6 +92,9 @@ export function ResetPasswordForm({ initialEmail, onBack }: { initialEmail: stri
             <Button formAction="none" variant="link" onClick={onBack}>
               {messages.resetPassword.cancel}
             </Button>
+            <Button formAction="none" onClick={onHaveCode} disabled={Boolean(emailError(email, true))}>
+              {messages.resetPassword.haveCode}
+            </Button>
             <Button variant="primary" formAction="submit" loading={busy} disabled={outcome?.type === 'success'}>
               {messages.resetPassword.submit}
             </Button>
@@ -73,6 +113,87 @@ export function ResetPasswordForm({ initialEmail, onBack }: { initialEmail: stri
             value={email}
             onChange={setEmail}
             errorText={emailProblem}
+          />
+        </SpaceBetween>
+      </Form>
+    </form>
+  );
+}
+
+/** The code from the e-mail and the new password: Cognito's ConfirmForgotPassword. */
+function ConfirmResetForm({ email, onBack }: { email: string; onBack: (done: boolean) => void }) {
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const errors = newPasswordErrors(password, repeated, submitted);
+  const codeError = submitted && !code.trim() ? messages.resetPassword.codeRequired : undefined;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    setFailure(null);
+    const problems = newPasswordErrors(password, repeated, true);
+    if (!code.trim() || problems.password || problems.repeated) return;
+    setBusy(true);
+    try {
+      await confirmResetPassword({ username: email.trim(), confirmationCode: code.trim(), newPassword: password });
+      onBack(true);
+    } catch (error) {
+      const name = authErrorName(error);
+      if (name === 'CodeMismatchException') setFailure(messages.resetPassword.codeMismatch);
+      else if (name === 'ExpiredCodeException') setFailure(messages.resetPassword.codeExpired);
+      else if (name === 'InvalidPasswordException') setFailure(messages.newPassword.rejected);
+      else if (name === 'LimitExceededException') setFailure(messages.resetPassword.tooManyAttempts);
+      else setFailure(messages.resetPassword.confirmFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Form
+        header={
+          <Header variant="h2" description={messages.resetPassword.codeDescription}>
+            {messages.resetPassword.codeTitle}
+          </Header>
+        }
+        actions={
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button formAction="none" variant="link" onClick={() => onBack(false)}>
+              {messages.resetPassword.cancel}
+            </Button>
+            <Button variant="primary" formAction="submit" loading={busy}>
+              {messages.resetPassword.confirm}
+            </Button>
+          </SpaceBetween>
+        }
+      >
+        <SpaceBetween size="l">
+          {failure && (
+            <Alert type="error">
+              <span data-testid="reset-password-failure">{failure}</span>
+            </Alert>
+          )}
+          <FormField label={messages.resetPassword.codeLabel} errorText={codeError}>
+            <Input
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={({ detail }) => setCode(detail.value)}
+              invalid={Boolean(codeError)}
+            />
+          </FormField>
+          <NewPasswordFields
+            password={password}
+            repeated={repeated}
+            onPassword={setPassword}
+            onRepeated={setRepeated}
+            errors={errors}
           />
         </SpaceBetween>
       </Form>

@@ -11,3 +11,23 @@ export function emailError(email: string, submitted: boolean): string | undefine
   if (!email.trim()) return messages.login.emailRequired;
   return isEmail(email) ? undefined : messages.login.emailInvalid;
 }
+
+/** The user pool's password policy (infra/lib/constructs/identity.ts): 12+ characters of every class. */
+export function isStrongPassword(value: string): boolean {
+  return (
+    value.length >= 12 && /[a-z]/.test(value) && /[A-Z]/.test(value) && /\d/.test(value) && /[^A-Za-z0-9]/.test(value)
+  );
+}
+
+/** Errors of a new password and its repetition, once the form was submitted. */
+export function newPasswordErrors(
+  password: string,
+  repeated: string,
+  submitted: boolean,
+): { password?: string; repeated?: string } {
+  if (!submitted) return {};
+  return {
+    password: isStrongPassword(password) ? undefined : messages.newPassword.tooWeak,
+    repeated: password === repeated ? undefined : messages.newPassword.mismatch,
+  };
+}

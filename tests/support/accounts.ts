@@ -1,0 +1,63 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { routes, withCheckDigit } from '@portal/shared';
+import { call, idTokenOf } from './api.js';
+import { mailbox } from './fixtures.js';
+import { demoUser, stage } from './stage.js';
+
+export interface InvitedSupplier {
+  readonly userId: string;
+  readonly email: string;
+  readonly ruc: string;
+  readonly businessName: string;
+}
+
+/** A supplier account of its own, created by the admin API (the invitation goes to the local mailbox). */
+export async function inviteSupplier(): Promise<InvitedSupplier> {
+  const admin = demoUser('ADMIN');
+  const tag = randomUUID().slice(0, 8);
+  const email = `${tag}@pruebas.pe`;
+  const ruc = withCheckDigit(`20${String(randomInt(10_000_000, 99_999_999))}`);
+  const businessName = `Pruebas ${tag} S.A.C.`;
+  const created = await call(routes.createExternalUser, {
+    token: await idTokenOf(admin.username, admin.password),
+    body: { email, firstName: 'Nora', lastName: 'Quispe', taxId: ruc, businessName },
+  });
+  if (created.status !== 201) throw new Error(`createExternalUser ${created.status}: ${JSON.stringify(created.body)}`);
+  return { userId: created.body.id, email, ruc, businessName };
+}
+
+/** Polls until `read` yields a value (the mailbox and cognito-local's log are written asynchronously). */
+async function eventually<T>(read: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The temporary password of the newest invitation e-mailed to `email`. */
+export function temporaryPasswordOf(email: string): Promise<string> {
+  return eventually(async () => {
+    const mail = (await mailbox()).findLast((message) => message.to.includes(email));
+    return (mail && /Contraseña temporal: (\S+)/.exec(mail.text)?.[1]) ?? undefined;
+  }, `the invitation to ${email}`);
+}
+
+/** Where cognito-local "e-mails" its codes: call before the action, then `codeSince(...)`. */
+export function cognitoLogLength(): number {
+  const log = path.join(stage().dataDir, 'logs/cognito.log');
+  return existsSync(log) ? readFileSync(log, 'utf8').length : 0;
+}
+
+/** The reset code printed for `email` after position `since` of cognito-local's log. */
+export function resetCodeSince(email: string, since: number): Promise<string> {
+  const log = path.join(stage().dataDir, 'logs/cognito.log');
+  const pattern = new RegExp(
+    `ForgotPassword[\\s\\S]*?Destination: +${email.replace(/[.]/g, '\\.')}[\\s\\S]*?Code: +(\\d{6})`,
+  );
+  return eventually(() => pattern.exec(readFileSync(log, 'utf8').slice(since))?.[1], `the reset code of ${email}`);
+}

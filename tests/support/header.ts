@@ -1,0 +1,65 @@
+import type { Locator, Page } from 'playwright-core';
+import { routes, type InvoiceSummary, type Notification } from '@portal/shared';
+import { call, idTokenOf } from './api.js';
+import { demoUser } from './stage.js';
+import { appUrl, openLogin, settledInvoices, signInAs } from './web.js';
+
+/** What the header, the notifications feed and the chat assistant say (web/src/layout/header, chat). */
+export const HEADER_TEXT = {
+  staffSearch: 'Buscar comprobantes o proveedores',
+  supplierSearch: 'Buscar comprobantes por número',
+  openSearch: 'Abrir búsqueda',
+  notifications: /^Notificaciones/,
+  markAsRead: 'Marcar como leídas',
+  seeAll: 'Ver todas las notificaciones',
+  noNotifications: 'No tienes notificaciones recientes.',
+  notificationsError: 'Hubo un error al cargar tus notificaciones. Por favor intenta luego.',
+  legend: 'Leyenda de estados',
+  moreOptions: 'Más opciones',
+  notificationsTitle: 'Notificaciones',
+  markAllAsRead: 'Marcar todas como leídas',
+  openChat: 'Abrir el Asistente Know-How',
+  chatTitle: 'Asistente Know-How',
+  chatInput: 'Escribe tu pregunta',
+  closeChat: 'Cerrar el asistente',
+} as const;
+
+type Role = Parameters<typeof demoUser>[0];
+
+/** Signs a demo account in and waits for the invoices screen, where every journey of the header starts. */
+export async function signedIn(page: Page, role: Role): Promise<void> {
+  await openLogin(page);
+  await signInAs(page, demoUser(role));
+  await page.waitForURL((url) => url.pathname === '/');
+  await settledInvoices(page);
+}
+
+/** An ID token of a demo account, for preparing and checking through the API. */
+export function tokenOf(role: Role): Promise<string> {
+  const user = demoUser(role);
+  return idTokenOf(user.username, user.password);
+}
+
+/** The header's notifications utility (its name carries the unread count). */
+export function notificationsButton(page: Page): Locator {
+  return page.getByRole('button', { name: HEADER_TEXT.notifications });
+}
+
+/** The caller's notification feed through the API. */
+export async function feedOf(role: Role): Promise<Notification[]> {
+  const answer = await call<{ items: Notification[] }>(routes.listNotifications, { token: await tokenOf(role) });
+  if (answer.status !== 200) throw new Error(`GET /notifications answered ${answer.status}`);
+  return answer.body.items;
+}
+
+/** The invoices the caller reaches with a filter, through the API (the truth the UI must show). */
+export async function invoicesOf(role: Role, query: Record<string, string | number>): Promise<InvoiceSummary[]> {
+  const answer = await call<{ items: InvoiceSummary[] }>(routes.listInvoices, { token: await tokenOf(role), query });
+  if (answer.status !== 200) throw new Error(`GET /invoices answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body.items;
+}
+
+/** Opens a signed-in path directly (the session lives in the browser profile). */
+export async function visit(page: Page, pathname: string): Promise<void> {
+  await page.goto(appUrl(pathname));
+}

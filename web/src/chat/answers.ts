@@ -1,0 +1,182 @@
+import {
+  INVOICE_STATUSES,
+  INVOICE_STATUS_LABELS,
+  INVOICE_TYPE_LABELS,
+  formatDate,
+  formatMoney,
+  type InvoiceSummary,
+  type Level,
+} from '@portal/shared';
+import { errorMessage } from '../api/client';
+import { headerMessages } from '../layout/header/messages';
+import { invoicesSearchHref } from '../layout/header/invoice-links';
+import type { HowToTopic, Intent } from './intents';
+import { chatMessages } from './messages';
+
+const text = chatMessages;
+const meanings = headerMessages.legend.meanings;
+
+/** A list within an answer, with the sentence that introduces it. */
+export interface AnswerList {
+  readonly title?: string;
+  readonly items: readonly string[];
+}
+
+/** One answer of the assistant: a paragraph, optional lists and a closing note, an optional link. */
+export interface Answer {
+  readonly text: string;
+  readonly lists?: readonly AnswerList[];
+  readonly note?: string;
+  readonly link?: { readonly text: string; readonly href: string };
+}
+
+/** A page of GET /invoices for one company (undefined: the supplier's own scope). */
+export type InvoiceLookup = (query: {
+  client?: string;
+  search?: string;
+  invoiceStatus?: string;
+  limit: number;
+}) => Promise<{ items: InvoiceSummary[]; nextCursor: string | null }>;
+
+export interface AnswerContext {
+  readonly level: Level;
+  /**
+   * The companies whose invoices the user may read, one call each: a supplier reads its own scope
+   * (undefined), a manager its companies, an administrator every company of the group.
+   */
+  readonly scopes: readonly (string | undefined)[];
+  readonly lookup: InvoiceLookup;
+}
+
+const HOW_TO: Record<HowToTopic, () => Answer> = {
+  uploadXml: () => ({ text: text.howTo.uploadXml }),
+  withoutXml: () => ({ text: text.howTo.withoutXml }),
+  statuses: () => ({
+    text: text.howTo.statuses,
+    lists: [{ items: INVOICE_STATUSES.map((status) => `${INVOICE_STATUS_LABELS[status]}: ${meanings[status]}`) }],
+  }),
+  approver: () => ({ text: text.howTo.approver }),
+  emails: () => ({ text: text.howTo.emails }),
+  password: () => ({ text: text.howTo.password }),
+};
+
+/** The same document whatever zeros pad its correlative: F001-00000123 is F001-123. */
+function sameNumber(invoice: InvoiceSummary, number: string): boolean {
+  const [series, correlative] = number.split('-') as [string, string];
+  return invoice.prefixId.toUpperCase() === series && Number(invoice.numericId) === Number(correlative);
+}
+
+async function lookupAll(context: AnswerContext, query: { search?: string; invoiceStatus?: string; limit: number }) {
+  const pages = await Promise.all(
+    context.scopes.map((client) => context.lookup(client ? { ...query, client } : query)),
+  );
+  return { items: pages.flatMap((page) => page.items), more: pages.some((page) => page.nextCursor !== null) };
+}
+
+function describeInvoice(invoice: InvoiceSummary, level: Level): Answer {
+  const number = `${invoice.prefixId}-${invoice.numericId}`;
+  const party =
+    level === 'SUPPLIER'
+      ? text.invoice.toClient(invoice.clientName)
+      : `${text.invoice.fromSupplier(invoice.supplierName)} ${text.invoice.toClient(invoice.clientName)}`;
+  const document = text.invoice.document(INVOICE_TYPE_LABELS[invoice.type], number, party);
+  const lines = [
+    text.invoice.amount(formatMoney(invoice.amount, invoice.currency)),
+    text.invoice.issued(formatDate(invoice.issuedAt)),
+  ];
+  if (invoice.paidAt) lines.push(text.invoice.paid(formatDate(invoice.paidAt)));
+  else if (invoice.scheduledAt) lines.push(text.invoice.scheduled(formatDate(invoice.scheduledAt)));
+  if (invoice.status === 'REJECTED' && invoice.statusMessage) lines.push(text.invoice.reason(invoice.statusMessage));
+  return {
+    text: text.invoice.status(document, INVOICE_STATUS_LABELS[invoice.status], meanings[invoice.status]),
+    lists: [{ items: lines }],
+  };
+}
+
+/**
+ * The ways the same number may be stored: SUNAT's XML pads the correlative to eight digits
+ * (F001-00000458), people and the forms without XML usually do not (F001-458).
+ */
+function numberForms(number: string): string[] {
+  const [series, correlative] = number.split('-') as [string, string];
+  const bare = String(Number(correlative));
+  return [...new Set([number, `${series}-${bare}`, `${series}-${bare.padStart(8, '0')}`])];
+}
+
+async function invoiceStatus(number: string, context: AnswerContext): Promise<Answer> {
+  const pages = await Promise.all(numberForms(number).map((search) => lookupAll(context, { search, limit: 20 })));
+  const byKey = new Map<string, InvoiceSummary>();
+  for (const invoice of pages.flatMap((page) => page.items)) {
+    if (sameNumber(invoice, number)) byKey.set(`${invoice.supplierId}#${invoice.type}#${invoice.id}`, invoice);
+  }
+  const found = [...byKey.values()];
+  const link = { text: text.invoice.open(number), href: invoicesSearchHref(number) };
+  if (found.length === 0) return { text: text.invoice.notFound(number) };
+  if (found.length === 1) {
+    const invoice = found[0]!;
+    return {
+      ...describeInvoice(invoice, context.level),
+      link: { text: text.invoice.open(invoice.id), href: invoicesSearchHref(invoice.id) },
+    };
+  }
+  return {
+    text: text.invoice.several(found.length, number),
+    lists: found.map((invoice) => {
+      const described = describeInvoice(invoice, context.level);
+      return { title: described.text, items: described.lists?.[0]?.items ?? [] };
+    }),
+    link,
+  };
+}
+
+async function payments(context: AnswerContext): Promise<Answer> {
+  const { items, more } = await lookupAll(context, { invoiceStatus: 'SCHEDULED,ACCEPTED', limit: 20 });
+  const numberOf = (invoice: InvoiceSummary) => `${invoice.prefixId}-${invoice.numericId}`;
+  const amountOf = (invoice: InvoiceSummary) => formatMoney(invoice.amount, invoice.currency);
+  const scheduled = items
+    .filter((invoice) => invoice.status === 'SCHEDULED')
+    .sort((a, b) => (a.scheduledAt ?? '').localeCompare(b.scheduledAt ?? ''));
+  const accepted = items.filter((invoice) => invoice.status === 'ACCEPTED');
+  if (scheduled.length === 0 && accepted.length === 0) return { text: text.payments.none };
+
+  const lists: AnswerList[] = [];
+  if (scheduled.length > 0) {
+    lists.push({
+      title: text.payments.scheduledIntro(scheduled.length),
+      items: scheduled.map((invoice) =>
+        text.payments.scheduledItem(numberOf(invoice), amountOf(invoice), formatDate(invoice.scheduledAt)),
+      ),
+    });
+  }
+  if (accepted.length > 0) {
+    lists.push({
+      title: text.payments.acceptedIntro(accepted.length),
+      items: accepted.map((invoice) => text.payments.acceptedItem(numberOf(invoice), amountOf(invoice))),
+    });
+  }
+  return {
+    text: text.payments.intro,
+    lists,
+    note: more ? `${text.payments.more} ${text.payments.pendingReview}` : text.payments.pendingReview,
+    link: { text: text.payments.open, href: '/invoices' },
+  };
+}
+
+/** Answers one question; a failed call is told in the conversation by spec §8's display rule. */
+export async function answer(intent: Intent, context: AnswerContext): Promise<Answer> {
+  switch (intent.kind) {
+    case 'help':
+      return { text: text.help };
+    case 'unknown':
+      return { text: text.unknown };
+    case 'howTo':
+      return HOW_TO[intent.topic]();
+    case 'invoiceStatus':
+    case 'payments':
+      try {
+        return intent.kind === 'payments' ? await payments(context) : await invoiceStatus(intent.number, context);
+      } catch (error) {
+        return { text: `${text.invoice.failed} ${errorMessage(error)}` };
+      }
+  }
+}

@@ -1,0 +1,85 @@
+/** Everything the chat assistant says (spec §1: a Spanish know-how bot on every page). */
+export const chatMessages = {
+  title: 'Asistente Know-How',
+  subtitle: 'Resuelve tus dudas sobre el portal y tus comprobantes.',
+  open: 'Abrir el Asistente Know-How',
+  close: 'Cerrar el asistente',
+  launcher: 'Asistente',
+  inputLabel: 'Escribe tu pregunta',
+  placeholder: 'Por ejemplo: ¿en qué estado está la F001-123?',
+  send: 'Enviar pregunta',
+  conversationLabel: 'Conversación con el Asistente Know-How',
+  you: 'Tú',
+  assistant: 'Asistente',
+  thinking: 'Consultando...',
+  suggestionsLabel: 'Preguntas frecuentes',
+  suggestions: ['¿Cómo cargo un XML?', '¿Cuándo me pagan?', '¿Qué significan los estados?'],
+  greeting: (firstName: string) =>
+    `Hola${firstName ? `, ${firstName}` : ''}. Soy el Asistente Know-How del Portal de Proveedores. ` +
+    'Puedo explicarte cómo usar el portal y consultar tus comprobantes: pregúntame, por ejemplo, ' +
+    '"¿en qué estado está la F001-123?" o "¿cuándo me pagan?".',
+  help:
+    'Puedo ayudarte con: cargar un XML, registrar un comprobante sin XML, el significado de los estados, ' +
+    'quién aprueba los comprobantes, la recepción de correos y el restablecimiento de tu contraseña. ' +
+    'También consulto tus comprobantes: escribe su número (por ejemplo F001-123) o pregunta "¿cuándo me pagan?".',
+  unknown:
+    'No entendí tu pregunta. Prueba con el número de un comprobante (por ejemplo "¿en qué estado está la F001-123?"), ' +
+    '"¿cuándo me pagan?" o escribe "ayuda" para ver todo lo que puedo responder.',
+  howTo: {
+    uploadXml:
+      'Para cargar un comprobante electrónico entra a "Mis comprobantes" y pulsa "Cargar XML". Elige el archivo XML ' +
+      'que emitiste a SUNAT (UBL 2.1): el portal lee sus datos, lo registra en estado "Debe revisar" y consulta su ' +
+      'validez en SUNAT. Recibirás una notificación con cada cambio de estado.',
+    withoutXml:
+      'Si tu comprobante no tiene XML, entra a "Mis comprobantes" y pulsa "Nuevo comprobante". Completa la serie, el ' +
+      'correlativo, el tipo, la sociedad, la moneda, el IGV, la fecha de emisión y el monto, y adjunta el PDF del ' +
+      'comprobante: sin el PDF no se puede crear.',
+    statuses: 'Los estados de un comprobante son:',
+    approver:
+      'Los gestores de cada sociedad revisan los comprobantes: completan las órdenes de compra, las HES o MIGO y el ' +
+      'responsable, y luego los aprueban o rechazan. Solo se aprueba un comprobante en estado "Completado"; al ' +
+      'aprobarlo se registra en SAP y se notifica al proveedor. Un rechazo también se notifica, con su motivo.',
+    emails:
+      'El portal te envía un correo con cada novedad de tus comprobantes (recepción, validación SUNAT, aprobación, ' +
+      'rechazo, pago programado y pago). Si no los recibes, revisa tu carpeta de correo no deseado o pide al ' +
+      'administrador del portal que active la recepción de correos de tu usuario. Las mismas novedades aparecen en ' +
+      'la campana de notificaciones.',
+    password:
+      'Para restablecer tu contraseña, cierra sesión y en la pantalla de ingreso pulsa "¿Olvidaste tu contraseña?". ' +
+      'Escribe tu correo y recibirás un código para crear una nueva. El personal de las sociedades ingresa con su ' +
+      'cuenta corporativa y la restablece con su área de sistemas.',
+  },
+  invoice: {
+    notFound: (number: string) =>
+      `No encontré el comprobante ${number} entre tus comprobantes. Revisa la serie y el correlativo (por ejemplo F001-123).`,
+    status: (document: string, status: string, meaning: string) =>
+      `La ${document} está en estado "${status}": ${meaning}`,
+    document: (type: string, number: string, party: string) => `${type.toLowerCase()} ${number} ${party}`,
+    toClient: (client: string) => `para ${client}`,
+    fromSupplier: (supplier: string) => `de ${supplier}`,
+    amount: (amount: string) => `Monto: ${amount}.`,
+    issued: (date: string) => `Fecha de emisión: ${date}.`,
+    scheduled: (date: string) => `Fecha de pago programada: ${date}.`,
+    paid: (date: string) => `Fecha de pago: ${date}.`,
+    reason: (reason: string) => `Motivo: ${reason}`,
+    several: (count: number, number: string) => `Encontré ${count} comprobantes con el número ${number}:`,
+    open: (number: string) => `Ver ${number} en Mis comprobantes`,
+    failed: 'No pude consultar tus comprobantes en este momento.',
+  },
+  payments: {
+    intro: 'Estos son tus pagos:',
+    none: 'Por ahora no tienes comprobantes aprobados ni con pago programado.',
+    scheduledIntro: (count: number) =>
+      count === 1 ? 'Tienes 1 comprobante con pago programado:' : `Tienes ${count} comprobantes con pago programado:`,
+    scheduledItem: (number: string, amount: string, date: string) => `${number} por ${amount}: el ${date}.`,
+    acceptedIntro: (count: number) =>
+      count === 1
+        ? '1 comprobante aprobado espera la programación de su pago:'
+        : `${count} comprobantes aprobados esperan la programación de su pago:`,
+    acceptedItem: (number: string, amount: string) => `${number} por ${amount}.`,
+    more: 'Hay más comprobantes: revísalos en "Mis comprobantes".',
+    pendingReview:
+      'Un comprobante se programa para pago después de ser aprobado; los que aún están en revisión no aparecen aquí.',
+    open: 'Ir a Mis comprobantes',
+  },
+} as const;

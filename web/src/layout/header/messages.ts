@@ -1,0 +1,57 @@
+import type { InvoiceStatus } from '@portal/shared';
+
+/** What the header of every signed-in screen says (spec §2 Header). */
+export const headerMessages = {
+  search: {
+    label: 'Buscar en el portal',
+    placeholderStaff: 'Buscar comprobantes o proveedores',
+    placeholderSupplier: 'Buscar comprobantes por número',
+    invoicesOption: (text: string) => `Buscar comprobantes: "${text}"`,
+    hintStaff: 'Escribe un número de comprobante, un RUC o una razón social.',
+    hintSupplier: 'Escribe el número de un comprobante, por ejemplo F001-123.',
+    suppliersFound: (count: number) => (count === 1 ? '1 proveedor encontrado' : `${count} proveedores encontrados`),
+    suppliersGroup: 'Proveedores',
+    supplierDescription: (ruc: string) => `RUC ${ruc}`,
+    minLength: 'Escribe al menos 2 caracteres para buscar proveedores.',
+    loading: 'Buscando proveedores...',
+    noSuppliers: 'No se encontraron proveedores.',
+    error: 'No se pudo buscar proveedores. Inténtalo nuevamente.',
+    retry: 'Reintentar',
+    clear: 'Borrar búsqueda',
+    open: 'Abrir búsqueda',
+    close: 'Cerrar búsqueda',
+  },
+  notifications: {
+    label: 'Notificaciones',
+    text: (unread: number) => (unread > 0 ? `Notificaciones (${unread})` : 'Notificaciones'),
+    ariaLabel: (unread: number) =>
+      unread === 0
+        ? 'Notificaciones, ninguna sin leer'
+        : unread === 1
+          ? 'Notificaciones, 1 sin leer'
+          : `Notificaciones, ${unread} sin leer`,
+    title: 'Notificaciones recientes',
+    unread: (unread: number) =>
+      unread === 0 ? 'Sin notificaciones nuevas' : unread === 1 ? '1 sin leer' : `${unread} sin leer`,
+    loading: 'Cargando notificaciones...',
+    newBadge: 'Nueva',
+    markAsRead: 'Marcar como leídas',
+    seeAll: 'Ver todas las notificaciones',
+  },
+  legend: {
+    button: 'Leyenda de estados',
+    title: 'Leyenda de estados',
+    description: 'Qué significa cada estado de un comprobante en el portal.',
+    listLabel: 'Estados de los comprobantes',
+    /** What each status of spec §4 means for the people who read it (the chat assistant says the same). */
+    meanings: {
+      PENDING: 'Faltan completar datos del comprobante: órdenes de compra, HES o MIGO y responsable.',
+      COMPLETED: 'Los datos están completos; el comprobante espera la aprobación de la sociedad.',
+      ACCEPTED: 'La sociedad aprobó el comprobante; espera la programación del pago.',
+      REJECTED: 'La sociedad rechazó el comprobante; el motivo figura en su historial.',
+      SCHEDULED: 'El pago tiene una fecha programada.',
+      PAID: 'El pago fue realizado.',
+    } satisfies Record<InvoiceStatus, string>,
+    close: 'Cerrar',
+  },
+} as const;

@@ -1,0 +1,185 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Modal from '@cloudscape-design/components/modal';
+import Pagination from '@cloudscape-design/components/pagination';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Table, { type TableProps } from '@cloudscape-design/components/table';
+import {
+  AUDIT_ACTION_LABELS,
+  USER_STATUS_LABELS,
+  formatDate,
+  parseTaxIds,
+  routes,
+  type AuditEvent,
+  type AuditValues,
+  type Client,
+} from '@portal/shared';
+import { errorMessage } from '../../api/client';
+import { useClients } from '../../hooks/use-clients';
+import { adminMessages } from './messages';
+import { useCursorPages } from './use-cursor-pages';
+import { displayName } from './user-cell';
+
+const text = adminMessages.history;
+const HISTORY_PAGE_SIZE = 10;
+
+/** Whose history: staff accounts hold companies in taxId, supplier accounts their own RUC. */
+export type HistoryKind = 'internal' | 'external';
+
+export interface HistoryTarget {
+  readonly id: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly email: string;
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** dd/mm/yy hh:mm in the browser's time zone, the date through the shared format. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return text.values.none;
+  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return `${formatDate(day)} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function describeValue(field: string, value: AuditValues[string] | undefined, kind: HistoryKind, clients: Client[]) {
+  if (value === null || value === undefined || value === '') return text.values.none;
+  if (typeof value === 'boolean') {
+    if (field === 'canReceiveEmails') return value ? text.values.receptionOn : text.values.receptionOff;
+    if (field === 'enabled') return value ? text.values.enabled : text.values.disabled;
+    return value ? text.values.yes : text.values.no;
+  }
+  if (field === 'status') return USER_STATUS_LABELS[value] ?? value;
+  if (field === 'taxId' && kind === 'internal') {
+    return parseTaxIds(value)
+      .map((taxId) => clients.find((client) => client.taxId === taxId)?.name ?? taxId)
+      .join(', ');
+  }
+  return value;
+}
+
+function fieldLabel(field: string, kind: HistoryKind): string {
+  if (field === 'taxId') return kind === 'internal' ? text.fields.taxIdCompanies! : text.fields.taxIdRuc!;
+  return text.fields[field] ?? field;
+}
+
+/** Each attribute the change touched: 'Label: before → after' (a creation has no before). */
+function ChangeCell({ event, kind, clients }: { event: AuditEvent; kind: HistoryKind; clients: Client[] }) {
+  const fields = [...new Set([...Object.keys(event.before ?? {}), ...Object.keys(event.after ?? {})])];
+  if (fields.length === 0) return <>{text.noDetail}</>;
+  return (
+    <SpaceBetween size="xxxs">
+      {fields.map((field) => (
+        <div key={field}>
+          <Box variant="span" fontWeight="bold">
+            {fieldLabel(field, kind)}:
+          </Box>{' '}
+          {event.before !== null && (
+            <>
+              {describeValue(field, event.before[field], kind, clients)}{' '}
+              <span role="img" aria-label={text.changesTo}>
+                →
+              </span>{' '}
+            </>
+          )}
+          {describeValue(field, event.after?.[field], kind, clients)}
+        </div>
+      ))}
+    </SpaceBetween>
+  );
+}
+
+function columns(kind: HistoryKind, clients: Client[]): TableProps.ColumnDefinition<AuditEvent>[] {
+  return [
+    {
+      id: 'when',
+      header: text.columns.when,
+      cell: (event) => formatDateTime(event.occurredAt),
+      isRowHeader: true,
+    },
+    { id: 'who', header: text.columns.who, cell: (event) => event.actor.email },
+    {
+      id: 'action',
+      header: text.columns.action,
+      cell: (event) => <span data-testid="history-action">{AUDIT_ACTION_LABELS[event.action]}</span>,
+    },
+    {
+      id: 'change',
+      header: text.columns.change,
+      cell: (event) => <ChangeCell event={event} kind={kind} clients={clients} />,
+    },
+  ];
+}
+
+/** 'Historial': the changes administrators made to one account (GET /audit-events?userId), newest first. */
+export function HistoryModal({
+  user,
+  kind,
+  onDismiss,
+}: {
+  user: HistoryTarget;
+  kind: HistoryKind;
+  onDismiss: () => void;
+}) {
+  const { clients } = useClients();
+  const events = useCursorPages(routes.listAuditEvents, { userId: user.id }, HISTORY_PAGE_SIZE);
+  const name = displayName(user);
+
+  return (
+    <Modal
+      visible
+      size="large"
+      header={text.actionFor(name)}
+      closeAriaLabel={adminMessages.closeModal}
+      onDismiss={onDismiss}
+      data-testid="history-modal"
+      footer={
+        <Box float="right">
+          <Button variant="primary" onClick={onDismiss}>
+            {adminMessages.close}
+          </Button>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        <Box color="text-body-secondary">{text.description(name, user.email)}</Box>
+        <Table
+          variant="embedded"
+          wrapLines
+          ariaLabels={{ tableLabel: text.tableLabel }}
+          columnDefinitions={columns(kind, clients)}
+          items={events.items}
+          trackBy="id"
+          loading={events.isLoading}
+          loadingText={text.loading}
+          empty={
+            events.error ? (
+              <Box textAlign="center" padding="m">
+                <SpaceBetween size="s">
+                  <StatusIndicator type="error">{errorMessage(events.error)}</StatusIndicator>
+                  <Button onClick={() => void events.refresh()}>{adminMessages.retry}</Button>
+                </SpaceBetween>
+              </Box>
+            ) : (
+              <Box textAlign="center" color="inherit" padding="m">
+                {text.empty}
+              </Box>
+            )
+          }
+          pagination={
+            <Pagination
+              currentPageIndex={events.pageIndex + 1}
+              pagesCount={events.pagesCount}
+              openEnd={events.openEnd}
+              disabled={events.isLoading}
+              onChange={({ detail }) => events.goToPage(detail.currentPageIndex - 1)}
+              ariaLabels={adminMessages.pagination}
+            />
+          }
+        />
+      </SpaceBetween>
+    </Modal>
+  );
+}

@@ -1,0 +1,125 @@
+import { useMemo, useState } from 'react';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Header from '@cloudscape-design/components/header';
+import Pagination from '@cloudscape-design/components/pagination';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Table from '@cloudscape-design/components/table';
+import type { ConformityDocument, ConformityKind } from '@portal/shared';
+import { errorMessage } from '../../api/client';
+import { useClients } from '../../hooks/use-clients';
+import { resolveActiveCompany, useChosenCompany } from '../../session/active-company';
+import { useCurrentUser } from '../../session/use-current-user';
+import { conformityColumns } from './columns';
+import { ConformityFilters, NO_FILTER, appliedIssuer, type ConformityFilterInput } from './conformity-filters';
+import { conformityMessages } from './messages';
+import { useConformityDocuments, type ConformityFilter } from './use-conformity-documents';
+
+const text = conformityMessages;
+
+const rowKey = (doc: ConformityDocument) => `${doc.fiscalYear}#${doc.documentId}`;
+
+/**
+ * The HES and MIGO screens (spec §2): the conformity documents SAP holds for the active company
+ * (the header's company menu switches it), filtered by PO responsible and issuer RUC, a page at a time.
+ */
+export function ConformityPage({ kind }: { kind: ConformityKind }) {
+  const texts = text.kind[kind];
+  const { taxIds } = useCurrentUser();
+  const chosen = useChosenCompany();
+  const acquirer = resolveActiveCompany(taxIds, chosen);
+  const { clients } = useClients();
+  const companyName = clients.find((client) => client.taxId === acquirer)?.name ?? acquirer ?? '';
+
+  // Employees belong to one company: switching company forgets the chosen responsible (derived reset).
+  const [filters, setFilters] = useState({ company: acquirer, input: NO_FILTER });
+  const input: ConformityFilterInput =
+    filters.company === acquirer ? filters.input : { ...filters.input, responsibleText: '', responsible: undefined };
+  if (filters.company !== acquirer) setFilters({ company: acquirer, input });
+  const setInput = (next: ConformityFilterInput) => setFilters({ company: acquirer, input: next });
+
+  const issuer = appliedIssuer(input.issuerText);
+  const responsible = input.responsible;
+  const filter = useMemo<ConformityFilter | null>(
+    () => (acquirer ? { acquirer, ...(issuer ? { issuer } : {}), ...(responsible ? { responsible } : {}) } : null),
+    [acquirer, issuer, responsible],
+  );
+  const documents = useConformityDocuments(kind, filter);
+  const columns = useMemo(() => conformityColumns(kind), [kind]);
+  const filtered = Boolean(issuer || responsible);
+
+  return (
+    <Table
+      variant="full-page"
+      stickyHeader
+      enableKeyboardNavigation
+      ariaLabels={{ tableLabel: texts.tableLabel }}
+      header={
+        <Header
+          variant="awsui-h1-sticky"
+          description={texts.description(companyName)}
+          actions={
+            <Button
+              iconName="refresh"
+              ariaLabel={text.refresh}
+              loading={documents.isRefreshing}
+              disabled={!acquirer}
+              onClick={() => void documents.refresh()}
+            />
+          }
+        >
+          {texts.title}
+        </Header>
+      }
+      columnDefinitions={columns}
+      items={documents.items}
+      trackBy={rowKey}
+      loading={documents.isLoading}
+      loadingText={texts.loading}
+      wrapLines={false}
+      filter={acquirer ? <ConformityFilters acquirer={acquirer} value={input} onChange={setInput} /> : undefined}
+      empty={
+        !acquirer ? (
+          <Box textAlign="center" color="inherit" padding="m">
+            {text.noCompany}
+          </Box>
+        ) : documents.error ? (
+          <Box textAlign="center" padding="m">
+            <SpaceBetween size="s">
+              <StatusIndicator type="error">
+                <span data-testid="conformity-error">{errorMessage(documents.error)}</span>
+              </StatusIndicator>
+              <Button onClick={() => void documents.refresh()}>{text.retry}</Button>
+            </SpaceBetween>
+          </Box>
+        ) : filtered ? (
+          <Box textAlign="center" color="inherit" padding="m">
+            <SpaceBetween size="s">
+              <span data-testid="conformity-empty">{texts.noMatch}</span>
+              <Button onClick={() => setInput(NO_FILTER)}>{text.clearFilters}</Button>
+            </SpaceBetween>
+          </Box>
+        ) : (
+          <Box textAlign="center" color="inherit" padding="m">
+            <span data-testid="conformity-empty">{texts.empty}</span>
+          </Box>
+        )
+      }
+      pagination={
+        <Pagination
+          currentPageIndex={documents.pageIndex + 1}
+          pagesCount={documents.pagesCount}
+          openEnd={documents.openEnd}
+          disabled={documents.isLoading}
+          onChange={({ detail }) => documents.goToPage(detail.currentPageIndex - 1)}
+          ariaLabels={{
+            nextPageLabel: text.pagination.nextPageLabel,
+            previousPageLabel: text.pagination.previousPageLabel,
+            pageLabel: text.pagination.pageLabel,
+          }}
+        />
+      }
+    />
+  );
+}

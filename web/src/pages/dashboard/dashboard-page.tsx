@@ -1,0 +1,154 @@
+import { useState } from 'react';
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import Container from '@cloudscape-design/components/container';
+import ContentLayout from '@cloudscape-design/components/content-layout';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Select, { type SelectProps } from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { routes } from '@portal/shared';
+import { errorMessage } from '../../api/client';
+import { useApi } from '../../api/use-api';
+import { useClients } from '../../hooks/use-clients';
+import { resolveActiveCompany, useChosenCompany } from '../../session/active-company';
+import { useCurrentUser } from '../../session/use-current-user';
+import { dashboardMessages as text } from './messages';
+import { StatusReport, TypeReport } from './reports';
+
+/** How many years back the year filter offers, the current one included. */
+const YEARS_OFFERED = 5;
+
+const ANY_MONTH: SelectProps.Option = { value: '', label: text.anyMonth };
+const ANY_YEAR: SelectProps.Option = { value: '', label: text.anyYear };
+const MONTH_OPTIONS: SelectProps.Option[] = [
+  ANY_MONTH,
+  ...text.months.map((label, index) => ({ value: String(index + 1), label })),
+];
+
+function yearOptions(now: Date): SelectProps.Option[] {
+  const current = now.getFullYear();
+  return [
+    ANY_YEAR,
+    ...Array.from({ length: YEARS_OFFERED }, (_, back) => ({
+      value: String(current - back),
+      label: String(current - back),
+    })),
+  ];
+}
+
+/** Spec §7: the period is MM/YYYY and is sent only when both month and year are chosen. */
+export function dashboardPeriod(month: number | null, year: number | null): string | undefined {
+  return month && year ? `${String(month).padStart(2, '0')}/${year}` : undefined;
+}
+
+/**
+ * '/dashboard' (spec §2): the active company's invoices by status and by type, for a month of
+ * issue or for all time. Managers with two companies switch company in the header.
+ */
+export default function DashboardPage() {
+  const { taxIds } = useCurrentUser();
+  const chosen = useChosenCompany();
+  const client = resolveActiveCompany(taxIds, chosen);
+  const { clients } = useClients();
+  const companyName = clients.find((candidate) => candidate.taxId === client)?.name ?? client ?? '';
+  const [month, setMonth] = useState<number | null>(null);
+  const [year, setYear] = useState<number | null>(null);
+  const [years] = useState(() => yearOptions(new Date()));
+
+  const period = dashboardPeriod(month, year);
+  const { data, error, isLoading, isValidating, mutate } = useApi(
+    routes.getDashboard,
+    client ? { query: { client, ...(period ? { period } : {}) } } : null,
+  );
+  const retry = () => void mutate();
+  const state = { status: isLoading ? 'loading' : error ? 'error' : 'finished', onRetry: retry } as const;
+  const periodLabel = period && month && year ? text.period(month, year) : text.allPeriod;
+
+  return (
+    <ContentLayout
+      header={
+        <Header
+          variant="h1"
+          description={client ? text.description(companyName) : undefined}
+          actions={
+            <Button
+              iconName="refresh"
+              ariaLabel={text.refresh}
+              loading={isValidating && !isLoading}
+              disabled={!client}
+              onClick={retry}
+            />
+          }
+        >
+          {text.title}
+        </Header>
+      }
+    >
+      {!client ? (
+        <Alert type="info">{text.noCompany}</Alert>
+      ) : (
+        <SpaceBetween size="l">
+          <Container>
+            <SpaceBetween size="s">
+              <SpaceBetween direction="horizontal" size="m" alignItems="end">
+                <div style={{ minWidth: 180 }}>
+                  <FormField label={text.monthLabel}>
+                    <Select
+                      selectedOption={MONTH_OPTIONS.find((option) => option.value === String(month ?? '')) ?? ANY_MONTH}
+                      options={MONTH_OPTIONS}
+                      onChange={({ detail }) =>
+                        setMonth(detail.selectedOption.value ? Number(detail.selectedOption.value) : null)
+                      }
+                      data-testid="dashboard-month"
+                    />
+                  </FormField>
+                </div>
+                <div style={{ minWidth: 180 }}>
+                  <FormField label={text.yearLabel}>
+                    <Select
+                      selectedOption={years.find((option) => option.value === String(year ?? '')) ?? ANY_YEAR}
+                      options={years}
+                      onChange={({ detail }) =>
+                        setYear(detail.selectedOption.value ? Number(detail.selectedOption.value) : null)
+                      }
+                      data-testid="dashboard-year"
+                    />
+                  </FormField>
+                </div>
+                <Button
+                  disabled={month === null && year === null}
+                  onClick={() => {
+                    setMonth(null);
+                    setYear(null);
+                  }}
+                >
+                  {text.clearPeriod}
+                </Button>
+              </SpaceBetween>
+              <div role="status">
+                <Box fontWeight="bold">
+                  <span data-testid="dashboard-period">{text.periodShown(periodLabel)}</span>
+                </Box>
+                {!period && (month !== null || year !== null) ? (
+                  <Box color="text-body-secondary">{text.periodHint}</Box>
+                ) : null}
+              </div>
+            </SpaceBetween>
+          </Container>
+          {error ? (
+            <Alert type="error" header={text.loadError} action={<Button onClick={retry}>{text.retry}</Button>}>
+              <span data-testid="dashboard-error">{errorMessage(error)}</span>
+            </Alert>
+          ) : null}
+          <ColumnLayout columns={2}>
+            <StatusReport counts={data} state={state} />
+            <TypeReport counts={data} state={state} />
+          </ColumnLayout>
+        </SpaceBetween>
+      )}
+    </ContentLayout>
+  );
+}

@@ -1,0 +1,245 @@
+import BarChart from '@cloudscape-design/components/bar-chart';
+import Box from '@cloudscape-design/components/box';
+import Container from '@cloudscape-design/components/container';
+import Header from '@cloudscape-design/components/header';
+import PieChart from '@cloudscape-design/components/pie-chart';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+import { INVOICE_STATUS_LABELS, type DashboardCounts, type InvoiceStatus } from '@portal/shared';
+import { dashboardMessages as text } from './messages';
+import { useNarrowScreen } from './use-narrow-screen';
+
+type Counter = keyof DashboardCounts;
+
+/** One line of a report: a counter of GET /dashboard with the label people read. */
+export interface ReportRow {
+  readonly counter: Counter;
+  readonly label: string;
+  readonly count: number;
+}
+
+const STATUS_COUNTERS: Record<InvoiceStatus, Counter> = {
+  PENDING: 'pending',
+  COMPLETED: 'completed',
+  ACCEPTED: 'accepted',
+  REJECTED: 'rejected',
+  SCHEDULED: 'scheduled',
+  PAID: 'paid',
+};
+
+const TYPE_COUNTERS = ['invService', 'invGoods', 'invWithoutPurchaseOrder', 'invUnassigned'] as const;
+
+/** The report by status: the six statuses of spec §4 in their order. */
+export function statusRows(counts: DashboardCounts | undefined): ReportRow[] {
+  return (Object.entries(STATUS_COUNTERS) as [InvoiceStatus, Counter][]).map(([status, counter]) => ({
+    counter,
+    label: INVOICE_STATUS_LABELS[status],
+    count: counts?.[counter] ?? 0,
+  }));
+}
+
+/** The report by type: the operation types the dashboard counts, and the invoices not yet typed. */
+export function typeRows(counts: DashboardCounts | undefined): ReportRow[] {
+  return TYPE_COUNTERS.map((counter) => ({ counter, label: text.typeLabels[counter], count: counts?.[counter] ?? 0 }));
+}
+
+const totalOf = (rows: readonly ReportRow[]) => rows.reduce((sum, row) => sum + row.count, 0);
+
+const PERCENT = new Intl.NumberFormat('es-PE', { style: 'percent', maximumFractionDigits: 1 });
+const percentOf = (count: number, total: number) => PERCENT.format(total === 0 ? 0 : count / total);
+
+/** What the chart shows, in words: the chart's description for screen readers. */
+function summaryOf(rows: readonly ReportRow[]): string {
+  return text.chartSummary(rows.map((row) => `${row.label}: ${row.count}`).join('; '));
+}
+
+interface ChartState {
+  readonly status: 'loading' | 'error' | 'finished';
+  readonly onRetry: () => void;
+}
+
+const CHART_STATUS = (state: ChartState) => ({
+  statusType: state.status,
+  loadingText: text.chart.loadingText,
+  errorText: text.chart.errorText,
+  recoveryText: text.chart.recoveryText,
+  onRecoveryClick: state.onRetry,
+  empty: (
+    <Box textAlign="center" color="inherit">
+      {text.emptyChart}
+    </Box>
+  ),
+});
+
+/**
+ * The counts of a report as a table: what the chart shows, readable without it (its text
+ * alternative) and on any screen width.
+ */
+function CountsTable({
+  id,
+  rows,
+  label,
+  column,
+  loading,
+}: {
+  id: string;
+  rows: readonly ReportRow[];
+  label: string;
+  column: string;
+  loading: boolean;
+}) {
+  const total = totalOf(rows);
+  return (
+    <Table
+      variant="embedded"
+      ariaLabels={{ tableLabel: label }}
+      items={loading ? [] : [...rows]}
+      loading={loading}
+      loadingText={text.loading}
+      trackBy="counter"
+      columnDefinitions={[
+        { id: 'label', header: column, cell: (row) => row.label, isRowHeader: true },
+        {
+          id: 'count',
+          header: text.countColumn,
+          cell: (row) => (
+            <>
+              <span data-testid={`${id}-count-${row.counter}`}>{row.count}</span>{' '}
+              <Box variant="span" color="text-body-secondary">
+                {text.share(percentOf(row.count, total))}
+              </Box>
+            </>
+          ),
+        },
+      ]}
+      footer={
+        loading ? undefined : (
+          <Box fontWeight="bold">
+            {text.total}: <span data-testid={`${id}-total`}>{text.invoices(total)}</span>
+          </Box>
+        )
+      }
+    />
+  );
+}
+
+/** Spec §2: the report of invoices by status, as a donut chart and as its counts. */
+export function StatusReport({ counts, state }: { counts: DashboardCounts | undefined; state: ChartState }) {
+  const rows = statusRows(counts);
+  const total = totalOf(rows);
+  const data = rows.filter((row) => row.count > 0).map((row) => ({ title: row.label, value: row.count }));
+  // On a phone the callouts would be cut: the legend and the table below name every segment.
+  const narrow = useNarrowScreen();
+  return (
+    <Container
+      header={
+        <Header variant="h2" description={text.byStatus.description}>
+          {text.byStatus.title}
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        <PieChart
+          {...CHART_STATUS(state)}
+          data={state.status === 'finished' ? data : []}
+          variant="donut"
+          size="medium"
+          hideFilter
+          hideTitles={narrow}
+          hideDescriptions={narrow}
+          innerMetricValue={String(total)}
+          innerMetricDescription={text.innerMetric}
+          segmentDescription={(segment, sum) => `${segment.value} (${percentOf(segment.value, sum)})`}
+          detailPopoverContent={(segment, sum) => [
+            { key: text.chart.detailsValue, value: segment.value },
+            { key: text.chart.detailsPercentage, value: percentOf(segment.value, sum) },
+          ]}
+          ariaLabel={text.byStatus.chartLabel}
+          ariaDescription={summaryOf(rows)}
+          legendTitle={text.byStatus.column}
+          i18nStrings={{
+            detailsValue: text.chart.detailsValue,
+            detailsPercentage: text.chart.detailsPercentage,
+            filterLabel: text.chart.filterLabel,
+            filterPlaceholder: text.chart.filterPlaceholder,
+            filterSelectedAriaLabel: text.chart.filterSelectedAriaLabel,
+            legendAriaLabel: text.chart.legendAriaLabel,
+            detailPopoverDismissAriaLabel: text.chart.detailPopoverDismissAriaLabel,
+            chartAriaRoleDescription: text.chart.chartAriaRoleDescription,
+            segmentAriaRoleDescription: text.chart.segmentAriaRoleDescription,
+          }}
+        />
+        <CountsTable
+          id="status"
+          rows={rows}
+          label={text.byStatus.tableLabel}
+          column={text.byStatus.column}
+          loading={state.status === 'loading'}
+        />
+      </SpaceBetween>
+    </Container>
+  );
+}
+
+const wholeNumbers = (value: number) => (Number.isInteger(value) ? String(value) : '');
+
+/** Spec §2: the report of invoices by type, as a bar chart and as its counts. */
+export function TypeReport({ counts, state }: { counts: DashboardCounts | undefined; state: ChartState }) {
+  const rows = typeRows(counts);
+  const total = totalOf(rows);
+  const series =
+    state.status === 'finished' && total > 0
+      ? [
+          {
+            title: text.byType.seriesTitle,
+            type: 'bar' as const,
+            data: rows.map((row) => ({ x: row.label, y: row.count })),
+          },
+        ]
+      : [];
+  return (
+    <Container
+      header={
+        <Header variant="h2" description={text.byType.description}>
+          {text.byType.title}
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        <BarChart
+          {...CHART_STATUS(state)}
+          series={series}
+          xScaleType="categorical"
+          xDomain={rows.map((row) => row.label)}
+          horizontalBars
+          hideFilter
+          hideLegend
+          height={220}
+          xTitle={text.byType.column}
+          yTitle={text.countColumn}
+          yTickFormatter={wholeNumbers}
+          ariaLabel={text.byType.chartLabel}
+          ariaDescription={summaryOf(rows)}
+          i18nStrings={{
+            filterLabel: text.chart.filterLabel,
+            filterPlaceholder: text.chart.filterPlaceholder,
+            filterSelectedAriaLabel: text.chart.filterSelectedAriaLabel,
+            legendAriaLabel: text.chart.legendAriaLabel,
+            detailPopoverDismissAriaLabel: text.chart.detailPopoverDismissAriaLabel,
+            chartAriaRoleDescription: text.chart.chartAriaRoleDescription,
+            xAxisAriaRoleDescription: text.chart.xAxisAriaRoleDescription,
+            yAxisAriaRoleDescription: text.chart.yAxisAriaRoleDescription,
+            yTickFormatter: wholeNumbers,
+          }}
+        />
+        <CountsTable
+          id="type"
+          rows={rows}
+          label={text.byType.tableLabel}
+          column={text.byType.column}
+          loading={state.status === 'loading'}
+        />
+      </SpaceBetween>
+    </Container>
+  );
+}

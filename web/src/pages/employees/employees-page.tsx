@@ -1,0 +1,103 @@
+import { useMemo, useState } from 'react';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Header from '@cloudscape-design/components/header';
+import Pagination from '@cloudscape-design/components/pagination';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Table from '@cloudscape-design/components/table';
+import { routes, type InternalUser } from '@portal/shared';
+import { errorMessage } from '../../api/client';
+import { useClients } from '../../hooks/use-clients';
+import { HistoryModal } from '../admin-shared/history-modal';
+import { adminMessages } from '../admin-shared/messages';
+import { useCursorPages } from '../admin-shared/use-cursor-pages';
+import { useForgetRoute } from '../admin-shared/use-forget-route';
+import { employeeColumns } from './columns';
+import { employeesMessages } from './messages';
+import { ReassignModal } from './reassign-modal';
+
+const text = employeesMessages;
+const PAGE_SIZE = 50;
+const NO_FILTER = {};
+
+/** /employees ('Usuarios internos', spec §2): the staff accounts, their companies, and who changed what. */
+export default function EmployeesPage() {
+  const users = useCursorPages(routes.listInternalUsers, NO_FILTER, PAGE_SIZE);
+  const { clients } = useClients();
+  const forgetRoute = useForgetRoute();
+  const [reassigning, setReassigning] = useState<InternalUser | null>(null);
+  const [history, setHistory] = useState<InternalUser | null>(null);
+  const columns = useMemo(
+    () => employeeColumns({ clients, onReassign: setReassigning, onHistory: setHistory }),
+    [clients],
+  );
+
+  const afterReassign = () => {
+    setReassigning(null);
+    void forgetRoute(routes.listAuditEvents);
+    void users.refresh();
+  };
+
+  return (
+    <>
+      <Table
+        variant="full-page"
+        stickyHeader
+        wrapLines
+        ariaLabels={{ tableLabel: text.tableLabel }}
+        header={
+          <Header
+            variant="awsui-h1-sticky"
+            description={text.description}
+            actions={
+              <Button
+                iconName="refresh"
+                ariaLabel={adminMessages.refresh}
+                loading={users.isRefreshing}
+                onClick={() => void users.refresh()}
+              />
+            }
+          >
+            {text.title}
+          </Header>
+        }
+        columnDefinitions={columns}
+        items={users.items}
+        trackBy="id"
+        loading={users.isLoading}
+        loadingText={text.loading}
+        empty={
+          users.error ? (
+            <Box textAlign="center" padding="m">
+              <SpaceBetween size="s">
+                <StatusIndicator type="error">
+                  <span data-testid="employees-error">{errorMessage(users.error)}</span>
+                </StatusIndicator>
+                <Button onClick={() => void users.refresh()}>{adminMessages.retry}</Button>
+              </SpaceBetween>
+            </Box>
+          ) : (
+            <Box textAlign="center" color="inherit" padding="m">
+              {text.empty}
+            </Box>
+          )
+        }
+        pagination={
+          <Pagination
+            currentPageIndex={users.pageIndex + 1}
+            pagesCount={users.pagesCount}
+            openEnd={users.openEnd}
+            disabled={users.isLoading}
+            onChange={({ detail }) => users.goToPage(detail.currentPageIndex - 1)}
+            ariaLabels={adminMessages.pagination}
+          />
+        }
+      />
+      {reassigning && (
+        <ReassignModal user={reassigning} onDismiss={() => setReassigning(null)} onSaved={afterReassign} />
+      )}
+      {history && <HistoryModal user={history} kind="internal" onDismiss={() => setHistory(null)} />}
+    </>
+  );
+}

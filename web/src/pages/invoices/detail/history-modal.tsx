@@ -1,0 +1,116 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Modal from '@cloudscape-design/components/modal';
+import Table, { type TableProps } from '@cloudscape-design/components/table';
+import { INVOICE_STATUS_LABELS, formatDate, type StatusHistoryEntry } from '@portal/shared';
+import { detailMessages } from './messages';
+import { InvoiceStatusBadge } from './status-badges';
+
+const text = detailMessages.history;
+
+/** Portal dates read in Lima time (spec §1: a Peruvian product). */
+const LIMA_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Lima' });
+const LIMA_TIME = new Intl.DateTimeFormat('es-PE', {
+  timeZone: 'America/Lima',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
+
+/** 'dd/mm/yy hh:mm' in Lima for a timestamp: the date through the shared dd/mm/yy format. */
+export function formatDateTime(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return formatDate(iso);
+  return `${formatDate(LIMA_DAY.format(at))} ${LIMA_TIME.format(at)}`;
+}
+
+interface HistoryRow {
+  readonly index: number;
+  readonly entry: StatusHistoryEntry;
+  readonly from: StatusHistoryEntry['status'] | null;
+}
+
+/*
+ * Two columns, each with its detail beneath, so that who, when, from→to and why all read on a phone
+ * (375 px) without scrolling sideways.
+ */
+const COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
+  {
+    id: 'when',
+    header: text.columns.when,
+    isRowHeader: true,
+    cell: (row) => (
+      <div>
+        <div>{formatDateTime(row.entry.date)}</div>
+        <Box variant="small" color="text-body-secondary">
+          {row.entry.by ?? text.system}
+        </Box>
+      </div>
+    ),
+  },
+  {
+    id: 'change',
+    header: text.columns.change,
+    cell: (row) => (
+      <div>
+        <div>
+          {row.from ? text.from(INVOICE_STATUS_LABELS[row.from]) : text.initial}{' '}
+          <InvoiceStatusBadge status={row.entry.status} />
+        </div>
+        {row.entry.additionalMessage && (
+          <Box variant="small" color="text-body-secondary">
+            {text.reason(row.entry.additionalMessage)}
+          </Box>
+        )}
+      </div>
+    ),
+  },
+];
+
+/** Spec §2 'Historial': who changed the status, when, from what to what, and why. */
+export function HistoryModal(props: {
+  readonly number: string;
+  readonly history: readonly StatusHistoryEntry[];
+  readonly onDismiss: () => void;
+}) {
+  const rows: HistoryRow[] = props.history.map((entry, index) => ({
+    index,
+    entry,
+    from: index > 0 ? props.history[index - 1]!.status : null,
+  }));
+  return (
+    <Modal
+      visible
+      size="large"
+      header={text.header}
+      closeAriaLabel={text.close}
+      onDismiss={props.onDismiss}
+      footer={
+        <Box float="right">
+          <Button variant="primary" onClick={props.onDismiss}>
+            {text.close}
+          </Button>
+        </Box>
+      }
+    >
+      <div data-testid="invoice-history">
+        <Box color="text-body-secondary" margin={{ bottom: 's' }}>
+          {text.description(props.number)}
+        </Box>
+        <Table
+          variant="embedded"
+          ariaLabels={{ tableLabel: text.tableLabel(props.number) }}
+          columnDefinitions={COLUMNS}
+          items={rows}
+          trackBy={(row) => String(row.index)}
+          wrapLines
+          empty={
+            <Box textAlign="center" color="inherit">
+              {text.empty}
+            </Box>
+          }
+        />
+      </div>
+    </Modal>
+  );
+}

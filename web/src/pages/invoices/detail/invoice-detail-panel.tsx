@@ -1,0 +1,184 @@
+import { useMemo, useRef, useState } from 'react';
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Header from '@cloudscape-design/components/header';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import { routes, type InvoiceDetail, type InvoiceType } from '@portal/shared';
+import { errorMessage } from '../../../api/client';
+import { useApi } from '../../../api/use-api';
+import { useFeedback } from '../../../feedback/feedback';
+import { useCurrentUser } from '../../../session/use-current-user';
+import { invoiceNumber } from '../columns';
+import { ApproveModal, RejectModal } from './decision-modals';
+import { HistoryModal } from './history-modal';
+import { InvoiceSummary } from './invoice-summary';
+import { detailMessages as text } from './messages';
+import { documentTitle, reviewAccess } from './review-access';
+import { ReviewForm } from './review-form';
+
+/** Which invoice the detail/edit sidebar shows (spec §2: GET /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}). */
+export interface InvoiceKey {
+  readonly supplierId: string;
+  readonly invoiceType: InvoiceType;
+  readonly invoiceId: string;
+}
+
+export interface InvoiceDetailPanelProps {
+  readonly invoice: InvoiceKey;
+  /** Closes the sidebar. */
+  readonly onClose: () => void;
+  /** Called after a change (update, approve, reject) so that the list refreshes. */
+  readonly onChanged: () => void;
+}
+
+/** While SAP has not answered an approval with its MIRO document, the sidebar asks again this often. */
+const MIRO_REFRESH_MS = 5000;
+
+/** Approved, and neither SAP's document nor a failure (its reason in statusMessage) has arrived. */
+const awaitingMiro = (invoice: InvoiceDetail | undefined) =>
+  Boolean(invoice?.approved && !invoice.sapDocument && !invoice.statusMessage);
+
+/**
+ * The invoice detail/edit sidebar (spec §2, §4, §5): what the invoice is, its review data and files;
+ * for reviewers, completing it, approving and rejecting; for everyone, its status history.
+ */
+export function InvoiceDetailPanel(props: InvoiceDetailPanelProps) {
+  const { supplierId, invoiceType, invoiceId } = props.invoice;
+  // Another invoice opened in the same panel starts afresh: no form or dialog of the previous one.
+  return <DetailPanel key={`${supplierId}#${invoiceType}#${invoiceId}`} {...props} />;
+}
+
+type Dialog = 'approve' | 'reject' | 'history' | null;
+
+function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelProps) {
+  const { user } = useCurrentUser();
+  const feedback = useFeedback();
+  const [editing, setEditing] = useState(false);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const headingRef = useRef<HTMLDivElement>(null);
+  const path = useMemo(
+    () => ({ supplierId: key.supplierId, invoiceType: key.invoiceType, invoiceId: key.invoiceId }),
+    [key.supplierId, key.invoiceType, key.invoiceId],
+  );
+  const detail = useApi(
+    routes.getInvoice,
+    { path },
+    { refreshInterval: (latest) => (awaitingMiro(latest) ? MIRO_REFRESH_MS : 0) },
+  );
+
+  /** After a change: the list refreshes and the message of spec §9 shows. */
+  const changed = (updated: InvoiceDetail, message: string) => {
+    void detail.mutate(updated, { revalidate: false });
+    onChanged();
+    feedback.success(message);
+  };
+
+  /** Saved review data: the sidebar shows the invoice as it is now, ready to be approved. */
+  const saved = (updated: InvoiceDetail) => {
+    setEditing(false);
+    changed(updated, text.form.saved);
+    // The form (and the button pressed) is gone: focus returns to the top of the sidebar.
+    requestAnimationFrame(() => headingRef.current?.focus());
+  };
+
+  /**
+   * Approved or rejected: the review is over, so the sidebar closes and the list, its updated row and
+   * the message show (on a phone the sidebar covers them).
+   */
+  const decided = (updated: InvoiceDetail, message: string) => {
+    setDialog(null);
+    changed(updated, message);
+    onClose();
+  };
+
+  if (!detail.data) {
+    return (
+      <Box padding={{ horizontal: 'l', vertical: 'm' }}>
+        <div data-testid="invoice-detail-panel" aria-busy={detail.isLoading}>
+          {detail.error && !detail.isLoading ? (
+            <SpaceBetween size="m">
+              <Alert type="error" header={text.loadFailed}>
+                {errorMessage(detail.error)}
+              </Alert>
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button onClick={() => void detail.mutate()}>{text.retry}</Button>
+                <Button variant="link" onClick={onClose}>
+                  {text.close}
+                </Button>
+              </SpaceBetween>
+            </SpaceBetween>
+          ) : (
+            <StatusIndicator type="loading">{text.loading}</StatusIndicator>
+          )}
+        </div>
+      </Box>
+    );
+  }
+
+  const invoice = detail.data;
+  const number = invoiceNumber(invoice);
+  const access = reviewAccess(invoice, user?.level);
+
+  return (
+    <Box padding={{ horizontal: 'l', vertical: 'm' }}>
+      <div data-testid="invoice-detail-panel" data-invoice-id={invoice.id} data-status={invoice.status}>
+        <SpaceBetween size="l">
+          <div ref={headingRef} tabIndex={-1} style={{ outline: 'none' }}>
+            <Header variant="h2" description={number}>
+              {documentTitle(invoice.type)}
+            </Header>
+          </div>
+
+          <SpaceBetween direction="horizontal" size="xs">
+            {access.canEdit && !editing && (
+              <Button onClick={() => setEditing(true)} iconName="edit">
+                {invoice.status === 'PENDING' ? text.actions.edit : text.actions.editAgain}
+              </Button>
+            )}
+            {access.canApprove && !editing && (
+              <Button variant="primary" onClick={() => setDialog('approve')}>
+                {text.actions.approve}
+              </Button>
+            )}
+            {access.canReject && !editing && <Button onClick={() => setDialog('reject')}>{text.actions.reject}</Button>}
+            <Button onClick={() => setDialog('history')} iconName="status-info">
+              {text.actions.history}
+            </Button>
+          </SpaceBetween>
+
+          {access.editBlockedReason && (
+            <div data-testid="invoice-detail-not-editable">
+              <Alert type="info">{access.editBlockedReason}</Alert>
+            </div>
+          )}
+
+          {editing && <ReviewForm invoice={invoice} path={path} onCancel={() => setEditing(false)} onSaved={saved} />}
+          {/* While editing, the form holds the review data; the rest stays in view below it. */}
+          <InvoiceSummary invoice={invoice} reviewPart={!editing} />
+        </SpaceBetween>
+      </div>
+
+      {dialog === 'approve' && (
+        <ApproveModal
+          path={path}
+          number={number}
+          onDismiss={() => setDialog(null)}
+          onDone={(updated) => decided(updated, text.approve.success)}
+        />
+      )}
+      {dialog === 'reject' && (
+        <RejectModal
+          path={path}
+          number={number}
+          onDismiss={() => setDialog(null)}
+          onDone={(updated) => decided(updated, text.reject.success)}
+        />
+      )}
+      {dialog === 'history' && (
+        <HistoryModal number={number} history={invoice.statusHistory} onDismiss={() => setDialog(null)} />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,194 @@
+import { formatErrorMessage, type ErrorCode } from '@portal/shared';
+
+/** The catalogue's message for a code, without a transaction id: for rules the form checks itself. */
+const catalogue = (code: ErrorCode, parameters: Record<string, unknown> = {}) => formatErrorMessage(code, parameters);
+
+/**
+ * Every text of the invoice detail/edit sidebar (spec §2 'Edit/detail sidebar'). Labels of statuses,
+ * types and operation types come from the shared domain module; rule messages from the catalogue.
+ */
+export const detailMessages = {
+  loading: 'Cargando detalle...',
+  loadFailed: 'No se pudo cargar el detalle del comprobante.',
+  retry: 'Reintentar',
+  close: 'Cerrar',
+
+  actions: {
+    label: 'Acciones del comprobante',
+    edit: 'Completar datos',
+    editAgain: 'Editar datos',
+    approve: 'Aprobar',
+    reject: 'Rechazar',
+    history: 'Historial',
+  },
+
+  sections: {
+    general: 'Datos generales',
+    review: 'Datos de revisión',
+    amounts: 'Importes y fechas',
+    documents: 'Documentos de conformidad',
+    files: 'Archivos',
+    sap: 'SAP',
+  },
+
+  fields: {
+    number: 'N° de comprobante',
+    type: 'Tipo',
+    certStatus: 'Estado Sunat',
+    sunatDetail: 'Detalle Sunat',
+    status: 'Estado',
+    observation: 'Observación',
+    retry: 'Reenvío del proveedor',
+    client: 'Cliente',
+    supplier: 'Proveedor',
+    operationType: 'Tipo de operación',
+    responsible: 'Responsable',
+    office: 'Oficina',
+    location: 'Ubicación',
+    amount: 'Monto total',
+    taxAmount: 'IGV',
+    netAmount: 'Monto sin IGV',
+    issuedAt: 'Fecha de emisión',
+    scheduledAt: 'Fecha programada de pago',
+    paidAt: 'Fecha de pago',
+    purchaseOrders: 'Órdenes de compra (OC)',
+    serviceSheets: 'Hojas de entrada de servicio (HES)',
+    materialDocs: 'Documentos de material (MIGO)',
+    sapDocument: 'Documento SAP (MIRO)',
+    notes: 'Notas',
+  },
+
+  values: {
+    none: '—',
+    supplier: (name: string, ruc: string) => `${name} (RUC ${ruc})`,
+    client: (name: string, ruc: string) => `${name} (RUC ${ruc})`,
+    sunatDetail: (estadoRuc: string | null, condDomiRuc: string | null) =>
+      [estadoRuc && `Contribuyente ${estadoRuc.toLowerCase()}`, condDomiRuc && `domicilio ${condDomiRuc.toLowerCase()}`]
+        .filter(Boolean)
+        .join(', '),
+    sapDocument: (number: string, fiscalYear: string) => `${number} (ejercicio ${fiscalYear})`,
+    miroPending: 'Solicitud MIRO enviada a SAP; en espera del número de documento.',
+    retryAllowed: 'Permitido: el proveedor puede volver a enviar el comprobante.',
+  },
+
+  files: {
+    xml: 'XML del comprobante',
+    pdf: 'PDF del comprobante',
+    attachment: (index: number) => `Adjunto ${index + 1}`,
+    none: 'El comprobante no tiene archivos.',
+    openLabel: (label: string) => `${label} (se abre en una ventana nueva)`,
+    downloadLabel: (label: string) => `Descargar ${label}`,
+  },
+
+  /** Why the review data cannot be changed (spec §4), shown instead of the edit button. */
+  notEditable: {
+    certPending: catalogue('ERROR_UPDATE_INVOICE_WITH_PENDING_STATUS'),
+    certInvalid: catalogue('ERROR_UPDATE_INVOICE_WITH_INVALID_CERTIFICATION_STATUS'),
+    status: catalogue('ERROR_UPDATE_INVOICE_NOT_EDITABLE'),
+    role: 'Solo los gestores y administradores pueden completar, aprobar o rechazar comprobantes.',
+  },
+
+  form: {
+    header: 'Completar datos del comprobante',
+    description: 'Ingrese el tipo de operación, el responsable, la oficina y los documentos de conformidad.',
+    cancel: 'Cancelar',
+    save: 'Guardar',
+    saved: 'Los datos del comprobante se guardaron correctamente.',
+    operationType: 'Tipo de operación',
+    operationTypePlaceholder: 'Seleccione el tipo de operación',
+    operationTypeRequired: 'Seleccione el tipo de operación.',
+    responsible: 'Responsable',
+    responsiblePlaceholder: 'Busque por nombre',
+    responsibleRequired: 'Seleccione un responsable de la lista.',
+    responsibleLoading: 'Buscando empleados...',
+    responsibleError: 'No se pudo cargar la lista de empleados.',
+    responsibleEmpty: 'No hay empleados activos con ese nombre.',
+    responsibleEntered: (value: string) => `Buscar: "${value}"`,
+    responsibleSelected: (name: string, office: string) => `Seleccionado: ${name} (${office})`,
+    office: 'Oficina',
+    officePlaceholder: 'Seleccione la oficina',
+    officeRequired: 'Seleccione la oficina.',
+    location: 'Ubicación',
+    locationPlaceholder: 'Seleccione la ubicación',
+    locationRequired: 'Seleccione la ubicación.',
+    locationsLoading: 'Cargando oficinas...',
+    locationsError: 'No se pudieron cargar las oficinas y ubicaciones.',
+    purchaseOrders: 'Órdenes de compra (OC)',
+    serviceSheets: 'Códigos HES',
+    materialDocs: 'Códigos MIGO',
+    codesDescription: 'Escriba un código y presione Enter o «Agregar».',
+    codePlaceholder: (kind: string) => `Código ${kind}`,
+    add: 'Agregar',
+    addAria: (kind: string) => `Agregar código ${kind}`,
+    remove: (code: string) => `Quitar ${code}`,
+    duplicate: (code: string) => `El código ${code} ya fue ingresado.`,
+    tooMany: (max: number) => `Puede ingresar hasta ${max} códigos.`,
+    checking: 'Verificando disponibilidad...',
+    available: 'Disponible',
+    availableDocument: (amount: string, purchaseOrder: string) => `Disponible · ${amount} · OC ${purchaseOrder}`,
+    held: 'Registrado en este comprobante',
+    checkFailed: 'No se pudo verificar la disponibilidad.',
+    notAvailable: (code: string) => `El código ${code} no está disponible.`,
+    tooLong: (max: number) => `Cada código tiene como máximo ${max} caracteres.`,
+    withoutOrderNoCodes: 'Una operación sin orden de compra no lleva OC, HES ni MIGO.',
+    documentsTotal: (documents: string, net: string) => `Total de conformidades: ${documents} · Monto sin IGV: ${net}`,
+    attachments: 'Documentos de sustento',
+    attachmentsDescription:
+      'Sin orden de compra se requiere al menos un PDF de sustento. También se admiten imágenes PNG o JPG.',
+    attachmentsExisting: 'Adjuntos registrados',
+    upload: {
+      button: (multiple: boolean) => (multiple ? 'Elegir archivos' : 'Elegir archivo'),
+      dropzone: (multiple: boolean) => (multiple ? 'Suelte los archivos aquí' : 'Suelte el archivo aquí'),
+      remove: (_index: number, name: string) => `Quitar ${name}`,
+      showFewer: 'Mostrar menos',
+      showMore: 'Mostrar más',
+      errorIcon: 'Error',
+      warningIcon: 'Advertencia',
+      uploading: 'Subiendo...',
+      constraint: 'PDF, PNG o JPG; hasta 10 MB cada uno.',
+    },
+    uploadPending: 'Espere a que terminen de subirse los archivos.',
+    uploadFailed: (name: string) => `No se pudo subir ${name}. Quítelo e inténtelo nuevamente.`,
+    uploadsInProgress: (count: number) => (count === 1 ? 'Subiendo 1 archivo...' : `Subiendo ${count} archivos...`),
+    attachmentToken: (index: number, kind: string) => `Adjunto ${index + 1}${kind ? ` (${kind})` : ''}`,
+    checkPending: 'Espere a que termine la verificación de los códigos ingresados.',
+    fixErrors: 'Corrija los datos marcados antes de guardar.',
+  },
+
+  approve: {
+    header: 'Aprobar comprobante',
+    question: (number: string) => `¿Desea aprobar el comprobante ${number}?`,
+    consequence:
+      'Se enviará la solicitud de MIRO a SAP y se notificará al proveedor. Esta acción no se puede deshacer.',
+    confirm: 'Aprobar',
+    cancel: 'Cancelar',
+    success: 'El comprobante ha sido aprobado. Se ha notificado al proveedor.',
+  },
+
+  reject: {
+    header: 'Rechazar comprobante',
+    intro: (number: string) => `El comprobante ${number} será rechazado y se notificará al proveedor.`,
+    reason: 'Motivo de rechazo',
+    reasonRequired: catalogue('ERROR_DISAPPROVE_WITHOUT_REASON'),
+    allowRetry: 'Permitir reintentar: el proveedor podrá volver a enviar el mismo comprobante',
+    confirm: 'Rechazar',
+    cancel: 'Cancelar',
+    success: 'El comprobante ha sido rechazado. Se ha notificado al proveedor.',
+  },
+
+  history: {
+    header: 'Historial',
+    description: (number: string) => `Cambios de estado del comprobante ${number}`,
+    close: 'Cerrar',
+    tableLabel: (number: string) => `Historial de estados del comprobante ${number}`,
+    empty: 'El comprobante no tiene cambios de estado registrados.',
+    columns: {
+      when: 'Fecha y usuario',
+      change: 'Cambio de estado y motivo',
+    },
+    reason: (reason: string) => `Motivo: ${reason}`,
+    initial: 'Registro →',
+    from: (status: string) => `${status} →`,
+    system: 'Sistema',
+  },
+} as const;

@@ -1,0 +1,114 @@
+import {
+  CreateInvoiceWithoutXmlBody,
+  DEFAULT_CURRENCY,
+  checkInvoiceCode,
+  isValidRuc,
+  type Currency,
+  type InvoiceType,
+  type RouteBodyInput,
+  type routes,
+} from '@portal/shared';
+import { invoicesMessages } from './messages';
+import { contentTypeFor, isFileRejection } from './upload-file';
+
+type Body = RouteBodyInput<typeof routes.createInvoiceWithoutXml>;
+
+/** What the 'Nuevo comprobante' form holds: text as typed, the PDF as chosen. */
+export interface NewInvoiceForm {
+  readonly prefixId: string;
+  readonly numericId: string;
+  readonly type: InvoiceType;
+  readonly clientTaxId: string;
+  readonly currency: Currency;
+  readonly taxAmount: string;
+  readonly issueDate: string;
+  readonly amount: string;
+  readonly supplierTaxId: string;
+  readonly supplierName: string;
+  readonly notes: string;
+  readonly pdf: readonly File[];
+}
+
+export type FieldName = keyof typeof invoicesMessages.create.errors;
+export type FieldErrors = Partial<Record<FieldName, string>>;
+
+export function emptyForm(defaults: Partial<NewInvoiceForm> = {}): NewInvoiceForm {
+  return {
+    prefixId: '',
+    numericId: '',
+    type: 'FACTURA',
+    clientTaxId: '',
+    currency: DEFAULT_CURRENCY,
+    taxAmount: '',
+    issueDate: '',
+    amount: '',
+    supplierTaxId: '',
+    supplierName: '',
+    notes: '',
+    pdf: [],
+    ...defaults,
+  };
+}
+
+/** A money amount as typed ('1180.50', '1 180,50' is not a number here): NaN when it is not one. */
+function amountOf(typed: string): number {
+  const compact = typed.replace(/\s/g, '');
+  return /^\d+(\.\d{1,2})?$/.test(compact) ? Number(compact) : Number.NaN;
+}
+
+const PDF_PLACEHOLDER = 'pdf-elegido';
+
+/**
+ * Checks the form field by field before anything is sent: the route's own body schema
+ * (CreateInvoiceWithoutXmlBody, the one the API validates with), then what the API checks beyond it
+ * (the series allowed for the type, the RUC's check digit, IGV within the amount, the PDF's type and
+ * size). Each field gets its Spanish message. The PDF is uploaded only once all of this holds, so the
+ * body is checked with a stand-in for its key.
+ */
+export function validateForm(form: NewInvoiceForm): { errors: FieldErrors; body: Omit<Body, 'pdfUrl'> | null } {
+  const messages = invoicesMessages.create.errors;
+  const draft: Body = {
+    prefixId: form.prefixId.trim().toUpperCase(),
+    numericId: form.numericId.trim(),
+    type: form.type,
+    clientTaxId: form.clientTaxId,
+    supplierTaxId: form.supplierTaxId.trim(),
+    supplierName: form.supplierName.trim(),
+    currency: form.currency,
+    amount: amountOf(form.amount),
+    taxAmount: amountOf(form.taxAmount),
+    issueDate: form.issueDate,
+    pdfUrl: form.pdf.length > 0 ? PDF_PLACEHOLDER : '',
+    ...(form.notes.trim() ? { notes: form.notes.trim() } : {}),
+  };
+
+  const errors: FieldErrors = {};
+  const parsed = CreateInvoiceWithoutXmlBody.safeParse(draft);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0];
+      if (typeof field === 'string' && field in messages && !errors[field as FieldName]) {
+        errors[field as FieldName] = messages[field as FieldName];
+      }
+    }
+  }
+  if (!errors.prefixId && !errors.numericId && !checkInvoiceCode(draft.type, draft.prefixId, draft.numericId)) {
+    if (Number(draft.numericId) === 0) errors.numericId = messages.numericId;
+    else errors.prefixId = messages.prefixIdForType;
+  }
+  if (!errors.supplierTaxId && !isValidRuc(draft.supplierTaxId)) errors.supplierTaxId = messages.supplierTaxId;
+  if (!errors.amount && !errors.taxAmount && draft.taxAmount > draft.amount) errors.taxAmount = messages.taxAboveAmount;
+  const pdf = form.pdf[0];
+  if (pdf && !errors.pdfUrl) {
+    try {
+      contentTypeFor(pdf, 'INVOICE_PDF');
+    } catch (error) {
+      if (isFileRejection(error)) errors.pdfUrl = error.message;
+      else throw error;
+    }
+  }
+
+  if (Object.keys(errors).length > 0 || !parsed.success) return { errors, body: null };
+  const { pdfUrl: _placeholder, ...body } = draft;
+  return { errors, body };
+}

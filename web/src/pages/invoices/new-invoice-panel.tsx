@@ -1,0 +1,294 @@
+import { useState, type FormEvent } from 'react';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import DatePicker from '@cloudscape-design/components/date-picker';
+import FileUpload from '@cloudscape-design/components/file-upload';
+import Form from '@cloudscape-design/components/form';
+import FormField from '@cloudscape-design/components/form-field';
+import Header from '@cloudscape-design/components/header';
+import Input from '@cloudscape-design/components/input';
+import Select, { type SelectProps } from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Textarea from '@cloudscape-design/components/textarea';
+import {
+  CURRENCIES,
+  INVOICE_TYPES,
+  INVOICE_TYPE_LABELS,
+  START_OF_WEEK,
+  formatDate,
+  routes,
+  type Currency,
+  type InvoiceType,
+} from '@portal/shared';
+import { apiCall } from '../../api/client';
+import { useFeedback } from '../../feedback/feedback';
+import { useClients } from '../../hooks/use-clients';
+import { invoicesMessages } from './messages';
+import { emptyForm, validateForm, type FieldErrors, type NewInvoiceForm } from './new-invoice-form';
+import { FILE_RULES, uploadFile } from './upload-file';
+import { announceReceived, reportFailure } from './xml-upload';
+
+const text = invoicesMessages.create;
+
+const TYPE_OPTIONS: SelectProps.Option[] = INVOICE_TYPES.map((type) => ({
+  value: type,
+  label: INVOICE_TYPE_LABELS[type],
+}));
+const CURRENCY_LABELS: Record<Currency, string> = { PEN: 'Soles (PEN)', USD: 'Dólares (USD)' };
+const CURRENCY_OPTIONS: SelectProps.Option[] = CURRENCIES.map((currency) => ({
+  value: currency,
+  label: CURRENCY_LABELS[currency],
+}));
+
+export interface NewInvoicePanelProps {
+  /** The supplier's RUC, fixed for a supplier (it may only submit its own); absent for an admin. */
+  readonly supplierTaxId?: string;
+  /** The supplier's business name as its invoices carry it, when known. */
+  readonly supplierName?: string;
+  /** The client the list is filtered by, offered first. */
+  readonly defaultClient?: string;
+  readonly onCreated: () => void;
+  readonly onClose: () => void;
+}
+
+type Phase = 'idle' | 'uploading' | 'registering';
+
+/**
+ * 'Nuevo comprobante' (spec §2 "Add invoice" sidebar, §3 create-without-XML form): every field of the
+ * form, checked before sending with the route's body schema; the PDF (required, spec §5) goes through
+ * POST /uploads first, then POST /invoices/without-xml registers the invoice.
+ */
+export function NewInvoicePanel(props: NewInvoicePanelProps) {
+  const feedback = useFeedback();
+  const { clients, isLoading: clientsLoading, error: clientsError } = useClients();
+  const [form, setForm] = useState<NewInvoiceForm>(() =>
+    emptyForm({
+      supplierTaxId: props.supplierTaxId ?? '',
+      supplierName: props.supplierName ?? '',
+      clientTaxId: props.defaultClient ?? '',
+    }),
+  );
+  const [checked, setChecked] = useState(false);
+  const [phase, setPhase] = useState<Phase>('idle');
+  // Once the user tried to send, errors follow every change.
+  const errors: FieldErrors = checked ? validateForm(form).errors : {};
+  const busy = phase !== 'idle';
+
+  const set =
+    <K extends keyof NewInvoiceForm>(field: K) =>
+    (value: NewInvoiceForm[K]) =>
+      setForm((current) => ({ ...current, [field]: value }));
+
+  const clientOptions: SelectProps.Option[] = clients.map((client) => ({
+    value: client.taxId,
+    label: client.name,
+    description: client.taxId,
+  }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setChecked(true);
+    const { body } = validateForm(form);
+    const pdf = form.pdf[0];
+    if (!body || !pdf) return;
+    try {
+      setPhase('uploading');
+      const pdfUrl = await uploadFile(pdf, 'INVOICE_PDF');
+      setPhase('registering');
+      const invoice = await apiCall(routes.createInvoiceWithoutXml, { body: { ...body, pdfUrl } });
+      announceReceived(feedback, invoice);
+      props.onCreated();
+      props.onClose();
+    } catch (error) {
+      reportFailure(feedback, error);
+      setPhase('idle');
+    }
+  };
+
+  const hasErrors = Object.keys(errors).length > 0;
+
+  return (
+    <Box padding={{ horizontal: 'l', vertical: 'm' }} data-testid="new-invoice-panel">
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Form
+          header={
+            <Header variant="h2" description={text.description}>
+              {text.title}
+            </Header>
+          }
+          errorText={hasErrors ? text.errors.summary : undefined}
+          errorIconAriaLabel={text.errorIcon}
+          actions={
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button formAction="none" variant="link" onClick={props.onClose} disabled={busy}>
+                {text.cancel}
+              </Button>
+              <Button
+                variant="primary"
+                loading={busy}
+                loadingText={phase === 'uploading' ? text.uploading : text.registering}
+              >
+                {text.submit}
+              </Button>
+            </SpaceBetween>
+          }
+        >
+          <SpaceBetween size="m">
+            <ColumnLayout columns={2}>
+              <FormField label={text.prefixId} errorText={errors.prefixId}>
+                <Input
+                  value={form.prefixId}
+                  placeholder={text.prefixIdPlaceholder}
+                  onChange={({ detail }) => set('prefixId')(detail.value.toUpperCase().slice(0, 4))}
+                  invalid={Boolean(errors.prefixId)}
+                  ariaRequired
+                  autoComplete={false}
+                />
+              </FormField>
+              <FormField label={text.numericId} errorText={errors.numericId}>
+                <Input
+                  value={form.numericId}
+                  placeholder={text.numericIdPlaceholder}
+                  inputMode="numeric"
+                  onChange={({ detail }) => set('numericId')(detail.value.replace(/\D/g, '').slice(0, 8))}
+                  invalid={Boolean(errors.numericId)}
+                  ariaRequired
+                  autoComplete={false}
+                />
+              </FormField>
+            </ColumnLayout>
+            <FormField label={text.type} errorText={errors.type}>
+              <Select
+                options={TYPE_OPTIONS}
+                selectedOption={TYPE_OPTIONS.find((option) => option.value === form.type) ?? null}
+                onChange={({ detail }) => set('type')(detail.selectedOption.value as InvoiceType)}
+                invalid={Boolean(errors.type)}
+                ariaRequired
+              />
+            </FormField>
+            <FormField label={text.client} errorText={errors.clientTaxId}>
+              <Select
+                options={clientOptions}
+                selectedOption={clientOptions.find((option) => option.value === form.clientTaxId) ?? null}
+                placeholder={text.clientPlaceholder}
+                onChange={({ detail }) => set('clientTaxId')(detail.selectedOption.value ?? '')}
+                statusType={clientsLoading ? 'loading' : clientsError ? 'error' : 'finished'}
+                loadingText={invoicesMessages.filters.clientsLoading}
+                errorText={invoicesMessages.filters.clientsError}
+                invalid={Boolean(errors.clientTaxId)}
+                ariaRequired
+              />
+            </FormField>
+            <ColumnLayout columns={2}>
+              <FormField label={text.currency} errorText={errors.currency}>
+                <Select
+                  options={CURRENCY_OPTIONS}
+                  selectedOption={CURRENCY_OPTIONS.find((option) => option.value === form.currency) ?? null}
+                  onChange={({ detail }) => set('currency')(detail.selectedOption.value as Currency)}
+                  ariaRequired
+                />
+              </FormField>
+              <FormField
+                label={text.issueDate}
+                errorText={errors.issueDate}
+                constraintText={
+                  form.issueDate ? text.issueDateChosen(formatDate(form.issueDate)) : text.issueDateConstraint
+                }
+              >
+                <DatePicker
+                  value={form.issueDate}
+                  onChange={({ detail }) => set('issueDate')(detail.value)}
+                  locale="es-PE"
+                  startOfWeek={START_OF_WEEK}
+                  placeholder={text.issueDatePlaceholder}
+                  invalid={Boolean(errors.issueDate)}
+                  ariaRequired
+                  expandToViewport
+                  i18nStrings={{
+                    openCalendarAriaLabel: text.datePicker.openCalendar,
+                    nextMonthAriaLabel: text.datePicker.nextMonth,
+                    previousMonthAriaLabel: text.datePicker.previousMonth,
+                    todayAriaLabel: text.datePicker.today,
+                  }}
+                />
+              </FormField>
+            </ColumnLayout>
+            <ColumnLayout columns={2}>
+              <FormField label={text.amount} errorText={errors.amount} constraintText={text.amountConstraint}>
+                <Input
+                  value={form.amount}
+                  inputMode="decimal"
+                  onChange={({ detail }) => set('amount')(detail.value)}
+                  invalid={Boolean(errors.amount)}
+                  ariaRequired
+                  autoComplete={false}
+                />
+              </FormField>
+              <FormField label={text.taxAmount} errorText={errors.taxAmount}>
+                <Input
+                  value={form.taxAmount}
+                  inputMode="decimal"
+                  onChange={({ detail }) => set('taxAmount')(detail.value)}
+                  invalid={Boolean(errors.taxAmount)}
+                  ariaRequired
+                  autoComplete={false}
+                />
+              </FormField>
+            </ColumnLayout>
+            <FormField label={text.supplierTaxId} errorText={errors.supplierTaxId}>
+              <Input
+                value={form.supplierTaxId}
+                inputMode="numeric"
+                readOnly={Boolean(props.supplierTaxId)}
+                onChange={({ detail }) => set('supplierTaxId')(detail.value.replace(/\D/g, '').slice(0, 11))}
+                invalid={Boolean(errors.supplierTaxId)}
+                ariaRequired
+              />
+            </FormField>
+            <FormField label={text.supplierName} errorText={errors.supplierName}>
+              <Input
+                value={form.supplierName}
+                onChange={({ detail }) => set('supplierName')(detail.value)}
+                invalid={Boolean(errors.supplierName)}
+                ariaRequired
+              />
+            </FormField>
+            <FormField
+              label={
+                <span>
+                  {text.notes} <i>- {text.optional}</i>
+                </span>
+              }
+              errorText={errors.notes}
+            >
+              <Textarea
+                value={form.notes}
+                rows={3}
+                onChange={({ detail }) => set('notes')(detail.value)}
+                invalid={Boolean(errors.notes)}
+              />
+            </FormField>
+            <FormField label={text.pdf} errorText={errors.pdfUrl} data-testid="new-invoice-pdf">
+              <FileUpload
+                value={form.pdf}
+                onChange={({ detail }) => set('pdf')(detail.value.slice(-1))}
+                accept={[FILE_RULES.INVOICE_PDF.extension, ...FILE_RULES.INVOICE_PDF.contentTypes].join(',')}
+                constraintText={text.pdfConstraint}
+                showFileSize
+                ariaRequired
+                i18nStrings={{
+                  uploadButtonText: () => text.pdfButton,
+                  dropzoneText: () => text.pdfButton,
+                  removeFileAriaLabel: (index) => text.pdfRemove(index + 1),
+                  errorIconAriaLabel: text.errorIcon,
+                }}
+              />
+            </FormField>
+          </SpaceBetween>
+        </Form>
+      </form>
+    </Box>
+  );
+}

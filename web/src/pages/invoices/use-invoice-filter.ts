@@ -1,0 +1,109 @@
+import { useCallback, useMemo, useRef } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { resolveActiveCompany } from '../../session/active-company';
+import type { Client, Level } from '@portal/shared';
+import {
+  EMPTY_FILTER,
+  applyPatch,
+  parseFilter,
+  serializeFilter,
+  type FilterPatch,
+  type InvoiceFilterState,
+} from './invoice-filter';
+import type { InvoiceFilter } from './use-invoices';
+
+export type FilterChange = FilterPatch | ((latest: InvoiceFilterState) => FilterPatch);
+
+/**
+ * The filter in the URL, with the changes a screen makes to it (each change replaces the history entry).
+ * Two changes in a row (two options ticked quickly) must not lose the first: the router's search params
+ * only update once its navigation settles, so each change builds on the last one made, until the URL
+ * has caught up or changed from elsewhere (a link from the header).
+ */
+export function useInvoiceFilter() {
+  const [params, setParams] = useSearchParams();
+  const key = params.toString();
+  const routerKey = useRef(key);
+  routerKey.current = key;
+  /** The last query this screen set, and every query the URL may pass through on its way there. */
+  const pending = useRef<{ readonly route: Set<string>; readonly next: URLSearchParams } | null>(null);
+  // Parsed once per query string, so that the objects stay stable between renders.
+  const filter = useMemo(() => parseFilter(new URLSearchParams(key)), [key]);
+
+  const ours = () => pending.current !== null && pending.current.route.has(routerKey.current);
+  const apply = useCallback(
+    (next: URLSearchParams) => {
+      const route = ours() ? pending.current!.route : new Set([routerKey.current]);
+      route.add(next.toString());
+      pending.current = { route, next };
+      setParams(next, { replace: true });
+    },
+    [setParams],
+  );
+  /** A change, or a function of the latest filter for changes that depend on it (toggling one option). */
+  const update = useCallback(
+    (change: FilterChange) => {
+      const latest = parseFilter(ours() ? pending.current!.next : new URLSearchParams(routerKey.current));
+      apply(serializeFilter(applyPatch(latest, typeof change === 'function' ? change(latest) : change)));
+    },
+    [apply],
+  );
+  const clear = useCallback(
+    (keep: FilterPatch = {}) => apply(serializeFilter(applyPatch(EMPTY_FILTER, keep))),
+    [apply],
+  );
+  return { filter, update, clear };
+}
+
+/** What the screen asks GET /invoices for, once the filter is read against the user's reach. */
+export interface ResolvedFilter {
+  /** The company whose offices and responsibles the staff filters offer (undefined: none yet or all). */
+  readonly company: string | undefined;
+  /** The company the client select shows. */
+  readonly selectedClient: string | undefined;
+  /** The query, or null while the company an admin must name is still loading. */
+  readonly query: InvoiceFilter | null;
+  /** The acquirer typed is a company the manager may not open: it is left out of the query. */
+  readonly acquirerNotAllowed: boolean;
+  /** Which filters the level has on screen (and in the query). */
+  readonly staff: boolean;
+}
+
+/**
+ * Reads the filter of the URL for a level (docs/decisions.md, GET /invoices without client):
+ * - a supplier lists what it issued, at every client or one; issuer, office and responsible are staff
+ *   filters (the supplier is the issuer, and offices and employees are staff calls), so they are ignored;
+ * - a manager lists its active company (the one the header menu switches); an admin the company it
+ *   picked, the group's first until it picks one;
+ * - `acquirer` is the API's other name for the client: when set it replaces the client (a manager only
+ *   within its own companies, else it is ignored and the field says why).
+ */
+export function resolveFilter(
+  level: Level | undefined,
+  filter: InvoiceFilterState,
+  context: { taxIds: readonly string[]; chosen: string | null; clients: readonly Client[] },
+): ResolvedFilter {
+  const staff = level === 'MANAGER' || level === 'ADMIN';
+  const acquirerNotAllowed = level === 'MANAGER' && !!filter.acquirer && !context.taxIds.includes(filter.acquirer);
+  const acquirer = acquirerNotAllowed ? undefined : filter.acquirer;
+
+  let client: string | undefined;
+  if (level === 'MANAGER') client = resolveActiveCompany(context.taxIds, context.chosen) ?? undefined;
+  else if (level === 'ADMIN') client = filter.client ?? context.clients[0]?.taxId;
+  else client = filter.client;
+
+  const company = acquirer ?? client;
+  const waiting = level === undefined || (level === 'ADMIN' && company === undefined);
+  const query: InvoiceFilter | null = waiting
+    ? null
+    : {
+        ...(acquirer ? { acquirer } : client ? { client } : {}),
+        ...(filter.invoiceStatus.length > 0 ? { invoiceStatus: filter.invoiceStatus.join(',') } : {}),
+        ...(filter.invoiceType.length > 0 ? { invoiceType: filter.invoiceType.join(',') } : {}),
+        ...(filter.search ? { search: filter.search } : {}),
+        ...(staff && filter.office ? { office: filter.office } : {}),
+        ...(staff && filter.responsible ? { responsible: filter.responsible } : {}),
+        ...(staff && filter.issuer ? { issuer: filter.issuer } : {}),
+      };
+  return { company, selectedClient: company, query, acquirerNotAllowed, staff };
+}

@@ -1,0 +1,133 @@
+import { useNavigate } from 'react-router-dom';
+import Badge from '@cloudscape-design/components/badge';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Header from '@cloudscape-design/components/header';
+import Link from '@cloudscape-design/components/link';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
+import Table, { type TableProps } from '@cloudscape-design/components/table';
+import type { Notification } from '@portal/shared';
+import { useFeedback } from '../../feedback/feedback';
+import { formatMoment } from '../../layout/header/format-moment';
+import { notificationMessages as text } from './messages';
+import { notificationHref, useNotifications } from './use-notifications';
+
+function columns(follow: (href: string) => void): TableProps.ColumnDefinition<Notification>[] {
+  return [
+    {
+      id: 'state',
+      header: text.columns.state,
+      minWidth: 110,
+      cell: (item) =>
+        item.isRead ? <Box color="text-body-secondary">{text.read}</Box> : <Badge color="blue">{text.unread}</Badge>,
+    },
+    {
+      id: 'date',
+      header: text.columns.date,
+      minWidth: 140,
+      cell: (item) => <time dateTime={item.registeredAt}>{formatMoment(item.registeredAt)}</time>,
+    },
+    {
+      id: 'message',
+      header: text.columns.message,
+      isRowHeader: true,
+      cell: (item) => (
+        <Box fontWeight={item.isRead ? 'normal' : 'bold'} data-testid="notification-message">
+          {item.message}
+        </Box>
+      ),
+    },
+    {
+      id: 'invoice',
+      header: text.columns.invoice,
+      cell: (item) => {
+        const href = notificationHref(item);
+        const invoice = item.reference?.invoiceId;
+        if (!href || !invoice) return text.noInvoice;
+        return (
+          <Link
+            href={href}
+            ariaLabel={text.openInvoice(invoice)}
+            onFollow={(event) => {
+              event.preventDefault();
+              follow(href);
+            }}
+          >
+            {invoice}
+          </Link>
+        );
+      },
+    },
+  ];
+}
+
+/** '/notifications': the user's feed, newest first, read and unread, with 'mark all read' (spec §2). */
+export default function NotificationsPage() {
+  const navigate = useNavigate();
+  const feedback = useFeedback();
+  const notifications = useNotifications();
+  const { items, unread, error, isLoading } = notifications;
+
+  const markAll = async () => {
+    if (await notifications.markAllAsRead()) feedback.success(text.markedAsRead);
+  };
+
+  return (
+    <Table
+      variant="full-page"
+      stickyHeader
+      wrapLines
+      ariaLabels={{ tableLabel: text.tableLabel }}
+      header={
+        <Header
+          variant="awsui-h1-sticky"
+          description={text.description}
+          counter={isLoading || error ? undefined : text.unreadCounter(unread, items.length)}
+          actions={
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button
+                iconName="refresh"
+                ariaLabel={text.refresh}
+                loading={notifications.isRefreshing}
+                onClick={() => void notifications.refresh()}
+              />
+              <Button
+                variant="primary"
+                iconName="check"
+                disabled={unread === 0}
+                loading={notifications.marking}
+                onClick={() => void markAll()}
+              >
+                {text.markAllAsRead}
+              </Button>
+            </SpaceBetween>
+          }
+        >
+          {text.title}
+        </Header>
+      }
+      columnDefinitions={columns((href) => navigate(href))}
+      items={error ? [] : items}
+      trackBy="id"
+      loading={isLoading}
+      loadingText={text.loading}
+      empty={
+        error ? (
+          <Box textAlign="center" padding="m">
+            <SpaceBetween size="s">
+              <StatusIndicator type="error">
+                <span data-testid="notifications-error">{text.loadError}</span>
+              </StatusIndicator>
+              <Button onClick={() => void notifications.refresh()}>{text.retry}</Button>
+            </SpaceBetween>
+          </Box>
+        ) : (
+          <Box textAlign="center" color="inherit" padding="m">
+            {text.empty}
+          </Box>
+        )
+      }
+    />
+  );
+}
