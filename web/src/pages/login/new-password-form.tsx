@@ -1,12 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { confirmSignIn } from 'aws-amplify/auth';
-import Alert from '@cloudscape-design/components/alert';
-import Button from '@cloudscape-design/components/button';
-import Form from '@cloudscape-design/components/form';
-import Header from '@cloudscape-design/components/header';
-import SpaceBetween from '@cloudscape-design/components/space-between';
 import { messages } from '../../messages';
 import { authErrorName } from '../../session/auth-errors';
+import { LoginStepForm } from './login-step-form';
 import { NewPasswordFields } from './new-password-fields';
 import { newPasswordErrors } from './validation';
 
@@ -22,8 +18,7 @@ export function NewPasswordForm({ onSignedIn, onCancel }: { onSignedIn: () => Pr
   const [failure, setFailure] = useState<string | null>(null);
   const errors = newPasswordErrors(password, repeated, submitted);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setSubmitted(true);
     setFailure(null);
     const problems = newPasswordErrors(password, repeated, true);
@@ -47,39 +42,22 @@ export function NewPasswordForm({ onSignedIn, onCancel }: { onSignedIn: () => Pr
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <Form
-        header={
-          <Header variant="h2" description={messages.newPassword.description}>
-            {messages.newPassword.title}
-          </Header>
-        }
-        actions={
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button formAction="none" variant="link" onClick={onCancel}>
-              {messages.resetPassword.cancel}
-            </Button>
-            <Button variant="primary" formAction="submit" loading={busy}>
-              {messages.newPassword.submit}
-            </Button>
-          </SpaceBetween>
-        }
-      >
-        <SpaceBetween size="l">
-          {failure && (
-            <Alert type="error">
-              <span data-testid="new-password-failure">{failure}</span>
-            </Alert>
-          )}
-          <NewPasswordFields
-            password={password}
-            repeated={repeated}
-            onPassword={setPassword}
-            onRepeated={setRepeated}
-            errors={errors}
-          />
-        </SpaceBetween>
-      </Form>
-    </form>
+    <LoginStepForm
+      title={messages.newPassword.title}
+      description={messages.newPassword.description}
+      submitText={messages.newPassword.submit}
+      busy={busy}
+      onSubmit={submit}
+      onBack={onCancel}
+      outcome={failure ? { type: 'error', text: failure, testId: 'new-password-failure' } : null}
+    >
+      <NewPasswordFields
+        password={password}
+        repeated={repeated}
+        onPassword={setPassword}
+        onRepeated={setRepeated}
+        errors={errors}
+      />
+    </LoginStepForm>
   );
 }

@@ -1,15 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { confirmResetPassword, resetPassword } from 'aws-amplify/auth';
-import Alert from '@cloudscape-design/components/alert';
 import Button from '@cloudscape-design/components/button';
-import Form from '@cloudscape-design/components/form';
-import Header from '@cloudscape-design/components/header';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
-import SpaceBetween from '@cloudscape-design/components/space-between';
 import { messages } from '../../messages';
 import { authErrorName } from '../../session/auth-errors';
 import { EmailField } from './email-field';
+import { LoginStepForm } from './login-step-form';
 import { NewPasswordFields } from './new-password-fields';
 import { emailError, newPasswordErrors } from './validation';
 
@@ -58,8 +55,7 @@ function RequestResetForm({
 
   const emailProblem = emailError(email, submitted);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setSubmitted(true);
     setOutcome(null);
     if (emailError(email, true)) return;
@@ -80,43 +76,29 @@ function RequestResetForm({
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <Form
-        header={
-          <Header variant="h2" description={messages.resetPassword.description}>
-            {messages.resetPassword.title}
-          </Header>
-        }
-        actions={
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button formAction="none" variant="link" onClick={onBack}>
-              {messages.resetPassword.cancel}
-            </Button>
-            <Button formAction="none" onClick={onHaveCode} disabled={Boolean(emailError(email, true))}>
-              {messages.resetPassword.haveCode}
-            </Button>
-            <Button variant="primary" formAction="submit" loading={busy} disabled={outcome?.type === 'success'}>
-              {messages.resetPassword.submit}
-            </Button>
-          </SpaceBetween>
-        }
-      >
-        <SpaceBetween size="l">
-          {outcome && (
-            <Alert type={outcome.type}>
-              <span data-testid="reset-password-outcome">{outcome.text}</span>
-            </Alert>
-          )}
-          <EmailField
-            label={messages.resetPassword.emailLabel}
-            name="reset-email"
-            value={email}
-            onChange={setEmail}
-            errorText={emailProblem}
-          />
-        </SpaceBetween>
-      </Form>
-    </form>
+    <LoginStepForm
+      title={messages.resetPassword.title}
+      description={messages.resetPassword.description}
+      submitText={messages.resetPassword.submit}
+      busy={busy}
+      submitDisabled={outcome?.type === 'success'}
+      onSubmit={submit}
+      onBack={onBack}
+      extraActions={
+        <Button formAction="none" onClick={onHaveCode} disabled={Boolean(emailError(email, true))}>
+          {messages.resetPassword.haveCode}
+        </Button>
+      }
+      outcome={outcome ? { ...outcome, testId: 'reset-password-outcome' } : null}
+    >
+      <EmailField
+        label={messages.resetPassword.emailLabel}
+        name="reset-email"
+        value={email}
+        onChange={setEmail}
+        errorText={emailProblem}
+      />
+    </LoginStepForm>
   );
 }
 
@@ -131,8 +113,7 @@ function ConfirmResetForm({ email, onBack }: { email: string; onBack: (done: boo
   const errors = newPasswordErrors(password, repeated, submitted);
   const codeError = submitted && !code.trim() ? messages.resetPassword.codeRequired : undefined;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setSubmitted(true);
     setFailure(null);
     const problems = newPasswordErrors(password, repeated, true);
@@ -154,49 +135,32 @@ function ConfirmResetForm({ email, onBack }: { email: string; onBack: (done: boo
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <Form
-        header={
-          <Header variant="h2" description={messages.resetPassword.codeDescription}>
-            {messages.resetPassword.codeTitle}
-          </Header>
-        }
-        actions={
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button formAction="none" variant="link" onClick={() => onBack(false)}>
-              {messages.resetPassword.cancel}
-            </Button>
-            <Button variant="primary" formAction="submit" loading={busy}>
-              {messages.resetPassword.confirm}
-            </Button>
-          </SpaceBetween>
-        }
-      >
-        <SpaceBetween size="l">
-          {failure && (
-            <Alert type="error">
-              <span data-testid="reset-password-failure">{failure}</span>
-            </Alert>
-          )}
-          <FormField label={messages.resetPassword.codeLabel} errorText={codeError}>
-            <Input
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={code}
-              onChange={({ detail }) => setCode(detail.value)}
-              invalid={Boolean(codeError)}
-            />
-          </FormField>
-          <NewPasswordFields
-            password={password}
-            repeated={repeated}
-            onPassword={setPassword}
-            onRepeated={setRepeated}
-            errors={errors}
-          />
-        </SpaceBetween>
-      </Form>
-    </form>
+    <LoginStepForm
+      title={messages.resetPassword.codeTitle}
+      description={messages.resetPassword.codeDescription}
+      submitText={messages.resetPassword.confirm}
+      busy={busy}
+      onSubmit={submit}
+      onBack={() => onBack(false)}
+      outcome={failure ? { type: 'error', text: failure, testId: 'reset-password-failure' } : null}
+    >
+      <FormField label={messages.resetPassword.codeLabel} errorText={codeError}>
+        <Input
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          value={code}
+          onChange={({ detail }) => setCode(detail.value)}
+          invalid={Boolean(codeError)}
+        />
+      </FormField>
+      <NewPasswordFields
+        password={password}
+        repeated={repeated}
+        onPassword={setPassword}
+        onRepeated={setRepeated}
+        errors={errors}
+      />
+    </LoginStepForm>
   );
 }
