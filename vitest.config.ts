@@ -16,6 +16,9 @@ export default defineConfig({
             'shared/**/*.test.ts',
             'functions/**/*.test.ts',
             'tests/unit/**/*.test.ts',
+            // The web app's pure modules (rules, parsing, the assistant's understanding); screens are
+            // tested in a browser (e2e).
+            'web/src/**/*.test.ts',
             'tests/local/**/*.test.ts',
           ],
           testTimeout: 20_000,

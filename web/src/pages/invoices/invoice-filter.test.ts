@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_FILTER, hasMoreFilters, isFiltered, parseFilter, serializeFilter } from './invoice-filter';
+
+describe('the invoices filter in the URL', () => {
+  it('reads the links the header makes: ?search= and ?issuer= open the extra filters', () => {
+    const bySearch = parseFilter(new URLSearchParams('search=F001-123'));
+    expect(bySearch).toMatchObject({ search: 'F001-123', mode: 'HES' });
+    expect(hasMoreFilters(bySearch)).toBe(true);
+    expect(parseFilter(new URLSearchParams('issuer=20456178325')).issuer).toBe('20456178325');
+  });
+
+  it('drops malformed or unknown values instead of sending them to the API', () => {
+    const filter = parseFilter(
+      new URLSearchParams('client=123&issuer=abc&invoiceStatus=PAID,NOPE&invoiceType=FACTURA,X&mode=OTRO'),
+    );
+    expect(filter).toEqual({ ...EMPTY_FILTER, invoiceStatus: ['PAID'], invoiceType: ['FACTURA'] });
+    expect(isFiltered(parseFilter(new URLSearchParams('mode=MIGO')))).toBe(false);
+  });
+
+  it('writes one filter always the same way, and reads back what it wrote', () => {
+    const filter = parseFilter(new URLSearchParams('invoiceStatus=PAID,PENDING&mode=MIGO&search=%20F001%20'));
+    const written = serializeFilter(filter).toString();
+    expect(written).toBe('invoiceStatus=PENDING%2CPAID&search=F001&mode=MIGO');
+    expect(parseFilter(new URLSearchParams(written))).toEqual(filter);
+    expect(serializeFilter(EMPTY_FILTER).toString()).toBe('');
+  });
+});
