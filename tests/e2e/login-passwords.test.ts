@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { cognitoLogLength, inviteSupplier, resetCodeSince, temporaryPasswordOf } from '../support/accounts.js';
+import { inviteSupplier, newestResetCodeOf, temporaryPasswordOf } from '../support/accounts.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import { TEXT, inBrowser, openLogin, pathOf, settledInvoices, signIn } from '../support/web.js';
 
@@ -44,11 +44,10 @@ describe('passwords at the login page', () => {
       await page.getByRole('menuitem', { name: TEXT.signOut }).click();
       await page.waitForURL((url) => url.pathname === '/login');
       await page.getByLabel(TEXT.email).fill(supplier.email);
-      const since = cognitoLogLength();
       await page.getByRole('link', { name: '¿Olvidaste tu contraseña?' }).click();
       await page.getByRole('button', { name: 'Enviar' }).click();
       await page.getByText('Recibirás un correo electrónico con detalles para restablecer tu contraseña.').waitFor();
-      const code = await resetCodeSince(supplier.email, since);
+      const code = await newestResetCodeOf(supplier.email);
 
       await page.getByRole('button', { name: 'Ya tengo un código' }).click();
       await page.getByRole('heading', { name: 'Ingresa el código' }).waitFor();

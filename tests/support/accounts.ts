@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { routes, withCheckDigit } from '@portal/shared';
 import { call, idTokenOf } from './api.js';
@@ -29,8 +29,12 @@ export async function inviteSupplier(): Promise<InvitedSupplier> {
 }
 
 /** Polls until `read` yields a value (the mailbox and cognito-local's log are written asynchronously). */
-async function eventually<T>(read: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
+async function eventually<T>(
+  read: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (value !== undefined) return value;
@@ -47,17 +51,16 @@ export function temporaryPasswordOf(email: string): Promise<string> {
   }, `the invitation to ${email}`);
 }
 
-/** Where cognito-local "e-mails" its codes: call before the action, then `codeSince(...)`. */
-export function cognitoLogLength(): number {
+/**
+ * The newest reset code cognito-local printed for `email` (test accounts have e-mails of their own,
+ * so the newest box naming it is the code of the test's request).
+ */
+export function newestResetCodeOf(email: string): Promise<string> {
   const log = path.join(stage().dataDir, 'logs/cognito.log');
-  return existsSync(log) ? readFileSync(log, 'utf8').length : 0;
-}
-
-/** The reset code printed for `email` after position `since` of cognito-local's log. */
-export function resetCodeSince(email: string, since: number): Promise<string> {
-  const log = path.join(stage().dataDir, 'logs/cognito.log');
+  // One delivery box: the ForgotPassword line, Username, Destination, Code.
   const pattern = new RegExp(
-    `ForgotPassword[\\s\\S]*?Destination: +${email.replace(/[.]/g, '\\.')}[\\s\\S]*?Code: +(\\d{6})`,
+    `ForgotPassword[^\\n]*\\n(?:[^\\n]*\\n){0,4}?[^\\n]*Destination: +${email.replace(/[.]/g, '\\.')}[^\\n]*\\n[^\\n]*Code: +(\\d{6})`,
+    'g',
   );
-  return eventually(() => pattern.exec(readFileSync(log, 'utf8').slice(since))?.[1], `the reset code of ${email}`);
+  return eventually(() => [...readFileSync(log, 'utf8').matchAll(pattern)].at(-1)?.[1], `the reset code of ${email}`);
 }
