@@ -39,7 +39,7 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     // With a modal open, the page behind it is inert and dimmed by its backdrop (its colors measure
     // lower than they are): the modal is what the user can reach, and what is checked.
     const modals = Array.from(
-      page.document.querySelectorAll('[role="dialog"][aria-modal="true"], dialog[open]'),
+      page.document.querySelectorAll('[role="dialog"], [role="alertdialog"], dialog[open]'),
     ).filter((element) => element.getClientRects().length > 0);
     const result = await page.axe.run(modals.length > 0 ? { include: modals } : page.document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
