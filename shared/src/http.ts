@@ -3,6 +3,10 @@ export const HEADERS = {
   requestId: 'x-request-id',
   companyId: 'x-company-id',
   consumerId: 'x-consumer-id',
+  /** Set by CloudFront on requests it forwards to the API (never by browsers); see RUNTIME_ENV.originVerifyToken. */
+  originVerify: 'x-origin-verify',
+  /** The AWS WAF token the web app attaches once its challenge is solved (spec §1, app attestation). */
+  wafToken: 'x-aws-waf-token',
 } as const;
 
 /** The web client's consumer id, sent in the consumer-id header. */

@@ -71,6 +71,14 @@ export const RUNTIME_ENV = {
   userPoolId: 'USER_POOL_ID',
   /** The web app client: the password-reset e-mail is started for it (ForgotPassword). */
   userPoolClientId: 'USER_POOL_CLIENT_ID',
+  /**
+   * The value CloudFront puts in the origin-verify header of every API request it forwards (AWS stages):
+   * when set, the wrapper refuses requests that did not come through CloudFront and its WAF.
+   */
+  originVerifyToken: 'ORIGIN_VERIFY_TOKEN',
+  /** Sender and SES configuration set of the portal's e-mails. */
+  emailSender: 'EMAIL_SENDER',
+  emailConfigurationSet: 'EMAIL_CONFIGURATION_SET',
 } as const;
 
 /** Physical names on the local stage (in AWS, CDK chooses them). */

@@ -1,0 +1,22 @@
+/**
+ * The product's own CloudWatch metrics (Powertools Metrics, embedded metric format): the functions emit
+ * them, the alarms and the dashboard of the stateless stack read them. One definition for both sides.
+ */
+export const METRICS = {
+  namespace: 'PortalProveedores',
+  /**
+   * Every product metric carries exactly these two dimensions: `service` (Powertools' default dimension)
+   * valued serviceName, and `stage` valued with the stage name (RUNTIME_ENV.stage).
+   */
+  serviceName: 'portal-proveedores',
+  stageDimension: 'stage',
+  /** One per call to SUNAT's validation API that got an answer (any status), and one per failed call. */
+  sunatCalls: 'SunatCalls',
+  sunatFailures: 'SunatFailures',
+  /** One per MIRO posting attempt sent to SAP, and one per attempt that failed (transport or SAP error). */
+  sapCalls: 'SapCalls',
+  sapFailures: 'SapFailures',
+  /** Payment sync runs against SAP, and the failed ones. */
+  paymentSyncRuns: 'PaymentSyncRuns',
+  paymentSyncFailures: 'PaymentSyncFailures',
+} as const;
