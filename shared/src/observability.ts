@@ -10,7 +10,7 @@ export const METRICS = {
    */
   serviceName: 'portal-proveedores',
   stageDimension: 'stage',
-  /** One per call to SUNAT's validation API that got an answer (any status), and one per failed call. */
+  /** One per attempted call to SUNAT's validation API, and one per call that failed (transport, 5xx, auth). */
   sunatCalls: 'SunatCalls',
   sunatFailures: 'SunatFailures',
   /** One per MIRO posting attempt sent to SAP, and one per attempt that failed (transport or SAP error). */

@@ -1,10 +1,11 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { tracer } from '../http/tracer.js';
 
 /**
  * SES v2, built once per cold start. On the local stage AWS_ENDPOINT_URL_SESV2 points it at the
  * local mailbox; the code does not know the difference.
  */
-const ses = new SESv2Client({});
+const ses = tracer.captureAWSv3Client(new SESv2Client({}));
 const SENDER = process.env.EMAIL_SENDER ?? 'Portal de Proveedores <no-responder@proveedores.example.pe>';
 const CONFIGURATION_SET = process.env.EMAIL_CONFIGURATION_SET || undefined;
 

@@ -10,12 +10,15 @@ import {
 import { createPresignedPost, type PresignedPostOptions } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { BUCKETS, RUNTIME_ENV } from '@portal/shared';
+import { tracer } from '../http/tracer.js';
 
 /**
  * Built once per cold start. Endpoint, region and credentials come from the SDK's own environment
  * (AWS_ENDPOINT_URL_S3 on the local stage); only path-style addressing, which s3rver needs, is ours.
  */
-export const s3Client = new S3Client({ forcePathStyle: process.env[RUNTIME_ENV.s3ForcePathStyle] === 'true' });
+export const s3Client = tracer.captureAWSv3Client(
+  new S3Client({ forcePathStyle: process.env[RUNTIME_ENV.s3ForcePathStyle] === 'true' }),
+);
 
 export function documentsBucket(): string {
   const name = process.env[BUCKETS.documents.env];

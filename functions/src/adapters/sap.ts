@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { z } from 'zod';
+import { tracer } from '../http/tracer.js';
 
 /**
  * S/4HANA's supplier-invoice API (API_SUPPLIERINVOICE_PROCESS_SRV, OData V2): a CSRF token fetched
@@ -363,7 +364,8 @@ function credentialsFromEnv(): () => Promise<SapCredentials> {
       if (inline) return SapCredentials.parse(JSON.parse(inline));
       const arn = process.env[SAP_ENV.credentialsSecretArn];
       if (!arn) throw new Error(`${SAP_ENV.credentials} or ${SAP_ENV.credentialsSecretArn} must be set`);
-      const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
+      const secrets = tracer.captureAWSv3Client(new SecretsManagerClient({}));
+      const secret = await secrets.send(new GetSecretValueCommand({ SecretId: arn }));
       return SapCredentials.parse(JSON.parse(secret.SecretString ?? 'null'));
     })().catch((error: unknown) => {
       loaded = null;

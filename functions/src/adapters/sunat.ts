@@ -1,6 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { z } from 'zod';
 import { PortalError, type InvoiceType } from '@portal/shared';
+import { tracer } from '../http/tracer.js';
 
 /**
  * SUNAT's "consulta integrada de comprobantes de pago": an OAuth2 client-credentials token per
@@ -280,7 +281,7 @@ export function makeSunatClient(options: SunatClientOptions): SunatValidator {
  */
 export function credentialsFromEnv(
   env: NodeJS.ProcessEnv = process.env,
-  secrets: () => SecretsManagerClient = () => new SecretsManagerClient({}),
+  secrets: () => SecretsManagerClient = () => tracer.captureAWSv3Client(new SecretsManagerClient({})),
 ): (ruc: string) => Promise<SunatClientCredentials | null> {
   let loaded: Promise<SunatCredentialsMap> | undefined;
   const load = async (): Promise<SunatCredentialsMap> => {

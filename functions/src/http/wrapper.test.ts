@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConflictError, routes } from '@portal/shared';
 import type { HttpEvent } from './wrapper.js';
 
@@ -138,5 +138,101 @@ describe('the HTTP wrapper', () => {
   it('generates a txId when the caller sends none', async () => {
     const result = await listOk(event({ headers: {} }), context);
     expect(result.headers?.['x-request-id']).toBe('apigw-1');
+  });
+});
+
+describe('the origin-verify guard', () => {
+  const TOKEN = 'cf-origin-0123456789abcdef';
+  const DIRECT_ACCESS_BODY = {
+    statusCode: 403,
+    message: 'Acceso no permitido: use la dirección del portal.',
+    txId: 'req-12345678',
+    errors: [{ code: 'ERROR_DIRECT_ACCESS_FORBIDDEN', parameters: {} }],
+  };
+
+  /** The wrapper reads the token once, at cold start: each case loads a fresh module with its environment. */
+  async function coldStart(token: string | undefined) {
+    vi.resetModules();
+    if (token === undefined) delete process.env.ORIGIN_VERIFY_TOKEN;
+    else process.env.ORIGIN_VERIFY_TOKEN = token;
+    const { httpHandler: fresh } = await import('./wrapper.js');
+    const { Logger } = await import('@aws-lambda-powertools/logger');
+    const served = vi.fn(async () => ({ items: [], nextCursor: null }));
+    return { list: fresh(routes.listInvoices, served), fresh, served, warn: vi.spyOn(Logger.prototype, 'warn') };
+  }
+
+  const withOriginHeader = (value: string) =>
+    event({ headers: { 'x-request-id': 'req-12345678', 'x-origin-verify': value } });
+
+  afterEach(() => {
+    delete process.env.ORIGIN_VERIFY_TOKEN;
+    vi.restoreAllMocks();
+  });
+
+  it('refuses a request without the header with 403 in the error body, and logs the source IP', async () => {
+    const { list, served, warn } = await coldStart(TOKEN);
+
+    const result = await list(
+      event({ requestContext: { requestId: 'apigw-9', http: { sourceIp: '203.0.113.7' } } } as Partial<HttpEvent>),
+      context,
+    );
+
+    expect(result.statusCode).toBe(403);
+    expect(JSON.parse(result.body!)).toEqual(DIRECT_ACCESS_BODY);
+    expect(result.headers?.['x-content-type-options']).toBe('nosniff');
+    expect(served).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('origin-verify'), { sourceIp: '203.0.113.7' });
+  });
+
+  it.each([
+    ['another value of the same length', TOKEN.replace(/.$/, 'X')],
+    ['a prefix of the token', TOKEN.slice(0, 10)],
+    ['an empty value', ''],
+  ])('refuses a request whose header carries %s', async (_, value) => {
+    const { list, served } = await coldStart(TOKEN);
+
+    const result = await list(withOriginHeader(value), context);
+
+    expect(result.statusCode).toBe(403);
+    expect(JSON.parse(result.body!)).toEqual(DIRECT_ACCESS_BODY);
+    expect(served).not.toHaveBeenCalled();
+  });
+
+  it('serves a request that carries the token', async () => {
+    const { list, served } = await coldStart(TOKEN);
+
+    const result = await list(withOriginHeader(TOKEN), context);
+
+    expect(result.statusCode).toBe(200);
+    expect(served).toHaveBeenCalledOnce();
+  });
+
+  it('guards the public routes too', async () => {
+    const { fresh } = await coldStart(TOKEN);
+    const heartbeat = fresh(routes.heartbeat, async () => ({ status: 'ok' as const, version: '1.0.5', time: 'now' }));
+
+    const direct = await heartbeat(
+      event({ routeKey: 'GET /heartbeat', requestContext: {} } as Partial<HttpEvent>),
+      context,
+    );
+    const viaCloudFront = await heartbeat(
+      event({ routeKey: 'GET /heartbeat', headers: { 'x-origin-verify': TOKEN } }),
+      context,
+    );
+
+    expect(direct.statusCode).toBe(403);
+    expect(viaCloudFront.statusCode).toBe(200);
+  });
+
+  it.each([
+    ['unset', undefined],
+    ['empty', ''],
+  ])('serves any request when the token is %s (local stage, tests)', async (_, token) => {
+    const { list, served } = await coldStart(token);
+
+    const result = await list(event(), context);
+
+    expect(result.statusCode).toBe(200);
+    expect(served).toHaveBeenCalledOnce();
   });
 });

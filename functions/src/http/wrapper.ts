@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import {
@@ -9,6 +9,7 @@ import {
   ROUTES,
   RUNTIME_ENV,
   BadRequestError,
+  ForbiddenError,
   type ErrorBody,
   type RouteBody,
   type RouteDef,
@@ -18,6 +19,7 @@ import {
 } from '@portal/shared';
 import { resolveCaller, type Caller } from './caller.js';
 import { logger, type Logger } from './logger.js';
+import { observability } from './observed.js';
 import { parsePart } from './validation.js';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -39,6 +41,23 @@ const WEB_ORIGINS = (process.env[RUNTIME_ENV.webOrigin] ?? '')
   .split(',')
   .map((origin) => origin.trim())
   .filter(Boolean);
+
+/** Empty on the local stage and in the tests: then any request is served, as before CloudFront existed. */
+const ORIGIN_VERIFY_TOKEN = process.env[RUNTIME_ENV.originVerifyToken] ?? '';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * In AWS the API is reached through CloudFront and its WAF only: CloudFront adds the origin-verify
+ * header, a request sent to the API's own address lacks it. Digests make the comparison constant-time
+ * whatever the length of what was sent.
+ */
+function cameThroughCloudFront(event: HttpEvent): boolean {
+  if (!ORIGIN_VERIFY_TOKEN) return true;
+  const given = event.headers?.[HEADERS.originVerify];
+  if (given === undefined) return false;
+  return timingSafeEqual(digest(given), digest(ORIGIN_VERIFY_TOKEN));
+}
 
 const SECURITY_HEADERS: Record<string, string> = {
   'content-type': 'application/json; charset=utf-8',
@@ -135,11 +154,14 @@ export function httpHandler<R extends RouteDef>(
     before: (request) => {
       const event = request.event;
       const txId = txIdOf(event);
-      states.set(event, {
-        txId,
-        started: Date.now(),
-        log: logger.createChild({ persistentKeys: { txId, routeKey: event.routeKey } }),
-      });
+      const log = logger.createChild({ persistentKeys: { txId, routeKey: event.routeKey } });
+      states.set(event, { txId, started: Date.now(), log });
+      if (!cameThroughCloudFront(event)) {
+        log.warn('request without a valid origin-verify header: not sent through CloudFront', {
+          sourceIp: event.requestContext?.http?.sourceIp,
+        });
+        throw new ForbiddenError('ERROR_DIRECT_ACCESS_FORBIDDEN');
+      }
     },
     onError: (request) => {
       const state = states.get(request.event) ?? {
@@ -159,6 +181,7 @@ export function httpHandler<R extends RouteDef>(
   };
 
   return middy<HttpEvent, HttpResult, Error, Context>()
+    .use(observability())
     .use(portal)
     .handler(async (event) => {
       const state = states.get(event)!;

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   INVOICE_STATUS_LABELS,
+  METRICS,
   notificationAbout,
   TABLE,
   keys,
@@ -11,6 +12,7 @@ import {
 import type { PaymentRunItem, SapPort } from '../adapters/sap.js';
 import type { Queue } from '../adapters/sqs.js';
 import type { Logger } from '../http/logger.js';
+import { UNCOUNTED, metered, type Meter } from '../http/meter.js';
 import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
 
 /** Where the sync remembers how far it read SAP's payment runs. */
@@ -55,6 +57,11 @@ export interface PaymentSyncDeps {
   readonly notifications: Queue;
   readonly clock: () => Date;
   readonly log: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /**
+   * Counts each run and whether it failed (METRICS.paymentSyncRuns, paymentSyncFailures).
+   * @default UNCOUNTED
+   */
+  readonly meter?: Meter;
 }
 
 export interface PaymentSyncResult {
@@ -64,6 +71,7 @@ export interface PaymentSyncResult {
   readonly skipped: number;
 }
 
+const PAYMENT_SYNC_RUNS = { calls: METRICS.paymentSyncRuns, failures: METRICS.paymentSyncFailures };
 const WRITE_ATTEMPTS = 5;
 
 /**
@@ -76,7 +84,7 @@ const WRITE_ATTEMPTS = 5;
  *    starts from it again.
  */
 export function makePaymentSync(deps: PaymentSyncDeps) {
-  const { repository, store, sap, notifications, clock, log } = deps;
+  const { repository, store, sap, notifications, clock, log, meter = UNCOUNTED } = deps;
 
   async function find(item: PaymentRunItem): Promise<StoredInvoice | null> {
     const types = item.invoiceType
@@ -126,28 +134,31 @@ export function makePaymentSync(deps: PaymentSyncDeps) {
     }
   }
 
-  return {
-    async run(): Promise<PaymentSyncResult> {
-      const since = await repository.cursor();
-      const items = await sap.paymentRunItemsSince(since);
-      let scheduled = 0;
-      let paid = 0;
-      let skipped = 0;
-      let reached = since;
-      try {
-        for (const item of items) {
-          const didSchedule = await step(item, 'ACCEPTED', 'SCHEDULED');
-          const didPay = item.paidAt ? await step(item, 'SCHEDULED', 'PAID') : false;
-          if (didSchedule) scheduled++;
-          if (didPay) paid++;
-          if (!didSchedule && !didPay) skipped++;
-          reached = item.changedAt;
-        }
-      } finally {
-        if (reached && reached !== since) await repository.saveCursor(reached, clock().toISOString());
+  async function run(): Promise<PaymentSyncResult> {
+    const since = await repository.cursor();
+    const items = await sap.paymentRunItemsSince(since);
+    let scheduled = 0;
+    let paid = 0;
+    let skipped = 0;
+    let reached = since;
+    try {
+      for (const item of items) {
+        const didSchedule = await step(item, 'ACCEPTED', 'SCHEDULED');
+        const didPay = item.paidAt ? await step(item, 'SCHEDULED', 'PAID') : false;
+        if (didSchedule) scheduled++;
+        if (didPay) paid++;
+        if (!didSchedule && !didPay) skipped++;
+        reached = item.changedAt;
       }
-      log.info('payment runs synchronised', { since, read: items.length, scheduled, paid, skipped });
-      return { read: items.length, scheduled, paid, skipped };
-    },
+    } finally {
+      if (reached && reached !== since) await repository.saveCursor(reached, clock().toISOString());
+    }
+    log.info('payment runs synchronised', { since, read: items.length, scheduled, paid, skipped });
+    return { read: items.length, scheduled, paid, skipped };
+  }
+
+  return {
+    /** One run; any failure (SAP, an invoice write, the cursor) fails the run and is counted. */
+    run: () => metered(meter, PAYMENT_SYNC_RUNS, run),
   };
 }

@@ -3,6 +3,8 @@ import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { sapFromEnv } from '../adapters/sap.js';
 import { queueFromEnv } from '../adapters/sqs.js';
 import { logger } from '../http/logger.js';
+import { meter } from '../http/metrics.js';
+import { observed } from '../http/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makePaymentSync, makePaymentSyncRepository, type PaymentSyncResult } from './sync-payments-job.js';
 
@@ -13,9 +15,8 @@ const sync = makePaymentSync({
   notifications: queueFromEnv(QUEUES.notifications.env),
   clock: () => new Date(),
   log: logger,
+  meter,
 });
 
 /** The PaymentSync schedule (SCHEDULES.paymentSync): EventBridge in AWS, a timer on the local stage. */
-export async function handler(): Promise<PaymentSyncResult> {
-  return sync.run();
-}
+export const handler = observed(async (): Promise<PaymentSyncResult> => sync.run());

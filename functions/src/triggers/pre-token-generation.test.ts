@@ -88,7 +88,7 @@ describe('handler', () => {
     const event = triggerEvent({ 'custom:taxId': '20100070970' });
     event.response.claimsOverrideDetails.claimsToAddOrOverride = { other: 'kept' };
     event.response.claimsOverrideDetails.claimsToSuppress = ['phone_number'];
-    const result = (await handler(event, {} as Context, () => undefined)) as PreTokenGenerationTriggerEvent;
+    const result = await handler(event, {} as Context);
     expect(result.response.claimsOverrideDetails).toEqual({
       claimsToAddOrOverride: { other: 'kept', level: 'SUPPLIER', taxId: '20100070970' },
       claimsToSuppress: ['phone_number'],
@@ -99,7 +99,7 @@ describe('handler', () => {
     'uses the default admin group portal-admins when ADMIN_GROUP_NAME is not set',
     async () => {
       const event = triggerEvent({ identities: SSO_IDENTITIES, 'custom:groups': '["portal-admins"]' });
-      const result = (await handler(event, {} as Context, () => undefined)) as PreTokenGenerationTriggerEvent;
+      const result = await handler(event, {} as Context);
       expect(result.response.claimsOverrideDetails.claimsToAddOrOverride).toEqual({ level: 'ADMIN', taxId: '' });
     },
   );

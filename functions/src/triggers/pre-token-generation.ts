@@ -1,5 +1,6 @@
-import type { PreTokenGenerationTriggerEvent, PreTokenGenerationTriggerHandler } from 'aws-lambda';
+import type { PreTokenGenerationTriggerEvent } from 'aws-lambda';
 import { CLAIMS, USER_ATTRIBUTES, computeLevel, isFederated, parseGroups, type Level } from '@portal/shared';
+import { observed } from '../http/observed.js';
 
 /** Read once per cold start: the group whose first position makes a corporate SSO user an ADMIN. */
 const ADMIN_GROUP_NAME = process.env.ADMIN_GROUP_NAME?.trim() || 'portal-admins';
@@ -59,4 +60,7 @@ export function applyPortalClaims(
   return event;
 }
 
-export const handler: PreTokenGenerationTriggerHandler = async (event) => applyPortalClaims(event);
+/** The trigger's entry. Every sign-in waits on it: logs and a trace, but no metrics to flush. */
+export const handler = observed(async (event: PreTokenGenerationTriggerEvent) => applyPortalClaims(event), {
+  metrics: false,
+});

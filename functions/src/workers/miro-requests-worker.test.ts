@@ -1,7 +1,8 @@
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { keys, type Invoice } from '@portal/shared';
-import type { SapDocument, SapPort } from '../adapters/sap.js';
+import { SapRejectedError, SapUnavailableError, type SapDocument, type SapPort } from '../adapters/sap.js';
+import { fakeMeter } from '../http/meter.fake.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import type { MiroOutbox, MiroOutboxRecord } from './miro-requests-outbox.js';
 import { MIRO_FAILURE_MESSAGE, makeMiroRequestsWorker } from './miro-requests-worker.js';
@@ -80,6 +81,7 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
       return sapBehaviour();
     },
   };
+  const { meter, counted } = fakeMeter();
   const handler = makeMiroRequestsWorker({
     outbox,
     store: {
@@ -93,6 +95,7 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
     notifications: { send: async (body) => void sent.push(body) },
     clock: () => new Date('2026-11-02T10:00:00Z'),
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    meter,
     maxReceiveCount: 3,
     leaseMs: 60_000,
   });
@@ -112,6 +115,7 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
     record: () => record,
     invoice: () => invoice,
     sapCalls: () => sapCalls,
+    counted,
     setRecord: (r: Partial<MiroOutboxRecord>) => (record = { ...record, ...r }),
   };
 }
@@ -157,5 +161,43 @@ describe('MIRO worker', () => {
     expect((await w.deliver(1, { supplierId: 'x' })).batchItemFailures).toHaveLength(1);
     expect((await w.deliver(1, { ...MESSAGE, outboxKey: 'MIRO#otro' })).batchItemFailures).toHaveLength(1);
     expect(w.sapCalls()).toBe(0);
+  });
+
+  describe('metrics', () => {
+    it('counts a posting SAP accepted as a call without failure, and a redelivery as nothing', async () => {
+      const w = world(async () => DOCUMENT);
+
+      await w.deliver(1);
+      await w.deliver(2);
+
+      expect(w.counted).toEqual([
+        { name: 'SapCalls', value: 1 },
+        { name: 'SapFailures', value: 0 },
+      ]);
+    });
+
+    it.each([
+      ['SAP does not answer', new SapUnavailableError('SAP did not answer POST')],
+      ['SAP refuses the document', new SapRejectedError(400, 'El período contable está cerrado')],
+    ])('counts a posting as a call and a failure when %s', async (_, error) => {
+      const w = world(async () => Promise.reject(error));
+
+      await w.deliver(1);
+
+      expect(w.counted).toEqual([
+        { name: 'SapCalls', value: 1 },
+        { name: 'SapFailures', value: 1 },
+      ]);
+    });
+
+    it('counts nothing when another delivery holds the record and SAP is not called', async () => {
+      const w = world(async () => DOCUMENT);
+      w.setRecord({ state: 'POSTING', leaseOwner: 'other', postingUntil: '2026-11-02T10:00:30.000Z' });
+
+      await w.deliver(1);
+
+      expect(w.sapCalls()).toBe(0);
+      expect(w.counted).toEqual([]);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   INVOICE_ERROR_MESSAGES,
+  METRICS,
   MiroRequestMessage,
   notificationAbout,
   keys,
@@ -10,6 +11,7 @@ import {
 import type { SapDocument, SapPort, SupplierInvoicePosting } from '../adapters/sap.js';
 import type { Queue } from '../adapters/sqs.js';
 import type { Logger } from '../http/logger.js';
+import { UNCOUNTED, metered, type Meter } from '../http/meter.js';
 import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
 import type { MiroOutbox, MiroOutboxRecord } from './miro-requests-outbox.js';
 import { sqsBatchHandler } from './sqs-batch.js';
@@ -21,6 +23,11 @@ export interface MiroRequestsDeps {
   readonly notifications: Queue;
   readonly clock: () => Date;
   readonly log: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /**
+   * Counts each posting sent to SAP and whether it failed (METRICS.sapCalls, sapFailures).
+   * @default UNCOUNTED
+   */
+  readonly meter?: Meter;
   /** The queue's maxReceiveCount: the receive after which a failed message goes to the DLQ. */
   readonly maxReceiveCount: number;
   /** How long one delivery may hold the record while it calls SAP; shorter than the visibility timeout. */
@@ -36,6 +43,7 @@ export class MiroPostingInProgressError extends Error {
   override readonly name = 'MiroPostingInProgressError';
 }
 
+const SAP_CALLS = { calls: METRICS.sapCalls, failures: METRICS.sapFailures };
 const WRITE_ATTEMPTS = 5;
 /** Every HES or MIGO is one line of the order's first item, as the review entered them. */
 const PURCHASE_ORDER_ITEM = '10';
@@ -52,7 +60,7 @@ const PURCHASE_ORDER_ITEM = '10';
  *    the outbox is FAILED and the invoice shows the catalogue's message, then the DLQ keeps it.
  */
 export function makeMiroRequestsWorker(deps: MiroRequestsDeps) {
-  const { outbox, store, sap, notifications, clock, log } = deps;
+  const { outbox, store, sap, notifications, clock, log, meter = UNCOUNTED } = deps;
 
   async function loadInvoice(record: MiroOutboxRecord): Promise<StoredInvoice> {
     const invoice = await store.get(record.supplierId, record.invoiceType, record.invoiceId);
@@ -167,8 +175,9 @@ export function makeMiroRequestsWorker(deps: MiroRequestsDeps) {
 
     let document: SapDocument;
     try {
-      const invoice = await loadInvoice(record);
-      document = await sap.postSupplierInvoice(await postingOf(record, invoice));
+      const posting = await postingOf(record, await loadInvoice(record));
+      // A transport failure and SAP refusing the document are both failures of the posting.
+      document = await metered(meter, SAP_CALLS, () => sap.postSupplierInvoice(posting));
     } catch (error) {
       const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       if (receiveCount >= deps.maxReceiveCount) await giveUp(record, cause);

@@ -3,19 +3,24 @@ import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { sapFromEnv } from '../adapters/sap.js';
 import { queueFromEnv } from '../adapters/sqs.js';
 import { logger } from '../http/logger.js';
+import { meter } from '../http/metrics.js';
+import { observed } from '../http/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeMiroOutbox } from './miro-requests-outbox.js';
 import { makeMiroRequestsWorker } from './miro-requests-worker.js';
 
 /** Consumer of the MIRO queue, wired to the real adapters once per cold start. */
-export const handler = makeMiroRequestsWorker({
-  outbox: makeMiroOutbox(documentClient, tableName()),
-  store: makeInvoiceStore(documentClient, tableName()),
-  sap: sapFromEnv(),
-  notifications: queueFromEnv(QUEUES.notifications.env),
-  clock: () => new Date(),
-  log: logger,
-  maxReceiveCount: QUEUES.miroRequests.maxReceiveCount,
-  // Twice the function's timeout: a delivery whose worker died frees the record well before SQS redelivers.
-  leaseMs: QUEUES.miroRequests.consumerTimeoutSeconds * 2 * 1000,
-});
+export const handler = observed(
+  makeMiroRequestsWorker({
+    outbox: makeMiroOutbox(documentClient, tableName()),
+    store: makeInvoiceStore(documentClient, tableName()),
+    sap: sapFromEnv(),
+    notifications: queueFromEnv(QUEUES.notifications.env),
+    clock: () => new Date(),
+    log: logger,
+    meter,
+    maxReceiveCount: QUEUES.miroRequests.maxReceiveCount,
+    // Twice the function's timeout: a delivery whose worker died frees the record well before SQS redelivers.
+    leaseMs: QUEUES.miroRequests.consumerTimeoutSeconds * 2 * 1000,
+  }),
+);

@@ -1,8 +1,15 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { INVOICE_ERROR_MESSAGES, SunatValidationMessage, notificationAbout, type Invoice } from '@portal/shared';
+import {
+  INVOICE_ERROR_MESSAGES,
+  METRICS,
+  SunatValidationMessage,
+  notificationAbout,
+  type Invoice,
+} from '@portal/shared';
 import type { SunatValidator, SunatVerdict } from '../adapters/sunat.js';
 import type { Queue } from '../adapters/sqs.js';
 import type { Logger } from '../http/logger.js';
+import { UNCOUNTED, metered, type Meter } from '../http/meter.js';
 import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
 
 /** What the worker logs through (the Powertools logger in Lambda). */
@@ -14,12 +21,19 @@ export interface SunatValidationDeps {
   readonly notifications: Queue;
   readonly clock: () => Date;
   readonly log: WorkerLog;
+  /**
+   * Counts each question to SUNAT and whether SUNAT could not be asked (METRICS.sunatCalls, sunatFailures).
+   * @default UNCOUNTED
+   */
+  readonly meter?: Meter;
   /** The queue's maxReceiveCount: the receive after which a failed message goes to the DLQ. */
   readonly maxReceiveCount: number;
 }
 
 /** Shown on the invoice when SUNAT could not be asked on the message's last receive. */
 export const SUNAT_FAILURE_MESSAGE = INVOICE_ERROR_MESSAGES.ERROR_UNEXPECTED_RESPONSE_FROM_SUNAT_VERIFICATION_SERVICE;
+
+const SUNAT_CALLS = { calls: METRICS.sunatCalls, failures: METRICS.sunatFailures };
 
 /** Attempts at writing the verdict when another writer moved the invoice in between. */
 const WRITE_ATTEMPTS = 3;
@@ -35,7 +49,7 @@ const WRITE_ATTEMPTS = 3;
  * Records are handled concurrently, so one slow SUNAT answer does not hold back the batch.
  */
 export function makeSunatValidationWorker(deps: SunatValidationDeps) {
-  const { store, sunat, notifications, clock, log, maxReceiveCount } = deps;
+  const { store, sunat, notifications, clock, log, maxReceiveCount, meter = UNCOUNTED } = deps;
 
   async function notify(invoice: StoredInvoice): Promise<void> {
     if (invoice.certStatus === 'PENDING') return;
@@ -52,14 +66,17 @@ export function makeSunatValidationWorker(deps: SunatValidationDeps) {
 
   async function ask(invoice: StoredInvoice, context: Record<string, unknown>, lastReceive: boolean) {
     try {
-      return await sunat.validate(invoice.client, {
-        issuerRuc: invoice.supplierId,
-        type: invoice.type,
-        series: invoice.prefixId,
-        number: invoice.numericId,
-        issuedAt: invoice.issuedAt,
-        amount: invoice.amount,
-      });
+      // A verdict, VALID or INVALID, is SUNAT answering; only a question SUNAT could not answer is a failure.
+      return await metered(meter, SUNAT_CALLS, () =>
+        sunat.validate(invoice.client, {
+          issuerRuc: invoice.supplierId,
+          type: invoice.type,
+          series: invoice.prefixId,
+          number: invoice.numericId,
+          issuedAt: invoice.issuedAt,
+          amount: invoice.amount,
+        }),
+      );
     } catch (error) {
       log.warn('SUNAT could not be asked', { ...context, lastReceive, detail: describe(error) });
       if (lastReceive) await recordFailure(invoice, context);

@@ -7,6 +7,7 @@ import {
   type SunatValidator,
   type SunatVerdict,
 } from '../adapters/sunat.js';
+import { fakeMeter } from '../http/meter.fake.js';
 import { InvoiceChangedError, type StoredInvoice } from '../repositories/invoice-store.js';
 import { SUNAT_FAILURE_MESSAGE, makeSunatValidationWorker } from './sunat-validation-worker.js';
 
@@ -118,6 +119,7 @@ function setup(invoices: StoredInvoice[], answer: (document: SunatDocument) => S
   const { sunat, asked } = fakeSunat(answer);
   const sent: unknown[] = [];
   const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+  const { meter, counted } = fakeMeter();
   const handler = makeSunatValidationWorker({
     store,
     sunat,
@@ -128,9 +130,10 @@ function setup(invoices: StoredInvoice[], answer: (document: SunatDocument) => S
     },
     clock: () => NOW,
     log,
+    meter,
     maxReceiveCount: MAX_RECEIVES,
   });
-  return { handler, store, asked, sent, log };
+  return { handler, store, asked, sent, log, counted };
 }
 
 function record(body: unknown, options: { id?: string; receiveCount?: number } = {}): SQSRecord {
@@ -346,5 +349,45 @@ describe('SUNAT validation worker', () => {
     expect(response.batchItemFailures).toEqual([]);
     expect(asked).toHaveLength(1);
     expect(store.current(pending)).toMatchObject({ certStatus: 'VALID', version: 3 });
+  });
+
+  describe('metrics', () => {
+    it('counts a question SUNAT answered as a call without failure, whatever the verdict', async () => {
+      const valid = invoice();
+      const annulled = invoice({ id: 'F001-1235', numericId: '1235' });
+      const { handler, counted } = setup([valid, annulled], (document) =>
+        document.number === '1235' ? ANNULLED : VALID,
+      );
+
+      await handler(event(record(messageOf(valid), { id: 'a' }), record(messageOf(annulled), { id: 'b' })));
+
+      expect(counted).toEqual([
+        { name: 'SunatCalls', value: 1 },
+        { name: 'SunatFailures', value: 0 },
+        { name: 'SunatCalls', value: 1 },
+        { name: 'SunatFailures', value: 0 },
+      ]);
+    });
+
+    it('counts a question SUNAT could not answer as a call and a failure', async () => {
+      const pending = invoice();
+      const { handler, counted } = setup([pending], () => new SunatUnavailableError('HTTP 503 (3 tries)'));
+
+      await handler(event(record(messageOf(pending))));
+
+      expect(counted).toEqual([
+        { name: 'SunatCalls', value: 1 },
+        { name: 'SunatFailures', value: 1 },
+      ]);
+    });
+
+    it('counts nothing when SUNAT is not asked (a redelivery or a poison message)', async () => {
+      const decided = invoice({ certStatus: 'VALID', version: 3 });
+      const { handler, counted } = setup([decided], () => VALID);
+
+      await handler(event(record(messageOf(decided)), record('not json', { id: 'poison' })));
+
+      expect(counted).toEqual([]);
+    });
   });
 });

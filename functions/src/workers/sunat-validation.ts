@@ -3,15 +3,20 @@ import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { queueFromEnv } from '../adapters/sqs.js';
 import { sunatFromEnv } from '../adapters/sunat.js';
 import { logger } from '../http/logger.js';
+import { meter } from '../http/metrics.js';
+import { observed } from '../http/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeSunatValidationWorker } from './sunat-validation-worker.js';
 
 /** Consumer of the SUNAT queue, wired to the real adapters once per cold start. */
-export const handler = makeSunatValidationWorker({
-  store: makeInvoiceStore(documentClient, tableName()),
-  sunat: sunatFromEnv(),
-  notifications: queueFromEnv(QUEUES.notifications.env),
-  clock: () => new Date(),
-  log: logger,
-  maxReceiveCount: QUEUES.sunatValidation.maxReceiveCount,
-});
+export const handler = observed(
+  makeSunatValidationWorker({
+    store: makeInvoiceStore(documentClient, tableName()),
+    sunat: sunatFromEnv(),
+    notifications: queueFromEnv(QUEUES.notifications.env),
+    clock: () => new Date(),
+    log: logger,
+    meter,
+    maxReceiveCount: QUEUES.sunatValidation.maxReceiveCount,
+  }),
+);

@@ -87,7 +87,12 @@ export const REQUEST_ERROR_MESSAGES = {
   ERROR_UNAUTHORIZED: 'No podemos validar tu sesión en este momento.',
   ERROR_FORBIDDEN: 'Sesión inválida.',
   ERROR_COMPANY_NOT_ALLOWED: 'No tiene acceso a la sociedad {companyId}.',
+  /** A request that reached the API without passing through CloudFront (RUNTIME_ENV.originVerifyToken). */
+  ERROR_DIRECT_ACCESS_FORBIDDEN: 'Acceso no permitido: use la dirección del portal.',
   ERROR_NOT_IMPLEMENTED: 'Esta funcionalidad aún no está disponible.',
+  /** Answered by AWS WAF's rate-based rule (infra firewall), in the API's body shape. */
+  ERROR_TOO_MANY_REQUESTS:
+    'Se recibieron demasiadas solicitudes desde su conexión. Espere unos minutos e inténtelo nuevamente.',
 } as const;
 
 /** The message of a 500: the body carries no code and nothing of the cause, only the txId. */
