@@ -25,8 +25,13 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler|swr)[\\/]/,
               priority: 3,
             },
-            // The shared contract (zod schemas, catalogue, labels) that config validation and the API client use.
-            { name: 'contract', test: /(node_modules[\\/]zod[\\/]|[\\/]shared[\\/]src[\\/])/, priority: 1 },
+            // The shared contract (zod schemas, catalogue, labels) that config validation and the API client use,
+            // with zod's configuration, which must run before the schemas are built (config/zod-jitless.ts).
+            {
+              name: 'contract',
+              test: /(node_modules[\\/]zod[\\/]|[\\/]shared[\\/]src[\\/]|[\\/]config[\\/]zod-jitless\.ts$)/,
+              priority: 1,
+            },
             {
               name: 'amplify',
               test: /node_modules[\\/](aws-amplify|@aws-amplify[\\/](?!ui)[\w-]+|@aws-crypto|@smithy|@aws-sdk)[\\/]/,

@@ -3,9 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Annotations, App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { EDGE_REGION, EdgeStack } from './edge-stack.js';
 import { StatefulStack } from './stateful-stack.js';
 import { StatelessStack } from './stateless-stack.js';
-import { PLACEHOLDER_ID, resolveStageConfig, type StageConfig } from './stage-config.js';
+import {
+  EXAMPLE_MAIL_DOMAIN,
+  PLACEHOLDER_ID,
+  emailDomain,
+  resolveStageConfig,
+  type StageConfig,
+} from './stage-config.js';
 
 const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -43,10 +50,11 @@ export interface PortalApp {
   readonly config: StageConfig;
   readonly stateful: StatefulStack;
   readonly stateless: StatelessStack;
+  readonly edge: EdgeStack;
 }
 
-export function stackNames(stage: string): { stateful: string; stateless: string } {
-  return { stateful: `Portal-${stage}-Stateful`, stateless: `Portal-${stage}-Stateless` };
+export function stackNames(stage: string): { stateful: string; stateless: string; edge: string } {
+  return { stateful: `Portal-${stage}-Stateful`, stateless: `Portal-${stage}-Stateless`, edge: `Portal-${stage}-Edge` };
 }
 
 /** Builds both stacks of the selected stage; `app.synth()` (or the CLI) synthesizes them. */
@@ -54,8 +62,15 @@ export function buildPortalApp(options: BuildPortalAppOptions = {}): PortalApp {
   const app = new App({ context: { ...cdkJsonContext(), ...options.context }, outdir: options.outdir });
   const config = resolveStageConfig((key) => app.node.tryGetContext(key));
   const paths = { ...PORTAL_PATHS, ...options.paths };
-  const env = config.account || config.region ? { account: config.account, region: config.region } : undefined;
+  const env = { account: config.account, region: config.region };
   const names = stackNames(config.stage);
+
+  const edge = new EdgeStack(app, names.edge, {
+    env: { account: config.account, region: EDGE_REGION },
+    config,
+    description: `Portal de Proveedores (${config.stage}): AWS WAF web ACL of the site and the API (CloudFront, us-east-1)`,
+    crossRegionReferences: true,
+  });
 
   const stateful = new StatefulStack(app, names.stateful, {
     env,
@@ -74,10 +89,13 @@ export function buildPortalApp(options: BuildPortalAppOptions = {}): PortalApp {
     identity: stateful.identity,
     sunat: stateful.sunat,
     sap: stateful.sap,
+    email: stateful.email,
     handlersDir: paths.handlersDir,
     workersDir: paths.workersDir,
     jobsDir: paths.jobsDir,
     webDistDir: paths.webDistDir,
+    firewall: { webAclArn: edge.firewall.webAcl.attrArn, integrationUrl: edge.firewall.integrationUrl },
+    crossRegionReferences: true,
   });
 
   Tags.of(app).add('project', 'portal-proveedores');
@@ -86,6 +104,12 @@ export function buildPortalApp(options: BuildPortalAppOptions = {}): PortalApp {
     Annotations.of(stateful).addWarningV2(
       'portal:placeholder-web-origin',
       `webOrigin ${config.webOrigin} is a placeholder: deploy with -c webOrigin=https://<site> so CORS admits the real site.`,
+    );
+  }
+  if (emailDomain(config.emailSender.address) === EXAMPLE_MAIL_DOMAIN) {
+    Annotations.of(stateful).addWarningV2(
+      'portal:placeholder-email-sender',
+      `emailSender ${config.emailSender.address} is a placeholder: deploy with -c emailSender='{"address":"no-responder@<your domain>"}' and verify that domain in SES (README, "E-mail (SES)").`,
     );
   }
   if (Object.keys(config.sapCompanyCodes).length === 0 || new URL(config.sapBaseUrl).hostname.endsWith('example.com')) {
@@ -108,5 +132,5 @@ export function buildPortalApp(options: BuildPortalAppOptions = {}): PortalApp {
   }
   if (options.nag ?? true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
-  return { app, config, stateful, stateless };
+  return { app, config, stateful, stateless, edge };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stageNames } from './naming.js';
 
 /** Words Cognito refuses in a hosted-UI domain prefix. */
 const RESERVED_PREFIX_WORDS = ['aws', 'amazon', 'cognito'] as const;
@@ -7,7 +8,51 @@ const DOMAIN_PREFIX = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** The hosted-UI domain prefix a stage gets when it names none. */
 export function defaultDomainPrefix(stage: string): string {
-  return `portal-proveedores-${stage}`;
+  return stageNames(stage).hostedUiDomainPrefix;
+}
+
+/** The retention periods CloudWatch Logs accepts, in days. */
+export const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+export type LogRetentionDays = (typeof LOG_RETENTION_DAYS)[number];
+
+/** CloudFront serves custom domains only with an ACM certificate of us-east-1. */
+const CERTIFICATE_ARN = /^arn:aws:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]{36}$/;
+/** A DNS host name: lowercase labels of letters, digits and inner hyphens, at least two of them. */
+const HOST_NAME = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/**
+ * Who the portal's e-mail comes from. SES sends only from a verified identity: the stage verifies the address's
+ * domain with Easy DKIM (three CNAME records). With a Route 53 hosted zone of that domain in the account, CDK writes
+ * the records; otherwise the operator adds them to the domain's DNS (README runbook, "E-mail (SES)").
+ */
+export const EmailSender = z
+  .object({
+    /** The From address, e.g. no-responder@proveedores.grupo.pe; its domain becomes the SES identity. */
+    address: z.email({ error: 'emailSender.address: the From e-mail address, e.g. no-responder@proveedores.grupo.pe' }),
+    /** The name recipients see beside the address. */
+    name: z
+      .string()
+      .regex(/^[^"<>\r\n]{1,64}$/, 'emailSender.name: 1-64 characters, no quotes, angle brackets or line breaks')
+      .default('Portal de Proveedores'),
+    /** Public hosted zone (Route 53, same account) of the address's domain, where CDK writes the DKIM records. */
+    hostedZoneId: z
+      .string()
+      .regex(/^Z[A-Z0-9]{1,31}$/, 'emailSender.hostedZoneId: a Route 53 hosted zone id such as Z0123456789ABCDEFGHIJ')
+      .optional(),
+  })
+  .strict();
+export type EmailSender = z.infer<typeof EmailSender>;
+
+/** The domain SES verifies for an e-mail address. */
+export function emailDomain(address: string): string {
+  return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/** The From header the functions' mailer sends: `Name <address>`. */
+export function fromHeader(sender: Pick<EmailSender, 'address' | 'name'>): string {
+  return `${sender.name} <${sender.address}>`;
 }
 
 /** Why Cognito would refuse a domain prefix, or null when it is acceptable. */
@@ -97,7 +142,10 @@ export const StageConfig = z
       .string()
       .regex(/^\d{12}$/, 'account: 12 digits')
       .optional(),
-    region: z.string().min(1).optional(),
+    /** Where the stage's stacks live; the WAF web ACL of CloudFront lives in us-east-1 whatever this says. */
+    region: z
+      .string({ error: 'region: the AWS region of the stage, e.g. sa-east-1' })
+      .regex(/^[a-z]{2}(?:-[a-z]+)+-\d$/, 'region: an AWS region code such as sa-east-1 or us-east-1'),
     /** Group claim that makes a corporate SSO user ADMIN (spec §6). */
     adminGroupName: z.string().min(1).default('portal-admins'),
     /**
@@ -105,9 +153,25 @@ export const StageConfig = z
      * The documents bucket (stateful stack) cannot see the stage's CloudFront domain, so browser uploads
      * work from this origin; the API additionally accepts the stage's own CloudFront origin.
      */
-    webOrigin: z.url({ protocol: /^https?$/ }).refine((value) => new URL(value).origin === value, {
-      message: 'webOrigin: scheme://host[:port] only, no path or trailing slash',
-    }),
+    webOrigin: z
+      .url({ protocol: /^https?$/ })
+      .refine((value) => new URL(value).origin === value, {
+        message: 'webOrigin: scheme://host[:port] only, no path or trailing slash',
+      })
+      .optional(),
+    /** The site's custom domain (CloudFront alternate name), e.g. proveedores.grupo.pe; absent: CloudFront's own. */
+    domainName: z
+      .string()
+      .regex(HOST_NAME, 'domainName: a lowercase host name such as proveedores.grupo.pe (no scheme, no path)')
+      .optional(),
+    /** ACM certificate covering domainName, issued in us-east-1 (CloudFront reads certificates there only). */
+    certificateArn: z
+      .string()
+      .regex(
+        CERTIFICATE_ARN,
+        'certificateArn: an ACM certificate ARN of us-east-1 (arn:aws:acm:us-east-1:<account>:certificate/<id>)',
+      )
+      .optional(),
     /** Keep data (table, buckets, user pool, queues) when the stack is deleted or a resource replaced. */
     retain: z.boolean(),
     /** SUNAT's OAuth2 token host and API host (a stage may point them at a test double). */
@@ -129,13 +193,86 @@ export const StageConfig = z
      * AWS), created only with corporateSso. @default portal-proveedores-{stage}
      */
     domainPrefix: z.string().optional(),
+    /** Sender of the portal's e-mail (functions and, with cognitoEmail SES, Cognito's codes). */
+    emailSender: EmailSender,
+    /**
+     * Who delivers Cognito's own e-mail (verification and password-reset codes). COGNITO: Cognito's default sender,
+     * limited to a few dozen e-mails a day, fine for dev. SES: emailSender through SES; Cognito refuses it until the
+     * domain identity is verified, so a new stage deploys once with COGNITO first (README runbook).
+     */
+    cognitoEmail: z.enum(['COGNITO', 'SES'], { error: "cognitoEmail: 'COGNITO' or 'SES'" }).default('COGNITO'),
+    /** Who receives the alarms (SNS e-mail subscriptions, confirmed by each recipient). `-c alarmEmails='["a@b.pe"]'`. */
+    alarmEmails: z.array(z.email({ error: 'alarmEmails: a list of e-mail addresses' })).default([]),
+    /** Days CloudWatch keeps the logs of every function and of the API's access log. */
+    logRetentionDays: z
+      .literal(LOG_RETENTION_DAYS, {
+        error: `logRetentionDays: one of CloudWatch's periods in days (${LOG_RETENTION_DAYS.join(', ')})`,
+      })
+      .default(30),
+    /**
+     * Cognito threat protection of password sign-ins (Plus feature plan): ENFORCED blocks compromised credentials
+     * and risky sign-ins, AUDIT only records the risk, OFF keeps the pool on the Essentials plan.
+     */
+    threatProtection: z
+      .enum(['ENFORCED', 'AUDIT', 'OFF'], { error: "threatProtection: 'ENFORCED', 'AUDIT' or 'OFF'" })
+      .default('ENFORCED'),
+    /** Requests one IP address may send in any 5-minute window before the WAF answers 429 (WAF's minimum is 10). */
+    wafRateLimit: z
+      .number({ error: 'wafRateLimit: a whole number of requests per IP address per 5 minutes' })
+      .int('wafRateLimit: a whole number of requests per IP address per 5 minutes')
+      .min(10, 'wafRateLimit: AWS WAF accepts 10 requests per 5 minutes at least')
+      .max(2_000_000_000, 'wafRateLimit: AWS WAF accepts 2,000,000,000 at most')
+      .default(1000),
+    /** API Gateway stage throttling, all routes together: steady requests per second and burst. */
+    apiThrottle: z
+      .object({
+        rateLimit: z.number().positive('apiThrottle.rateLimit: requests per second, more than 0'),
+        burstLimit: z.number().int().min(1, 'apiThrottle.burstLimit: a whole number of requests, at least 1'),
+      })
+      .strict()
+      .refine((throttle) => throttle.burstLimit >= throttle.rateLimit, {
+        message: 'apiThrottle: burstLimit must be at least rateLimit',
+      })
+      .default({ rateLimit: 100, burstLimit: 200 }),
+    /**
+     * Generation of the origin-verify value CloudFront sends to the API: raising it replaces the secret, and with
+     * it the header CloudFront adds and the value the functions expect, in one deploy (README, rotation).
+     */
+    originVerifyGeneration: z
+      .number({ error: 'originVerifyGeneration: a whole number, 1 or more' })
+      .int('originVerifyGeneration: a whole number, 1 or more')
+      .min(1, 'originVerifyGeneration: a whole number, 1 or more')
+      .default(1),
   })
   .superRefine((config, ctx) => {
     const problem = domainPrefixProblem(config.domainPrefix ?? defaultDomainPrefix(config.stage));
     if (problem) ctx.addIssue({ code: 'custom', path: ['domainPrefix'], message: problem });
+    if (config.domainName && !config.certificateArn) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['certificateArn'],
+        message: `certificateArn: domainName ${config.domainName} needs an ACM certificate of us-east-1 covering it`,
+      });
+    }
+    if (config.certificateArn && !config.domainName) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['certificateArn'],
+        message: 'certificateArn: given without domainName; name the domain the certificate is for',
+      });
+    }
+    const webOrigin = config.webOrigin ?? (config.domainName ? `https://${config.domainName}` : undefined);
+    if (!webOrigin) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['webOrigin'],
+        message: 'webOrigin: required (the origin the site is served from), or give domainName to serve it there',
+      });
+      return;
+    }
     if (config.corporateSso) {
       // Cognito accepts http:// callbacks for localhost only; the hosted UI sends the browser back to this origin.
-      const origin = new URL(config.webOrigin);
+      const origin = new URL(webOrigin);
       if (origin.protocol !== 'https:' && origin.hostname !== 'localhost') {
         ctx.addIssue({
           code: 'custom',
@@ -147,6 +284,8 @@ export const StageConfig = z
   })
   .transform((config) => ({
     ...config,
+    // Checked by superRefine: a given webOrigin, or the custom domain's.
+    webOrigin: config.webOrigin ?? `https://${config.domainName ?? ''}`,
     corporateSso: config.corporateSso ?? null,
     domainPrefix: config.domainPrefix ?? defaultDomainPrefix(config.stage),
   }));
@@ -158,11 +297,22 @@ export const DEFAULT_STAGE = 'dev';
 /** The all-zero GUID of the dev stage's example tenant; the app warns while a stage still carries it. */
 export const PLACEHOLDER_ID = '00000000-0000-0000-0000-000000000000';
 
+/** Domain of the known stages' example sender; the app warns while a stage still sends from it. */
+export const EXAMPLE_MAIL_DOMAIN = 'proveedores.example.com';
+
 /** Defaults of the known stages, in one place. */
 export const KNOWN_STAGES: Readonly<Record<string, Omit<StageConfigInput, 'stage'>>> = {
   dev: {
+    region: 'us-east-1',
     webOrigin: 'http://localhost:5173',
     retain: false,
+    emailSender: { address: `no-responder@${EXAMPLE_MAIL_DOMAIN}` },
+    cognitoEmail: 'COGNITO',
+    logRetentionDays: 30,
+    // AUDIT rather than OFF: the Plus plan costs a few cents per active user, and dev shows the risk decisions
+    // prod would enforce.
+    threatProtection: 'AUDIT',
+    wafRateLimit: 1000,
     // The shape of an Entra ID tenant (README, "Corporate SSO"). The zero ids are placeholders: deploy with
     // -c corporateSso='{...}' naming the real tenant and app registration, or -c corporateSso=none.
     corporateSso: {
@@ -174,7 +324,17 @@ export const KNOWN_STAGES: Readonly<Record<string, Omit<StageConfigInput, 'stage
       groupsClaim: 'groups',
     },
   },
-  prod: { webOrigin: 'https://proveedores.example.com', retain: true },
+  prod: {
+    // São Paulo, the region nearest to Lima.
+    region: 'sa-east-1',
+    webOrigin: 'https://proveedores.example.com',
+    retain: true,
+    emailSender: { address: `no-responder@${EXAMPLE_MAIL_DOMAIN}` },
+    cognitoEmail: 'SES',
+    logRetentionDays: 365,
+    threatProtection: 'ENFORCED',
+    wafRateLimit: 1000,
+  },
 };
 
 /** Context keys a caller may override with `-c key=value`. */
@@ -190,10 +350,28 @@ const OVERRIDABLE = [
   'sapCompanyCodes',
   'corporateSso',
   'domainPrefix',
+  'alarmEmails',
+  'domainName',
+  'certificateArn',
+  'emailSender',
+  'cognitoEmail',
+  'logRetentionDays',
+  'threatProtection',
+  'wafRateLimit',
+  'apiThrottle',
+  'originVerifyGeneration',
 ] as const;
 
 /** Context keys whose `-c` value is JSON text. */
-const JSON_KEYS: ReadonlySet<string> = new Set(['sapCompanyCodes', 'corporateSso']);
+const JSON_KEYS: ReadonlySet<string> = new Set([
+  'sapCompanyCodes',
+  'corporateSso',
+  'alarmEmails',
+  'emailSender',
+  'apiThrottle',
+]);
+/** Context keys whose `-c` value is a number. */
+const NUMBER_KEYS: ReadonlySet<string> = new Set(['logRetentionDays', 'wafRateLimit', 'originVerifyGeneration']);
 
 /**
  * Builds the stage configuration from CDK context (`tryGetContext`), validating it once.
@@ -212,8 +390,13 @@ export function resolveStageConfig(getContext: (key: string) => unknown): StageC
     if (JSON_KEYS.has(key) && typeof value === 'string') overrides[key] = parseJsonOr(value);
     // `-c corporateSso=none` (or JSON null) turns off a stage's default SSO.
     if (key === 'corporateSso' && (value === 'none' || overrides[key] === null)) overrides[key] = null;
+    // `-c wafRateLimit=500` arrives as text; a non-number stays text so validation names the key.
+    if (NUMBER_KEYS.has(key) && typeof value === 'string' && /^\d+$/.test(value)) overrides[key] = Number(value);
   }
-  const parsed = StageConfig.safeParse({ ...defaults, ...overrides, stage });
+  // A custom domain given without webOrigin serves the site there, not at the stage's default origin.
+  const base: Record<string, unknown> = { ...defaults };
+  if (overrides.domainName !== undefined && overrides.webOrigin === undefined) delete base.webOrigin;
+  const parsed = StageConfig.safeParse({ ...base, ...overrides, stage });
   if (!parsed.success) {
     throw new Error(`Invalid configuration for stage '${stage}':\n${z.prettifyError(parsed.error)}`);
   }

@@ -1,10 +1,12 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { ROUTES, type RouteDef, type WebConfig } from '@portal/shared';
+import { contentSecurityPolicy, ROUTES, type RouteDef, type WebConfig } from '@portal/shared';
 import { Api } from './constructs/api.js';
 import type { Data } from './constructs/data.js';
+import type { Email } from './constructs/email.js';
 import type { Identity } from './constructs/identity.js';
-import type { PortalFunction } from './constructs/portal-function.js';
+import { setLogRetention, type PortalFunction } from './constructs/portal-function.js';
 import type { Queues, QueueKey } from './constructs/queues.js';
 import type { Sap } from './constructs/sap.js';
 import { Schedules } from './constructs/schedules.js';
@@ -22,6 +24,8 @@ export interface StatelessStackProps extends StackProps {
   readonly identity: Identity;
   readonly sunat: Sunat;
   readonly sap: Sap;
+  /** The portal's SES sender (stateful stack), bound to the functions that send e-mail. */
+  readonly email: Email;
   /** Absolute path of functions/src/handlers. */
   readonly handlersDir: string;
   /** Absolute path of functions/src/workers. */
@@ -32,6 +36,8 @@ export interface StatelessStackProps extends StackProps {
   readonly webDistDir: string;
   /** @default the whole manifest */
   readonly routes?: readonly RouteDef[];
+  /** The stage's AWS WAF web ACL (edge stack, us-east-1): its ARN and its JavaScript integration URL. */
+  readonly firewall: { readonly webAclArn: string; readonly integrationUrl: string };
 }
 
 /** Code and delivery: the API with its functions, and the web app. Safe to replace at any deploy. */
@@ -44,13 +50,50 @@ export class StatelessStack extends Stack {
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
     const { config, data, storage, queues, identity } = props;
+    setLogRetention(this, config.logRetentionDays);
     const bind = (fn: PortalFunction) => {
       data.bindTable(fn, 'rw');
       storage.bindDocuments(fn);
       for (const key of Object.keys(queues.byKey) as QueueKey[]) queues.bindSend(fn, key);
     };
 
-    this.web = new Web(this, 'Web', { retain: config.retain });
+    // The header value CloudFront adds to every API request it forwards; a request without it skipped the WAF.
+    // A new generation is a new secret (new logical id): every property that reads it changes, so CloudFormation
+    // updates CloudFront's header and the functions' value together.
+    const generation = config.originVerifyGeneration;
+    const originVerify = new secretsmanager.Secret(
+      this,
+      generation === 1 ? 'OriginVerify' : `OriginVerify${generation}`,
+      {
+        description: 'Valor del encabezado x-origin-verify que CloudFront envía a la API',
+        generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+      },
+    );
+    Validations.of(originVerify).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A value shared by CloudFront and the functions, both set by this stack at deploy; it is rotated by raising originVerifyGeneration (README runbook), which replaces the secret and updates both in one deployment.',
+    });
+    const originVerifyToken = originVerify.secretValue.unsafeUnwrap();
+
+    this.web = new Web(this, 'Web', {
+      retain: config.retain,
+      webAclArn: props.firewall.webAclArn,
+      customDomain:
+        config.domainName && config.certificateArn
+          ? { domainName: config.domainName, certificateArn: config.certificateArn }
+          : undefined,
+      contentSecurityPolicy: contentSecurityPolicy({
+        connect: [
+          `https://cognito-idp.${this.region}.amazonaws.com`,
+          ...(identity.hostedUiBaseUrl ? [identity.hostedUiBaseUrl] : []),
+          `https://${storage.documents.bucketRegionalDomainName}`,
+          // A developer's Vite server (webOrigin) talks to the stage's API from another origin.
+        ],
+        waf: true,
+        chat: false,
+      }),
+    });
 
     this.api = new Api(this, 'Api', {
       stage: config.stage,
@@ -59,10 +102,15 @@ export class StatelessStack extends Stack {
       handlersDir: props.handlersDir,
       userPool: identity.userPool,
       webClient: identity.webClient,
-      webOrigins: [config.webOrigin, this.web.origin],
+      // The site calls the API on its own origin (CloudFront's /api); CORS is for the configured webOrigin only
+      // (a custom domain is the same origin too; a developer's Vite server is not).
+      webOrigins: [config.webOrigin],
       adminGroupName: config.adminGroupName,
       bind,
+      originVerifyToken,
+      throttle: config.apiThrottle,
     });
+    this.web.routeApi({ apiEndpoint: this.api.httpApi.apiEndpoint, originVerifyToken });
 
     this.workers = new Workers(this, 'Workers', {
       stage: config.stage,
@@ -78,6 +126,14 @@ export class StatelessStack extends Stack {
     // Only the MIRO worker and the payment sync talk to SAP.
     const miroWorker = this.workers.functions.get('miroRequests');
     if (miroWorker) props.sap.bind(miroWorker);
+    // Only what sends e-mail through SES: the notifications worker, and the invitation (create, reset) handlers.
+    for (const fn of [
+      this.workers.functions.get('notifications'),
+      this.api.functions.get('createExternalUser'),
+      this.api.functions.get('resetExternalUserPassword'),
+    ]) {
+      if (fn) props.email.bind(fn);
+    }
     this.schedules = new Schedules(this, 'Schedules', {
       stage: config.stage,
       retain: config.retain,
@@ -90,7 +146,8 @@ export class StatelessStack extends Stack {
 
     const webConfig = {
       stage: config.stage,
-      apiUrl: this.api.url,
+      // Same origin as the site: every call passes CloudFront and the WAF.
+      apiUrl: `${this.web.origin}/api`,
       region: this.region,
       userPoolId: identity.userPool.userPoolId,
       userPoolClientId: identity.webClient.userPoolClientId,
@@ -98,10 +155,15 @@ export class StatelessStack extends Stack {
       // Corporate SSO through the hosted UI, back to the stage's webOrigin; null when the stage has no provider.
       oauth: identity.webOAuth,
       chat: null,
+      waf: { integrationUrl: props.firewall.integrationUrl },
     } satisfies WebConfig;
     this.web.publish({ distDir: props.webDistDir, config: webConfig });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url });
+    new CfnOutput(this, 'ApiUrl', { value: `${this.web.origin}/api` });
+    new CfnOutput(this, 'ApiGatewayUrl', {
+      value: this.api.url,
+      description: 'API Gateway stage; it refuses calls that do not come through CloudFront',
+    });
     new CfnOutput(this, 'WebUrl', { value: this.web.origin });
     new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: identity.webClient.userPoolClientId });

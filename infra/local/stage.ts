@@ -171,6 +171,9 @@ export async function startLocalStage(
     SUNAT_CREDENTIALS: JSON.stringify(sunatCredentials),
     POWERTOOLS_SERVICE_NAME: 'portal-proveedores',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    // No X-Ray daemon and no CloudWatch here: traces and EMF metric lines would only fill the console.
+    POWERTOOLS_TRACE_ENABLED: 'false',
+    POWERTOOLS_METRICS_DISABLED: 'true',
   });
 
   const running: RunningService[] = [];
@@ -340,8 +343,15 @@ export async function startLocalStage(
         scopes: [...CORPORATE_SCOPES],
       },
       chat: null,
+      waf: null,
     };
-    const web = await startWebServer({ port: ports.web, host, distDir: await ensureWebBuild(log), config: webConfig });
+    const web = await startWebServer({
+      port: ports.web,
+      host,
+      distDir: await ensureWebBuild(log),
+      config: webConfig,
+      storageEndpoint: s3.endpoint,
+    });
     running.push(web);
 
     const outputs: LocalOutputs = {

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import type { WebConfig } from '@portal/shared';
+import { contentSecurityPolicy, type CspSources, type WebConfig } from '@portal/shared';
 import { listen, type RunningService } from './services/types.js';
 
 const TYPES: Record<string, string> = {
@@ -18,19 +18,51 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-/** Serves the built web app with an SPA fallback (as CloudFront does in AWS) and the stage's /config.json. */
+/**
+ * What the app served with `config` reaches on the local stage: the API, the Cognito stand-in (which
+ * also serves the hosted UI's /oauth2/token) and s3rver (presigned POST uploads). Also used by e2e tests
+ * that serve the app a changed config.json, so that the policy changes with it as a stage's would.
+ */
+export function localCspSources(config: WebConfig, storageEndpoint: string): CspSources {
+  const origins = [config.apiUrl, config.cognitoEndpoint, config.oauth?.baseUrl, storageEndpoint].flatMap((url) =>
+    url ? [new URL(url).origin] : [],
+  );
+  return { connect: [...new Set(origins)], waf: config.waf !== null, chat: config.chat !== null };
+}
+
+/**
+ * The headers CloudFront's response headers policy adds to every answer of the site in AWS
+ * (infra/lib/constructs/web.ts), the same CSP included; no HSTS, the local stage is plain http.
+ */
+export function localSecurityHeaders(sources: CspSources): Record<string, string> {
+  return {
+    'content-security-policy': contentSecurityPolicy(sources),
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  };
+}
+
+/**
+ * Serves the built web app with an SPA fallback (as CloudFront does in AWS), the stage's /config.json
+ * and the site's security headers, CSP included.
+ */
 export async function startWebServer(options: {
   port: number;
   host: string;
   distDir: string;
   config: WebConfig;
+  /** s3rver's endpoint: the origin of the presigned upload URLs the API hands out. */
+  storageEndpoint: string;
 }): Promise<RunningService> {
   const configBody = JSON.stringify(options.config);
+  const security = localSecurityHeaders(localCspSources(options.config, options.storageEndpoint));
   const root = path.resolve(options.distDir);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/config.json') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.writeHead(200, { ...security, 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(configBody);
       return;
     }
@@ -38,7 +70,7 @@ export async function startWebServer(options: {
     try {
       pathname = decodeURIComponent(url.pathname);
     } catch {
-      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      res.writeHead(400, { ...security, 'content-type': 'text/plain; charset=utf-8' });
       res.end('Dirección no válida');
       return;
     }
@@ -50,15 +82,15 @@ export async function startWebServer(options: {
     readFile(file).then(
       (body) => {
         res.writeHead(200, {
+          ...security,
           'content-type': TYPES[ext] ?? 'application/octet-stream',
           'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-          'x-content-type-options': 'nosniff',
         });
         res.end(body);
       },
       () => {
         // The build is being replaced (another stage on this machine rebuilt it): try again shortly.
-        res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '2' });
+        res.writeHead(503, { ...security, 'content-type': 'text/plain; charset=utf-8', 'retry-after': '2' });
         res.end('La aplicación web se está actualizando; recargue en unos segundos.');
       },
     );

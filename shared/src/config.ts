@@ -29,5 +29,11 @@ export const WebConfig = z.object({
     })
     .nullable(),
   chat: z.object({ projectId: z.string(), agentId: z.string(), region: z.string().default('us-central1') }).nullable(),
+  /**
+   * AWS WAF's JavaScript integration (spec §1, app attestation): the web ACL's application integration
+   * URL, from which the app loads challenge.js to obtain the token every API call carries. Null on stages
+   * without a web ACL (the local stage); absent in a config.json written before it existed.
+   */
+  waf: z.object({ integrationUrl: z.url() }).nullable().default(null),
 });
 export type WebConfig = z.infer<typeof WebConfig>;

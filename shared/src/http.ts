@@ -17,7 +17,14 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** CORS rules of the API, used by the API Gateway definition, the local gateway and the wrapper. */
 export const CORS = {
-  allowHeaders: ['authorization', 'content-type', HEADERS.requestId, HEADERS.companyId, HEADERS.consumerId],
+  allowHeaders: [
+    'authorization',
+    'content-type',
+    HEADERS.requestId,
+    HEADERS.companyId,
+    HEADERS.consumerId,
+    HEADERS.wafToken,
+  ],
   allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
   exposeHeaders: [HEADERS.requestId],
   maxAgeSeconds: 600,

@@ -4,7 +4,7 @@ import { buildWorld } from '../../infra/local/seed-data.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import { HEADER_TEXT, invoicesOf, signedIn } from '../support/header.js';
 import { demoUser } from '../support/stage.js';
-import { appUrl, inBrowser } from '../support/web.js';
+import { inBrowser, servedAs } from '../support/web.js';
 import type { Page } from 'playwright-core';
 
 const world = buildWorld();
@@ -113,12 +113,9 @@ describe('chat assistant', () => {
 
   test('embeds the configured Dialogflow CX agent instead, with its script loaded only then', async () => {
     await inBrowser('chat-dialogflow', async (page) => {
-      // Prepare: a stage whose /config.json names an agent; Google's script is stood in for (no network)
-      await page.route(appUrl('/config.json'), async (route) => {
-        const response = await route.fetch();
-        const config = { ...(await response.json()), chat: { projectId: 'portal-demo', agentId: 'agente-know-how' } };
-        await route.fulfill({ response, json: config });
-      });
+      // Prepare: a stage whose /config.json names an agent (and whose CSP lets the messenger in); Google's
+      // script is stood in for (no network)
+      await servedAs(page, (config) => ({ ...config, chat: { projectId: 'portal-demo', agentId: 'agente-know-how' } }));
       await page.route(MESSENGER_SCRIPT, (route) =>
         route.fulfill({
           contentType: 'text/javascript',

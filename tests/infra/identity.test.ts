@@ -10,8 +10,8 @@ import { resolveStageConfig } from '../../infra/lib/stage-config.js';
 type Resource = { Type: string; Properties?: Record<string, unknown>; DependsOn?: string[] };
 
 const WEB_ORIGIN = 'https://proveedores.acme.pe';
-/** The stacks are environment-agnostic: the region is CloudFormation's AWS::Region, rendered like Fn::Sub. */
-const REGION = '${AWS::Region}';
+/** The stage's region, given on the command line (-c region=...). */
+const REGION = 'sa-east-1';
 const DOMAIN_PREFIX = 'acme-proveedores-qa';
 const ISSUER = 'https://login.microsoftonline.com/6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b/v2.0';
 const SECRET_NAME = 'portal/qa/entra-client-secret';
@@ -70,6 +70,7 @@ describe('corporate SSO (OIDC) on an AWS stage', () => {
   beforeAll(() => {
     ({ portal, outdir } = synthesize({
       stage: 'dev',
+      region: REGION,
       webOrigin: WEB_ORIGIN,
       domainPrefix: DOMAIN_PREFIX,
       adminGroupName: 'sg-portal-admins',
@@ -88,9 +89,7 @@ describe('corporate SSO (OIDC) on an AWS stage', () => {
       Domain: DOMAIN_PREFIX,
       UserPoolId: { Ref: poolId },
     });
-    expect(portal.stateful.resolve(portal.stateful.identity.hostedUiBaseUrl)).toEqual({
-      'Fn::Join': ['', [`https://${DOMAIN_PREFIX}.auth.`, { Ref: 'AWS::Region' }, '.amazoncognito.com']],
-    });
+    expect(portal.stateful.identity.hostedUiBaseUrl).toBe(`https://${DOMAIN_PREFIX}.auth.${REGION}.amazoncognito.com`);
   });
 
   it('federates the corporate OIDC provider, mapping e-mail, names and the groups claim to custom:groups', () => {
@@ -182,9 +181,7 @@ describe('corporate SSO (OIDC) on an AWS stage', () => {
       redirectSignOut: `${WEB_ORIGIN}/`,
       scopes: ['openid', 'email', 'profile'],
     });
-    // What the web app will read once CloudFormation has filled in the region.
-    const deployed = JSON.parse(JSON.stringify(oauth).replaceAll(REGION, 'sa-east-1')) as unknown;
-    expect(WebConfig.shape.oauth.safeParse(deployed).success).toBe(true);
+    expect(WebConfig.shape.oauth.safeParse(oauth).success).toBe(true);
   });
 });
 
@@ -202,6 +199,7 @@ describe('corporate SSO (SAML) on an AWS stage', () => {
         providerName: 'EntraSaml',
         metadataUrl: 'https://login.microsoftonline.com/6f1c2a9e/federationmetadata/2007-06/federationmetadata.xml',
       },
+      threatProtection: 'OFF',
     }));
     stateful = Template.fromStack(portal.stateful);
   });
@@ -228,6 +226,15 @@ describe('corporate SSO (SAML) on an AWS stage', () => {
     stateful.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       SupportedIdentityProviders: ['COGNITO', 'EntraSaml'],
     });
+  });
+
+  it('stays on the Essentials plan when the stage turns threat protection off (cdk-nag acknowledged)', () => {
+    const [, pool] = onlyResource(stateful, 'AWS::Cognito::UserPool');
+    expect(pool.Properties).toMatchObject({
+      UserPoolTier: 'ESSENTIALS',
+      UserPoolAddOns: { AdvancedSecurityMode: 'OFF' },
+    });
+    stateful.resourceCountIs('AWS::Cognito::UserPoolRiskConfigurationAttachment', 0);
   });
 });
 
@@ -318,7 +325,14 @@ describe('corporate SSO in the stage configuration', () => {
     expect(() => resolve({ domainPrefix: 'portal-' })).toThrow(/domainPrefix 'portal-'/);
     expect(() => resolve({ domainPrefix: 'portal-aws-qa' })).toThrow(/does not allow the word 'aws'/);
     expect(() => resolve({ domainPrefix: 'mi-cognito' })).toThrow(/does not allow the word 'cognito'/);
-    expect(() => resolveStageConfig(context({ stage: 'amazonia', webOrigin: WEB_ORIGIN, retain: 'false' }))).toThrow(
+    const amazonia = {
+      stage: 'amazonia',
+      region: REGION,
+      webOrigin: WEB_ORIGIN,
+      retain: 'false',
+      emailSender: { address: 'no-responder@acme.pe' },
+    };
+    expect(() => resolveStageConfig(context(amazonia))).toThrow(
       /domainPrefix 'portal-proveedores-amazonia': Cognito does not allow the word 'amazon'/,
     );
     expect(resolve({ domainPrefix: 'acme-proveedores-qa' }).domainPrefix).toBe('acme-proveedores-qa');

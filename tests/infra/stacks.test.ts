@@ -201,17 +201,21 @@ describe('CDK app, stage dev', () => {
     });
   });
 
-  it('serves the site through CloudFront with origin access control and SPA fallback', () => {
+  it('serves the site through CloudFront with origin access control, routing app paths to index.html', () => {
     stateless.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
     stateless.hasResourceProperties('AWS::CloudFront::Distribution', {
-      DistributionConfig: Match.objectLike({
-        DefaultRootObject: 'index.html',
-        CustomErrorResponses: Match.arrayWith([
-          Match.objectLike({ ErrorCode: 403, ResponseCode: 200, ResponsePagePath: '/index.html' }),
-          Match.objectLike({ ErrorCode: 404, ResponseCode: 200, ResponsePagePath: '/index.html' }),
-        ]),
-      }),
+      DistributionConfig: Match.objectLike({ DefaultRootObject: 'index.html', CustomErrorResponses: Match.absent() }),
     });
+    // The viewer-request function of the site's behaviour, run as CloudFront would run it.
+    const [fn] = Object.values(stateless.findResources('AWS::CloudFront::Function')) as Resource[];
+    const code = fn!.Properties!.FunctionCode as string;
+    const handler = new Function(`${code}; return handler;`)() as (event: unknown) => { uri: string };
+    const route = (uri: string) => handler({ request: { uri } }).uri;
+    expect(route('/invoices/F001-123')).toBe('/index.html');
+    expect(route('/')).toBe('/index.html');
+    expect(route('/manager/forbidden')).toBe('/index.html');
+    expect(route('/assets/index-3f2a.js')).toBe('/assets/index-3f2a.js');
+    expect(route('/config.json')).toBe('/config.json');
   });
 
   it('runs each scheduled job from an EventBridge rule, and gives the SAP secret only to the SAP functions', () => {

@@ -25,7 +25,33 @@ export const ARTIFACTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta
 export interface BrowserSession {
   readonly context: BrowserContext;
   readonly page: Page;
+  /**
+   * What the browser refused under a page's Content-Security-Policy: the app must run under the policy
+   * it is served with (the production one, shared/src/csp.ts), so any entry is a failure.
+   */
+  readonly cspViolations: readonly string[];
   close(): Promise<void>;
+}
+
+/**
+ * Records every CSP violation of the session's pages: the `securitypolicyviolation` event each document
+ * fires, and Chromium's console report of it (which also covers workers).
+ */
+async function watchCspViolations(context: BrowserContext): Promise<string[]> {
+  const violations: string[] = [];
+  await context.exposeBinding('__reportCspViolation', (_source, text: string) => {
+    violations.push(text);
+  });
+  // Runs in each document before its own scripts (the tests' tsconfig has no DOM types: plain source).
+  await context.addInitScript({
+    content: `document.addEventListener('securitypolicyviolation', (event) => {
+      window.__reportCspViolation(event.effectiveDirective + ' refused ' + (event.blockedURI || 'inline') + ' on ' + event.documentURI);
+    });`,
+  });
+  context.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) violations.push(message.text());
+  });
+  return violations;
 }
 
 /**
@@ -45,10 +71,12 @@ export async function openBrowser(): Promise<BrowserSession> {
     timezoneId: 'America/Lima',
     viewport: { width: 1440, height: 900 },
   });
+  const cspViolations = await watchCspViolations(context);
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
     page,
+    cspViolations,
     async close() {
       await context.close();
       await rm(userDataDir, { recursive: true, force: true });

@@ -1,4 +1,6 @@
 import type { Page } from 'playwright-core';
+import { WebConfig } from '@portal/shared';
+import { localCspSources, localSecurityHeaders } from '../../infra/local/web-server.js';
 import { openBrowser, saveScreenshot } from './browser.js';
 import { stage } from './stage.js';
 
@@ -21,22 +23,55 @@ export function appUrl(pathname: string): string {
   return new URL(pathname, stage().webUrl).toString();
 }
 
+/** A stage's /config.json as it is written, before the app's schema fills its defaults. */
+export type RawWebConfig = Record<string, unknown>;
+
+/**
+ * Serves the app as a stage configured otherwise would be: `change` edits /config.json, and the site's
+ * pages carry the security headers, CSP included, that the local web server would send with that
+ * configuration. A test of an optional integration (chat, AWS WAF) thus runs under that stage's policy.
+ */
+export async function servedAs(page: Page, change: (config: RawWebConfig) => RawWebConfig): Promise<void> {
+  const served = await fetch(appUrl('/config.json'));
+  const config = change((await served.json()) as RawWebConfig);
+  const headers = localSecurityHeaders(localCspSources(WebConfig.parse(config), stage().endpoints.s3));
+  const site = new URL(stage().webUrl).origin;
+  // A page Playwright fulfils has no address, so Chromium counts it as public and asks before it reaches
+  // the stage's loopback services; the stage's own page is loopback already and needs no such grant.
+  await page.context().grantPermissions(['local-network-access'], { origin: site });
+  await page.route(
+    (url) => url.origin === site,
+    async (route) => {
+      if (route.request().resourceType() !== 'document') return route.fallback();
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), ...headers } });
+    },
+  );
+  await page.route(appUrl('/config.json'), (route) => route.fulfill({ json: config, headers }));
+}
+
 export function pathOf(page: Page): string {
   return new URL(page.url()).pathname;
 }
 
-/** Runs a journey in a fresh browser profile; a failure leaves a screenshot in tests/.artifacts/. */
+/**
+ * Runs a journey in a fresh browser profile; a failure leaves a screenshot in tests/.artifacts/. A journey
+ * during which the browser refused anything under the site's Content-Security-Policy fails too.
+ */
 export async function inBrowser(name: string, journey: (page: Page) => Promise<void>): Promise<void> {
   const session = await openBrowser();
+  const violations = () => `La aplicación infringió su Content-Security-Policy:\n${session.cspViolations.join('\n')}`;
   try {
     await journey(session.page);
   } catch (error) {
     const file = await saveScreenshot(session.page, name).catch(() => null);
     if (file) console.error(`Captura de la falla: ${file}`);
+    if (session.cspViolations.length > 0) console.error(violations());
     throw error;
   } finally {
     await session.close();
   }
+  if (session.cspViolations.length > 0) throw new Error(violations());
 }
 
 export async function openLogin(page: Page): Promise<void> {

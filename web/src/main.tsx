@@ -1,7 +1,10 @@
+// First: zod's mode must be set before @portal/shared builds its schemas.
+import './config/zod-jitless';
 import '@cloudscape-design/global-styles/index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { configureAmplify } from './config/amplify';
+import { loadWafIntegration } from './api/waf';
 import { loadRuntimeConfig } from './config/runtime-config';
 import { messages } from './messages';
 
@@ -22,6 +25,9 @@ async function start(): Promise<void> {
   // Configuration first: Amplify must be configured before any screen asks for the session.
   const config = await loadRuntimeConfig();
   configureAmplify(config);
+  // AWS WAF's challenge starts solving now, beside the first screen, which never waits for it; a failed
+  // load is tried again by the first API call, which reports it if it fails again.
+  if (config.waf) loadWafIntegration(config.waf.integrationUrl).catch(() => undefined);
   // Amplify's dictionaries are only needed for texts Amplify itself produces: off the critical path.
   void import('./i18n/amplify-vocabulary').then((module) => module.setUpAmplifyVocabulary());
   const { App } = await import('./app');

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -7,7 +8,8 @@ import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS, RUNTIME_ENV, type RouteDef } from '@portal/shared';
-import { PortalFunction } from './portal-function.js';
+import { API_PATH_PREFIX } from './firewall.js';
+import { logRetentionOf, PortalFunction } from './portal-function.js';
 
 export interface ApiProps {
   readonly stage: string;
@@ -22,7 +24,14 @@ export interface ApiProps {
   readonly adminGroupName: string;
   /** Grant-and-configure applied to every route function (table, bucket, queues). */
   readonly bind: (fn: PortalFunction) => void;
+  /** The value CloudFront sends in the origin-verify header; the functions refuse requests without it. */
+  readonly originVerifyToken: string;
+  /** Stage throttling (requests per second, burst). */
+  readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
 }
+
+/** The HTTP API's stage: its name is the first path segment, which is also CloudFront's /api behaviour. */
+export const API_STAGE_NAME = API_PATH_PREFIX.slice(1);
 
 /**
  * The HTTP API: one PortalFunction and one route per manifest entry, the Cognito JWT authorizer on every
@@ -38,7 +47,7 @@ export class Api extends Construct {
 
     this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
       description: `Portal de Proveedores (${props.stage})`,
-      // The default stage is created below, to give it access logs.
+      // The stage is created below, to give it access logs.
       createDefaultStage: false,
       corsPreflight: {
         allowOrigins: [...props.webOrigins],
@@ -56,15 +65,32 @@ export class Api extends Construct {
     });
 
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
-      retention: props.retain ? logs.RetentionDays.THREE_MONTHS : logs.RetentionDays.ONE_MONTH,
+      retention: logRetentionOf(this),
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
-    this.stage = new apigw.HttpStage(this, 'DefaultStage', {
+    this.stage = new apigw.HttpStage(this, 'Stage', {
       httpApi: this.httpApi,
-      stageName: '$default',
+      stageName: API_STAGE_NAME,
       autoDeploy: true,
-      accessLogSettings: { destination: new apigw.LogGroupLogDestination(accessLogs) },
-      throttle: { rateLimit: 100, burstLimit: 200 },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(accessLogs),
+        format: apigateway.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            time: '$context.requestTime',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            latencyMs: '$context.responseLatency',
+            integrationLatencyMs: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            authorizerError: '$context.authorizer.error',
+            userAgent: '$context.identity.userAgent',
+          }),
+        ),
+      },
+      throttle: props.throttle,
     });
 
     const authorizer = new HttpUserPoolAuthorizer('CognitoAuthorizer', props.userPool, {
@@ -83,6 +109,7 @@ export class Api extends Construct {
           [RUNTIME_ENV.webOrigin]: props.webOrigins.join(','),
           [RUNTIME_ENV.adminGroupName]: props.adminGroupName,
           [RUNTIME_ENV.s3ForcePathStyle]: 'false',
+          [RUNTIME_ENV.originVerifyToken]: props.originVerifyToken,
           ...(userPoolOperations.length > 0
             ? {
                 [RUNTIME_ENV.userPoolId]: props.userPool.userPoolId,
@@ -115,9 +142,9 @@ export class Api extends Construct {
     this.functions = functions;
   }
 
-  /** Base URL of the API, without a trailing slash. */
+  /** Base URL of the API's stage on API Gateway, without a trailing slash (callers use CloudFront's /api). */
   get url(): string {
-    return this.httpApi.apiEndpoint;
+    return `${this.httpApi.apiEndpoint}/${API_STAGE_NAME}`;
   }
 }
 

@@ -2,7 +2,8 @@ import { Duration, RemovalPolicy, SecretValue, Stack, Validations } from 'aws-cd
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { RUNTIME_ENV, USER_ATTRIBUTES, type WebConfig } from '@portal/shared';
-import type { CorporateSso } from '../stage-config.js';
+import type { CorporateSso, StageConfig } from '../stage-config.js';
+import type { Email } from './email.js';
 import { PortalFunction } from './portal-function.js';
 
 export interface IdentityProps {
@@ -17,7 +18,29 @@ export interface IdentityProps {
   readonly domainPrefix: string;
   /** Where the hosted UI may send the browser back after sign-in and after sign-out (the web app's origin). */
   readonly redirects: { readonly signIn: string; readonly signOut: string };
+  /** Cognito threat protection of password sign-ins; OFF keeps the pool on the Essentials plan. */
+  readonly threatProtection: StageConfig['threatProtection'];
+  /** The portal's SES sender and configuration set; Cognito sends its codes through it when `cognitoEmail` is SES. */
+  readonly email: Email;
+  /** Who delivers Cognito's verification and reset codes (stage configuration, cognitoEmail). */
+  readonly cognitoEmail: StageConfig['cognitoEmail'];
 }
+
+/** The feature plan and threat protection mode of each threatProtection setting. */
+const THREAT_PROTECTION = {
+  ENFORCED: {
+    featurePlan: cognito.FeaturePlan.PLUS,
+    standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION,
+  },
+  AUDIT: {
+    featurePlan: cognito.FeaturePlan.PLUS,
+    standardThreatProtectionMode: cognito.StandardThreatProtectionMode.AUDIT_ONLY,
+  },
+  OFF: {
+    featurePlan: cognito.FeaturePlan.ESSENTIALS,
+    standardThreatProtectionMode: cognito.StandardThreatProtectionMode.NO_ENFORCEMENT,
+  },
+} as const;
 
 /** What the web app asks the hosted UI for: who the user is, nothing that could administer the user. */
 export const WEB_OAUTH_SCOPES = ['openid', 'email', 'profile'] as const;
@@ -55,8 +78,20 @@ export class Identity extends Construct {
 
   constructor(scope: Construct, id: string, props: IdentityProps) {
     super(scope, id);
+    const { email } = props;
 
     this.userPool = new cognito.UserPool(this, 'UserPool', {
+      ...THREAT_PROTECTION[props.threatProtection],
+      // Cognito's own sender allows a few dozen e-mails a day; through SES the codes come from the portal's sender.
+      email:
+        props.cognitoEmail === 'SES'
+          ? cognito.UserPoolEmail.withSES({
+              fromEmail: email.sender.address,
+              fromName: email.sender.name,
+              sesVerifiedDomain: email.domain,
+              configurationSetName: email.configurationSetName,
+            })
+          : cognito.UserPoolEmail.withCognito(),
       selfSignUpEnabled: false,
       signInAliases: { email: true },
       signInCaseSensitive: false,
@@ -100,23 +135,38 @@ export class Identity extends Construct {
       deletionProtection: props.retain,
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
-    Validations.of(this.userPool).acknowledge(
-      {
-        id: 'AwsSolutions-COG2',
-        reason:
-          'Suppliers sign in with e-mail and password (spec §1); TOTP MFA is offered, not required. Staff use corporate SSO, whose IdP enforces MFA.',
-      },
-      {
-        id: 'AwsSolutions-COG3',
-        reason:
-          'Threat protection (advanced security) needs the Plus feature plan; its adoption is decided with the production hardening.',
-      },
-      {
+    Validations.of(this.userPool).acknowledge({
+      id: 'AwsSolutions-COG2',
+      reason:
+        'Suppliers sign in with e-mail and password (spec §1); TOTP MFA is offered, not required. Staff use corporate SSO, whose IdP enforces MFA.',
+    });
+    if (props.cognitoEmail === 'SES') {
+      // Cognito checks the identity when it saves the pool's e-mail settings.
+      this.userPool.node.addDependency(email.identity, email.configurationSet);
+    }
+    if (props.threatProtection === 'OFF') {
+      Validations.of(this.userPool).acknowledge({
         id: 'AwsSolutions-COG8',
         reason:
-          'The Plus feature plan is only needed for threat protection (see COG3), decided with the production hardening.',
-      },
-    );
+          'This stage turns threat protection off (threatProtection OFF), the only reason for the Plus plan; prod enforces it.',
+      });
+    }
+    if (props.threatProtection === 'ENFORCED') {
+      // What "enforced" does, stated rather than left to Cognito's defaults: a password known to be leaked cannot
+      // sign in or be set; a high-risk sign-in is blocked, a medium-risk one needs the user's MFA when it has one.
+      new cognito.CfnUserPoolRiskConfigurationAttachment(this, 'RiskConfiguration', {
+        userPoolId: this.userPool.userPoolId,
+        clientId: 'ALL',
+        compromisedCredentialsRiskConfiguration: { actions: { eventAction: 'BLOCK' } },
+        accountTakeoverRiskConfiguration: {
+          actions: {
+            highAction: { eventAction: 'BLOCK', notify: false },
+            mediumAction: { eventAction: 'MFA_IF_CONFIGURED', notify: false },
+            lowAction: { eventAction: 'NO_ACTION', notify: false },
+          },
+        },
+      });
+    }
 
     this.preTokenGeneration = new PortalFunction(this, 'PreTokenGeneration', {
       name: 'preTokenGeneration',

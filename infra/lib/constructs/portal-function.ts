@@ -1,9 +1,29 @@
-import { Duration, RemovalPolicy, Tags, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+
+/** Context key under which a stack records its stage's log retention (see setLogRetention). */
+const LOG_RETENTION_CONTEXT = 'portal:logRetentionDays';
+
+/**
+ * Records the stage's log retention on a stack, for every log group below it (PortalFunction's, the API's access
+ * log...). Call it first in the stack's constructor: CDK context is fixed once a construct has children.
+ */
+export function setLogRetention(stack: Stack, days: number): void {
+  stack.node.setContext(LOG_RETENTION_CONTEXT, days);
+}
+
+/** The log retention recorded by setLogRetention on the stack of `scope`. */
+export function logRetentionOf(scope: Construct): logs.RetentionDays {
+  const days: unknown = Stack.of(scope).node.tryGetContext(LOG_RETENTION_CONTEXT);
+  if (typeof days !== 'number') {
+    throw new Error(`${scope.node.path}: no log retention; call setLogRetention(stack, days) in the stack first`);
+  }
+  return days as logs.RetentionDays;
+}
 
 /** Tag every PortalFunction carries, valued with its name: tests and operators find the product's functions by it. */
 export const PORTAL_FUNCTION_TAG = 'portal:function';
@@ -25,13 +45,13 @@ export interface PortalFunctionProps {
   readonly memorySize?: number;
   /** @default 10 seconds (HTTP APIs give up at 30) */
   readonly timeout?: Duration;
-  /** Keep the log group when the stack is deleted. */
+  /** Keep the log group when the stack is deleted (its retention is the stage's, see setLogRetention). */
   readonly retain: boolean;
 }
 
 /**
  * The one Lambda function shape of the product: Node.js 24 on arm64, ESM bundled by esbuild with the
- * AWS SDK inside (the bundle pins the SDK version we test against), its own log group with retention,
+ * AWS SDK inside (the bundle pins the SDK version we test against), its own log group with the stage's retention,
  * X-Ray tracing, and a role that writes only to that log group.
  */
 export class PortalFunction extends Construct {
@@ -43,7 +63,7 @@ export class PortalFunction extends Construct {
     super(scope, id);
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: props.retain ? logs.RetentionDays.THREE_MONTHS : logs.RetentionDays.ONE_MONTH,
+      retention: logRetentionOf(this),
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
 

@@ -46,6 +46,12 @@ export class Storage extends Construct {
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'documents/',
+      lifecycleRules: [
+        // A browser upload that never completes leaves parts behind that cost money and are never read.
+        { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Overwritten or deleted documents stay recoverable for a while, then go.
+        { id: 'ExpireOldVersions', noncurrentVersionExpiration: Duration.days(props.retain ? 365 : 30) },
+      ],
       cors: [
         {
           allowedOrigins: [props.webOrigin],

@@ -1,17 +1,36 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Duration, Fn, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import type { WebConfig } from '@portal/shared';
+import { HEADERS, type WebConfig } from '@portal/shared';
+import { API_PATH_PREFIX } from './firewall.js';
 
 export interface WebProps {
   readonly retain: boolean;
+  /** The stage's AWS WAF web ACL (CloudFront scope, us-east-1). */
+  readonly webAclArn: string;
+  /** The site's custom domain and its us-east-1 ACM certificate; absent: the *.cloudfront.net name only. */
+  readonly customDomain?: { readonly domainName: string; readonly certificateArn: string };
+  /** The Content-Security-Policy of the site (shared contentSecurityPolicy). */
+  readonly contentSecurityPolicy: string;
 }
+
+/**
+ * History routing without error pages: a path whose last segment has no extension is a route of the app,
+ * answered with index.html. Only on the site's behaviour, so the API's 403 and 404 reach the app untouched.
+ */
+const SPA_ROUTING = `function handler(event) {
+  var request = event.request;
+  var last = request.uri.substring(request.uri.lastIndexOf('/') + 1);
+  if (last.indexOf('.') === -1) request.uri = '/index.html';
+  return request;
+}`;
 
 export interface PublishProps {
   /** The built web app (web/dist). Deployed only when it holds an index.html. */
@@ -21,14 +40,17 @@ export interface PublishProps {
 }
 
 /**
- * The web app: a private bucket read by CloudFront through origin access control, with SPA fallback.
- * `publish` deploys the build and config.json; it is separate because the config names the API, which
- * in turn lists this distribution's origin for CORS.
+ * The web app: a private bucket read by CloudFront through origin access control, with SPA routing,
+ * the security headers (CSP) and the stage's WAF web ACL. `routeApi` puts the HTTP API under /api on the
+ * same distribution (so every API call passes the WAF); `publish` deploys the build and config.json.
  */
 export class Web extends Construct {
   readonly bucket: s3.Bucket;
   readonly logs: s3.Bucket;
   readonly distribution: cloudfront.Distribution;
+  readonly securityHeaders: cloudfront.ResponseHeadersPolicy;
+  /** Origin users open (the custom domain, else the distribution's name): the API lives at `${origin}/api`. */
+  readonly origin: string;
   /** Whether `publish` found a build to deploy (otherwise only config.json is deployed). */
   siteDeployed = false;
 
@@ -61,6 +83,30 @@ export class Web extends Construct {
       removalPolicy,
     });
 
+    this.securityHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Portal de Proveedores: CSP and security headers of the site',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: props.contentSecurityPolicy, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(730),
+          includeSubdomains: true,
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        referrerPolicy: {
+          referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+          override: true,
+        },
+      },
+      customHeadersBehavior: {
+        customHeaders: [
+          { header: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()', override: true },
+        ],
+      },
+    });
+
+    const domain = props.customDomain;
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Portal de Proveedores',
       defaultRootObject: 'index.html',
@@ -68,40 +114,64 @@ export class Web extends Construct {
         origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+        responseHeadersPolicy: this.securityHeaders,
+        functionAssociations: [
+          {
+            eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+            function: new cloudfront.Function(this, 'SpaRouting', {
+              comment: 'Routes of the web app answer index.html',
+              code: cloudfront.FunctionCode.fromInline(SPA_ROUTING),
+              runtime: cloudfront.FunctionRuntime.JS_2_0,
+            }),
+          },
+        ],
       },
-      // Client-side routes (/invoices/...) are not objects: S3 answers 403 through OAC, 404 without.
-      errorResponses: [403, 404].map((httpStatus) => ({
-        httpStatus,
-        responseHttpStatus: 200,
-        responsePagePath: '/index.html',
-        ttl: Duration.seconds(0),
-      })),
+      domainNames: domain ? [domain.domainName] : undefined,
+      certificate: domain ? acm.Certificate.fromCertificateArn(this, 'Certificate', domain.certificateArn) : undefined,
+      minimumProtocolVersion: domain ? cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021 : undefined,
+      webAclId: props.webAclArn,
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       enableLogging: true,
       logBucket: this.logs,
       logFilePrefix: 'cloudfront/',
     });
-    Validations.of(this.distribution).acknowledge(
-      {
+    this.origin = domain ? `https://${domain.domainName}` : `https://${this.distribution.distributionDomainName}`;
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason: 'Suppliers may connect from any country; no geographic restriction applies.',
+    });
+    if (!domain) {
+      Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR4',
-        reason: 'No custom domain yet: the default *.cloudfront.net certificate cannot pin a minimum TLS version.',
-      },
-      {
-        id: 'AwsSolutions-CFR1',
-        reason: 'Suppliers may connect from any country; no geographic restriction applies.',
-      },
-      {
-        id: 'AwsSolutions-CFR2',
-        reason: 'The distribution serves only static files; the WAF decision is part of the production hardening.',
-      },
-    );
+        reason:
+          'Stage without a custom domain: the default *.cloudfront.net certificate cannot pin a minimum TLS version (set domainName and certificateArn).',
+      });
+    }
   }
 
-  /** Origin of the site (scheme and host), for CORS. */
-  get origin(): string {
-    return `https://${this.distribution.distributionDomainName}`;
+  /**
+   * Serves the HTTP API under /api on this distribution: never cached, every viewer header (the bearer token,
+   * the WAF token) forwarded, and the origin-verify header the functions require, so a call that skips
+   * CloudFront and its WAF is refused.
+   */
+  routeApi(props: { readonly apiEndpoint: string; readonly originVerifyToken: string }): void {
+    const apiDomain = Fn.select(2, Fn.split('/', props.apiEndpoint));
+    this.distribution.addBehavior(
+      `${API_PATH_PREFIX}/*`,
+      new origins.HttpOrigin(apiDomain, {
+        protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+        customHeaders: { [HEADERS.originVerify]: props.originVerifyToken },
+      }),
+      {
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+        cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+        // With caching disabled this policy also forwards Authorization; the Host header stays API Gateway's.
+        originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      },
+    );
   }
 
   publish(props: PublishProps): void {

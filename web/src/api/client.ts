@@ -16,6 +16,7 @@ import {
 import { runtimeConfig } from '../config/runtime-config';
 import { resolveActiveCompany } from '../session/active-company';
 import { ApiError, SessionMissingError, TokenError, parseErrorBody } from './errors';
+import { apiFetch, loadWafIntegration, type Fetch } from './waf';
 
 export { ApiError, SessionMissingError, TokenError, errorMessage } from './errors';
 
@@ -101,6 +102,17 @@ function requestUrl(route: RouteDef, input: { path?: unknown; query?: unknown })
   return `${base}${path}${search ? `?${search}` : ''}`;
 }
 
+let transport: Fetch | null = null;
+
+/** The browser's fetch, or on a stage behind AWS WAF one that attaches the WAF token (api/waf.ts). */
+function apiTransport(): Fetch {
+  transport ??= apiFetch(runtimeConfig().waf, {
+    fetch: (url, init) => fetch(url, init),
+    integration: loadWafIntegration,
+  });
+  return transport;
+}
+
 async function send(
   route: RouteDef,
   url: string,
@@ -124,7 +136,7 @@ async function send(
   const timer = setTimeout(() => timeout.abort(), REQUEST_TIMEOUT_MS);
   const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
   try {
-    return await fetch(url, {
+    return await apiTransport()(url, {
       method: route.method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -172,7 +184,8 @@ function isSessionRefusal(code: string | undefined): boolean {
 
 /**
  * Calls one route of the shared manifest: `apiCall(routes.listInvoices, { query })`.
- * Adds the bearer ID token and the company, consumer and request-id headers; times out after 30 s;
+ * Adds the bearer ID token, the company, consumer and request-id headers and, behind AWS WAF, the WAF
+ * token (a call that cannot get one fails like a call that got no answer); times out after 30 s;
  * retries a 401 once with a refreshed session; sends the browser to /forbidden on a 403; turns any
  * other failure into an ApiError carrying the body's txId and error codes.
  */

@@ -1,0 +1,213 @@
+import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as cr from 'aws-cdk-lib/custom-resources';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+import { logRetentionOf } from './portal-function.js';
+import { formatErrorMessage, ROUTES, type ErrorBody } from '@portal/shared';
+
+/** Path under which CloudFront forwards to the HTTP API (the API's stage name). */
+export const API_PATH_PREFIX = '/api';
+
+/** The Spanish error body WAF answers when an address goes over the rate limit (the API's documented shape). */
+export const RATE_LIMITED_BODY: ErrorBody = {
+  statusCode: 429,
+  message: formatErrorMessage('ERROR_TOO_MANY_REQUESTS', {}),
+  txId: '',
+  errors: [{ code: 'ERROR_TOO_MANY_REQUESTS', parameters: {} }],
+};
+
+export interface FirewallProps {
+  /** Web ACL name, unique per account (two stages side by side). */
+  readonly name: string;
+  /** CloudWatch Logs group for the web ACL's logs; WAF requires the `aws-waf-logs-` prefix. */
+  readonly logGroupName: string;
+  /** Requests one IP address may send in any 5-minute window before WAF answers 429. */
+  readonly rateLimit: number;
+  /** Custom domains whose WAF tokens the web ACL accepts besides the distribution's own domain. */
+  readonly tokenDomains: readonly string[];
+  readonly retain: boolean;
+}
+
+interface ManagedGroup {
+  readonly name: string;
+  readonly excluded?: readonly string[];
+  readonly config?: wafv2.CfnWebACL.ManagedRuleGroupConfigProperty;
+}
+
+/**
+ * The AWS WAF web ACL in front of the site and the API (CloudFront scope, hence us-east-1):
+ * the rate-based rule, AWS managed rule groups, Bot Control, and the app attestation of spec §1 —
+ * every API call must carry a WAF token, which only the portal's page obtains by solving WAF's
+ * silent JavaScript challenge (challenge.js of the application integration URL).
+ */
+export class Firewall extends Construct {
+  readonly webAcl: wafv2.CfnWebACL;
+  /** Base URL of the web ACL's JavaScript integration (challenge.js lives below it). */
+  readonly integrationUrl: string;
+
+  constructor(scope: Construct, id: string, props: FirewallProps) {
+    super(scope, id);
+    let priority = 0;
+    const rules: wafv2.CfnWebACL.RuleProperty[] = [];
+    const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
+      cloudWatchMetricsEnabled: true,
+      metricName,
+      sampledRequestsEnabled: true,
+    });
+
+    rules.push({
+      name: 'RateLimitPerIp',
+      priority: priority++,
+      statement: { rateBasedStatement: { limit: props.rateLimit, aggregateKeyType: 'IP' } },
+      action: {
+        block: { customResponse: { responseCode: 429, customResponseBodyKey: 'rateLimited' } },
+      },
+      visibilityConfig: visibility('RateLimitPerIp'),
+    });
+
+    const managed: ManagedGroup[] = [
+      { name: 'AWSManagedRulesAmazonIpReputationList' },
+      // Request bodies of the API are JSON validated by the functions (documents go straight to S3); a bulk
+      // e-mail reception change may exceed the group's 8 KB body limit, so that one rule only counts.
+      { name: 'AWSManagedRulesCommonRuleSet', excluded: ['SizeRestrictions_BODY'] },
+      { name: 'AWSManagedRulesKnownBadInputsRuleSet' },
+      {
+        name: 'AWSManagedRulesBotControlRuleSet',
+        config: { awsManagedRulesBotControlRuleSet: { inspectionLevel: 'COMMON' } },
+      },
+    ];
+    for (const group of managed) {
+      rules.push({
+        name: group.name,
+        priority: priority++,
+        statement: {
+          managedRuleGroupStatement: {
+            vendorName: 'AWS',
+            name: group.name,
+            ruleActionOverrides: group.excluded?.map((name) => ({ name, actionToUse: { count: {} } })),
+            managedRuleGroupConfigs: group.config ? [group.config] : undefined,
+          },
+        },
+        overrideAction: { none: {} },
+        visibilityConfig: visibility(group.name),
+      });
+    }
+
+    // App attestation (spec §1): an API request without a valid WAF token is answered with WAF's challenge,
+    // which a script cannot pass; the portal's page gets its token from challenge.js before calling the API.
+    // The public routes (health checks, the OpenAPI document) stay reachable for monitors.
+    const publicPaths = ROUTES.filter((route) => route.auth === 'public').map(
+      (route) => `${API_PATH_PREFIX}${route.path}`,
+    );
+    rules.push({
+      name: 'RequireAppToken',
+      priority: priority++,
+      statement: {
+        andStatement: {
+          statements: [
+            {
+              byteMatchStatement: {
+                fieldToMatch: { uriPath: {} },
+                positionalConstraint: 'STARTS_WITH',
+                searchString: `${API_PATH_PREFIX}/`,
+                textTransformations: [{ priority: 0, type: 'NONE' }],
+              },
+            },
+            // CORS preflights carry no token (a developer's Vite server calling the stage's API).
+            {
+              notStatement: {
+                statement: {
+                  byteMatchStatement: {
+                    fieldToMatch: { method: {} },
+                    positionalConstraint: 'EXACTLY',
+                    searchString: 'OPTIONS',
+                    textTransformations: [{ priority: 0, type: 'NONE' }],
+                  },
+                },
+              },
+            },
+            {
+              notStatement: {
+                statement: {
+                  orStatement: {
+                    statements: publicPaths.map((searchString) => ({
+                      byteMatchStatement: {
+                        fieldToMatch: { uriPath: {} },
+                        positionalConstraint: 'EXACTLY',
+                        searchString,
+                        textTransformations: [{ priority: 0, type: 'NONE' }],
+                      },
+                    })),
+                  },
+                },
+              },
+            },
+          ],
+        },
+      },
+      action: { challenge: {} },
+      visibilityConfig: visibility('RequireAppToken'),
+    });
+
+    this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
+      name: props.name,
+      description: 'Portal de Proveedores: sitio y API',
+      scope: 'CLOUDFRONT',
+      defaultAction: { allow: {} },
+      rules,
+      customResponseBodies: {
+        rateLimited: { contentType: 'APPLICATION_JSON', content: JSON.stringify(RATE_LIMITED_BODY) },
+      },
+      // A token stays valid for four hours; challenge.js renews it in the background while the page is open.
+      challengeConfig: { immunityTimeProperty: { immunityTime: 4 * 60 * 60 } },
+      tokenDomains: props.tokenDomains.length > 0 ? [...props.tokenDomains] : undefined,
+      visibilityConfig: visibility(props.name),
+    });
+
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      logGroupName: props.logGroupName,
+      retention: logRetentionOf(this),
+      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    new wafv2.CfnLoggingConfiguration(this, 'Logging', {
+      resourceArn: this.webAcl.attrArn,
+      logDestinationConfigs: [logGroup.logGroupArn],
+      // Bearer tokens and cookies never reach the logs.
+      redactedFields: [{ singleHeader: { Name: 'authorization' } }, { singleHeader: { Name: 'cookie' } }],
+    });
+
+    // CloudFormation does not return the application integration URL; WAF's GetWebACL does.
+    const integration = new cr.AwsCustomResource(this, 'IntegrationUrl', {
+      onUpdate: {
+        service: 'WAFV2',
+        action: 'getWebACL',
+        parameters: { Name: props.name, Scope: 'CLOUDFRONT', Id: this.webAcl.attrId },
+        physicalResourceId: cr.PhysicalResourceId.of(this.webAcl.attrId),
+        outputPaths: ['ApplicationIntegrationURL'],
+      },
+      policy: cr.AwsCustomResourcePolicy.fromSdkCalls({ resources: [this.webAcl.attrArn] }),
+      installLatestAwsSdk: false,
+    });
+    this.integrationUrl = integration.getResponseField('ApplicationIntegrationURL');
+    this.acknowledgeCustomResourceHandler();
+  }
+
+  /** The AwsCustomResource's singleton function is CDK's: its runtime and basic execution policy are not ours. */
+  private acknowledgeCustomResourceHandler(): void {
+    const stack = Stack.of(this);
+    for (const child of stack.node.findAll()) {
+      if (!child.node.id.startsWith('AWS679f53fac002430cb0da5b7982bd2287')) continue;
+      Validations.of(child).acknowledge(
+        {
+          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+          reason: 'CDK AwsCustomResource handler (reads the web ACL once per deploy); its role is generated by CDK.',
+        },
+        {
+          id: 'AwsSolutions-L1',
+          reason: 'The AwsCustomResource handler runtime is fixed by aws-cdk-lib and moves with its upgrades.',
+        },
+      );
+    }
+  }
+}
