@@ -6,6 +6,7 @@ import { Api } from './constructs/api.js';
 import type { Data } from './constructs/data.js';
 import type { Email } from './constructs/email.js';
 import type { Identity } from './constructs/identity.js';
+import { Observability } from './constructs/observability.js';
 import { setLogRetention, type PortalFunction } from './constructs/portal-function.js';
 import type { Queues, QueueKey } from './constructs/queues.js';
 import type { Sap } from './constructs/sap.js';
@@ -14,6 +15,7 @@ import type { Storage } from './constructs/storage.js';
 import type { Sunat } from './constructs/sunat.js';
 import { Web } from './constructs/web.js';
 import { Workers } from './constructs/workers.js';
+import { stageNames } from './naming.js';
 import type { StageConfig } from './stage-config.js';
 
 export interface StatelessStackProps extends StackProps {
@@ -46,6 +48,7 @@ export class StatelessStack extends Stack {
   readonly web: Web;
   readonly workers: Workers;
   readonly schedules: Schedules;
+  readonly observability: Observability;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -142,6 +145,24 @@ export class StatelessStack extends Stack {
         bind(fn);
         if (key === 'paymentSync') props.sap.bind(fn);
       },
+    });
+
+    const functions = new Map<string, PortalFunction>([
+      ...this.api.functions,
+      ...[...this.workers.functions].map(([key, fn]): [string, PortalFunction] => [`${key}Worker`, fn]),
+      ...[...this.schedules.functions].map(([key, fn]): [string, PortalFunction] => [`${key}Job`, fn]),
+      ['preTokenGeneration', identity.preTokenGeneration],
+    ]);
+    this.observability = new Observability(this, 'Observability', {
+      stage: config.stage,
+      retain: config.retain,
+      alarmEmails: config.alarmEmails,
+      dashboardName: stageNames(config.stage).dashboard,
+      httpApi: this.api.httpApi,
+      apiStage: this.api.stage,
+      functions,
+      queues: queues.all,
+      emailConfigurationSet: props.email.configurationSetName,
     });
 
     const webConfig = {
