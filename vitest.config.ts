@@ -20,6 +20,7 @@ export default defineConfig({
             // tested in a browser (e2e).
             'web/src/**/*.test.ts',
             'tests/local/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           testTimeout: 20_000,
         },

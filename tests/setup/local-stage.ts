@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
+import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const START_TIMEOUT_MS = 240_000;
@@ -70,8 +69,7 @@ function isAlive(pid: number): boolean {
 }
 
 interface Started {
-  outputs: LocalOutputs;
-  child: ChildProcess;
+  stage: LaunchedStage;
   lock: string;
 }
 
@@ -82,41 +80,23 @@ interface Started {
 const shared = globalThis as typeof globalThis & { portalLocalStage?: { started: Promise<Started>; users: number } };
 
 async function launch(): Promise<Started> {
-  const { dataDir: DATA_DIR, portBase: PORT_BASE, lock } = await acquireSlot();
-  await rm(DATA_DIR, { recursive: true, force: true });
-  await mkdir(DATA_DIR, { recursive: true });
-  const log = createWriteStream(path.join(DATA_DIR, 'stage.log'));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'infra/local/start.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, LOCAL_STAGE_DIR: DATA_DIR, LOCAL_PORT_BASE: PORT_BASE, POWERTOOLS_LOG_LEVEL: 'INFO' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.pipe(log);
-  child.stderr!.pipe(log);
-  const outputsFile = path.join(DATA_DIR, 'outputs.json');
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!existsSync(outputsFile)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      await rm(lock, { recursive: true, force: true });
-      const tail = existsSync(path.join(DATA_DIR, 'stage.log'))
-        ? readFileSync(path.join(DATA_DIR, 'stage.log'), 'utf8').slice(-3000)
-        : '';
-      throw new Error(`The local stage did not start (see ${DATA_DIR}/stage.log):\n${tail}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  const { dataDir, portBase, lock } = await acquireSlot();
+  try {
+    const stage = await launchLocalStage({
+      dataDir,
+      portBase,
+      env: { POWERTOOLS_LOG_LEVEL: 'INFO' },
+      startTimeoutMs: START_TIMEOUT_MS,
+    });
+    return { stage, lock };
+  } catch (error) {
+    await rm(lock, { recursive: true, force: true });
+    throw error;
   }
-  return { outputs: JSON.parse(readFileSync(outputsFile, 'utf8')) as LocalOutputs, child, lock };
 }
 
-async function shutdown({ child, lock }: Started): Promise<void> {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    await exited;
-    clearTimeout(timer);
-  }
+async function shutdown({ stage, lock }: Started): Promise<void> {
+  await stage.stop();
   await rm(lock, { recursive: true, force: true });
 }
 
@@ -125,7 +105,7 @@ export default async function setup(project: TestProject) {
   const state = shared.portalLocalStage;
   state.users += 1;
   const stage = await state.started;
-  project.provide('localStage', stage.outputs);
+  project.provide('localStage', stage.stage.outputs);
   return async () => {
     state.users -= 1;
     if (state.users === 0) {

