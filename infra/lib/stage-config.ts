@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { stageNames } from './naming.js';
 
 /** Words Cognito refuses in a hosted-UI domain prefix. */

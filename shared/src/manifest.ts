@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LEVELS, type Level } from './domain.js';
 import type { ErrorCode } from './errors/catalogue.js';
 import { Empty, ErrorBody, pageOf } from './schemas/common.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorBody } from './schemas/common.js';
 import { ROUTES, type RouteDef } from './manifest.js';
 import { HEADERS } from './http.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Currency, IsoDate, Money, type InvoiceType } from '@portal/shared';
 
 /** The document kinds read from XML: every InvoiceType but the plain RECIBO, which has no electronic form. */

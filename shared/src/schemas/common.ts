@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../errors/catalogue.js';
 
 /** The one error body of the API (spec §3 "Backend error"). */

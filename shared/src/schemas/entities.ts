@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CertStatus, Currency, InvoiceStatus, InvoiceType, Level, OperationType } from '../domain.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/catalogue.js';
 import { IsoDate, IsoDateTime, Money, Ruc } from './common.js';

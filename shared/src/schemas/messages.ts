@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvoiceType } from '../domain.js';
 import { Ruc } from './common.js';
 

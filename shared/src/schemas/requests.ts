@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Currency, InvoiceStatus, InvoiceType, OperationType } from '../domain.js';
 import { IsoDate, Money, PageQuery, QueryBoolean, Ruc, commaList } from './common.js';
 
