@@ -4,6 +4,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { BUNDLE_OPTIONS, esbuildArgs } from '../bundling.js';
 
 /** Context key under which a stack records its stage's log retention (see setLogRetention). */
 const LOG_RETENTION_CONTEXT = 'portal:logRetentionDays';
@@ -27,12 +28,6 @@ export function logRetentionOf(scope: Construct): logs.RetentionDays {
 
 /** Tag every PortalFunction carries, valued with its name: tests and operators find the product's functions by it. */
 export const PORTAL_FUNCTION_TAG = 'portal:function';
-
-/**
- * ESM bundles have no `require`; some dependencies (parts of the AWS SDK) still call it for Node built-ins.
- */
-const REQUIRE_SHIM =
-  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 export interface PortalFunctionProps {
   /** Stable short name: tags the function and names its log group's construct. */
@@ -89,15 +84,16 @@ export class PortalFunction extends Construct {
       environment: { ...props.environment },
       bundling: {
         format: nodejs.OutputFormat.ESM,
-        // Prefer ESM entry points of dependencies so tree shaking works.
-        mainFields: ['module', 'main'],
-        banner: REQUIRE_SHIM,
+        target: BUNDLE_OPTIONS.target,
+        mainFields: [...BUNDLE_OPTIONS.mainFields],
+        banner: BUNDLE_OPTIONS.banner,
         bundleAwsSDK: true,
         externalModules: [],
-        minify: true,
+        minify: BUNDLE_OPTIONS.minify,
         // NodejsFunction also sets NODE_OPTIONS=--enable-source-maps, so stack traces point at TypeScript.
-        sourceMap: true,
-        sourcesContent: false,
+        sourceMap: BUNDLE_OPTIONS.sourcemap,
+        sourcesContent: BUNDLE_OPTIONS.sourcesContent,
+        esbuildArgs: esbuildArgs(),
       },
     });
     Tags.of(this.function).add(PORTAL_FUNCTION_TAG, props.name);

@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { QUEUES, ROUTES, SCHEDULES } from '@portal/shared';
+
+/**
+ * How every Lambda function of the product is bundled: one definition read by PortalFunction (CDK's
+ * NodejsFunction, at synth) and by the bundle budgets (the test and `npm run bench`), so what is measured is
+ * what is deployed.
+ */
+
+const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** ESM bundles have no `require`; some dependencies (parts of the AWS SDK) still call it for Node built-ins. */
+export const REQUIRE_SHIM =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+/**
+ * Modules replaced in the bundles, each for code that cannot run in Lambda:
+ * - the SDK's default credential chain (SSO, shared ini files, processes, web identity, IMDS…: ~130 KB of nested
+ *   clients and XML protocols): Lambda always hands the function's role credentials over as environment
+ *   variables, which the replacement reads;
+ * - `semver`, which the X-Ray SDK (Powertools Tracer) imports whole for one `gte` in its AWS SDK v2 patcher: the
+ *   replacement re-exports semver's own `gte`.
+ * The local stage runs the handlers unbundled, with the real modules.
+ */
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': path.join(ROOT_DIR, 'functions/src/bundle/credentials-from-env.mjs'),
+  semver: path.join(ROOT_DIR, 'functions/src/bundle/semver-gte.mjs'),
+};
+
+/** The esbuild options both bundlers use (CDK passes the same through NodejsFunction's props and arguments). */
+export const BUNDLE_OPTIONS = {
+  format: 'esm',
+  platform: 'node',
+  target: 'node24',
+  // Prefer ESM entry points of dependencies so tree shaking works.
+  mainFields: ['module', 'main'],
+  banner: REQUIRE_SHIM,
+  minify: true,
+  sourcemap: true,
+  sourcesContent: false,
+  // Licences go to a file beside the bundle instead of its tail.
+  legalComments: 'external',
+  aliases: BUNDLE_ALIASES,
+} as const;
+
+/** NodejsFunction's `esbuildArgs` for the options its props do not name. */
+export function esbuildArgs(): Record<string, string | boolean> {
+  const args: Record<string, string | boolean> = { '--legal-comments': BUNDLE_OPTIONS.legalComments };
+  for (const [module, replacement] of Object.entries(BUNDLE_ALIASES)) args[`--alias:${module}`] = replacement;
+  return args;
+}
+
+export type FunctionKind = 'api' | 'worker';
+
+export interface FunctionEntry {
+  /** The route id, `<queue>Worker`, `<schedule>Job` or `preTokenGeneration` (as the alarms name them). */
+  readonly name: string;
+  readonly kind: FunctionKind;
+  readonly entry: string;
+}
+
+/** Every function the stacks deploy, with its entry module: API handlers, queue consumers, jobs, the trigger. */
+export function functionEntries(): FunctionEntry[] {
+  const functionsDir = path.join(ROOT_DIR, 'functions/src');
+  const entries: FunctionEntry[] = [];
+  const seen = new Set<string>();
+  for (const route of ROUTES) {
+    // Routes sharing a handler module share a bundle.
+    if (seen.has(route.handler)) continue;
+    seen.add(route.handler);
+    entries.push({ name: route.id, kind: 'api', entry: path.join(functionsDir, 'handlers', `${route.handler}.ts`) });
+  }
+  for (const [key, def] of Object.entries(QUEUES)) {
+    if (def.consumer) {
+      entries.push({
+        name: `${key}Worker`,
+        kind: 'worker',
+        entry: path.join(functionsDir, 'workers', `${def.consumer}.ts`),
+      });
+    }
+  }
+  for (const [key, def] of Object.entries(SCHEDULES)) {
+    entries.push({ name: `${key}Job`, kind: 'worker', entry: path.join(functionsDir, 'jobs', `${def.handler}.ts`) });
+  }
+  entries.push({
+    name: 'preTokenGeneration',
+    kind: 'worker',
+    entry: path.join(functionsDir, 'triggers/pre-token-generation.ts'),
+  });
+  return entries;
+}
+
+/** Bundle budgets (issue 8): raw and gzip KB (1,024 bytes) of the bundle, median cold import in ms. */
+export const BUNDLE_BUDGETS: Readonly<Record<FunctionKind, { rawKb: number; gzipKb: number; importMs?: number }>> = {
+  api: { rawKb: 400, gzipKb: 120, importMs: 70 },
+  worker: { rawKb: 450, gzipKb: 140 },
+};
