@@ -1,20 +1,28 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { appLayoutVisualRefreshOnly, cloudscapeMessagesInUse } from './build-plugins';
 
 /**
  * One build serves every stage: nothing stage-specific is baked in, the app reads /config.json at start.
  * Pages are React.lazy imports, so each one becomes its own chunk; the vendor groups below only keep
- * the libraries every screen needs in stable, long-cached chunks.
+ * the libraries every screen needs in stable, long-cached chunks. Amplify has no group: its sign-in flows
+ * (SRP and its big-number arithmetic) then stay with the login screen instead of the first chunk.
+ * The manifest (.vite/manifest.json) tells the size budgets (bench/lib/web-sizes.ts) what loads when.
  */
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react()],
+  plugins: [
+    react(),
+    appLayoutVisualRefreshOnly(),
+    cloudscapeMessagesInUse(fileURLToPath(new URL('./src', import.meta.url))),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: true,
+    manifest: true,
     chunkSizeWarningLimit: 900,
     rolldownOptions: {
       output: {
@@ -31,11 +39,6 @@ export default defineConfig({
               name: 'contract',
               test: /(node_modules[\\/]zod[\\/]|[\\/]shared[\\/]src[\\/]|[\\/]config[\\/]zod-jitless\.ts$)/,
               priority: 1,
-            },
-            {
-              name: 'amplify',
-              test: /node_modules[\\/](aws-amplify|@aws-amplify[\\/](?!ui)[\w-]+|@aws-crypto|@smithy|@aws-sdk)[\\/]/,
-              priority: 2,
             },
           ],
         },

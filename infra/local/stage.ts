@@ -94,6 +94,9 @@ export async function ensureWebBuild(log: (line: string) => void): Promise<strin
     const previous = path.join(ROOT_DIR, 'web/.dist-previous');
     const result = spawnSync('npm', ['run', 'build', '-w', 'web', '--', '--outDir', next, '--emptyOutDir'], {
       cwd: ROOT_DIR,
+      // Vite keeps a NODE_ENV it finds (vitest sets `test`), and React and Cloudscape then build in development
+      // mode: the stage serves, and the size budgets measure, the production build only.
+      env: { ...process.env, NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
       encoding: 'utf8',
     });

@@ -1,78 +1,25 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
-import Box from '@cloudscape-design/components/box';
+import { Suspense, lazy, useCallback, useId, useMemo, useRef, useState } from 'react';
 import Button, { type ButtonProps } from '@cloudscape-design/components/button';
-import Link from '@cloudscape-design/components/link';
-import PromptInput, { type PromptInputProps } from '@cloudscape-design/components/prompt-input';
-import SpaceBetween from '@cloudscape-design/components/space-between';
-import Spinner from '@cloudscape-design/components/spinner';
-import { parseTaxIds, routes, type SessionUser } from '@portal/shared';
-import { apiCall } from '../api/client';
-import { useClients } from '../hooks/use-clients';
-import { answer, type Answer, type InvoiceLookup } from './answers';
-import { understand } from './intents';
-import { chatMessages } from './messages';
+import type { SessionUser } from '@portal/shared';
+import type { Conversation, Turn } from './assistant-panel';
+import { chatLauncherMessages } from './launcher-messages';
 
-const text = chatMessages;
+const text = chatLauncherMessages;
 
-interface Turn {
-  readonly id: number;
-  readonly from: 'user' | 'assistant';
-  readonly answer: Answer;
-}
+// The panel (the prompt input, the intent table, the answers) is its own chunk: every signed-in screen shows
+// the launcher, few open it. Pointing at or focusing the launcher starts loading it.
+const loadPanel = () => import('./assistant-panel');
+const AssistantPanel = lazy(loadPanel);
 
-const lookup: InvoiceLookup = (query) => apiCall(routes.listInvoices, { query });
-
-/** The companies whose invoices the assistant may read for the user (see AnswerContext.scopes). */
-function useScopes(user: SessionUser): (string | undefined)[] {
-  const { clients } = useClients();
-  return useMemo(() => {
-    if (user.level === 'SUPPLIER') return [undefined];
-    if (user.level === 'ADMIN') return clients.map((client) => client.taxId);
-    return parseTaxIds(user.taxId);
-  }, [user.level, user.taxId, clients]);
-}
-
-function AnswerView({ answer: content, onFollow }: { answer: Answer; onFollow: (href: string) => void }) {
-  return (
-    <SpaceBetween size="xs">
-      <span>{content.text}</span>
-      {content.lists?.map((list, index) => (
-        <div key={index}>
-          {list.title && <span>{list.title}</span>}
-          {list.items.length > 0 && (
-            <ul className="portal-chat__list">
-              {list.items.map((item) => (
-                <li key={item}>{item}</li>
-              ))}
-            </ul>
-          )}
-        </div>
-      ))}
-      {content.note && <span>{content.note}</span>}
-      {content.link && (
-        <Link
-          href={content.link.href}
-          onFollow={(event) => {
-            event.preventDefault();
-            onFollow(content.link!.href);
-          }}
-        >
-          {content.link.text}
-        </Link>
-      )}
-    </SpaceBetween>
-  );
+function preloadPanel(): void {
+  void loadPanel().catch(() => undefined);
 }
 
 /**
  * The portal's own assistant, used when no Dialogflow agent is configured: a floating launcher and a
- * panel that answers how-to questions from a small intent table and the user's invoice questions
- * through the API. Answers are announced (role="log"); Escape closes the panel.
+ * panel (web/src/chat/assistant-panel.tsx). The conversation lives here, so closing the panel keeps it.
  */
 export function BuiltInAssistant({ user }: { user: SessionUser }) {
-  const navigate = useNavigate();
-  const scopes = useScopes(user);
   const titleId = useId();
   const panelId = useId();
   const [open, setOpen] = useState(false);
@@ -83,16 +30,10 @@ export function BuiltInAssistant({ user }: { user: SessionUser }) {
   ]);
   const nextId = useRef(1);
   const launcher = useRef<ButtonProps.Ref>(null);
-  const input = useRef<PromptInputProps.Ref>(null);
-  const log = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (open) input.current?.focus();
-  }, [open]);
-
-  useEffect(() => {
-    log.current?.scrollTo({ top: log.current.scrollHeight });
-  }, [turns, busy]);
+  const conversation = useMemo<Conversation>(
+    () => ({ turns, setTurns, question, setQuestion, busy, setBusy, nextId }),
+    [turns, question, busy],
+  );
 
   const close = useCallback(() => {
     setOpen(false);
@@ -100,27 +41,9 @@ export function BuiltInAssistant({ user }: { user: SessionUser }) {
     requestAnimationFrame(() => launcher.current?.focus());
   }, []);
 
-  const ask = async (raw: string) => {
-    const asked = raw.trim();
-    if (!asked || busy) return;
-    setQuestion('');
-    setTurns((current) => [...current, { id: nextId.current++, from: 'user', answer: { text: asked } }]);
-    setBusy(true);
-    const reply = await answer(understand(asked), { level: user.level, scopes, lookup });
-    setBusy(false);
-    setTurns((current) => [...current, { id: nextId.current++, from: 'assistant', answer: reply }]);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      close();
-    }
-  };
-
   if (!open) {
     return (
-      <div className="portal-chat__launcher">
+      <div className="portal-chat__launcher" onPointerEnter={preloadPanel} onFocus={preloadPanel}>
         <Button
           ref={launcher}
           variant="primary"
@@ -137,75 +60,8 @@ export function BuiltInAssistant({ user }: { user: SessionUser }) {
   }
 
   return (
-    <div
-      id={panelId}
-      className="portal-chat__panel"
-      role="dialog"
-      aria-modal="false"
-      aria-labelledby={titleId}
-      onKeyDown={onKeyDown}
-      data-testid="chat-panel"
-    >
-      <div className="portal-chat__header">
-        <div>
-          <Box variant="h2" fontSize="heading-s" id={titleId} margin="n">
-            {text.title}
-          </Box>
-          <Box variant="small" color="text-body-secondary">
-            {text.subtitle}
-          </Box>
-        </div>
-        <Button variant="icon" iconName="close" ariaLabel={text.close} onClick={close} />
-      </div>
-      <div ref={log} className="portal-chat__log" role="log" aria-live="polite" aria-label={text.conversationLabel}>
-        {turns.map((turn) => (
-          <div
-            key={turn.id}
-            className={`portal-chat__turn portal-chat__turn--${turn.from}`}
-            data-testid={turn.from === 'assistant' ? 'chat-answer' : 'chat-question'}
-          >
-            <Box>
-              <span className="portal-chat__speaker">{turn.from === 'user' ? text.you : text.assistant}: </span>
-              {turn.from === 'user' ? (
-                turn.answer.text
-              ) : (
-                <AnswerView answer={turn.answer} onFollow={(href) => navigate(href)} />
-              )}
-            </Box>
-          </div>
-        ))}
-        {busy && (
-          <div className="portal-chat__turn portal-chat__turn--assistant">
-            <Box>
-              <Spinner /> {text.thinking}
-            </Box>
-          </div>
-        )}
-      </div>
-      {turns.length === 1 && (
-        <div className="portal-chat__suggestions" role="group" aria-label={text.suggestionsLabel}>
-          {text.suggestions.map((suggestion) => (
-            <Button key={suggestion} onClick={() => void ask(suggestion)} disabled={busy}>
-              {suggestion}
-            </Button>
-          ))}
-        </div>
-      )}
-      <div className="portal-chat__input">
-        <PromptInput
-          ref={input}
-          value={question}
-          onChange={({ detail }) => setQuestion(detail.value)}
-          onAction={({ detail }) => void ask(detail.value)}
-          ariaLabel={text.inputLabel}
-          placeholder={text.placeholder}
-          actionButtonIconName="send"
-          i18nStrings={{ actionButtonAriaLabel: text.send }}
-          disableActionButton={busy || question.trim() === ''}
-          minRows={1}
-          maxRows={4}
-        />
-      </div>
-    </div>
+    <Suspense fallback={null}>
+      <AssistantPanel user={user} conversation={conversation} panelId={panelId} titleId={titleId} onClose={close} />
+    </Suspense>
   );
 }

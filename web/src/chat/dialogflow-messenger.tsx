@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { chatMessages } from './messages';
+import { chatLauncherMessages } from './launcher-messages';
 
 /** Google's Dialogflow CX Messenger web component, loaded only when a stage configures an agent. */
 const MESSENGER_SCRIPT = 'https://www.gstatic.com/dialogflow-console/fast/df-messenger/prod/v1/df-messenger.js';
@@ -52,7 +52,7 @@ export function DialogflowMessenger({ agent }: { agent: DialogflowAgent }) {
     messenger.setAttribute('language-code', 'es');
     messenger.setAttribute('max-query-length', '-1');
     const bubble = document.createElement('df-messenger-chat-bubble');
-    bubble.setAttribute('chat-title', chatMessages.title);
+    bubble.setAttribute('chat-title', chatLauncherMessages.title);
     messenger.appendChild(bubble);
     container.appendChild(messenger);
     loadMessenger().catch((error: unknown) => console.warn(error));

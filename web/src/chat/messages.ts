@@ -1,10 +1,10 @@
+import { chatLauncherMessages } from './launcher-messages';
+
 /** Everything the chat assistant says (spec §1: a Spanish know-how bot on every page). */
 export const chatMessages = {
-  title: 'Asistente Know-How',
+  ...chatLauncherMessages,
   subtitle: 'Resuelve tus dudas sobre el portal y tus comprobantes.',
-  open: 'Abrir el Asistente Know-How',
   close: 'Cerrar el asistente',
-  launcher: 'Asistente',
   inputLabel: 'Escribe tu pregunta',
   placeholder: 'Por ejemplo: ¿en qué estado está la F001-123?',
   send: 'Enviar pregunta',
@@ -14,10 +14,6 @@ export const chatMessages = {
   thinking: 'Consultando...',
   suggestionsLabel: 'Preguntas frecuentes',
   suggestions: ['¿Cómo cargo un XML?', '¿Cuándo me pagan?', '¿Qué significan los estados?'],
-  greeting: (firstName: string) =>
-    `Hola${firstName ? `, ${firstName}` : ''}. Soy el Asistente Know-How del Portal de Proveedores. ` +
-    'Puedo explicarte cómo usar el portal y consultar tus comprobantes: pregúntame, por ejemplo, ' +
-    '"¿en qué estado está la F001-123?" o "¿cuándo me pagan?".',
   help:
     'Puedo ayudarte con: cargar un XML, registrar un comprobante sin XML, el significado de los estados, ' +
     'quién aprueba los comprobantes, la recepción de correos y el restablecimiento de tu contraseña. ' +

@@ -1,10 +1,24 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  Suspense,
+  createContext,
+  lazy,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import Flashbar, { type FlashbarProps } from '@cloudscape-design/components/flashbar';
+import type { FlashbarProps } from '@cloudscape-design/components/flashbar';
 import { errorMessage } from '../api/client';
 import { messages } from '../messages';
 import './alert-dialog.css';
+
+// The flash bar loads with the first message: most screens show none when they open.
+const Flashbar = lazy(() => import('@cloudscape-design/components/flashbar'));
 
 /** The global alert dialog of spec §2: a header, a message and optional details. */
 export interface AlertContent {
@@ -78,7 +92,11 @@ export function useFeedback(): Feedback {
 /** The flash messages, for the shell's notifications slot. */
 export function FeedbackMessages() {
   const items = useContext(FlashContext);
-  return items.length > 0 ? <Flashbar items={items} stackItems={items.length > 2} /> : null;
+  return items.length > 0 ? (
+    <Suspense fallback={null}>
+      <Flashbar items={items} stackItems={items.length > 2} />
+    </Suspense>
+  ) : null;
 }
 
 /**

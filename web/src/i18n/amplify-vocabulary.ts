@@ -1,11 +1,10 @@
-import { translations } from '@aws-amplify/ui-react';
 import { I18n } from 'aws-amplify/utils';
 
 /**
  * Strings the Amplify UI Spanish dictionary leaves in English, or words differently from the rest
  * of the portal (which uses "tú" and "correo electrónico").
  */
-const COMPLETIONS: Record<string, string> = {
+export const COMPLETIONS: Readonly<Record<string, string>> = {
   Email: 'Correo electrónico',
   'Enter your Email': 'Ingresa tu correo electrónico',
   'Enter your email': 'Ingresa tu correo electrónico',
@@ -34,8 +33,12 @@ const COMPLETIONS: Record<string, string> = {
   'Network error': 'Error de red.',
 };
 
-/** Registers the Spanish vocabulary of Amplify UI, completed, and makes Spanish the language. */
+/**
+ * Makes Spanish Amplify's language, with the portal's own wording of the texts above. Amplify UI's whole
+ * Spanish dictionary comes with the login screen (./amplify-dictionary.ts), where Amplify's sign-in flows run:
+ * its module carries every language Amplify UI knows, too heavy for the first screen of every session.
+ */
 export function setUpAmplifyVocabulary(): void {
-  I18n.putVocabulariesForLanguage('es', { ...translations.es, ...COMPLETIONS });
+  I18n.putVocabulariesForLanguage('es', COMPLETIONS);
   I18n.setLanguage('es');
 }

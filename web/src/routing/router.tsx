@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { Outlet, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { setForbiddenHandler } from '../api/client';
 import { PATHS } from './guard';
-import { APP_ROUTES } from './routes';
+import { APP_ROUTES, preloadScreen } from './routes';
 import { GuardedLayout, type GuardHandle } from './guarded-layout';
 import { PageLoading, RouteErrorPage } from './route-fallbacks';
 import NotFoundPage from '../pages/not-found/not-found-page';
@@ -39,6 +39,8 @@ export function createAppRouter() {
       ],
     },
   ]);
+  // The first screen's chunk loads beside the session check (a failure here is the screen's own to report).
+  preloadScreen(window.location.pathname);
   // Spec §2: a 403 from any call sends the browser to the guest forbidden page.
   setForbiddenHandler(() => void router.navigate(PATHS.forbidden));
   return router;

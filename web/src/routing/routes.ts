@@ -1,4 +1,4 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, useState, type ComponentType } from 'react';
 import type { Level } from '@portal/shared';
 import { messages } from '../messages';
 import { PATHS } from './guard';
@@ -12,7 +12,9 @@ export interface NavEntry {
 
 export interface AppRoute {
   readonly path: string;
-  readonly component: LazyExoticComponent<ComponentType>;
+  readonly component: ComponentType;
+  /** Starts loading the component's chunk (the same import React.lazy makes when it first renders). */
+  readonly load: () => Promise<unknown>;
   /** Levels allowed through the navigation guard; null for public screens (no guard, no shell). */
   readonly levels: readonly Level[] | null;
   readonly nav?: NavEntry;
@@ -22,60 +24,89 @@ const ALL_SIGNED_IN: readonly Level[] = ['ADMIN', 'MANAGER', 'SUPPLIER'];
 const MANAGER: readonly Level[] = ['MANAGER'];
 const ADMIN: readonly Level[] = ['ADMIN'];
 
-// Each import() is its own chunk: a screen's code loads when it is first visited.
-const LoginPage = lazy(() => import('../pages/login/login-page'));
-const ManagerForbiddenPage = lazy(() => import('../pages/forbidden/manager-forbidden-page'));
-const SupplierForbiddenPage = lazy(() => import('../pages/forbidden/supplier-forbidden-page'));
-const GuestForbiddenPage = lazy(() => import('../pages/forbidden/guest-forbidden-page'));
-const InvoicesPage = lazy(() => import('../pages/invoices/invoices-page'));
-const DashboardPage = lazy(() => import('../pages/dashboard/dashboard-page'));
-const ServiceSheetsPage = lazy(() => import('../pages/conformity/service-sheets-page'));
-const MaterialDocsPage = lazy(() => import('../pages/conformity/material-docs-page'));
-const ClientsPage = lazy(() => import('../pages/clients/clients-page'));
-const EmployeesPage = lazy(() => import('../pages/employees/employees-page'));
-const SuppliersPage = lazy(() => import('../pages/suppliers/suppliers-page'));
-const NotificationsPage = lazy(() => import('../pages/notifications/notifications-page'));
+/**
+ * A screen loaded on demand: each import() is its own chunk, loaded when the screen first renders (React.lazy,
+ * under the layouts' Suspense) unless `load` already brought it, in which case the screen renders at once.
+ */
+function screen(importScreen: () => Promise<{ default: ComponentType }>) {
+  let loaded: ComponentType | null = null;
+  const load = () =>
+    importScreen().then((module) => {
+      loaded = module.default;
+      return module;
+    });
+  const Lazy = lazy(load);
+  function Screen() {
+    // Chosen once per mount, so a screen never switches component (and state) under the user.
+    const [component] = useState<ComponentType>(() => loaded ?? Lazy);
+    return createElement(component);
+  }
+  return { component: Screen, load };
+}
+
+const LoginPage = screen(() => import('../pages/login/login-page'));
+const ManagerForbiddenPage = screen(() => import('../pages/forbidden/manager-forbidden-page'));
+const SupplierForbiddenPage = screen(() => import('../pages/forbidden/supplier-forbidden-page'));
+const GuestForbiddenPage = screen(() => import('../pages/forbidden/guest-forbidden-page'));
+const InvoicesPage = screen(() => import('../pages/invoices/invoices-page'));
+const DashboardPage = screen(() => import('../pages/dashboard/dashboard-page'));
+const ServiceSheetsPage = screen(() => import('../pages/conformity/service-sheets-page'));
+const MaterialDocsPage = screen(() => import('../pages/conformity/material-docs-page'));
+const ClientsPage = screen(() => import('../pages/clients/clients-page'));
+const EmployeesPage = screen(() => import('../pages/employees/employees-page'));
+const SuppliersPage = screen(() => import('../pages/suppliers/suppliers-page'));
+const NotificationsPage = screen(() => import('../pages/notifications/notifications-page'));
 
 /**
  * The screens of spec §2 that exist so far. A new screen is one line here (its path, component,
  * levels and, when it belongs in the menu, its navigation label).
  */
 export const APP_ROUTES: readonly AppRoute[] = [
-  { path: PATHS.login, component: LoginPage, levels: null },
-  { path: PATHS.managerForbidden, component: ManagerForbiddenPage, levels: null },
-  { path: PATHS.supplierForbidden, component: SupplierForbiddenPage, levels: null },
-  { path: PATHS.forbidden, component: GuestForbiddenPage, levels: null },
-  { path: PATHS.home, component: InvoicesPage, levels: ALL_SIGNED_IN },
+  { path: PATHS.login, ...LoginPage, levels: null },
+  { path: PATHS.managerForbidden, ...ManagerForbiddenPage, levels: null },
+  { path: PATHS.supplierForbidden, ...SupplierForbiddenPage, levels: null },
+  { path: PATHS.forbidden, ...GuestForbiddenPage, levels: null },
+  { path: PATHS.home, ...InvoicesPage, levels: ALL_SIGNED_IN },
   {
     path: '/invoices',
-    component: InvoicesPage,
+    ...InvoicesPage,
     levels: ALL_SIGNED_IN,
     nav: { label: messages.nav.invoices },
   },
-  { path: '/dashboard', component: DashboardPage, levels: MANAGER, nav: { label: messages.nav.dashboard } },
+  { path: '/dashboard', ...DashboardPage, levels: MANAGER, nav: { label: messages.nav.dashboard } },
   {
     path: '/service-sheets',
-    component: ServiceSheetsPage,
+    ...ServiceSheetsPage,
     levels: MANAGER,
     nav: { label: messages.nav.serviceSheets },
   },
   {
     path: '/material-docs',
-    component: MaterialDocsPage,
+    ...MaterialDocsPage,
     levels: MANAGER,
     nav: { label: messages.nav.materialDocs },
   },
-  { path: '/clients', component: ClientsPage, levels: ADMIN, nav: { label: messages.nav.clients } },
-  { path: '/employees', component: EmployeesPage, levels: ADMIN, nav: { label: messages.nav.employees } },
+  { path: '/clients', ...ClientsPage, levels: ADMIN, nav: { label: messages.nav.clients } },
+  { path: '/employees', ...EmployeesPage, levels: ADMIN, nav: { label: messages.nav.employees } },
   // Spec §2 declares no role for /suppliers; its calls are the administrator's (docs/decisions.md).
-  { path: '/suppliers', component: SuppliersPage, levels: ADMIN, nav: { label: messages.nav.suppliers } },
+  { path: '/suppliers', ...SuppliersPage, levels: ADMIN, nav: { label: messages.nav.suppliers } },
   {
     path: '/notifications',
-    component: NotificationsPage,
+    ...NotificationsPage,
     levels: ALL_SIGNED_IN,
     nav: { label: messages.nav.notifications },
   },
 ];
+
+/**
+ * Starts loading the screen at `pathname` (when a route has exactly that path), so that its chunk arrives while
+ * the guard still checks the session instead of after it.
+ */
+export function preloadScreen(pathname: string): void {
+  APP_ROUTES.find((route) => route.path === pathname)
+    ?.load()
+    .catch(() => undefined);
+}
 
 /** The menu of a level: the routes with a navigation label that the level may open. */
 export function navigationFor(level: Level): { label: string; href: string }[] {

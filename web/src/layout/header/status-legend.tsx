@@ -1,15 +1,14 @@
-import { useState } from 'react';
-import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
-import Modal from '@cloudscape-design/components/modal';
-import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
+import { Suspense, lazy, useState } from 'react';
+import type { StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
 import type { TopNavigationProps } from '@cloudscape-design/components/top-navigation';
-import { INVOICE_STATUSES, INVOICE_STATUS_LABELS, type InvoiceStatus } from '@portal/shared';
+import type { InvoiceStatus } from '@portal/shared';
 import { headerMessages } from './messages';
 import './header.css';
 
 const text = headerMessages.legend;
+
+// The dialog is its own chunk, loaded when the legend is first opened, and kept mounted afterwards.
+const StatusLegendDialog = lazy(() => import('./status-legend-dialog'));
 
 /**
  * How each invoice status is drawn. The invoices table (pages/invoices/columns.tsx) draws its status
@@ -27,42 +26,22 @@ export const INVOICE_STATUS_INDICATOR: Record<InvoiceStatus, StatusIndicatorProp
 /** The header's status legend (spec §2): a button that opens what every status of spec §4 means. */
 export function useStatusLegend(): { utility: TopNavigationProps.ButtonUtility; dialog: React.ReactNode } {
   const [open, setOpen] = useState(false);
+  const [used, setUsed] = useState(false);
   const utility: TopNavigationProps.ButtonUtility = {
     type: 'button',
     iconName: 'status-info',
     text: text.button,
     title: text.button,
     ariaLabel: text.button,
-    onClick: () => setOpen(true),
+    onClick: () => {
+      setUsed(true);
+      setOpen(true);
+    },
   };
-  const dialog = (
-    <Modal
-      visible={open}
-      onDismiss={() => setOpen(false)}
-      header={text.title}
-      closeAriaLabel={text.close}
-      footer={
-        <Box float="right">
-          <Button variant="primary" onClick={() => setOpen(false)}>
-            {text.close}
-          </Button>
-        </Box>
-      }
-    >
-      <SpaceBetween size="m">
-        <Box variant="p">{text.description}</Box>
-        <ul className="portal-status-legend" aria-label={text.listLabel} data-testid="status-legend">
-          {INVOICE_STATUSES.map((status) => (
-            <li key={status} data-status={status}>
-              <StatusIndicator type={INVOICE_STATUS_INDICATOR[status]}>{INVOICE_STATUS_LABELS[status]}</StatusIndicator>
-              <Box variant="small" color="text-body-secondary" display="block">
-                {text.meanings[status]}
-              </Box>
-            </li>
-          ))}
-        </ul>
-      </SpaceBetween>
-    </Modal>
-  );
+  const dialog = used ? (
+    <Suspense fallback={null}>
+      <StatusLegendDialog visible={open} onDismiss={() => setOpen(false)} />
+    </Suspense>
+  ) : null;
   return { utility, dialog };
 }

@@ -11,6 +11,8 @@ import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+// Amplify UI's Spanish dictionary: registered with this screen, where Amplify's sign-in flows run.
+import '../../i18n/amplify-dictionary';
 import { runtimeConfig } from '../../config/runtime-config';
 import { messages } from '../../messages';
 import { PATHS } from '../../routing/guard';

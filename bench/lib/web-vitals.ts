@@ -1,0 +1,129 @@
+import type { BrowserContext, Page } from 'playwright-core';
+
+/**
+ * Core Web Vitals of one page load in Chromium, read in the page itself. An init script (plain JavaScript: it
+ * runs in the page before the app's own scripts) records:
+ *
+ * - LCP: the last `largest-contentful-paint` entry (PerformanceObserver, buffered), with its element;
+ * - CLS: the sum of every `layout-shift` entry without recent input over the whole load (at least the session-
+ *   window value web-vitals reports, since it adds every window);
+ * - FCP: the `first-contentful-paint` paint entry;
+ * - long tasks (`longtask` entries), for the total blocking time;
+ * - the rows: a MutationObserver notes when the number of rows of the invoices table (cells with
+ *   `data-testid="invoice-supplier"`, one per row) last changed.
+ */
+
+export interface LoadVitals {
+  readonly lcpMs: number;
+  readonly lcpElement: string;
+  readonly cls: number;
+  readonly fcpMs: number;
+  /** When the table's row count last changed (ms from navigation start). */
+  readonly rowsAtMs: number;
+  readonly rows: number;
+  /**
+   * Total blocking time between FCP and `rowsAtMs`: for each long task, its part in that window beyond its first
+   * 50 ms (Lighthouse's rule for tasks that straddle a bound).
+   */
+  readonly tbtMs: number;
+  readonly longTasks: number;
+}
+
+interface RecordedVitals {
+  lcp: number;
+  lcpElement: string;
+  cls: number;
+  fcp: number | null;
+  rows: number;
+  rowsAt: number | null;
+  longTasks: { start: number; duration: number }[];
+}
+
+export const ROW_SELECTOR = '[data-testid="invoice-supplier"]';
+
+const INIT_SCRIPT = `(() => {
+  const state = { lcp: 0, lcpElement: '', cls: 0, fcp: null, rows: 0, rowsAt: null, longTasks: [] };
+  Object.defineProperty(window, '__portalVitals', { value: state });
+  const describe = (element) => {
+    if (!element) return '';
+    const id = element.getAttribute('data-testid') || element.id;
+    const text = (element.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
+    return element.tagName.toLowerCase() + (id ? '#' + id : '') + (text ? ' "' + text + '"' : '');
+  };
+  const observe = (type, onEntry) => {
+    try {
+      new PerformanceObserver((list) => list.getEntries().forEach(onEntry)).observe({ type, buffered: true });
+    } catch (error) {
+      console.warn('PerformanceObserver ' + type + ': ' + error);
+    }
+  };
+  observe('largest-contentful-paint', (entry) => {
+    state.lcp = entry.startTime;
+    state.lcpElement = describe(entry.element);
+  });
+  observe('layout-shift', (entry) => {
+    if (!entry.hadRecentInput) state.cls += entry.value;
+  });
+  observe('paint', (entry) => {
+    if (entry.name === 'first-contentful-paint') state.fcp = entry.startTime;
+  });
+  observe('longtask', (entry) => state.longTasks.push({ start: entry.startTime, duration: entry.duration }));
+  new MutationObserver(() => {
+    const rows = document.querySelectorAll(${JSON.stringify(ROW_SELECTOR)}).length;
+    if (rows !== state.rows) {
+      state.rows = rows;
+      state.rowsAt = performance.now();
+    }
+  }).observe(document, { childList: true, subtree: true });
+})();`;
+
+/** Installs the recorder in every page the context opens from now on. */
+export async function recordVitals(context: BrowserContext): Promise<void> {
+  await context.addInitScript({ content: INIT_SCRIPT });
+}
+
+/** Lighthouse's blocking time of `tasks` within [from, to]. */
+export function blockingTime(tasks: readonly { start: number; duration: number }[], from: number, to: number): number {
+  let total = 0;
+  for (const task of tasks) {
+    const start = Math.max(task.start, from);
+    const end = Math.min(task.start + task.duration, to);
+    if (end - start < 50) continue;
+    const blockingFrom = Math.max(start, task.start + 50);
+    if (end > blockingFrom) total += end - blockingFrom;
+  }
+  return total;
+}
+
+/**
+ * Waits until the invoices table of `page` (being loaded) has at least `minRows` rows and the page has settled
+ * (no network for 500 ms, the row count unchanged for `quietMs`), then reads what the recorder saw.
+ */
+export async function readVitals(page: Page, minRows: number, quietMs = 1000): Promise<LoadVitals> {
+  await page
+    .locator(ROW_SELECTOR)
+    .nth(minRows - 1)
+    .waitFor({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle', { timeout: 60_000 });
+  // Runs in the page (this project's Node code has no DOM types, hence globalThis).
+  const read = () => page.evaluate(() => (globalThis as unknown as { __portalVitals: RecordedVitals }).__portalVitals);
+  let state = await read();
+  for (;;) {
+    await page.waitForTimeout(quietMs);
+    const next = await read();
+    if (next.rows === state.rows && next.rowsAt === state.rowsAt) break;
+    state = next;
+  }
+  state = await read();
+  if (state.fcp === null || state.rowsAt === null) throw new Error('The page reported no first contentful paint');
+  return {
+    lcpMs: state.lcp,
+    lcpElement: state.lcpElement,
+    cls: state.cls,
+    fcpMs: state.fcp,
+    rowsAtMs: state.rowsAt,
+    rows: state.rows,
+    tbtMs: blockingTime(state.longTasks, state.fcp, state.rowsAt),
+    longTasks: state.longTasks.length,
+  };
+}

@@ -1,0 +1,180 @@
+import { ensureWebBuild } from '../../infra/local/stage.js';
+import { launchChromium } from '../../tests/support/browser.js';
+import { TEXT, signIn } from '../../tests/support/web.js';
+import type { BenchContext, BenchStage, BenchSuite, Figure } from '../lib/figures.js';
+import { VITALS_INVOICES, WEB_BUDGETS, kb } from '../lib/web-budgets.js';
+import { ensureSupplierInvoices } from '../lib/web-seed.js';
+import { measureWebSizes, type WebSizes } from '../lib/web-sizes.js';
+import { ROW_SELECTOR, readVitals, recordVitals, type LoadVitals } from '../lib/web-vitals.js';
+
+/** The supplier whose invoices screen is measured (it signs in with its password). */
+const SUPPLIER = 'proveedor@demo.pe';
+/**
+ * The rows of one page of the invoices screen (web/src/pages/invoices/use-invoices.ts, INVOICES_PAGE_SIZE):
+ * the screen has no page-size choice, so with VITALS_INVOICES invoices it shows a full page of these many.
+ */
+const PAGE_ROWS = 20;
+
+function sizeFigures(sizes: WebSizes): Figure[] {
+  const figures: Figure[] = [
+    {
+      id: 'web.initial.js.gzip',
+      label: 'Web initial JS (gzip, before the first screen renders)',
+      unit: 'KB',
+      samples: [kb(sizes.initialJs.gzipBytes)],
+      target: { max: WEB_BUDGETS.initialJsKb },
+    },
+    {
+      id: 'web.initial.css.gzip',
+      label: 'Web initial CSS (gzip)',
+      unit: 'KB',
+      samples: [kb(sizes.initialCss.gzipBytes)],
+    },
+  ];
+  for (const part of sizes.parts) {
+    figures.push({
+      id: `web.${part.kind}.${part.name}.gzip`,
+      label: `Web ${part.kind === 'route' ? 'route' : 'lazy chunk'} ${part.name} (gzip, with the chunks only it needs)`,
+      unit: 'KB',
+      samples: [kb(part.gzipBytes)],
+      target: { max: WEB_BUDGETS.routeChunkKb },
+    });
+  }
+  const routes = sizes.parts.filter((part) => part.kind === 'route');
+  const largest = routes.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a));
+  figures.push(
+    {
+      id: 'web.route.largest.gzip',
+      label: `Web largest route (${largest.name}, gzip)`,
+      unit: 'KB',
+      samples: [kb(largest.gzipBytes)],
+      target: { max: WEB_BUDGETS.routeChunkKb },
+    },
+    {
+      id: 'web.shared.gzip',
+      label: 'Web chunks shared by several routes (gzip, loaded with the first that needs them)',
+      unit: 'KB',
+      samples: [kb(sizes.shared.gzipBytes)],
+    },
+  );
+  return figures;
+}
+
+/**
+ * Loads of the invoices screen with a warm session: the supplier signs in once, then each sample opens a new
+ * tab at /invoices with the HTTP cache disabled (every script is fetched and compiled again, as on a first visit
+ * after a release) and waits until the table's rows are in and the page has settled.
+ */
+async function measureVitals(context: BenchContext, stage: BenchStage): Promise<LoadVitals[]> {
+  const account = stage.outputs.demoUsers.find((user) => user.username === SUPPLIER);
+  if (!account) throw new Error(`The stage has no demo user ${SUPPLIER}`);
+  const invoices = await ensureSupplierInvoices(stage.outputs, SUPPLIER, VITALS_INVOICES);
+  const minRows = Math.min(invoices, PAGE_ROWS);
+  context.log(`${SUPPLIER} has ${invoices} invoices; the screen shows pages of ${PAGE_ROWS} rows`);
+
+  const browser = await launchChromium();
+  try {
+    const browserContext = await browser.newContext({
+      locale: 'es-PE',
+      timezoneId: 'America/Lima',
+      viewport: { width: 1440, height: 900 },
+    });
+    await recordVitals(browserContext);
+    const url = (pathname: string) => new URL(pathname, stage.webUrl).toString();
+
+    const login = await browserContext.newPage();
+    await login.goto(url('/login'));
+    await login.getByRole('heading', { name: TEXT.loginTitle }).waitFor();
+    await signIn(login, account.username, account.password);
+    await login.locator(ROW_SELECTOR).first().waitFor({ timeout: 60_000 });
+    await login.close();
+
+    const load = async (): Promise<LoadVitals> => {
+      const page = await browserContext.newPage();
+      try {
+        const cdp = await browserContext.newCDPSession(page);
+        await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+        await page.goto(url('/invoices'), { waitUntil: 'commit' });
+        const vitals = await readVitals(page, minRows);
+        if (!new URL(page.url()).pathname.startsWith('/invoices')) {
+          throw new Error(`The invoices screen sent the browser to ${page.url()}`);
+        }
+        return vitals;
+      } finally {
+        await page.close();
+      }
+    };
+
+    await load(); // warm-up: the stage's handlers and the browser's processes
+    const samples: LoadVitals[] = [];
+    for (let index = 0; index < context.repeats; index += 1) {
+      const vitals = await load();
+      context.log(
+        `load ${index + 1}: LCP ${vitals.lcpMs.toFixed(0)} ms (${vitals.lcpElement}), CLS ${vitals.cls.toFixed(4)}, ` +
+          `FCP ${vitals.fcpMs.toFixed(0)} ms, ${vitals.rows} rows at ${vitals.rowsAtMs.toFixed(0)} ms, ` +
+          `TBT ${vitals.tbtMs.toFixed(0)} ms (${vitals.longTasks} long tasks)`,
+      );
+      samples.push(vitals);
+    }
+    return samples;
+  } finally {
+    await browser.close();
+  }
+}
+
+function vitalsFigures(samples: readonly LoadVitals[]): Figure[] {
+  const rows = samples[0]?.rows ?? 0;
+  const screen = `invoices screen, ${rows} rows`;
+  return [
+    {
+      id: 'web.vitals.lcp',
+      label: `Web LCP (${screen}, warm session, no HTTP cache)`,
+      unit: 'ms',
+      samples: samples.map((vitals) => Math.round(vitals.lcpMs)),
+      target: { max: WEB_BUDGETS.lcpMs },
+    },
+    {
+      id: 'web.vitals.cls',
+      label: `Web CLS (${screen})`,
+      unit: 'ratio',
+      samples: samples.map((vitals) => Math.round(vitals.cls * 10_000) / 10_000),
+      target: { max: WEB_BUDGETS.cls },
+    },
+    {
+      id: 'web.vitals.tbt',
+      label: `Web total blocking time, FCP to rows rendered (${screen})`,
+      unit: 'ms',
+      samples: samples.map((vitals) => Math.round(vitals.tbtMs)),
+    },
+    {
+      id: 'web.vitals.fcp',
+      label: `Web FCP (${screen})`,
+      unit: 'ms',
+      samples: samples.map((vitals) => Math.round(vitals.fcpMs)),
+    },
+    {
+      id: 'web.vitals.rowsRendered',
+      label: `Web time to the invoices rows (${screen})`,
+      unit: 'ms',
+      samples: samples.map((vitals) => Math.round(vitals.rowsAtMs)),
+    },
+  ];
+}
+
+/**
+ * Issue 8: the production build's sizes (initial JS and CSS, each lazily loaded route) against the budgets that
+ * `npm test` also checks (tests/infra/web-budgets.test.ts), and LCP, CLS and total blocking time of the invoices
+ * screen in Chromium on the local stage.
+ */
+export const suite: BenchSuite = {
+  name: 'web',
+  async run(context) {
+    const sizes = measureWebSizes(await ensureWebBuild(context.log));
+    context.log(
+      `initial JS ${kb(sizes.initialJs.gzipBytes)} KB gzip (${sizes.initialJs.files.length} chunks), ` +
+        `initial CSS ${kb(sizes.initialCss.gzipBytes)} KB gzip`,
+    );
+    const stage = await context.stage();
+    return [...sizeFigures(sizes), ...vitalsFigures(await measureVitals(context, stage))];
+  },
+};

@@ -1,0 +1,32 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { WEB_BUDGETS } from '../../bench/lib/web-budgets.js';
+import { measureWebSizes, sizeBudgetFailures, type WebSizes } from '../../bench/lib/web-sizes.js';
+import { ensureWebBuild } from '../../infra/local/stage.js';
+
+/**
+ * Issue 8's size budgets on the production build of the web app (the same build the local stage serves and
+ * CDK uploads; built here when web/ or shared/ changed). What counts as initial JS and as a route's chunk is
+ * defined in bench/lib/web-sizes.ts; `npm run bench` reports the same figures against the same limits.
+ */
+describe('web app size budgets', () => {
+  let sizes: WebSizes;
+
+  beforeAll(async () => {
+    sizes = measureWebSizes(await ensureWebBuild((line) => console.log(line)));
+  });
+
+  it('finds the entry, the screens of the route table and their chunks', () => {
+    expect(sizes.initialJs.files.length).toBeGreaterThan(1);
+    expect(sizes.initialCss.gzipBytes).toBeGreaterThan(0);
+    const routes = sizes.parts.filter((part) => part.kind === 'route').map((part) => part.name);
+    expect(routes).toEqual(expect.arrayContaining(['login', 'invoices', 'dashboard', 'suppliers', 'notifications']));
+  });
+
+  it(`loads at most ${WEB_BUDGETS.initialJsKb} KB of gzip JavaScript before the first screen renders`, () => {
+    expect(sizeBudgetFailures(sizes).filter((failure) => failure.startsWith('initial JS'))).toEqual([]);
+  });
+
+  it(`keeps every route's chunk (with the chunks only it needs) within ${WEB_BUDGETS.routeChunkKb} KB of gzip`, () => {
+    expect(sizeBudgetFailures(sizes).filter((failure) => !failure.startsWith('initial JS'))).toEqual([]);
+  });
+});

@@ -1,0 +1,149 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Plugin } from 'vite';
+
+/**
+ * Build-time trims of Cloudscape that keep code the portal never runs out of the first screen's JavaScript
+ * (the size budgets of bench/lib/web-budgets.ts). Each one checks what it relies on and fails the build when
+ * Cloudscape changes it: then adapt the plugin or drop it.
+ */
+
+const PACKAGE_DIR = path.dirname(createRequire(import.meta.url).resolve('@cloudscape-design/components/package.json'));
+
+function sameFile(id: string, file: string): boolean {
+  return path.normalize(id.split('?')[0]!) === file;
+}
+
+function requireSnippets(file: string, snippets: readonly string[], plugin: string): string {
+  const source = readFileSync(file, 'utf8');
+  const missing = snippets.filter((snippet) => !source.includes(snippet));
+  if (missing.length > 0) {
+    throw new Error(`${plugin}: ${file} no longer contains ${missing.join(' | ')}; adapt web/build-plugins.ts`);
+  }
+  return source;
+}
+
+/**
+ * Cloudscape's AppLayout picks one of three layouts when it renders: classic (never with this package, which is
+ * always visual refresh), the console toolbar (only when an AWS console sets Cloudscape's `appLayoutWidget` or
+ * `appLayoutToolbar` global flag, which the portal never does) and visual refresh, the one the portal shows.
+ * The choice is made at run time, so the other two (about 50 KB of gzip, with the drag-and-drop kit of the
+ * toolbar's drawers) would ship with the shell; this keeps the layout that renders.
+ */
+export function appLayoutVisualRefreshOnly(): Plugin {
+  const name = 'portal:app-layout-visual-refresh-only';
+  const internal = path.join(PACKAGE_DIR, 'app-layout', 'internal.js');
+  return {
+    name,
+    enforce: 'pre',
+    buildStart() {
+      requireSnippets(
+        internal,
+        [
+          "import ClassicAppLayout from './classic';",
+          "import { useAppLayoutFlagEnabled } from './utils/feature-flags';",
+          "import RefreshedAppLayout from './visual-refresh';",
+          "import ToolbarAppLayout from './visual-refresh-toolbar';",
+          'export const AppLayoutInternal = React.forwardRef(',
+        ],
+        name,
+      );
+      requireSnippets(path.join(PACKAGE_DIR, 'internal', 'environment.js'), ['ALWAYS_VISUAL_REFRESH = true;'], name);
+    },
+    transform(_code, id) {
+      if (!sameFile(id, internal)) return null;
+      return {
+        code: [
+          "import React from 'react';",
+          "import RefreshedAppLayout from './visual-refresh';",
+          'export const AppLayoutInternal = React.forwardRef((props, ref) => React.createElement(RefreshedAppLayout, { ref, ...props }));',
+        ].join('\n'),
+        map: null,
+      };
+    },
+  };
+}
+
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+const COMPONENT_IMPORT = /['"]@cloudscape-design\/components\/([\w./-]+)['"]/g;
+const I18N_LOOKUP = /useInternalI18n\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function resolveModule(from: string): string | null {
+  for (const candidate of [from, `${from}.js`, path.join(from, 'index.js')]) {
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(file);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [file] : [];
+  });
+}
+
+/**
+ * The message namespaces (`useInternalI18n('<namespace>')`, the only way Cloudscape reads I18nProvider's
+ * messages) of every Cloudscape module the app's sources can reach through static or dynamic imports: a superset
+ * of what the bundle contains.
+ */
+export function cloudscapeNamespacesInUse(srcDir: string): Set<string> {
+  const pending: string[] = [];
+  for (const file of sourceFiles(srcDir)) {
+    for (const [, subpath] of readFileSync(file, 'utf8').matchAll(COMPONENT_IMPORT)) {
+      const resolved = resolveModule(path.join(PACKAGE_DIR, subpath!));
+      if (resolved) pending.push(resolved);
+    }
+  }
+  const seen = new Set<string>();
+  const namespaces = new Set<string>();
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const [, namespace] of source.matchAll(I18N_LOOKUP)) namespaces.add(namespace!);
+    for (const [, specifier] of source.matchAll(RELATIVE_IMPORT)) {
+      const resolved = resolveModule(path.resolve(path.dirname(file), specifier!));
+      if (resolved) pending.push(resolved);
+    }
+  }
+  return namespaces;
+}
+
+/**
+ * Cloudscape's Spanish messages (`i18n/messages/all.es`, which the app gives I18nProvider) cover every component
+ * of the library; this keeps the namespaces of the components the app can use (about 5 KB of gzip less in the
+ * first screen). A component the app starts using brings its messages back with it, since the namespaces are
+ * found from web/src's imports at each build.
+ */
+export function cloudscapeMessagesInUse(srcDir: string): Plugin {
+  const name = 'portal:cloudscape-messages-in-use';
+  const messages = path.join(PACKAGE_DIR, 'i18n', 'messages', 'all.es.js');
+  const prefix = 'export default ';
+  return {
+    name,
+    enforce: 'pre',
+    transform(code, id) {
+      if (!sameFile(id, messages)) return null;
+      if (!code.startsWith(prefix)) throw new Error(`${name}: ${messages} is no longer \`${prefix}{…}\``);
+      const all = JSON.parse(code.slice(prefix.length).trim().replace(/;$/, '')) as Record<
+        string,
+        Record<string, Record<string, unknown>>
+      >;
+      const byLocale = all['cloudscape-design-components'];
+      if (!byLocale) throw new Error(`${name}: ${messages} has no cloudscape-design-components messages`);
+      const inUse = cloudscapeNamespacesInUse(srcDir);
+      if (!inUse.has('app-layout')) throw new Error(`${name}: found no Cloudscape message namespace in use`);
+      const kept = Object.fromEntries(
+        Object.entries(byLocale).map(([locale, namespaces]) => [
+          locale,
+          Object.fromEntries(Object.entries(namespaces).filter(([namespace]) => inUse.has(namespace))),
+        ]),
+      );
+      return { code: `${prefix}${JSON.stringify({ ...all, 'cloudscape-design-components': kept })};\n`, map: null };
+    },
+  };
+}
