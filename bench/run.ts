@@ -90,7 +90,7 @@ function machine(): BenchReport['machine'] {
 
 const VERSIONED_PACKAGES = [
   '@aws-sdk/client-dynamodb',
-  '@aws-lambda-powertools/tracer',
+  '@aws-lambda-powertools/logger',
   'zod',
   'esbuild',
   'react',
@@ -118,6 +118,8 @@ async function main(): Promise<void> {
         portBase: process.env.BENCH_PORT_BASE ?? '5000',
         // Errors only: the stage's own logging would be part of what is measured.
         env: { POWERTOOLS_LOG_LEVEL: 'ERROR' },
+        // e.g. BENCH_STAGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=.local/profiles" profiles the handlers under load.
+        nodeArgs: (process.env.BENCH_STAGE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
       });
       const stage = await launched;
       return { apiUrl: stage.outputs.apiUrl, webUrl: stage.outputs.webUrl, outputs: stage.outputs };

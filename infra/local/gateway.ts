@@ -101,14 +101,27 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
   const jwks = createRemoteJWKSet(new URL(options.jwksUrl));
   const log = options.log ?? (() => undefined);
 
+  // A verified token's claims, until it expires: the signature check is API Gateway's work (outside the functions),
+  // and repeating it on every call would make the local stage's single process pay for it on each request.
+  const verified = new Map<string, { claims: Record<string, string>; expiresAt: number }>();
+  const VERIFIED_MAX = 1000;
+
   async function authorize(header: string | undefined): Promise<Record<string, string> | null> {
     const token = /^Bearer (.+)$/i.exec(header ?? '')?.[1];
     if (!token) return null;
+    const known = verified.get(token);
+    if (known && known.expiresAt > Date.now()) return known.claims;
+    if (known) verified.delete(token);
     try {
       const { payload } = await jwtVerify(token, jwks, { issuer: options.issuer, algorithms: ['RS256'] });
       const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud ?? payload.client_id];
       if (!audience.includes(options.audience)) return null;
-      return claimsAsApiGateway(payload);
+      const claims = claimsAsApiGateway(payload);
+      if (payload.exp !== undefined) {
+        if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+        verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+      }
+      return claims;
     } catch {
       return null;
     }

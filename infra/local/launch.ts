@@ -11,6 +11,8 @@ export interface LaunchOptions {
   readonly portBase: string;
   /** Extra environment of the stage process. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Extra Node flags of the stage process (e.g. `--cpu-prof` to profile it under a benchmark). */
+  readonly nodeArgs?: readonly string[];
   /** @default 240 s */
   readonly startTimeoutMs?: number;
 }
@@ -33,11 +35,15 @@ export async function launchLocalStage(options: LaunchOptions): Promise<Launched
   await mkdir(dataDir, { recursive: true });
   const logFile = path.join(dataDir, 'stage.log');
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT_DIR, 'infra/local/start.ts')], {
-    cwd: ROOT_DIR,
-    env: { ...process.env, ...options.env, LOCAL_STAGE_DIR: dataDir, LOCAL_PORT_BASE: portBase },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT_DIR, 'infra/local/start.ts')],
+    {
+      cwd: ROOT_DIR,
+      env: { ...process.env, ...options.env, LOCAL_STAGE_DIR: dataDir, LOCAL_PORT_BASE: portBase },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
 
