@@ -3,6 +3,7 @@ import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   INVOICE_STATUS_LABELS,
+  TABLE,
   dashboardDelta,
   keys,
   type ConformityKind,
@@ -37,6 +38,20 @@ export function table() {
           )
         ).Items ?? []
       );
+    },
+    /** The bodies of a queue's messages committed and not yet sent (what the relay would send). */
+    async unsent(queue: string): Promise<unknown[]> {
+      const index = TABLE.indexes.byClient;
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': index.partitionKey },
+          ExpressionAttributeValues: { ':pk': keys.outgoingQueue(queue) },
+        }),
+      );
+      return (result.Items ?? []).map((item) => JSON.parse(String(item.body)) as unknown);
     },
     async put(item: Record<string, unknown>) {
       await db.send(new PutCommand({ TableName: tableName, Item: item }));

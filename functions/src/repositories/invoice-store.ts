@@ -252,17 +252,6 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
     },
 
     /** Marks the outbox record as handed to the queue (the MIRO relay re-sends the ones never marked). */
-    async markQueued(key: { pk: string; sk: string }, at: string): Promise<void> {
-      await db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: key,
-          UpdateExpression: 'SET queuedAt = :at',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':at': at },
-        }),
-      );
-    },
   };
 }
 

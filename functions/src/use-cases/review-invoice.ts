@@ -190,8 +190,8 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     },
 
     /**
-     * Approve: COMPLETED → ACCEPTED and the MIRO outbox record in one conditional transaction, then
-     * the queue message. If the message cannot be sent, the record stays unqueued for the relay.
+     * Approve: COMPLETED → ACCEPTED, the MIRO outbox record and the queue message's outgoing item in one
+     * conditional transaction, then the message. If it cannot be sent, the outgoing item stays for the relay.
      */
     async approve(caller: Caller, path: InvoicePath): Promise<InvoiceDetail> {
       const approved = await retrying(async () => {
@@ -228,13 +228,11 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           },
           alsoPut: [outgoingItem(message)],
         });
-        return { stored, outbox, message };
+        return { stored, message };
       });
 
+      // Sent now; if the send fails, the committed outgoing item stays for the relay (the outbox guarantee).
       await deps.outgoing.deliver([approved.message]);
-      await store.markQueued(approved.outbox, clock().toISOString()).catch((error: Error) => {
-        deps.log.error('outbox not marked as queued', error);
-      });
       // The supplier hears of the approval from the MIRO worker, with SAP's document number.
       const { version: _version, ...plain } = approved.stored;
       return detail(plain);
