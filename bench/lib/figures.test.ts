@@ -38,6 +38,15 @@ describe('report', () => {
     figures: [
       evaluate({ id: 'api.list.p50.1k', label: 'List p50 (1k)', unit: 'ms', samples: [10, 12, 11] }),
       evaluate({ id: 'api.list.errors', label: 'List errors', unit: 'count', samples: [0, 2, 1], target: { max: 0 } }),
+      evaluate({ id: 'api.list.rps.1k', label: 'List throughput (1k)', unit: 'req/s', samples: [900], readme: true }),
+      evaluate({
+        id: 'functions.heartbeat.raw',
+        label: 'heartbeat bundle',
+        unit: 'KB',
+        samples: [266],
+        target: { max: 400 },
+        readme: false,
+      }),
     ],
   };
 
@@ -45,16 +54,18 @@ describe('report', () => {
     const markdown = renderMarkdown(report);
     expect(markdown).toContain('| List p50 (1k) | 11 ms | 10 | 12 |');
     expect(markdown).toContain('| List errors | 1 count | 0 | 2 | ≤ 0 count | ❌ missed |');
-    expect(markdown).toContain('0 of 1 targets met.');
+    expect(markdown).toContain('1 of 2 targets met.');
   });
 
-  it('puts only targeted figures, the date and the machine between the README markers', () => {
+  it('puts the targeted figures and those chosen for it, the date and the machine between the README markers', () => {
     const table = renderReadmeTable(report);
     expect(table.startsWith(README_START)).toBe(true);
     expect(table.endsWith(README_END)).toBe(true);
     expect(table).toContain('2026-11-22');
     expect(table).toContain('Test CPU, 2 cores');
     expect(table).toContain('List errors');
+    expect(table).toContain('List throughput (1k)');
     expect(table).not.toContain('List p50 (1k)');
+    expect(table).not.toContain('heartbeat bundle');
   });
 });

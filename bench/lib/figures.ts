@@ -22,6 +22,11 @@ export interface Figure {
   /** One value per repetition (a size measured once is one sample). */
   readonly samples: readonly number[];
   readonly target?: Target;
+  /**
+   * Whether the README's table shows it: by default the figures with a target. Suites that report many
+   * figures of one kind (every function, every route, every endpoint's error count) show a summary there.
+   */
+  readonly readme?: boolean;
 }
 
 export interface Summary {

@@ -66,9 +66,9 @@ export function renderMarkdown(report: BenchReport): string {
   return lines.join('\n');
 }
 
-/** The README's section between the markers: the figures that carry a target, with date and machine. */
+/** The README's section between the markers: the figures it shows (`Figure.readme`), with date and machine. */
 export function renderReadmeTable(report: BenchReport): string {
-  const targeted = report.figures.filter((figure) => figure.target);
+  const targeted = report.figures.filter((figure) => figure.readme ?? figure.target !== undefined);
   return [
     README_START,
     '',

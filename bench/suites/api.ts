@@ -416,7 +416,7 @@ async function measure(
   }
 }
 
-function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[]): Figure[] {
+function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[], inReadme: boolean): Figure[] {
   const tag = sizeLabel(size);
   const { endpoint: what, raw } = LABELS[endpoint];
   const at = `${tag} invoices, ${CONNECTIONS} connections`;
@@ -439,6 +439,7 @@ function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[
       label: `API ${what} throughput (${at})`,
       unit: 'req/s',
       samples: samples.map((sample) => sample.endpoint.rps),
+      readme: inReadme,
     },
     {
       id: `api.${endpoint}.sdk.p50.${tag}`,
@@ -465,6 +466,8 @@ function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[
       unit: 'count',
       samples: samples.map((sample) => sample.endpoint.errors + sample.sdk.errors + sample.wire.errors),
       target: { max: 0 },
+      // The README shows their sum (api.errors).
+      readme: false,
     },
   ];
 }
@@ -514,7 +517,7 @@ export const suite: BenchSuite = {
       const samples = await measure(context, outputs, api, raw, pool);
       bySize.set(size, samples);
       for (const endpoint of Object.keys(samples) as Endpoint[]) {
-        figures.push(...sizeFigures(endpoint, size, samples[endpoint]));
+        figures.push(...sizeFigures(endpoint, size, samples[endpoint], size === sizes.at(-1)));
       }
     }
 
@@ -530,6 +533,14 @@ export const suite: BenchSuite = {
         ...(SIZE_INDEPENDENT.includes(endpoint) ? { target: { max: SIZE_RATIO_MAX } } : {}),
       });
     }
+    const errors = figures.filter((figure) => /^api\.\w+\.errors\./.test(figure.id));
+    figures.push({
+      id: 'api.errors',
+      label: `API errors, every endpoint at ${sizes.map(sizeLabel).join(' and ')} invoices (with their raw calls)`,
+      unit: 'count',
+      samples: errors[0]!.samples.map((_, index) => errors.reduce((sum, figure) => sum + figure.samples[index]!, 0)),
+      target: { max: 0 },
+    });
     return figures;
   },
 };
