@@ -15,17 +15,24 @@ export const REQUIRE_SHIM =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 /**
- * Modules replaced in the bundles, each for code that cannot run in Lambda:
+ * Modules replaced in the bundles:
  * - the SDK's default credential chain (SSO, shared ini files, processes, web identity, IMDS…: ~130 KB of nested
- *   clients and XML protocols): Lambda always hands the function's role credentials over as environment
- *   variables, which the replacement reads;
- * - `semver`, which the X-Ray SDK (Powertools Tracer) imports whole for one `gte` in its AWS SDK v2 patcher: the
- *   replacement re-exports semver's own `gte`.
+ *   clients and XML protocols), for code that cannot run in Lambda: Lambda always hands the function's role
+ *   credentials over as environment variables, which the replacement reads;
+ * - `@smithy/core/event-streams` (~19 KB), which the SDK's protocols import dynamically for operations streaming
+ *   events (a single-file bundle inlines it) and the S3 client wires into its configuration: no operation the
+ *   functions call streams events; the replacement configures the clients and throws if a stream is reached;
+ * - `mnemonist/lru-cache` (~7 KB with its iterator helpers), the LRU cache of the SDK's endpoint cache (DynamoDB
+ *   endpoint discovery): the replacement is the same cache on a Map, with the five methods the SDK calls;
+ * - `@aws-sdk/client-s3`: `@aws-sdk/s3-presigned-post` pins the S3 client of its own release, installed as a second
+ *   copy beside the functions' own (~70 KB of S3 schemas twice); bundles take the functions' copy for both.
  * The local stage runs the handlers unbundled, with the real modules.
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': path.join(ROOT_DIR, 'functions/src/bundle/credentials-from-env.mjs'),
-  semver: path.join(ROOT_DIR, 'functions/src/bundle/semver-gte.mjs'),
+  '@smithy/core/event-streams': path.join(ROOT_DIR, 'functions/src/bundle/no-event-streams.mjs'),
+  'mnemonist/lru-cache': path.join(ROOT_DIR, 'functions/src/bundle/lru-cache.mjs'),
+  '@aws-sdk/client-s3': path.join(ROOT_DIR, 'node_modules/@aws-sdk/client-s3'),
 };
 
 /** The esbuild options both bundlers use (CDK passes the same through NodejsFunction's props and arguments). */
@@ -95,4 +102,37 @@ export function functionEntries(): FunctionEntry[] {
 export const BUNDLE_BUDGETS: Readonly<Record<FunctionKind, { rawKb: number; gzipKb: number; importMs?: number }>> = {
   api: { rawKb: 400, gzipKb: 120, importMs: 70 },
   worker: { rawKb: 450, gzipKb: 140 },
+};
+
+/**
+ * The functions that do not fit their budget yet, each held to its size of today (KB, rounded up): `npm test`
+ * fails if one grows past it, or if one fits its budget and is still listed (the list only shrinks).
+ * `npm run bench -- --check` keeps measuring them against the budgets above and reports them as missed.
+ *
+ * Why they are heavy: the AWS SDK clients they need (S3 with its checksum, XML and presigning middleware for
+ * uploads and files; Cognito and SES for user administration) describe every operation of their service in
+ * schema modules that esbuild cannot tree-shake (computed keys; aws-sdk-js-v3 issue 7607), on top of the
+ * DynamoDB client every handler carries. Loading the SDK from the Lambda runtime instead (not bundled) takes
+ * 75–100 ms per client to import, over the 70 ms import budget.
+ */
+export const OVER_BUDGET: Readonly<Record<string, { readonly rawKb: number; readonly gzipKb: number }>> = {
+  createInvoiceFromXml: { rawKb: 589, gzipKb: 182 },
+  createInvoiceWithoutXml: { rawKb: 589, gzipKb: 182 },
+  createUpload: { rawKb: 516, gzipKb: 161 },
+  getInvoiceFile: { rawKb: 516, gzipKb: 161 },
+  ...Object.fromEntries(
+    [
+      'listExternalUsers',
+      'createExternalUser',
+      'resetExternalUserPassword',
+      'disableExternalUser',
+      'enableExternalUser',
+      'whitelistNotifications',
+      'whitelistNotificationsBulk',
+      'listInternalUsers',
+      'assignClientToInternalUser',
+      'unassignClientFromInternalUser',
+      'listAuditEvents',
+    ].map((name) => [name, { rawKb: 476, gzipKb: 145 }]),
+  ),
 };

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ErrorBody } from './schemas/common.js';
-import { ROUTES, type RouteDef } from './manifest.js';
+import { ROUTES } from './manifest.js';
+import type { RouteDef } from './routes/route.js';
 import { HEADERS } from './http.js';
 import { APP_TITLE, APP_VERSION } from './version.js';
 

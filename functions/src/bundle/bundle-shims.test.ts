@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 // @ts-expect-error plain ESM shims without types, used by esbuild aliases only (infra/lib/bundling.ts)
 import { defaultProvider } from './credentials-from-env.mjs';
 // @ts-expect-error see above
-import { gte } from './semver-gte.mjs';
+import LRUCache from './lru-cache.mjs';
+// @ts-expect-error see above
+import { EventStreamSerde, eventStreamSerdeProvider, resolveEventStreamSerdeConfig } from './no-event-streams.mjs';
 
 describe('bundle shims', () => {
   afterEach(() => vi.unstubAllEnvs());
@@ -19,9 +21,33 @@ describe('bundle shims', () => {
     });
   });
 
-  it("compare versions as semver's gte does (the X-Ray SDK's only use)", () => {
-    expect(gte('2.7.0', '2.7.0')).toBe(true);
-    expect(gte('2.10.0', '2.7.0')).toBe(true);
-    expect(gte('2.6.9', '2.7.0')).toBe(false);
+  it("keep the least recently used endpoints, as the SDK's endpoint cache expects of its LRU cache", () => {
+    const cache = new LRUCache(2) as {
+      set(key: string, value: number): void;
+      get(key: string): number | undefined;
+      peek(key: string): number | undefined;
+      has(key: string): boolean;
+      clear(): void;
+      size: number;
+    };
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.get('a')).toBe(1);
+    cache.set('c', 3);
+    expect(cache.has('b')).toBe(false);
+    expect([cache.peek('a'), cache.peek('c'), cache.size]).toEqual([1, 3, 2]);
+    cache.set('a', 4);
+    cache.set('d', 5);
+    expect([cache.has('c'), cache.get('a'), cache.get('d')]).toEqual([false, 4, 5]);
+    cache.clear();
+    expect(cache.size).toBe(0);
+  });
+
+  it('configure clients without event streams and refuse one clearly', () => {
+    const config = resolveEventStreamSerdeConfig({ eventStreamSerdeProvider }) as {
+      eventStreamMarshaller: { serialize(): unknown; deserialize(): unknown };
+    };
+    expect(() => config.eventStreamMarshaller.deserialize()).toThrow(/event streams are left out/);
+    expect(() => new EventStreamSerde()).toThrow(/event streams are left out/);
   });
 });

@@ -1,5 +1,4 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Callback, Context } from 'aws-lambda';
 import { logger } from './logger.js';
@@ -12,7 +11,7 @@ import { tracer } from './tracer.js';
  * are not put on the trace: they hold invoices, tokens' claims and personal data.
  */
 export function observability(options: { metrics?: boolean } = {}) {
-  const middlewares = [injectLambdaContext(logger), captureLambdaHandler(tracer, { captureResponse: false })];
+  const middlewares = [injectLambdaContext(logger), tracer.invocation()];
   return options.metrics === false ? middlewares : [...middlewares, flushMetrics()];
 }
 

@@ -6,7 +6,6 @@ import {
   UNEXPECTED_ERROR_MESSAGE,
   HEADERS,
   PortalError,
-  ROUTES,
   RUNTIME_ENV,
   BadRequestError,
   ForbiddenError,
@@ -98,13 +97,17 @@ function parseJsonBody(event: HttpEvent): unknown {
   }
 }
 
-const routesByKey = new Map(ROUTES.map((def) => [`${def.method} ${def.path}`, def]));
-
-/** The manifest entry an API Gateway event was routed to (used by handlers shared by several routes). */
-export function routeOfEvent(event: HttpEvent): RouteDef {
-  const def = routesByKey.get(event.routeKey);
-  if (!def) throw new Error(`Route ${event.routeKey} is not in the manifest`);
-  return def;
+/**
+ * For a module that serves several routes: picks the manifest entry an API Gateway event was routed to,
+ * among `routes` (passed in, so that a handler of one route does not bundle the whole manifest).
+ */
+export function byRouteKey(routes: readonly RouteDef[]): (event: HttpEvent) => RouteDef {
+  const routesByKey = new Map(routes.map((def) => [`${def.method} ${def.path}`, def]));
+  return (event) => {
+    const def = routesByKey.get(event.routeKey);
+    if (!def) throw new Error(`Route ${event.routeKey} is not in the manifest`);
+    return def;
+  };
 }
 
 interface State {
@@ -142,10 +145,10 @@ function errorResult(event: HttpEvent, state: State, error: unknown): HttpResult
 /**
  * The one HTTP wrapper: request id, structured logs, identity and roles from the JWT claims,
  * manifest validation, response projection through the response schema, errors and headers.
- * Pass the route, or 'byRouteKey' for a module that serves several routes.
+ * Pass the route, or byRouteKey(routes) for a module that serves several routes.
  */
 export function httpHandler<R extends RouteDef>(
-  route: R | 'byRouteKey',
+  route: R | ((event: HttpEvent) => R),
   impl: (request: HttpRequest<R>) => Promise<RouteResponse<R>>,
 ) {
   const states = new WeakMap<HttpEvent, State>();
@@ -185,7 +188,7 @@ export function httpHandler<R extends RouteDef>(
     .use(portal)
     .handler(async (event) => {
       const state = states.get(event)!;
-      const def = (route === 'byRouteKey' ? routeOfEvent(event) : route) as R;
+      const def = typeof route === 'function' ? route(event) : route;
       state.route = def;
       const caller =
         def.auth === 'jwt'

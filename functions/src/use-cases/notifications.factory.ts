@@ -4,7 +4,7 @@ import { sesMailer } from '../adapters/email.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
 import { makeNotifications } from './notifications.js';
 
-/** The notifications wired to DynamoDB and SES, built once per cold start. */
+/** The notifications wired to DynamoDB and SES, built once per cold start (the notifications worker). */
 export const notifications = makeNotifications({
   repository: makeNotificationRepository(documentClient, tableName()),
   mailer: sesMailer,

@@ -21,6 +21,32 @@ export function audiencesOfCaller(caller: Caller): Audience[] {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** What the API serves of the notifications: the caller's feed and its read mark (no e-mail). */
+export function makeNotificationFeed(deps: { repository: NotificationRepository; clock: () => Date }) {
+  const { repository, clock } = deps;
+
+  async function list(caller: Caller): Promise<{ items: Notification[] }> {
+    const [items, readUpTo] = await Promise.all([
+      repository.recent(audiencesOfCaller(caller), RECENT_LIMIT),
+      repository.readUpTo(caller.sub),
+    ]);
+    return { items: items.map((item) => ({ ...item, isRead: readUpTo !== null && item.registeredAt <= readUpTo })) };
+  }
+
+  return {
+    list,
+
+    /** Marks as read everything up to now (or up to the moment given, never later than now). */
+    async markAsRead(caller: Caller, upTo: string | undefined): Promise<{ updated: number }> {
+      const now = clock().toISOString();
+      const mark = upTo && upTo < now ? new Date(upTo).toISOString() : now;
+      const { items } = await list(caller);
+      await repository.markRead(caller.sub, mark);
+      return { updated: items.filter((item) => !item.isRead && item.registeredAt <= mark).length };
+    },
+  };
+}
+
 export function makeNotifications(deps: {
   repository: NotificationRepository;
   mailer: Mailer;
@@ -30,22 +56,7 @@ export function makeNotifications(deps: {
   const { repository, mailer, clock } = deps;
 
   return {
-    async list(caller: Caller): Promise<{ items: Notification[] }> {
-      const [items, readUpTo] = await Promise.all([
-        repository.recent(audiencesOfCaller(caller), RECENT_LIMIT),
-        repository.readUpTo(caller.sub),
-      ]);
-      return { items: items.map((item) => ({ ...item, isRead: readUpTo !== null && item.registeredAt <= readUpTo })) };
-    },
-
-    /** Marks as read everything up to now (or up to the moment given, never later than now). */
-    async markAsRead(caller: Caller, upTo: string | undefined): Promise<{ updated: number }> {
-      const now = clock().toISOString();
-      const mark = upTo && upTo < now ? new Date(upTo).toISOString() : now;
-      const { items } = await this.list(caller);
-      await repository.markRead(caller.sub, mark);
-      return { updated: items.filter((item) => !item.isRead && item.registeredAt <= mark).length };
-    },
+    ...makeNotificationFeed(deps),
 
     /**
      * The notifications worker's job for one event: the feed items of its audiences, then one e-mail

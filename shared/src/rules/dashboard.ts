@@ -1,4 +1,4 @@
-import type { DashboardCounts } from '../schemas/entities.js';
+import type { DashboardCounts } from '../schemas/dashboard.js';
 import type { InvoiceStatus, OperationType } from '../domain.js';
 
 export type DashboardCounter = keyof DashboardCounts;

@@ -1,7 +1,7 @@
 import { INVOICE_TYPE_LABELS } from '../domain.js';
 import { formatDate } from '../format.js';
 import type { NotificationEvent, NotificationMessage } from '../schemas/messages.js';
-import type { Invoice } from '../schemas/entities.js';
+import type { Invoice } from '../schemas/invoices.js';
 
 /** Who reads an event in the portal: the supplier's users, the company's staff, or both. */
 const AUDIENCES: Record<NotificationEvent, { supplier: boolean; client: boolean }> = {

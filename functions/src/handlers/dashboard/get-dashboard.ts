@@ -1,4 +1,4 @@
-import { routes } from '@portal/shared';
+import { dashboardRoutes } from '@portal/shared';
 import { documentClient, tableName } from '../../adapters/dynamodb.js';
 import { httpHandler } from '../../http/wrapper.js';
 import { makeClientRepository } from '../../repositories/clients.js';
@@ -10,4 +10,4 @@ const getDashboard = makeGetDashboard({
   clients: makeClientRepository(documentClient, tableName()),
 });
 
-export const handler = httpHandler(routes.getDashboard, ({ caller, query }) => getDashboard(caller, query));
+export const handler = httpHandler(dashboardRoutes.getDashboard, ({ caller, query }) => getDashboard(caller, query));

@@ -1,5 +1,7 @@
-import { routes } from '@portal/shared';
+import { reviewRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 import { invoiceReview } from '../../use-cases/review-invoice.factory.js';
 
-export const handler = httpHandler(routes.approveInvoice, ({ caller, path }) => invoiceReview.approve(caller, path));
+export const handler = httpHandler(reviewRoutes.approveInvoice, ({ caller, path }) =>
+  invoiceReview.approve(caller, path),
+);

@@ -1,7 +1,7 @@
-import { routes } from '@portal/shared';
+import { reviewRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 import { invoiceReview } from '../../use-cases/review-invoice.factory.js';
 
-export const handler = httpHandler(routes.disapproveInvoice, ({ caller, path, query, body }) =>
+export const handler = httpHandler(reviewRoutes.disapproveInvoice, ({ caller, path, query, body }) =>
   invoiceReview.disapprove(caller, path, query, body),
 );

@@ -1,5 +1,5 @@
-import { routes } from '@portal/shared';
+import { reviewRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 import { invoiceReview } from '../../use-cases/review-invoice.factory.js';
 
-export const handler = httpHandler(routes.getInvoice, ({ caller, path }) => invoiceReview.get(caller, path));
+export const handler = httpHandler(reviewRoutes.getInvoice, ({ caller, path }) => invoiceReview.get(caller, path));

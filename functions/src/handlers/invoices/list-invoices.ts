@@ -1,4 +1,4 @@
-import { routes } from '@portal/shared';
+import { invoiceRoutes } from '@portal/shared';
 import { documentClient, tableName } from '../../adapters/dynamodb.js';
 import { httpHandler } from '../../http/wrapper.js';
 import { makeInvoiceRepository } from '../../repositories/invoices.js';
@@ -6,4 +6,4 @@ import { makeListInvoices } from '../../use-cases/list-invoices.js';
 
 const listInvoices = makeListInvoices({ invoices: makeInvoiceRepository(documentClient, tableName()) });
 
-export const handler = httpHandler(routes.listInvoices, ({ caller, query }) => listInvoices(caller, query));
+export const handler = httpHandler(invoiceRoutes.listInvoices, ({ caller, query }) => listInvoices(caller, query));

@@ -1,5 +1,5 @@
-import { routes } from '@portal/shared';
+import { notificationRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { notifications } from '../../use-cases/notifications.factory.js';
+import { notificationFeed } from '../../use-cases/notification-feed.factory.js';
 
-export const handler = httpHandler(routes.listNotifications, ({ caller }) => notifications.list(caller));
+export const handler = httpHandler(notificationRoutes.listNotifications, ({ caller }) => notificationFeed.list(caller));

@@ -1,7 +1,7 @@
-import { routes } from '@portal/shared';
+import { notificationRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { notifications } from '../../use-cases/notifications.factory.js';
+import { notificationFeed } from '../../use-cases/notification-feed.factory.js';
 
-export const handler = httpHandler(routes.markNotificationsAsRead, ({ caller, body }) =>
-  notifications.markAsRead(caller, body.upTo),
+export const handler = httpHandler(notificationRoutes.markNotificationsAsRead, ({ caller, body }) =>
+  notificationFeed.markAsRead(caller, body.upTo),
 );

@@ -1,4 +1,4 @@
-import { routes } from '@portal/shared';
+import { supplierRoutes } from '@portal/shared';
 import { documentClient, tableName } from '../../adapters/dynamodb.js';
 import { httpHandler } from '../../http/wrapper.js';
 import { makeSupplierDirectoryRepository } from '../../repositories/suppliers.js';
@@ -8,4 +8,4 @@ const searchSuppliers = makeSearchSuppliers({
   suppliers: makeSupplierDirectoryRepository(documentClient, tableName()),
 });
 
-export const handler = httpHandler(routes.searchSuppliers, ({ query }) => searchSuppliers(query));
+export const handler = httpHandler(supplierRoutes.searchSuppliers, ({ query }) => searchSuppliers(query));

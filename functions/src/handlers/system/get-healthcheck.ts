@@ -1,4 +1,4 @@
-import { APP_VERSION, routes } from '@portal/shared';
+import { APP_VERSION, systemRoutes } from '@portal/shared';
 import { documentClient, tableName } from '../../adapters/dynamodb.js';
 import { httpHandler } from '../../http/wrapper.js';
 import { makeHealthProbe } from '../../repositories/health.js';
@@ -6,7 +6,7 @@ import { makeHealthProbe } from '../../repositories/health.js';
 const probe = makeHealthProbe(documentClient, tableName());
 
 /** Readiness: answers ok only when the table can be read. */
-export const handler = httpHandler(routes.healthcheck, async () => {
+export const handler = httpHandler(systemRoutes.healthcheck, async () => {
   await probe();
   return { status: 'ok' as const, version: APP_VERSION, time: new Date().toISOString() };
 });

@@ -1,8 +1,8 @@
-import { APP_VERSION, routes } from '@portal/shared';
+import { APP_VERSION, systemRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 
 /** Liveness: the function runs; touches no dependency. */
-export const handler = httpHandler(routes.heartbeat, async () => ({
+export const handler = httpHandler(systemRoutes.heartbeat, async () => ({
   status: 'ok' as const,
   version: APP_VERSION,
   time: new Date().toISOString(),

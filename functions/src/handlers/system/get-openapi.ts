@@ -1,6 +1,6 @@
-import { buildOpenApi, routes } from '@portal/shared';
+import { buildOpenApi, systemRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 
 const document = buildOpenApi();
 
-export const handler = httpHandler(routes.openapi, async () => document);
+export const handler = httpHandler(systemRoutes.openapi, async () => document);

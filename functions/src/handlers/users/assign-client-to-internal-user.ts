@@ -1,8 +1,8 @@
-import { routes } from '@portal/shared';
+import { userAdminRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 import { adminContextOf } from '../../use-cases/user-admin.js';
 import { userAdmin } from '../../use-cases/user-admin.factory.js';
 
-export const handler = httpHandler(routes.assignClientToInternalUser, ({ caller, txId, path, query }) =>
+export const handler = httpHandler(userAdminRoutes.assignClientToInternalUser, ({ caller, txId, path, query }) =>
   userAdmin.assignClient(adminContextOf(caller, txId), path.userId, query.client),
 );

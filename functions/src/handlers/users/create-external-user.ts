@@ -1,8 +1,8 @@
-import { routes } from '@portal/shared';
+import { userAdminRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 import { adminContextOf } from '../../use-cases/user-admin.js';
 import { userAdmin } from '../../use-cases/user-admin.factory.js';
 
-export const handler = httpHandler(routes.createExternalUser, ({ caller, txId, body }) =>
+export const handler = httpHandler(userAdminRoutes.createExternalUser, ({ caller, txId, body }) =>
   userAdmin.createExternalUser(adminContextOf(caller, txId), body),
 );

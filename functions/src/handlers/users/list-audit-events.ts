@@ -1,5 +1,5 @@
-import { routes } from '@portal/shared';
+import { userAdminRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 import { userAdmin } from '../../use-cases/user-admin.factory.js';
 
-export const handler = httpHandler(routes.listAuditEvents, ({ query }) => userAdmin.listAuditEvents(query));
+export const handler = httpHandler(userAdminRoutes.listAuditEvents, ({ query }) => userAdmin.listAuditEvents(query));

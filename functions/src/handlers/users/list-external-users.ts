@@ -1,5 +1,7 @@
-import { routes } from '@portal/shared';
+import { userAdminRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 import { userAdmin } from '../../use-cases/user-admin.factory.js';
 
-export const handler = httpHandler(routes.listExternalUsers, ({ query }) => userAdmin.listExternalUsers(query));
+export const handler = httpHandler(userAdminRoutes.listExternalUsers, ({ query }) =>
+  userAdmin.listExternalUsers(query),
+);

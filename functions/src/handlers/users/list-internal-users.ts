@@ -1,5 +1,7 @@
-import { routes } from '@portal/shared';
+import { userAdminRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 import { userAdmin } from '../../use-cases/user-admin.factory.js';
 
-export const handler = httpHandler(routes.listInternalUsers, ({ query }) => userAdmin.listInternalUsers(query));
+export const handler = httpHandler(userAdminRoutes.listInternalUsers, ({ query }) =>
+  userAdmin.listInternalUsers(query),
+);

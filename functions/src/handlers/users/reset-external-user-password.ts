@@ -1,8 +1,8 @@
-import { routes } from '@portal/shared';
+import { userAdminRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 import { adminContextOf } from '../../use-cases/user-admin.js';
 import { userAdmin } from '../../use-cases/user-admin.factory.js';
 
-export const handler = httpHandler(routes.resetExternalUserPassword, ({ caller, txId, path }) =>
+export const handler = httpHandler(userAdminRoutes.resetExternalUserPassword, ({ caller, txId, path }) =>
   userAdmin.resetExternalUserPassword(adminContextOf(caller, txId), path.userId),
 );

@@ -1,8 +1,8 @@
-import { routes } from '@portal/shared';
+import { userAdminRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
 import { adminContextOf } from '../../use-cases/user-admin.js';
 import { userAdmin } from '../../use-cases/user-admin.factory.js';
 
-export const handler = httpHandler(routes.unassignClientFromInternalUser, ({ caller, txId, path, query }) =>
+export const handler = httpHandler(userAdminRoutes.unassignClientFromInternalUser, ({ caller, txId, path, query }) =>
   userAdmin.unassignClient(adminContextOf(caller, txId), path.userId, query.client),
 );

@@ -1,0 +1,9 @@
+import { documentClient, tableName } from '../adapters/dynamodb.js';
+import { makeNotificationRepository } from '../repositories/notifications.js';
+import { makeNotificationFeed } from './notifications.js';
+
+/** The notification feed of the API handlers, wired to DynamoDB only: they send no e-mail. */
+export const notificationFeed = makeNotificationFeed({
+  repository: makeNotificationRepository(documentClient, tableName()),
+  clock: () => new Date(),
+});

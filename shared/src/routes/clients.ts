@@ -1,0 +1,19 @@
+import * as z from 'zod';
+import { Client } from '../schemas/reference.js';
+import { route, ALL_SIGNED_IN, type RouteDef } from './route.js';
+
+/** The group's companies. */
+export const clientRoutes = {
+  listClients: route({
+    id: 'listClients',
+    method: 'GET',
+    path: '/clients',
+    summary: 'Sociedades del grupo',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    requiresCompany: false,
+    request: {},
+    response: z.object({ items: z.array(Client) }),
+    handler: 'clients/list-clients',
+  }),
+} as const satisfies Record<string, RouteDef>;

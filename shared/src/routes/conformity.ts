@@ -1,0 +1,63 @@
+import * as z from 'zod';
+import { pageOf } from '../schemas/common.js';
+import { AvailabilityPath, AvailabilityQuery, ConformityDocument, ConformityQuery } from '../schemas/conformity.js';
+import { route, STAFF, type RouteDef } from './route.js';
+
+/** Conformity documents (MIGO, HES) and availability checks. */
+export const conformityRoutes = {
+  listMaterialDocs: route({
+    id: 'listMaterialDocs',
+    method: 'GET',
+    path: '/material-docs',
+    summary: 'Conformidades MIGO',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { query: ConformityQuery },
+    response: pageOf(ConformityDocument),
+    handler: 'conformity/list-material-docs',
+  }),
+  listServiceSheets: route({
+    id: 'listServiceSheets',
+    method: 'GET',
+    path: '/service-sheets',
+    summary: 'Conformidades HES',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { query: ConformityQuery },
+    response: pageOf(ConformityDocument),
+    handler: 'conformity/list-service-sheets',
+  }),
+  materialDocAvailability: route({
+    id: 'materialDocAvailability',
+    method: 'GET',
+    path: '/material-docs/{id}/availability',
+    summary: 'Disponibilidad de una MIGO (404: no disponible)',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { path: AvailabilityPath, query: AvailabilityQuery },
+    response: ConformityDocument,
+    handler: 'conformity/get-material-doc-availability',
+  }),
+  purchaseOrderAvailability: route({
+    id: 'purchaseOrderAvailability',
+    method: 'GET',
+    path: '/purchase-orders/{id}/availability',
+    summary: 'Disponibilidad de una orden de compra (404: no disponible)',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { path: AvailabilityPath, query: AvailabilityQuery },
+    response: z.object({ id: z.string(), available: z.literal(true) }),
+    handler: 'conformity/get-purchase-order-availability',
+  }),
+  serviceSheetAvailability: route({
+    id: 'serviceSheetAvailability',
+    method: 'GET',
+    path: '/service-sheets/{id}/availability',
+    summary: 'Disponibilidad de una HES (404: no disponible)',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { path: AvailabilityPath, query: AvailabilityQuery },
+    response: ConformityDocument,
+    handler: 'conformity/get-service-sheet-availability',
+  }),
+} as const satisfies Record<string, RouteDef>;

@@ -1,0 +1,17 @@
+import { DashboardCounts, DashboardQuery } from '../schemas/dashboard.js';
+import { route, MANAGER_ONLY, type RouteDef } from './route.js';
+
+/** The managers' dashboard. */
+export const dashboardRoutes = {
+  getDashboard: route({
+    id: 'getDashboard',
+    method: 'GET',
+    path: '/dashboard',
+    summary: 'Conteos de comprobantes por estado y por tipo',
+    auth: 'jwt',
+    roles: MANAGER_ONLY,
+    request: { query: DashboardQuery },
+    response: DashboardCounts,
+    handler: 'dashboard/get-dashboard',
+  }),
+} as const satisfies Record<string, RouteDef>;

@@ -1,0 +1,20 @@
+// The routes by area (see manifest.ts): a function imports its own area's, not the whole manifest.
+export {
+  NOT_IMPLEMENTED_HANDLER,
+  USER_POOL_OPERATIONS,
+  type HttpMethod,
+  type RouteDef,
+  type UserPoolOperation,
+} from './route.js';
+export { clientRoutes } from './clients.js';
+export { conformityRoutes } from './conformity.js';
+export { dashboardRoutes } from './dashboard.js';
+export { invoiceRoutes } from './invoices.js';
+export { notificationRoutes } from './notifications.js';
+export { referenceRoutes } from './reference.js';
+export { reviewRoutes } from './review.js';
+export { sessionRoutes } from './session.js';
+export { supplierRoutes } from './suppliers.js';
+export { systemRoutes } from './system.js';
+export { uploadRoutes } from './uploads.js';
+export { userAdminRoutes } from './user-admin.js';

@@ -1,0 +1,31 @@
+import * as z from 'zod';
+import { MarkAsReadBody, Notification } from '../schemas/notifications.js';
+import { route, ALL_SIGNED_IN, type RouteDef } from './route.js';
+
+/** The user's notifications. */
+export const notificationRoutes = {
+  listNotifications: route({
+    id: 'listNotifications',
+    method: 'GET',
+    path: '/notifications',
+    summary: 'Notificaciones recientes del usuario',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    requiresCompany: false,
+    request: {},
+    response: z.object({ items: z.array(Notification) }),
+    handler: 'notifications/list-notifications',
+  }),
+  markNotificationsAsRead: route({
+    id: 'markNotificationsAsRead',
+    method: 'POST',
+    path: '/notifications/mark-as-read',
+    summary: 'Marca como leídas las notificaciones hasta ahora',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    requiresCompany: false,
+    request: { body: MarkAsReadBody },
+    response: z.object({ updated: z.number().int() }),
+    handler: 'notifications/mark-notifications-as-read',
+  }),
+} as const satisfies Record<string, RouteDef>;

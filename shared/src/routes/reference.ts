@@ -1,0 +1,29 @@
+import * as z from 'zod';
+import { Employee, EmployeesQuery, OfficeLocation, OfficeLocationsQuery } from '../schemas/reference.js';
+import { route, STAFF, type RouteDef } from './route.js';
+
+/** Reference data to complete an invoice. */
+export const referenceRoutes = {
+  listEmployees: route({
+    id: 'listEmployees',
+    method: 'GET',
+    path: '/employees',
+    summary: 'Empleados (responsables) de una sociedad',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { query: EmployeesQuery },
+    response: z.object({ items: z.array(Employee) }),
+    handler: 'reference/list-employees',
+  }),
+  listOfficeLocations: route({
+    id: 'listOfficeLocations',
+    method: 'GET',
+    path: '/office-locations',
+    summary: 'Sedes y oficinas de una sociedad',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { query: OfficeLocationsQuery },
+    response: z.object({ items: z.array(OfficeLocation) }),
+    handler: 'reference/list-office-locations',
+  }),
+} as const satisfies Record<string, RouteDef>;

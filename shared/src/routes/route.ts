@@ -1,0 +1,70 @@
+import type * as z from 'zod';
+import type { Level } from '../domain.js';
+import type { ErrorCode } from '../errors/catalogue.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteDef {
+  /** Stable identifier: names the Lambda function and the OpenAPI operation. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** API Gateway path syntax: /suppliers/{supplierId}/invoices. */
+  readonly path: string;
+  readonly summary: string;
+  /** 'public' routes skip the JWT authorizer (health checks, the OpenAPI document). */
+  readonly auth: 'public' | 'jwt';
+  /** Levels allowed; empty for public routes. */
+  readonly roles: readonly Level[];
+  /**
+   * Whether the caller must act for a company of its taxId list (company-id header or the first).
+   * Suppliers and managers without a taxId are refused such routes.
+   */
+  readonly requiresCompany: boolean;
+  readonly request: {
+    readonly path?: z.ZodType;
+    readonly query?: z.ZodType;
+    readonly body?: z.ZodType;
+    /** Parameters whose invalid value has a code of its own in spec §8 (instead of ERROR_INVALID_PARAMETER). */
+    readonly parameterCodes?: Readonly<Partial<Record<string, ErrorCode>>>;
+  };
+  readonly response: z.ZodType;
+  readonly successStatus: 200 | 201 | 202 | 204;
+  /** Handler module under functions/src/handlers, without extension. */
+  readonly handler: string;
+  /**
+   * What the route's function reaches beyond the table, bucket and queues every function has.
+   * `userPool`: the Cognito operations it calls on the portal's user pool, needing IAM; CDK grants exactly
+   * these on that pool and gives the function the pool's ids. (ForgotPassword is public: no IAM, not listed.)
+   */
+  readonly uses?: { readonly userPool: readonly UserPoolOperation[] };
+}
+
+/** Cognito user-pool operations a route may call with IAM credentials (`cognito-idp:<operation>`). */
+export const USER_POOL_OPERATIONS = [
+  'ListUsers',
+  'AdminGetUser',
+  'AdminCreateUser',
+  'AdminUpdateUserAttributes',
+  'AdminDeleteUserAttributes',
+  'AdminSetUserPassword',
+  'AdminDisableUser',
+  'AdminEnableUser',
+] as const;
+export type UserPoolOperation = (typeof USER_POOL_OPERATIONS)[number];
+
+export const ALL_SIGNED_IN = ['ADMIN', 'MANAGER', 'SUPPLIER'] as const satisfies readonly Level[];
+export const STAFF = ['ADMIN', 'MANAGER'] as const satisfies readonly Level[];
+export const ADMIN_ONLY = ['ADMIN'] as const satisfies readonly Level[];
+export const MANAGER_ONLY = ['MANAGER'] as const satisfies readonly Level[];
+
+/** Routes whose issue has not landed yet are served by this handler, answering 501. */
+export const NOT_IMPLEMENTED_HANDLER = 'not-implemented';
+
+export function route<const R extends Omit<RouteDef, 'successStatus' | 'requiresCompany'> & Partial<RouteDef>>(
+  def: R,
+): R & Pick<RouteDef, 'successStatus' | 'requiresCompany'> {
+  return { successStatus: 200, requiresCompany: def.auth === 'jwt', ...def };
+}
+
+/** An invoice path whose id breaks the series-number format answers the spec's own code. */
+export const INVOICE_ID_CODES = { invoiceId: 'ERROR_INVOICE_ID_WITH_INVALID_FORMAT' } as const;

@@ -1,0 +1,40 @@
+import * as z from 'zod';
+import { LEVELS } from '../domain.js';
+import { Empty } from '../schemas/common.js';
+import { SessionUser } from '../schemas/session.js';
+import { route, type RouteDef } from './route.js';
+
+/** The session: who the caller is and whether its session holds. */
+export const sessionRoutes = {
+  getCurrentUser: route({
+    id: 'getCurrentUser',
+    method: 'GET',
+    path: '/users/me',
+    summary: 'Usuario de la sesión (lo consulta la guarda de navegación)',
+    auth: 'jwt',
+    roles: LEVELS,
+    requiresCompany: false,
+    uses: { userPool: ['AdminGetUser'] },
+    request: {},
+    response: SessionUser,
+    handler: 'users/get-current-user',
+  }),
+  verifySession: route({
+    id: 'verifySession',
+    method: 'POST',
+    path: '/users/verify-session',
+    summary: 'Verifica que la sesión sea válida y la sociedad activa permitida',
+    auth: 'jwt',
+    roles: LEVELS,
+    requiresCompany: false,
+    request: { body: Empty.optional() },
+    response: z.object({
+      valid: z.literal(true),
+      expiresAt: z.string(),
+      level: z.enum(LEVELS),
+      activeCompany: z.string().nullable(),
+      companies: z.array(z.string()),
+    }),
+    handler: 'users/verify-session',
+  }),
+} as const satisfies Record<string, RouteDef>;

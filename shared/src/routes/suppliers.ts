@@ -1,0 +1,19 @@
+import { pageOf } from '../schemas/common.js';
+import { SearchSuppliersQuery, SupplierProfile } from '../schemas/reference.js';
+import { route, STAFF, type RouteDef } from './route.js';
+
+/** The header's supplier search. */
+export const supplierRoutes = {
+  searchSuppliers: route({
+    id: 'searchSuppliers',
+    method: 'GET',
+    path: '/suppliers',
+    summary: 'Búsqueda de proveedores por RUC o razón social (cabecera)',
+    auth: 'jwt',
+    roles: STAFF,
+    requiresCompany: false,
+    request: { query: SearchSuppliersQuery },
+    response: pageOf(SupplierProfile),
+    handler: 'suppliers/search-suppliers',
+  }),
+} as const satisfies Record<string, RouteDef>;

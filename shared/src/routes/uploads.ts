@@ -1,0 +1,30 @@
+import { InvoiceKeyPath } from '../schemas/invoices.js';
+import { CreateUploadBody, FileLink, InvoiceFileQuery, UploadTicket } from '../schemas/uploads.js';
+import { route, ALL_SIGNED_IN, INVOICE_ID_CODES, type RouteDef } from './route.js';
+
+/** Files: uploads and the links to an invoice's files. */
+export const uploadRoutes = {
+  createUpload: route({
+    id: 'createUpload',
+    method: 'POST',
+    path: '/uploads',
+    summary: 'Entrega un POST prefirmado para subir un XML, un PDF o un adjunto',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    request: { body: CreateUploadBody },
+    response: UploadTicket,
+    successStatus: 201,
+    handler: 'uploads/create-upload',
+  }),
+  getInvoiceFile: route({
+    id: 'getInvoiceFile',
+    method: 'GET',
+    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/files',
+    summary: 'Enlace temporal para descargar el XML, ver el PDF o un adjunto del comprobante',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    request: { path: InvoiceKeyPath, query: InvoiceFileQuery, parameterCodes: INVOICE_ID_CODES },
+    response: FileLink,
+    handler: 'invoices/get-invoice-file',
+  }),
+} as const satisfies Record<string, RouteDef>;

@@ -1,0 +1,37 @@
+import * as z from 'zod';
+import { PageQuery, Ruc } from './common.js';
+
+// Reference data a user picks from: employees, office locations, the group's companies, suppliers.
+
+export const Employee = z.object({
+  id: z.string(),
+  fullName: z.string(),
+  office: z.string(),
+});
+export type Employee = z.infer<typeof Employee>;
+
+export const OfficeLocation = z.object({
+  id: z.string(),
+  location: z.string(),
+  office: z.string(),
+});
+export type OfficeLocation = z.infer<typeof OfficeLocation>;
+
+export const Client = z.object({
+  taxId: Ruc,
+  name: z.string(),
+  address: z.string(),
+  logo: z.string().nullable(),
+  system_name: z.string(),
+});
+export type Client = z.infer<typeof Client>;
+
+/** A supplier of the header search (spec §2 Header): RUC and business name. */
+export const SupplierProfile = z.object({ taxId: Ruc, name: z.string() });
+export type SupplierProfile = z.infer<typeof SupplierProfile>;
+
+export const EmployeesQuery = z.object({ acquirer: Ruc, q: z.string().trim().max(100).optional() });
+export const OfficeLocationsQuery = z.object({ taxId: Ruc });
+
+/** Header search of suppliers: a RUC prefix (digits) or a business-name prefix. */
+export const SearchSuppliersQuery = PageQuery.extend({ query: z.string().trim().min(2).max(100) });

@@ -1,0 +1,16 @@
+import * as z from 'zod';
+import { Level } from '../domain.js';
+
+// The session user.
+
+/** The signed-in user as the navigation guard sees it (spec §3 "Session user"). */
+export const SessionUser = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  group: z.string().nullable(),
+  email: z.string(),
+  level: Level,
+  taxId: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof SessionUser>;

@@ -1,0 +1,34 @@
+import * as z from 'zod';
+import { IsoDateTime } from './common.js';
+
+// Files: presigned uploads and the links that open an invoice's files.
+
+/** A presigned POST: the browser sends the file straight to S3 with these fields, within the limits. */
+export const UploadTicket = z.object({
+  key: z.string(),
+  url: z.string(),
+  fields: z.record(z.string(), z.string()),
+  expiresAt: IsoDateTime,
+  maxBytes: z.number().int(),
+});
+export type UploadTicket = z.infer<typeof UploadTicket>;
+
+/** A short-lived presigned GET for one file of an invoice. */
+export const FileLink = z.object({ url: z.string(), expiresAt: IsoDateTime, fileName: z.string() });
+export type FileLink = z.infer<typeof FileLink>;
+
+export const UPLOAD_PURPOSES = ['INVOICE_XML', 'INVOICE_PDF', 'ATTACHMENT'] as const;
+
+/** POST /uploads: the file the browser is about to send; the server makes the key. */
+export const CreateUploadBody = z.object({
+  purpose: z.enum(UPLOAD_PURPOSES),
+  fileName: z.string().trim().min(1).max(200),
+  contentType: z.string().trim().min(1).max(100),
+  size: z.number().int().positive(),
+});
+
+/** GET …/files: which of the invoice's files to open (its XML, its PDF, or an attachment by position). */
+export const InvoiceFileQuery = z.object({
+  file: z.enum(['xml', 'pdf', 'attachment']),
+  index: z.coerce.number().int().min(0).max(19).optional(),
+});

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleAll, heaviestInputs, type BuiltBundle } from '../../bench/lib/bundles.js';
+import { BUNDLE_BUDGETS, OVER_BUDGET, functionEntries } from '../../infra/lib/bundling.js';
+
+/**
+ * Issue 8's size budgets on every Lambda bundle, made as CDK makes them (infra/lib/bundling.ts: the same
+ * options, aliases and entry points; bench/lib/bundles.ts runs esbuild's API with them). Sizes only: they are
+ * exact on any machine. The cold import times are `npm run bench`'s (they depend on the machine).
+ */
+const KB = 1024;
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+/** What a bundle exceeds, with where its weight comes from; empty when it fits. */
+function overBudget(bundle: BuiltBundle, budget: { rawKb: number; gzipKb: number }): string[] {
+  const misses = [
+    ...(bundle.rawBytes > budget.rawKb * KB ? [`${kb(bundle.rawBytes)} raw > ${budget.rawKb} KB`] : []),
+    ...(bundle.gzipBytes > budget.gzipKb * KB ? [`${kb(bundle.gzipBytes)} gzip > ${budget.gzipKb} KB`] : []),
+  ];
+  if (misses.length === 0) return [];
+  const heaviest = heaviestInputs(bundle)
+    .map(({ input, bytes }) => `${input} ${kb(bytes)}`)
+    .join(', ');
+  return [`${bundle.name} (${bundle.kind}): ${misses.join(', ')}; heaviest inputs: ${heaviest}`];
+}
+
+describe('function bundle budgets', () => {
+  const entries = functionEntries();
+  let bundles = new Map<string, BuiltBundle>();
+  let dispose = () => {};
+
+  beforeAll(async () => {
+    const built = await bundleAll();
+    bundles = new Map(built.bundles.map((bundle) => [bundle.name, bundle]));
+    dispose = built.dispose;
+  });
+
+  afterAll(() => dispose());
+
+  it('bundles every function the stacks deploy: API handlers, queue workers, jobs and the trigger', () => {
+    expect([...bundles.keys()]).toEqual(entries.map((fn) => fn.name));
+    expect(entries.filter((fn) => fn.kind === 'api').length).toBeGreaterThan(30);
+    expect(entries.map((fn) => fn.name)).toEqual(
+      expect.arrayContaining(['heartbeat', 'sunatValidationWorker', 'messageRelayJob', 'preTokenGeneration']),
+    );
+  });
+
+  for (const fn of entries) {
+    const budget = BUNDLE_BUDGETS[fn.kind];
+    const cap = OVER_BUDGET[fn.name];
+    if (!cap) {
+      it(`${fn.name} (${fn.kind}) fits in ${budget.rawKb} KB, ${budget.gzipKb} KB gzip`, () => {
+        const bundle = bundles.get(fn.name);
+        expect(bundle, `${fn.name} was not bundled`).toBeDefined();
+        expect(overBudget(bundle!, budget)).toEqual([]);
+      });
+      continue;
+    }
+    it(`${fn.name} (${fn.kind}, over budget) does not grow past ${cap.rawKb} KB, ${cap.gzipKb} KB gzip`, () => {
+      const bundle = bundles.get(fn.name);
+      expect(bundle, `${fn.name} was not bundled`).toBeDefined();
+      expect(overBudget(bundle!, cap)).toEqual([]);
+      expect(
+        overBudget(bundle!, budget),
+        `${fn.name} fits its budget now: remove it from OVER_BUDGET (infra/lib/bundling.ts)`,
+      ).not.toEqual([]);
+    });
+  }
+
+  it('lists as over budget only functions that exist', () => {
+    expect(Object.keys(OVER_BUDGET).filter((name) => !entries.some((fn) => fn.name === name))).toEqual([]);
+  });
+});
