@@ -18,8 +18,9 @@ export const WEB_BUDGETS = {
 } as const;
 
 /**
- * The vitals are measured on the invoices screen of a supplier with this many invoices (the issue's "50 rows");
- * the screen shows them in pages of 20 (bench/suites/web.ts).
+ * The vitals are measured on the invoices screen of a supplier with this many invoices (the issue's "50 rows"),
+ * its 'Filas por página' preference set to 50 (bench/suites/web.ts): the screen shows all of them on one page.
+ * At least 50.
  */
 export const VITALS_INVOICES = 50;
 

@@ -1,6 +1,7 @@
 import { ensureWebBuild } from '../../infra/local/stage.js';
 import { launchChromium } from '../../tests/support/browser.js';
 import { TEXT, signIn } from '../../tests/support/web.js';
+import { INVOICES_PAGE_SIZE_KEY, type InvoicesPageSize } from '../../web/src/pages/invoices/page-size.js';
 import type { BenchContext, BenchStage, BenchSuite, Figure } from '../lib/figures.js';
 import { VITALS_INVOICES, WEB_BUDGETS, kb } from '../lib/web-budgets.js';
 import { ensureSupplierInvoices } from '../lib/web-seed.js';
@@ -10,10 +11,18 @@ import { ROW_SELECTOR, readVitals, recordVitals, type LoadVitals } from '../lib/
 /** The supplier whose invoices screen is measured (it signs in with its password). */
 const SUPPLIER = 'proveedor@demo.pe';
 /**
- * The rows of one page of the invoices screen (web/src/pages/invoices/use-invoices.ts, INVOICES_PAGE_SIZE):
- * the screen has no page-size choice, so with VITALS_INVOICES invoices it shows a full page of these many.
+ * The page size measured: the invoices screen's 'Filas por página' preference (web/src/pages/invoices/page-size.ts),
+ * set in the browser's localStorage before every page loads, as a user who chose it has it. With VITALS_INVOICES
+ * invoices (at least as many) the screen shows a full page of these many rows.
  */
-const PAGE_ROWS = 20;
+const PAGE_ROWS: InvoicesPageSize = 50;
+
+/** Runs in every page of the context before the app's scripts: the stored preference the screen reads. */
+const PAGE_SIZE_SCRIPT = `try {
+  localStorage.setItem(${JSON.stringify(INVOICES_PAGE_SIZE_KEY)}, ${JSON.stringify(String(PAGE_ROWS))});
+} catch (error) {
+  // about:blank and other opaque origins have no storage.
+}`;
 
 function sizeFigures(sizes: WebSizes): Figure[] {
   const figures: Figure[] = [
@@ -61,16 +70,16 @@ function sizeFigures(sizes: WebSizes): Figure[] {
 }
 
 /**
- * Loads of the invoices screen with a warm session: the supplier signs in once, then each sample opens a new
- * tab at /invoices with the HTTP cache disabled (every script is fetched and compiled again, as on a first visit
- * after a release) and waits until the table's rows are in and the page has settled.
+ * Loads of the invoices screen, set to pages of PAGE_ROWS, with a warm session: the supplier signs in once, then
+ * each sample opens a new tab at /invoices with the HTTP cache disabled (every script is fetched and compiled
+ * again, as on a first visit after a release) and waits until the table's rows are in and the page has settled.
  */
 async function measureVitals(context: BenchContext, stage: BenchStage): Promise<LoadVitals[]> {
   const account = stage.outputs.demoUsers.find((user) => user.username === SUPPLIER);
   if (!account) throw new Error(`The stage has no demo user ${SUPPLIER}`);
   const invoices = await ensureSupplierInvoices(stage.outputs, SUPPLIER, VITALS_INVOICES);
   const minRows = Math.min(invoices, PAGE_ROWS);
-  context.log(`${SUPPLIER} has ${invoices} invoices; the screen shows pages of ${PAGE_ROWS} rows`);
+  context.log(`${SUPPLIER} has ${invoices} invoices; the screen is set to show pages of ${PAGE_ROWS} rows`);
 
   const browser = await launchChromium();
   try {
@@ -79,6 +88,7 @@ async function measureVitals(context: BenchContext, stage: BenchStage): Promise<
       timezoneId: 'America/Lima',
       viewport: { width: 1440, height: 900 },
     });
+    await browserContext.addInitScript({ content: PAGE_SIZE_SCRIPT });
     await recordVitals(browserContext);
     const url = (pathname: string) => new URL(pathname, stage.webUrl).toString();
 
@@ -96,6 +106,9 @@ async function measureVitals(context: BenchContext, stage: BenchStage): Promise<
         await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
         await page.goto(url('/invoices'), { waitUntil: 'commit' });
         const vitals = await readVitals(page, minRows);
+        if (vitals.rows !== minRows) {
+          throw new Error(`The invoices screen showed ${vitals.rows} rows, not a page of ${minRows}`);
+        }
         if (!new URL(page.url()).pathname.startsWith('/invoices')) {
           throw new Error(`The invoices screen sent the browser to ${page.url()}`);
         }

@@ -28,6 +28,12 @@ export const INVOICES_TEXT = {
   close: 'Cerrar',
   fileActions: (invoiceNumber: string) => `Archivos del comprobante ${invoiceNumber}`,
   attachmentsTitle: (invoiceNumber: string) => `Adjuntos del comprobante ${invoiceNumber}`,
+  preferences: 'Preferencias',
+  rowsPerPage: 'Filas por página',
+  pageSizeOption: (size: number) => `${size} comprobantes`,
+  confirm: 'Confirmar',
+  nextPage: 'Página siguiente',
+  pageLabel: (page: number) => `Página ${page}`,
 } as const;
 
 /**

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import CollectionPreferences from '@cloudscape-design/components/collection-preferences';
 import Header from '@cloudscape-design/components/header';
 import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
@@ -19,11 +20,18 @@ import { hasMoreFilters, isFiltered } from './invoice-filter';
 import { InvoiceFilters } from './invoice-filters';
 import { invoicesMessages } from './messages';
 import { NewInvoicePanel } from './new-invoice-panel';
+import { INVOICES_PAGE_SIZES } from './page-size';
 import { resolveFilter, useInvoiceFilter } from './use-invoice-filter';
 import { useInvoices, useRefreshInvoices } from './use-invoices';
+import { useInvoicesPageSize } from './use-page-size';
 import { XmlUploadButton, XmlUploadProgress, useXmlUpload } from './xml-upload';
 
 const text = invoicesMessages;
+
+const PAGE_SIZE_OPTIONS = INVOICES_PAGE_SIZES.map((size) => ({
+  value: size,
+  label: text.preferences.pageSizeOption(size),
+}));
 
 /** Opens 'Ver más filtros' by itself when the URL brings one of its filters (a link from the header). */
 function useExpanded(moreActive: boolean) {
@@ -38,7 +46,8 @@ function useExpanded(moreActive: boolean) {
 
 /**
  * '/' and '/invoices' (spec §2 Invoices, 'Mis comprobantes'): the invoices within the user's reach, a
- * page at a time, with the filters of spec §3 in the URL, the row's file actions, the detail sidebar,
+ * page at a time (20, 50 or 100 rows, the table's preference kept in the browser), with the filters of
+ * spec §3 in the URL, the row's file actions, the detail sidebar,
  * and for suppliers (and admins) 'Cargar XML' and 'Nuevo comprobante'.
  */
 export default function InvoicesPage() {
@@ -51,7 +60,8 @@ export default function InvoicesPage() {
     () => resolveFilter(level, filter, { taxIds, chosen, clients }),
     [level, filter, taxIds, chosen, clients],
   );
-  const invoices = useInvoices(resolved.query);
+  const [pageSize, setPageSize] = useInvoicesPageSize();
+  const invoices = useInvoices(resolved.query, pageSize);
   const refreshAll = useRefreshInvoices();
   const sidePanel = useSidePanel();
   const fileActions = useFileActions();
@@ -231,6 +241,17 @@ export default function InvoicesPage() {
               previousPageLabel: text.pagination.previousPageLabel,
               pageLabel: text.pagination.pageLabel,
             }}
+          />
+        }
+        preferences={
+          <CollectionPreferences
+            title={text.preferences.title}
+            confirmLabel={text.preferences.confirm}
+            cancelLabel={text.preferences.cancel}
+            closeAriaLabel={text.preferences.close}
+            pageSizePreference={{ title: text.preferences.pageSize, options: PAGE_SIZE_OPTIONS }}
+            preferences={{ pageSize }}
+            onConfirm={({ detail }) => setPageSize(detail.pageSize)}
           />
         }
       />

@@ -40,6 +40,14 @@ export const invoicesMessages = {
     previousPageLabel: 'Página anterior',
     pageLabel: (page: number) => `Página ${page}`,
   },
+  preferences: {
+    title: 'Preferencias',
+    confirm: 'Confirmar',
+    cancel: 'Cancelar',
+    close: 'Cerrar preferencias',
+    pageSize: 'Filas por página',
+    pageSizeOption: (size: number) => `${size} comprobantes`,
+  },
   filters: {
     regionLabel: 'Filtros de comprobantes',
     client: 'Sociedad',

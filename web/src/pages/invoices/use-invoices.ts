@@ -5,11 +5,11 @@ import { apiCall } from '../../api/client';
 import type { ApiKey } from '../../api/use-api';
 import { useChosenCompany } from '../../session/active-company';
 import { useSessionEpoch } from '../../session/session-epoch';
+import type { InvoicesPageSize } from './page-size';
 
 /** The filter of GET /invoices without its pagination fields (spec §3 "Invoice filter"). */
 export type InvoiceFilter = Omit<NonNullable<RouteQueryInput<typeof routes.listInvoices>>, 'cursor' | 'limit'>;
 
-export const INVOICES_PAGE_SIZE = 20;
 /** Calls one screen page may make to fill itself when the API answers short pages with a cursor. */
 export const MAX_CALLS_PER_PAGE = 4;
 
@@ -19,21 +19,26 @@ interface FilledPage {
 }
 
 /**
- * One page of the screen. A filtered listing may answer a short (even empty) page that still has a
- * nextCursor (docs/decisions.md, "Pages of a filtered list"): the page keeps asking with that cursor for
- * what is missing, up to MAX_CALLS_PER_PAGE calls, and otherwise stays short with the pagination open.
+ * One page of the screen, of `pageSize` rows. A filtered listing may answer a short (even empty) page that
+ * still has a nextCursor (docs/decisions.md, "Pages of a filtered list"): the page keeps asking with that
+ * cursor for what is missing, up to MAX_CALLS_PER_PAGE calls, and otherwise stays short with the pagination
+ * open.
  */
-async function loadFilledPage(filter: InvoiceFilter, start: string | undefined): Promise<FilledPage> {
+async function loadFilledPage(
+  filter: InvoiceFilter,
+  pageSize: InvoicesPageSize,
+  start: string | undefined,
+): Promise<FilledPage> {
   const items: InvoiceSummary[] = [];
   let cursor = start;
   for (let call = 0; call < MAX_CALLS_PER_PAGE; call += 1) {
     const page = await apiCall(routes.listInvoices, {
-      query: { ...filter, limit: INVOICES_PAGE_SIZE - items.length, ...(cursor ? { cursor } : {}) },
+      query: { ...filter, limit: pageSize - items.length, ...(cursor ? { cursor } : {}) },
     });
     items.push(...page.items);
     if (!page.nextCursor) return { items, nextCursor: null };
     cursor = page.nextCursor;
-    if (items.length >= INVOICES_PAGE_SIZE) break;
+    if (items.length >= pageSize) break;
   }
   return { items, nextCursor: cursor ?? null };
 }
@@ -50,7 +55,7 @@ export function useRefreshInvoices(): () => Promise<unknown> {
 }
 
 interface PagingState {
-  /** Filter and company the cursors belong to: any change starts again at the first page. */
+  /** Filter, company and page size the cursors belong to: any change starts again at the first page. */
   readonly scope: string;
   /** cursors[i] opens page i; page 0 has none. */
   readonly cursors: readonly (string | undefined)[];
@@ -64,15 +69,17 @@ function initialPaging(scope: string): PagingState {
 }
 
 /**
- * Invoices of the filter, a page at a time. The API hands out opaque cursors, so the hook keeps the
- * cursor of every page visited to go back and forth. Its SWR key has the shape of `useApi`'s (route id,
- * session, company, input) — one screen page may take several calls, which `useApi` (one call per key)
- * cannot make — so the session and company switches reset it as they reset every other read.
+ * Invoices of the filter, a page of `pageSize` at a time. The API hands out opaque cursors, so the hook
+ * keeps the cursor of every page visited to go back and forth; a new page size starts again at the first
+ * page (a cursor marks where the previous page ended, not a page number). Its SWR key has the shape of
+ * `useApi`'s (route id, session, company, input) — one screen page may take several calls, which `useApi`
+ * (one call per key) cannot make — so the session and company switches reset it as they reset every other
+ * read.
  */
-export function useInvoices(filter: InvoiceFilter | null) {
+export function useInvoices(filter: InvoiceFilter | null, pageSize: InvoicesPageSize) {
   const epoch = useSessionEpoch();
   const company = useChosenCompany();
-  const scope = JSON.stringify([company, filter]);
+  const scope = JSON.stringify([company, filter, pageSize]);
   const [paging, setPaging] = useState<PagingState>(() => initialPaging(scope));
   // Derived reset (instead of an effect): a new filter never shows a page of the old one.
   const current = paging.scope === scope ? paging : initialPaging(scope);
@@ -82,9 +89,14 @@ export function useInvoices(filter: InvoiceFilter | null) {
   const key: ApiKey | null =
     filter === null
       ? null
-      : [routes.listInvoices.id, epoch, company, JSON.stringify({ query: { ...filter, cursor: start ?? null } })];
+      : [
+          routes.listInvoices.id,
+          epoch,
+          company,
+          JSON.stringify({ query: { ...filter, limit: pageSize, cursor: start ?? null } }),
+        ];
   const { data, error, isLoading, isValidating, mutate } = useSWR<FilledPage, Error, ApiKey | null>(key, () =>
-    loadFilledPage(filter!, start),
+    loadFilledPage(filter!, pageSize, start),
   );
 
   const nextCursor = data?.nextCursor ?? null;
