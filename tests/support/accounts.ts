@@ -62,11 +62,11 @@ export function newestResetCodeOf(email: string): Promise<string> {
     `ForgotPassword[^\\n]*\\n(?:[^\\n]*\\n){0,4}?[^\\n]*Destination: +${email.replace(/[.]/g, '\\.')}[^\\n]*\\n[^\\n]*Code: +(\\d{6})`,
     'g',
   );
-  // The stage relays cognito-local's output to this log from its own event loop, which a full test run
-  // keeps busy (scheduled jobs over thousands of invoices): the box may land tens of seconds later.
+  // cognito-local writes into this log itself (infra/local/services/cognito.ts), so the box is there as soon
+  // as it answered, however busy the stage's own event loop is.
   return eventually(
     () => [...readFileSync(log, 'utf8').matchAll(pattern)].at(-1)?.[1],
     `the reset code of ${email}`,
-    60_000,
+    30_000,
   );
 }

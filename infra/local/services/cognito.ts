@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, createWriteStream, openSync, readSync, statSync, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { createHostedUi, type FederationConfig, type HostedUi } from './hosted-ui.js';
 import type { RunningService } from './types.js';
 
@@ -120,12 +121,19 @@ export async function startCognito(options: CognitoOptions): Promise<RunningCogn
   const proxy = createProxy({ host, internalPort: options.internalPort, endpoint, log, hostedUi, challenges });
   await listen(proxy, options.port, host);
 
+  // cognito-local writes straight into the log file (its own descriptor), so the codes it "e-mails" are there
+  // at once even when the stage's event loop is busy; the stage reads them back from the file.
+  const logFile = path.join(logDir, 'cognito.log');
+  const tail = tailLines(logFile, (line) => onLine(line));
   let child: ChildProcess;
+  const childLog = openSync(logFile, 'a');
   try {
-    child = spawnCognitoLocal(workDir, host, options.internalPort);
+    child = spawnCognitoLocal(workDir, host, options.internalPort, childLog);
   } catch (error) {
     await closeServer(proxy);
     throw error;
+  } finally {
+    closeSync(childLog);
   }
   const killOnExit = (): void => {
     child.kill('SIGKILL');
@@ -134,13 +142,12 @@ export async function startCognito(options: CognitoOptions): Promise<RunningCogn
 
   const recent: string[] = [];
   const onLine = (line: string): void => {
-    if (!log.writableEnded) log.write(`${line}\n`);
     recent.push(line);
     if (recent.length > 40) recent.shift();
     parser.push(line);
   };
-  pipeLines(child.stdout, onLine);
-  pipeLines(child.stderr, onLine);
+  const tailer = setInterval(tail, 100);
+  tailer.unref();
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   let stopping = false;
@@ -152,6 +159,7 @@ export async function startCognito(options: CognitoOptions): Promise<RunningCogn
     if (stopping) return;
     stopping = true;
     process.off('exit', killOnExit);
+    clearInterval(tailer);
     await closeServer(proxy);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -183,8 +191,12 @@ export async function startCognito(options: CognitoOptions): Promise<RunningCogn
     federate: (config) => hostedUi.configure(config),
     readCodes: () => delivered.map((code) => code.code),
     codes: () => [...delivered],
-    lastCodeFor: (user) => delivered.findLast((code) => matches(code, user))?.code,
+    lastCodeFor: (user) => {
+      tail();
+      return delivered.findLast((code) => matches(code, user))?.code;
+    },
     waitForCode: (user, waitOptions = {}) => {
+      tail();
       const since = waitOptions.since ?? new Date();
       const found = delivered.findLast((code) => matches(code, user) && code.at >= since);
       if (found) return Promise.resolve(found.code);
@@ -222,7 +234,7 @@ function cognitoLocalConfig(options: CognitoOptions, host: string, endpoint: str
   };
 }
 
-function spawnCognitoLocal(workDir: string, host: string, port: number): ChildProcess {
+function spawnCognitoLocal(workDir: string, host: string, port: number, logFd: number): ChildProcess {
   const require = createRequire(import.meta.url);
   const packageDir = path.dirname(require.resolve('cognito-local/package.json'));
   const bin = path.join(packageDir, 'lib', 'bin', 'start.js');
@@ -241,7 +253,7 @@ function spawnCognitoLocal(workDir: string, host: string, port: number): ChildPr
   // A watchdog around the CLI: when this process dies, even by SIGKILL, the stdin pipe closes and the
   // child exits, so that no orphaned cognito-local keeps the port.
   const script = `process.stdin.on('end', () => process.exit(0)); process.stdin.on('error', () => process.exit(0)); process.stdin.resume(); require(${JSON.stringify(bin)});`;
-  return spawn(process.execPath, ['-e', script], { cwd: workDir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['-e', script], { cwd: workDir, env, stdio: ['pipe', logFd, logFd] });
 }
 
 async function waitUntilReady(
@@ -305,19 +317,30 @@ class CodeParser {
   }
 }
 
-function pipeLines(stream: NodeJS.ReadableStream | null, onLine: (line: string) => void): void {
-  if (!stream) return;
+/**
+ * Reads the lines appended to `file` since the call that made it, on each call of the function it returns
+ * (partial last lines wait for their end).
+ */
+function tailLines(file: string, onLine: (line: string) => void): () => void {
+  let offset = statSync(file).size;
   let carry = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    const lines = (carry + chunk).split('\n');
-    carry = lines.pop() ?? '';
-    for (const line of lines) onLine(stripAnsi(line));
-  });
-  stream.on('end', () => {
-    if (carry) onLine(stripAnsi(carry));
-    carry = '';
-  });
+  const buffer = Buffer.alloc(64 * 1024);
+  const decoder = new StringDecoder('utf8');
+  return () => {
+    const fd = openSync(file, 'r');
+    try {
+      for (;;) {
+        const read = readSync(fd, buffer, 0, buffer.length, offset);
+        if (read === 0) break;
+        offset += read;
+        const lines = (carry + decoder.write(buffer.subarray(0, read))).split('\n');
+        carry = lines.pop() ?? '';
+        for (const line of lines) onLine(stripAnsi(line));
+      }
+    } finally {
+      closeSync(fd);
+    }
+  };
 }
 
 function stripAnsi(text: string): string {
