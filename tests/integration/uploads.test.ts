@@ -45,15 +45,22 @@ const supplierCaller = (taxId: string): Caller => ({
 function bucket() {
   const { region, endpoints, documentsBucket } = stage();
   const client = new S3Client({ region, endpoint: endpoints.s3, credentials: LOCAL_CREDENTIALS, ...S3_CLIENT_COMPAT });
-  return { client, name: documentsBucket };
+  const files = makeDocumentFiles({
+    name: documentsBucket,
+    region,
+    credentials: LOCAL_CREDENTIALS,
+    endpoint: endpoints.s3,
+    pathStyle: true,
+  });
+  return { client, name: documentsBucket, files };
 }
 
 /** verifyUpload wired to the stage's bucket, as the intake use cases will call it. */
 function uploadsOnStage() {
-  const { client, name } = bucket();
+  const { files } = bucket();
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
   return makeUploads({
-    files: makeDocumentFiles(client, name),
+    files,
     invoices: { get: async () => null },
     clock: () => new Date(),
     newId: randomUUID,
