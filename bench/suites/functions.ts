@@ -6,20 +6,25 @@ const KB = 1024;
 
 /**
  * Every function's bundle as CDK deploys it: raw and gzip size, and the time a fresh Node process takes to
- * import it (median of `repeats` processes, at least five). Sizes are exact; import times depend on the machine
- * (Lambda runs Node 24 on Graviton; the figure here is this machine's Node).
+ * import it (median of `repeats` processes, at least eleven). Sizes are exact; import times depend on the machine
+ * (Lambda runs Node 24 on Graviton; the figure here is this machine's Node). The imports take turns, one process
+ * per bundle per round, so that a moment of noise on the machine touches one sample of many bundles instead of
+ * every sample of one.
  */
 export const suite: BenchSuite = {
   name: 'functions',
   async run(context) {
     const { bundles, dispose } = await bundleAll();
     const figures: Figure[] = [];
-    const imports = Math.max(5, context.repeats);
+    const imports = Math.max(11, context.repeats);
     try {
+      const samplesOf = new Map(bundles.map((bundle) => [bundle, [] as number[]]));
+      for (let round = 0; round < imports; round += 1) {
+        for (const bundle of bundles) samplesOf.get(bundle)!.push(await coldImportMs(bundle.file));
+      }
       for (const bundle of bundles) {
         const budget = BUNDLE_BUDGETS[bundle.kind];
-        const samples: number[] = [];
-        for (let index = 0; index < imports; index += 1) samples.push(await coldImportMs(bundle.file));
+        const samples = samplesOf.get(bundle)!;
         context.log(
           `${bundle.name}: ${(bundle.rawBytes / KB).toFixed(0)} KB, ${(bundle.gzipBytes / KB).toFixed(0)} KB gzip, import ${samples.map((ms) => ms.toFixed(0)).join('/')} ms`,
         );
