@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Runtime configuration of the web app, fetched from /config.json: one build serves every stage.
@@ -11,29 +11,31 @@ export const WebConfig = z.object({
   userPoolId: z.string(),
   userPoolClientId: z.string(),
   /** Set on the local stage only: where the Cognito-compatible server listens. */
-  cognitoEndpoint: z.url().nullable(),
+  cognitoEndpoint: z.nullable(z.url()),
   /**
    * Corporate SSO through the user pool's hosted UI (authorization code + PKCE), or null when the stage
    * has no federated provider. `baseUrl` is the hosted UI origin: https://{prefix}.auth.{region}.amazoncognito.com
    * in AWS, the local Cognito stand-in on the local stage.
    */
-  oauth: z
-    .object({
+  oauth: z.nullable(
+    z.object({
       baseUrl: z.url(),
       /** The federated identity provider's name in the user pool (the `identity_provider` parameter). */
       providerName: z.string(),
       /** Where the hosted UI sends the browser back with the code: the web app's /login. */
       redirectSignIn: z.url(),
       redirectSignOut: z.url(),
-      scopes: z.array(z.string()).default(['openid', 'email', 'profile']),
-    })
-    .nullable(),
-  chat: z.object({ projectId: z.string(), agentId: z.string(), region: z.string().default('us-central1') }).nullable(),
+      scopes: z._default(z.array(z.string()), ['openid', 'email', 'profile']),
+    }),
+  ),
+  chat: z.nullable(
+    z.object({ projectId: z.string(), agentId: z.string(), region: z._default(z.string(), 'us-central1') }),
+  ),
   /**
    * AWS WAF's JavaScript integration (spec §1, app attestation): the web ACL's application integration
    * URL, from which the app loads challenge.js to obtain the token every API call carries. Null on stages
    * without a web ACL (the local stage); absent in a config.json written before it existed.
    */
-  waf: z.object({ integrationUrl: z.url() }).nullable().default(null),
+  waf: z._default(z.nullable(z.object({ integrationUrl: z.url() })), null),
 });
 export type WebConfig = z.infer<typeof WebConfig>;

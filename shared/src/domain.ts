@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Session levels (spec §6). UNKNOWN is the default for a token without a recognisable level. */
 export const LEVELS = ['SUPPLIER', 'MANAGER', 'ADMIN', 'UNKNOWN'] as const;

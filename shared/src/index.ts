@@ -28,3 +28,4 @@ export * from './rules/review.js';
 export * from './schemas/messages.js';
 export * from './rules/notifications.js';
 export * from './rules/invoice-code.js';
+export * from './errors/validation-messages.js';

@@ -1,5 +1,5 @@
 import { ErrorBody } from './schemas/common.js';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { clientRoutes } from './routes/clients.js';
 import { conformityRoutes } from './routes/conformity.js';
 import { dashboardRoutes } from './routes/dashboard.js';
@@ -39,8 +39,8 @@ export type Routes = typeof routes;
 export type RouteId = keyof Routes;
 export const ROUTES: readonly RouteDef[] = Object.values(routes);
 
-type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
-type InferIn<T> = T extends z.ZodType ? z.input<T> : undefined;
+type Infer<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
+type InferIn<T> = T extends z.ZodMiniType ? z.input<T> : undefined;
 export type RoutePath<R extends RouteDef> = Infer<R['request']['path']>;
 export type RouteQuery<R extends RouteDef> = Infer<R['request']['query']>;
 export type RouteQueryInput<R extends RouteDef> = InferIn<R['request']['query']>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ErrorBody } from './schemas/common.js';
 import { ROUTES } from './manifest.js';
 import type { RouteDef } from './routes/route.js';
@@ -7,7 +7,7 @@ import { APP_TITLE, APP_VERSION } from './version.js';
 
 type JsonSchema = Record<string, unknown>;
 
-function schemaOf(type: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function schemaOf(type: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(type, { io, unrepresentable: 'any' }) as JsonSchema;
   return schema;
 }

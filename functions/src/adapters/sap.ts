@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { tracer } from '../http/tracer.js';
 
 /**
@@ -26,18 +26,22 @@ export const SUPPLIER_INVOICE_SERVICE = '/sap/opu/odata/sap/API_SUPPLIERINVOICE_
 export const PAYMENT_RUN_SERVICE = '/sap/opu/odata/sap/ZPORTAL_PAYMENT_RUN_SRV';
 
 export const SapCredentials = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('basic'), username: z.string().min(1), password: z.string().min(1) }),
+  z.object({
+    type: z.literal('basic'),
+    username: z.string().check(z.minLength(1)),
+    password: z.string().check(z.minLength(1)),
+  }),
   z.object({
     type: z.literal('oauth'),
     tokenUrl: z.url(),
-    clientId: z.string().min(1),
-    clientSecret: z.string().min(1),
-    scope: z.string().optional(),
+    clientId: z.string().check(z.minLength(1)),
+    clientSecret: z.string().check(z.minLength(1)),
+    scope: z.optional(z.string()),
   }),
 ]);
 export type SapCredentials = z.infer<typeof SapCredentials>;
 
-export const SapCompanyCodes = z.record(z.string(), z.string().min(1));
+export const SapCompanyCodes = z.record(z.string(), z.string().check(z.minLength(1)));
 
 /** One line of the MIRO: a purchase-order item and the conformity document that receives it. */
 export interface SupplierInvoiceItem {
@@ -127,7 +131,10 @@ export function fromOdataDate(value: string): string {
 const decimal = (amount: number) => amount.toFixed(2);
 
 const PostedAnswer = z.object({
-  d: z.object({ SupplierInvoice: z.string().min(1), FiscalYear: z.string().min(4) }),
+  d: z.object({
+    SupplierInvoice: z.string().check(z.minLength(1)),
+    FiscalYear: z.string().check(z.minLength(4)),
+  }),
 });
 const PaymentRunAnswer = z.object({
   d: z.object({
@@ -135,17 +142,20 @@ const PaymentRunAnswer = z.object({
       z.object({
         InvoicingParty: z.string(),
         SupplierInvoiceIDByInvcgParty: z.string(),
-        PortalInvoiceType: z.string().nullish(),
+        PortalInvoiceType: z.nullish(z.string()),
         ScheduledPaymentDate: z.string(),
-        PaymentDate: z.string().nullish(),
+        PaymentDate: z.nullish(z.string()),
         LastChangeDateTime: z.string(),
       }),
     ),
-    __next: z.string().nullish(),
+    __next: z.nullish(z.string()),
   }),
 });
 const ErrorAnswer = z.object({ error: z.object({ message: z.object({ value: z.string() }) }) });
-const TokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().positive() });
+const TokenAnswer = z.object({
+  access_token: z.string().check(z.minLength(1)),
+  expires_in: z.coerce.number().check(z.positive()),
+});
 
 export interface SapClientOptions {
   readonly baseUrl: string;

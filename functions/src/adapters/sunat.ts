@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PortalError, type InvoiceType } from '@portal/shared';
 import { tracer } from '../http/tracer.js';
 
@@ -23,7 +23,10 @@ export const SUNAT_DEFAULT_TOKEN_URL = 'https://api-seguridad.sunat.gob.pe';
 export const SUNAT_DEFAULT_API_URL = 'https://api.sunat.gob.pe';
 const SCOPE = 'https://api.sunat.gob.pe/v1/contribuyente/contribuyentes';
 
-export const SunatClientCredentials = z.object({ clientId: z.string().min(1), clientSecret: z.string().min(1) });
+export const SunatClientCredentials = z.object({
+  clientId: z.string().check(z.minLength(1)),
+  clientSecret: z.string().check(z.minLength(1)),
+});
 export type SunatClientCredentials = z.infer<typeof SunatClientCredentials>;
 export const SunatCredentialsMap = z.record(z.string(), SunatClientCredentials);
 export type SunatCredentialsMap = z.infer<typeof SunatCredentialsMap>;
@@ -110,18 +113,21 @@ export class SunatUnavailableError extends PortalError {
   }
 }
 
-const TokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().positive() });
+const TokenAnswer = z.object({
+  access_token: z.string().check(z.minLength(1)),
+  expires_in: z.coerce.number().check(z.positive()),
+});
 const ValidationAnswer = z.object({
   success: z.boolean(),
-  message: z.string().nullish(),
-  data: z
-    .object({
+  message: z.nullish(z.string()),
+  data: z.nullish(
+    z.object({
       estadoCp: z.coerce.string(),
-      estadoRuc: z.coerce.string().nullish(),
-      condDomiRuc: z.coerce.string().nullish(),
-      observaciones: z.array(z.coerce.string()).nullish(),
-    })
-    .nullish(),
+      estadoRuc: z.nullish(z.coerce.string()),
+      condDomiRuc: z.nullish(z.coerce.string()),
+      observaciones: z.nullish(z.array(z.coerce.string())),
+    }),
+  ),
 });
 
 export interface SunatClientOptions {

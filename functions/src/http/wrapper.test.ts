@@ -96,6 +96,80 @@ describe('the HTTP wrapper', () => {
     ]);
   });
 
+  it('tells a value of the wrong kind from a missing one, with the reason in Spanish', async () => {
+    const update = httpHandler(routes.updateInvoice, async () => {
+      throw new Error('not reached');
+    });
+    const result = await update(
+      event({
+        routeKey: 'PUT /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}',
+        pathParameters: { supplierId: '20100070970', invoiceType: 'FACTURA', invoiceId: 'F001-123' },
+        body: JSON.stringify({
+          operationType: 'SERVICIOS',
+          responsibleId: 42,
+          officeId: '',
+          purchaseOrders: '4500000001',
+          serviceSheets: Array.from({ length: 31 }, (_, index) => `100${index}`),
+        }),
+        claims: { ...supplierClaims, level: 'MANAGER' },
+      }),
+      context,
+    );
+    expect(result.statusCode).toBe(400);
+    const reasons = Object.fromEntries(
+      JSON.parse(result.body!).errors.map((item: { code: string; parameters: Record<string, string> }) => [
+        item.parameters.parameter,
+        item.code === 'ERROR_MISSING_PARAMETER' ? 'missing' : item.parameters.reason,
+      ]),
+    );
+    expect(reasons).toEqual({
+      operationType: 'debe ser uno de «SERVICES», «GOODS», «GOOD_AND_SERVICE», «TRANSPORT», «WITHOUT_PURCHASE_ORDER»',
+      responsibleId: 'debe ser un texto',
+      officeId: 'no puede estar vacío',
+      locationId: 'missing',
+      purchaseOrders: 'debe ser una lista',
+      serviceSheets: 'admite como máximo 30 elementos',
+    });
+  });
+
+  it('refuses a page size out of bounds and an amount with more than two decimals', async () => {
+    const list = httpHandler(routes.listInvoices, async () => {
+      throw new Error('not reached');
+    });
+    const listed = await list(
+      event({ routeKey: 'GET /invoices', queryStringParameters: { limit: '500' }, claims: supplierClaims }),
+      context,
+    );
+    expect(JSON.parse(listed.body!).errors).toEqual([
+      { code: 'ERROR_INVALID_PARAMETER', parameters: { parameter: 'limit', reason: 'debe ser menor o igual que 100' } },
+    ]);
+    const create = httpHandler(routes.createInvoiceWithoutXml, async () => {
+      throw new Error('not reached');
+    });
+    const created = await create(
+      event({
+        routeKey: 'POST /invoices/without-xml',
+        body: JSON.stringify({ amount: 10.005, taxAmount: -1 }),
+        claims: supplierClaims,
+      }),
+      context,
+    );
+    const body = JSON.parse(created.body!);
+    expect(body.errors).toEqual(
+      expect.arrayContaining([
+        {
+          code: 'ERROR_INVALID_PARAMETER',
+          parameters: { parameter: 'amount', reason: 'admite como máximo dos decimales' },
+        },
+        {
+          code: 'ERROR_INVALID_PARAMETER',
+          parameters: { parameter: 'taxAmount', reason: 'debe ser mayor o igual que 0' },
+        },
+        { code: 'ERROR_MISSING_PARAMETER', parameters: { parameter: 'prefixId' } },
+      ]),
+    );
+  });
+
   it('refuses a body that is not JSON', async () => {
     const create = httpHandler(routes.createInvoiceFromXml, async () => {
       throw new Error('not reached');

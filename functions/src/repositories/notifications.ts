@@ -8,9 +8,13 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { Notification, keys, type NotificationMessage } from '@portal/shared';
+import * as z from 'zod/mini';
 
 export type Audience = { readonly kind: 'SUPPLIER' | 'CLIENT'; readonly taxId: string };
 export type FeedItem = Omit<Notification, 'isRead'>;
+
+/** A feed item as stored: the notification without its read mark (that is per user, kept apart). */
+const StoredNotification = z.omit(Notification, { isRead: true });
 
 export interface Recipient {
   readonly userId: string;
@@ -70,7 +74,7 @@ export function makeNotificationRepository(db: DynamoDBDocumentClient, table: st
       const byId = new Map<string, FeedItem>();
       for (const page of pages) {
         for (const item of page.Items ?? []) {
-          const parsed = Notification.omit({ isRead: true }).parse(item);
+          const parsed = StoredNotification.parse(item);
           byId.set(parsed.id, parsed);
         }
       }

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Currency, IsoDate, Money, type InvoiceType } from '@portal/shared';
 
 /** The document kinds read from XML: every InvoiceType but the plain RECIBO, which has no electronic form. */
@@ -14,10 +14,10 @@ export type ParsedDocumentType = z.infer<typeof ParsedDocumentType>;
 
 export const ParsedParty = z.object({
   /** RUC for a company or a person with business income; a DNI or other identity document for some customers. */
-  taxId: z.string().min(1),
+  taxId: z.string().check(z.minLength(1)),
   /** SUNAT catálogo 06 code: '6' RUC, '1' DNI, '4' carné de extranjería…; null when the XML does not say. */
-  taxIdType: z.string().nullable(),
-  name: z.string().min(1),
+  taxIdType: z.nullable(z.string()),
+  name: z.string().check(z.minLength(1)),
 });
 export type ParsedParty = z.infer<typeof ParsedParty>;
 
@@ -33,7 +33,7 @@ export type ParsedInstallment = z.infer<typeof ParsedInstallment>;
 export const ParsedPaymentTerms = z.object({
   method: z.enum(['CONTADO', 'CREDITO']),
   /** Monto neto pendiente de pago, given with Crédito; null when absent. */
-  pendingAmount: Money.nullable(),
+  pendingAmount: z.nullable(Money),
   installments: z.array(ParsedInstallment),
 });
 export type ParsedPaymentTerms = z.infer<typeof ParsedPaymentTerms>;
@@ -43,7 +43,7 @@ export const ParsedDocumentReference = z.object({
   prefixId: z.string(),
   numericId: z.string(),
   /** SUNAT catálogo 01 code of the modified document ('01' factura, '03' boleta); null when absent. */
-  typeCode: z.string().nullable(),
+  typeCode: z.nullable(z.string()),
 });
 export type ParsedDocumentReference = z.infer<typeof ParsedDocumentReference>;
 
@@ -51,11 +51,11 @@ export type ParsedDocumentReference = z.infer<typeof ParsedDocumentReference>;
 export const ParsedDocument = z.object({
   type: ParsedDocumentType,
   /** cbc:UBLVersionID as written ('2.0', '2.1'); null when absent. */
-  ublVersion: z.string().nullable(),
+  ublVersion: z.nullable(z.string()),
   /** Series, e.g. F001. */
-  prefixId: z.string().min(1),
+  prefixId: z.string().check(z.minLength(1)),
   /** Correlative as written, leading zeros kept. */
-  numericId: z.string().min(1),
+  numericId: z.string().check(z.minLength(1)),
   issueDate: IsoDate,
   /** Every due date the document states (cbc:DueDate, payment means, installments), ascending, no repeats. */
   dueDates: z.array(IsoDate),
@@ -70,8 +70,8 @@ export const ParsedDocument = z.object({
   payableAmount: Money,
   purchaseOrders: z.array(z.string()),
   /** The modified document, for notes; null for the others. */
-  billingReference: ParsedDocumentReference.nullable(),
+  billingReference: z.nullable(ParsedDocumentReference),
   /** Null when the document has no forma de pago (UBL 2.0 documents, notes). */
-  paymentTerms: ParsedPaymentTerms.nullable(),
+  paymentTerms: z.nullable(ParsedPaymentTerms),
 });
 export type ParsedDocument = z.infer<typeof ParsedDocument>;

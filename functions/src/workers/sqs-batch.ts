@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { logger } from '../http/logger.js';
 
 /**
@@ -7,7 +7,7 @@ import { logger } from '../http/logger.js';
  * a record that fails — or cannot be parsed (a poison message) — is reported as a batch item
  * failure, so SQS redelivers it after the visibility timeout and moves it to the DLQ at the end.
  */
-export function sqsBatchHandler<T extends z.ZodType>(
+export function sqsBatchHandler<T extends z.ZodMiniType>(
   schema: T,
   handle: (message: z.output<T>, record: SQSRecord) => Promise<void>,
 ) {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Client } from '../schemas/reference.js';
 import { route, ALL_SIGNED_IN, type RouteDef } from './route.js';
 

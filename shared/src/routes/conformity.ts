@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { pageOf } from '../schemas/common.js';
 import { AvailabilityPath, AvailabilityQuery, ConformityDocument, ConformityQuery } from '../schemas/conformity.js';
 import { route, STAFF, type RouteDef } from './route.js';

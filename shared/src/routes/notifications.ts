@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { MarkAsReadBody, Notification } from '../schemas/notifications.js';
 import { route, ALL_SIGNED_IN, type RouteDef } from './route.js';
 
@@ -25,7 +25,7 @@ export const notificationRoutes = {
     roles: ALL_SIGNED_IN,
     requiresCompany: false,
     request: { body: MarkAsReadBody },
-    response: z.object({ updated: z.number().int() }),
+    response: z.object({ updated: z.int() }),
     handler: 'notifications/mark-notifications-as-read',
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Employee, EmployeesQuery, OfficeLocation, OfficeLocationsQuery } from '../schemas/reference.js';
 import { route, STAFF, type RouteDef } from './route.js';
 

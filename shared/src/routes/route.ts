@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Level } from '../domain.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 
@@ -21,13 +21,13 @@ export interface RouteDef {
    */
   readonly requiresCompany: boolean;
   readonly request: {
-    readonly path?: z.ZodType;
-    readonly query?: z.ZodType;
-    readonly body?: z.ZodType;
+    readonly path?: z.ZodMiniType;
+    readonly query?: z.ZodMiniType;
+    readonly body?: z.ZodMiniType;
     /** Parameters whose invalid value has a code of its own in spec §8 (instead of ERROR_INVALID_PARAMETER). */
     readonly parameterCodes?: Readonly<Partial<Record<string, ErrorCode>>>;
   };
-  readonly response: z.ZodType;
+  readonly response: z.ZodMiniType;
   readonly successStatus: 200 | 201 | 202 | 204;
   /** Handler module under functions/src/handlers, without extension. */
   readonly handler: string;

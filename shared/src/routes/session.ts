@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { LEVELS } from '../domain.js';
 import { Empty } from '../schemas/common.js';
 import { SessionUser } from '../schemas/session.js';
@@ -27,12 +27,12 @@ export const sessionRoutes = {
     auth: 'jwt',
     roles: LEVELS,
     requiresCompany: false,
-    request: { body: Empty.optional() },
+    request: { body: z.optional(Empty) },
     response: z.object({
       valid: z.literal(true),
       expiresAt: z.string(),
       level: z.enum(LEVELS),
-      activeCompany: z.string().nullable(),
+      activeCompany: z.nullable(z.string()),
       companies: z.array(z.string()),
     }),
     handler: 'users/verify-session',

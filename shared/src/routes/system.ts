@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { route, type RouteDef } from './route.js';
 
 const Health = z.object({ status: z.literal('ok'), version: z.string(), time: z.string() });

@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ERROR_CODES, type ErrorCode } from '../errors/catalogue.js';
 
 /** The one error body of the API (spec §3 "Backend error"). */
 export const ErrorBody = z.object({
-  statusCode: z.number().int(),
+  statusCode: z.int(),
   message: z.string(),
   txId: z.string(),
   errors: z.array(
@@ -16,39 +16,43 @@ export const ErrorBody = z.object({
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** A RUC: 11 digits. The check digit is verified by rules/ruc.ts where it matters. */
-export const Ruc = z.string().regex(/^\d{11}$/, 'debe tener 11 dígitos');
+export const Ruc = z.string().check(z.regex(/^\d{11}$/, 'debe tener 11 dígitos'));
 
 /** Calendar date as yyyy-mm-dd; timestamps as ISO 8601 with zone. */
 export const IsoDate = z.iso.date();
 export const IsoDateTime = z.iso.datetime({ offset: true });
 
-export const Money = z.number().multipleOf(0.01).nonnegative();
+export const Money = z.number().check(z.multipleOf(0.01), z.nonnegative());
 
 /** A query value given as a comma-separated list, e.g. invoiceStatus=PENDING,COMPLETED. */
-export function commaList<T extends z.ZodType<string, string>>(item: T) {
-  return z
-    .string()
-    .transform((raw) =>
+export function commaList<T extends z.ZodMiniType<string, string>>(item: T) {
+  const parts = z.pipe(
+    z.string(),
+    z.transform((raw) =>
       raw
         .split(',')
         .map((part) => part.trim())
         .filter((part) => part.length > 0),
-    )
-    .pipe(z.array(item).min(1));
+    ),
+  );
+  return z.pipe(parts, z.array(item).check(z.minLength(1)));
 }
 
 /** A query flag given as true/false. */
-export const QueryBoolean = z.enum(['true', 'false']).transform((value) => value === 'true');
+export const QueryBoolean = z.pipe(
+  z.enum(['true', 'false']),
+  z.transform((value) => value === 'true'),
+);
 
 /** Opaque pagination: the server hands out nextCursor, the client sends it back as cursor. */
 export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().min(1).max(2048).optional(),
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
 });
 
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export function pageOf<T extends z.ZodMiniType>(item: T) {
+  return z.object({ items: z.array(item), nextCursor: z.nullable(z.string()) });
 }
 
-export const Empty = z.object({}).strict();
+export const Empty = z.strictObject({});
 export const NoContent = z.null();

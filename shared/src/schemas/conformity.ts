@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Currency } from '../domain.js';
 import { Money, PageQuery, Ruc } from './common.js';
 
@@ -9,20 +9,20 @@ export const ConformityDocument = z.object({
   issuerTaxId: Ruc,
   acquirerTaxId: Ruc,
   documentId: z.string(),
-  deliveryNote: z.string().nullable(),
+  deliveryNote: z.nullable(z.string()),
   purchaseOrder: z.string(),
-  associatedInvoice: z.string().nullable(),
+  associatedInvoice: z.nullable(z.string()),
   amount: Money,
   currency: Currency,
-  responsible: z.string().nullable(),
+  responsible: z.nullable(z.string()),
 });
 export type ConformityDocument = z.infer<typeof ConformityDocument>;
 
-export const ConformityQuery = PageQuery.extend({
+export const ConformityQuery = z.extend(PageQuery, {
   acquirer: Ruc,
-  issuer: Ruc.optional(),
-  responsible: z.string().min(1).optional(),
+  issuer: z.optional(Ruc),
+  responsible: z.optional(z.string().check(z.minLength(1))),
 });
 
-export const AvailabilityPath = z.object({ id: z.string().min(1).max(30) });
+export const AvailabilityPath = z.object({ id: z.string().check(z.minLength(1), z.maxLength(30)) });
 export const AvailabilityQuery = z.object({ acquirer: Ruc, issuer: Ruc });

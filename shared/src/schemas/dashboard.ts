@@ -1,26 +1,23 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Ruc } from './common.js';
 
 // The dashboard's counts and query.
 
 export const DashboardCounts = z.object({
-  pending: z.number().int(),
-  completed: z.number().int(),
-  accepted: z.number().int(),
-  rejected: z.number().int(),
-  scheduled: z.number().int(),
-  paid: z.number().int(),
-  invService: z.number().int(),
-  invGoods: z.number().int(),
-  invUnassigned: z.number().int(),
-  invWithoutPurchaseOrder: z.number().int(),
+  pending: z.int(),
+  completed: z.int(),
+  accepted: z.int(),
+  rejected: z.int(),
+  scheduled: z.int(),
+  paid: z.int(),
+  invService: z.int(),
+  invGoods: z.int(),
+  invUnassigned: z.int(),
+  invWithoutPurchaseOrder: z.int(),
 });
 export type DashboardCounts = z.infer<typeof DashboardCounts>;
 
 export const DashboardQuery = z.object({
   client: Ruc,
-  period: z
-    .string()
-    .regex(/^(0[1-9]|1[0-2])\/\d{4}$/, 'use el formato MM/AAAA')
-    .optional(),
+  period: z.optional(z.string().check(z.regex(/^(0[1-9]|1[0-2])\/\d{4}$/, 'use el formato MM/AAAA'))),
 });

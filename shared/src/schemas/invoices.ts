@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CertStatus, Currency, InvoiceStatus, InvoiceType, OperationType } from '../domain.js';
 import { IsoDate, IsoDateTime, Money, PageQuery, QueryBoolean, Ruc, commaList } from './common.js';
 import { Employee, OfficeLocation } from './reference.js';
@@ -8,9 +8,9 @@ import { Employee, OfficeLocation } from './reference.js';
 export const StatusHistoryEntry = z.object({
   status: InvoiceStatus,
   title: z.string(),
-  additionalMessage: z.string().nullable(),
+  additionalMessage: z.nullable(z.string()),
   date: IsoDateTime,
-  by: z.string().nullable(),
+  by: z.nullable(z.string()),
 });
 export type StatusHistoryEntry = z.infer<typeof StatusHistoryEntry>;
 
@@ -21,17 +21,17 @@ export const Invoice = z.object({
   numericId: z.string(),
   type: InvoiceType,
   status: InvoiceStatus,
-  statusMessage: z.string().nullable(),
+  statusMessage: z.nullable(z.string()),
   certStatus: CertStatus,
   approved: z.boolean(),
   supplierId: Ruc,
   supplierName: z.string(),
   client: Ruc,
   clientName: z.string(),
-  responsible: Employee.nullable(),
-  officeId: z.string().nullable(),
-  locationId: z.string().nullable(),
-  operationType: OperationType.nullable(),
+  responsible: z.nullable(Employee),
+  officeId: z.nullable(z.string()),
+  locationId: z.nullable(z.string()),
+  operationType: z.nullable(OperationType),
   currency: Currency,
   amount: Money,
   taxAmount: Money,
@@ -40,93 +40,92 @@ export const Invoice = z.object({
   purchaseOrders: z.array(z.string()),
   attachments: z.array(z.string()),
   issuedAt: IsoDate,
-  scheduledAt: IsoDate.nullable(),
-  paidAt: IsoDate.nullable(),
-  xmlUrl: z.string().nullable(),
-  pdfUrl: z.string().nullable(),
+  scheduledAt: z.nullable(IsoDate),
+  paidAt: z.nullable(IsoDate),
+  xmlUrl: z.nullable(z.string()),
+  pdfUrl: z.nullable(z.string()),
   disapprovedWithoutRejection: z.boolean(),
-  notes: z.string().nullable(),
+  notes: z.nullable(z.string()),
   statusHistory: z.array(StatusHistoryEntry),
   /** The MIRO posted in SAP for the approved invoice; absent until the MIRO worker posts it. */
-  sapDocument: z.object({ number: z.string(), fiscalYear: z.string() }).nullable().optional(),
+  sapDocument: z.optional(z.nullable(z.object({ number: z.string(), fiscalYear: z.string() }))),
   /** SUNAT's answer about the document (estadoRuc and condDomiRuc as SUNAT's labels); absent until asked. */
-  sunat: z
-    .object({
-      estadoCp: z.string(),
-      estadoRuc: z.string().nullable(),
-      condDomiRuc: z.string().nullable(),
-      observaciones: z.array(z.string()),
-      checkedAt: IsoDateTime,
-    })
-    .nullable()
-    .optional(),
+  sunat: z.optional(
+    z.nullable(
+      z.object({
+        estadoCp: z.string(),
+        estadoRuc: z.nullable(z.string()),
+        condDomiRuc: z.nullable(z.string()),
+        observaciones: z.array(z.string()),
+        checkedAt: IsoDateTime,
+      }),
+    ),
+  ),
 });
 export type Invoice = z.infer<typeof Invoice>;
 
 /** The invoice as its detail panel shows it: with the office location resolved. */
-export const InvoiceDetail = Invoice.extend({ officeLocation: OfficeLocation.nullable() });
+export const InvoiceDetail = z.extend(Invoice, { officeLocation: z.nullable(OfficeLocation) });
 export type InvoiceDetail = z.infer<typeof InvoiceDetail>;
 
 /** A row of the invoices table: the invoice without its history. */
-export const InvoiceSummary = Invoice.omit({ statusHistory: true });
+export const InvoiceSummary = z.omit(Invoice, { statusHistory: true });
 export type InvoiceSummary = z.infer<typeof InvoiceSummary>;
 
 export const InvoiceKeyPath = z.object({
   supplierId: Ruc,
   invoiceType: InvoiceType,
-  invoiceId: z.string().regex(/^[A-Z0-9]{1,4}-\d{1,8}$/, 'debe tener la forma SERIE-NÚMERO'),
+  invoiceId: z.string().check(z.regex(/^[A-Z0-9]{1,4}-\d{1,8}$/, 'debe tener la forma SERIE-NÚMERO')),
 });
 
 /** GET /invoices: the invoice filter of spec §3, paginated. */
-export const ListInvoicesQuery = PageQuery.extend({
-  client: Ruc.optional(),
-  search: z.string().trim().min(1).max(100).optional(),
-  responsible: z.string().min(1).optional(),
-  invoiceStatus: commaList(InvoiceStatus).optional(),
-  invoiceType: commaList(InvoiceType).optional(),
-  office: z.string().min(1).optional(),
-  acquirer: Ruc.optional(),
-  issuer: Ruc.optional(),
+export const ListInvoicesQuery = z.extend(PageQuery, {
+  client: z.optional(Ruc),
+  search: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+  responsible: z.optional(z.string().check(z.minLength(1))),
+  invoiceStatus: z.optional(commaList(InvoiceStatus)),
+  invoiceType: z.optional(commaList(InvoiceType)),
+  office: z.optional(z.string().check(z.minLength(1))),
+  acquirer: z.optional(Ruc),
+  issuer: z.optional(Ruc),
 });
 
 /** Create-invoice-without-XML form (spec §3). */
 export const CreateInvoiceWithoutXmlBody = z.object({
-  prefixId: z
-    .string()
-    .trim()
-    .regex(/^[A-Z0-9]{4}$/, 'la serie tiene 4 caracteres'),
-  numericId: z
-    .string()
-    .trim()
-    .regex(/^\d{1,8}$/, 'el correlativo tiene de 1 a 8 dígitos'),
+  prefixId: z.string().check(z.trim(), z.regex(/^[A-Z0-9]{4}$/, 'la serie tiene 4 caracteres')),
+  numericId: z.string().check(z.trim(), z.regex(/^\d{1,8}$/, 'el correlativo tiene de 1 a 8 dígitos')),
   type: InvoiceType,
   clientTaxId: Ruc,
   supplierTaxId: Ruc,
-  supplierName: z.string().trim().min(1).max(200),
+  supplierName: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
   currency: Currency,
-  amount: Money.positive(),
+  amount: Money.check(z.positive()),
   taxAmount: Money,
   issueDate: IsoDate,
-  pdfUrl: z.string().min(1, 'Para crear un comprobante debe adjuntar un archivo PDF.'),
-  notes: z.string().max(1000).optional(),
+  pdfUrl: z.string().check(z.minLength(1, 'Para crear un comprobante debe adjuntar un archivo PDF.')),
+  notes: z.optional(z.string().check(z.maxLength(1000))),
 });
 
-export const CreateInvoiceFromXmlBody = z.object({ url: z.string().min(1) });
+export const CreateInvoiceFromXmlBody = z.object({ url: z.string().check(z.minLength(1)) });
+
+/** SAP document numbers the manager types (OC, HES, MIGO): at most `count`, none by default. */
+const documentIds = (count: number) =>
+  z._default(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(30))).check(z.maxLength(count)), []);
 
 /** PUT invoice: what the manager completes (spec §2 edit sidebar, §5 rules). */
 export const UpdateInvoiceBody = z.object({
   operationType: OperationType,
-  responsibleId: z.string().min(1),
-  officeId: z.string().min(1),
-  locationId: z.string().min(1),
+  responsibleId: z.string().check(z.minLength(1)),
+  officeId: z.string().check(z.minLength(1)),
+  locationId: z.string().check(z.minLength(1)),
   // Bounded so that one update, with its document claims and releases, fits in one transaction.
-  purchaseOrders: z.array(z.string().trim().min(1).max(30)).max(20).default([]),
-  serviceSheets: z.array(z.string().trim().min(1).max(30)).max(30).default([]),
-  materialDocs: z.array(z.string().trim().min(1).max(30)).max(30).default([]),
-  attachments: z.array(z.string().min(1).max(1024)).max(20).default([]),
+  purchaseOrders: documentIds(20),
+  serviceSheets: documentIds(30),
+  materialDocs: documentIds(30),
+  attachments: z._default(z.array(z.string().check(z.minLength(1), z.maxLength(1024))).check(z.maxLength(20)), []),
 });
 
-export const DisapproveQuery = z.object({ noRejection: QueryBoolean.default(false) });
+export const DisapproveQuery = z.object({ noRejection: z._default(QueryBoolean, false) });
 export const DisapproveBody = z.object({
-  reason: z.string().trim().min(1, 'Por favor, ingrese el motivo de rechazo del comprobante.'),
+  reason: z.string().check(z.trim(), z.minLength(1, 'Por favor, ingrese el motivo de rechazo del comprobante.')),
 });

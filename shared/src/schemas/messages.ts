@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { InvoiceType } from '../domain.js';
 import { Ruc } from './common.js';
 
@@ -46,7 +46,7 @@ export const NotificationMessage = z.object({
   invoiceType: InvoiceType,
   invoiceId: z.string(),
   /** Event details shown to people: the rejection reason, SUNAT's observation, the payment date. */
-  detail: z.string().nullable(),
+  detail: z.nullable(z.string()),
   occurredAt: z.iso.datetime({ offset: true }),
 });
 export type NotificationMessage = z.infer<typeof NotificationMessage>;

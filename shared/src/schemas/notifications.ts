@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { InvoiceType } from '../domain.js';
 import { IsoDateTime, Ruc } from './common.js';
 
@@ -9,8 +9,8 @@ export const Notification = z.object({
   registeredAt: IsoDateTime,
   isRead: z.boolean(),
   message: z.string(),
-  reference: z.object({ issuerTaxId: Ruc, invoiceType: InvoiceType, invoiceId: z.string() }).partial().nullable(),
+  reference: z.nullable(z.partial(z.object({ issuerTaxId: Ruc, invoiceType: InvoiceType, invoiceId: z.string() }))),
 });
 export type Notification = z.infer<typeof Notification>;
 
-export const MarkAsReadBody = z.object({ upTo: z.iso.datetime({ offset: true }).optional() });
+export const MarkAsReadBody = z.object({ upTo: z.optional(z.iso.datetime({ offset: true })) });

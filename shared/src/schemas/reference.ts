@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PageQuery, Ruc } from './common.js';
 
 // Reference data a user picks from: employees, office locations, the group's companies, suppliers.
@@ -21,7 +21,7 @@ export const Client = z.object({
   taxId: Ruc,
   name: z.string(),
   address: z.string(),
-  logo: z.string().nullable(),
+  logo: z.nullable(z.string()),
   system_name: z.string(),
 });
 export type Client = z.infer<typeof Client>;
@@ -30,8 +30,13 @@ export type Client = z.infer<typeof Client>;
 export const SupplierProfile = z.object({ taxId: Ruc, name: z.string() });
 export type SupplierProfile = z.infer<typeof SupplierProfile>;
 
-export const EmployeesQuery = z.object({ acquirer: Ruc, q: z.string().trim().max(100).optional() });
+export const EmployeesQuery = z.object({
+  acquirer: Ruc,
+  q: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+});
 export const OfficeLocationsQuery = z.object({ taxId: Ruc });
 
 /** Header search of suppliers: a RUC prefix (digits) or a business-name prefix. */
-export const SearchSuppliersQuery = PageQuery.extend({ query: z.string().trim().min(2).max(100) });
+export const SearchSuppliersQuery = z.extend(PageQuery, {
+  query: z.string().check(z.trim(), z.minLength(2), z.maxLength(100)),
+});

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Level } from '../domain.js';
 
 // The session user.
@@ -8,9 +8,9 @@ export const SessionUser = z.object({
   id: z.string(),
   firstName: z.string(),
   lastName: z.string(),
-  group: z.string().nullable(),
+  group: z.nullable(z.string()),
   email: z.string(),
   level: Level,
-  taxId: z.string().nullable(),
+  taxId: z.nullable(z.string()),
 });
 export type SessionUser = z.infer<typeof SessionUser>;

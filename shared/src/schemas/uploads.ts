@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { IsoDateTime } from './common.js';
 
 // Files: presigned uploads and the links that open an invoice's files.
@@ -9,7 +9,7 @@ export const UploadTicket = z.object({
   url: z.string(),
   fields: z.record(z.string(), z.string()),
   expiresAt: IsoDateTime,
-  maxBytes: z.number().int(),
+  maxBytes: z.int(),
 });
 export type UploadTicket = z.infer<typeof UploadTicket>;
 
@@ -22,13 +22,13 @@ export const UPLOAD_PURPOSES = ['INVOICE_XML', 'INVOICE_PDF', 'ATTACHMENT'] as c
 /** POST /uploads: the file the browser is about to send; the server makes the key. */
 export const CreateUploadBody = z.object({
   purpose: z.enum(UPLOAD_PURPOSES),
-  fileName: z.string().trim().min(1).max(200),
-  contentType: z.string().trim().min(1).max(100),
-  size: z.number().int().positive(),
+  fileName: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  contentType: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  size: z.int().check(z.positive()),
 });
 
 /** GET …/files: which of the invoice's files to open (its XML, its PDF, or an attachment by position). */
 export const InvoiceFileQuery = z.object({
   file: z.enum(['xml', 'pdf', 'attachment']),
-  index: z.coerce.number().int().min(0).max(19).optional(),
+  index: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(19))),
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Level } from '../domain.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/catalogue.js';
 import { IsoDateTime, PageQuery, QueryBoolean, Ruc } from './common.js';
@@ -26,26 +26,26 @@ export const USER_STATUS_LABELS: Readonly<Record<string, string>> = {
  */
 export const InternalUser = z.object({
   id: z.string(),
-  taxId: z.string().nullable(),
+  taxId: z.nullable(z.string()),
   firstName: z.string(),
   lastName: z.string(),
   role: Level,
-  companyName: z.string().nullable(),
+  companyName: z.nullable(z.string()),
   email: z.string(),
   /** False once an administrator disabled the account: it cannot sign in. */
   enabled: z.boolean(),
   /** Cognito's account state (see USER_STATUS_LABELS), e.g. FORCE_CHANGE_PASSWORD until the first sign-in. */
   status: z.string(),
-  createdAt: IsoDateTime.nullable(),
+  createdAt: z.nullable(IsoDateTime),
 });
 export type InternalUser = z.infer<typeof InternalUser>;
 
 /** A supplier account (spec §3 "External user"): `companyName` is the business name of its RUC. */
-export const ExternalUser = InternalUser.extend({ canReceiveEmails: z.boolean() });
+export const ExternalUser = z.extend(InternalUser, { canReceiveEmails: z.boolean() });
 export type ExternalUser = z.infer<typeof ExternalUser>;
 
 /** A supplier account just created: whether its invitation e-mail left (else: reset-password sends another). */
-export const CreatedExternalUser = ExternalUser.extend({ invitationSent: z.boolean() });
+export const CreatedExternalUser = z.extend(ExternalUser, { invitationSent: z.boolean() });
 export type CreatedExternalUser = z.infer<typeof CreatedExternalUser>;
 
 /** How a password reset reached the supplier: a code from Cognito, or a new invitation with a temporary password. */
@@ -61,9 +61,9 @@ export const BulkUserResult = z.object({
   userId: z.string(),
   ok: z.boolean(),
   /** `code` null: an unexpected failure (logged with the txId), as in spec §8's display rule. */
-  error: z
-    .object({ code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]).nullable(), message: z.string() })
-    .optional(),
+  error: z.optional(
+    z.object({ code: z.nullable(z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]])), message: z.string() }),
+  ),
 });
 export type BulkUserResult = z.infer<typeof BulkUserResult>;
 
@@ -102,44 +102,51 @@ export const AuditEvent = z.object({
   action: AuditAction,
   actor: z.object({ id: z.string(), email: z.string() }),
   target: z.object({ userId: z.string(), email: z.string() }),
-  before: AuditValues.nullable(),
-  after: AuditValues.nullable(),
+  before: z.nullable(AuditValues),
+  after: z.nullable(AuditValues),
   txId: z.string(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
 /** A Cognito Username (the API's userId): Cognito's own pattern, letters, marks, symbols, digits, punctuation. */
-const UserId = z.string().regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]{1,128}$/u, 'no es un identificador de usuario válido');
+const UserId = z
+  .string()
+  .check(z.regex(/^[\p{L}\p{M}\p{S}\p{N}\p{P}]{1,128}$/u, 'no es un identificador de usuario válido'));
 export const UserPath = z.object({ userId: UserId });
 
 /** User listings page through Cognito: their cursor wraps Cognito's PaginationToken, hence the longer bound. */
-const UserPageQuery = PageQuery.extend({ cursor: z.string().min(1).max(4096).optional() });
+const UserPageQuery = z.extend(PageQuery, { cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))) });
 
 /** Suppliers' accounts: an e-mail prefix (with '@'), a RUC prefix (digits) or a business-name prefix. */
-export const ExternalUsersQuery = UserPageQuery.extend({ query: z.string().trim().max(100).optional() });
+export const ExternalUsersQuery = z.extend(UserPageQuery, {
+  query: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+});
 export const InternalUsersQuery = UserPageQuery;
 export const AssignClientQuery = z.object({ client: Ruc });
 export const WhitelistQuery = z.object({ include: QueryBoolean });
 
 /** A supplier's account, created by an administrator; the RUC's check digit is verified by the use case. */
 export const CreateExternalUserBody = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email('no es un correo electrónico válido').max(254)),
-  firstName: z.string().trim().min(1).max(100),
-  lastName: z.string().trim().min(1).max(100),
+  email: z.pipe(
+    z.string().check(z.trim(), z.toLowerCase()),
+    z.email('no es un correo electrónico válido').check(z.maxLength(254)),
+  ),
+  firstName: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  lastName: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
   taxId: Ruc,
   /** The supplier's business name: kept in the supplier directory when the RUC is new to it. */
-  businessName: z.string().trim().min(1).max(200),
-  canReceiveEmails: z.boolean().default(true),
+  businessName: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  canReceiveEmails: z._default(z.boolean(), true),
 });
 
 /** Turns e-mail reception on or off for many supplier accounts at once (Suppliers screen, spec §2). */
 export const WhitelistBulkBody = z.object({
-  userIds: z
-    .array(UserId)
-    .min(1)
-    .max(100)
-    .refine((ids) => new Set(ids).size === ids.length, 'no debe repetir usuarios'),
+  userIds: z.array(UserId).check(
+    z.minLength(1),
+    z.maxLength(100),
+    z.refine((ids) => new Set(ids).size === ids.length, 'no debe repetir usuarios'),
+  ),
 });
 
 /** The administration log, newest first; `userId` narrows it to the changes made to one account. */
-export const AuditEventsQuery = PageQuery.extend({ userId: UserId.optional() });
+export const AuditEventsQuery = z.extend(PageQuery, { userId: z.optional(UserId) });
