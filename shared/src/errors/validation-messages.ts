@@ -40,10 +40,7 @@ function sizeUnit(origin: string, amount: number | bigint): string | null {
 
 function tooSmall(issue: Extract<Issue, { code: 'too_small' }>): string {
   const unit = sizeUnit(issue.origin, issue.minimum);
-  if (unit)
-    return Number(issue.minimum) === 1 && issue.inclusive !== false
-      ? 'no puede estar vacío'
-      : `debe tener al menos ${unit}`;
+  if (unit) return Number(issue.minimum) === 1 ? 'no puede estar vacío' : `debe tener al menos ${unit}`;
   return issue.inclusive === false
     ? `debe ser mayor que ${issue.minimum.toString()}`
     : `debe ser mayor o igual que ${issue.minimum.toString()}`;
