@@ -490,6 +490,21 @@ describe('local identity (cognito-local + proxy + PreTokenGeneration trigger)', 
     expect(log).toContain('Cognito Local running on http://127.0.0.1:');
   });
 
+  it('prints every code of a burst of reset requests, each as soon as its request is answered', async () => {
+    // Concurrent requests interleave cognito-local's log lines, whose boxes are multi-byte characters: each
+    // answered request's code must be in the log promptly (sonic-boom 2.x held such lines back, package.json
+    // overrides it).
+    const before = cognito?.codes().length ?? 0;
+    const requests = 12;
+    await Promise.all(
+      Array.from({ length: requests }, () =>
+        sdk.send(new ForgotPasswordCommand({ ClientId: ids.userPoolClientId, Username: USERS.supplier.username })),
+      ),
+    );
+    // The stage reads the log every 100 ms.
+    await expect.poll(() => (cognito?.codes().length ?? 0) - before, { timeout: 3_000 }).toBe(requests);
+  });
+
   it('speaks the Lambda Invoke API: unknown function 404, handler error as Unhandled', async () => {
     const endpoint = lambda?.endpoint ?? '';
     const missing = await fetch(`${endpoint}/2015-03-31/functions/nope/invocations`, { method: 'POST', body: '{}' });
