@@ -109,7 +109,7 @@ export function buildPortalApp(options: BuildPortalAppOptions = {}): PortalApp {
   if (emailDomain(config.emailSender.address) === EXAMPLE_MAIL_DOMAIN) {
     Annotations.of(stateful).addWarningV2(
       'portal:placeholder-email-sender',
-      `emailSender ${config.emailSender.address} is a placeholder: deploy with -c emailSender='{"address":"no-responder@<your domain>"}' and verify that domain in SES (README, "E-mail (SES)").`,
+      `emailSender ${config.emailSender.address} is a placeholder: deploy with -c emailSender='{"address":"no-responder@<your domain>"}' and verify that domain in SES (docs/deploying.md, "E-mail (SES)").`,
     );
   }
   if (Object.keys(config.sapCompanyCodes).length === 0 || new URL(config.sapBaseUrl).hostname.endsWith('example.com')) {
@@ -122,12 +122,12 @@ export function buildPortalApp(options: BuildPortalAppOptions = {}): PortalApp {
   if (!sso) {
     Annotations.of(stateful).addWarningV2(
       'portal:no-corporate-sso',
-      `Stage ${config.stage} has no corporateSso: staff (managers, administrators) cannot sign in. See README, "Corporate SSO".`,
+      `Stage ${config.stage} has no corporateSso: staff (managers, administrators) cannot sign in. See docs/deploying.md, "Corporate SSO".`,
     );
   } else if (JSON.stringify(sso).includes(PLACEHOLDER_ID)) {
     Annotations.of(stateful).addWarningV2(
       'portal:placeholder-corporate-sso',
-      `corporateSso of stage ${config.stage} names the example tenant: deploy with -c corporateSso='{...}' (README, "Corporate SSO") or -c corporateSso=none, or CloudFormation cannot create the identity provider.`,
+      `corporateSso of stage ${config.stage} names the example tenant: deploy with -c corporateSso='{...}' (docs/deploying.md, "Corporate SSO") or -c corporateSso=none, or CloudFormation cannot create the identity provider.`,
     );
   }
   if (options.nag ?? true) Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -19,7 +19,7 @@ export function stageNames(stage: string) {
     webAcl: resourceName(stage),
     /** WAF delivers logs only to log groups whose name starts with `aws-waf-logs-`. */
     wafLogGroup: `aws-waf-logs-${resourceName(stage)}`,
-    /** The operators' CloudWatch dashboard (README runbook). */
+    /** The operators' CloudWatch dashboard (docs/deploying.md). */
     dashboard: `Portal-${stage}`,
     /** The SES configuration set of the portal's e-mail (the functions' and Cognito's). */
     emailConfigurationSet: resourceName(stage),

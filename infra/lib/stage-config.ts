@@ -25,7 +25,7 @@ const HOST_NAME = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z
 /**
  * Who the portal's e-mail comes from. SES sends only from a verified identity: the stage verifies the address's
  * domain with Easy DKIM (three CNAME records). With a Route 53 hosted zone of that domain in the account, CDK writes
- * the records; otherwise the operator adds them to the domain's DNS (README runbook, "E-mail (SES)").
+ * the records; otherwise the operator adds them to the domain's DNS (docs/deploying.md, "E-mail (SES)").
  */
 export const EmailSender = z
   .object({
@@ -198,7 +198,7 @@ export const StageConfig = z
     /**
      * Who delivers Cognito's own e-mail (verification and password-reset codes). COGNITO: Cognito's default sender,
      * limited to a few dozen e-mails a day, fine for dev. SES: emailSender through SES; Cognito refuses it until the
-     * domain identity is verified, so a new stage deploys once with COGNITO first (README runbook).
+     * domain identity is verified, so a new stage deploys once with COGNITO first (docs/deploying.md).
      */
     cognitoEmail: z.enum(['COGNITO', 'SES'], { error: "cognitoEmail: 'COGNITO' or 'SES'" }).default('COGNITO'),
     /** Who receives the alarms (SNS e-mail subscriptions, confirmed by each recipient). `-c alarmEmails='["a@b.pe"]'`. */
@@ -236,7 +236,7 @@ export const StageConfig = z
       .default({ rateLimit: 100, burstLimit: 200 }),
     /**
      * Generation of the origin-verify value CloudFront sends to the API: raising it replaces the secret, and with
-     * it the header CloudFront adds and the value the functions expect, in one deploy (README, rotation).
+     * it the header CloudFront adds and the value the functions expect, in one deploy (docs/deploying.md, rotation).
      */
     originVerifyGeneration: z
       .number({ error: 'originVerifyGeneration: a whole number, 1 or more' })
@@ -313,7 +313,7 @@ export const KNOWN_STAGES: Readonly<Record<string, Omit<StageConfigInput, 'stage
     // prod would enforce.
     threatProtection: 'AUDIT',
     wafRateLimit: 1000,
-    // The shape of an Entra ID tenant (README, "Corporate SSO"). The zero ids are placeholders: deploy with
+    // The shape of an Entra ID tenant (docs/deploying.md, "Corporate SSO"). The zero ids are placeholders: deploy with
     // -c corporateSso='{...}' naming the real tenant and app registration, or -c corporateSso=none.
     corporateSso: {
       type: 'OIDC',

@@ -62,7 +62,7 @@ export class StatefulStack extends Stack {
       apiUrl: config.sunatApiUrl,
     });
 
-    // What an operator needs after a deploy (README runbook): the secrets to fill in and the DNS records of SES.
+    // What an operator needs after a deploy (docs/deploying.md): the secrets to fill in and the DNS records of SES.
     new CfnOutput(this, 'SunatCredentialsSecretArn', { value: this.sunat.credentials.secretArn });
     new CfnOutput(this, 'SapCredentialsSecretArn', { value: this.sap.credentials.secretArn });
     new CfnOutput(this, 'EmailDomain', {

@@ -75,7 +75,7 @@ export class StatelessStack extends Stack {
     Validations.of(originVerify).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'A value shared by CloudFront and the functions, both set by this stack at deploy; it is rotated by raising originVerifyGeneration (README runbook), which replaces the secret and updates both in one deployment.',
+        'A value shared by CloudFront and the functions, both set by this stack at deploy; it is rotated by raising originVerifyGeneration (docs/deploying.md), which replaces the secret and updates both in one deployment.',
     });
     const originVerifyToken = originVerify.secretValue.unsafeUnwrap();
 

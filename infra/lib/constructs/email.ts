@@ -61,7 +61,7 @@ export class Email extends Construct {
 
     const zoneId = props.sender.hostedZoneId;
     this.identity = new ses.EmailIdentity(this, 'Identity', {
-      // With a hosted zone, EasyDkim writes the three CNAME records there; without, the operator adds them (README).
+      // With a hosted zone, EasyDkim writes the three CNAME records there; without, the operator adds them (docs/deploying.md).
       identity: zoneId
         ? new DomainInZone(this.domain, route53.PublicHostedZone.fromPublicHostedZoneId(this, 'Zone', zoneId))
         : ses.Identity.domain(this.domain),

@@ -92,7 +92,7 @@ export class Observability extends NestedStack {
     // Dead letters and queues that stopped moving.
     for (const { def, queue, deadLetterQueue } of props.queues) {
       this.alarm(`${def.id}DeadLetters`, {
-        description: `Hay mensajes en la cola de mensajes fallidos de ${def.id}: revíselos y reprocéselos (README, "Alarms and dashboard").`,
+        description: `Hay mensajes en la cola de mensajes fallidos de ${def.id}: revíselos y reprocéselos (docs/deploying.md, "Alarms and dashboard").`,
         metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
         threshold: 1,
       });
