@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT_DIR } from './config.js';
 import type { LocalOutputs } from './outputs.js';
+import { createLogStream } from './services/types.js';
 
 export interface LaunchOptions {
   /** Data directory, emptied first (the stage starts fresh and seeds its demo data). */
@@ -34,7 +35,7 @@ export async function launchLocalStage(options: LaunchOptions): Promise<Launched
   await rm(dataDir, { recursive: true, force: true });
   await mkdir(dataDir, { recursive: true });
   const logFile = path.join(dataDir, 'stage.log');
-  const log = createWriteStream(logFile);
+  const log = createLogStream(logFile);
   const child = spawn(
     process.execPath,
     [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT_DIR, 'infra/local/start.ts')],

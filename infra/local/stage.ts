@@ -24,7 +24,7 @@ import { startLambdaEndpoint } from './services/lambda-endpoint.js';
 import { startMailbox } from './services/mailbox.js';
 import { startS3 } from './services/s3.js';
 import { startSqs } from './services/sqs.js';
-import { LOCAL_CREDENTIALS, assertPortFree, type RunningService } from './services/types.js';
+import { LOCAL_CREDENTIALS, assertPortFree, writeFileAtomic, type RunningService } from './services/types.js';
 import { LOCAL_SAP_CREDENTIALS, localCompanyCodes, startSapSimulator } from './simulators/sap.js';
 import { localSunatCredentials, startSunatSimulator } from './simulators/sunat.js';
 import { startWebServer } from './web-server.js';
@@ -390,7 +390,8 @@ export async function startLocalStage(
         description,
       })),
     };
-    await writeFile(path.join(dataDir, 'outputs.json'), `${JSON.stringify(outputs, null, 2)}\n`);
+    // Whole or not at all: the launcher (and a developer's tools) read it as soon as it exists.
+    await writeFileAtomic(path.join(dataDir, 'outputs.json'), `${JSON.stringify(outputs, null, 2)}\n`);
     return { outputs, stop };
   } catch (error) {
     await stop();

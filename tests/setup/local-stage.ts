@@ -7,7 +7,7 @@ import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.j
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const START_TIMEOUT_MS = 240_000;
 
-interface Slot {
+export interface Slot {
   readonly dataDir: string;
   readonly portBase: string;
   readonly lock: string;
@@ -19,9 +19,10 @@ interface Slot {
  * this machine holds that slot (a lock directory naming a live process), the next free one is taken
  * (`.local/test-stage-N`, ports 5100 + 100·(N-2)), so that two runs never share ports or data.
  */
-async function acquireSlot(): Promise<Slot> {
+export async function acquireSlot(options: { extraStage?: boolean } = {}): Promise<Slot> {
+  // A test's extra stage of its own (extraStage) takes a free slot of the pool even when the run's stage was pinned.
   const slots: Omit<Slot, 'lock'>[] =
-    process.env.TEST_STAGE_DIR || process.env.TEST_PORT_BASE
+    !options.extraStage && (process.env.TEST_STAGE_DIR || process.env.TEST_PORT_BASE)
       ? [
           {
             dataDir: path.resolve(ROOT, process.env.TEST_STAGE_DIR ?? '.local/test-stage'),
@@ -35,7 +36,13 @@ async function acquireSlot(): Promise<Slot> {
             // Hundreds from 5100: clear of the ports browsers and fetch refuse (5060, 5061, 6000, …).
             portBase: String(5100 + index * 100),
           })),
-        ];
+        ].filter(
+          // ... but never the pinned stage's ports or directory.
+          (slot) =>
+            !(process.env.TEST_STAGE_DIR || process.env.TEST_PORT_BASE) ||
+            (slot.portBase !== (process.env.TEST_PORT_BASE ?? '4800') &&
+              slot.dataDir !== path.resolve(ROOT, process.env.TEST_STAGE_DIR ?? '.local/test-stage')),
+        );
   await mkdir(path.join(ROOT, '.local'), { recursive: true });
   for (const slot of slots) {
     const lock = `${slot.dataDir}.lock`;
@@ -57,6 +64,11 @@ async function acquireSlot(): Promise<Slot> {
     return { ...slot, lock };
   }
   throw new Error('Every local test stage slot is in use by another test run on this machine');
+}
+
+/** Gives a slot back to the pool. */
+export async function releaseSlot(slot: Pick<Slot, 'lock'>): Promise<void> {
+  await rm(slot.lock, { recursive: true, force: true });
 }
 
 function isAlive(pid: number): boolean {

@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { closeSync, createWriteStream, openSync, readSync, statSync, type WriteStream } from 'node:fs';
+import { closeSync, openSync, readSync, statSync, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createHostedUi, type FederationConfig, type HostedUi } from './hosted-ui.js';
-import type { RunningService } from './types.js';
+import { createLogStream, openLogFile, type RunningService } from './types.js';
 
 /**
  * The Cognito-compatible identity server of the local stage: cognito-local (a child process) behind a
@@ -105,7 +105,9 @@ export async function startCognito(options: CognitoOptions): Promise<RunningCogn
     `${JSON.stringify(cognitoLocalConfig(options, host, endpoint), null, 2)}\n`,
   );
 
-  const log = createWriteStream(path.join(logDir, 'cognito.log'), { flags: 'a' });
+  const logFile = path.join(logDir, 'cognito.log');
+  // The file exists from here on: the tailer below and tests read it before anything is written.
+  const log = createLogStream(logFile);
   log.on('error', () => undefined); // a log that cannot be written must not bring the stage down
   log.write(`\n=== ${new Date().toISOString()} cognito-local en ${internalEndpoint}, proxy en ${endpoint} ===\n`);
   const delivered: DeliveredCode[] = [];
@@ -123,10 +125,9 @@ export async function startCognito(options: CognitoOptions): Promise<RunningCogn
 
   // cognito-local writes straight into the log file (its own descriptor), so the codes it "e-mails" are there
   // at once even when the stage's event loop is busy; the stage reads them back from the file.
-  const logFile = path.join(logDir, 'cognito.log');
   const tail = tailLines(logFile, (line) => onLine(line));
   let child: ChildProcess;
-  const childLog = openSync(logFile, 'a');
+  const childLog = openLogFile(logFile);
   try {
     child = spawnCognitoLocal(workDir, host, options.internalPort, childLog);
   } catch (error) {

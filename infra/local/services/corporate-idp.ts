@@ -1,9 +1,9 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import Provider, { type Adapter, type AdapterPayload, type KoaContextWithOIDC } from 'oidc-provider';
-import { listen, type RunningService } from './types.js';
+import { listen, writeFileAtomic, type RunningService } from './types.js';
 
 /**
  * The local stage's corporate identity provider: what Entra ID (or the group's IdP) is in AWS.
@@ -260,8 +260,8 @@ async function signingKey(dataDir: string): Promise<Record<string, unknown>> {
   }
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: 'RS256', use: 'sig' };
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${JSON.stringify(jwk)}\n`, { mode: 0o600 });
+  // Whole or not at all: a start killed here must not leave a key file the next start cannot read.
+  await writeFileAtomic(file, `${JSON.stringify(jwk)}\n`, 0o600);
   return jwk;
 }
 

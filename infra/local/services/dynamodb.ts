@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { assertPortFree, delay, LOCAL_CREDENTIALS, waitFor, type RunningService } from './types.js';
+import { assertPortFree, delay, LOCAL_CREDENTIALS, openLogFile, waitFor, type RunningService } from './types.js';
 
 export interface DynamoDbOptions {
   readonly port: number;
@@ -46,7 +46,7 @@ export async function startDynamoDb(options: DynamoDbOptions): Promise<RunningSe
 
   // The child writes straight to the log file (not through a pipe), so it never blocks or dies on
   // a full or broken pipe if this process stops reading.
-  const logFd = fs.openSync(logPath, 'a');
+  const logFd = openLogFile(logPath);
   fs.writeSync(logFd, `\n--- ${new Date().toISOString()} arranque de DynamoDB Local en el puerto ${port} ---\n`);
   let child: ChildProcess;
   try {

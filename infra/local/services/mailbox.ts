@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { listen, type RunningService } from './types.js';
+import { listen, writeFileAtomic, type RunningService } from './types.js';
 
 /** One e-mail as the local mailbox keeps it (also a .eml file a mail client opens). */
 export interface LocalEmail {
@@ -85,8 +85,9 @@ export async function startMailbox(options: { port: number; host: string; dataDi
         html: simple.Body?.Html?.Data ?? null,
       };
       const base = `${receivedAt.replace(/[:.]/g, '-')}-${mail.id}`;
-      await writeFile(path.join(dir, `${base}.json`), JSON.stringify(mail, null, 2));
-      await writeFile(path.join(dir, `${base}.eml`), toEml(mail));
+      // The .eml first and each file whole: the listing reads every .json, never a half-written one.
+      await writeFileAtomic(path.join(dir, `${base}.eml`), toEml(mail));
+      await writeFileAtomic(path.join(dir, `${base}.json`), JSON.stringify(mail, null, 2));
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ MessageId: mail.id }));
       return;

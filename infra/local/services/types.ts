@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import net from 'node:net';
 import type { Server } from 'node:http';
+import path from 'node:path';
 
 /** A stand-in service of the local stage, as the orchestrator sees it. */
 export interface RunningService {
@@ -45,6 +47,46 @@ export async function assertPortFree(port: number, host: string, serviceName: st
     );
   }
   throw new Error(`No se pudo comprobar el puerto ${port} (${serviceName}) en ${host}: ${error.message}`);
+}
+
+/**
+ * Opens a log file for appending, creating it (and its directory) before it returns: whatever reads
+ * the file next (a tailer, a test, a child process given the descriptor) finds it. The caller closes
+ * the descriptor.
+ */
+export function openLogFile(file: string): number {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return fs.openSync(file, 'a');
+}
+
+/**
+ * A write stream appending to a log file that exists when this returns (`fs.createWriteStream` alone
+ * opens the file later, asynchronously: a reader in between met ENOENT on a busy machine).
+ */
+export function createLogStream(file: string): fs.WriteStream {
+  return fs.createWriteStream(file, { fd: openLogFile(file), flags: 'a' });
+}
+
+/**
+ * Writes a whole file or nothing: into a temporary file beside it, flushed to disk, then renamed over
+ * it. A reader (or the next start after a crash) sees the old content or the new, never half of it.
+ */
+export async function writeFileAtomic(file: string, content: string | Uint8Array, mode = 0o644): Promise<void> {
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const handle = await fs.promises.open(temp, 'w', mode);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.promises.rename(temp, file);
+  } catch (error) {
+    await fs.promises.rm(temp, { force: true });
+    throw error;
+  }
 }
 
 export interface WaitForOptions {

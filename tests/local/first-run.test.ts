@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { launchLocalStage } from '../../infra/local/launch.js';
+import { acquireSlot, releaseSlot } from '../setup/local-stage.js';
+
+const STARTS = 3;
+
+/** Busy loops, one per core, for as long as the test runs: the machine is as busy as a shared CI runner. */
+function startCpuLoad(): ChildProcess[] {
+  return Array.from({ length: os.availableParallelism() }, () =>
+    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  );
+}
+
+describe('npm start on a fresh data directory', () => {
+  it(
+    `starts ${STARTS} times in a row on a busy machine, every service's log there from the start`,
+    async () => {
+      // A stage of its own (a free slot of the test stages' pool: its own ports and data directory),
+      // started fresh each time (launchLocalStage empties the directory).
+      const slot = await acquireSlot({ extraStage: true });
+      const load = startCpuLoad();
+      try {
+        for (let run = 1; run <= STARTS; run += 1) {
+          const stage = await launchLocalStage({
+            dataDir: slot.dataDir,
+            portBase: slot.portBase,
+            // A saturated libuv pool, as on a busy machine: asynchronous file opens wait their turn.
+            env: { UV_THREADPOOL_SIZE: '1' },
+            startTimeoutMs: 150_000,
+          });
+          try {
+            for (const log of ['cognito.log', 'dynamodb.log']) {
+              expect(statSync(path.join(slot.dataDir, 'logs', log)).isFile(), `${log} (start ${run})`).toBe(true);
+            }
+            const openapi = await fetch(`${stage.outputs.apiUrl}/openapi.json`);
+            expect(openapi.status, `the API of start ${run}`).toBe(200);
+            const signIn = await fetch(stage.outputs.cognitoEndpoint, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/x-amz-json-1.1',
+                'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth',
+              },
+              body: JSON.stringify({
+                AuthFlow: 'USER_PASSWORD_AUTH',
+                ClientId: stage.outputs.userPoolClientId,
+                AuthParameters: { USERNAME: 'proveedor@demo.pe', PASSWORD: 'Demo#Portal2026' },
+              }),
+            });
+            expect(signIn.status, `a demo supplier signs in after start ${run}`).toBe(200);
+          } finally {
+            await stage.stop();
+          }
+          const output = existsSync(stage.logFile) ? readFileSync(stage.logFile, 'utf8') : '';
+          expect(output).not.toMatch(/ENOENT/);
+        }
+      } finally {
+        for (const child of load) child.kill('SIGKILL');
+        await releaseSlot(slot);
+      }
+    },
+    // Three starts of about 10 s each on an idle machine, up to a minute each under this load.
+    200_000,
+  );
+});
