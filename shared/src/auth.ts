@@ -20,6 +20,28 @@ export const USER_ATTRIBUTES = {
   emailNotifications: 'custom:emailNotifications',
 } as const;
 
+/**
+ * The web app client's attribute permissions (Cognito's ReadAttributes and WriteAttributes), by the
+ * pool's attribute names: the CDK identity construct gives them to the client, the local stage's
+ * Cognito proxy enforces them as Cognito does. A signed-in user may change its name and e-mail only;
+ * custom:taxId and custom:emailNotifications are written by the portal's administrators through the
+ * admin API (which these permissions do not limit).
+ */
+export const WEB_CLIENT_ATTRIBUTES = {
+  read: ['email', 'email_verified', 'given_name', 'family_name', USER_ATTRIBUTES.taxId, USER_ATTRIBUTES.ssoGroups],
+  write: ['email', 'given_name', 'family_name'],
+  /**
+   * Writable too when the pool federates a corporate IdP: Cognito writes the IdP's mapped attributes
+   * at each federated sign-in with the client's write permissions (without it that sign-in fails).
+   */
+  writeWithSso: [USER_ATTRIBUTES.ssoGroups],
+} as const;
+
+/** The attributes the web app client may write, with or without corporate SSO. */
+export function webClientWriteAttributes(sso: boolean): string[] {
+  return [...WEB_CLIENT_ATTRIBUTES.write, ...(sso ? WEB_CLIENT_ATTRIBUTES.writeWithSso : [])];
+}
+
 /** Splits the comma-separated RUC list of a taxId attribute or claim. */
 export function parseTaxIds(raw: string | null | undefined): string[] {
   if (!raw) return [];

@@ -4,18 +4,23 @@ import {
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
+  DeleteUserAttributesCommand,
   ForgotPasswordCommand,
   GetTokensFromRefreshTokenCommand,
   InitiateAuthCommand,
   ListUsersCommand,
   RespondToAuthChallengeCommand,
+  SignUpCommand,
+  UpdateUserAttributesCommand,
+  UpdateUserPoolClientCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { Context, PreTokenGenerationTriggerEvent } from 'aws-lambda';
-import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { SignJWT, createRemoteJWKSet, decodeJwt, generateKeyPair, jwtVerify } from 'jose';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { webClientWriteAttributes } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as preTokenGeneration } from '../../functions/src/triggers/pre-token-generation.js';
 import { ensureIdentity, type DemoUser, type IdentityOutputs } from '../../infra/local/provision/identity.js';
@@ -529,6 +534,149 @@ describe('local identity (cognito-local + proxy + PreTokenGeneration trigger)', 
     });
     const { idToken } = await corporate(USERS.manager);
     expect((await verifyIdToken(idToken)).level).toBe('MANAGER');
+  });
+});
+
+describe('the app client’s permissions, enforced as Cognito does', () => {
+  const attributesOf = async (username: string) => {
+    const user = await sdk.send(new AdminGetUserCommand({ UserPoolId: ids.userPoolId, Username: username }));
+    return Object.fromEntries(user.UserAttributes?.map((attribute) => [attribute.Name, attribute.Value]) ?? []);
+  };
+  const unauthorizedWrite = {
+    name: 'NotAuthorizedException',
+    message: 'A client attempted to write unauthorized attribute',
+    $metadata: expect.objectContaining({ httpStatusCode: 400 }),
+  };
+
+  it('refuses a supplier writing its own custom:taxId, and changes nothing', async () => {
+    const { accessToken } = await signIn(USERS.supplier);
+    const before = await attributesOf(USERS.supplier.username);
+
+    await expect(
+      sdk.send(
+        new UpdateUserAttributesCommand({
+          AccessToken: accessToken,
+          UserAttributes: [
+            { Name: 'given_name', Value: 'Cambiado' },
+            { Name: 'custom:taxId', Value: '20100070970,20608172352' },
+          ],
+        }),
+      ),
+    ).rejects.toMatchObject(unauthorizedWrite);
+    await expect(
+      sdk.send(new DeleteUserAttributesCommand({ AccessToken: accessToken, UserAttributeNames: ['custom:taxId'] })),
+    ).rejects.toMatchObject(unauthorizedWrite);
+
+    expect(await attributesOf(USERS.supplier.username)).toEqual(before);
+    const { idToken } = await signIn(USERS.supplier);
+    expect(decodeJwt(idToken).taxId).toBe('20100070970');
+  });
+
+  it('answers a refused write with Cognito’s JSON error', async () => {
+    const { accessToken } = await signIn(USERS.supplier);
+    const response = await fetch(cognito?.endpoint ?? '', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-amz-json-1.1',
+        'X-Amz-Target': 'AWSCognitoIdentityProviderService.UpdateUserAttributes',
+      },
+      body: JSON.stringify({
+        AccessToken: accessToken,
+        UserAttributes: [{ Name: 'custom:emailNotifications', Value: 'false' }],
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('x-amzn-errortype')).toBe('NotAuthorizedException');
+    expect(await response.json()).toEqual({
+      __type: 'NotAuthorizedException',
+      message: 'A client attempted to write unauthorized attribute',
+    });
+  });
+
+  it('still lets a supplier change its name', async () => {
+    const { accessToken } = await signIn(USERS.supplier);
+    await sdk.send(
+      new UpdateUserAttributesCommand({
+        AccessToken: accessToken,
+        UserAttributes: [{ Name: 'given_name', Value: 'Paolita' }],
+      }),
+    );
+    expect((await attributesOf(USERS.supplier.username)).given_name).toBe('Paolita');
+    await sdk.send(
+      new UpdateUserAttributesCommand({
+        AccessToken: accessToken,
+        UserAttributes: [{ Name: 'given_name', Value: USERS.supplier.firstName }],
+      }),
+    );
+  });
+
+  it('refuses a sign-up that sets custom:taxId, and creates nobody', async () => {
+    const email = 'autoregistro@example.com';
+    await expect(
+      sdk.send(
+        new SignUpCommand({
+          ClientId: ids.userPoolClientId,
+          Username: email,
+          Password: 'Portal.Local1!',
+          UserAttributes: [
+            { Name: 'email', Value: email },
+            { Name: 'custom:taxId', Value: '20608172352' },
+          ],
+        }),
+      ),
+    ).rejects.toMatchObject(unauthorizedWrite);
+    await expect(
+      sdk.send(new AdminGetUserCommand({ UserPoolId: ids.userPoolId, Username: email })),
+    ).rejects.toMatchObject({ name: 'UserNotFoundException' });
+  });
+
+  it('refuses a forged access token (another key) naming a real user', async () => {
+    const { accessToken } = await signIn(USERS.supplier);
+    const claims = decodeJwt(accessToken);
+    const { privateKey } = await generateKeyPair('RS256');
+    const forged = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: 'CognitoLocal' })
+      .sign(privateKey);
+
+    await expect(
+      sdk.send(
+        new UpdateUserAttributesCommand({ AccessToken: forged, UserAttributes: [{ Name: 'given_name', Value: 'X' }] }),
+      ),
+    ).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Invalid Access Token' });
+    expect((await attributesOf(USERS.supplier.username)).given_name).toBe(USERS.supplier.firstName);
+  });
+
+  it('fails a corporate sign-in whose mapped attributes the client may not write', async () => {
+    const update = (writeAttributes: string[]) =>
+      sdk.send(
+        new UpdateUserPoolClientCommand({
+          UserPoolId: ids.userPoolId,
+          ClientId: ids.userPoolClientId,
+          WriteAttributes: writeAttributes,
+        }),
+      );
+    await update(webClientWriteAttributes(false));
+    try {
+      await expect(corporate(USERS.admin)).rejects.toThrow(
+        'invalid_request: A client attempted to write unauthorized attribute',
+      );
+    } finally {
+      await update(webClientWriteAttributes(true));
+    }
+    expect(decodeJwt((await corporate(USERS.admin)).idToken).level).toBe('ADMIN');
+  });
+
+  it('refuses staff rewriting their own groups: hosted-UI tokens lack the scope', async () => {
+    const { accessToken } = await corporate(USERS.manager);
+    await expect(
+      sdk.send(
+        new UpdateUserAttributesCommand({
+          AccessToken: accessToken,
+          UserAttributes: [{ Name: 'custom:groups', Value: '["portal-admins"]' }],
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'NotAuthorizedException', message: 'Access Token does not have required scopes' });
+    expect(JSON.parse((await attributesOf(USERS.manager.username))['custom:groups'] ?? '[]')).toEqual(['portal-staff']);
   });
 });
 

@@ -1,7 +1,13 @@
 import { Duration, RemovalPolicy, SecretValue, Stack, Validations } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { RUNTIME_ENV, USER_ATTRIBUTES, type WebConfig } from '@portal/shared';
+import {
+  RUNTIME_ENV,
+  USER_ATTRIBUTES,
+  WEB_CLIENT_ATTRIBUTES,
+  webClientWriteAttributes,
+  type WebConfig,
+} from '@portal/shared';
 import type { CorporateSso, StageConfig } from '../stage-config.js';
 import type { Email } from './email.js';
 import { PortalFunction } from './portal-function.js';
@@ -55,6 +61,29 @@ const SAML_CLAIMS = {
 /** `custom:taxId` -> `taxId`: CDK wants the attribute name without Cognito's prefix. */
 function customName(attribute: string): string {
   return attribute.replace(/^custom:/, '');
+}
+
+/** CDK's names of the standard attributes the web client's permissions name (shared WEB_CLIENT_ATTRIBUTES). */
+const STANDARD_ATTRIBUTE_MASK: Record<string, keyof cognito.StandardAttributesMask> = {
+  email: 'email',
+  email_verified: 'emailVerified',
+  given_name: 'givenName',
+  family_name: 'familyName',
+};
+
+/** ClientAttributes from the pool's attribute names (`email`, `custom:taxId`, …). */
+function clientAttributes(names: readonly string[]): cognito.ClientAttributes {
+  const standard: { -readonly [K in keyof cognito.StandardAttributesMask]: boolean } = {};
+  const custom: string[] = [];
+  for (const name of names) {
+    if (name.startsWith('custom:')) custom.push(customName(name));
+    else {
+      const key = STANDARD_ATTRIBUTE_MASK[name];
+      if (!key) throw new Error(`Atributo estándar sin correspondencia en CDK: ${name}`);
+      standard[key] = true;
+    }
+  }
+  return new cognito.ClientAttributes().withStandardAttributes(standard).withCustomAttributes(...custom);
 }
 
 /**
@@ -233,20 +262,15 @@ export class Identity extends Construct {
             ],
           }
         : { disableOAuth: true, supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO] }),
-      readAttributes: new cognito.ClientAttributes()
-        .withStandardAttributes({ email: true, emailVerified: true, givenName: true, familyName: true })
-        .withCustomAttributes(customName(USER_ATTRIBUTES.taxId), customName(USER_ATTRIBUTES.ssoGroups)),
+      readAttributes: clientAttributes(WEB_CLIENT_ATTRIBUTES.read),
       // What a signed-in user may change about itself: its name and e-mail. custom:taxId and
       // custom:emailNotifications are set by the portal's administrators through the admin API only.
       // custom:groups is writable only with SSO, because Cognito writes the IdP's mapped attributes at each federated
       // sign-in with the app client's write permissions (without it the sign-in fails). It grants nothing by itself:
       // the trigger gives staff levels only to users carrying the `identities` attribute, which no client can write,
       // and SSO users' tokens lack the scope UpdateUserAttributes needs.
-      writeAttributes: sso
-        ? new cognito.ClientAttributes()
-            .withStandardAttributes({ email: true, givenName: true, familyName: true })
-            .withCustomAttributes(customName(USER_ATTRIBUTES.ssoGroups))
-        : new cognito.ClientAttributes().withStandardAttributes({ email: true, givenName: true, familyName: true }),
+      // (One definition, shared WEB_CLIENT_ATTRIBUTES: the local stage's Cognito proxy enforces the same.)
+      writeAttributes: clientAttributes(webClientWriteAttributes(Boolean(sso))),
     });
     if (this.provider) this.webClient.node.addDependency(this.provider);
   }

@@ -18,7 +18,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { USER_ATTRIBUTES } from '@portal/shared';
+import { USER_ATTRIBUTES, WEB_CLIENT_ATTRIBUTES, webClientWriteAttributes } from '@portal/shared';
 import { identitiesAttribute } from '../services/hosted-ui.js';
 
 export const LOCAL_USER_POOL_NAME = 'portal-local';
@@ -169,6 +169,9 @@ async function ensureUserPoolClient(
       AccessTokenValidity: 60,
       RefreshTokenValidity: 30,
       TokenValidityUnits: { IdToken: 'minutes', AccessToken: 'minutes', RefreshToken: 'days' },
+      // The AWS stages' permissions (shared WEB_CLIENT_ATTRIBUTES); the Cognito proxy enforces them.
+      ReadAttributes: [...WEB_CLIENT_ATTRIBUTES.read],
+      WriteAttributes: webClientWriteAttributes(false),
     }),
   );
   const id = created.UserPoolClient?.ClientId;
@@ -196,6 +199,9 @@ async function configureHostedUi(
       AccessTokenValidity: appClient?.AccessTokenValidity,
       RefreshTokenValidity: appClient?.RefreshTokenValidity,
       TokenValidityUnits: appClient?.TokenValidityUnits,
+      // With a corporate provider the client also writes its mapped groups (as the AWS stages' client does).
+      ReadAttributes: [...WEB_CLIENT_ATTRIBUTES.read],
+      WriteAttributes: webClientWriteAttributes(settings.identityProviders.length > 0),
       AllowedOAuthFlowsUserPoolClient: true,
       AllowedOAuthFlows: ['code'],
       AllowedOAuthScopes: ['openid', 'email', 'profile'],

@@ -6,6 +6,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { createClientPermissions, type ClientPermissions } from './cognito-permissions.js';
 import { createHostedUi, type FederationConfig, type HostedUi } from './hosted-ui.js';
 import { createLogStream, openLogFile, type RunningService } from './types.js';
 
@@ -27,6 +28,8 @@ import { createLogStream, openLogFile, type RunningService } from './types.js';
  *   - the hosted UI's corporate sign-in (`/oauth2/authorize?identity_provider=…`, `/oauth2/idpresponse`,
  *     `/logout`), which cognito-local lacks: see hosted-ui.ts. Its own `/oauth2/authorize` login form
  *     and `/oauth2/token` (authorization code with PKCE, refresh) are forwarded as they are;
+ *   - calls a user makes with its own access token, SignUp and the new-password challenge: the token
+ *     verified and its scope checked, and the app client's write permissions enforced (cognito-permissions.ts);
  *   - CORS: preflights are answered by the proxy, and every answer carries Access-Control-Allow-*.
  * - Tokens are signed with cognito-local's fixed RS256 key (kid "CognitoLocal"); the issuer inside
  *   them is `http://<host>:<port>/<userPoolId>` (TokenConfig.IssuerDomain = the proxy's endpoint), and
@@ -118,9 +121,18 @@ export async function startCognito(options: CognitoOptions): Promise<RunningCogn
   });
 
   // The proxy binds first, so that a port already taken fails before a child process exists.
-  const hostedUi = createHostedUi({ endpoint, internalEndpoint });
+  const permissions = createClientPermissions({ endpoint, internalEndpoint });
+  const hostedUi = createHostedUi({ endpoint, internalEndpoint, permissions });
   const challenges = new NewPasswordChallenges(hostedUi);
-  const proxy = createProxy({ host, internalPort: options.internalPort, endpoint, log, hostedUi, challenges });
+  const proxy = createProxy({
+    host,
+    internalPort: options.internalPort,
+    endpoint,
+    log,
+    hostedUi,
+    challenges,
+    permissions,
+  });
   await listen(proxy, options.port, host);
 
   // cognito-local writes straight into the log file (its own descriptor), so the codes it "e-mails" are there
@@ -360,6 +372,8 @@ interface ProxyContext {
   readonly log: WriteStream;
   readonly hostedUi: HostedUi;
   readonly challenges: NewPasswordChallenges;
+  /** Access tokens, their scope and the app client's write permissions, checked as Cognito does. */
+  readonly permissions: ClientPermissions;
 }
 
 interface UpstreamResponse {
@@ -421,6 +435,14 @@ async function handleProxyRequest(
 
   const target = headerValue(req, 'x-amz-target');
   const operation = target?.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : undefined;
+
+  if (req.method === 'POST' && operation) {
+    const refused = await ctx.permissions.check(operation, body);
+    if (refused) {
+      sendJson(req, res, 400, refused, { 'x-amzn-ErrorType': refused.__type });
+      return;
+    }
+  }
 
   if (req.method === 'POST' && operation === 'GetTokensFromRefreshToken') {
     await getTokensFromRefreshToken(ctx, req, res, body);

@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { USER_ATTRIBUTES } from '@portal/shared';
+import type { ClientPermissions } from './cognito-permissions.js';
 
 /**
  * The federated part of the user pool's hosted UI, which cognito-local lacks: `/oauth2/authorize`
@@ -90,6 +91,8 @@ export interface FederatedProfile {
 }
 
 const PENDING_TTL_MS = 10 * 60 * 1000;
+/** The pool attributes a federated sign-in writes (ensureFederatedUser). */
+const MAPPED_ATTRIBUTES = ['email', 'given_name', 'family_name', USER_ATTRIBUTES.ssoGroups];
 
 class FederationError extends Error {
   constructor(
@@ -100,7 +103,12 @@ class FederationError extends Error {
   }
 }
 
-export function createHostedUi(options: { endpoint: string; internalEndpoint: string }): HostedUi {
+export function createHostedUi(options: {
+  endpoint: string;
+  internalEndpoint: string;
+  /** The app client's write permissions: Cognito writes the IdP's mapped attributes with them. */
+  permissions?: Pick<ClientPermissions, 'writableAttributes'>;
+}): HostedUi {
   let config: FederationConfig | null = null;
   let metadata: Promise<ProviderMetadata> | null = null;
   let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
@@ -186,6 +194,11 @@ export function createHostedUi(options: { endpoint: string; internalEndpoint: st
     }
     try {
       const profile = await signInAtProvider(federation, url.searchParams.get('code') ?? '', request.nonce);
+      // Cognito writes the mapped attributes with the app client's write permissions, or fails the sign-in.
+      const writable = await options.permissions?.writableAttributes(federation.userPoolId, federation.clientId);
+      if (writable && MAPPED_ATTRIBUTES.some((name) => !writable.has(name))) {
+        throw new FederationError('invalid_request', 'A client attempted to write unauthorized attribute');
+      }
       const user = await ensureFederatedUser(cognito, federation, profile);
       if (user.Enabled === false) throw new FederationError('access_denied', 'User is disabled.');
       const location = await poolAuthorizationCode(options.internalEndpoint, request, user, cognito, federation);
