@@ -165,6 +165,8 @@ export async function startLocalStage(
     [RUNTIME_ENV.webOrigin]: webOrigins.join(','),
     [RUNTIME_ENV.s3ForcePathStyle]: 'true',
     [RUNTIME_ENV.adminGroupName]: ADMIN_GROUP,
+    // A disabled account is refused within a second here (60 s in AWS), so that tests need not wait a minute.
+    [RUNTIME_ENV.disabledUsersTtlSeconds]: process.env[RUNTIME_ENV.disabledUsersTtlSeconds] ?? '1',
     [BUCKETS.documents.env]: documentsBucket,
     SAP_BASE_URL: url(ports.sap),
     SAP_CREDENTIALS: JSON.stringify(LOCAL_SAP_CREDENTIALS),

@@ -334,6 +334,62 @@ describe('user administration', () => {
     expect((await recipientsOf(supplier.ruc))[0]).toMatchObject({ canReceiveEmails: true });
   });
 
+  it("ends a disabled account's sessions: its tokens are refused within the TTL, its refresh token is revoked", async () => {
+    const supplier = await createSupplier();
+    await completeFirstSignIn(supplier.email, await temporaryPasswordOf(supplier.email));
+    // A sign-in with its own password: cognito-local keeps no refresh token issued by RespondToAuthChallenge.
+    const session = (await initiateAuth(supplier.email, NEW_PASSWORD)).AuthenticationResult!;
+    const refresh = () =>
+      cognito()
+        .send(
+          new InitiateAuthCommand({
+            AuthFlow: 'REFRESH_TOKEN_AUTH',
+            ClientId: stage().userPoolClientId,
+            AuthParameters: { REFRESH_TOKEN: session.RefreshToken! },
+          }),
+        )
+        .then(
+          (answer) => (answer.AuthenticationResult?.IdToken ? 'refreshed' : 'no tokens'),
+          (error: Error) => error.name,
+        );
+    const invoices = (token: string) => call(routes.listInvoices, { token });
+    expect((await invoices(session.IdToken!)).status).toBe(200);
+    expect(await refresh()).toBe('refreshed');
+    const admin = await adminToken();
+    const path = { userId: supplier.user.id };
+
+    expect((await call(routes.disableExternalUser, { token: admin, path })).status).toBe(200);
+    // The local stage keeps the list of disabled accounts one second per instance (60 s in AWS).
+    const disabledAt = Date.now();
+    const refused = await eventually(
+      () => invoices(session.IdToken!),
+      (response) => response.status !== 200,
+      'the disabled account to be refused',
+    );
+    expect(Date.now() - disabledAt).toBeLessThan(5_000);
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 403,
+      body: {
+        statusCode: 403,
+        message: 'El usuario está deshabilitado.',
+        txId: refused.requestId,
+        errors: [{ code: 'ERROR_USER_DISABLED', parameters: {} }],
+      },
+    });
+    expect(await refresh()).toBe('NotAuthorizedException');
+
+    expect((await call(routes.enableExternalUser, { token: admin, path })).status).toBe(200);
+    // Enabled again, the account signs in again; the refresh token it held was revoked for good.
+    expect(await refresh()).toBe('NotAuthorizedException');
+    const signedInAgain = await freshIdToken(supplier.email, NEW_PASSWORD);
+    const served = await eventually(
+      () => invoices(signedInAgain),
+      (response) => response.status !== 403,
+      'the enabled account to be served',
+    );
+    expect(served.status).toBe(200);
+  });
+
   it('turns e-mail reception off and on, one account or many (an unknown id fails alone), as the worker sees it', async () => {
     const [ana, beto] = [await createSupplier(), await createSupplier()];
     const token = await adminToken();

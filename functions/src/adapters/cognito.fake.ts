@@ -42,6 +42,8 @@ interface CommandInput {
 export function fakeCognito(options: { limitExceeded?: boolean } = {}) {
   const users: FakePoolUser[] = [];
   const operations: string[] = [];
+  /** Usernames whose refresh tokens AdminUserGlobalSignOut revoked, in order. */
+  const signedOut: string[] = [];
   const attribute = (user: FakePoolUser, name: string) => user.Attributes.find((a) => a.Name === name)?.Value;
   // Sign-in by e-mail is case-insensitive (the pool's setting); ListUsers filters compare exactly.
   const find = (username: string) =>
@@ -124,6 +126,11 @@ export function fakeCognito(options: { limitExceeded?: boolean } = {}) {
       existing(input.Username).Enabled = true;
       return {};
     },
+    AdminUserGlobalSignOut(input) {
+      existing(input.Username);
+      signedOut.push(input.Username);
+      return {};
+    },
     ForgotPassword(input) {
       if (options.limitExceeded) {
         throw new LimitExceededException({
@@ -190,6 +197,7 @@ export function fakeCognito(options: { limitExceeded?: boolean } = {}) {
     client,
     users,
     operations,
+    signedOut,
     addUser,
     attribute: (username: string, name: string) => {
       const user = find(username);

@@ -7,6 +7,7 @@ import {
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   AdminUpdateUserAttributesCommand,
+  AdminUserGlobalSignOutCommand,
   CognitoIdentityProviderClient,
   ForgotPasswordCommand,
   InvalidParameterException,
@@ -82,7 +83,8 @@ function portalErrorOf(error: unknown): unknown {
 /**
  * The user pool through Cognito's admin API. One code path for AWS and the local stage (cognito-local):
  * only operations both support, ListUsers paged by PaginationToken (cognito-local answers every user at
- * once, without one), no AdminResetUserPassword, no global sign-out, no RESEND.
+ * once, without one), no AdminResetUserPassword, no RESEND. AdminUserGlobalSignOut, which cognito-local lacks,
+ * is answered by the local stage's Cognito proxy as Cognito does (infra/local/services/cognito.ts).
  */
 export function makeCognitoDirectory(client: CognitoClient, ids: () => UserPoolIds): UserDirectory {
   const pool = () => ids().userPoolId;
@@ -204,6 +206,11 @@ export function makeCognitoDirectory(client: CognitoClient, ids: () => UserPoolI
     enable: (userId) =>
       call(async () => {
         await client.send(new AdminEnableUserCommand({ UserPoolId: pool(), Username: userId }));
+      }),
+
+    signOut: (userId) =>
+      call(async () => {
+        await client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: pool(), Username: userId }));
       }),
   };
 }

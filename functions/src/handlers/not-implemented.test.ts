@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HttpEvent } from '../http/wrapper.js';
+
+// The wrapper checks every signed-in caller against the list of disabled accounts: here, an empty one.
+vi.mock('../adapters/dynamodb.js', () => ({
+  tableName: () => 'portal-test',
+  documentClient: { send: async () => ({}) },
+}));
 
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 const { handler } = await import('./not-implemented.js');

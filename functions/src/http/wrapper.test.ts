@@ -3,6 +3,18 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConflictError, routes } from '@portal/shared';
 import type { HttpEvent } from './wrapper.js';
 
+/** The table the wrapper reads the disabled accounts from: a fake answering its GetItem, counting the reads. */
+const table = vi.hoisted(() => ({ disabled: new Set<string>(), reads: 0 }));
+vi.mock('../adapters/dynamodb.js', () => ({
+  tableName: () => 'portal-test',
+  documentClient: {
+    send: async () => {
+      table.reads++;
+      return { Item: { userIds: new Set(table.disabled) } };
+    },
+  },
+}));
+
 // The wrapper reads the web origin once, at cold start: set it before loading the module.
 process.env.WEB_ORIGIN = 'http://127.0.0.1:4700';
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
@@ -212,6 +224,56 @@ describe('the HTTP wrapper', () => {
   it('generates a txId when the caller sends none', async () => {
     const result = await listOk(event({ headers: {} }), context);
     expect(result.headers?.['x-request-id']).toBe('apigw-1');
+  });
+});
+
+describe('disabled accounts', () => {
+  afterEach(() => {
+    table.disabled.clear();
+    vi.useRealTimers();
+  });
+
+  it('refuses a disabled account within a minute, reading the list once a minute per instance', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.resetModules();
+    const { httpHandler: fresh } = await import('./wrapper.js');
+    const list = fresh(routes.listInvoices, async () => ({ items: [], nextCursor: null }));
+    const readsBefore = table.reads;
+
+    expect((await list(event(), context)).statusCode).toBe(200);
+    table.disabled.add('u-1');
+    const withinTheMinute = await list(event(), context);
+    vi.setSystemTime(Date.now() + 60_000);
+    const afterIt = await list(event(), context);
+
+    expect(withinTheMinute.statusCode).toBe(200);
+    expect(afterIt.statusCode).toBe(403);
+    expect(JSON.parse(afterIt.body!)).toEqual({
+      statusCode: 403,
+      message: 'El usuario está deshabilitado.',
+      txId: 'req-12345678',
+      errors: [{ code: 'ERROR_USER_DISABLED', parameters: {} }],
+    });
+    expect(table.reads - readsBefore).toBe(2);
+  });
+
+  it('checks the Username the token names (cognito:username), and no one on the public routes', async () => {
+    table.disabled.add('Corporativo_corp-000103');
+    vi.resetModules();
+    const { httpHandler: fresh } = await import('./wrapper.js');
+    const list = fresh(routes.listInvoices, async () => ({ items: [], nextCursor: null }));
+    const health = fresh(routes.healthcheck, async () => ({ status: 'ok' }) as never);
+    const readsBefore = table.reads;
+
+    const staff = await list(
+      event({ claims: { ...supplierClaims, sub: 'other-sub', 'cognito:username': 'Corporativo_corp-000103' } }),
+      context,
+    );
+    const publicCall = await health(event({ routeKey: 'GET /healthcheck', requestContext: {} } as never), context);
+
+    expect(JSON.parse(staff.body!).errors[0].code).toBe('ERROR_USER_DISABLED');
+    expect(publicCall.statusCode).not.toBe(403);
+    expect(table.reads - readsBefore).toBe(1);
   });
 });
 

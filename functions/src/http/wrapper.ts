@@ -16,6 +16,7 @@ import {
   type RouteQuery,
   type RouteResponse,
 } from '@portal/shared';
+import { assertCallerEnabled } from './access-check.js';
 import { resolveCaller, type Caller } from './caller.js';
 import { logger, type Logger } from './logger.js';
 import { observability } from './observed.js';
@@ -194,6 +195,7 @@ export function httpHandler<R extends RouteDef>(
         def.auth === 'jwt'
           ? resolveCaller(def, event.requestContext?.authorizer?.jwt?.claims, event.headers?.[HEADERS.companyId])
           : null;
+      if (caller) await assertCallerEnabled(caller);
       const request = {
         route: def,
         path: parsePart(def.request.path, event.pathParameters ?? {}, def.request.parameterCodes),

@@ -3,6 +3,7 @@ import { keys } from '@portal/shared';
 import type { AccountChange } from '../use-cases/user-admin-ports.js';
 import { accountItem } from './account-index.js';
 import { auditItem } from './audit-log.js';
+import { disabledUsersUpdate } from './disabled-users.js';
 
 /** DynamoDB's limit of items per transaction. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -11,7 +12,7 @@ type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteComman
 
 /**
  * Writes what an administration change leaves in DynamoDB once Cognito accepted it: account-index puts
- * and removals with the audit event, in one TransactWriteItems. An account with more RUCs than fit
+ * and removals, the list of disabled accounts, and the audit event, in one TransactWriteItems. An account with more RUCs than fit
  * in one transaction is written in several, the audit event with the last, so that it records a change
  * that is complete.
  */
@@ -31,6 +32,8 @@ export function makeUserAdminChanges(db: DynamoDBDocumentClient, table: string) 
           Delete: { TableName: table, Key: keys.recipient(taxId, userId) },
         })),
       ];
+      // Beside the audit event, in the last transaction: the refusal starts with the change it records.
+      if (change.access) items.push(disabledUsersUpdate(table, change.access.userId, change.access.disabled));
       if (change.audit) {
         items.push({
           Put: {

@@ -67,6 +67,8 @@ export interface UserDirectory {
   startPasswordReset(userId: string): Promise<void>;
   disable(userId: string): Promise<void>;
   enable(userId: string): Promise<void>;
+  /** Revokes every refresh token of the account (AdminUserGlobalSignOut): no session of it renews again. */
+  signOut(userId: string): Promise<void>;
 }
 
 /** One account of a RUC's account index (RECIPIENTS#{taxId}). */
@@ -80,4 +82,9 @@ export interface AccountChange {
   readonly put: readonly { readonly taxId: string; readonly entry: AccountEntry }[];
   readonly remove: readonly { readonly taxId: string; readonly userId: string }[];
   readonly audit: AuditEvent | null;
+  /**
+   * An account entering (disabled) or leaving the list of disabled accounts the API refuses
+   * (repositories/disabled-users.ts), written with the audit event.
+   */
+  readonly access?: { readonly userId: string; readonly disabled: boolean };
 }

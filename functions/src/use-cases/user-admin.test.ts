@@ -425,6 +425,36 @@ describe('disabling and enabling', () => {
   });
 });
 
+describe('disabling ends the sessions the account holds', () => {
+  it('revokes the refresh tokens and lists the account as disabled, with the audit event; enabling takes it out', async () => {
+    const { admin, supplier, cognito, commits } = setup();
+    const user = supplier('ana@proveedor.pe');
+
+    await admin.disableExternalUser(context, user.Username);
+    const afterDisable = commits.at(-1)!;
+    await admin.enableExternalUser(context, user.Username);
+
+    expect(cognito.signedOut).toEqual([user.Username]);
+    expect(afterDisable.access).toEqual({ userId: user.Username, disabled: true });
+    expect(afterDisable.audit?.action).toBe('USER_DISABLED');
+    expect(commits.at(-1)!.access).toEqual({ userId: user.Username, disabled: false });
+  });
+
+  it('completes a disable that died after Cognito disabled the account, when the administrator retries', async () => {
+    const s = setup();
+    const user = s.supplier('ana@proveedor.pe');
+    // The first attempt: Cognito disabled the account, then the function died before signing it out and writing.
+    await s.directory.disable(user.Username);
+
+    const retried = await s.admin.disableExternalUser(context, user.Username);
+
+    expect(retried.enabled).toBe(false);
+    expect(s.cognito.signedOut).toEqual([user.Username]);
+    expect(s.commits.at(-1)).toMatchObject({ access: { userId: user.Username, disabled: true }, audit: null });
+    expect(s.indexed(SUPPLIER_RUC)).toEqual([expect.objectContaining({ canReceiveEmails: false })]);
+  });
+});
+
 describe('e-mail reception', () => {
   it('sets the Cognito attribute and every index entry of the account, creating a missing one', async () => {
     const { admin, cognito, index, indexed, audit } = setup();

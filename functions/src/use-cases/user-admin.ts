@@ -299,15 +299,25 @@ export function makeUserAdmin(deps: UserAdminDeps) {
     return externalView(updated);
   }
 
+  /**
+   * Disabling: Cognito disables the account, revokes its refresh tokens, and the account enters the list the
+   * API refuses (within a minute, whatever tokens it holds). Enabling takes it out; the account signs in again.
+   * A repeated call (also the retry of one that died half-way) writes the same end state again, without a
+   * second audit event.
+   */
   async function setEnabled(context: AdminContext, userId: string, enabled: boolean): Promise<ExternalUser> {
     const user = await externalAccount(userId);
-    if (user.enabled === enabled) return externalView(user);
-    if (enabled) await directory.enable(user.id);
-    else await directory.disable(user.id);
+    const changed = user.enabled !== enabled;
+    if (changed && enabled) await directory.enable(user.id);
+    if (changed && !enabled) await directory.disable(user.id);
+    if (!enabled) await directory.signOut(user.id);
     const updated: DirectoryUser = { ...user, enabled };
     await deps.commit({
       ...(await indexOf(updated)),
-      audit: auditEvent(context, enabled ? 'USER_ENABLED' : 'USER_DISABLED', user, { enabled: !enabled }, { enabled }),
+      access: { userId: user.id, disabled: !enabled },
+      audit: changed
+        ? auditEvent(context, enabled ? 'USER_ENABLED' : 'USER_DISABLED', user, { enabled: !enabled }, { enabled })
+        : null,
     });
     return externalView(updated);
   }

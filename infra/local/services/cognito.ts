@@ -6,6 +6,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { adminUserGlobalSignOut } from './cognito-sign-out.js';
 import { createClientPermissions, type ClientPermissions } from './cognito-permissions.js';
 import { createHostedUi, type FederationConfig, type HostedUi } from './hosted-ui.js';
 import { createLogStream, openLogFile, type RunningService } from './types.js';
@@ -23,6 +24,8 @@ import { createLogStream, openLogFile, type RunningService } from './types.js';
  *   - failed sign-ins (`InitiateAuth`/`AdminInitiateAuth` with a wrong password, an unknown user or a
  *     bad refresh token), normalised to what Cognito answers: NotAuthorizedException;
  *   - successful sign-ins, completed with the ExpiresIn and TokenType that Cognito always answers;
+ *   - `AdminUserGlobalSignOut`, unknown to cognito-local: the user's refresh tokens are revoked as Cognito
+ *     does (cognito-sign-out.ts);
  *   - `GET /{userPoolId}/.well-known/openid-configuration`, which cognito-local answers with a fixed
  *     localhost:9229 issuer: the proxy answers it with the real issuer and JWKS URL;
  *   - the hosted UI's corporate sign-in (`/oauth2/authorize?identity_provider=…`, `/oauth2/idpresponse`,
@@ -132,6 +135,7 @@ export async function startCognito(options: CognitoOptions): Promise<RunningCogn
     hostedUi,
     challenges,
     permissions,
+    dbDir: path.join(workDir, '.cognito', 'db'),
   });
   await listen(proxy, options.port, host);
 
@@ -374,6 +378,8 @@ interface ProxyContext {
   readonly challenges: NewPasswordChallenges;
   /** Access tokens, their scope and the app client's write permissions, checked as Cognito does. */
   readonly permissions: ClientPermissions;
+  /** cognito-local's store (one JSON file per pool, clients.json). */
+  readonly dbDir: string;
 }
 
 interface UpstreamResponse {
@@ -446,6 +452,20 @@ async function handleProxyRequest(
 
   if (req.method === 'POST' && operation === 'GetTokensFromRefreshToken') {
     await getTokensFromRefreshToken(ctx, req, res, body);
+    return;
+  }
+
+  if (req.method === 'POST' && operation === 'AdminUserGlobalSignOut') {
+    const answer = await adminUserGlobalSignOut(
+      ctx.dbDir,
+      async (name, input) => {
+        const upstream = await forward(ctx, req, Buffer.from(JSON.stringify(input)), `${TARGET_PREFIX}${name}`);
+        return { status: upstream.status, body: parseJson(upstream.body) };
+      },
+      parseJson(body),
+    );
+    const type = (answer.body as { __type?: string } | null)?.__type;
+    sendJson(req, res, answer.status, answer.body, type ? { 'x-amzn-ErrorType': type } : {});
     return;
   }
 

@@ -79,6 +79,11 @@ export const RUNTIME_ENV = {
   /** Sender and SES configuration set of the portal's e-mails. */
   emailSender: 'EMAIL_SENDER',
   emailConfigurationSet: 'EMAIL_CONFIGURATION_SET',
+  /**
+   * Seconds a function instance keeps the list of disabled accounts before reading it again (0-60; default
+   * and most 60): a disabled account is refused within that time. The local stage sets a short one.
+   */
+  disabledUsersTtlSeconds: 'DISABLED_USERS_TTL_SECONDS',
 } as const;
 
 /** Physical names on the local stage (in AWS, CDK chooses them). */

@@ -250,6 +250,12 @@ export const keys = {
     return { gsi1pk: keys.outgoingQueue(queue), gsi1sk: `${createdAt}#${id}` };
   },
 
+  /**
+   * The accounts an administrator disabled, one item (`userIds`, a string set of Cognito Usernames): written
+   * in the disable's and the enable's transaction, read by every API function at most once a minute.
+   */
+  disabledUsers: { pk: 'ACCESS', sk: 'DISABLED_USERS' } as ItemKey,
+
   /** Read by the health check: the item need not exist, the read must succeed. */
   health: { pk: 'HEALTH', sk: 'HEALTH' } as ItemKey,
 } as const;

@@ -49,6 +49,7 @@ export const USER_POOL_OPERATIONS = [
   'AdminSetUserPassword',
   'AdminDisableUser',
   'AdminEnableUser',
+  'AdminUserGlobalSignOut',
 ] as const;
 export type UserPoolOperation = (typeof USER_POOL_OPERATIONS)[number];
 
