@@ -30,6 +30,8 @@ export interface LocalStageConfig {
     readonly mailbox: number;
     /** The local corporate identity provider (OIDC) behind the 'cuenta corporativa' button. */
     readonly corporateIdp: number;
+    /** The OTLP receiver the handlers export their spans to (the ADOT collector's place in AWS). */
+    readonly otlp: number;
   };
 }
 
@@ -56,6 +58,7 @@ export function loadLocalConfig(env: NodeJS.ProcessEnv = process.env): LocalStag
       sap: base + 9,
       mailbox: base + 10,
       corporateIdp: base + 11,
+      otlp: base + 12,
     },
   };
 }

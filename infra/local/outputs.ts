@@ -32,6 +32,8 @@ export interface LocalOutputs {
     readonly sunat: string;
     readonly sap: string;
     readonly mailbox: string;
+    /** The OTLP receiver: GET /api/traces/<traceId> and /api/spans answer what the handlers traced. */
+    readonly otlp: string;
   };
   readonly tableName: string;
   readonly documentsBucket: string;

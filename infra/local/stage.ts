@@ -22,6 +22,7 @@ import { CORPORATE_SCOPES, startCorporateIdp } from './services/corporate-idp.js
 import { startDynamoDb } from './services/dynamodb.js';
 import { startLambdaEndpoint } from './services/lambda-endpoint.js';
 import { startMailbox } from './services/mailbox.js';
+import { startOtlpReceiver } from './services/otlp.js';
 import { startS3 } from './services/s3.js';
 import { startSqs } from './services/sqs.js';
 import { LOCAL_CREDENTIALS, assertPortFree, writeFileAtomic, type RunningService } from './services/types.js';
@@ -49,6 +50,7 @@ const SERVICE_NAMES: Record<keyof LocalStageConfig['ports'], string> = {
   sap: 'simulador SAP',
   mailbox: 'buzón local (SES)',
   corporateIdp: 'proveedor de identidad corporativo (OIDC)',
+  otlp: 'receptor OTLP (trazas)',
 };
 
 function newestMtime(target: string): number {
@@ -176,8 +178,10 @@ export async function startLocalStage(
     SUNAT_CREDENTIALS: JSON.stringify(sunatCredentials),
     POWERTOOLS_SERVICE_NAME: 'portal-proveedores',
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-    // No X-Ray daemon and no CloudWatch here: traces and EMF metric lines would only fill the console.
-    POWERTOOLS_TRACE_ENABLED: 'false',
+    // Spans go to the stage's OTLP receiver, as they go to the ADOT collector layer in AWS (localhost:4318).
+    OTEL_EXPORTER_OTLP_ENDPOINT: url(ports.otlp),
+    OTEL_SERVICE_NAME: `portal-${stage}`,
+    // No CloudWatch here: EMF metric lines would only fill the console.
     POWERTOOLS_METRICS_DISABLED: 'true',
   });
 
@@ -190,6 +194,9 @@ export async function startLocalStage(
   };
 
   try {
+    // First, so that the first span a handler exports has somewhere to go.
+    const otlp = await startOtlpReceiver({ port: ports.otlp, host, dataDir });
+    running.push(otlp);
     const trigger = (await import(
       pathToFileURL(path.join(ROOT_DIR, 'functions/src/triggers/pre-token-generation.ts')).href
     )) as {
@@ -377,6 +384,7 @@ export async function startLocalStage(
         sunat: sunat.endpoint,
         sap: sap.endpoint,
         mailbox: mailbox.endpoint,
+        otlp: otlp.endpoint,
       },
       tableName,
       documentsBucket,

@@ -29,7 +29,7 @@ import {
   parseGroups,
   parseTaxIds,
 } from '@portal/shared';
-import { tracer } from '../http/tracer.js';
+import { telemetry } from '../http/telemetry.js';
 import { MAX_DIRECTORY_PAGE, type DirectoryUser, type UserDirectory } from '../use-cases/user-admin-ports.js';
 
 /** The part of the SDK client the directory uses: tests pass an in-memory pool (cognito.fake.ts). */
@@ -221,7 +221,7 @@ export function makeCognitoDirectory(client: CognitoClient, ids: () => UserPoolI
  * without them (the audit log) can load the same module.
  */
 export function cognitoDirectoryFromEnv(): UserDirectory {
-  const client = tracer.captureAWSv3Client(new CognitoIdentityProviderClient({}));
+  const client = telemetry.instrumentClient(new CognitoIdentityProviderClient({}));
   let ids: UserPoolIds | undefined;
   return makeCognitoDirectory(client, () => {
     if (ids) return ids;

@@ -1,14 +1,14 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RUNTIME_ENV } from '@portal/shared';
-import { tracer } from '../http/tracer.js';
+import { telemetry } from '../http/telemetry.js';
 
 /**
  * Built once per cold start. The endpoint comes from the SDK's own AWS_ENDPOINT_URL_DYNAMODB on the
  * local stage; in AWS it is the regional default. The code does not know which stage it runs in.
- * Each call is a subsegment of the function's trace.
+ * Each call is a span of the function's trace (telemetry.ts).
  */
-export const documentClient = DynamoDBDocumentClient.from(tracer.captureAWSv3Client(new DynamoDBClient({})), {
+export const documentClient = DynamoDBDocumentClient.from(telemetry.instrumentClient(new DynamoDBClient({})), {
   marshallOptions: { removeUndefinedValues: true },
 });
 

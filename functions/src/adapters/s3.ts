@@ -1,25 +1,32 @@
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  NotFound,
+  S3Client,
+  S3ServiceException,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { BUCKETS, RUNTIME_ENV } from '@portal/shared';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import {
-  AwsRequestError,
-  callAws,
-  encodePath,
-  environmentCredentials,
-  lambdaEnvironment,
-  presignUrl,
-  stringSigner,
-  type AwsService,
-} from './aws-rest.js';
+import { telemetry } from '../http/telemetry.js';
 
 /**
- * The documents bucket, reached with SigV4-signed REST calls (aws-rest.ts) instead of the S3 client: the
- * five operations below are all the functions need, and the client would be 40% of their bundle.
+ * The documents bucket, reached with the S3 client (each call a span of the function's trace) and the SDK's
+ * presigners. Presigning makes no request: it uses a client without instrumentation, so that no span is made and
+ * no trace header is signed into a link.
  */
 export interface S3Bucket {
   readonly name: string;
-  readonly region: string;
-  readonly credentials: AwsCredentialIdentity | AwsCredentialIdentityProvider;
-  /** An endpoint of our own (AWS_ENDPOINT_URL_S3: s3rver on the local stage); AWS's regional one when absent. */
+  /** The SDK's default (AWS_REGION) when absent. */
+  readonly region?: string;
+  /** The SDK's default chain (in Lambda, the function role's, from the environment) when absent. */
+  readonly credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
+  /** An endpoint of our own (s3rver on the local stage); the SDK's own (AWS_ENDPOINT_URL_S3 or AWS's) when absent. */
   readonly endpoint?: string;
   /** `<endpoint>/<bucket>/<key>` instead of `<bucket>.<endpoint>/<key>` (s3rver knows only this one). */
   readonly pathStyle: boolean;
@@ -29,13 +36,7 @@ export interface S3Bucket {
 export function documentsBucketFromEnv(env: NodeJS.ProcessEnv = process.env): S3Bucket {
   const name = env[BUCKETS.documents.env];
   if (!name) throw new Error(`${BUCKETS.documents.env} is not set`);
-  return {
-    name,
-    region: lambdaEnvironment(env).region,
-    credentials: environmentCredentials,
-    endpoint: env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined,
-    pathStyle: env[RUNTIME_ENV.s3ForcePathStyle] === 'true',
-  };
+  return { name, pathStyle: env[RUNTIME_ENV.s3ForcePathStyle] === 'true' };
 }
 
 /** What HeadObject tells of a stored file. */
@@ -76,141 +77,103 @@ export interface DocumentFiles {
 
 const META_PREFIX = 'x-amz-meta-';
 
-/** S3 policies and dates: ISO 8601 without milliseconds. */
-const iso8601 = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+function isMissing(error: unknown): boolean {
+  if (error instanceof NoSuchKey || error instanceof NotFound) return true;
+  // HeadObject has no body, so a 404 arrives without an error code the SDK can map to a class.
+  return error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404;
+}
 
 /** Reads at most `length` bytes of a body, then lets the rest go (a server may ignore Range). */
-async function readAtMost(body: ReadableStream<Uint8Array> | null, length: number): Promise<Uint8Array> {
-  if (!body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
+async function readAtMost(body: unknown, length: number): Promise<Uint8Array> {
+  if (!(body instanceof Readable)) {
+    const bytes = await (body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray();
+    return bytes.subarray(0, length);
+  }
+  const chunks: Buffer[] = [];
   let total = 0;
-  const reader = body.getReader();
-  while (total < length) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    total += value.length;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    total += chunk.length;
+    if (total >= length) break;
   }
-  if (total >= length) await reader.cancel();
-  const bytes = new Uint8Array(Math.min(total, length));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.length;
-    if (offset === bytes.length) break;
-  }
-  return bytes;
+  body.destroy();
+  return new Uint8Array(Buffer.concat(chunks).subarray(0, length));
 }
 
 export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => new Date()): DocumentFiles {
-  const service: AwsService = {
-    signingName: 's3',
-    region: bucket.region,
-    credentials: bucket.credentials,
-    endpoint: bucket.pathStyle
-      ? (bucket.endpoint ?? `https://s3.${bucket.region}.amazonaws.com`)
-      : bucket.endpoint
-        ? bucket.endpoint.replace('://', `://${bucket.name}.`)
-        : `https://${bucket.name}.s3.${bucket.region}.amazonaws.com`,
+  const config: S3ClientConfig = {
+    ...(bucket.region ? { region: bucket.region } : {}),
+    ...(bucket.credentials ? { credentials: bucket.credentials } : {}),
+    ...(bucket.endpoint ? { endpoint: bucket.endpoint } : {}),
+    forcePathStyle: bucket.pathStyle,
   };
-  const objectPath = (key: string) => (bucket.pathStyle ? encodePath(bucket.name, key) : encodePath(key));
-  const bucketUrl = bucket.pathStyle ? `${service.endpoint}${encodePath(bucket.name)}` : `${service.endpoint}/`;
+  const client = telemetry.instrumentClient(new S3Client(config));
+  const presigner = new S3Client(config);
+  const Bucket = bucket.name;
 
   return {
     async presignPost(policy) {
-      const now = clock();
-      const signed = await stringSigner(service, now);
-      const fields: Record<string, string> = {
-        'Content-Type': policy.contentType,
-        ...Object.fromEntries(Object.entries(policy.metadata).map(([name, value]) => [`${META_PREFIX}${name}`, value])),
-        bucket: bucket.name,
-        'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
-        'X-Amz-Credential': signed.credential,
-        'X-Amz-Date': signed.amzDate,
-        ...(signed.sessionToken ? { 'X-Amz-Security-Token': signed.sessionToken } : {}),
-      };
-      // Every field is an exact condition; the key, its type and its size are stated as well.
-      const conditions: unknown[] = [
-        { bucket: bucket.name },
-        ['eq', '$key', policy.key],
-        ['eq', '$Content-Type', policy.contentType],
-        ['content-length-range', 1, policy.maxBytes],
-        ...Object.entries(fields)
-          .filter(([name]) => name !== 'bucket')
-          .map(([name, value]) => ({ [name]: value })),
-        { key: policy.key },
-      ];
-      const expiration = new Date(now.getTime() + policy.expiresInSeconds * 1000);
-      const encodedPolicy = Buffer.from(JSON.stringify({ expiration: iso8601(expiration), conditions })).toString(
-        'base64',
+      const metadataFields = Object.fromEntries(
+        Object.entries(policy.metadata).map(([name, value]) => [`${META_PREFIX}${name}`, value]),
       );
-      const signature = await signed.sign(encodedPolicy);
-      return {
-        url: bucketUrl,
-        fields: { ...fields, key: policy.key, Policy: encodedPolicy, 'X-Amz-Signature': signature },
-      };
+      // Every field becomes an exact ({field: value}) condition; the key, its type and its size are stated too.
+      const post = await createPresignedPost(presigner, {
+        Bucket,
+        Key: policy.key,
+        Expires: policy.expiresInSeconds,
+        Fields: { 'Content-Type': policy.contentType, ...metadataFields },
+        Conditions: [
+          { bucket: Bucket },
+          ['eq', '$key', policy.key],
+          ['eq', '$Content-Type', policy.contentType],
+          ['content-length-range', 1, policy.maxBytes],
+        ],
+      });
+      return { url: post.url, fields: post.fields };
     },
 
     presignGet(link) {
-      return presignUrl(
-        service,
-        {
-          method: 'GET',
-          path: objectPath(link.key),
-          query: {
-            'response-content-disposition': link.contentDisposition,
-            ...(link.contentType ? { 'response-content-type': link.contentType } : {}),
-          },
-        },
-        link.expiresInSeconds,
-        clock(),
+      return getSignedUrl(
+        presigner,
+        new GetObjectCommand({
+          Bucket,
+          Key: link.key,
+          ResponseContentDisposition: link.contentDisposition,
+          ...(link.contentType ? { ResponseContentType: link.contentType } : {}),
+        }),
+        { expiresIn: link.expiresInSeconds, signingDate: clock() },
       );
     },
 
     async head(key) {
-      // HeadObject has no body: a missing object (or bucket) is a bare 404.
-      const response = await callAws(service, {
-        operation: 'HeadObject',
-        method: 'HEAD',
-        path: objectPath(key),
-        accept: [404],
-      });
-      if (response.status === 404) return null;
-      const metadata: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        if (name.startsWith(META_PREFIX)) metadata[name.slice(META_PREFIX.length)] = value;
-      });
-      return {
-        size: Number(response.headers.get('content-length') ?? 0),
-        contentType: response.headers.get('content-type'),
-        metadata,
-      };
+      try {
+        const result = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        return {
+          size: result.ContentLength ?? 0,
+          contentType: result.ContentType ?? null,
+          metadata: result.Metadata ?? {},
+        };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
     },
 
     async readStart(key, length) {
       if (length <= 0) return new Uint8Array(0);
-      const operation = 'GetObject';
-      const response = await callAws(service, {
-        operation,
-        method: 'GET',
-        path: objectPath(key),
-        headers: { range: `bytes=0-${length - 1}` },
-        accept: [404, 416],
-      });
-      // An empty object cannot satisfy any range.
-      if (response.status === 416) return new Uint8Array(0);
-      if (response.status === 404) {
-        const body = await response.text();
-        const code = /<Code>([^<]+)<\/Code>/.exec(body)?.[1] ?? null;
-        if (code === 'NoSuchKey' || code === null) return null;
-        throw new AwsRequestError('s3', operation, 404, code, response.headers.get('x-amz-request-id'), '');
+      try {
+        const result = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: `bytes=0-${length - 1}` }));
+        return result.Body ? await readAtMost(result.Body, length) : new Uint8Array(0);
+      } catch (error) {
+        if (isMissing(error)) return null;
+        // An empty object cannot satisfy any range.
+        if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 416) return new Uint8Array(0);
+        throw error;
       }
-      return readAtMost(response.body, length);
     },
 
     async delete(key) {
-      await callAws(service, { operation: 'DeleteObject', method: 'DELETE', path: objectPath(key) });
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
     },
   };
 }

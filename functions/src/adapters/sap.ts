@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
-import { tracer } from '../http/tracer.js';
+import { telemetry } from '../http/telemetry.js';
 
 /**
  * S/4HANA's supplier-invoice API (API_SUPPLIERINVOICE_PROCESS_SRV, OData V2): a CSRF token fetched
@@ -374,7 +374,7 @@ function credentialsFromEnv(): () => Promise<SapCredentials> {
       if (inline) return SapCredentials.parse(JSON.parse(inline));
       const arn = process.env[SAP_ENV.credentialsSecretArn];
       if (!arn) throw new Error(`${SAP_ENV.credentials} or ${SAP_ENV.credentialsSecretArn} must be set`);
-      const secrets = tracer.captureAWSv3Client(new SecretsManagerClient({}));
+      const secrets = telemetry.instrumentClient(new SecretsManagerClient({}));
       const secret = await secrets.send(new GetSecretValueCommand({ SecretId: arn }));
       return SapCredentials.parse(JSON.parse(secret.SecretString ?? 'null'));
     })().catch((error: unknown) => {

@@ -1,8 +1,8 @@
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { tracer } from '../http/tracer.js';
+import { telemetry } from '../http/telemetry.js';
 
 /** Built once per cold start; on the local stage the SDK's AWS_ENDPOINT_URL_SQS points it at the stand-in. */
-const sqs = tracer.captureAWSv3Client(new SQSClient({}));
+const sqs = telemetry.instrumentClient(new SQSClient({}));
 
 export interface Queue {
   send(body: unknown): Promise<void>;

@@ -1,7 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
 import { PortalError, type InvoiceType } from '@portal/shared';
-import { tracer } from '../http/tracer.js';
+import { telemetry } from '../http/telemetry.js';
 
 /**
  * SUNAT's "consulta integrada de comprobantes de pago": an OAuth2 client-credentials token per
@@ -287,7 +287,7 @@ export function makeSunatClient(options: SunatClientOptions): SunatValidator {
  */
 export function credentialsFromEnv(
   env: NodeJS.ProcessEnv = process.env,
-  secrets: () => SecretsManagerClient = () => tracer.captureAWSv3Client(new SecretsManagerClient({})),
+  secrets: () => SecretsManagerClient = () => telemetry.instrumentClient(new SecretsManagerClient({})),
 ): (ruc: string) => Promise<SunatClientCredentials | null> {
   let loaded: Promise<SunatCredentialsMap> | undefined;
   const load = async (): Promise<SunatCredentialsMap> => {

@@ -20,6 +20,7 @@ import { assertCallerEnabled } from './access-check.js';
 import { resolveCaller, type Caller } from './caller.js';
 import { logger, type Logger } from './logger.js';
 import { observability } from './observed.js';
+import { ATTR_TX_ID, annotate, telemetry } from './telemetry.js';
 import { parsePart } from './validation.js';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -158,6 +159,7 @@ export function httpHandler<R extends RouteDef>(
     before: (request) => {
       const event = request.event;
       const txId = txIdOf(event);
+      annotate({ [ATTR_TX_ID]: txId });
       const log = logger.createChild({ persistentKeys: { txId, routeKey: event.routeKey } });
       states.set(event, { txId, started: Date.now(), log });
       if (!cameThroughCloudFront(event)) {
@@ -184,7 +186,7 @@ export function httpHandler<R extends RouteDef>(
     },
   };
 
-  return middy<HttpEvent, HttpResult, Error, Context>()
+  const handler = middy<HttpEvent, HttpResult, Error, Context>()
     .use(observability())
     .use(portal)
     .handler(async (event) => {
@@ -214,4 +216,6 @@ export function httpHandler<R extends RouteDef>(
       }
       return respond(event, state, def.successStatus, projected.data);
     });
+  // The request's span wraps everything, and is exported before the response leaves (telemetry.ts).
+  return telemetry.invocation(handler);
 }

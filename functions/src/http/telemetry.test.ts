@@ -1,0 +1,348 @@
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { SQSClient, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { HttpResponse, type HttpRequest as SdkRequest } from '@smithy/core/protocols';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  TRACEPARENT,
+  contextFromMessage,
+  createTelemetry,
+  injectIntoMessageAttributes,
+  instrumentFetch,
+  telemetry as moduleTelemetry,
+  tracesEndpoint,
+} from './telemetry.js';
+
+const QUEUE_URL = 'https://sqs.sa-east-1.amazonaws.com/123456789012/portal-prod-sunat-validation';
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+
+function setup(env: NodeJS.ProcessEnv = {}) {
+  const exporter = new InMemorySpanExporter();
+  const telemetry = createTelemetry({ exporter, exportEachSpan: true, env });
+  const spanNamed = (name: string): ReadableSpan => {
+    const found = exporter.getFinishedSpans().find((span) => span.name === name);
+    if (!found)
+      throw new Error(
+        `no span ${name}: ${exporter
+          .getFinishedSpans()
+          .map((s) => s.name)
+          .join(', ')}`,
+      );
+    return found;
+  };
+  return { exporter, telemetry, spanNamed };
+}
+
+/** An HTTP handler standing in for AWS: records each request and answers as the service would. */
+function fakeAws(answer: (request: SdkRequest, body: Record<string, unknown>) => { status: number; body: unknown }) {
+  const requests: { headers: Record<string, string>; body: Record<string, unknown> }[] = [];
+  const handler = {
+    async handle(request: SdkRequest) {
+      const raw = request.body as string | Uint8Array | undefined;
+      const text = typeof raw === 'string' ? raw : Buffer.from(raw ?? []).toString('utf8');
+      const body = JSON.parse(text || '{}') as Record<string, unknown>;
+      requests.push({ headers: { ...request.headers }, body });
+      const answered = answer(request, body);
+      return {
+        response: new HttpResponse({
+          statusCode: answered.status,
+          headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'req-123' },
+          body: Readable.from([Buffer.from(JSON.stringify(answered.body))]),
+        }),
+      };
+    },
+  };
+  return { requests, handler };
+}
+
+const fakeCredentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' };
+
+describe('trace context in SQS message attributes', () => {
+  it("writes the active span's W3C context beside the message's own attributes, and reads it back", () => {
+    const { telemetry } = setup();
+    const span = telemetry.tracer.startSpan('enviar');
+    const attributes = injectIntoMessageAttributes(
+      { kind: { DataType: 'String', StringValue: 'SUNAT' } },
+      trace.setSpan(context.active(), span),
+    );
+    span.end();
+
+    const { traceId, spanId } = span.spanContext();
+    expect(attributes).toEqual({
+      kind: { DataType: 'String', StringValue: 'SUNAT' },
+      traceparent: { DataType: 'String', StringValue: `00-${traceId}-${spanId}-01` },
+    });
+    const received = contextFromMessage({
+      messageAttributes: { traceparent: { stringValue: attributes!.traceparent!.StringValue } },
+    });
+    expect(trace.getSpanContext(received!)).toMatchObject({ traceId, spanId, isRemote: true });
+  });
+
+  it('leaves a message without context alone, and one whose ten attributes leave no room', () => {
+    const { telemetry } = setup();
+    expect(injectIntoMessageAttributes({ a: { DataType: 'String', StringValue: '1' } })).toEqual({
+      a: { DataType: 'String', StringValue: '1' },
+    });
+    const full = Object.fromEntries(
+      Array.from({ length: 10 }, (_, i) => [`a${i}`, { DataType: 'String', StringValue: String(i) }]),
+    );
+    const span = telemetry.tracer.startSpan('enviar');
+    expect(injectIntoMessageAttributes(full, trace.setSpan(context.active(), span))).toBe(full);
+    span.end();
+  });
+
+  it('ignores a record without a context or with a malformed one', () => {
+    expect(contextFromMessage({})).toBeNull();
+    expect(contextFromMessage({ messageAttributes: { traceparent: { stringValue: '00-nada-01' } } })).toBeNull();
+    expect(
+      contextFromMessage({
+        messageAttributes: { traceparent: { stringValue: `00-${'0'.repeat(32)}-${'1'.repeat(16)}-01` } },
+      }),
+    ).toBeNull();
+  });
+});
+
+describe('AWS SDK clients', () => {
+  it('record a producer span per SendMessage and send its context in the message and the X-Ray header', async () => {
+    const { telemetry, spanNamed } = setup();
+    const aws = fakeAws((_request, body) => ({
+      status: 200,
+      body: { MessageId: 'm-1', MD5OfMessageBody: md5(String(body.MessageBody)) },
+    }));
+    const sqs = telemetry.instrumentClient(
+      new SQSClient({ region: 'sa-east-1', credentials: fakeCredentials, requestHandler: aws.handler, md5: false }),
+    );
+    const input = { QueueUrl: QUEUE_URL, MessageBody: '{"invoiceId":"F001-1"}' };
+
+    await telemetry.tracer.startActiveSpan('POST /invoices', async (request) => {
+      await sqs.send(new SendMessageCommand(input));
+      request.end();
+    });
+
+    const sent = spanNamed('SQS.SendMessage');
+    const parent = spanNamed('POST /invoices');
+    expect(sent.kind).toBe(SpanKind.PRODUCER);
+    expect(sent.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
+    expect(sent.attributes).toMatchObject({
+      'rpc.system': 'aws-api',
+      'rpc.service': 'SQS',
+      'rpc.method': 'SendMessage',
+      'aws.sqs.queue.url': QUEUE_URL,
+      'messaging.destination.name': 'portal-prod-sunat-validation',
+      'cloud.region': 'sa-east-1',
+      'aws.request_id': 'req-123',
+      'http.response.status_code': 200,
+    });
+    const { traceId, spanId } = sent.spanContext();
+    const onTheWire = aws.requests[0]!;
+    expect(onTheWire.body.MessageAttributes).toEqual({
+      [TRACEPARENT]: { DataType: 'String', StringValue: `00-${traceId}-${spanId}-01` },
+    });
+    expect(onTheWire.headers['x-amzn-trace-id']).toBe(
+      `Root=1-${traceId.slice(0, 8)}-${traceId.slice(8)};Parent=${spanId};Sampled=1`,
+    );
+    // The caller's input is not changed.
+    expect(input).not.toHaveProperty('MessageAttributes');
+  });
+
+  it('give every message of a batch the context', async () => {
+    const { telemetry, spanNamed } = setup();
+    const aws = fakeAws((_request, body) => ({
+      status: 200,
+      body: {
+        Successful: (body.Entries as { Id: string; MessageBody: string }[]).map((entry) => ({
+          Id: entry.Id,
+          MessageId: `m-${entry.Id}`,
+          MD5OfMessageBody: md5(entry.MessageBody),
+        })),
+        Failed: [],
+      },
+    }));
+    const sqs = telemetry.instrumentClient(
+      new SQSClient({ region: 'sa-east-1', credentials: fakeCredentials, requestHandler: aws.handler, md5: false }),
+    );
+
+    await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: QUEUE_URL,
+        Entries: [
+          { Id: 'a', MessageBody: '1' },
+          { Id: 'b', MessageBody: '2', MessageAttributes: { kind: { DataType: 'String', StringValue: 'x' } } },
+        ],
+      }),
+    );
+
+    const { traceId, spanId } = spanNamed('SQS.SendMessageBatch').spanContext();
+    const entries = aws.requests[0]!.body.Entries as { MessageAttributes: Record<string, { StringValue: string }> }[];
+    expect(entries.map((entry) => entry.MessageAttributes[TRACEPARENT]!.StringValue)).toEqual([
+      `00-${traceId}-${spanId}-01`,
+      `00-${traceId}-${spanId}-01`,
+    ]);
+    expect(entries[1]!.MessageAttributes.kind).toEqual({ DataType: 'String', StringValue: 'x' });
+  });
+
+  it('mark a refused call as an error, with its status and table, once however many times it is sent', async () => {
+    const { telemetry, exporter, spanNamed } = setup();
+    const aws = fakeAws(() => ({
+      status: 400,
+      body: { __type: 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException', message: 'no table' },
+    }));
+    const dynamodb = telemetry.instrumentClient(
+      new DynamoDBClient({ region: 'sa-east-1', credentials: fakeCredentials, requestHandler: aws.handler }),
+    );
+    telemetry.instrumentClient(dynamodb);
+
+    await expect(
+      dynamodb.send(new GetItemCommand({ TableName: 'portal-prod', Key: { pk: { S: 'x' } } })),
+    ).rejects.toThrow('no table');
+
+    const call = spanNamed('DynamoDB.GetItem');
+    expect(call.kind).toBe(SpanKind.CLIENT);
+    expect(call.status.code).toBe(SpanStatusCode.ERROR);
+    expect(call.attributes).toMatchObject({
+      'aws.dynamodb.table_names': ['portal-prod'],
+      'http.response.status_code': 400,
+    });
+    expect(call.events.map((event) => event.name)).toEqual(['exception']);
+    expect(exporter.getFinishedSpans()).toHaveLength(1);
+  });
+});
+
+describe('invocations', () => {
+  it('flush the request span, with its route and status, before the response is returned', async () => {
+    const exporter = new InMemorySpanExporter();
+    // Batched, as in Lambda: nothing leaves until the invocation's flush.
+    const telemetry = createTelemetry({ exporter, env: {} });
+    const handler = telemetry.invocation(async (_event: unknown) => ({ statusCode: 503, body: '' }));
+
+    await handler({ routeKey: 'GET /invoices', requestContext: { http: { method: 'GET' } } });
+
+    const [span] = exporter.getFinishedSpans();
+    expect(span).toMatchObject({ name: 'GET /invoices', kind: SpanKind.SERVER });
+    expect(span!.attributes).toMatchObject({
+      'http.route': '/invoices',
+      'http.response.status_code': 503,
+      'faas.coldstart': true,
+    });
+    expect(span!.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it("continue Lambda's X-Ray segment, honouring its sampling decision", async () => {
+    const { telemetry, exporter } = setup({
+      _X_AMZN_TRACE_ID: 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1',
+    });
+    await telemetry.invocation(async (_event: unknown) => 'ok')({});
+    expect(exporter.getFinishedSpans()[0]!.spanContext().traceId).toBe('5759e988bd862e3fe1be46a994272793');
+    expect(exporter.getFinishedSpans()[0]!.parentSpanContext?.spanId).toBe('53995c3f42cd8ad8');
+
+    const unsampled = setup({
+      _X_AMZN_TRACE_ID: 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=0',
+    });
+    await unsampled.telemetry.invocation(async (_event: unknown) => 'ok')({});
+    expect(unsampled.exporter.getFinishedSpans()).toHaveLength(0);
+  });
+
+  it("make a worker's span the child of the span that sent its message, and link every message of a batch", async () => {
+    const { telemetry, exporter } = setup();
+    const sender = telemetry.tracer.startSpan('SQS.SendMessage');
+    const attributes = injectIntoMessageAttributes(undefined, trace.setSpan(context.active(), sender))!;
+    sender.end();
+    const record = (id: string, withContext: boolean) => ({
+      messageId: id,
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:sa-east-1:123456789012:portal-prod-sunat-validation',
+      messageAttributes: withContext
+        ? { traceparent: { stringValue: attributes.traceparent!.StringValue, dataType: 'String' } }
+        : {},
+    });
+    let activeInHandler: string | undefined;
+    const worker = telemetry.invocation(async (_event: unknown) => {
+      activeInHandler = trace.getActiveSpan()?.spanContext().spanId;
+      return { batchItemFailures: [] };
+    });
+
+    await worker({ Records: [record('1', true)] });
+    const single = exporter.getFinishedSpans().find((span) => span.name === 'process portal-prod-sunat-validation')!;
+    expect(single.kind).toBe(SpanKind.CONSUMER);
+    expect(single.spanContext().traceId).toBe(sender.spanContext().traceId);
+    expect(single.parentSpanContext?.spanId).toBe(sender.spanContext().spanId);
+    expect(activeInHandler).toBe(single.spanContext().spanId);
+
+    exporter.reset();
+    await worker({ Records: [record('1', true), record('2', false), record('3', true)] });
+    const batch = exporter.getFinishedSpans()[0]!;
+    expect(batch.spanContext().traceId).not.toBe(sender.spanContext().traceId);
+    expect(batch.links.map((link) => link.context.spanId)).toEqual([
+      sender.spanContext().spanId,
+      sender.spanContext().spanId,
+    ]);
+  });
+
+  it('record a failed invocation as an error and still flush it', async () => {
+    const { telemetry, exporter } = setup();
+    const failing = telemetry.invocation(async (_event: unknown) => {
+      throw new Error('SAP no responde');
+    });
+    await expect(
+      failing({ 'detail-type': 'Scheduled Event', resources: ['arn:aws:events:x:1:rule/sync'] }),
+    ).rejects.toThrow();
+    const [span] = exporter.getFinishedSpans();
+    expect(span).toMatchObject({ name: 'scheduled sync' });
+    expect(span!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span!.events[0]!.attributes).toMatchObject({ 'exception.message': 'SAP no responde' });
+  });
+});
+
+describe('fetch', () => {
+  afterEach(() => instrumentFetch(moduleTelemetry.tracer));
+
+  it('records a client span per request, without the query, and sends its context to the server', async () => {
+    const { telemetry, spanNamed } = setup();
+    instrumentFetch(telemetry.tracer);
+    const received: (string | undefined)[] = [];
+    const server = http.createServer((req, res) => {
+      received.push(req.headers.traceparent as string | undefined);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      await telemetry.tracer.startActiveSpan('worker', async (span) => {
+        await (await fetch(`http://127.0.0.1:${port}/sap/opu/odata?$filter=secreto`)).text();
+        span.end();
+      });
+      // Outside any span nothing is recorded.
+      await (await fetch(`http://127.0.0.1:${port}/fuera`)).text();
+    } finally {
+      server.close();
+    }
+
+    const call = spanNamed('GET 127.0.0.1');
+    expect(call.kind).toBe(SpanKind.CLIENT);
+    expect(call.parentSpanContext?.spanId).toBe(spanNamed('worker').spanContext().spanId);
+    expect(call.attributes).toMatchObject({
+      'url.full': `http://127.0.0.1:${port}/sap/opu/odata`,
+      'http.response.status_code': 404,
+    });
+    expect(call.status.code).toBe(SpanStatusCode.ERROR);
+    expect(received).toEqual([`00-${call.spanContext().traceId}-${call.spanContext().spanId}-01`, undefined]);
+  });
+});
+
+describe('the exporter endpoint', () => {
+  it('is the traces endpoint, or the OTLP endpoint with its traces path, and none when disabled', () => {
+    expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318/' })).toBe(
+      'http://localhost:4318/v1/traces',
+    );
+    expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4712/v1/traces' })).toBe(
+      'http://127.0.0.1:4712/v1/traces',
+    );
+    expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x', OTEL_SDK_DISABLED: 'true' })).toBeNull();
+    expect(tracesEndpoint({})).toBeNull();
+  });
+});
