@@ -7,6 +7,7 @@ import { METRICS } from '@portal/shared';
 import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
 import { ALARM_THRESHOLDS } from '../../infra/lib/constructs/observability.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
+import { COLLECTOR_CONFIG_VARIABLE } from '../../infra/lib/telemetry.js';
 
 /**
  * Alarms and dashboard of the production stage (a nested stack of the stateless stack): every dead-letter queue,
@@ -91,6 +92,50 @@ beforeAll(() => {
 
 afterAll(() => {
   if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('tracing', () => {
+  const functions = () =>
+    ofType(stateless, 'AWS::Lambda::Function').filter(([, fn]) =>
+      (fn.Properties!.Tags as { Key: string }[] | undefined)?.some((tag) => tag.Key === PORTAL_FUNCTION_TAG),
+    );
+
+  it("runs the ADOT collector beside every function, on localhost only, writing the function's spans to X-Ray", () => {
+    expect(functions().length).toBeGreaterThan(40);
+    for (const [id, fn] of functions()) {
+      const p = fn.Properties!;
+      expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
+      // The collector-only layer for Graviton, pinned to one version, in the stage's region.
+      expect(p.Layers, id).toEqual([
+        expect.stringMatching(/^arn:aws:lambda:sa-east-1:901920570463:layer:aws-otel-collector-arm64-ver-0-115-0:\d+$/),
+      ]);
+      const env = p.Environment.Variables as Record<string, string>;
+      expect(env.OTEL_EXPORTER_OTLP_ENDPOINT, id).toBe('http://localhost:4318');
+      expect(env.OTEL_EXPORTER_OTLP_PROTOCOL, id).toBe('http/json');
+      expect(env.OPENTELEMETRY_COLLECTOR_CONFIG_URI, id).toBe(`env:${COLLECTOR_CONFIG_VARIABLE}`);
+      const config = env[COLLECTOR_CONFIG_VARIABLE]!;
+      expect(config, id).toMatch(/receivers:\n {2}otlp:\n {4}protocols:\n {6}http:\n {8}endpoint: 'localhost:4318'\n/);
+      expect(config, id).not.toMatch(/grpc|0\.0\.0\.0/);
+      expect(config, id).toMatch(/traces:\n {6}receivers: \[otlp\]\n {6}exporters: \[awsxray\]/);
+      expect(config, id).toContain('indexed_attributes: [portal.tx_id]');
+      // Lambda refuses a function whose variables exceed 4 KB together.
+      const size = Object.entries(env).reduce((total, [name, value]) => total + name.length + String(value).length, 0);
+      expect(size, id).toBeLessThan(4096);
+    }
+  });
+
+  it('lets every function role write segments to X-Ray, and nothing else of X-Ray', () => {
+    const policies = ofType(stateless, 'AWS::IAM::Policy');
+    for (const [id, fn] of functions()) {
+      const roleId = (fn.Properties!.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0];
+      const xrayActions = policies
+        .filter(([, policy]) => (policy.Properties!.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+        .flatMap(([, policy]) => policy.Properties!.PolicyDocument.Statement as { Action: string | string[] }[])
+        .flatMap((statement) => [statement.Action].flat())
+        .filter((action) => action.startsWith('xray:'));
+      expect(xrayActions.sort(), id).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    }
+  });
 });
 
 describe('alarm topic', () => {

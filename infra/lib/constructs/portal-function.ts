@@ -5,6 +5,7 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BUNDLE_OPTIONS, esbuildArgs } from '../bundling.js';
+import { FUNCTION_TELEMETRY_ENV } from '../telemetry.js';
 
 /** Context key under which a stack records its stage's log retention (see setLogRetention). */
 const LOG_RETENTION_CONTEXT = 'portal:logRetentionDays';
@@ -25,6 +26,12 @@ export function logRetentionOf(scope: Construct): logs.RetentionDays {
   }
   return days as logs.RetentionDays;
 }
+
+/**
+ * The ADOT collector layer (collector only: the functions bundle their own OpenTelemetry SDK), pinned so that a
+ * deployment never changes the collector by itself.
+ */
+export const ADOT_COLLECTOR_LAYER = lambda.AdotLambdaLayerGenericVersion.V0_115_0;
 
 /** Tag every PortalFunction carries, valued with its name: tests and operators find the product's functions by it. */
 export const PORTAL_FUNCTION_TAG = 'portal:function';
@@ -47,7 +54,9 @@ export interface PortalFunctionProps {
 /**
  * The one Lambda function shape of the product: Node.js 24 on arm64, ESM bundled by esbuild with the
  * AWS SDK inside (the bundle pins the SDK version we test against), its own log group with the stage's retention,
- * X-Ray tracing, and a role that writes only to that log group.
+ * traced on OpenTelemetry (its spans go to the ADOT collector layer beside it, which writes them to X-Ray; Lambda's
+ * active tracing adds its own segments and the trace header the function continues), and a role that writes only
+ * to that log group and to X-Ray.
  */
 export class PortalFunction extends Construct {
   readonly function: nodejs.NodejsFunction;
@@ -81,7 +90,7 @@ export class PortalFunction extends Construct {
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       tracing: lambda.Tracing.ACTIVE,
-      environment: { ...props.environment },
+      environment: { ...FUNCTION_TELEMETRY_ENV, ...props.environment },
       bundling: {
         format: nodejs.OutputFormat.ESM,
         target: BUNDLE_OPTIONS.target,
@@ -97,11 +106,18 @@ export class PortalFunction extends Construct {
       },
     });
     Tags.of(this.function).add(PORTAL_FUNCTION_TAG, props.name);
+    this.function.addLayers(
+      lambda.LayerVersion.fromLayerVersionArn(
+        this,
+        'OtelCollector',
+        ADOT_COLLECTOR_LAYER.layerArn(this, lambda.Architecture.ARM_64),
+      ),
+    );
 
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
-        'Active tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
+        'Active tracing and the collector layer need xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
     });
   }
 }
