@@ -114,11 +114,12 @@ describe('POST /invoices/without-xml: the form and its PDF', () => {
 
   it('refuses a customer outside the group, a bad RUC and a bad series', async () => {
     const token = await adminToken();
-    const pdfUrl = await uploadAs(token, 'INVOICE_PDF', MINIMAL_PDF, 'application/pdf', 'f.pdf');
+    // Each refusal deletes its PDF (a refused upload leaves the bucket): every attempt brings its own.
+    const pdfUrl = () => uploadAs(token, 'INVOICE_PDF', MINIMAL_PDF, 'application/pdf', 'f.pdf');
     expectError(
       await call(routes.createInvoiceWithoutXml, {
         token,
-        body: { ...form('2'), pdfUrl, clientTaxId: withCheckDigit('2099999999') },
+        body: { ...form('2'), pdfUrl: await pdfUrl(), clientTaxId: withCheckDigit('2099999999') },
       }),
       400,
       'ERROR_CLIENT_NOT_FOUND',
@@ -126,13 +127,16 @@ describe('POST /invoices/without-xml: the form and its PDF', () => {
     expectError(
       await call(routes.createInvoiceWithoutXml, {
         token,
-        body: { ...form('3'), pdfUrl, supplierTaxId: '20700000050' },
+        body: { ...form('3'), pdfUrl: await pdfUrl(), supplierTaxId: '20700000050' },
       }),
       400,
       'ERROR_INVALID_RUC',
     );
     expectError(
-      await call(routes.createInvoiceWithoutXml, { token, body: { ...form('4'), pdfUrl, prefixId: 'X002' } }),
+      await call(routes.createInvoiceWithoutXml, {
+        token,
+        body: { ...form('4'), pdfUrl: await pdfUrl(), prefixId: 'X002' },
+      }),
       400,
       'ERROR_INVOICE_ID_WITH_INVALID_FORMAT',
     );

@@ -4,6 +4,9 @@ import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from '../
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { conformityFixture, reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { demoUser } from '../support/stage.js';
+import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
+
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
 /**
  * The review of spec §4 and §5 on invoices of a supplier that exists only for these tests, at the
@@ -66,7 +69,8 @@ async function dashboard() {
 describe('GET invoice detail', () => {
   it('shows the manager the whole invoice with its history, office location and attachments', async () => {
     const f = await fixture('SERVICE_SHEET');
-    await complete(f, { attachments: ['adjuntos/sustento.pdf'] });
+    const sustento = await uploadAs(await manager(), 'ATTACHMENT', MINIMAL_PDF, 'application/pdf', 'sustento.pdf');
+    await complete(f, { attachments: [sustento] });
     const response = await call<InvoiceDetail>(routes.getInvoice, { token: await manager(), path: pathOf(f) });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
@@ -76,7 +80,7 @@ describe('GET invoice detail', () => {
       officeId: OFFICE.office,
       locationId: OFFICE.id,
       officeLocation: OFFICE,
-      attachments: ['adjuntos/sustento.pdf'],
+      attachments: [sustento],
     });
     expect(response.body.statusHistory.map((entry) => entry.status)).toEqual(['PENDING', 'COMPLETED']);
   });
@@ -129,7 +133,10 @@ describe('PUT: completing an invoice (spec §5)', () => {
     const goods = await fixture('MATERIAL_DOCUMENT');
     expect((await complete(goods)).body.status).toBe('COMPLETED');
     const withoutOrder = await fixture(null);
-    const done = await complete(withoutOrder, { attachments: ['adjuntos/contrato.pdf', 'adjuntos/foto.png'] });
+    const token = await manager();
+    const contract = await uploadAs(token, 'ATTACHMENT', MINIMAL_PDF, 'application/pdf', 'contrato.pdf');
+    const photo = await uploadAs(token, 'ATTACHMENT', PNG, 'image/png', 'foto.png');
+    const done = await complete(withoutOrder, { attachments: [contract, photo] });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ status: 'COMPLETED', operationType: 'WITHOUT_PURCHASE_ORDER' });
   });

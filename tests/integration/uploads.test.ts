@@ -62,6 +62,7 @@ function uploadsOnStage() {
   return makeUploads({
     files,
     invoices: { get: async () => null },
+    uses: { inUse: async () => false },
     clock: () => new Date(),
     newId: randomUUID,
     log: quiet as never,

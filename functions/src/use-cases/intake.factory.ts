@@ -10,6 +10,7 @@ import { uploads } from './uploads.factory.js';
 /** Intake wired to S3, the UBL parser, DynamoDB and the queues, built once per cold start. */
 export const intake = makeIntake({
   verifyUpload: (key, purpose, caller) => uploads.verifyUpload(key, purpose, caller),
+  discardUpload: (key, reason, code) => uploads.discardRefused(key, reason, code),
   parseDocument: async (bytes) => {
     const parsed = parseSunatDocument(bytes);
     return {

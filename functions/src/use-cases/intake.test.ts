@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { withCheckDigit, type Client, type Invoice } from '@portal/shared';
+import { BadRequestError, ConflictError, withCheckDigit, type Client, type Invoice } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import type { ExistingInvoice, IntakeStore } from '../repositories/intake-store.js';
-import { makeIntake, type IncomingDocument } from './intake.js';
+import { makeIntake, type IncomingDocument, type Intake } from './intake.js';
 
 const SUPPLIER = withCheckDigit('2045617832');
 const CLIENT: Client = {
@@ -30,7 +30,10 @@ const document = (change: Partial<IncomingDocument> = {}): IncomingDocument => (
   ...change,
 });
 
-function setup(existing: ExistingInvoice | null = null, options: { failQueues?: boolean } = {}) {
+function setup(
+  existing: ExistingInvoice | null = null,
+  options: { failQueues?: boolean; failWrite?: Error; parseError?: Error } = {},
+) {
   const stored: { invoice: Invoice; replacing: ExistingInvoice | null; alsoPut: readonly Record<string, unknown>[] }[] =
     [];
   const sent: unknown[] = [];
@@ -41,6 +44,7 @@ function setup(existing: ExistingInvoice | null = null, options: { failQueues?: 
       replacing: ExistingInvoice | null,
       alsoPut: readonly Record<string, unknown>[],
     ) => {
+      if (options.failWrite) throw options.failWrite;
       stored.push({ invoice, replacing, alsoPut });
     },
   } as unknown as IntakeStore;
@@ -50,9 +54,14 @@ function setup(existing: ExistingInvoice | null = null, options: { failQueues?: 
       if (!options.failQueues) sent.push(...messages.map((message) => message.body));
     },
   };
+  const discarded: string[] = [];
   const intake = makeIntake({
     verifyUpload: async (key) => ({ key, bytes: new TextEncoder().encode('<Invoice/>') }),
-    parseDocument: async () => document(),
+    discardUpload: async (key) => void discarded.push(key),
+    parseDocument: async () => {
+      if (options.parseError) throw options.parseError;
+      return document();
+    },
     checkInvoiceCode: (_type, prefixId) => /^F[A-Z0-9]{3}$/.test(prefixId),
     clients: { get: async (taxId) => (taxId === CLIENT.taxId ? CLIENT : null) },
     store,
@@ -74,7 +83,7 @@ function setup(existing: ExistingInvoice | null = null, options: { failQueues?: 
       pdfUrl: 'uploads/x.pdf',
       ...change,
     }) as never;
-  return { intake, stored, sent, form };
+  return { intake, stored, sent, form, discarded };
 }
 
 describe('document intake', () => {
@@ -169,11 +178,63 @@ describe('document intake', () => {
     const { intake, stored, sent, form } = setup(null, { failQueues: true });
     await expect(intake.withoutXml(supplier, form())).resolves.toMatchObject({ status: 'PENDING' });
     expect(sent).toEqual([]);
-    expect(stored[0]!.alsoPut.map((item) => item.queue)).toEqual(['sunatValidation', 'notifications']);
+    expect(stored[0]!.alsoPut.map((item) => item.queue)).toEqual(['sunatValidation', 'notifications', undefined]);
     expect(JSON.parse(String(stored[0]!.alsoPut[0]!.body))).toEqual({
       supplierId: SUPPLIER,
       invoiceType: 'FACTURA',
       invoiceId: 'F001-123',
     });
+  });
+
+  it('deletes the upload of every refused submission, whatever the reason', async () => {
+    const duplicate = { status: 'PENDING', disapprovedWithoutRejection: false, version: 1 } as ExistingInvoice;
+    const { form } = setup();
+    const attempts = [
+      ['RUC', setup(), (i: Intake) => i.withoutXml(supplier, form({ supplierTaxId: '20456178326' }))],
+      ['company', setup(), (i: Intake) => i.withoutXml(supplier, form({ clientTaxId: withCheckDigit('2099999999') }))],
+      [
+        'supplier',
+        setup(),
+        (i: Intake) => i.withoutXml(supplier, form({ supplierTaxId: withCheckDigit('2060817235') })),
+      ],
+      ['duplicate', setup(duplicate), (i: Intake) => i.fromXml(supplier, { url: 'uploads/dup.xml' })],
+      [
+        'unreadable XML',
+        setup(null, { parseError: new BadRequestError('ERROR_XML_MISSING_FIELD', { field: 'cbc:ID' }) }),
+        (i: Intake) => i.fromXml(supplier, { url: 'uploads/broken.xml' }),
+      ],
+    ] as const;
+
+    for (const [reason, { intake, discarded, stored }, attempt] of attempts) {
+      await expect(attempt(intake), reason).rejects.toBeInstanceOf(Error);
+      expect({ reason, discarded: discarded.length, stored: stored.length }).toEqual({
+        reason,
+        discarded: 1,
+        stored: 0,
+      });
+    }
+  });
+
+  it('keeps the upload when the write itself fails: the same submission may be retried, or be the one stored', async () => {
+    const raced = setup(null, { failWrite: new ConflictError('ERROR_INVOICE_ALREADY_EXISTS') });
+    const broken = setup(null, { failWrite: new Error('DynamoDB unavailable') });
+
+    await expect(raced.intake.withoutXml(supplier, raced.form())).rejects.toMatchObject({ statusCode: 409 });
+    await expect(broken.intake.withoutXml(supplier, broken.form())).rejects.toThrow('DynamoDB unavailable');
+    expect([...raced.discarded, ...broken.discarded]).toEqual([]);
+  });
+
+  it('records with the invoice that it uses its file, so that no later refusal deletes it', async () => {
+    const { intake, stored } = setup();
+    await intake.fromXml(supplier, { url: 'uploads/f.xml' });
+    expect(stored[0]!.alsoPut.filter((item) => String(item.pk).startsWith('UPLOAD#'))).toEqual([
+      {
+        pk: 'UPLOAD#uploads/f.xml',
+        sk: `USE#INVOICE#${SUPPLIER}#FACTURA#F001-123`,
+        objectKey: 'uploads/f.xml',
+        invoiceKey: `INVOICE#${SUPPLIER}#FACTURA#F001-123`,
+        usedAt: '2026-11-20T15:00:00.000Z',
+      },
+    ]);
   });
 });

@@ -14,6 +14,7 @@ import {
   type SunatValidationMessage,
 } from '@portal/shared';
 import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
+import { uploadUseItems } from '../repositories/upload-uses.js';
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
 
@@ -41,6 +42,11 @@ export interface IntakeDeps {
     purpose: UploadPurpose,
     caller: Caller,
   ) => Promise<{ key: string; bytes?: Uint8Array }>;
+  /**
+   * Deletes an upload the intake verified and then refused (unless an invoice uses it), as every
+   * refused upload is: the bucket keeps only files that invoices name.
+   */
+  readonly discardUpload: (key: string, reason: string, code: string) => Promise<void>;
   /** Reads a SUNAT electronic document (hardened UBL parser). */
   readonly parseDocument: (bytes: Uint8Array) => Promise<IncomingDocument>;
   /** The series-number format rule. */
@@ -67,6 +73,7 @@ export function makeIntake(deps: IntakeDeps) {
     caller: Caller,
     document: IncomingDocument,
     files: { xmlUrl: string | null; pdfUrl: string | null },
+    progress: { writing: boolean },
   ) {
     if (!isValidRuc(document.supplier.taxId))
       throw new BadRequestError('ERROR_INVALID_RUC', { ruc: document.supplier.taxId });
@@ -151,36 +158,62 @@ export function makeIntake(deps: IntakeDeps) {
       outgoingMessage('sunatValidation', sunat, deps.clock()),
       outgoingMessage('notifications', received, deps.clock()),
     ];
-    await deps.store.create(invoice, retryAllowed ? existing : null, messages.map(outgoingItem));
+    // The files it names are recorded with it: a later refusal of the same key leaves them alone.
+    const uses = uploadUseItems([files.xmlUrl, files.pdfUrl], invoice, deps.clock());
+    progress.writing = true;
+    await deps.store.create(invoice, retryAllowed ? existing : null, [...messages.map(outgoingItem), ...uses]);
     await deps.outgoing.deliver(messages);
     return invoice;
+  }
+
+  /**
+   * Runs the checks after the upload's own: a refusal (any 4xx before the write) deletes the upload. A
+   * failure of the write itself keeps it: the same submission may be retried, or a concurrent one
+   * holding the same key may be the one being stored.
+   */
+  async function refusingUpload(key: string, run: (progress: { writing: boolean }) => Promise<Invoice>) {
+    const progress = { writing: false };
+    try {
+      return await run(progress);
+    } catch (error) {
+      const status = (error as { statusCode?: unknown }).statusCode;
+      if (!progress.writing && typeof status === 'number' && status >= 400 && status < 500) {
+        await deps.discardUpload(key, (error as Error).message, String((error as { code?: unknown }).code));
+      }
+      throw error;
+    }
   }
 
   return {
     async fromXml(caller: Caller, body: RouteBody<Routes['createInvoiceFromXml']>): Promise<Invoice> {
       const upload = await deps.verifyUpload(body.url, 'INVOICE_XML', caller);
-      const document = await deps.parseDocument(upload.bytes ?? new Uint8Array());
-      return register(caller, document, { xmlUrl: upload.key, pdfUrl: null });
+      return refusingUpload(upload.key, async (progress) => {
+        const document = await deps.parseDocument(upload.bytes ?? new Uint8Array());
+        return register(caller, document, { xmlUrl: upload.key, pdfUrl: null }, progress);
+      });
     },
 
     async withoutXml(caller: Caller, body: RouteBody<Routes['createInvoiceWithoutXml']>): Promise<Invoice> {
       const upload = await deps.verifyUpload(body.pdfUrl, 'INVOICE_PDF', caller);
-      return register(
-        caller,
-        {
-          type: body.type,
-          prefixId: body.prefixId,
-          numericId: body.numericId,
-          issueDate: body.issueDate,
-          currency: body.currency,
-          supplier: { taxId: body.supplierTaxId, name: body.supplierName },
-          customerTaxId: body.clientTaxId,
-          taxAmount: body.taxAmount,
-          amount: body.amount,
-          purchaseOrders: [],
-          notes: body.notes ?? null,
-        },
-        { xmlUrl: null, pdfUrl: upload.key },
+      return refusingUpload(upload.key, (progress) =>
+        register(
+          caller,
+          {
+            type: body.type,
+            prefixId: body.prefixId,
+            numericId: body.numericId,
+            issueDate: body.issueDate,
+            currency: body.currency,
+            supplier: { taxId: body.supplierTaxId, name: body.supplierName },
+            customerTaxId: body.clientTaxId,
+            taxAmount: body.taxAmount,
+            amount: body.amount,
+            purchaseOrders: [],
+            notes: body.notes ?? null,
+          },
+          { xmlUrl: null, pdfUrl: upload.key },
+          progress,
+        ),
       );
     },
   };

@@ -20,6 +20,7 @@ import {
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Queue } from '../adapters/sqs.js';
 import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
+import { uploadUseItems } from '../repositories/upload-uses.js';
 import type { Caller } from '../http/caller.js';
 import {
   InvoiceChangedError,
@@ -43,6 +44,12 @@ export interface ReviewDeps {
   readonly notificationsQueue: Queue;
   readonly clock: () => Date;
   readonly log: Pick<Logger, 'error' | 'info'>;
+  /**
+   * Checks an attachment the completion adds: an upload made for one of `tenants` that exists and passes
+   * the attachment checks (uploads.verifyAttachment; a refused one is deleted). Only the update needs it:
+   * without it, adding an attachment is a wiring fault (500), never an unchecked key.
+   */
+  readonly verifyAttachment?: (key: string, tenants: readonly string[], position: number) => Promise<unknown>;
 }
 
 /** How many times a write is retried after another writer moved the invoice first. */
@@ -101,6 +108,26 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     }
   }
 
+  /**
+   * The attachments the form adds (those the invoice does not hold yet), each an upload made for the
+   * invoice's company (or, by an admin, under 'admin') that exists and passed the byte checks; the first
+   * that is not refuses the whole change. Answers the keys added.
+   */
+  async function checkNewAttachments(
+    caller: Caller,
+    before: Invoice,
+    attachments: readonly string[],
+  ): Promise<string[]> {
+    const added = attachments.filter((key) => !before.attachments.includes(key));
+    if (added.length === 0) return [];
+    if (!deps.verifyAttachment) throw new Error('verifyAttachment is not wired: attachments cannot be checked');
+    const tenants = caller.level === 'ADMIN' ? [before.client, 'admin'] : [before.client];
+    for (const [index, key] of attachments.entries()) {
+      if (!before.attachments.includes(key)) await deps.verifyAttachment(key, tenants, index + 1);
+    }
+    return added;
+  }
+
   function requireStatus(invoice: Invoice, allowed: readonly InvoiceStatus[], code: ErrorCode): void {
     if (!allowed.includes(invoice.status)) throw new ConflictError(code, { status: invoice.status });
   }
@@ -128,6 +155,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
         }
         const shapeError = checkReviewShape(body);
         if (shapeError) throw new BadRequestError(shapeError.code, shapeError.parameters);
+        const added = await checkNewAttachments(caller, before, body.attachments);
 
         const [responsible, location] = await Promise.all([
           store.activeEmployee(before.client, body.responsibleId),
@@ -184,6 +212,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           whileStatusIn: EDITABLE,
           claim: wanted.filter((ref) => !held.some(sameRef(ref))),
           release: held.filter((ref) => !wanted.some(sameRef(ref))),
+          alsoPut: uploadUseItems(added, before, clock()),
         });
         return { ...plain, officeLocation: location };
       });

@@ -113,7 +113,7 @@ function invoice(overrides: Partial<StoredInvoice> = {}): StoredInvoice {
   };
 }
 
-function setup(options: { failDelete?: boolean; stored?: StoredInvoice | null } = {}) {
+function setup(options: { failDelete?: boolean; stored?: StoredInvoice | null; inUse?: readonly string[] } = {}) {
   const fake = fakeFiles(options);
   const logged: { level: string; message: string }[] = [];
   const log = {
@@ -128,6 +128,7 @@ function setup(options: { failDelete?: boolean; stored?: StoredInvoice | null } 
       get: async (supplierId, type, id) =>
         stored && stored.supplierId === supplierId && stored.type === type && stored.id === id ? stored : null,
     },
+    uses: { inUse: async (key) => (options.inUse ?? []).includes(key) },
     clock: () => NOW,
     newId: () => ID,
     log: log as never,
@@ -369,6 +370,101 @@ describe('verifyUpload', () => {
   });
 });
 
+describe('verifyAttachment', () => {
+  const store = (objects: Map<string, StoredObject>, key: string, bytes: Uint8Array, contentType: string) =>
+    objects.set(key, { bytes, contentType, metadata: { filename: 'sustento.pdf' } });
+
+  it("accepts an upload of the invoice's company that is what it says", async () => {
+    const { uploads, objects, calls } = setup();
+    const key = keyOf(CLIENT_RUC, '.pdf');
+    store(objects, key, PDF, 'application/pdf');
+
+    await expect(uploads.verifyAttachment(key, [CLIENT_RUC], 1)).resolves.toMatchObject({
+      key,
+      fileName: 'sustento.pdf',
+    });
+    expect(calls.deleted).toEqual([]);
+  });
+
+  it("answers another tenant's upload exactly as a missing one, without even looking at it", async () => {
+    const { uploads, objects, calls } = setup();
+    const others = keyOf(SUPPLIER_RUC, '.pdf');
+    store(objects, others, PDF, 'application/pdf');
+
+    const foreign = uploads.verifyAttachment(others, [CLIENT_RUC], 2);
+    const missing = uploads.verifyAttachment(keyOf(CLIENT_RUC, '.png'), [CLIENT_RUC], 2);
+    const madeUp = uploads.verifyAttachment('adjuntos/sustento.pdf', [CLIENT_RUC], 2);
+
+    const codes = await Promise.all(
+      [foreign, missing, madeUp].map((attempt) =>
+        attempt.then(
+          () => null,
+          (error: { statusCode: number; errors: { code: string; parameters: Record<string, unknown> }[] }) => [
+            error.statusCode,
+            error.errors[0]!.code,
+            error.errors[0]!.parameters.position,
+          ],
+        ),
+      ),
+    );
+    expect(codes).toEqual([
+      [400, 'ERROR_ATTACHMENT_NOT_FOUND', 2],
+      [400, 'ERROR_ATTACHMENT_NOT_FOUND', 2],
+      [400, 'ERROR_ATTACHMENT_NOT_FOUND', 2],
+    ]);
+    expect(calls.heads).not.toContain(others);
+    expect(objects.has(others)).toBe(true);
+  });
+
+  it.each([
+    ['a PNG declared as PDF', '.pdf', PNG, 'application/pdf'],
+    ['an XML (not a supporting document)', '.xml', XML, 'application/xml'],
+    ['a file too large', '.jpg', Buffer.concat([JPEG, Buffer.alloc(10 * MB)]), 'image/jpeg'],
+  ])('refuses %s with its own code and deletes it', async (_, ext, bytes, type) => {
+    const { uploads, objects, calls } = setup();
+    const key = keyOf(CLIENT_RUC, ext);
+    store(objects, key, bytes, type);
+
+    await expect(uploads.verifyAttachment(key, [CLIENT_RUC], 3)).rejects.toMatchObject({
+      statusCode: 400,
+      errors: [
+        {
+          code: 'ERROR_ATTACHMENT_INVALID',
+          parameters: { attachment: key, position: 3, allowed: 'PDF, PNG, JPG', maxSize: '10 MB' },
+        },
+      ],
+      message:
+        'El documento de sustento n.º 3 no es un archivo PDF, PNG, JPG válido de hasta 10 MB; se eliminó. Súbalo nuevamente.',
+    });
+    expect(calls.deleted).toEqual([key]);
+  });
+
+  it('refuses, but keeps, a file an invoice already uses (an XML offered as an attachment)', async () => {
+    const key = keyOf(CLIENT_RUC, '.xml');
+    const { uploads, objects, calls, logged } = setup({ inUse: [key] });
+    store(objects, key, XML, 'application/xml');
+
+    await expect(uploads.verifyAttachment(key, [CLIENT_RUC], 1)).rejects.toMatchObject({
+      code: 'ERROR_ATTACHMENT_INVALID',
+    });
+    expect(calls.deleted).toEqual([]);
+    expect(logged).toContainEqual({ level: 'warn', message: 'upload refused, kept: an invoice uses it' });
+  });
+});
+
+describe('discardRefused', () => {
+  it('deletes an upload the intake refused after verifying it, unless an invoice uses it', async () => {
+    const free = keyOf(SUPPLIER_RUC, '.xml');
+    const used = keyOf(OTHER_RUC, '.xml');
+    const { uploads, calls } = setup({ inUse: [used] });
+
+    await uploads.discardRefused(free, 'duplicate', 'ERROR_INVOICE_ALREADY_EXISTS');
+    await uploads.discardRefused(used, 'duplicate', 'ERROR_INVOICE_ALREADY_EXISTS');
+
+    expect(calls.deleted).toEqual([free]);
+  });
+});
+
 describe('invoice file links', () => {
   const path = { supplierId: SUPPLIER_RUC, invoiceType: 'FACTURA', invoiceId: 'F001-00000042' } as const;
 
@@ -402,7 +498,22 @@ describe('invoice file links', () => {
     expect(calls.gets[0]!.contentDisposition).toMatch(/^attachment; filename="/);
     expect(png.fileName).toBe(`${SUPPLIER_RUC}-F001-00000042-adjunto-1.png`);
     expect(calls.gets[1]).toMatchObject({ key: invoice().attachments[0], contentType: 'image/png' });
-    expect(calls.gets[1]!.contentDisposition).toMatch(/^inline; /);
+    expect(calls.gets[1]!.contentDisposition).toMatch(/^attachment; filename="/);
+  });
+
+  it('shows inline only a PDF, and states every type itself (application/octet-stream when unknown)', async () => {
+    const attachments = [keyOf(CLIENT_RUC, '.pdf'), keyOf(CLIENT_RUC, '.jpg'), 'adjuntos/antiguo.html'];
+    const { uploads, calls } = setup({ stored: invoice({ attachments }) });
+
+    for (const index of [0, 1, 2]) await uploads.fileLink(supplier, path, { file: 'attachment', index });
+
+    expect(
+      calls.gets.map(({ contentType, contentDisposition }) => [contentType, contentDisposition.split(';')[0]]),
+    ).toEqual([
+      ['application/pdf', 'inline'],
+      ['image/jpeg', 'attachment'],
+      ['application/octet-stream', 'attachment'],
+    ]);
   });
 
   it.each([

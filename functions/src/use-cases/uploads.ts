@@ -13,6 +13,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DocumentFiles } from '../adapters/s3.js';
 import type { Caller } from '../http/caller.js';
 import type { InvoiceStore } from '../repositories/invoice-store.js';
+import type { UploadUses } from '../repositories/upload-uses.js';
 import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
 
 export type CreateUploadBody = RouteBody<Routes['createUpload']>;
@@ -117,6 +118,8 @@ export interface VerifiedUpload {
 export interface UploadsDeps {
   readonly files: DocumentFiles;
   readonly invoices: Pick<InvoiceStore, 'get'>;
+  /** Whether an invoice names an object: such an object is never deleted by a refusal. */
+  readonly uses: UploadUses;
   readonly clock: () => Date;
   readonly newId: () => string;
   readonly log: Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -128,16 +131,105 @@ export function makeUploads(deps: UploadsDeps) {
 
   /**
    * A refused upload is deleted, so that nothing half-stored remains under a key someone might use
-   * later (docs/decisions.md); the refusal is logged with its key and reason for the audit trail.
+   * later (docs/decisions.md), unless an invoice names it (an XML or PDF sent again, an invoice's file
+   * offered as something else): that file is the invoice's record and stays. The refusal is logged
+   * with its key and reason for the audit trail; a failed delete is logged and the refusal stands.
    */
-  async function refuse(key: string, reason: string, error: BadRequestError): Promise<never> {
-    deps.log.warn('upload refused and deleted', { key, reason, code: error.code });
+  async function discard(key: string, reason: string, code: string): Promise<void> {
     try {
+      if (await deps.uses.inUse(key)) {
+        deps.log.warn('upload refused, kept: an invoice uses it', { key, reason, code });
+        return;
+      }
       await files.delete(key);
+      deps.log.warn('upload refused and deleted', { key, reason, code });
     } catch (cause) {
-      deps.log.error('refused upload could not be deleted', { key, cause: (cause as Error).message });
+      deps.log.error('refused upload could not be deleted', { key, reason, code, cause: (cause as Error).message });
     }
+  }
+
+  async function refuse(key: string, reason: string, error: BadRequestError): Promise<never> {
+    await discard(key, reason, error.code);
     throw error;
+  }
+
+  /** What a refusal answers: the upload codes for intake, the attachment codes for an invoice's completion. */
+  interface Refusals {
+    notFound(): BadRequestError;
+    wrongType(purpose: UploadPurpose): BadRequestError;
+    tooLarge(maxBytes: number): BadRequestError;
+    wrongContent(expected: string): BadRequestError;
+  }
+
+  const uploadRefusals: Refusals = {
+    notFound: () => new BadRequestError('ERROR_UPLOAD_NOT_FOUND'),
+    wrongType: (purpose) => new BadRequestError('ERROR_UPLOAD_CONTENT_MISMATCH', { expected: labelsOf(purpose) }),
+    tooLarge: (maxBytes) => new BadRequestError('ERROR_UPLOAD_TOO_LARGE', { maxBytes, maxSize: sizeText(maxBytes) }),
+    wrongContent: (expected) => new BadRequestError('ERROR_UPLOAD_CONTENT_MISMATCH', { expected }),
+  };
+
+  function attachmentRefusals(key: string, position: number): Refusals {
+    const invalid = () =>
+      new BadRequestError('ERROR_ATTACHMENT_INVALID', {
+        attachment: key,
+        position,
+        allowed: labelsOf('ATTACHMENT'),
+        maxSize: sizeText(UPLOAD_LIMITS.ATTACHMENT.maxBytes),
+      });
+    return {
+      notFound: () => new BadRequestError('ERROR_ATTACHMENT_NOT_FOUND', { attachment: key, position }),
+      wrongType: invalid,
+      tooLarge: invalid,
+      wrongContent: invalid,
+    };
+  }
+
+  /**
+   * Steps:
+   * 1. the key is a server-made key of a tenant `allowed` accepts; otherwise, and when there is no
+   *    such object, not found — nothing is touched (another tenant's upload is a missing one);
+   * 2. the stored type fits the purpose and the size its limit (a client is never trusted);
+   * 3. the first bytes are what the type says (an XML is read whole, bounded by its limit).
+   * A refused object is deleted (see discard).
+   */
+  async function inspect(
+    key: string,
+    purpose: UploadPurpose,
+    allowed: (tenant: string) => boolean,
+    refusals: Refusals,
+  ): Promise<VerifiedUpload> {
+    const limits = UPLOAD_LIMITS[purpose];
+    const match = UPLOAD_KEY.exec(key);
+    const tenant = match?.[1];
+    if (!match || tenant === undefined || !allowed(tenant)) throw refusals.notFound();
+
+    const info = await files.head(key);
+    if (!info) throw refusals.notFound();
+
+    const contentType = mediaType(info.contentType);
+    const kind = KIND_OF_TYPE[contentType];
+    if (!kind || !limits.contentTypes.includes(contentType) || KINDS[kind].ext !== match[2]) {
+      await refuse(key, `stored type ${contentType || 'none'}`, refusals.wrongType(purpose));
+    }
+    const expected = KINDS[kind!];
+    if (info.size > limits.maxBytes) await refuse(key, `size ${info.size}`, refusals.tooLarge(limits.maxBytes));
+
+    const whole = kind === 'xml';
+    const bytes = await files.readStart(key, whole ? limits.maxBytes : SNIFF_BYTES);
+    if (!bytes) throw refusals.notFound();
+    // An XML that grew or shrank since the HEAD was replaced in between: judge only what was read.
+    const consistent = !whole || bytes.length === info.size;
+    if (info.size === 0 || bytes.length === 0 || !consistent || !expected.matches(bytes)) {
+      await refuse(key, `content is not ${expected.label}`, refusals.wrongContent(expected.label));
+    }
+
+    let fileName = cleanFileName(info.metadata.filename ?? '');
+    try {
+      fileName = cleanFileName(decodeURIComponent(info.metadata.filename ?? ''));
+    } catch {
+      // A name that is not percent-encoding is kept as stored.
+    }
+    return { key, size: info.size, contentType, fileName, ...(whole ? { bytes } : {}) };
   }
 
   return {
@@ -184,70 +276,34 @@ export function makeUploads(deps: UploadsDeps) {
     },
 
     /**
-     * What the intake use cases call before they trust an uploaded key. Steps:
-     * 1. the key is a server-made key under one of the caller's tenants (an admin's: any);
-     *    otherwise, and when there is no such object, ERROR_UPLOAD_NOT_FOUND — nothing is touched;
-     * 2. the stored type fits the purpose and the size its limit (s3rver does not enforce the
-     *    POST policy, and a client is never trusted);
-     * 3. the first bytes are what the type says (an XML is read whole, bounded by its limit).
-     * A refused object is deleted.
+     * What the intake use cases call before they trust an uploaded key (see inspect): the key must be
+     * under one of the caller's tenants (an admin's: any).
      */
-    async verifyUpload(key: string, purpose: UploadPurpose, caller: Caller): Promise<VerifiedUpload> {
-      const limits = UPLOAD_LIMITS[purpose];
-      const match = UPLOAD_KEY.exec(key);
-      const tenant = match?.[1];
-      const mine = caller.level === 'ADMIN' || (tenant !== undefined && caller.taxIds.includes(tenant));
-      if (!match || !mine) throw new BadRequestError('ERROR_UPLOAD_NOT_FOUND');
-
-      const info = await files.head(key);
-      if (!info) throw new BadRequestError('ERROR_UPLOAD_NOT_FOUND');
-
-      const contentType = mediaType(info.contentType);
-      const kind = KIND_OF_TYPE[contentType];
-      if (!kind || !limits.contentTypes.includes(contentType) || KINDS[kind].ext !== match[2]) {
-        await refuse(
-          key,
-          `stored type ${contentType || 'none'}`,
-          new BadRequestError('ERROR_UPLOAD_CONTENT_MISMATCH', { expected: labelsOf(purpose) }),
-        );
-      }
-      const expected = KINDS[kind!];
-      if (info.size > limits.maxBytes) {
-        await refuse(
-          key,
-          `size ${info.size}`,
-          new BadRequestError('ERROR_UPLOAD_TOO_LARGE', {
-            maxBytes: limits.maxBytes,
-            maxSize: sizeText(limits.maxBytes),
-          }),
-        );
-      }
-
-      const whole = kind === 'xml';
-      const bytes = await files.readStart(key, whole ? limits.maxBytes : SNIFF_BYTES);
-      if (!bytes) throw new BadRequestError('ERROR_UPLOAD_NOT_FOUND');
-      // An XML that grew or shrank since the HEAD was replaced in between: judge only what was read.
-      const consistent = !whole || bytes.length === info.size;
-      if (info.size === 0 || bytes.length === 0 || !consistent || !expected.matches(bytes)) {
-        await refuse(
-          key,
-          `content is not ${expected.label}`,
-          new BadRequestError('ERROR_UPLOAD_CONTENT_MISMATCH', { expected: expected.label }),
-        );
-      }
-
-      let fileName = cleanFileName(info.metadata.filename ?? '');
-      try {
-        fileName = cleanFileName(decodeURIComponent(info.metadata.filename ?? ''));
-      } catch {
-        // A name that is not percent-encoding is kept as stored.
-      }
-      return { key, size: info.size, contentType, fileName, ...(whole ? { bytes } : {}) };
+    verifyUpload(key: string, purpose: UploadPurpose, caller: Caller): Promise<VerifiedUpload> {
+      const mine = (tenant: string) => caller.level === 'ADMIN' || caller.taxIds.includes(tenant);
+      return inspect(key, purpose, mine, uploadRefusals);
     },
 
     /**
-     * GET …/files: a five-minute link to the invoice's XML (downloaded), PDF or attachment (shown
-     * inline). The invoice is reached exactly as its detail is; a file it lacks is 404.
+     * What an invoice's completion calls for each attachment it adds (see inspect): the key must be
+     * an upload made for one of `tenants` (the invoice's company, and 'admin' for an admin), and it
+     * must pass the attachment checks. `position` (1-based) names it in the refusal.
+     */
+    verifyAttachment(key: string, tenants: readonly string[], position: number): Promise<VerifiedUpload> {
+      return inspect(key, 'ATTACHMENT', (tenant) => tenants.includes(tenant), attachmentRefusals(key, position));
+    },
+
+    /**
+     * An upload the intake verified and then refused (unreadable XML, wrong RUC or company, duplicate…):
+     * deleted like any refused upload, unless an invoice uses it.
+     */
+    discardRefused(key: string, reason: string, code: string): Promise<void> {
+      return discard(key, reason, code);
+    },
+
+    /**
+     * GET …/files: a five-minute link to the invoice's XML, PDF or attachment: a PDF shown inline,
+     * anything else downloaded. The invoice is reached exactly as its detail is; a file it lacks is 404.
      */
     async fileLink(caller: Caller, path: InvoicePath, query: InvoiceFileQuery): Promise<FileLink> {
       const invoice = await loadInvoiceInReach(deps.invoices, caller, path);
@@ -258,11 +314,15 @@ export function makeUploads(deps: UploadsDeps) {
 
       const kind = query.file === 'xml' ? 'xml' : kindOfKey(key);
       const fileName = downloadName(invoice, query.file, index, kind);
-      const contentType = kind ? Object.keys(KIND_OF_TYPE).find((type) => KIND_OF_TYPE[type] === kind) : undefined;
+      // The type is always stated, never the stored one nor a browser's guess: a file that is also
+      // HTML (a polyglot) is then a PDF or a download, never a page. Only a PDF, checked by its bytes
+      // when it came in, is shown inline (by the browser's PDF viewer); everything else downloads.
+      const contentType =
+        (kind && Object.keys(KIND_OF_TYPE).find((type) => KIND_OF_TYPE[type] === kind)) || 'application/octet-stream';
       const url = await files.presignGet({
         key,
         expiresInSeconds: LINK_LIFETIME_SECONDS,
-        contentDisposition: contentDisposition(query.file === 'xml' ? 'attachment' : 'inline', fileName),
+        contentDisposition: contentDisposition(kind === 'pdf' ? 'inline' : 'attachment', fileName),
         contentType,
       });
       return {

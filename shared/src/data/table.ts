@@ -256,6 +256,15 @@ export const keys = {
    */
   disabledUsers: { pk: 'ACCESS', sk: 'DISABLED_USERS' } as ItemKey,
 
+  /**
+   * An uploaded object an invoice uses (its XML, its PDF or an attachment), written in that invoice's
+   * transaction: a refused upload is deleted only when no such item says it is in use.
+   */
+  uploadUse(objectKey: string, invoiceKey: string): ItemKey {
+    return { pk: `UPLOAD#${objectKey}`, sk: `USE#${invoiceKey}` };
+  },
+  uploadUses: (objectKey: string) => `UPLOAD#${objectKey}`,
+
   /** Read by the health check: the item need not exist, the read must succeed. */
   health: { pk: 'HEALTH', sk: 'HEALTH' } as ItemKey,
 } as const;

@@ -68,6 +68,10 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_UPLOAD_CONTENT_MISMATCH:
     'El contenido del archivo no corresponde al tipo esperado ({expected}). Verifique el archivo y vuelva a subirlo.',
   ERROR_FILE_NOT_FOUND: 'El comprobante no tiene el archivo solicitado.',
+  ERROR_ATTACHMENT_NOT_FOUND:
+    'No se encontró el documento de sustento n.º {position}. Súbalo nuevamente desde el detalle del comprobante.',
+  ERROR_ATTACHMENT_INVALID:
+    'El documento de sustento n.º {position} no es un archivo {allowed} válido de hasta {maxSize}; se eliminó. Súbalo nuevamente.',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */

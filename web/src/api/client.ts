@@ -31,6 +31,8 @@ export type CallInput<R extends RouteDef> = (RoutePath<R> extends undefined
       : { query: RouteQueryInput<R> }) &
   (RouteBodyInput<R> extends undefined ? { body?: undefined } : { body: RouteBodyInput<R> }) & {
     signal?: AbortSignal;
+    /** The company the call acts for, instead of the one chosen in the header (an invoice's own, say). */
+    company?: string;
   };
 
 type CallArgs<R extends RouteDef> =
@@ -119,6 +121,7 @@ async function send(
   body: unknown,
   auth: Credentials | null,
   callerSignal: AbortSignal | undefined,
+  forCompany?: string,
 ): Promise<Response> {
   const headers = new Headers({
     accept: 'application/json',
@@ -127,7 +130,7 @@ async function send(
   });
   if (auth) {
     headers.set('authorization', `Bearer ${auth.idToken}`);
-    const company = resolveActiveCompany(auth.companies);
+    const company = forCompany ?? resolveActiveCompany(auth.companies);
     if (company) headers.set(HEADERS.companyId, company);
   }
   if (body !== undefined) headers.set('content-type', 'application/json');
@@ -190,15 +193,16 @@ function isSessionRefusal(code: string | undefined): boolean {
  * other failure into an ApiError carrying the body's txId and error codes.
  */
 export async function apiCall<R extends RouteDef>(route: R, ...args: CallArgs<R>): Promise<RouteResponse<R>> {
-  const input: { path?: unknown; query?: unknown; body?: unknown; signal?: AbortSignal } = args[0] ?? {};
+  const input: { path?: unknown; query?: unknown; body?: unknown; signal?: AbortSignal; company?: string } =
+    args[0] ?? {};
   const url = requestUrl(route, input);
   const authenticated = route.auth === 'jwt';
 
   let auth = authenticated ? await credentials(false) : null;
-  let response = await send(route, url, input.body, auth, input.signal);
+  let response = await send(route, url, input.body, auth, input.signal, input.company);
   if (response.status === 401 && authenticated) {
     auth = await credentials(true);
-    response = await send(route, url, input.body, auth, input.signal);
+    response = await send(route, url, input.body, auth, input.signal, input.company);
   }
 
   const payload = await readJson(response);

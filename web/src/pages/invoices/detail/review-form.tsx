@@ -133,7 +133,7 @@ export function ReviewForm({
       .slice(0, Math.max(0, room - kept.length));
     setUploads([...kept, ...added.map((file) => ({ file, state: 'uploading' as const }))]);
     for (const file of added) {
-      uploadAttachment(file).then(
+      uploadAttachment(file, invoice.client).then(
         (key) => setUploads((current) => current.map((u) => (u.file === file ? { file, state: 'done', key } : u))),
         (error: unknown) => {
           const message = error instanceof UploadRefusedError ? text.uploadFailed(file.name) : errorMessage(error);

@@ -13,10 +13,12 @@ export class UploadRefusedError extends Error {
 /**
  * Sends one supporting document to the documents bucket: a presigned POST from the API (POST
  * /uploads, purpose ATTACHMENT), then the file straight to the bucket. Answers the stored key, which
- * the invoice update names in `attachments`; the server checks type, size and content itself.
+ * the invoice update names in `attachments`; the server checks type, size and content itself. The
+ * upload is made for the invoice's company (`company`): the update takes no other company's upload.
  */
-export async function uploadAttachment(file: File): Promise<string> {
+export async function uploadAttachment(file: File, company: string): Promise<string> {
   const ticket = await apiCall(routes.createUpload, {
+    company,
     body: {
       purpose: 'ATTACHMENT',
       fileName: file.name,
