@@ -10,7 +10,16 @@ import {
   TransactWriteItemsCommand,
   type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
@@ -62,11 +71,14 @@ afterAll(async () => {
   if (dataDir) removeDir(dataDir);
 }, 30_000);
 
-function s3Client(endpoint: string): S3Client {
+function s3Client(
+  endpoint: string,
+  credentials: { accessKeyId: string; secretAccessKey: string } = LOCAL_CREDENTIALS,
+): S3Client {
   return new S3Client({
     endpoint,
     region: REGION,
-    credentials: LOCAL_CREDENTIALS,
+    credentials,
     ...S3_CLIENT_COMPAT,
   });
 }
@@ -170,11 +182,16 @@ describe('s3rver', () => {
     expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
     expect(denied.status).toBe(403);
 
+    const post = await createPresignedPost(s3, {
+      Bucket: BUCKET,
+      Key: 'uploads/form.xml',
+      Fields: { 'Content-Type': 'text/xml' },
+      Conditions: [['eq', '$Content-Type', 'text/xml']],
+    });
     const form = new FormData();
-    form.append('key', 'uploads/form.xml');
-    form.append('Content-Type', 'text/xml');
+    for (const [name, value] of Object.entries(post.fields)) form.append(name, value);
     form.append('file', new Blob(['<Invoice/>'], { type: 'text/xml' }), 'form.xml');
-    const upload = await fetch(`${s3Service.endpoint}/${BUCKET}`, {
+    const upload = await fetch(post.url, {
       method: 'POST',
       headers: { Origin: WEB_ORIGIN },
       body: form,
@@ -213,6 +230,192 @@ describe('s3rver', () => {
     } finally {
       removeDir(dir);
     }
+  });
+});
+
+describe('the S3 proxy, as strict as AWS', () => {
+  const KEY = 'uploads/20456178325/2026/11/factura.pdf';
+  const PDF = Buffer.from('%PDF-1.7 factura de prueba');
+
+  /** A ticket like the upload use case's: exact key and type, a size range, a short life. */
+  const ticket = (options: { key?: string; expires?: number; maxBytes?: number; client?: S3Client } = {}) =>
+    createPresignedPost(options.client ?? s3, {
+      Bucket: BUCKET,
+      Key: options.key ?? KEY,
+      Expires: options.expires ?? 300,
+      Fields: { 'Content-Type': 'application/pdf', 'x-amz-meta-filename': 'factura.pdf' },
+      Conditions: [
+        { bucket: BUCKET },
+        ['eq', '$key', options.key ?? KEY],
+        ['eq', '$Content-Type', 'application/pdf'],
+        ['content-length-range', 1, options.maxBytes ?? 1024],
+      ],
+    });
+
+  /** Posts the form the way a browser does: the fields, then the file. */
+  const upload = async (
+    post: { url: string; fields: Record<string, string> },
+    bytes: Buffer = PDF,
+    change: (fields: Record<string, string>) => Record<string, string> = (fields) => fields,
+  ) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(change({ ...post.fields }))) form.append(name, value);
+    form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'factura.pdf');
+    const response = await fetch(post.url, { method: 'POST', body: form });
+    return { status: response.status, body: await response.text() };
+  };
+
+  const codeOf = (xml: string) => /<Code>([^<]+)<\/Code>/.exec(xml)?.[1];
+
+  const keys = async () =>
+    ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'uploads/' }))).Contents ?? []).map(
+      (object) => object.Key,
+    );
+
+  const emptyUploads = async () => {
+    for (const key of await keys()) await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key }));
+  };
+
+  beforeAll(() => ensureBucket(s3, BUCKET));
+
+  it('stores a form upload whose signed policy holds', async () => {
+    await emptyUploads();
+    const answer = await upload(await ticket());
+    expect(answer.status).toBe(204);
+    const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: KEY }));
+    expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(PDF);
+    expect(object.ContentType).toBe('application/pdf');
+  });
+
+  it.each([
+    [
+      'a changed key',
+      (fields: Record<string, string>) => ({ ...fields, key: 'uploads/20608172352/2026/11/otra.pdf' }),
+      403,
+      'AccessDenied',
+    ],
+    [
+      'a wrong content type',
+      (fields: Record<string, string>) => ({ ...fields, 'Content-Type': 'text/html' }),
+      403,
+      'AccessDenied',
+    ],
+    [
+      'a field the policy does not cover',
+      (fields: Record<string, string>) => ({ ...fields, 'x-amz-meta-owner': '20608172352' }),
+      403,
+      'AccessDenied',
+    ],
+    [
+      'a bad signature',
+      (fields: Record<string, string>) => ({ ...fields, 'X-Amz-Signature': '0'.repeat(64) }),
+      403,
+      'SignatureDoesNotMatch',
+    ],
+    [
+      'a policy rewritten without its signature',
+      (fields: Record<string, string>) => {
+        const policy = JSON.parse(Buffer.from(fields.Policy!, 'base64').toString()) as { conditions: unknown[] };
+        policy.conditions = policy.conditions.filter((c) => !(Array.isArray(c) && c[1] === '$key'));
+        return { ...fields, Policy: Buffer.from(JSON.stringify(policy)).toString('base64'), key: 'uploads/x.pdf' };
+      },
+      403,
+      'SignatureDoesNotMatch',
+    ],
+    [
+      'no policy at all',
+      (fields: Record<string, string>) => ({ key: fields.key!, 'Content-Type': 'application/pdf' }),
+      403,
+      'AccessDenied',
+    ],
+  ] as const)('refuses a form upload with %s with S3’s error, and writes nothing', async (_, change, status, code) => {
+    await emptyUploads();
+    const answer = await upload(await ticket(), PDF, change);
+    expect({ status: answer.status, code: codeOf(answer.body) }).toEqual({ status, code });
+    expect(answer.body).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<Error><Code>/);
+    expect(await keys()).toEqual([]);
+  });
+
+  it('refuses an upload larger than the policy allows (EntityTooLarge), and an expired policy', async () => {
+    await emptyUploads();
+    const tooLarge = await upload(await ticket({ maxBytes: 10 }));
+    expect({ status: tooLarge.status, code: codeOf(tooLarge.body) }).toEqual({ status: 400, code: 'EntityTooLarge' });
+    const expired = await upload(await ticket({ expires: -60 }));
+    expect({ status: expired.status, code: codeOf(expired.body) }).toEqual({ status: 403, code: 'AccessDenied' });
+    expect(expired.body).toContain('Policy expired');
+    expect(await keys()).toEqual([]);
+  });
+
+  it('refuses a policy signed with another secret', async () => {
+    await emptyUploads();
+    const stranger = s3Client(s3Service.endpoint, { ...LOCAL_CREDENTIALS, secretAccessKey: 'otro-secreto' });
+    try {
+      const answer = await upload(await ticket({ client: stranger }));
+      expect({ status: answer.status, code: codeOf(answer.body) }).toEqual({
+        status: 403,
+        code: 'SignatureDoesNotMatch',
+      });
+    } finally {
+      stranger.destroy();
+    }
+    expect(await keys()).toEqual([]);
+  });
+
+  it('refuses anonymous PUT, GET and DELETE with 403 AccessDenied, and leaves the object as it was', async () => {
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: KEY, Body: PDF, ContentType: 'application/pdf' }));
+    const url = `${s3Service.endpoint}/${BUCKET}/${KEY}`;
+
+    for (const [method, body] of [
+      ['PUT', 'reemplazado'],
+      ['GET', undefined],
+      ['DELETE', undefined],
+    ] as const) {
+      const response = await fetch(url, { method, body });
+      const text = await response.text();
+      expect({ method, status: response.status, code: codeOf(text) }).toEqual({
+        method,
+        status: 403,
+        code: 'AccessDenied',
+      });
+    }
+    const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: KEY }));
+    expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(PDF);
+  });
+
+  it('serves signed SDK calls and presigned links, and refuses a link changed or expired, or a wrong secret', async () => {
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: KEY, Body: PDF, ContentType: 'application/pdf' }));
+    expect((await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: KEY }))).ContentLength).toBe(PDF.length);
+
+    const link = await getSignedUrl(s3, new GetObjectCommand({ Bucket: BUCKET, Key: KEY }), { expiresIn: 60 });
+    const fetched = await fetch(link);
+    expect(fetched.status).toBe(200);
+    expect(Buffer.from(await fetched.arrayBuffer())).toEqual(PDF);
+
+    const changed = await fetch(link.replace('factura.pdf', 'otra.pdf'));
+    expect({ status: changed.status, code: codeOf(await changed.text()) }).toEqual({
+      status: 403,
+      code: 'SignatureDoesNotMatch',
+    });
+    const old = await getSignedUrl(s3, new GetObjectCommand({ Bucket: BUCKET, Key: KEY }), {
+      expiresIn: 60,
+      signingDate: new Date(Date.now() - 3_600_000),
+    });
+    const expired = await fetch(old);
+    expect({ status: expired.status, code: codeOf(await expired.text()) }).toEqual({
+      status: 403,
+      code: 'AccessDenied',
+    });
+
+    const stranger = s3Client(s3Service.endpoint, { ...LOCAL_CREDENTIALS, secretAccessKey: 'otro-secreto' });
+    try {
+      await expect(stranger.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: KEY }))).rejects.toMatchObject({
+        name: 'SignatureDoesNotMatch',
+        $metadata: expect.objectContaining({ httpStatusCode: 403 }),
+      });
+    } finally {
+      stranger.destroy();
+    }
+    expect((await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: KEY }))).ContentLength).toBe(PDF.length);
   });
 });
 

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { assertPortFree, type RunningService } from './types.js';
+import { createS3Auth, S3Refusal, s3ErrorXml, splitTarget, type S3Auth } from './s3-auth.js';
+import { assertPortFree, LOCAL_CREDENTIALS, type RunningService } from './types.js';
 
 /** The slice of s3rver 3.7 (a CommonJS package without types) used here. */
 interface S3rverSubresource {
@@ -40,6 +42,8 @@ export interface S3Options {
   readonly dataDir: string;
   /** Origins allowed by CORS on every bucket (the web app, for presigned POST uploads). */
   readonly corsOrigins: readonly string[];
+  /** The region signatures must name (default us-east-1, the local stage's). */
+  readonly region?: string;
 }
 
 /** S3Client settings that s3rver needs; spread them into every local S3Client. */
@@ -51,13 +55,24 @@ export const S3_CLIENT_COMPAT = {
 
 const CORS_METHODS = ['GET', 'PUT', 'POST', 'HEAD'] as const;
 const CLOSE_GRACE_MS = 2_000;
+/** The most the proxy reads of one request body (S3 takes 5 GB in one PUT; local documents are small). */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
- * Runs s3rver in this process, path-style only, with objects on disk under `<dataDir>/s3`.
+ * S3 on this machine: s3rver in this process, path-style only, with objects on disk under
+ * `<dataDir>/s3`, behind a proxy of ours on `port` that checks what S3 checks and s3rver does not:
  *
- * Signed requests must use the access key id `S3RVER` (s3rver's only built-in account; the secret
- * is `S3RVER` too): see LOCAL_CREDENTIALS. s3rver accepts any SigV4 signature from a known key and
- * verifies only V2 signatures.
+ * - Every request but a CORS preflight and a browser POST upload must be signed with SigV4 (the
+ *   Authorization header or a presigned URL) with the stage's credentials (LOCAL_CREDENTIALS), the
+ *   stage's region and a valid signature, not expired, the payload hash matching the body: else
+ *   403 AccessDenied (unsigned), SignatureDoesNotMatch, InvalidAccessKeyId, RequestTimeTooSkewed, …
+ *   with S3's XML error body. s3rver alone accepts anonymous PUT, GET and DELETE and any SigV4 signature.
+ * - A POST form upload must carry a policy whose signature verifies, that has not expired and whose
+ *   every condition holds (exact and starts-with matches on key, Content-Type, bucket, x-amz-*,
+ *   content-length-range on the file), with no form field the policy does not cover; else S3's 403
+ *   AccessDenied ("Invalid according to Policy: …") or 400 EntityTooLarge / EntityTooSmall. s3rver
+ *   alone ignores the policy. What reaches s3rver is the form as checked (fields after the file are
+ *   ignored, as S3 does). See s3-auth.ts.
  *
  * s3rver predates the SDK's default checksums: with them, a streamed PutObject is sent
  * `aws-chunked` and s3rver stores the chunk framing and the CRC32 trailer as part of the object
@@ -66,13 +81,10 @@ const CLOSE_GRACE_MS = 2_000;
  * AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED and AWS_RESPONSE_CHECKSUM_VALIDATION=WHEN_REQUIRED,
  * plus path-style addressing).
  *
- * Presigned POST: s3rver stores the form's file under its `key` field but ignores `policy` and
- * the signature fields, so the policy's conditions (content-length-range, Content-Type) are NOT
- * enforced locally; the handler that reads the upload must check size and type itself.
- *
  * Every bucket gets the same CORS rule (the given origins; GET, PUT, POST, HEAD; any header; ETag
  * exposed), whether it already exists on disk or is created later through the API, so that
- * provisioning needs no CORS step of its own.
+ * provisioning needs no CORS step of its own. Refusals carry the CORS headers too, so that the web
+ * app can read them.
  */
 export async function startS3(options: S3Options): Promise<RunningService> {
   const { port, host } = options;
@@ -83,8 +95,9 @@ export async function startS3(options: S3Options): Promise<RunningService> {
   const cors = corsConfiguration(options.corsOrigins);
   const S3rver = require('s3rver') as S3rverConstructor;
   const server = new S3rver({
-    address: host,
-    port,
+    // Reached only through the proxy below: loopback, a port of the system's choosing.
+    address: '127.0.0.1',
+    port: 0,
     silent: true,
     directory,
     vhostBuckets: false,
@@ -102,8 +115,29 @@ export async function startS3(options: S3Options): Promise<RunningService> {
     await store.putSubresource(bucket.name, undefined, cors);
   }
 
-  await server.run();
+  const internal = (await server.run()) as AddressInfo;
   const endpoint = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const auth = createS3Auth({ credentials: LOCAL_CREDENTIALS, region: options.region ?? 'us-east-1' });
+  const proxy = http.createServer((req, res) => {
+    void handleS3Request(req, res, {
+      auth,
+      internalPort: internal.port,
+      corsOrigins: options.corsOrigins,
+    }).catch((error: unknown) => {
+      if (!res.headersSent) {
+        sendS3Error(req, res, options.corsOrigins, new S3Refusal(500, 'InternalError', String(error)));
+      } else res.destroy();
+    });
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      proxy.once('error', reject);
+      proxy.listen(port, host, () => resolve());
+    });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
 
   let stopping: Promise<void> | undefined;
   return {
@@ -111,6 +145,10 @@ export async function startS3(options: S3Options): Promise<RunningService> {
     endpoint,
     stop() {
       stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          proxy.close(() => resolve());
+          proxy.closeAllConnections();
+        });
         const httpServer = server.httpServer;
         const closed = server.close();
         // Keep-alive sockets of SDK clients would hold close() open; idle ones go now, busy ones
@@ -126,6 +164,168 @@ export async function startS3(options: S3Options): Promise<RunningService> {
       return stopping;
     },
   };
+}
+
+interface ProxyContext {
+  readonly auth: S3Auth;
+  readonly internalPort: number;
+  readonly corsOrigins: readonly string[];
+}
+
+/** What S3 would do with the request before it reaches a bucket: see startS3. */
+async function handleS3Request(req: http.IncomingMessage, res: http.ServerResponse, ctx: ProxyContext): Promise<void> {
+  const target = req.url ?? '/';
+  const method = req.method ?? 'GET';
+  try {
+    // CORS preflights carry no credentials, at S3 as here: s3rver answers them from the bucket's rule.
+    if (method === 'OPTIONS') {
+      forward(req, res, ctx, await readBody(req));
+      return;
+    }
+    const body = await readBody(req);
+    const { path: rawPath, query } = splitTarget(target);
+    const segments = rawPath.split('/').filter(Boolean);
+    const contentType = String(req.headers['content-type'] ?? '');
+    if (
+      method === 'POST' &&
+      segments.length === 1 &&
+      query.length === 0 &&
+      /^multipart\/form-data/i.test(contentType)
+    ) {
+      await postUpload(req, res, ctx, decodeURIComponent(segments[0]!), body);
+      return;
+    }
+    await ctx.auth.verifyRequest({ method, url: target, headers: req.headers, body });
+    forward(req, res, ctx, body);
+  } catch (error) {
+    if (!(error instanceof S3Refusal)) throw error;
+    sendS3Error(req, res, ctx.corsOrigins, error);
+  }
+}
+
+/** A browser upload: the policy checked, then the form as checked handed to s3rver. */
+async function postUpload(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  ctx: ProxyContext,
+  bucket: string,
+  body: Buffer,
+): Promise<void> {
+  let form: FormData;
+  try {
+    form = await new Request('http://s3.local/', {
+      method: 'POST',
+      headers: { 'content-type': String(req.headers['content-type']) },
+      body,
+    }).formData();
+  } catch {
+    throw new S3Refusal(
+      400,
+      'MalformedPOSTRequest',
+      'The body of your POST request is not well-formed multipart/form-data.',
+    );
+  }
+  const fields: Array<[string, string]> = [];
+  let file: Blob | null = null;
+  let fileName = '';
+  // S3 ignores every field after the file.
+  for (const [name, value] of form.entries()) {
+    if (name.toLowerCase() === 'file') {
+      file = typeof value === 'string' ? new Blob([value]) : value;
+      fileName = typeof value === 'string' ? '' : value.name;
+      break;
+    }
+    if (typeof value === 'string') fields.push([name, value]);
+  }
+  if (!file) throw new S3Refusal(400, 'InvalidArgument', 'POST requires exactly one file upload per request.');
+  await ctx.auth.verifyPostForm(bucket, { fields, fileName, fileSize: file.size });
+
+  const checked = new FormData();
+  for (const [name, value] of fields) {
+    if (name.toLowerCase() === 'key') checked.append('key', value.replaceAll('${filename}', fileName));
+    else checked.append(name, value);
+  }
+  checked.append('file', file, fileName || 'file');
+  const origin = req.headers.origin;
+  const upstream = await fetch(`http://127.0.0.1:${ctx.internalPort}${req.url ?? '/'}`, {
+    method: 'POST',
+    body: checked,
+    headers: origin ? { origin } : {},
+    redirect: 'manual',
+  });
+  const answer = Buffer.from(await upstream.arrayBuffer());
+  const headers: http.OutgoingHttpHeaders = {};
+  upstream.headers.forEach((value, name) => {
+    if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(name))
+      headers[name] = value;
+  });
+  res.writeHead(upstream.status, { ...headers, 'content-length': answer.length });
+  res.end(answer);
+}
+
+/** Hands a checked request to s3rver and its answer back, as they are. */
+function forward(req: http.IncomingMessage, res: http.ServerResponse, ctx: ProxyContext, body: Buffer): void {
+  const headers = { ...req.headers };
+  delete headers['transfer-encoding'];
+  headers['content-length'] = String(body.length);
+  const upstream = http.request(
+    { host: '127.0.0.1', port: ctx.internalPort, method: req.method, path: req.url, headers },
+    (response) => {
+      res.writeHead(response.statusCode ?? 502, response.rawHeaders);
+      response.pipe(res);
+    },
+  );
+  upstream.on('error', (error) => {
+    if (!res.headersSent) sendS3Error(req, res, ctx.corsOrigins, new S3Refusal(500, 'InternalError', error.message));
+    else res.destroy(error);
+  });
+  upstream.end(body);
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.pause();
+        reject(new S3Refusal(400, 'EntityTooLarge', 'Your proposed upload exceeds the maximum allowed size'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** S3's XML error, with the bucket's CORS headers for an allowed origin (S3 adds them to errors too). */
+function sendS3Error(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  corsOrigins: readonly string[],
+  refusal: S3Refusal,
+): void {
+  const { body, requestId } = s3ErrorXml(refusal.code, refusal.message, (req.url ?? '/').split('?')[0]!);
+  const origin = req.headers.origin;
+  const cors: Record<string, string> =
+    origin && corsOrigins.includes(origin)
+      ? {
+          'access-control-allow-origin': origin,
+          'access-control-allow-methods': CORS_METHODS.join(', '),
+          'access-control-expose-headers': 'ETag',
+          vary: 'Origin',
+        }
+      : {};
+  res.writeHead(refusal.status, {
+    'content-type': 'application/xml',
+    'x-amz-request-id': requestId,
+    'content-length': req.method === 'HEAD' ? 0 : Buffer.byteLength(body),
+    ...cors,
+    ...(refusal.status >= 400 && req.complete === false ? { connection: 'close' } : {}),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 /** Builds the CORS subresource through s3rver's own model, so that it is validated as S3 would. */
