@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { BUCKETS, QUEUES, RUNTIME_ENV } from '@portal/shared';
 import { BUNDLE_OPTIONS, functionEntries, type FunctionEntry } from '../../infra/lib/bundling.js';
+import { FUNCTION_TELEMETRY_ENV } from '../../infra/lib/telemetry.js';
 
 const run = promisify(execFile);
 
@@ -98,6 +99,8 @@ const IMPORT_ENV: Readonly<Record<string, string>> = {
   AWS_LAMBDA_FUNCTION_NAME: 'bench',
   // As NodejsFunction sets it for bundles with source maps.
   NODE_OPTIONS: '--enable-source-maps',
+  // As PortalFunction sets them: the OpenTelemetry SDK and its OTLP exporter are built at load, as in Lambda.
+  ...FUNCTION_TELEMETRY_ENV,
   POWERTOOLS_METRICS_NAMESPACE: 'PortalProveedores',
   [RUNTIME_ENV.stage]: 'bench',
   [RUNTIME_ENV.tableName]: 'portal-bench',

@@ -6,7 +6,8 @@ const KB = 1024;
 
 /**
  * Every function's bundle as CDK deploys it: raw and gzip size, and the time a fresh Node process takes to
- * import it (median of `repeats` processes, at least eleven). Sizes are exact; import times depend on the machine
+ * import it (median of `repeats` processes, at least eleven), with the environment PortalFunction gives it, so that
+ * its clients and its OpenTelemetry SDK and exporter are built as in Lambda. Sizes are exact; import times depend on the machine
  * (Lambda runs Node 24 on Graviton; the figure here is this machine's Node). The imports take turns, one process
  * per bundle per round, so that a moment of noise on the machine touches one sample of many bundles instead of
  * every sample of one.
@@ -40,15 +41,15 @@ export const suite: BenchSuite = {
             id: `functions.${bundle.name}.gzip`,
             label: `${bundle.name} bundle gzip (${bundle.kind})`,
             unit: 'KB',
+            // Reported, not budgeted: Lambda's download and Node's parse depend on the raw size.
             samples: [round(bundle.gzipBytes / KB)],
-            target: { max: budget.gzipKb },
           },
           {
             id: `functions.${bundle.name}.import`,
             label: `${bundle.name} cold import (${bundle.kind})`,
             unit: 'ms',
             samples: samples.map(round),
-            ...(budget.importMs === undefined ? {} : { target: { max: budget.importMs } }),
+            target: { max: budget.importMs },
           },
         );
       }
