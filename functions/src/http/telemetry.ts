@@ -90,6 +90,12 @@ const TRACESTATE = 'tracestate';
 /** SQS accepts at most ten message attributes; the context is left out of a message that has no room for it. */
 const SQS_MAX_MESSAGE_ATTRIBUTES = 10;
 
+/**
+ * The longest an invocation waits for its spans to leave: the collector is on localhost and answers at once, but a
+ * collector that hangs must not hold every response (the spans are then lost, never the response).
+ */
+const FLUSH_TIMEOUT_MS = 2000;
+
 const w3c = new W3CTraceContextPropagator();
 const xray = new AWSXRayPropagator();
 
@@ -137,7 +143,11 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   const env = options.env ?? process.env;
   const endpoint = tracesEndpoint(env);
   const exporter =
-    options.exporter === undefined ? (endpoint ? new OTLPTraceExporter({ url: endpoint }) : null) : options.exporter;
+    options.exporter === undefined
+      ? endpoint
+        ? new OTLPTraceExporter({ url: endpoint, timeoutMillis: FLUSH_TIMEOUT_MS })
+        : null
+      : options.exporter;
   const processors: SpanProcessor[] = exporter
     ? [
         options.exportEachSpan
@@ -156,6 +166,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     // Lambda's trace header decides (Sampled=0 or 1); a trace begun here is recorded.
     sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
     spanProcessors: processors,
+    forceFlushTimeoutMillis: FLUSH_TIMEOUT_MS,
   });
   const tracer = provider.getTracer(TRACER_NAME);
   // Powertools' rule: only an on-demand initialization has a cold start (not provisioned concurrency).
