@@ -3,7 +3,18 @@ import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { CORS, ROUTES, type RouteDef } from '@portal/shared';
+import {
+  API_SECURITY_HEADERS,
+  CORS,
+  HEADERS,
+  MAX_REQUEST_HEADER_BYTES,
+  REQUEST_ID_PATTERN,
+  ROUTES,
+  formatErrorMessage,
+  type ErrorBody,
+  type ErrorCode,
+  type RouteDef,
+} from '@portal/shared';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ROOT_DIR } from './config.js';
 import { listen, type RunningService } from './services/types.js';
@@ -76,24 +87,72 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('payload too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      // Past the limit the rest is read and dropped, so that the client gets the 413 instead of a reset;
+      // a sender that goes on far beyond it is cut off.
+      if (size > MAX_BODY_BYTES * 4) req.destroy();
+      else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () =>
+      size > MAX_BODY_BYTES ? reject(new Error('payload too large')) : resolve(Buffer.concat(chunks)),
+    );
     req.on('error', reject);
   });
 }
 
 const TEXT_TYPES = /^(application\/(json|xml|x-www-form-urlencoded)|text\/)/;
 
+/** A path segment's percent-escapes decoded; null when they are malformed (%zz, a cut escape, invalid UTF-8). */
+function decodeSegment(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+const MALFORMED_ESCAPE = 'contiene una secuencia de escape (%) mal formada';
+
+/** The API's error body for the gateway's own refusals, as the functions answer theirs. */
+function errorBody(statusCode: number, txId: string, code: ErrorCode, parameters: Record<string, unknown> = {}) {
+  const body: ErrorBody = {
+    statusCode,
+    message: formatErrorMessage(code, parameters),
+    txId,
+    errors: [{ code, parameters }],
+  };
+  return JSON.stringify(body);
+}
+
+/** What Node's HTTP parser refused before any request existed: headers too large, or no HTTP at all. */
+function clientErrorResponse(error: NodeJS.ErrnoException): string {
+  const txId = randomBytes(8).toString('hex');
+  const [status, reason, body] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', errorBody(431, txId, 'ERROR_REQUEST_HEADERS_TOO_LARGE')]
+      : [
+          400,
+          'Bad Request',
+          errorBody(400, txId, 'ERROR_INVALID_PARAMETER', {
+            parameter: 'solicitud',
+            reason: 'no es una solicitud HTTP válida',
+          }),
+        ];
+  const headers = { ...API_SECURITY_HEADERS, [HEADERS.requestId]: txId, 'apigw-requestid': txId };
+  return [
+    `HTTP/1.1 ${status} ${reason}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
 /**
  * The local stand-in for API Gateway HTTP API: the manifest's routes, the same handlers, v2 events,
  * and the JWT authorizer's checks (signature by the pool's JWKS, issuer, audience or client_id,
- * expiry). Its own refusals carry API Gateway's bodies, as in AWS.
+ * expiry). Its refusal of a missing or bad token carries API Gateway's own body, as in AWS; its other
+ * refusals (no route, malformed escapes, headers or body too large) carry the API's error body and headers.
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningService> {
   const compiled: CompiledRoute[] = [];
@@ -149,6 +208,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
     };
     const json = (status: number, message: string) =>
       send(status, { 'content-type': 'application/json' }, JSON.stringify({ message }));
+    const given = req.headers[HEADERS.requestId];
+    const txId = typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : requestId;
+    const refuse = (status: number, code: ErrorCode, parameters: Record<string, unknown> = {}) =>
+      send(status, { ...API_SECURITY_HEADERS, [HEADERS.requestId]: txId }, errorBody(status, txId, code, parameters));
 
     if (method === 'OPTIONS' && req.headers['access-control-request-method']) {
       const allowed = origin && options.webOrigins.includes(origin);
@@ -171,11 +234,22 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
       const found = route.pattern.exec(url.pathname);
       if (!found) continue;
       const params: Record<string, string> = {};
-      route.names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1]!)));
+      for (const [i, name] of route.names.entries()) {
+        const value = decodeSegment(found[i + 1]!);
+        if (value === null)
+          return refuse(400, 'ERROR_INVALID_PARAMETER', { parameter: name, reason: MALFORMED_ESCAPE });
+        params[name] = value;
+      }
       match = { route, params };
       break;
     }
-    if (!match) return json(404, 'Not Found');
+    if (!match) {
+      // API Gateway refuses a path it cannot decode before looking for a route.
+      if (url.pathname.split('/').some((segment) => decodeSegment(segment) === null)) {
+        return refuse(400, 'ERROR_INVALID_PARAMETER', { parameter: 'path', reason: MALFORMED_ESCAPE });
+      }
+      return refuse(404, 'ERROR_ROUTE_NOT_FOUND', { method, path: url.pathname });
+    }
 
     let claims: Record<string, string> | null = null;
     if (match.route.def.auth === 'jwt') {
@@ -187,7 +261,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
     try {
       raw = await readBody(req);
     } catch {
-      return json(413, 'Request Entity Too Large');
+      return refuse(413, 'ERROR_REQUEST_TOO_LARGE');
     }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
@@ -250,12 +324,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
     }
   }
 
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ maxHeaderSize: MAX_REQUEST_HEADER_BYTES }, (req, res) => {
     serve(req, res).catch((error: unknown) => {
       log(`gateway failure: ${(error as Error).message}`);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
     });
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (socket.writable && !socket.destroyed) socket.end(clientErrorResponse(error));
+    else socket.destroy();
   });
   server.keepAliveTimeout = 5_000;
   return listen('api', server, options.port, options.host);

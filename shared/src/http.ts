@@ -29,3 +29,26 @@ export const CORS = {
   exposeHeaders: [HEADERS.requestId],
   maxAgeSeconds: 600,
 } as const;
+
+/**
+ * Headers of every API answer: the functions' (HTTP wrapper) and the gateway's own refusals alike. JSON that
+ * no browser may sniff, frame or cache.
+ */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'strict-transport-security': 'max-age=63072000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+/** A caller's x-request-id is used as the txId when it is a sane token (else the gateway's request id). */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * API Gateway HTTP API's quota on the request line and headers together (10,240 bytes); the local gateway
+ * refuses beyond it with 431.
+ */
+export const MAX_REQUEST_HEADER_BYTES = 10_240;

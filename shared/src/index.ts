@@ -29,3 +29,4 @@ export * from './schemas/messages.js';
 export * from './rules/notifications.js';
 export * from './rules/invoice-code.js';
 export * from './errors/validation-messages.js';
+export * from './limits.js';

@@ -1,4 +1,13 @@
-import { BadRequestError, CURRENCIES, isValidRuc, type Currency } from '@portal/shared';
+import {
+  BadRequestError,
+  COUNT_LIMITS,
+  CURRENCIES,
+  MAX_AMOUNT,
+  MAX_AMOUNT_TEXT,
+  TEXT_LIMITS,
+  isValidRuc,
+  type Currency,
+} from '@portal/shared';
 import { NS } from './namespaces.js';
 import type {
   ParsedDocument,
@@ -41,6 +50,10 @@ const FIELD = {
   supplierName: 'razón social del emisor',
   customerTaxId: 'documento de identidad del adquirente',
   customerName: 'nombre o razón social del adquirente',
+  customerTaxIdType: 'tipo de documento de identidad del adquirente',
+  purchaseOrder: 'orden de compra',
+  installment: 'cuota',
+  ublVersion: 'versión UBL',
   taxAmount: 'monto del IGV',
   withholding: 'retención del impuesto a la renta',
   payableAmount: 'importe total',
@@ -53,6 +66,8 @@ const FIELD = {
 const IGV_SCHEME = '1000';
 const INCOME_TAX_SCHEME = '3000';
 const RUC_SCHEME = '6';
+/** Identity documents read per party: a party names itself in a few places, never in dozens. */
+const MAX_PARTY_IDS = 20;
 
 /** Catálogo 01 codes of the invoices we read; R1 is SUNAT's code for the recibo por honorarios elsewhere. */
 const INVOICE_TYPE_CODES: Record<string, ParsedDocumentType> = {
@@ -89,6 +104,28 @@ function invalid(field: string): BadRequestError {
   return new BadRequestError('ERROR_XML_INVALID_FIELD', { field });
 }
 
+/** A text the portal keeps or looks up, within its limit (docs/limits.md); undefined stays undefined. */
+function bounded(value: string | undefined, field: string, limit: number): string | undefined {
+  if (value !== undefined && value.length > limit) {
+    throw new BadRequestError('ERROR_XML_FIELD_TOO_LONG', { field, limit });
+  }
+  return value;
+}
+
+/** At most `limit` repetitions of a datum. */
+function counted<T>(values: T[], field: string, limit: number): T[] {
+  if (values.length > limit) throw new BadRequestError('ERROR_XML_TOO_MANY_ITEMS', { field, limit });
+  return values;
+}
+
+/** An amount within MAX_AMOUNT: beyond it a document is not one the group pays (and would lose its cents). */
+function withinMaximum(amount: number, field: string): number {
+  if (amount > MAX_AMOUNT) {
+    throw new BadRequestError('ERROR_INVOICE_AMOUNT_OUT_OF_RANGE', { field, limit: MAX_AMOUNT_TEXT });
+  }
+  return amount;
+}
+
 function required<T>(value: T | undefined, field: string): T {
   if (value === undefined) throw missing(field);
   return value;
@@ -98,7 +135,7 @@ function amountOf(element: XmlElement | undefined, field: string): number | unde
   const raw = textOf(element);
   if (raw === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(raw)) throw invalid(field);
-  return Math.round(Number(raw) * 100) / 100;
+  return withinMaximum(Math.round(Number(raw) * 100) / 100, field);
 }
 
 /** xs:date as yyyy-mm-dd; a time zone suffix, which xs:date allows, is dropped. */
@@ -134,7 +171,7 @@ function taxOfScheme(root: XmlElement, scheme: string, field: string): { amount:
     found = true;
     amount += required(amountOf(childOf(subtotal, NS.cbc, 'TaxAmount'), field), field);
   }
-  return { amount: Math.round(amount * 100) / 100, found };
+  return { amount: withinMaximum(Math.round(amount * 100) / 100, field), found };
 }
 
 interface PartyId {
@@ -143,13 +180,15 @@ interface PartyId {
 }
 
 /** Identity documents of a party, in the order the layouts are tried: 2.1, PartyTaxScheme, legal entity, 2.0. */
-function partyIds(holder: XmlElement | undefined): PartyId[] {
+function partyIds(holder: XmlElement | undefined, field: string): PartyId[] {
   if (!holder) return [];
   const party = childOf(holder, NS.cac, 'Party');
   const ids: PartyId[] = [];
   const add = (element: XmlElement, scheme: string | undefined) => {
     const id = textOf(element);
     if (id !== undefined) ids.push({ id, scheme: scheme?.trim() || null });
+    if (ids.length > MAX_PARTY_IDS)
+      throw new BadRequestError('ERROR_XML_TOO_MANY_ITEMS', { field, limit: MAX_PARTY_IDS });
   };
   if (party) {
     for (const element of allOf(party, cac('PartyIdentification'), cbc('ID'))) {
@@ -167,34 +206,44 @@ function partyIds(holder: XmlElement | undefined): PartyId[] {
   return ids;
 }
 
-function partyName(holder: XmlElement | undefined): string | undefined {
+function partyName(holder: XmlElement | undefined, field: string): string | undefined {
   const party = childOf(holder, NS.cac, 'Party');
-  return (
+  return bounded(
     textOf(pathOf(party, cac('PartyLegalEntity'), cbc('RegistrationName'))) ??
-    textOf(pathOf(party, cac('PartyTaxScheme'), cbc('RegistrationName'))) ??
-    textOf(pathOf(party, cac('PartyName'), cbc('Name')))
+      textOf(pathOf(party, cac('PartyTaxScheme'), cbc('RegistrationName'))) ??
+      textOf(pathOf(party, cac('PartyName'), cbc('Name'))),
+    field,
+    TEXT_LIMITS.partyName,
   );
 }
 
 function readSupplier(root: XmlElement): ParsedParty {
   const holder = childOf(root, NS.cac, 'AccountingSupplierParty');
-  const ids = partyIds(holder);
+  const ids = partyIds(holder, FIELD.supplierTaxId);
   const ruc =
     ids.find((each) => each.scheme === RUC_SCHEME) ??
     ids.find((each) => each.scheme === null && /^\d{11}$/.test(each.id));
   if (!ruc) throw missing(FIELD.supplierTaxId);
   if (!isValidRuc(ruc.id)) throw invalid(FIELD.supplierTaxId);
-  return { taxId: ruc.id, taxIdType: RUC_SCHEME, name: required(partyName(holder), FIELD.supplierName) };
+  return {
+    taxId: ruc.id,
+    taxIdType: RUC_SCHEME,
+    name: required(partyName(holder, FIELD.supplierName), FIELD.supplierName),
+  };
 }
 
 function readCustomer(root: XmlElement): ParsedParty {
   const holder = childOf(root, NS.cac, 'AccountingCustomerParty');
-  const ids = partyIds(holder);
+  const ids = partyIds(holder, FIELD.customerTaxId);
   // A boleta's customer may be identified by DNI, or not at all ("-" with scheme 0 or "-").
   const chosen = ids.find((each) => each.scheme === RUC_SCHEME) ?? ids[0];
   if (!chosen) throw missing(FIELD.customerTaxId);
   if (chosen.scheme === RUC_SCHEME && !isValidRuc(chosen.id)) throw invalid(FIELD.customerTaxId);
-  return { taxId: chosen.id, taxIdType: chosen.scheme, name: required(partyName(holder), FIELD.customerName) };
+  return {
+    taxId: bounded(chosen.id, FIELD.customerTaxId, TEXT_LIMITS.partyTaxId)!,
+    taxIdType: bounded(chosen.scheme ?? undefined, FIELD.customerTaxIdType, TEXT_LIMITS.code) ?? null,
+    name: required(partyName(holder, FIELD.customerName), FIELD.customerName),
+  };
 }
 
 function readType(
@@ -206,7 +255,7 @@ function readType(
 ): ParsedDocumentType {
   if (kind === 'CreditNote') return 'NOTA_DE_CREDITO';
   if (kind === 'DebitNote') return 'NOTA_DE_DEBITO';
-  const code = textOf(childOf(root, NS.cbc, 'InvoiceTypeCode'));
+  const code = bounded(textOf(childOf(root, NS.cbc, 'InvoiceTypeCode')), FIELD.invoiceTypeCode, TEXT_LIMITS.code);
   if (code !== undefined) {
     const type = INVOICE_TYPE_CODES[code];
     if (!type) throw new BadRequestError('ERROR_XML_UNSUPPORTED_DOCUMENT');
@@ -224,8 +273,15 @@ function readType(
 }
 
 function readCurrency(root: XmlElement, payable: XmlElement | undefined): Currency {
-  const amountCurrency = payable?.attributes.get('currencyID')?.trim() || undefined;
-  const currency = required(textOf(childOf(root, NS.cbc, 'DocumentCurrencyCode')) ?? amountCurrency, FIELD.currency);
+  const amountCurrency = bounded(
+    payable?.attributes.get('currencyID')?.trim() || undefined,
+    FIELD.currency,
+    TEXT_LIMITS.code,
+  );
+  const currency = required(
+    bounded(textOf(childOf(root, NS.cbc, 'DocumentCurrencyCode')), FIELD.currency, TEXT_LIMITS.code) ?? amountCurrency,
+    FIELD.currency,
+  );
   const allowed = CURRENCIES.find((each) => each === currency);
   if (!allowed) throw new BadRequestError('ERROR_XML_UNSUPPORTED_CURRENCY', { currency });
   // SUNAT requires every amount in the document's currency; a total in another one is not a SUNAT document.
@@ -245,8 +301,10 @@ function readPurchaseOrders(root: XmlElement): string[] {
       );
     })
     .map((reference) => textOf(childOf(reference, NS.cbc, 'ID')));
-  const orders = [...fromOrders, ...fromReferences].filter((order): order is string => order !== undefined);
-  return [...new Set(orders)];
+  const orders = [...fromOrders, ...fromReferences]
+    .filter((order): order is string => order !== undefined)
+    .map((order) => bounded(order, FIELD.purchaseOrder, TEXT_LIMITS.sapDocumentId)!);
+  return counted([...new Set(orders)], FIELD.purchaseOrder, COUNT_LIMITS.purchaseOrders);
 }
 
 function readBillingReference(root: XmlElement): ParsedDocumentReference {
@@ -257,8 +315,9 @@ function readBillingReference(root: XmlElement): ParsedDocumentReference {
     FIELD.billingReference,
   );
   return {
-    ...seriesAndNumber(raw, FIELD.billingReference),
-    typeCode: textOf(childOf(reference, NS.cbc, 'DocumentTypeCode')) ?? null,
+    ...seriesAndNumber(bounded(raw, FIELD.billingReference, TEXT_LIMITS.documentId)!, FIELD.billingReference),
+    typeCode:
+      bounded(textOf(childOf(reference, NS.cbc, 'DocumentTypeCode')), FIELD.billingReference, TEXT_LIMITS.code) ?? null,
   };
 }
 
@@ -288,7 +347,7 @@ function readPaymentTerms(root: XmlElement): ParsedPaymentTerms | null {
       pendingAmount = amountOf(childOf(term, NS.cbc, 'Amount'), FIELD.paymentTerms) ?? null;
     } else if (meansId !== undefined && /^cuota\d+$/.test(means ?? '')) {
       installments.push({
-        id: meansId,
+        id: bounded(meansId, FIELD.installment, TEXT_LIMITS.code)!,
         amount: required(amountOf(childOf(term, NS.cbc, 'Amount'), FIELD.installmentAmount), FIELD.installmentAmount),
         dueDate: required(
           dateOf(childOf(term, NS.cbc, 'PaymentDueDate'), FIELD.installmentDueDate),
@@ -299,6 +358,7 @@ function readPaymentTerms(root: XmlElement): ParsedPaymentTerms | null {
       throw invalid(FIELD.paymentTerms);
     }
   }
+  counted(installments, FIELD.installment, COUNT_LIMITS.installments);
   // Installments without the Crédito line still mean credit.
   return { method: method ?? (installments.length > 0 ? 'CREDITO' : 'CONTADO'), pendingAmount, installments };
 }
@@ -310,13 +370,16 @@ function readDueDates(root: XmlElement, paymentTerms: ParsedPaymentTerms | null)
     ...allOf(root, cac('PaymentTerms'), cbc('PaymentDueDate')).map((element) => dateOf(element, FIELD.dueDate)),
     ...(paymentTerms?.installments.map((installment) => installment.dueDate) ?? []),
   ].filter((date): date is string => date !== undefined);
-  return [...new Set(dates)].sort();
+  return counted([...new Set(dates)].sort(), FIELD.dueDate, COUNT_LIMITS.dueDates);
 }
 
 /** The portal's reading of a SUNAT document's element tree. Throws BadRequestError with an ERROR_XML_* code. */
 export function readSunatDocument(root: XmlElement): ParsedDocument {
   const kind = rootKind(root);
-  const { prefixId, numericId } = seriesAndNumber(required(textOf(childOf(root, NS.cbc, 'ID')), FIELD.id), FIELD.id);
+  const { prefixId, numericId } = seriesAndNumber(
+    required(bounded(textOf(childOf(root, NS.cbc, 'ID')), FIELD.id, TEXT_LIMITS.documentId), FIELD.id),
+    FIELD.id,
+  );
   const issueDate = required(dateOf(childOf(root, NS.cbc, 'IssueDate'), FIELD.issueDate), FIELD.issueDate);
   const supplier = readSupplier(root);
   const customer = readCustomer(root);
@@ -334,7 +397,7 @@ export function readSunatDocument(root: XmlElement): ParsedDocument {
   const paymentTerms = readPaymentTerms(root);
   return {
     type,
-    ublVersion: textOf(childOf(root, NS.cbc, 'UBLVersionID')) ?? null,
+    ublVersion: bounded(textOf(childOf(root, NS.cbc, 'UBLVersionID')), FIELD.ublVersion, TEXT_LIMITS.code) ?? null,
     prefixId,
     numericId,
     issueDate,

@@ -3,7 +3,13 @@ import {
   ConflictError,
   ForbiddenError,
   INVOICE_STATUS_LABELS,
+  ISSUE_DATE_FLOOR,
+  MAX_AMOUNT,
+  MAX_AMOUNT_TEXT,
   isValidRuc,
+  issueDateProblem,
+  peruvianDate,
+  todayInLima,
   notificationAbout,
   type Client,
   type Currency,
@@ -95,6 +101,27 @@ export function makeIntake(deps: IntakeDeps) {
       throw new BadRequestError('ERROR_INVALID_PARAMETER', {
         parameter: 'amount',
         reason: 'el monto debe ser positivo y el IGV no puede superarlo',
+      });
+    }
+    for (const [field, amount] of [
+      ['importe total', document.amount],
+      ['monto del IGV', document.taxAmount],
+    ] as const) {
+      if (amount > MAX_AMOUNT) {
+        throw new BadRequestError('ERROR_INVOICE_AMOUNT_OUT_OF_RANGE', { field, limit: MAX_AMOUNT_TEXT });
+      }
+    }
+    const dateProblem = issueDateProblem(document.issueDate, deps.clock());
+    if (dateProblem === 'FUTURE') {
+      throw new BadRequestError('ERROR_INVOICE_ISSUE_DATE_IN_FUTURE', {
+        date: peruvianDate(document.issueDate),
+        today: peruvianDate(todayInLima(deps.clock())),
+      });
+    }
+    if (dateProblem === 'TOO_OLD') {
+      throw new BadRequestError('ERROR_INVOICE_ISSUE_DATE_TOO_OLD', {
+        date: peruvianDate(document.issueDate),
+        floor: peruvianDate(ISSUE_DATE_FLOOR),
       });
     }
 

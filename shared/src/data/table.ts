@@ -54,6 +54,15 @@ export function normalizeForSearch(text: string): string {
     .trim();
 }
 
+/**
+ * The searchable start of a name, as the name-index sort keys hold it: searches compare a prefix of at most
+ * 100 characters, and a sort key holds at most 1,024 bytes, so a long name (up to 1,500 characters) keeps its
+ * first 200 code points there.
+ */
+export function nameKeyOf(name: string): string {
+  return Array.from(normalizeForSearch(name)).slice(0, 200).join('').trimEnd();
+}
+
 /** The attributes of an invoice that its index keys are made from. */
 export interface InvoiceIndexSource {
   readonly client: string;
@@ -102,7 +111,7 @@ export const keys = {
       gsi6sk: order,
       numberKey: `${invoice.id}#${order}`,
       rucKey: `${invoice.supplierId}#${order}`,
-      nameKey: `${normalizeForSearch(invoice.supplierName)}#${order}`,
+      nameKey: `${nameKeyOf(invoice.supplierName)}#${order}`,
     };
     if (invoice.officeId) {
       attributes.gsi7pk = keys.clientOfficeInvoices(invoice.client, invoice.officeId);
@@ -149,7 +158,7 @@ export const keys = {
   },
   /** An employee is found by name prefix through byClientName. */
   employeeIndexes(acquirer: string, employee: { id: string; fullName: string }): Record<string, string> {
-    return { gsi1pk: keys.employees(acquirer), nameKey: `${normalizeForSearch(employee.fullName)}#${employee.id}` };
+    return { gsi1pk: keys.employees(acquirer), nameKey: `${nameKeyOf(employee.fullName)}#${employee.id}` };
   },
 
   purchaseOrder(acquirer: string, id: string): ItemKey {
@@ -198,7 +207,7 @@ export const keys = {
     return {
       gsi1pk: 'SUPPLIERS',
       rucKey: supplier.taxId,
-      nameKey: `${normalizeForSearch(supplier.name)}#${supplier.taxId}`,
+      nameKey: `${nameKeyOf(supplier.name)}#${supplier.taxId}`,
     };
   },
 

@@ -62,6 +62,12 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_XML_INVALID_FIELD: 'El dato «{field}» del XML del comprobante no tiene un valor válido.',
   ERROR_XML_UNSUPPORTED_CURRENCY:
     'La moneda {currency} no está permitida; solo se aceptan comprobantes en soles (PEN) o dólares (USD).',
+  ERROR_XML_FIELD_TOO_LONG: 'El dato «{field}» del XML del comprobante excede el máximo de {limit} caracteres.',
+  ERROR_XML_TOO_MANY_ITEMS: 'El XML del comprobante tiene demasiados datos «{field}» (máximo {limit}).',
+  ERROR_INVOICE_AMOUNT_OUT_OF_RANGE: 'El dato «{field}» del comprobante supera el monto máximo permitido ({limit}).',
+  ERROR_INVOICE_ISSUE_DATE_IN_FUTURE: 'La fecha de emisión {date} es posterior a la fecha de hoy ({today}).',
+  ERROR_INVOICE_ISSUE_DATE_TOO_OLD:
+    'La fecha de emisión {date} es anterior al {floor}, la fecha más antigua que el portal admite.',
   ERROR_UPLOAD_TYPE_NOT_ALLOWED: 'No se admiten archivos de tipo «{contentType}». Tipos permitidos: {allowed}.',
   ERROR_UPLOAD_TOO_LARGE: 'El archivo supera el tamaño máximo permitido de {maxSize}.',
   ERROR_UPLOAD_NOT_FOUND: 'No se encontró el archivo cargado. Vuelva a subirlo e inténtelo nuevamente.',
@@ -94,6 +100,10 @@ export const REQUEST_ERROR_MESSAGES = {
   /** A request that reached the API without passing through CloudFront (RUNTIME_ENV.originVerifyToken). */
   ERROR_DIRECT_ACCESS_FORBIDDEN: 'Acceso no permitido: use la dirección del portal.',
   ERROR_NOT_IMPLEMENTED: 'Esta funcionalidad aún no está disponible.',
+  /** The API's own answers, before any function: no route for the method and path, headers or body too large. */
+  ERROR_ROUTE_NOT_FOUND: 'La dirección solicitada no existe en el API del portal.',
+  ERROR_REQUEST_HEADERS_TOO_LARGE: 'Las cabeceras o la dirección de la solicitud superan el tamaño permitido.',
+  ERROR_REQUEST_TOO_LARGE: 'El cuerpo de la solicitud supera el tamaño permitido.',
   /** Answered by AWS WAF's rate-based rule (infra firewall), in the API's body shape. */
   ERROR_TOO_MANY_REQUESTS:
     'Se recibieron demasiadas solicitudes desde su conexión. Espere unos minutos e inténtelo nuevamente.',

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ERROR_CODES, type ErrorCode } from '../errors/catalogue.js';
+import { ISSUE_DATE_FLOOR, MAX_AMOUNT, MAX_AMOUNT_TEXT, issueDateProblem, peruvianDate } from '../limits.js';
 
 /** The one error body of the API (spec §3 "Backend error"). */
 export const ErrorBody = z.object({
@@ -23,6 +24,18 @@ export const IsoDate = z.iso.date();
 export const IsoDateTime = z.iso.datetime({ offset: true });
 
 export const Money = z.number().check(z.multipleOf(0.01), z.nonnegative());
+
+/** An amount a request brings: at most two decimals, zero or more, and within MAX_AMOUNT (docs/limits.md). */
+export const RequestMoney = z
+  .number()
+  .check(z.multipleOf(0.01), z.nonnegative(), z.maximum(MAX_AMOUNT, `no puede superar ${MAX_AMOUNT_TEXT}`));
+
+/** The issue date of a document: not after today in Lima, not before ISSUE_DATE_FLOOR (docs/limits.md). */
+const problemOf = (date: string) => (/^\d{4}-\d{2}-\d{2}$/.test(date) ? issueDateProblem(date) : null);
+export const IssueDate = IsoDate.check(
+  z.refine((date) => problemOf(date) !== 'FUTURE', 'no puede ser posterior a la fecha de hoy'),
+  z.refine((date) => problemOf(date) !== 'TOO_OLD', `no puede ser anterior al ${peruvianDate(ISSUE_DATE_FLOOR)}`),
+);
 
 /** A query value given as a comma-separated list, e.g. invoiceStatus=PENDING,COMPLETED. */
 export function commaList<T extends z.ZodMiniType<string, string>>(item: T) {

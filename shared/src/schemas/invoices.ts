@@ -1,6 +1,17 @@
 import * as z from 'zod/mini';
 import { CertStatus, Currency, InvoiceStatus, InvoiceType, OperationType } from '../domain.js';
-import { IsoDate, IsoDateTime, Money, PageQuery, QueryBoolean, Ruc, commaList } from './common.js';
+import { TEXT_LIMITS, COUNT_LIMITS } from '../limits.js';
+import {
+  IsoDate,
+  IsoDateTime,
+  IssueDate,
+  Money,
+  PageQuery,
+  QueryBoolean,
+  RequestMoney,
+  Ruc,
+  commaList,
+} from './common.js';
 import { Employee, OfficeLocation } from './reference.js';
 
 // Invoices (spec §3) and the requests that list, create and review them.
@@ -82,10 +93,10 @@ export const InvoiceKeyPath = z.object({
 export const ListInvoicesQuery = z.extend(PageQuery, {
   client: z.optional(Ruc),
   search: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
-  responsible: z.optional(z.string().check(z.minLength(1))),
+  responsible: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId))),
   invoiceStatus: z.optional(commaList(InvoiceStatus)),
   invoiceType: z.optional(commaList(InvoiceType)),
-  office: z.optional(z.string().check(z.minLength(1))),
+  office: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId))),
   acquirer: z.optional(Ruc),
   issuer: z.optional(Ruc),
 });
@@ -97,35 +108,56 @@ export const CreateInvoiceWithoutXmlBody = z.object({
   type: InvoiceType,
   clientTaxId: Ruc,
   supplierTaxId: Ruc,
-  supplierName: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  supplierName: z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.partyName)),
   currency: Currency,
-  amount: Money.check(z.positive()),
-  taxAmount: Money,
-  issueDate: IsoDate,
-  pdfUrl: z.string().check(z.minLength(1, 'Para crear un comprobante debe adjuntar un archivo PDF.')),
-  notes: z.optional(z.string().check(z.maxLength(1000))),
+  amount: RequestMoney.check(z.positive()),
+  taxAmount: RequestMoney,
+  issueDate: IssueDate,
+  pdfUrl: z
+    .string()
+    .check(
+      z.minLength(1, 'Para crear un comprobante debe adjuntar un archivo PDF.'),
+      z.maxLength(TEXT_LIMITS.objectKey),
+    ),
+  notes: z.optional(z.string().check(z.maxLength(TEXT_LIMITS.notes))),
 });
 
-export const CreateInvoiceFromXmlBody = z.object({ url: z.string().check(z.minLength(1)) });
+export const CreateInvoiceFromXmlBody = z.object({
+  url: z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.objectKey)),
+});
 
 /** SAP document numbers the manager types (OC, HES, MIGO): at most `count`, none by default. */
 const documentIds = (count: number) =>
-  z._default(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(30))).check(z.maxLength(count)), []);
+  z._default(
+    z
+      .array(z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.sapDocumentId)))
+      .check(z.maxLength(count)),
+    [],
+  );
 
 /** PUT invoice: what the manager completes (spec §2 edit sidebar, §5 rules). */
 export const UpdateInvoiceBody = z.object({
   operationType: OperationType,
-  responsibleId: z.string().check(z.minLength(1)),
-  officeId: z.string().check(z.minLength(1)),
-  locationId: z.string().check(z.minLength(1)),
+  responsibleId: z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId)),
+  officeId: z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId)),
+  locationId: z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId)),
   // Bounded so that one update, with its document claims and releases, fits in one transaction.
-  purchaseOrders: documentIds(20),
+  purchaseOrders: documentIds(COUNT_LIMITS.purchaseOrders),
   serviceSheets: documentIds(30),
   materialDocs: documentIds(30),
-  attachments: z._default(z.array(z.string().check(z.minLength(1), z.maxLength(1024))).check(z.maxLength(20)), []),
+  attachments: z._default(
+    z.array(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.objectKey))).check(z.maxLength(20)),
+    [],
+  ),
 });
 
 export const DisapproveQuery = z.object({ noRejection: z._default(QueryBoolean, false) });
 export const DisapproveBody = z.object({
-  reason: z.string().check(z.trim(), z.minLength(1, 'Por favor, ingrese el motivo de rechazo del comprobante.')),
+  reason: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'Por favor, ingrese el motivo de rechazo del comprobante.'),
+      z.maxLength(TEXT_LIMITS.reason),
+    ),
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { Level } from '../domain.js';
+import { TEXT_LIMITS } from '../limits.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/catalogue.js';
 import { IsoDateTime, PageQuery, QueryBoolean, Ruc } from './common.js';
 
@@ -135,7 +136,7 @@ export const CreateExternalUserBody = z.object({
   lastName: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
   taxId: Ruc,
   /** The supplier's business name: kept in the supplier directory when the RUC is new to it. */
-  businessName: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  businessName: z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.partyName)),
   canReceiveEmails: z._default(z.boolean(), true),
 });
 

@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES } from '@portal/shared';
+import { ERROR_MESSAGES, ISSUE_DATE_FLOOR, MAX_AMOUNT_TEXT, TEXT_LIMITS, peruvianDate } from '@portal/shared';
 
 /**
  * Every text of the invoices screen ('Mis comprobantes'): the table, its filters, the file actions, the
@@ -33,6 +33,8 @@ export const invoicesMessages = {
     paymentDate: 'Fecha de pago',
     status: 'Estado',
   },
+  /** Under the status of an approved invoice whose SAP posting needs attention. */
+  sapPosting: { FAILED: 'SAP: contabilización fallida', LATE: 'SAP: contabilización atrasada' },
   openDetail: (invoiceNumber: string) => `Ver el detalle del comprobante ${invoiceNumber}`,
   detailPanelLabel: (invoiceNumber: string) => `Detalle del comprobante ${invoiceNumber}`,
   pagination: {
@@ -175,14 +177,14 @@ export const invoicesMessages = {
       type: 'Elija el tipo de comprobante.',
       clientTaxId: 'Elija la sociedad cliente.',
       supplierTaxId: 'Ingrese un RUC válido de 11 dígitos.',
-      supplierName: 'Ingrese la razón social del proveedor (hasta 200 caracteres).',
+      supplierName: `Ingrese la razón social del proveedor (hasta ${TEXT_LIMITS.partyName} caracteres).`,
       currency: 'Elija la moneda.',
-      amount: 'Ingrese un importe mayor que cero, con hasta dos decimales.',
-      taxAmount: 'Ingrese el IGV: cero o más, con hasta dos decimales.',
+      amount: `Ingrese un importe mayor que cero y de hasta ${MAX_AMOUNT_TEXT}, con hasta dos decimales.`,
+      taxAmount: `Ingrese el IGV: de cero a ${MAX_AMOUNT_TEXT}, con hasta dos decimales.`,
       taxAboveAmount: 'El IGV no puede superar el importe total.',
-      issueDate: 'Elija la fecha de emisión.',
+      issueDate: `Elija la fecha de emisión: desde el ${peruvianDate(ISSUE_DATE_FLOOR)} hasta hoy.`,
       pdfUrl: ERROR_MESSAGES.ERROR_INVOICE_PDF_REQUIRED,
-      notes: 'Las notas admiten hasta 1000 caracteres.',
+      notes: `Las notas admiten hasta ${TEXT_LIMITS.notes} caracteres.`,
       summary: 'Revise los datos marcados antes de continuar.',
     },
   },

@@ -17,6 +17,7 @@ import {
   INVOICE_TYPE_LABELS,
   START_OF_WEEK,
   formatDate,
+  issueDateProblem,
   routes,
   type Currency,
   type InvoiceType,
@@ -30,6 +31,10 @@ import { FILE_RULES, uploadFile } from './upload-file';
 import { announceReceived, reportFailure } from './xml-upload';
 
 const text = invoicesMessages.create;
+
+/** The calendar's day (a local midnight) as yyyy-mm-dd. */
+const localIsoDate = (date: Date) =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 
 const TYPE_OPTIONS: SelectProps.Option[] = INVOICE_TYPES.map((type) => ({
   value: type,
@@ -204,6 +209,7 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
                   startOfWeek={START_OF_WEEK}
                   placeholder={text.issueDatePlaceholder}
                   invalid={Boolean(errors.issueDate)}
+                  isDateEnabled={(date) => issueDateProblem(localIsoDate(date)) === null}
                   ariaRequired
                   expandToViewport
                   i18nStrings={{

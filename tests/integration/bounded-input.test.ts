@@ -1,0 +1,231 @@
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  API_SECURITY_HEADERS,
+  HEADERS,
+  MAX_AMOUNT_TEXT,
+  TEXT_LIMITS,
+  formatErrorMessage,
+  keys,
+  routes,
+  todayInLima,
+  withCheckDigit,
+} from '@portal/shared';
+import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { call, idTokenOf, type CallResult } from '../support/api.js';
+import { table } from '../support/fixtures.js';
+import { demoUser, stage } from '../support/stage.js';
+import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
+
+// Bounded input (issue 19): texts, amounts and dates beyond the product's limits, and the gateway's own answers.
+
+const FACTURA = readFileSync(path.join(import.meta.dirname, '../fixtures/ubl/factura-ubl21-credito.xml'), 'utf8');
+const supplierToken = () => idTokenOf(demoUser('SUPPLIER').username, demoUser('SUPPLIER').password);
+const adminToken = () => idTokenOf(demoUser('ADMIN').username, demoUser('ADMIN').password);
+
+/** The documented error body, with the catalogue's Spanish message of its first code and the txId of the call. */
+function expectRefusal(response: CallResult, status: number, code: string, parameters?: Record<string, unknown>) {
+  expect({ status: response.status, code: response.body?.errors?.[0]?.code }).toEqual({ status, code });
+  expect(response.body).toEqual({
+    statusCode: status,
+    message: formatErrorMessage(code as never, response.body.errors[0].parameters),
+    txId: response.requestId,
+    errors: [{ code, parameters: parameters ?? expect.any(Object) }],
+  });
+}
+
+/** The factura of the corpus as a new document of its own (a fresh correlative), with some of its data changed. */
+function factura(change: { supplierName?: string; payable?: string; issueDate?: string } = {}) {
+  const numericId = String(randomInt(100_000, 99_999_999));
+  let xml = FACTURA.replace('<cbc:ID>F001-00000458</cbc:ID>', `<cbc:ID>F001-${numericId}</cbc:ID>`);
+  if (change.supplierName !== undefined) {
+    xml = xml.replace(
+      '<cbc:RegistrationName><![CDATA[SERVICIOS INDUSTRIALES LIMA S.A.C.]]></cbc:RegistrationName>',
+      `<cbc:RegistrationName>${change.supplierName}</cbc:RegistrationName>`,
+    );
+  }
+  if (change.payable !== undefined) {
+    xml = xml.replace('>11800.00</cbc:PayableAmount>', `>${change.payable}</cbc:PayableAmount>`);
+  }
+  if (change.issueDate !== undefined) {
+    xml = xml.replace(
+      '<cbc:IssueDate>2025-03-14</cbc:IssueDate>',
+      `<cbc:IssueDate>${change.issueDate}</cbc:IssueDate>`,
+    );
+  }
+  return { xml: Buffer.from(xml, 'utf8'), key: keys.invoice(SUPPLIERS[0]!.taxId, 'FACTURA', `F001-${numericId}`) };
+}
+
+async function submitXml(xml: Buffer) {
+  const token = await supplierToken();
+  const url = await uploadAs(token, 'INVOICE_XML', xml, 'application/xml', 'comprobante.xml');
+  return call(routes.createInvoiceFromXml, { token, body: { url } });
+}
+
+async function submitForm(change: Record<string, unknown>) {
+  const token = await adminToken();
+  const pdfUrl = await uploadAs(token, 'INVOICE_PDF', MINIMAL_PDF, 'application/pdf', 'comprobante.pdf');
+  const numericId = String(randomInt(100_000, 99_999_999));
+  const supplierTaxId = withCheckDigit('2070000005');
+  const response = await call(routes.createInvoiceWithoutXml, {
+    token,
+    body: {
+      prefixId: 'F003',
+      numericId,
+      type: 'FACTURA',
+      clientTaxId: CLIENTS[0]!.taxId,
+      supplierTaxId,
+      supplierName: 'Proveedor de Límites S.A.C.',
+      currency: 'PEN',
+      amount: 1180,
+      taxAmount: 180,
+      issueDate: '2025-06-02',
+      pdfUrl,
+      ...change,
+    },
+  });
+  return { response, key: keys.invoice(supplierTaxId, 'FACTURA', `F003-${numericId}`) };
+}
+
+const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+describe('bounded input: an XML', () => {
+  it('refuses a 203 KB supplier name with 400 ERROR_XML_FIELD_TOO_LONG and stores nothing; a name at the maximum is stored', async () => {
+    const huge = factura({ supplierName: 'A'.repeat(203 * 1024) });
+    expectRefusal(await submitXml(huge.xml), 400, 'ERROR_XML_FIELD_TOO_LONG', {
+      field: 'razón social del emisor',
+      limit: TEXT_LIMITS.partyName,
+    });
+    expect(await table().get(huge.key)).toBeUndefined();
+
+    const name = 'Ñ'.repeat(TEXT_LIMITS.partyName);
+    const atMaximum = factura({ supplierName: name });
+    const stored = await submitXml(atMaximum.xml);
+    expect(stored.status).toBe(201);
+    expect(stored.body.supplierName).toBe(name);
+  });
+
+  it('refuses 999999999999999.99 (stored as 1e15 before) and stores nothing', async () => {
+    const document = factura({ payable: '999999999999999.99' });
+    expectRefusal(await submitXml(document.xml), 400, 'ERROR_INVOICE_AMOUNT_OUT_OF_RANGE', {
+      field: 'importe total',
+      limit: MAX_AMOUNT_TEXT,
+    });
+    expect(await table().get(document.key)).toBeUndefined();
+  });
+
+  it('refuses an issue date after today in Lima, or before 2010', async () => {
+    const tomorrow = dayAfter(todayInLima());
+    const future = factura({ issueDate: tomorrow });
+    expectRefusal(await submitXml(future.xml), 400, 'ERROR_INVOICE_ISSUE_DATE_IN_FUTURE');
+    expect(await table().get(future.key)).toBeUndefined();
+    const ancient = factura({ issueDate: '1999-12-31' });
+    expectRefusal(await submitXml(ancient.xml), 400, 'ERROR_INVOICE_ISSUE_DATE_TOO_OLD', {
+      date: '31/12/1999',
+      floor: '01/01/2010',
+    });
+    expect(await table().get(ancient.key)).toBeUndefined();
+  });
+});
+
+describe('bounded input: the form without XML', () => {
+  it('refuses a huge name, the 1e15 amount, a future and an ancient date, each naming the field', async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [
+        { supplierName: 'A'.repeat(203 * 1024) },
+        'supplierName',
+        `admite como máximo ${TEXT_LIMITS.partyName} caracteres`,
+      ],
+      [{ amount: Number('999999999999999.99') }, 'amount', `no puede superar ${MAX_AMOUNT_TEXT}`],
+      [{ issueDate: dayAfter(todayInLima()) }, 'issueDate', 'no puede ser posterior a la fecha de hoy'],
+      [{ issueDate: '1999-12-31' }, 'issueDate', 'no puede ser anterior al 01/01/2010'],
+    ];
+    for (const [change, parameter, reason] of cases) {
+      const { response, key } = await submitForm(change);
+      expectRefusal(response, 400, 'ERROR_INVALID_PARAMETER', { parameter, reason });
+      expect(await table().get(key)).toBeUndefined();
+    }
+    const { response } = await submitForm({ amount: 9999999999.99, taxAmount: 1525423728.81 });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ amount: 9999999999.99, taxAmount: 1525423728.81 });
+  });
+});
+
+describe("the gateway's own answers", () => {
+  /** A raw request: fetch would normalise what these tests must send as is. */
+  async function raw(method: string, target: string, headers: Record<string, string> = {}) {
+    const token = await supplierToken();
+    const response = await fetch(stage().apiUrl + target, {
+      method,
+      headers: { authorization: `Bearer ${token}`, [HEADERS.requestId]: 'gateway-test-0001', ...headers },
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  }
+
+  function expectGatewayRefusal(
+    response: Awaited<ReturnType<typeof raw>>,
+    status: number,
+    code: string,
+    txId?: string,
+  ) {
+    expect(response.status).toBe(status);
+    expect(response.body).toEqual({
+      statusCode: status,
+      message: formatErrorMessage(code as never, response.body.errors[0].parameters),
+      txId: txId ?? expect.any(String),
+      errors: [{ code, parameters: expect.any(Object) }],
+    });
+    for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(response.headers.get(name)).toBe(value);
+  }
+
+  it('answers 400 ERROR_INVALID_PARAMETER to malformed percent-escapes in a path, naming the parameter', async () => {
+    const supplier = SUPPLIERS[0]!.taxId;
+    for (const bad of ['%E0%A4%A', '%zz', '%', '%ED%A0%80']) {
+      const response = await raw('GET', `/suppliers/${supplier}/invoices/FACTURA/${bad}`);
+      expectGatewayRefusal(response, 400, 'ERROR_INVALID_PARAMETER', 'gateway-test-0001');
+      expect(response.body.errors[0].parameters).toEqual({
+        parameter: 'invoiceId',
+        reason: 'contiene una secuencia de escape (%) mal formada',
+      });
+    }
+    // Outside any route's parameters: the path as a whole.
+    const outside = await raw('GET', '/invoices%zz/x');
+    expectGatewayRefusal(outside, 400, 'ERROR_INVALID_PARAMETER');
+    expect(outside.body.errors[0].parameters.parameter).toBe('path');
+  });
+
+  it('answers 404 ERROR_ROUTE_NOT_FOUND to an unknown route or method, with the security headers', async () => {
+    expectGatewayRefusal(await raw('GET', '/no-such-route'), 404, 'ERROR_ROUTE_NOT_FOUND', 'gateway-test-0001');
+    expectGatewayRefusal(await raw('DELETE', '/invoices'), 404, 'ERROR_ROUTE_NOT_FOUND');
+  });
+
+  it("answers 431 beyond API Gateway's 10,240 bytes of request line and headers, 413 beyond 6 MB of body", async () => {
+    expectGatewayRefusal(
+      await raw('GET', `/invoices?search=${'x'.repeat(12_000)}`),
+      431,
+      'ERROR_REQUEST_HEADERS_TOO_LARGE',
+    );
+    expectGatewayRefusal(
+      await raw('GET', '/invoices', { 'x-padding': 'y'.repeat(12_000) }),
+      431,
+      'ERROR_REQUEST_HEADERS_TOO_LARGE',
+    );
+    // A body beyond Lambda's 6 MB payload.
+    const token = await supplierToken();
+    const tooLarge = await fetch(`${stage().apiUrl}/invoices`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'x'.repeat(7 * 1024 * 1024) }),
+    });
+    expectGatewayRefusal(
+      { status: tooLarge.status, headers: tooLarge.headers, body: await tooLarge.json() },
+      413,
+      'ERROR_REQUEST_TOO_LARGE',
+    );
+    // Within it, the same request is served.
+    expect((await raw('GET', `/invoices?search=${'x'.repeat(50)}`)).status).toBe(200);
+  });
+});
