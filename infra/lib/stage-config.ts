@@ -17,6 +17,15 @@ export const LOG_RETENTION_DAYS = [
 ] as const;
 export type LogRetentionDays = (typeof LOG_RETENTION_DAYS)[number];
 
+/** Código Tributario art. 87: five years at least; ten (a retention agent's prescription period) unless told. */
+export const MIN_RETENTION_YEARS = 5;
+export const DEFAULT_RETENTION_YEARS = 10;
+
+/** Days covering `years` calendar years whatever leap days they hold: a retention is never a day short. */
+export function retentionDays(years: number): number {
+  return years * 365 + Math.ceil(years / 4);
+}
+
 /** CloudFront serves custom domains only with an ACM certificate of us-east-1. */
 const CERTIFICATE_ARN = /^arn:aws:acm:us-east-1:\d{12}:certificate\/[0-9a-f-]{36}$/;
 /** A DNS host name: lowercase labels of letters, digits and inner hyphens, at least two of them. */
@@ -203,6 +212,20 @@ export const StageConfig = z
     cognitoEmail: z.enum(['COGNITO', 'SES'], { error: "cognitoEmail: 'COGNITO' or 'SES'" }).default('COGNITO'),
     /** Who receives the alarms (SNS e-mail subscriptions, confirmed by each recipient). `-c alarmEmails='["a@b.pe"]'`. */
     alarmEmails: z.array(z.email({ error: 'alarmEmails: a list of e-mail addresses' })).default([]),
+    /**
+     * Years the invoices' documents (every version of every object of the documents bucket) and the table's
+     * backups are kept: Código Tributario art. 87 asks for five years, or the prescription period when longer,
+     * which reaches ten years for a retention agent (docs/decisions.md, "Documents kept").
+     */
+    retentionYears: z
+      .number({ error: 'retentionYears: a whole number of years, 5 or more' })
+      .int('retentionYears: a whole number of years, 5 or more')
+      .min(
+        MIN_RETENTION_YEARS,
+        `retentionYears: at least ${MIN_RETENTION_YEARS} (Código Tributario art. 87: tax records are kept five years or the prescription period, if longer)`,
+      )
+      .max(100, 'retentionYears: at most 100')
+      .default(DEFAULT_RETENTION_YEARS),
     /** Days CloudWatch keeps the logs of every function and of the API's access log. */
     logRetentionDays: z
       .literal(LOG_RETENTION_DAYS, {
@@ -356,6 +379,7 @@ const OVERRIDABLE = [
   'emailSender',
   'cognitoEmail',
   'logRetentionDays',
+  'retentionYears',
   'threatProtection',
   'wafRateLimit',
   'apiThrottle',
@@ -371,7 +395,12 @@ const JSON_KEYS: ReadonlySet<string> = new Set([
   'apiThrottle',
 ]);
 /** Context keys whose `-c` value is a number. */
-const NUMBER_KEYS: ReadonlySet<string> = new Set(['logRetentionDays', 'wafRateLimit', 'originVerifyGeneration']);
+const NUMBER_KEYS: ReadonlySet<string> = new Set([
+  'logRetentionDays',
+  'retentionYears',
+  'wafRateLimit',
+  'originVerifyGeneration',
+]);
 
 /**
  * Builds the stage configuration from CDK context (`tryGetContext`), validating it once.

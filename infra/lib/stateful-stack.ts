@@ -32,8 +32,12 @@ export class StatefulStack extends Stack {
     const { config } = props;
     setLogRetention(this, config.logRetentionDays);
 
-    this.data = new Data(this, 'Data', { retain: config.retain });
-    this.storage = new Storage(this, 'Storage', { retain: config.retain, webOrigin: config.webOrigin });
+    this.data = new Data(this, 'Data', { retain: config.retain, retentionYears: config.retentionYears });
+    this.storage = new Storage(this, 'Storage', {
+      retain: config.retain,
+      webOrigin: config.webOrigin,
+      retentionYears: config.retentionYears,
+    });
     this.queues = new Queues(this, 'Queues', { retain: config.retain });
     this.sap = new Sap(this, 'Sap', {
       retain: config.retain,

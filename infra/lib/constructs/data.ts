@@ -1,13 +1,21 @@
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as backup from 'aws-cdk-lib/aws-backup';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { RUNTIME_ENV, TABLE } from '@portal/shared';
+import { retentionDays } from '../stage-config.js';
 import type { PortalFunction } from './portal-function.js';
 
 export interface DataProps {
   readonly retain: boolean;
+  /** Years the table's monthly backups are kept (stage configuration, Código Tributario art. 87). */
+  readonly retentionYears: number;
 }
+
+/** The most point-in-time recovery keeps (DynamoDB's limit): any second of the last 35 days. */
+export const PITR_DAYS = 35;
 
 export type TableAccess = 'r' | 'rw';
 
@@ -24,6 +32,8 @@ const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Dele
 /** The single table of the product, shaped by shared TABLE (the repositories and the local stage read it too). */
 export class Data extends Construct {
   readonly table: dynamodb.Table;
+  readonly backupPlan: backup.BackupPlan;
+  readonly backupVault: backup.BackupVault;
 
   constructor(scope: Construct, id: string, props: DataProps) {
     super(scope, id);
@@ -33,11 +43,16 @@ export class Data extends Construct {
       sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TABLE.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: PITR_DAYS },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: props.retain,
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+
+    this.backupVault = new backup.BackupVault(this, 'BackupVault', {
+      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.backupPlan = this.planBackups(props.retentionYears);
 
     for (const index of Object.values(TABLE.indexes)) {
       this.table.addGlobalSecondaryIndex({
@@ -47,6 +62,41 @@ export class Data extends Construct {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
+  }
+
+  /**
+   * Point-in-time recovery covers the last 35 days to the second; AWS Backup keeps what tax law may ask for
+   * longer: a daily backup kept 35 days and a monthly one kept the retention period, in a vault of the stack
+   * (docs/deploying.md, "Restoring data").
+   */
+  private planBackups(retentionYears: number): backup.BackupPlan {
+    const plan = new backup.BackupPlan(this, 'BackupPlan', {
+      backupVault: this.backupVault,
+      backupPlanRules: [
+        new backup.BackupPlanRule({
+          ruleName: 'Daily',
+          scheduleExpression: events.Schedule.cron({ hour: '5', minute: '0' }),
+          deleteAfter: Duration.days(PITR_DAYS),
+        }),
+        new backup.BackupPlanRule({
+          ruleName: 'MonthlyForTaxRetention',
+          scheduleExpression: events.Schedule.cron({ day: '1', hour: '6', minute: '0' }),
+          deleteAfter: Duration.days(retentionDays(retentionYears)),
+        }),
+      ],
+    });
+    const selection = plan.addSelection('Table', {
+      resources: [backup.BackupResource.fromDynamoDbTable(this.table)],
+    });
+    Validations.of(selection).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
+      reason: "AWS Backup's own service-role policy for taking backups, maintained by AWS as the service changes.",
+    });
+    Validations.of(selection).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForRestores]',
+      reason: "AWS Backup's own service-role policy for restores, maintained by AWS as the service changes.",
+    });
+    return plan;
   }
 
   /**

@@ -3,12 +3,15 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { BUCKETS } from '@portal/shared';
+import { retentionDays } from '../stage-config.js';
 import type { PortalFunction } from './portal-function.js';
 
 export interface StorageProps {
   readonly retain: boolean;
   /** Origin of the web app: the browser uploads documents straight to the bucket with presigned POSTs. */
   readonly webOrigin: string;
+  /** Years every version of a document is kept (stage configuration, Código Tributario art. 87). */
+  readonly retentionYears: number;
 }
 
 /** The documents bucket (XML, PDF, attachments) and the bucket receiving the access logs of the product's buckets. */
@@ -49,8 +52,12 @@ export class Storage extends Construct {
       lifecycleRules: [
         // A browser upload that never completes leaves parts behind that cost money and are never read.
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        // Overwritten or deleted documents stay recoverable for a while, then go.
-        { id: 'ExpireOldVersions', noncurrentVersionExpiration: Duration.days(props.retain ? 365 : 30) },
+        // A document is never expired while current; an overwritten or deleted one stays recoverable (its
+        // earlier version) for the whole retention period, then goes (docs/decisions.md, "Documents kept").
+        {
+          id: 'KeepOldVersionsForTaxRetention',
+          noncurrentVersionExpiration: Duration.days(retentionDays(props.retentionYears)),
+        },
       ],
       cors: [
         {
@@ -63,6 +70,19 @@ export class Storage extends Construct {
       ],
       removalPolicy,
     });
+
+    // No one, the functions and the console included, removes a version before the lifecycle rule does (the
+    // lifecycle is not subject to bucket policies): a deletion only puts a delete marker over the kept version.
+    // Lifting this is a reviewed change of this code.
+    this.documents.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'KeepDocumentVersionsForTaxRetention',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['s3:DeleteObjectVersion'],
+        resources: [this.documents.arnForObjects('*')],
+      }),
+    );
 
     this.documentsReadWrite = new iam.ManagedPolicy(this, 'DocumentsReadWrite', {
       description: 'Read and write objects of the documents bucket',
