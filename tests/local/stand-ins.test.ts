@@ -382,6 +382,36 @@ describe('the S3 proxy, as strict as AWS', () => {
     expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(PDF);
   });
 
+  it('answers hostile requests with S3’s 4xx errors, never a 500', async () => {
+    const send = async (target: string, init: RequestInit) => {
+      const response = await fetch(`${s3Service.endpoint}${target}`, init);
+      return { status: response.status, code: codeOf(await response.text()) };
+    };
+    const garbage = { 'content-type': 'multipart/form-data; boundary=x' };
+    expect(await send(`/${BUCKET}`, { method: 'POST', headers: garbage, body: '--x\r\nno headers' })).toEqual({
+      status: 400,
+      code: 'MalformedPOSTRequest',
+    });
+    expect(await send('/%E0%A4%A', { method: 'POST', headers: garbage, body: '--x--' })).toEqual({
+      status: 400,
+      code: 'InvalidURI',
+    });
+    expect(await send(`/${BUCKET}/a?x=%E0%A4%A`, { method: 'GET' })).toEqual({ status: 400, code: 'InvalidArgument' });
+    const form = new FormData();
+    form.append('key', KEY);
+    const withoutFile = await fetch(`${s3Service.endpoint}/${BUCKET}`, { method: 'POST', body: form });
+    expect({ status: withoutFile.status, code: codeOf(await withoutFile.text()) }).toEqual({
+      status: 400,
+      code: 'InvalidArgument',
+    });
+    expect(
+      await send(`/${BUCKET}/${KEY}`, {
+        method: 'GET',
+        headers: { authorization: 'AWS4-HMAC-SHA256 Credential=S3RVER/2026/us-east-1/s3/aws4_request' },
+      }),
+    ).toEqual({ status: 400, code: 'InvalidRequest' });
+  });
+
   it('serves signed SDK calls and presigned links, and refuses a link changed or expired, or a wrong secret', async () => {
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: KEY, Body: PDF, ContentType: 'application/pdf' }));
     expect((await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: KEY }))).ContentLength).toBe(PDF.length);

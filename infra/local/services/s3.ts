@@ -192,7 +192,7 @@ async function handleS3Request(req: http.IncomingMessage, res: http.ServerRespon
       query.length === 0 &&
       /^multipart\/form-data/i.test(contentType)
     ) {
-      await postUpload(req, res, ctx, decodeURIComponent(segments[0]!), body);
+      await postUpload(req, res, ctx, bucketName(segments[0]!), body);
       return;
     }
     await ctx.auth.verifyRequest({ method, url: target, headers: req.headers, body });
@@ -200,6 +200,14 @@ async function handleS3Request(req: http.IncomingMessage, res: http.ServerRespon
   } catch (error) {
     if (!(error instanceof S3Refusal)) throw error;
     sendS3Error(req, res, ctx.corsOrigins, error);
+  }
+}
+
+function bucketName(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new S3Refusal(400, 'InvalidURI', "Couldn't parse the specified URI.");
   }
 }
 
