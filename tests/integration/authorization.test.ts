@@ -1,14 +1,28 @@
-import { describe, expect, it } from 'vitest';
-import { LEVELS, ROUTES, type Invoice, type Level, type RouteId } from '@portal/shared';
+import { createRequire } from 'node:module';
+import {
+  CognitoIdentityProviderClient,
+  InitiateAuthCommand,
+  RespondToAuthChallengeCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { SignJWT, decodeJwt, generateKeyPair, importJWK, type JWK } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLAIMS, LEVELS, ROUTES, routes, type Invoice, type Level, type RouteDef, type RouteId } from '@portal/shared';
 import { CLIENTS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { inviteSupplier, temporaryPasswordOf } from '../support/accounts.js';
 import { call, idTokenOf } from '../support/api.js';
-import { demoUser } from '../support/stage.js';
+import { demoUser, stage } from '../support/stage.js';
 
 /**
- * The manifest × role × tenant matrix. For every jwt route and every signed-in role:
- * - a role the route does not declare is refused with 403 ERROR_FORBIDDEN;
- * - a declared role gets past authorization on its own tenant's data (no 401, 403 or 404);
- * - a declared role asking for another tenant's data gets 404 (an object) or 403 (a company).
+ * The manifest × caller × tenant matrix: every jwt route of the manifest, called by every kind of caller.
+ * - Signed-in roles (a supplier, another supplier, a manager, an admin): a role the route does not declare is
+ *   refused with 403 ERROR_FORBIDDEN; a declared role gets past authorization on its own tenant's data (no 401,
+ *   403, 404 or 500); the same role asking for another tenant's data gets 404 (an object: an invoice of another
+ *   supplier, or of a company a manager does not manage) or 403 ERROR_COMPANY_NOT_ALLOWED (a company). The
+ *   manager asking for a company it does not manage is the "manager of other companies" case.
+ * - A supplier without RUC and a manager without companies (spec §6): 403 ERROR_FORBIDDEN everywhere but the two
+ *   session routes the navigation guard calls to choose their forbidden page.
+ * - A disabled account still holding its token: 403, ERROR_USER_DISABLED wherever its role reaches.
+ * - No token, an expired one, one signed with another key, a real one with a changed claim, an unsigned one: 401.
  * Every jwt route must have a probe here, so a route added later cannot escape the matrix.
  * The probes never change data: the writes they send are refused after the tenant check.
  */
@@ -23,28 +37,70 @@ interface Cell {
   /** Another tenant's data, and the answer it must get; absent where the route has no tenant. */
   foreign?: { probe: Probe; status: 403 | 404; code: string };
 }
+/** Who calls: its role, and for a supplier the RUC it is and the one it is not. */
+interface Actor {
+  readonly role: Role;
+  readonly supplier: string;
+  readonly otherSupplier: string;
+  readonly username: string;
+  readonly password: string;
+}
 
 const world = buildWorld();
 const [MANAGED, , FOREIGN_COMPANY] = [CLIENTS[0]!.taxId, CLIENTS[1]!.taxId, CLIENTS[2]!.taxId];
 const OWN_SUPPLIER = SUPPLIERS[0]!.taxId;
 const OTHER_SUPPLIER = SUPPLIERS[1]!.taxId;
 
+const account = (role: Role, index = 0) => {
+  const user = stage().demoUsers.filter((candidate) => candidate.role === role && candidate.taxId !== null)[index];
+  if (!user) throw new Error(`No demo ${role} number ${index + 1} with a taxId`);
+  return { username: user.username, password: user.password };
+};
+const ACTORS = {
+  SUPPLIER: () => ({ role: 'SUPPLIER', supplier: OWN_SUPPLIER, otherSupplier: OTHER_SUPPLIER, ...account('SUPPLIER') }),
+  'OTHER SUPPLIER': () => ({
+    role: 'SUPPLIER',
+    supplier: OTHER_SUPPLIER,
+    otherSupplier: OWN_SUPPLIER,
+    ...account('SUPPLIER', 1),
+  }),
+  MANAGER: () => ({ role: 'MANAGER', supplier: OWN_SUPPLIER, otherSupplier: OTHER_SUPPLIER, ...account('MANAGER') }),
+  ADMIN: () => ({
+    role: 'ADMIN',
+    supplier: OWN_SUPPLIER,
+    otherSupplier: OTHER_SUPPLIER,
+    username: demoUser('ADMIN').username,
+    password: demoUser('ADMIN').password,
+  }),
+} satisfies Record<string, () => Actor>;
+type ActorName = keyof typeof ACTORS;
+
 const pathOf = (invoice: Invoice) => ({
   supplierId: invoice.supplierId,
   invoiceType: invoice.type,
   invoiceId: invoice.id,
 });
-const seedInvoice = (supplier: string, client: string, status?: Invoice['status']) =>
-  world.invoices.find((i) => i.supplierId === supplier && i.client === client && (!status || i.status === status))!;
-
-/** An invoice in the role's reach, in a status that makes the write probes fail after authorization. */
-function ownInvoice(role: Role, status?: Invoice['status']) {
-  return pathOf(seedInvoice(OWN_SUPPLIER, role === 'ADMIN' ? FOREIGN_COMPANY : MANAGED, status));
+/**
+ * A seed invoice of the supplier at the company, in the status. With no company (another supplier, whose probes
+ * of staff routes are refused before anything reads them), the status is a preference.
+ */
+function seedInvoice(supplier: string, client: string | null, status?: Invoice['status']) {
+  const ofSupplier = world.invoices.filter((i) => i.supplierId === supplier && (!client || i.client === client));
+  const found = ofSupplier.find((i) => !status || i.status === status) ?? (client ? undefined : ofSupplier[0]);
+  if (!found) throw new Error(`No seed invoice of ${supplier} at ${client ?? 'any company'} ${status ?? ''}`);
+  return found;
 }
-/** An invoice out of the role's reach: another supplier's, at a company the manager does not manage. */
-const foreignInvoice = pathOf(seedInvoice(OTHER_SUPPLIER, FOREIGN_COMPANY));
 
-const company = (role: Role) => (role === 'ADMIN' ? FOREIGN_COMPANY : MANAGED);
+/** The company an actor acts for: the admin names one outside the manager's reach. */
+const company = (actor: Actor) => (actor.role === 'ADMIN' ? FOREIGN_COMPANY : MANAGED);
+/** An invoice in the actor's reach, in a status that makes the write probes fail after authorization. */
+function ownInvoice(actor: Actor, status?: Invoice['status']) {
+  const client = actor.role === 'SUPPLIER' && actor.supplier !== OWN_SUPPLIER ? null : company(actor);
+  return pathOf(seedInvoice(actor.supplier, client, status));
+}
+/** An invoice out of the actor's reach: another supplier's, at a company the manager does not manage. */
+const foreignInvoice = (actor: Actor) =>
+  pathOf(seedInvoice(actor.otherSupplier, actor.otherSupplier === OWN_SUPPLIER ? MANAGED : FOREIGN_COMPANY));
 const notFound = (probe: Probe) => ({ probe, status: 404 as const, code: 'ERROR_INVOICE_NOT_FOUND' });
 const otherCompany = (probe: Probe) => ({ probe, status: 403 as const, code: 'ERROR_COMPANY_NOT_ALLOWED' });
 const completion = {
@@ -55,52 +111,57 @@ const completion = {
   purchaseOrders: ['4500012000'],
   serviceSheets: ['1000000101'],
 };
-/** A document that is free, so that availability answers 200 on the role's own company. */
-function freeDocument(role: Role, kind: 'SERVICE_SHEET' | 'MATERIAL_DOCUMENT' | 'PURCHASE_ORDER'): string {
+/** A document that is free, so that availability answers 200 on the actor's own company. */
+function freeDocument(actor: Actor, kind: 'SERVICE_SHEET' | 'MATERIAL_DOCUMENT' | 'PURCHASE_ORDER'): string {
   const docs = world.conformityDocuments.filter(
-    (doc) => doc.acquirerTaxId === company(role) && doc.issuerTaxId === OWN_SUPPLIER && doc.claimedBy === null,
+    (doc) => doc.acquirerTaxId === company(actor) && doc.issuerTaxId === OWN_SUPPLIER && doc.claimedBy === null,
   );
   const doc = kind === 'PURCHASE_ORDER' ? docs[0] : docs.find((candidate) => candidate.kind === kind);
   return kind === 'PURCHASE_ORDER' ? doc!.purchaseOrder : doc!.documentId;
 }
-const conformity = (role: Role, kind: Parameters<typeof freeDocument>[1]) => ({
-  own: { path: { id: freeDocument(role, kind) }, query: { acquirer: company(role), issuer: OWN_SUPPLIER } },
+const conformity = (actor: Actor, kind: Parameters<typeof freeDocument>[1]) => ({
+  own: { path: { id: freeDocument(actor, kind) }, query: { acquirer: company(actor), issuer: OWN_SUPPLIER } },
   foreign:
-    role === 'ADMIN'
+    actor.role === 'ADMIN'
       ? undefined
       : otherCompany({
-          path: { id: freeDocument(role, kind) },
+          path: { id: freeDocument(actor, kind) },
           query: { acquirer: FOREIGN_COMPANY, issuer: OWN_SUPPLIER },
         }),
 });
-const companyList = (role: Role, param: string) => ({
-  own: { query: { [param]: company(role) } },
-  foreign: role === 'ADMIN' ? undefined : otherCompany({ query: { [param]: FOREIGN_COMPANY } }),
+const companyList = (actor: Actor, param: string) => ({
+  own: { query: { [param]: company(actor) } },
+  foreign: actor.role === 'ADMIN' ? undefined : otherCompany({ query: { [param]: FOREIGN_COMPANY } }),
+});
+/** An object route: the actor's own invoice, and another tenant's answering 404 (the admin has no other tenant). */
+const invoiceCell = (actor: Actor, extra: Probe = {}, status?: Invoice['status']): Cell => ({
+  own: { path: ownInvoice(actor, status), ...extra },
+  foreign: actor.role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice(actor), ...extra }),
 });
 
-const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, (role: Role) => Cell> = {
+const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, (actor: Actor) => Cell> = {
   getCurrentUser: () => ({ own: {} }),
   verifySession: () => ({ own: {} }),
   listClients: () => ({ own: {} }),
-  listInvoices: (role) => ({
-    own: role === 'ADMIN' ? { query: { client: FOREIGN_COMPANY } } : {},
+  listInvoices: (actor) => ({
+    own: actor.role === 'ADMIN' ? { query: { client: FOREIGN_COMPANY } } : {},
     foreign:
-      role === 'SUPPLIER'
-        ? otherCompany({ query: { issuer: OTHER_SUPPLIER } })
-        : role === 'MANAGER'
+      actor.role === 'SUPPLIER'
+        ? otherCompany({ query: { issuer: actor.otherSupplier } })
+        : actor.role === 'MANAGER'
           ? otherCompany({ query: { client: FOREIGN_COMPANY } })
           : undefined,
   }),
   createInvoiceFromXml: () => ({ own: { body: { url: 'uploads/factura.xml' } } }),
-  createInvoiceWithoutXml: () => ({
+  createInvoiceWithoutXml: (actor) => ({
     own: {
       body: {
         prefixId: 'F001',
         numericId: '1',
         type: 'FACTURA',
         clientTaxId: MANAGED,
-        supplierTaxId: OWN_SUPPLIER,
-        supplierName: SUPPLIERS[0]!.name,
+        supplierTaxId: actor.supplier,
+        supplierName: SUPPLIERS.find((supplier) => supplier.taxId === actor.supplier)!.name,
         currency: 'PEN',
         amount: 118,
         taxAmount: 18,
@@ -112,34 +173,19 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   createUpload: () => ({
     own: { body: { purpose: 'INVOICE_PDF', fileName: 'factura.pdf', contentType: 'application/pdf', size: 1000 } },
   }),
-  getInvoiceFile: (role) => ({
-    own: { path: ownInvoice(role), query: { file: 'pdf' } },
-    foreign: role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice, query: { file: 'pdf' } }),
-  }),
-  getInvoice: (role) => ({
-    own: { path: ownInvoice(role) },
-    foreign: role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice }),
-  }),
-  updateInvoice: (role) => ({
-    own: { path: ownInvoice(role, 'REJECTED'), body: completion },
-    foreign: role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice, body: completion }),
-  }),
-  approveInvoice: (role) => ({
-    own: { path: ownInvoice(role, 'PENDING') },
-    foreign: role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice }),
-  }),
-  disapproveInvoice: (role) => ({
-    own: { path: ownInvoice(role, 'ACCEPTED'), body: { reason: 'Prueba' } },
-    foreign: role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice, body: { reason: 'Prueba' } }),
-  }),
-  getDashboard: (role) => companyList(role, 'client'),
-  listEmployees: (role) => companyList(role, 'acquirer'),
-  listOfficeLocations: (role) => companyList(role, 'taxId'),
-  listMaterialDocs: (role) => companyList(role, 'acquirer'),
-  listServiceSheets: (role) => companyList(role, 'acquirer'),
-  materialDocAvailability: (role) => conformity(role, 'MATERIAL_DOCUMENT'),
-  purchaseOrderAvailability: (role) => conformity(role, 'PURCHASE_ORDER'),
-  serviceSheetAvailability: (role) => conformity(role, 'SERVICE_SHEET'),
+  getInvoiceFile: (actor) => invoiceCell(actor, { query: { file: 'pdf' } }),
+  getInvoice: (actor) => invoiceCell(actor),
+  updateInvoice: (actor) => invoiceCell(actor, { body: completion }, 'REJECTED'),
+  approveInvoice: (actor) => invoiceCell(actor, {}, 'PENDING'),
+  disapproveInvoice: (actor) => invoiceCell(actor, { body: { reason: 'Prueba' } }, 'ACCEPTED'),
+  getDashboard: (actor) => companyList(actor, 'client'),
+  listEmployees: (actor) => companyList(actor, 'acquirer'),
+  listOfficeLocations: (actor) => companyList(actor, 'taxId'),
+  listMaterialDocs: (actor) => companyList(actor, 'acquirer'),
+  listServiceSheets: (actor) => companyList(actor, 'acquirer'),
+  materialDocAvailability: (actor) => conformity(actor, 'MATERIAL_DOCUMENT'),
+  purchaseOrderAvailability: (actor) => conformity(actor, 'PURCHASE_ORDER'),
+  serviceSheetAvailability: (actor) => conformity(actor, 'SERVICE_SHEET'),
   searchSuppliers: () => ({ own: { query: { query: 'servicios' } } }),
   listNotifications: () => ({ own: {} }),
   markNotificationsAsRead: () => ({ own: { body: {} } }),
@@ -159,23 +205,24 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
 };
 
 const jwtRoutes = ROUTES.filter((def) => def.auth === 'jwt');
-const ROLES: Role[] = ['SUPPLIER', 'MANAGER', 'ADMIN'];
-const tokenOf = (role: Role) => idTokenOf(demoUser(role).username, demoUser(role).password);
+const cases = jwtRoutes.map((def) => [`${def.method} ${def.path}`, def] as const);
+const probesOf = (def: RouteDef) => PROBES[def.id as keyof typeof PROBES];
+/** The routes a signed-in user without companies reaches: the guard's user-info and session calls. */
+const SESSION_ROUTES: readonly string[] = [routes.getCurrentUser.id, routes.verifySession.id];
 
 it('has a probe for every jwt route of the manifest', () => {
   expect(jwtRoutes.map((def) => def.id).filter((id) => !(id in PROBES))).toEqual([]);
 });
 
-describe.each(jwtRoutes.map((def) => [`${def.method} ${def.path}`, def] as const))('%s', (_, def) => {
-  const probes = PROBES[def.id as keyof typeof PROBES];
-  it.each(ROLES.map((role) => [role] as const))('as %s', async (role) => {
-    const token = await tokenOf(role);
-    const cell = probes(role);
+describe.each(cases)('%s', (_, def) => {
+  it.each(Object.keys(ACTORS).map((name) => [name as ActorName] as const))('as %s', async (name) => {
+    const actor: Actor = ACTORS[name]();
+    const token = await idTokenOf(actor.username, actor.password);
+    const cell = probesOf(def)(actor);
     const own = await call(def, { token, ...cell.own });
     expect(own.body?.txId ?? own.headers.get('x-request-id')).toBe(own.requestId);
-    if (!def.roles.includes(role)) {
-      expect(own.status).toBe(403);
-      expect(own.body.errors[0].code).toBe('ERROR_FORBIDDEN');
+    if (!def.roles.includes(actor.role)) {
+      expect({ status: own.status, code: own.body.errors[0].code }).toEqual({ status: 403, code: 'ERROR_FORBIDDEN' });
       return;
     }
     expect(own.status, JSON.stringify(own.body)).not.toBeOneOf([401, 403, 404, 500]);
@@ -189,13 +236,122 @@ describe.each(jwtRoutes.map((def) => [`${def.method} ${def.path}`, def] as const
   });
 });
 
+describe.each(cases)('%s without a company (spec §6)', (_, def) => {
+  it.each([['SUPPLIER'], ['MANAGER']] as const)('as a %s without taxId', async (role) => {
+    const user = demoUser(role, { withoutTaxId: true });
+    const token = await idTokenOf(user.username, user.password);
+    const response = await call(def, { token, ...probesOf(def)(ACTORS[role]()).own });
+    if (SESSION_ROUTES.includes(def.id)) {
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      return;
+    }
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 403,
+      body: {
+        statusCode: 403,
+        message: 'Sesión inválida.',
+        txId: response.requestId,
+        errors: [{ code: 'ERROR_FORBIDDEN', parameters: {} }],
+      },
+    });
+  });
+});
+
+/** A supplier account of its own, signed in, then disabled by the admin: its token stays unexpired. */
+let disabledToken: string;
+/** Tokens API Gateway's JWT authorizer refuses, built from a real one. */
+let badTokens: Record<(typeof BAD_TOKENS)[number], string>;
+const BAD_TOKENS = [
+  'no token',
+  'an expired token',
+  'a token signed with another key',
+  'a real token with another RUC written in',
+  'an unsigned token',
+] as const;
+
+beforeAll(async () => {
+  const invited = await inviteSupplier();
+  const cognito = new CognitoIdentityProviderClient({
+    region: stage().region,
+    endpoint: stage().cognitoEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const challenge = await cognito.send(
+    new InitiateAuthCommand({
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      ClientId: stage().userPoolClientId,
+      AuthParameters: { USERNAME: invited.email, PASSWORD: await temporaryPasswordOf(invited.email) },
+    }),
+  );
+  const signedIn = await cognito.send(
+    new RespondToAuthChallengeCommand({
+      ClientId: stage().userPoolClientId,
+      ChallengeName: 'NEW_PASSWORD_REQUIRED',
+      Session: challenge.Session,
+      ChallengeResponses: { USERNAME: invited.email, NEW_PASSWORD: 'Matriz#Clave2026x' },
+    }),
+  );
+  disabledToken = signedIn.AuthenticationResult!.IdToken!;
+  const admin = await idTokenOf(demoUser('ADMIN').username, demoUser('ADMIN').password);
+  const disabled = await call(routes.disableExternalUser, { token: admin, path: { userId: invited.userId } });
+  expect(disabled.status).toBe(200);
+  // The local stage keeps the list of disabled accounts one second per function instance.
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    if ((await call(routes.getCurrentUser, { token: disabledToken })).status === 403) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  const real = await idTokenOf(account('SUPPLIER').username, account('SUPPLIER').password);
+  const claims = decodeJwt(real);
+  const [header, , signature] = real.split('.');
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  // cognito-local signs with a key published in its package: a token it would have issued, an hour expired.
+  const require = createRequire(import.meta.url);
+  const localKey = (require('cognito-local/lib/keys/cognitoLocal.private.json') as { jwk: JWK }).jwk;
+  const now = Math.floor(Date.now() / 1000);
+  const expired = await new SignJWT({ ...claims, iat: now - 7200, exp: now - 3600 })
+    .setProtectedHeader({ alg: 'RS256', kid: 'CognitoLocal' })
+    .sign(await importJWK(localKey, 'RS256'));
+  const { privateKey } = await generateKeyPair('RS256');
+  const otherKey = await new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: 'RS256', kid: 'CognitoLocal' })
+    .sign(privateKey);
+  badTokens = {
+    'no token': '',
+    'an expired token': expired,
+    'a token signed with another key': otherKey,
+    'a real token with another RUC written in': `${header}.${encode({ ...claims, [CLAIMS.taxId]: OTHER_SUPPLIER })}.${signature}`,
+    'an unsigned token': `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.`,
+  };
+}, 60_000);
+
+describe.each(cases)('%s as a disabled account', (_, def) => {
+  it('is refused with 403, saying the account is disabled wherever a supplier may call', async () => {
+    const response = await call(def, { token: disabledToken, ...probesOf(def)(ACTORS.SUPPLIER()).own });
+    expect({ status: response.status, code: response.body?.errors?.[0]?.code }).toEqual({
+      status: 403,
+      code: def.roles.includes('SUPPLIER') ? 'ERROR_USER_DISABLED' : 'ERROR_FORBIDDEN',
+    });
+  });
+});
+
+describe.each(cases)('%s without a valid token', (_, def) => {
+  it.each(BAD_TOKENS.map((kind) => [kind]))('refuses %s with 401', async (kind) => {
+    const response = await call(def, { token: badTokens[kind] || null, ...probesOf(def)(ACTORS.SUPPLIER()).own });
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 401,
+      body: { message: 'Unauthorized' },
+    });
+  });
+});
+
 describe('the matrix itself', () => {
   it('covers every level the manifest names', () => {
     expect(new Set(jwtRoutes.flatMap((def) => def.roles))).toEqual(new Set(LEVELS));
   });
 
   it('tests another tenant on every route that reads or writes tenant data', () => {
-    const withTenant = jwtRoutes.filter((def) => ROLES.some((role) => probesOf(def.id, role).foreign));
+    const withTenant = jwtRoutes.filter((def) => Object.values(ACTORS).some((actor) => probesOf(def)(actor()).foreign));
     expect(withTenant.map((def) => def.id).sort()).toEqual(
       [
         'approveInvoice',
@@ -216,7 +372,3 @@ describe('the matrix itself', () => {
     );
   });
 });
-
-function probesOf(id: string, role: Role): Cell {
-  return PROBES[id as keyof typeof PROBES](role);
-}

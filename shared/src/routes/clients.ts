@@ -11,7 +11,6 @@ export const clientRoutes = {
     summary: 'Sociedades del grupo',
     auth: 'jwt',
     roles: ALL_SIGNED_IN,
-    requiresCompany: false,
     request: {},
     response: z.object({ items: z.array(Client) }),
     handler: 'clients/list-clients',

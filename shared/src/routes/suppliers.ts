@@ -11,7 +11,7 @@ export const supplierRoutes = {
     summary: 'Búsqueda de proveedores por RUC o razón social (cabecera)',
     auth: 'jwt',
     roles: STAFF,
-    requiresCompany: false,
+    // Spec §6: a manager without companies does not reach the app (its forbidden page); admins act for any.
     request: { query: SearchSuppliersQuery },
     response: pageOf(SupplierProfile),
     handler: 'suppliers/search-suppliers',
