@@ -2,10 +2,12 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import {
+  API_SECURITY_HEADERS,
   CORS,
   UNEXPECTED_ERROR_MESSAGE,
   HEADERS,
   PortalError,
+  REQUEST_ID_PATTERN,
   RUNTIME_ENV,
   BadRequestError,
   ForbiddenError,
@@ -60,17 +62,8 @@ function cameThroughCloudFront(event: HttpEvent): boolean {
   return timingSafeEqual(digest(given), digest(ORIGIN_VERIFY_TOKEN));
 }
 
-const SECURITY_HEADERS: Record<string, string> = {
-  'content-type': 'application/json; charset=utf-8',
-  'cache-control': 'no-store',
-  'strict-transport-security': 'max-age=63072000; includeSubDomains',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-};
-
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
+/** The same headers as the gateway's own refusals (shared: API_SECURITY_HEADERS). */
+const SECURITY_HEADERS = API_SECURITY_HEADERS;
 
 /** The caller's request id when it is a sane token, else API Gateway's, else a new one. */
 function txIdOf(event: HttpEvent): string {
