@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { Currency, IsoDate, Money, type InvoiceType } from '@portal/shared';
+import { COUNT_LIMITS, Currency, IsoDate, Money, TEXT_LIMITS, type InvoiceType } from '@portal/shared';
 
 /** The document kinds read from XML: every InvoiceType but the plain RECIBO, which has no electronic form. */
 export const PARSED_DOCUMENT_TYPES = [
@@ -14,10 +14,10 @@ export type ParsedDocumentType = z.infer<typeof ParsedDocumentType>;
 
 export const ParsedParty = z.object({
   /** RUC for a company or a person with business income; a DNI or other identity document for some customers. */
-  taxId: z.string().check(z.minLength(1)),
+  taxId: z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.partyTaxId)),
   /** SUNAT catálogo 06 code: '6' RUC, '1' DNI, '4' carné de extranjería…; null when the XML does not say. */
   taxIdType: z.nullable(z.string()),
-  name: z.string().check(z.minLength(1)),
+  name: z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.partyName)),
 });
 export type ParsedParty = z.infer<typeof ParsedParty>;
 
@@ -34,7 +34,7 @@ export const ParsedPaymentTerms = z.object({
   method: z.enum(['CONTADO', 'CREDITO']),
   /** Monto neto pendiente de pago, given with Crédito; null when absent. */
   pendingAmount: z.nullable(Money),
-  installments: z.array(ParsedInstallment),
+  installments: z.array(ParsedInstallment).check(z.maxLength(COUNT_LIMITS.installments)),
 });
 export type ParsedPaymentTerms = z.infer<typeof ParsedPaymentTerms>;
 
@@ -47,7 +47,10 @@ export const ParsedDocumentReference = z.object({
 });
 export type ParsedDocumentReference = z.infer<typeof ParsedDocumentReference>;
 
-/** What the portal takes from a SUNAT electronic document. Amounts are in the document's currency. */
+/**
+ * What the portal takes from a SUNAT electronic document. Amounts are in the document's currency. Texts and
+ * lists are within the limits of docs/limits.md, which the reader enforces.
+ */
 export const ParsedDocument = z.object({
   type: ParsedDocumentType,
   /** cbc:UBLVersionID as written ('2.0', '2.1'); null when absent. */
@@ -58,7 +61,7 @@ export const ParsedDocument = z.object({
   numericId: z.string().check(z.minLength(1)),
   issueDate: IsoDate,
   /** Every due date the document states (cbc:DueDate, payment means, installments), ascending, no repeats. */
-  dueDates: z.array(IsoDate),
+  dueDates: z.array(IsoDate).check(z.maxLength(COUNT_LIMITS.dueDates)),
   currency: Currency,
   supplier: ParsedParty,
   customer: ParsedParty,
@@ -68,7 +71,9 @@ export const ParsedDocument = z.object({
   incomeTaxWithholding: Money,
   /** Importe total: PayableAmount of the legal (or, for debit notes, requested) monetary total. */
   payableAmount: Money,
-  purchaseOrders: z.array(z.string()),
+  purchaseOrders: z
+    .array(z.string().check(z.maxLength(TEXT_LIMITS.sapDocumentId)))
+    .check(z.maxLength(COUNT_LIMITS.purchaseOrders)),
   /** The modified document, for notes; null for the others. */
   billingReference: z.nullable(ParsedDocumentReference),
   /** Null when the document has no forma de pago (UBL 2.0 documents, notes). */
