@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
@@ -61,9 +62,28 @@ export async function acquireSlot(options: { extraStage?: boolean } = {}): Promi
       }
     }
     writeFileSync(path.join(lock, 'pid'), String(process.pid));
+    // Ports held by something else (a stage of another checkout, a developer's LOCAL_PORT_BASE): the next slot.
+    if (!(await portsFree(Number(slot.portBase)))) {
+      await rm(lock, { recursive: true, force: true });
+      continue;
+    }
     return { ...slot, lock };
   }
   throw new Error('Every local test stage slot is in use by another test run on this machine');
+}
+
+/** Whether the ports a stage takes from `base` (base + 0 … base + 19) are free on every interface. */
+async function portsFree(base: number): Promise<boolean> {
+  for (let port = base; port < base + 20; port += 1) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = net.createServer();
+      probe.unref();
+      probe.once('error', () => resolve(false));
+      probe.listen({ port, host: '0.0.0.0', exclusive: true }, () => probe.close(() => resolve(true)));
+    });
+    if (!free) return false;
+  }
+  return true;
 }
 
 /** Gives a slot back to the pool. */
