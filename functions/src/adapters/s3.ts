@@ -17,8 +17,8 @@ import { telemetry } from '../http/telemetry.js';
 
 /**
  * The documents bucket, reached with the S3 client (each call a span of the function's trace) and the SDK's
- * presigners. Presigning makes no request: it uses a client without instrumentation, so that no span is made and
- * no trace header is signed into a link.
+ * presigners. Presigning makes no request: it uses a client without instrumentation, so that no span stands for a
+ * call that was never made.
  */
 export interface S3Bucket {
   readonly name: string;
