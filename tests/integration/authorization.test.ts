@@ -6,7 +6,17 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { SignJWT, decodeJwt, generateKeyPair, importJWK, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLAIMS, LEVELS, ROUTES, routes, type Invoice, type Level, type RouteDef, type RouteId } from '@portal/shared';
+import {
+  CLAIMS,
+  HEADERS,
+  LEVELS,
+  ROUTES,
+  routes,
+  type Invoice,
+  type Level,
+  type RouteDef,
+  type RouteId,
+} from '@portal/shared';
 import { CLIENTS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
 import { inviteSupplier, temporaryPasswordOf } from '../support/accounts.js';
 import { call, idTokenOf } from '../support/api.js';
@@ -19,6 +29,8 @@ import { demoUser, stage } from '../support/stage.js';
  *   403, 404 or 500); the same role asking for another tenant's data gets 404 (an object: an invoice of another
  *   supplier, or of a company a manager does not manage) or 403 ERROR_COMPANY_NOT_ALLOWED (a company). The
  *   manager asking for a company it does not manage is the "manager of other companies" case.
+ * - A supplier or a manager naming, in the company-id header, a company outside its list: 403
+ *   ERROR_COMPANY_NOT_ALLOWED on every route its role reaches, the session routes included.
  * - A supplier without RUC and a manager without companies (spec §6): 403 ERROR_FORBIDDEN everywhere but the two
  *   session routes the navigation guard calls to choose their forbidden page.
  * - A disabled account still holding its token: 403, ERROR_USER_DISABLED wherever its role reaches.
@@ -178,6 +190,8 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   updateInvoice: (actor) => invoiceCell(actor, { body: completion }, 'REJECTED'),
   approveInvoice: (actor) => invoiceCell(actor, {}, 'PENDING'),
   disapproveInvoice: (actor) => invoiceCell(actor, { body: { reason: 'Prueba' } }, 'ACCEPTED'),
+  // ADMIN only, and an administrator reaches every tenant: no other tenant to probe.
+  retrySapPosting: (actor) => ({ own: { path: ownInvoice(actor, 'ACCEPTED') } }),
   getDashboard: (actor) => companyList(actor, 'client'),
   listEmployees: (actor) => companyList(actor, 'acquirer'),
   listOfficeLocations: (actor) => companyList(actor, 'taxId'),
@@ -254,6 +268,24 @@ describe.each(cases)('%s without a company (spec §6)', (_, def) => {
         errors: [{ code: 'ERROR_FORBIDDEN', parameters: {} }],
       },
     });
+  });
+});
+
+describe.each(cases)('%s naming a company outside the list in the company-id header', (_, def) => {
+  it.each([['SUPPLIER'], ['MANAGER']] as const)('as %s', async (name) => {
+    const actor: Actor = ACTORS[name]();
+    const token = await idTokenOf(actor.username, actor.password);
+    const outside = actor.role === 'SUPPLIER' ? actor.otherSupplier : FOREIGN_COMPANY;
+    const response = await call(def, {
+      token,
+      ...probesOf(def)(actor).own,
+      headers: { [HEADERS.companyId]: outside },
+    });
+    expect({ status: response.status, errors: response.body?.errors }).toEqual(
+      def.roles.includes(actor.role)
+        ? { status: 403, errors: [{ code: 'ERROR_COMPANY_NOT_ALLOWED', parameters: { companyId: outside } }] }
+        : { status: 403, errors: [{ code: 'ERROR_FORBIDDEN', parameters: {} }] },
+    );
   });
 });
 
