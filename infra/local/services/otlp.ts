@@ -155,15 +155,26 @@ export async function startOtlpReceiver(options: {
       }
     }
   }
-  // Writes go one after the other, so that lines never interleave.
-  let writing = Promise.resolve();
-  const persist = (received: ReceivedSpan[]) => {
-    writing = writing.then(async () => {
+  // The file is written behind the answers, one append at a time with whatever arrived meanwhile: an export (at
+  // the end of every invocation, in the stage's own process) costs the handlers as little as a collector would.
+  let pending: ReceivedSpan[] = [];
+  let writing: Promise<void> | null = null;
+  const writeAll = async (): Promise<void> => {
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
       const size = existsSync(file) ? (await stat(file)).size : 0;
       if (size > MAX_FILE_BYTES) await rename(file, path.join(dir, 'spans.1.jsonl'));
-      await appendFile(file, received.map((span) => `${JSON.stringify(span)}\n`).join(''));
-    });
-    return writing;
+      await appendFile(file, batch.map((span) => `${JSON.stringify(span)}\n`).join(''));
+    }
+  };
+  const persist = (received: ReceivedSpan[]) => {
+    pending.push(...received);
+    writing ??= writeAll()
+      .catch((error: Error) => console.error(`El receptor OTLP no pudo guardar trazas: ${error.message}`))
+      .finally(() => {
+        writing = null;
+      });
   };
 
   const answer = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -199,10 +210,8 @@ export async function startOtlpReceiver(options: {
           return answer(res, 400, { code: 3, message });
         }
         remember(received);
-        persist(received).then(
-          () => answer(res, 200, {}),
-          (error: Error) => answer(res, 500, { code: 13, message: error.message }),
-        );
+        persist(received);
+        answer(res, 200, {});
       });
       return;
     }
@@ -233,7 +242,7 @@ export async function startOtlpReceiver(options: {
     ...running,
     stop: async () => {
       await running.stop();
-      await writing.catch(() => undefined);
+      while (writing) await writing;
     },
   };
 }
