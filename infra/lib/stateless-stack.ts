@@ -5,6 +5,7 @@ import { contentSecurityPolicy, ROUTES, type RouteDef, type WebConfig } from '@p
 import { Api } from './constructs/api.js';
 import type { Data } from './constructs/data.js';
 import type { Email } from './constructs/email.js';
+import { Files } from './constructs/files.js';
 import type { Identity } from './constructs/identity.js';
 import { Observability } from './constructs/observability.js';
 import { setLogRetention, type PortalFunction } from './constructs/portal-function.js';
@@ -46,6 +47,8 @@ export interface StatelessStackProps extends StackProps {
 export class StatelessStack extends Stack {
   readonly api: Api;
   readonly web: Web;
+  /** The download links of documents: their own distribution, whose answers never run as a page. */
+  readonly files: Files;
   readonly workers: Workers;
   readonly schedules: Schedules;
   readonly observability: Observability;
@@ -57,6 +60,7 @@ export class StatelessStack extends Stack {
     const bind = (fn: PortalFunction) => {
       data.bindTable(fn, 'rw');
       storage.bindDocuments(fn);
+      this.files.bindLinks(fn);
       for (const key of Object.keys(queues.byKey) as QueueKey[]) queues.bindSend(fn, key);
     };
 
@@ -96,6 +100,12 @@ export class StatelessStack extends Stack {
         waf: true,
         chat: false,
       }),
+    });
+
+    this.files = new Files(this, 'Files', {
+      documents: storage.documents,
+      logs: this.web.logs,
+      webAclArn: props.firewall.webAclArn,
     });
 
     this.api = new Api(this, 'Api', {

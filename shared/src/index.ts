@@ -22,6 +22,7 @@ export * from './data/resources.js';
 export * from './auth.js';
 export * from './config.js';
 export * from './csp.js';
+export * from './files.js';
 export * from './observability.js';
 export * from './rules/dashboard.js';
 export * from './rules/review.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { routes, withCheckDigit, type FileLink, type InvoiceDetail, type UploadTicket } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
 import { S3_CLIENT_COMPAT } from '../../infra/local/services/s3.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
@@ -215,7 +215,7 @@ describe('the attachments of an invoice', () => {
 });
 
 describe('files as a browser receives them', () => {
-  it('shows a PDF that is also HTML only as a PDF, and downloads a picture', async () => {
+  it('shows a PDF that is also HTML only as a PDF, and downloads a picture, sandboxed', async () => {
     const token = await manager();
     const polyglot = await upload(token, 'ATTACHMENT', POLYGLOT, 'application/pdf');
     const png = await upload(token, 'ATTACHMENT', PNG, 'image/png');
@@ -227,6 +227,9 @@ describe('files as a browser receives them', () => {
 
     expect(pdf.bytes.equals(POLYGLOT)).toBe(true);
     expect(pdf.response.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.response.headers.get('x-content-type-options')).toBe('nosniff');
+    // No sandbox on a PDF: it would keep the browser's PDF viewer from showing it (Safari), and the viewer runs no page.
+    expect(pdf.response.headers.get('content-security-policy')).toBeNull();
     expect(pdf.response.headers.get('content-disposition')).toBe(
       `inline; filename="${pdf.link.fileName}"; filename*=UTF-8''${pdf.link.fileName}`,
     );
@@ -234,6 +237,25 @@ describe('files as a browser receives them', () => {
     expect(picture.response.headers.get('content-disposition')).toBe(
       `attachment; filename="${picture.link.fileName}"; filename*=UTF-8''${picture.link.fileName}`,
     );
+    expect(picture.response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(picture.response.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+  });
+
+  it('downloads an XML, never sniffed, sandboxed', async () => {
+    const invoice = buildWorld().invoices.find((one) => one.supplierId === SUPPLIER.taxId && one.xmlUrl)!;
+    const link = await call<FileLink>(routes.getInvoiceFile, {
+      token: await tokenOf(supplierUser(SUPPLIER.taxId)),
+      path: { supplierId: invoice.supplierId, invoiceType: invoice.type, invoiceId: invoice.id },
+      query: { file: 'xml' },
+    });
+    const response = await fetch(link.body.url);
+    await response.arrayBuffer();
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/xml');
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
   });
 });
 

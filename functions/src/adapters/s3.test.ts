@@ -11,7 +11,8 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeSesMailer } from './email.js';
-import { makeDocumentFiles, type S3Bucket } from './s3.js';
+import { FILE_LINKS_ENV } from '@portal/shared';
+import { documentsBucketFromEnv, makeDocumentFiles, type S3Bucket } from './s3.js';
 
 const s3 = mockClient(S3Client);
 const ses = mockClient(SESv2Client);
@@ -109,6 +110,41 @@ describe('presigned links to the documents bucket', () => {
     expect(url.searchParams.get('X-Amz-Date')).toBe('20261124T101530Z');
     expect(url.searchParams.get('X-Amz-Credential')).toBe('AKIAIOSFODNN7EXAMPLE/20261124/sa-east-1/s3/aws4_request');
     expect(url.searchParams.has('response-content-type')).toBe(false);
+  });
+
+  it('sends a link through the files distribution, signed as S3 checks it behind it (Host: the bucket domain)', async () => {
+    const at = () => new Date('2026-11-24T10:15:30Z');
+    const link = { key: 'uploads/20100070971/2026/11/a b.pdf', expiresInSeconds: 300, contentDisposition: 'inline' };
+    const viaFiles = new URL(
+      await makeDocumentFiles(
+        {
+          ...awsBucket,
+          links: {
+            origin: 'https://d111111abcdef8.cloudfront.net',
+            bucketDomain: 'portal-prod-documentos.s3.sa-east-1.amazonaws.com',
+          },
+        },
+        at,
+      ).presignGet(link),
+    );
+    const direct = new URL(await makeDocumentFiles(awsBucket, at).presignGet(link));
+
+    expect(viaFiles.origin).toBe('https://d111111abcdef8.cloudfront.net');
+    // The same path and the same signature as a link straight to the bucket: S3 accepts what CloudFront forwards.
+    expect(viaFiles.pathname).toBe(direct.pathname);
+    expect(viaFiles.search).toBe(direct.search);
+  });
+
+  it('reads the links distribution from the environment, and goes straight to the bucket without it', () => {
+    const env = { DOCUMENTS_BUCKET: 'docs', S3_FORCE_PATH_STYLE: 'false' };
+    expect(documentsBucketFromEnv(env).links).toBeUndefined();
+    expect(
+      documentsBucketFromEnv({
+        ...env,
+        [FILE_LINKS_ENV.origin]: 'https://d1.cloudfront.net',
+        [FILE_LINKS_ENV.bucketDomain]: 'docs.s3.sa-east-1.amazonaws.com',
+      }).links,
+    ).toEqual({ origin: 'https://d1.cloudfront.net', bucketDomain: 'docs.s3.sa-east-1.amazonaws.com' });
   });
 });
 

@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { BUCKETS, RUNTIME_ENV } from '@portal/shared';
+import { BUCKETS, FILE_LINKS_ENV, RUNTIME_ENV } from '@portal/shared';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import { telemetry } from '../http/telemetry.js';
 
@@ -30,13 +30,24 @@ export interface S3Bucket {
   readonly endpoint?: string;
   /** `<endpoint>/<bucket>/<key>` instead of `<bucket>.<endpoint>/<key>` (s3rver knows only this one). */
   readonly pathStyle: boolean;
+  /**
+   * Download links through the files distribution (infra constructs/files.ts): signed for the bucket's regional
+   * domain (the distribution's origin), then given the distribution's origin. Absent: links go to the bucket.
+   */
+  readonly links?: { readonly origin: string; readonly bucketDomain: string };
 }
 
 /** The documents bucket as the functions' environment describes it (read once per cold start). */
 export function documentsBucketFromEnv(env: NodeJS.ProcessEnv = process.env): S3Bucket {
   const name = env[BUCKETS.documents.env];
   if (!name) throw new Error(`${BUCKETS.documents.env} is not set`);
-  return { name, pathStyle: env[RUNTIME_ENV.s3ForcePathStyle] === 'true' };
+  const origin = env[FILE_LINKS_ENV.origin];
+  const bucketDomain = env[FILE_LINKS_ENV.bucketDomain];
+  return {
+    name,
+    pathStyle: env[RUNTIME_ENV.s3ForcePathStyle] === 'true',
+    ...(origin && bucketDomain ? { links: { origin, bucketDomain } } : {}),
+  };
 }
 
 /** What HeadObject tells of a stored file. */
@@ -109,6 +120,11 @@ export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => ne
   };
   const client = telemetry.instrumentClient(new S3Client(config));
   const presigner = new S3Client(config);
+  // The links' signer addresses the bucket by the domain the distribution forwards to, as it is (with
+  // bucketEndpoint, the SDK takes the Bucket parameter for the bucket's URL).
+  const links = bucket.links;
+  const linkSigner = links ? new S3Client({ ...config, bucketEndpoint: true }) : presigner;
+  const linkBucket = links ? `https://${links.bucketDomain}` : bucket.name;
   const Bucket = bucket.name;
 
   return {
@@ -132,17 +148,20 @@ export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => ne
       return { url: post.url, fields: post.fields };
     },
 
-    presignGet(link) {
-      return getSignedUrl(
-        presigner,
+    async presignGet(link) {
+      const url = await getSignedUrl(
+        linkSigner,
         new GetObjectCommand({
-          Bucket,
+          Bucket: linkBucket,
           Key: link.key,
           ResponseContentDisposition: link.contentDisposition,
           ...(link.contentType ? { ResponseContentType: link.contentType } : {}),
         }),
         { expiresIn: link.expiresInSeconds, signingDate: clock() },
       );
+      if (!links) return url;
+      const signed = new URL(url);
+      return `${links.origin.replace(/\/+$/, '')}${signed.pathname}${signed.search}`;
     },
 
     async head(key) {

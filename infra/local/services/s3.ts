@@ -3,6 +3,7 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileResponseHeaders } from '@portal/shared';
 import { createS3Auth, S3Refusal, s3ErrorXml, splitTarget, type S3Auth } from './s3-auth.js';
 import { assertPortFree, LOCAL_CREDENTIALS, type RunningService } from './types.js';
 
@@ -279,7 +280,11 @@ function forward(req: http.IncomingMessage, res: http.ServerResponse, ctx: Proxy
   const upstream = http.request(
     { host: '127.0.0.1', port: ctx.internalPort, method: req.method, path: req.url, headers },
     (response) => {
-      res.writeHead(response.statusCode ?? 502, response.rawHeaders);
+      // A download link's answer gets what the files distribution adds in AWS (infra constructs/files.ts).
+      const link = (req.method === 'GET' || req.method === 'HEAD') && /[?&]X-Amz-Signature=/.test(req.url ?? '');
+      const status = response.statusCode ?? 502;
+      const extra = link && status < 300 ? Object.entries(fileResponseHeaders(response.headers['content-type'])) : [];
+      res.writeHead(status, [...response.rawHeaders, ...extra.flat()]);
       response.pipe(res);
     },
   );

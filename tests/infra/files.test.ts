@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FILE_LINKS_ENV, FILE_SANDBOX_POLICY, ROUTES } from '@portal/shared';
+import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
+import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
+
+type Resource = { Type: string; Properties?: Record<string, any> };
+
+/** AWS's managed policies the links' behaviour uses (CloudFront's documented ids). */
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+
+/**
+ * Issue 19: users' files are served by a distribution of their own, whose answers are never sniffed and, unless
+ * they are a PDF, sandboxed; the functions' download links go through it.
+ */
+describe('the download links of documents (stage dev)', () => {
+  let outdir: string;
+  let portal: PortalApp;
+  let resources: Record<string, Resource>;
+  const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+
+  beforeAll(() => {
+    outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-cdk-files-'));
+    portal = buildPortalApp({ context: { stage: 'dev' }, outdir });
+    // cdk-nag runs at synthesis: an unacknowledged AwsSolutions finding makes this throw.
+    portal.app.synth();
+    resources = Template.fromStack(portal.stateless).toJSON().Resources as Record<string, Resource>;
+  });
+
+  afterAll(() => {
+    if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
+  });
+
+  function filesDistribution() {
+    const found = ofType('AWS::CloudFront::Distribution').filter(([id]) => id.startsWith('Files'));
+    expect(found).toHaveLength(1);
+    return found[0]![1].Properties!.DistributionConfig;
+  }
+
+  it('forwards every link whole to the documents bucket, never cached, read-only', () => {
+    const config = filesDistribution();
+    expect(config.Origins).toHaveLength(1);
+    expect(JSON.stringify(config.Origins[0].DomainName)).toMatch(/RegionalDomainName|Documents/);
+    expect(config.Origins[0].CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
+    expect(config.DefaultCacheBehavior).toMatchObject({
+      CachePolicyId: CACHING_DISABLED,
+      OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+      AllowedMethods: ['GET', 'HEAD'],
+      ViewerProtocolPolicy: 'https-only',
+    });
+    expect(config.WebACLId).toBeDefined();
+    expect(config.Logging).toBeDefined();
+  });
+
+  it('answers with nosniff and no framing, and sandboxes whatever is not a PDF', () => {
+    const behavior = filesDistribution().DefaultCacheBehavior;
+    const policies = ofType('AWS::CloudFront::ResponseHeadersPolicy').filter(([id]) => id.startsWith('Files'));
+    expect(policies).toHaveLength(1);
+    const [policyId, policy] = policies[0]!;
+    expect(behavior.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
+    expect(policy.Properties!.ResponseHeadersPolicyConfig.SecurityHeadersConfig).toMatchObject({
+      ContentTypeOptions: { Override: true },
+      FrameOptions: { FrameOption: 'DENY', Override: true },
+    });
+
+    const [association] = behavior.FunctionAssociations;
+    expect(association.EventType).toBe('viewer-response');
+    const [, fn] = ofType('AWS::CloudFront::Function').find(([id]) => id === association.FunctionARN['Fn::GetAtt'][0])!;
+    const code = String(fn.Properties!.FunctionCode);
+    expect(code).toContain(JSON.stringify(FILE_SANDBOX_POLICY));
+    expect(code).toContain("'application/pdf'");
+  });
+
+  it('gives every portal function the links origin and the bucket domain the links are signed for', () => {
+    const portalFunctions = ofType('AWS::Lambda::Function').filter(([, fn]) =>
+      (fn.Properties?.Tags ?? []).some((tag: { Key: string }) => tag.Key === PORTAL_FUNCTION_TAG),
+    );
+    expect(portalFunctions.length).toBeGreaterThan(ROUTES.length);
+    for (const [id, fn] of portalFunctions) {
+      const variables = fn.Properties!.Environment.Variables;
+      expect(JSON.stringify(variables[FILE_LINKS_ENV.origin]), id).toMatch(/FilesDistribution.*DomainName/);
+      expect(JSON.stringify(variables[FILE_LINKS_ENV.bucketDomain]), id).toMatch(/RegionalDomainName|Documents/);
+    }
+  });
+});
