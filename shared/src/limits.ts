@@ -24,6 +24,20 @@ export const TEXT_LIMITS = {
   objectKey: 1024,
   /** Short codes read from an XML: UBL version, type codes, installment ids. */
   code: 20,
+  /** A search typed in a list or the header (a name, RUC or e-mail prefix). */
+  search: 100,
+  /** A person's first or last name. */
+  personName: 100,
+  /** An e-mail address (RFC 5321's path limit). */
+  email: 254,
+  /** The name of an uploaded file, as the browser gives it. */
+  fileName: 200,
+  /** A MIME type as the browser gives it. */
+  contentType: 100,
+  /** A page cursor handed out by the API. */
+  cursor: 2048,
+  /** A cursor of the user listings, which wraps Cognito's PaginationToken. */
+  userCursor: 4096,
 } as const;
 
 export const COUNT_LIMITS = {

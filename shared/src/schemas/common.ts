@@ -1,6 +1,13 @@
 import * as z from 'zod/mini';
 import { ERROR_CODES, type ErrorCode } from '../errors/catalogue.js';
-import { ISSUE_DATE_FLOOR, MAX_AMOUNT, MAX_AMOUNT_TEXT, issueDateProblem, peruvianDate } from '../limits.js';
+import {
+  ISSUE_DATE_FLOOR,
+  MAX_AMOUNT,
+  MAX_AMOUNT_TEXT,
+  TEXT_LIMITS,
+  issueDateProblem,
+  peruvianDate,
+} from '../limits.js';
 
 /** The one error body of the API (spec §3 "Backend error"). */
 export const ErrorBody = z.object({
@@ -60,7 +67,7 @@ export const QueryBoolean = z.pipe(
 /** Opaque pagination: the server hands out nextCursor, the client sends it back as cursor. */
 export const PageQuery = z.object({
   limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
-  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.cursor))),
 });
 
 export function pageOf<T extends z.ZodMiniType>(item: T) {

@@ -92,7 +92,7 @@ export const InvoiceKeyPath = z.object({
 /** GET /invoices: the invoice filter of spec §3, paginated. */
 export const ListInvoicesQuery = z.extend(PageQuery, {
   client: z.optional(Ruc),
-  search: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+  search: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.search))),
   responsible: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId))),
   invoiceStatus: z.optional(commaList(InvoiceStatus)),
   invoiceType: z.optional(commaList(InvoiceType)),

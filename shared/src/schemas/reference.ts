@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { TEXT_LIMITS } from '../limits.js';
 import { PageQuery, Ruc } from './common.js';
 
 // Reference data a user picks from: employees, office locations, the group's companies, suppliers.
@@ -32,11 +33,11 @@ export type SupplierProfile = z.infer<typeof SupplierProfile>;
 
 export const EmployeesQuery = z.object({
   acquirer: Ruc,
-  q: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+  q: z.optional(z.string().check(z.trim(), z.maxLength(TEXT_LIMITS.search))),
 });
 export const OfficeLocationsQuery = z.object({ taxId: Ruc });
 
 /** Header search of suppliers: a RUC prefix (digits) or a business-name prefix. */
 export const SearchSuppliersQuery = z.extend(PageQuery, {
-  query: z.string().check(z.trim(), z.minLength(2), z.maxLength(100)),
+  query: z.string().check(z.trim(), z.minLength(2), z.maxLength(TEXT_LIMITS.search)),
 });

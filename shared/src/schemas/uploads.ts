@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { TEXT_LIMITS } from '../limits.js';
 import { IsoDateTime } from './common.js';
 
 // Files: presigned uploads and the links that open an invoice's files.
@@ -22,8 +23,8 @@ export const UPLOAD_PURPOSES = ['INVOICE_XML', 'INVOICE_PDF', 'ATTACHMENT'] as c
 /** POST /uploads: the file the browser is about to send; the server makes the key. */
 export const CreateUploadBody = z.object({
   purpose: z.enum(UPLOAD_PURPOSES),
-  fileName: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
-  contentType: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  fileName: z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.fileName)),
+  contentType: z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.contentType)),
   size: z.int().check(z.positive()),
 });
 

@@ -116,11 +116,13 @@ const UserId = z
 export const UserPath = z.object({ userId: UserId });
 
 /** User listings page through Cognito: their cursor wraps Cognito's PaginationToken, hence the longer bound. */
-const UserPageQuery = z.extend(PageQuery, { cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))) });
+const UserPageQuery = z.extend(PageQuery, {
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.userCursor))),
+});
 
 /** Suppliers' accounts: an e-mail prefix (with '@'), a RUC prefix (digits) or a business-name prefix. */
 export const ExternalUsersQuery = z.extend(UserPageQuery, {
-  query: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+  query: z.optional(z.string().check(z.trim(), z.maxLength(TEXT_LIMITS.search))),
 });
 export const InternalUsersQuery = UserPageQuery;
 export const AssignClientQuery = z.object({ client: Ruc });
@@ -130,10 +132,10 @@ export const WhitelistQuery = z.object({ include: QueryBoolean });
 export const CreateExternalUserBody = z.object({
   email: z.pipe(
     z.string().check(z.trim(), z.toLowerCase()),
-    z.email('no es un correo electrónico válido').check(z.maxLength(254)),
+    z.email('no es un correo electrónico válido').check(z.maxLength(TEXT_LIMITS.email)),
   ),
-  firstName: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
-  lastName: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  firstName: z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.personName)),
+  lastName: z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.personName)),
   taxId: Ruc,
   /** The supplier's business name: kept in the supplier directory when the RUC is new to it. */
   businessName: z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.partyName)),
