@@ -300,17 +300,17 @@ export function makeUserAdmin(deps: UserAdminDeps) {
   }
 
   /**
-   * Disabling: Cognito disables the account, revokes its refresh tokens, and the account enters the list the
-   * API refuses (within a minute, whatever tokens it holds). Enabling takes it out; the account signs in again.
-   * A repeated call (also the retry of one that died half-way) writes the same end state again, without a
-   * second audit event.
+   * Disabling: Cognito revokes the account's refresh tokens and disables it, and the account enters the list
+   * the API refuses (within a minute, whatever tokens it holds). Enabling takes it out; the account signs in
+   * again. The sign-out comes first, while the account is still enabled. A repeated call (also the retry of
+   * one that died half-way) writes the same end state again, without a second audit event.
    */
   async function setEnabled(context: AdminContext, userId: string, enabled: boolean): Promise<ExternalUser> {
     const user = await externalAccount(userId);
     const changed = user.enabled !== enabled;
+    if (!enabled) await directory.signOut(user.id);
     if (changed && enabled) await directory.enable(user.id);
     if (changed && !enabled) await directory.disable(user.id);
-    if (!enabled) await directory.signOut(user.id);
     const updated: DirectoryUser = { ...user, enabled };
     await deps.commit({
       ...(await indexOf(updated)),
