@@ -37,9 +37,9 @@ export interface ReceivedSpan {
 export const SPAN_KIND = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 } as const;
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** Spans kept in memory for the queries (the newest); the file keeps up to two generations of 64 MB. */
-const MAX_SPANS_IN_MEMORY = 100_000;
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** Spans kept in memory for the queries (the newest); the file keeps up to two generations of 16 MB (read at start). */
+const MAX_SPANS_IN_MEMORY = 50_000;
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const HEX_ID = { trace: /^[0-9a-f]{32}$/, span: /^[0-9a-f]{16}$/ };
 
 interface OtlpAnyValue {
