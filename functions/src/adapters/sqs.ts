@@ -1,7 +1,11 @@
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { telemetry } from '../http/telemetry.js';
 
-/** Built once per cold start; on the local stage the SDK's AWS_ENDPOINT_URL_SQS points it at the stand-in. */
+/**
+ * Built once per cold start; on the local stage the SDK's AWS_ENDPOINT_URL_SQS points it at the stand-in. Every
+ * message sent carries the sender's trace context (a `traceparent` message attribute, telemetry.ts), so that its
+ * consumer continues the trace.
+ */
 const sqs = telemetry.instrumentClient(new SQSClient({}));
 
 export interface Queue {
