@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   CognitoIdentityProviderClient,
+  AdminUserGlobalSignOutCommand,
   ConfirmForgotPasswordCommand,
+  GetTokensFromRefreshTokenCommand,
   InitiateAuthCommand,
   RespondToAuthChallengeCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -352,9 +354,23 @@ describe('user administration', () => {
           (answer) => (answer.AuthenticationResult?.IdToken ? 'refreshed' : 'no tokens'),
           (error: Error) => error.name,
         );
+    // The web app (Amplify) refreshes through GetTokensFromRefreshToken.
+    const refreshAsTheWebApp = () =>
+      cognito()
+        .send(
+          new GetTokensFromRefreshTokenCommand({
+            ClientId: stage().userPoolClientId,
+            RefreshToken: session.RefreshToken!,
+          }),
+        )
+        .then(
+          (answer) => (answer.AuthenticationResult?.IdToken ? 'refreshed' : 'no tokens'),
+          (error: Error) => error.name,
+        );
     const invoices = (token: string) => call(routes.listInvoices, { token });
     expect((await invoices(session.IdToken!)).status).toBe(200);
     expect(await refresh()).toBe('refreshed');
+    expect(await refreshAsTheWebApp()).toBe('refreshed');
     const admin = await adminToken();
     const path = { userId: supplier.user.id };
 
@@ -381,6 +397,7 @@ describe('user administration', () => {
     expect((await call(routes.enableExternalUser, { token: admin, path })).status).toBe(200);
     // Enabled again, the account signs in again; the refresh token it held was revoked for good.
     expect(await refresh()).toBe('NotAuthorizedException');
+    expect(await refreshAsTheWebApp()).toBe('NotAuthorizedException');
     const signedInAgain = await freshIdToken(supplier.email, NEW_PASSWORD);
     const served = await eventually(
       () => invoices(signedInAgain),
@@ -388,6 +405,16 @@ describe('user administration', () => {
       'the enabled account to be served',
     );
     expect(served.status).toBe(200);
+  });
+
+  it('signs out only an account the pool holds, as Cognito does (the local proxy answers AdminUserGlobalSignOut)', async () => {
+    const outcome = await cognito()
+      .send(new AdminUserGlobalSignOutCommand({ UserPoolId: stage().userPoolId, Username: `nadie-${randomUUID()}` }))
+      .then(
+        () => 'signed out',
+        (error: Error) => error.name,
+      );
+    expect(outcome).toBe('UserNotFoundException');
   });
 
   it('turns e-mail reception off and on, one account or many (an unknown id fails alone), as the worker sees it', async () => {
