@@ -153,7 +153,8 @@ export class StatelessStack extends Stack {
       jobsDir: props.jobsDir,
       bind: (fn, key) => {
         bind(fn);
-        if (key === 'paymentSync') props.sap.bind(fn);
+        // The payment sync reads SAP's payment runs; the outbox sweeper looks postings up in SAP and records them.
+        if (key === 'paymentSync' || key === 'outboxSweeper') props.sap.bind(fn);
       },
     });
 

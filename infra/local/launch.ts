@@ -16,6 +16,13 @@ export interface LaunchOptions {
   readonly nodeArgs?: readonly string[];
   /** @default 240 s */
   readonly startTimeoutMs?: number;
+  /** Start on the data directory as it is (a restart after a crash) instead of emptying it. */
+  readonly keepData?: boolean;
+  /**
+   * Run the stage in a process group of its own, so that kill() ends it with every child (DynamoDB Local …)
+   * at once. Off by default: a stage in its own group does not get the terminal's Ctrl-C with its launcher.
+   */
+  readonly ownProcessGroup?: boolean;
 }
 
 export interface LaunchedStage {
@@ -23,6 +30,8 @@ export interface LaunchedStage {
   /** The stage process's output (stdout and stderr). */
   readonly logFile: string;
   stop(): Promise<void>;
+  /** Kills the stage's whole process group at once (the stage and every child it started), as a crash would. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /**
@@ -32,8 +41,10 @@ export interface LaunchedStage {
  */
 export async function launchLocalStage(options: LaunchOptions): Promise<LaunchedStage> {
   const { dataDir, portBase } = options;
-  await rm(dataDir, { recursive: true, force: true });
+  if (!options.keepData) await rm(dataDir, { recursive: true, force: true });
   await mkdir(dataDir, { recursive: true });
+  // A fresh outputs.json tells that this start is done (a restart finds the last one there).
+  await rm(path.join(dataDir, 'outputs.json'), { force: true });
   const logFile = path.join(dataDir, 'stage.log');
   const log = createLogStream(logFile);
   const child = spawn(
@@ -43,30 +54,48 @@ export async function launchLocalStage(options: LaunchOptions): Promise<Launched
       cwd: ROOT_DIR,
       env: { ...process.env, ...options.env, LOCAL_STAGE_DIR: dataDir, LOCAL_PORT_BASE: portBase },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.ownProcessGroup ?? false,
     },
   );
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
+  /** Signals the stage, and with ownProcessGroup every process of its group (a group already gone is fine). */
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (options.ownProcessGroup) process.kill(-child.pid!, name);
+      else child.kill(name);
+    } catch {
+      // Already gone.
+    }
+  };
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const timer = setTimeout(() => signal('SIGKILL'), 20_000);
       await exited;
       clearTimeout(timer);
     }
+  };
+
+  const kill = async (name: NodeJS.Signals = 'SIGKILL') => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    signal(name);
+    await exited;
   };
 
   const outputsFile = path.join(dataDir, 'outputs.json');
   const deadline = Date.now() + (options.startTimeoutMs ?? 240_000);
   while (!existsSync(outputsFile)) {
     if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
+      // In a group of its own, its children (DynamoDB Local …) would outlive it and hold their ports.
+      signal('SIGKILL');
       const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-3000) : '';
       throw new Error(`The local stage did not start (see ${logFile}):\n${tail}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return { outputs: JSON.parse(readFileSync(outputsFile, 'utf8')) as LocalOutputs, logFile, stop };
+  return { outputs: JSON.parse(readFileSync(outputsFile, 'utf8')) as LocalOutputs, logFile, stop, kill };
 }

@@ -8,7 +8,16 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { BUCKETS, QUEUES, RUNTIME_ENV, SCHEDULES, TABLE, localName, type WebConfig } from '@portal/shared';
+import {
+  BUCKETS,
+  MIRO_POSTING,
+  QUEUES,
+  RUNTIME_ENV,
+  SCHEDULES,
+  TABLE,
+  localName,
+  type WebConfig,
+} from '@portal/shared';
 import { ROOT_DIR, type LocalStageConfig } from './config.js';
 import { startGateway } from './gateway.js';
 import type { LocalOutputs } from './outputs.js';
@@ -173,6 +182,8 @@ export async function startLocalStage(
     SAP_BASE_URL: url(ports.sap),
     SAP_CREDENTIALS: JSON.stringify(LOCAL_SAP_CREDENTIALS),
     SAP_COMPANY_CODES: JSON.stringify(localCompanyCodes()),
+    // A failed MIRO attempt is tried again after 2 s, 4 s, 8 s … here (30 s, 60 s … in AWS), so tests need not wait minutes.
+    [MIRO_POSTING.timeScaleEnv]: process.env[MIRO_POSTING.timeScaleEnv] ?? '2',
     SUNAT_TOKEN_URL: url(ports.sunat),
     SUNAT_API_URL: url(ports.sunat),
     SUNAT_CREDENTIALS: JSON.stringify(sunatCredentials),
@@ -227,7 +238,7 @@ export async function startLocalStage(
         triggerFunctionName: TRIGGER_FUNCTION,
       }),
       startSunatSimulator(ports.sunat, host, { credentials: sunatCredentials }),
-      startSapSimulator(ports.sap, host),
+      startSapSimulator(ports.sap, host, { stateFile: path.join(dataDir, 'sap-state.jsonl') }),
       startMailbox({ port: ports.mailbox, host, dataDir }),
       startCorporateIdp({
         port: ports.corporateIdp,
@@ -411,7 +422,7 @@ export async function startLocalStage(
 
 /**
  * EventBridge's rules on this machine: each job of shared SCHEDULES runs on its own timer (every
- * LOCAL_SCHEDULE_SECONDS when set, else its everyMinutes), never two runs of one job at a time. The
+ * LOCAL_SCHEDULE_SECONDS when set, else its localEverySeconds or everyMinutes), never two runs of one job at a time. The
  * SAP simulator's `POST /__control/schedules/{id}` runs one now, for tests and demos.
  */
 async function startSchedules(
@@ -449,7 +460,8 @@ async function startSchedules(
       return next;
     };
     jobs.set(def.id, run);
-    const timer = setInterval(() => run().catch(() => undefined), (everySeconds ?? def.everyMinutes * 60) * 1000);
+    const localEvery = 'localEverySeconds' in def ? def.localEverySeconds : def.everyMinutes * 60;
+    const timer = setInterval(() => run().catch(() => undefined), (everySeconds ?? localEvery) * 1000);
     timer.unref();
     timers.push(timer);
   }

@@ -37,7 +37,7 @@ describe('function bundle budgets', () => {
     expect([...bundles.keys()]).toEqual(entries.map((fn) => fn.name));
     expect(entries.filter((fn) => fn.kind === 'api').length).toBeGreaterThan(30);
     expect(entries.map((fn) => fn.name)).toEqual(
-      expect.arrayContaining(['heartbeat', 'sunatValidationWorker', 'messageRelayJob', 'preTokenGeneration']),
+      expect.arrayContaining(['heartbeat', 'sunatValidationWorker', 'outboxSweeperJob', 'preTokenGeneration']),
     );
   });
 

@@ -230,7 +230,7 @@ describe('CDK app, stage dev', () => {
       .filter((r) => JSON.stringify(r.Properties?.Environment ?? {}).includes('SAP_CREDENTIALS_SECRET_ARN'))
       .map((r) => tagOf(r, PORTAL_FUNCTION_TAG))
       .sort();
-    expect(withSap).toEqual(['job-sync-payments', 'worker-miro-requests']);
+    expect(withSap).toEqual(['job-sweep-outbox', 'job-sync-payments', 'worker-miro-requests']);
     expect(Object.keys(stateful.findResources('AWS::SecretsManager::Secret')).length).toBeGreaterThanOrEqual(1);
   });
 });

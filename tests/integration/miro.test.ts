@@ -146,12 +146,20 @@ async function postedOutbox(invoice: Invoice) {
   });
 }
 
+/**
+ * The clock of the use cases and workers this file runs in its own process: a day ahead, so that their
+ * records are never due for the stage's own outbox sweeper (it would post them while a test holds them).
+ */
+const ahead = () => new Date(Date.now() + 86_400_000);
+
 /** The worker of functions/src/workers/miro-requests.ts, built in this process against the stage. */
 function inProcessWorker(options: {
   sap?: Pick<SapPort, 'postSupplierInvoice'>;
   outbox?: ReturnType<typeof makeMiroOutbox>;
   leaseMs?: number;
   notifications?: NotificationMessage[];
+  maxAttempts?: number;
+  retryBaseMs?: number;
 }) {
   const client = db();
   const { tableName } = stage();
@@ -160,10 +168,11 @@ function inProcessWorker(options: {
     store: makeInvoiceStore(client, tableName),
     sap: options.sap ?? realSap(),
     notifications: { send: async (body) => void options.notifications?.push(body as NotificationMessage) },
-    clock: () => new Date(),
+    clock: ahead,
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    maxReceiveCount: QUEUES.miroRequests.maxReceiveCount,
     leaseMs: options.leaseMs ?? 60_000,
+    maxAttempts: options.maxAttempts,
+    retryBaseMs: options.retryBaseMs,
   });
 }
 
@@ -203,7 +212,7 @@ function inProcessReview(miroMessages: MiroRequestMessage[]) {
       { error: () => undefined },
     ),
     notificationsQueue: { send: async () => undefined },
-    clock: () => new Date(),
+    clock: ahead,
     log: { info: () => undefined, error: () => undefined },
   });
 }
@@ -419,20 +428,23 @@ describe('MIRO posting (design flow 4)', () => {
     expect((await postingsOf(SUPPLIER.taxId)).byInvoice[`${SUPPLIER.taxId}/${invoice!.id}`]).toBe(1);
   });
 
-  it('leaves the failure visible on the invoice and the outbox after the last receive', async () => {
+  it('leaves the failure visible on the invoice and the outbox after the last attempt', async () => {
     const [invoice] = await completedInBulk(1, SUPPLIER);
     const miro: MiroRequestMessage[] = [];
     await inProcessReview(miro).approve(ADMIN_CALLER, pathOf(invoice!));
     const failing = { postSupplierInvoice: async () => Promise.reject(new Error('SAP caído')) };
-    const worker = inProcessWorker({ sap: failing });
-    const first = recordOf(miro[0], 1);
-    expect(await worker({ Records: [first] })).toEqual({ batchItemFailures: [{ itemIdentifier: first.messageId }] });
+    const worker = inProcessWorker({ sap: failing, maxAttempts: 2, retryBaseMs: 0 });
+    // A failed attempt is kept on the record (the sweeper sends the message again): the message is done.
+    expect(await worker({ Records: [recordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
     const key = keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', invoice!.id);
-    expect(await table().get(key)).toMatchObject({ state: 'PENDING', lastError: expect.stringContaining('SAP caído') });
+    expect(await table().get(key)).toMatchObject({
+      state: 'PENDING',
+      attempts: 1,
+      lastError: expect.stringContaining('SAP caído'),
+    });
 
-    const last = recordOf(miro[0], QUEUES.miroRequests.maxReceiveCount);
-    expect(await worker({ Records: [last] })).toEqual({ batchItemFailures: [{ itemIdentifier: last.messageId }] });
-    expect(await table().get(key)).toMatchObject({ state: 'FAILED' });
+    expect(await worker({ Records: [recordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
+    expect(await table().get(key)).toMatchObject({ state: 'FAILED', attempts: 2 });
     const detail = await call<InvoiceDetail>(routes.getInvoice, { token: await admin(), path: pathOf(invoice!) });
     expect(detail.body).toMatchObject({
       status: 'ACCEPTED',
@@ -517,7 +529,12 @@ describe('MIRO posting (design flow 4)', () => {
         },
       };
       const outbox = makeMiroOutbox(db(), stage().tableName);
-      const deadOutbox = { ...outbox, release: async () => undefined };
+      const deadOutbox = {
+        ...outbox,
+        retryLater: async (): Promise<boolean> => {
+          throw new Error('worker killed before it could write anything back');
+        },
+      };
       const leaseMs = 1500;
       const dying = inProcessWorker({ sap: crashing, outbox: deadOutbox, leaseMs });
       const notifications: NotificationMessage[] = [];

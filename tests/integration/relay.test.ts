@@ -6,7 +6,7 @@ import { stage } from '../support/stage.js';
 
 /**
  * A change whose queue message could not be sent leaves it in the table (committed with the change);
- * the MessageRelay schedule sends it. Here the "failed send" is an OUTGOING item written directly,
+ * the OutboxSweeper schedule sends it. Here the "failed send" is an OUTGOING item written directly,
  * committed two minutes ago, about a supplier that exists only in this test.
  */
 it('sends a message left behind by a failed send, and forgets it', async () => {
@@ -33,13 +33,13 @@ it('sends a message left behind by a failed send, and forgets it', async () => {
   });
 
   const sap = stage().endpoints.sap;
-  const { run } = (await (await fetch(`${sap}/__control/schedules/MessageRelay`, { method: 'POST' })).json()) as {
+  const { run } = (await (await fetch(`${sap}/__control/schedules/OutboxSweeper`, { method: 'POST' })).json()) as {
     run: number;
   };
   const deadline = Date.now() + 20_000;
   let feed: Record<string, unknown>[] = [];
   while (Date.now() < deadline) {
-    const state = (await (await fetch(`${sap}/__control/schedules/MessageRelay`)).json()) as {
+    const state = (await (await fetch(`${sap}/__control/schedules/OutboxSweeper`)).json()) as {
       completed: number;
       lastError: string | null;
     };

@@ -95,8 +95,21 @@ export interface PaymentRunItem {
   readonly changedAt: string;
 }
 
+/** What identifies a posted supplier invoice in SAP besides its document number (see findSupplierInvoice). */
+export interface SupplierInvoiceReference {
+  readonly client: string;
+  readonly supplierId: string;
+  readonly supplierInvoiceId: string;
+  readonly creditMemo: boolean;
+}
+
 export interface SapPort {
   postSupplierInvoice(posting: SupplierInvoicePosting): Promise<SapDocument>;
+  /**
+   * The document SAP holds for this supplier's invoice at this company (not reversed), or null: how a
+   * posting that SAP made but whose answer was lost is found again.
+   */
+  findSupplierInvoice(reference: SupplierInvoiceReference): Promise<SapDocument | null>;
   /** Payment-run items changed at or after `since` (all when null), oldest change first. */
   paymentRunItemsSince(since: string | null): Promise<PaymentRunItem[]>;
 }
@@ -136,6 +149,20 @@ const PostedAnswer = z.object({
     FiscalYear: z.string().check(z.minLength(4)),
   }),
 });
+const FoundAnswer = z.object({
+  d: z.object({
+    results: z.array(
+      z.object({
+        SupplierInvoice: z.string().check(z.minLength(1)),
+        FiscalYear: z.string().check(z.minLength(4)),
+        IsInvoice: z.optional(z.boolean()),
+        ReverseDocument: z.nullish(z.string()),
+      }),
+    ),
+  }),
+});
+/** An OData V2 string literal: single quotes doubled. */
+const odataString = (value: string) => `'${value.replace(/'/g, "''")}'`;
 const PaymentRunAnswer = z.object({
   d: z.object({
     results: z.array(
@@ -325,6 +352,39 @@ export function makeSapClient(options: SapClientOptions): SapPort {
         if (!answer.success) throw new SapUnavailableError('unreadable A_SupplierInvoice answer');
         return { number: answer.data.d.SupplierInvoice, fiscalYear: answer.data.d.FiscalYear };
       }
+    },
+
+    /**
+     * GET A_SupplierInvoice filtered by company code, invoicing party and the supplier's own invoice
+     * reference (SupplierInvoiceIDByInvcgParty): the standard entity set is readable with $filter on
+     * these header fields. The Repeatability-Request-ID itself cannot be queried in S/4HANA, so the
+     * reference is the key; a credit memo and an invoice with the same reference are told apart by
+     * IsInvoice, and a reversed document (ReverseDocument set) does not count as posted.
+     */
+    async findSupplierInvoice(reference) {
+      const filter = [
+        `CompanyCode eq ${odataString(companyCodeOf(reference.client))}`,
+        `InvoicingParty eq ${odataString(reference.supplierId)}`,
+        `SupplierInvoiceIDByInvcgParty eq ${odataString(reference.supplierInvoiceId)}`,
+      ].join(' and ');
+      const query = [
+        ['$format', 'json'],
+        ['$filter', filter],
+        ['$select', 'SupplierInvoice,FiscalYear,IsInvoice,ReverseDocument'],
+      ]
+        .map(([name, value]) => `${name}=${encodeURIComponent(value!)}`)
+        .join('&');
+      const response = await send(`${base}${SUPPLIER_INVOICE_SERVICE}/A_SupplierInvoice?${query}`, {
+        method: 'GET',
+        headers: { authorization: await authorization(), accept: 'application/json' },
+      });
+      if (!response.ok) throw new SapRejectedError(response.status, await sapMessage(response));
+      const answer = FoundAnswer.safeParse(await response.json().catch(() => null));
+      if (!answer.success) throw new SapUnavailableError('unreadable A_SupplierInvoice query answer');
+      const found = answer.data.d.results.find(
+        (row) => !row.ReverseDocument && (row.IsInvoice === undefined || row.IsInvoice === !reference.creditMemo),
+      );
+      return found ? { number: found.SupplierInvoice, fiscalYear: found.FiscalYear } : null;
     },
 
     async paymentRunItemsSince(since) {

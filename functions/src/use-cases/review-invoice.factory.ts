@@ -1,8 +1,10 @@
-import { QUEUES } from '@portal/shared';
+import { MIRO_POSTING, QUEUES } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { queueFromEnv } from '../adapters/sqs.js';
 import { logger } from '../http/logger.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { makeMiroOutbox } from '../workers/miro-requests-outbox.js';
+import { miroRetryBaseMs } from '../workers/miro-requests-worker.js';
 import { outgoing } from './outgoing.factory.js';
 import { makeInvoiceReview } from './review-invoice.js';
 
@@ -13,4 +15,6 @@ export const invoiceReview = makeInvoiceReview({
   notificationsQueue: queueFromEnv(QUEUES.notifications.env),
   clock: () => new Date(),
   log: logger,
+  miro: makeMiroOutbox(documentClient, tableName()),
+  miroGraceMs: Math.min(MIRO_POSTING.graceSeconds * 1000, 2 * miroRetryBaseMs()),
 });

@@ -2,6 +2,8 @@ import {
   BadRequestError,
   ConflictError,
   INVOICE_STATUS_LABELS,
+  MIRO_POSTING,
+  sapPostingView,
   checkConformity,
   checkReviewShape,
   notificationAbout,
@@ -29,6 +31,7 @@ import {
   type InvoiceStore,
   type StoredInvoice,
 } from '../repositories/invoice-store.js';
+import { newMiroOutboxRecord, type MiroOutbox } from '../workers/miro-requests-outbox.js';
 import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
 
 export type { InvoicePath } from './invoice-access.js';
@@ -38,12 +41,22 @@ export type DisapproveBody = RouteBody<Routes['disapproveInvoice']>;
 
 export interface ReviewDeps {
   readonly store: InvoiceStore;
-  /** Sends the messages a change committed with itself (the MIRO request), and forgets them. */
+  /** Sends the messages a change committed with itself (the MIRO request, the rejection's notice), and forgets them. */
   readonly outgoing: Pick<Outgoing, 'deliver'>;
-  /** Where the events people are told about go (the notifications worker writes feeds and e-mails). */
-  readonly notificationsQueue: Queue;
+  /**
+   * Not used any more: the rejection's notice is committed with the rejection and sent through `outgoing`
+   * (the outbox guarantee). Kept optional so that callers wiring it still compile.
+   */
+  readonly notificationsQueue?: Queue;
   readonly clock: () => Date;
   readonly log: Pick<Logger, 'error' | 'info'>;
+  /** The MIRO outbox records: the detail shows the SAP posting, an administrator retries a failed one. */
+  readonly miro?: Pick<MiroOutbox, 'get' | 'retry'>;
+  /**
+   * How long after the approval the sweeper sends the MIRO request again if nothing happened.
+   * @default MIRO_POSTING.graceSeconds
+   */
+  readonly miroGraceMs?: number;
   /**
    * Checks an attachment the completion adds: an upload made for one of `tenants` that exists and passes
    * the attachment checks (uploads.verifyAttachment; a refused one is deleted). Only the update needs it:
@@ -68,12 +81,18 @@ const sameRef = (a: ConformityRef) => (b: ConformityRef) => a.kind === b.kind &&
 /** The review of an invoice: detail, completion, approval and rejection (spec §4, §5). */
 export function makeInvoiceReview(deps: ReviewDeps) {
   const { store, clock } = deps;
+  const miroGraceMs = deps.miroGraceMs ?? MIRO_POSTING.graceSeconds * 1000;
 
   const load = (caller: Caller, path: InvoicePath): Promise<StoredInvoice> => loadInvoiceInReach(store, caller, path);
 
   async function detail(invoice: Invoice): Promise<InvoiceDetail> {
-    const officeLocation = invoice.locationId ? await store.officeLocation(invoice.client, invoice.locationId) : null;
-    return { ...invoice, officeLocation };
+    const [officeLocation, record] = await Promise.all([
+      invoice.locationId ? store.officeLocation(invoice.client, invoice.locationId) : null,
+      invoice.approved && deps.miro
+        ? deps.miro.get(keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id))
+        : null,
+    ]);
+    return { ...invoice, officeLocation, ...(record ? { sapPosting: sapPostingView(record, clock()) } : {}) };
   }
 
   function historyEntry(caller: Caller, status: InvoiceStatus, additionalMessage: string | null): StatusHistoryEntry {
@@ -99,14 +118,6 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     }
   }
 
-  /** Tells the people concerned; the change stands even if the message cannot be sent (logged). */
-  async function announce(event: NotificationMessage['event'], invoice: Invoice, detail: string | null): Promise<void> {
-    try {
-      await deps.notificationsQueue.send(notificationAbout(event, invoice, detail, clock()));
-    } catch (error) {
-      deps.log.error('notification not queued', error as Error);
-    }
-  }
 
   /**
    * The attachments the form adds (those the invoice does not hold yet), each an upload made for the
@@ -227,7 +238,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
         const before = await load(caller, path);
         requireStatus(before, ['COMPLETED'], 'ERROR_APPROVE_INVOICE_WITHOUT_COMPLETED_STATUS');
         const outbox = keys.miroOutbox(before.supplierId, before.type, before.id);
-        const now = clock().toISOString();
+        const now = clock();
         const request: MiroRequestMessage = {
           supplierId: before.supplierId,
           invoiceType: before.type,
@@ -241,20 +252,11 @@ export function makeInvoiceReview(deps: ReviewDeps) {
             ...before,
             status: 'ACCEPTED',
             approved: true,
+            approvedAt: now.toISOString(),
             statusHistory: [...before.statusHistory, historyEntry(caller, 'ACCEPTED', null)],
           },
           whileStatusIn: ['COMPLETED'],
-          create: {
-            ...outbox,
-            state: 'PENDING',
-            idempotencyKey: outbox.pk,
-            supplierId: before.supplierId,
-            invoiceType: before.type,
-            invoiceId: before.id,
-            client: before.client,
-            requestedBy: caller.email || caller.sub,
-            createdAt: now,
-          },
+          create: newMiroOutboxRecord(before, caller.email || caller.sub, now, miroGraceMs),
           alsoPut: [outgoingItem(message)],
         });
         return { stored, message };
@@ -268,6 +270,36 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     },
 
     /**
+     * An administrator's retry of a FAILED SAP posting: a new round of attempts, its MIRO request committed
+     * with the change and sent. Idempotent: a posting already under way (PENDING, POSTING — another
+     * administrator's retry among them) is left as it is and shown; a POSTED one or none is a 409.
+     */
+    async retrySapPosting(caller: Caller, path: InvoicePath): Promise<InvoiceDetail> {
+      if (!deps.miro) throw new Error('miro is not wired: the SAP posting cannot be retried');
+      const invoice = await load(caller, path);
+      const key = keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id);
+      const record = await deps.miro.get(key);
+      if (!record) throw new ConflictError('ERROR_SAP_POSTING_NOT_FOUND', { status: invoice.status });
+      if (record.state === 'POSTED')
+        throw new ConflictError('ERROR_SAP_POSTING_ALREADY_POSTED', { document: record.sapDocument?.number ?? '' });
+      if (record.state === 'FAILED') {
+        const request: MiroRequestMessage = {
+          supplierId: invoice.supplierId,
+          invoiceType: invoice.type,
+          invoiceId: invoice.id,
+          outboxKey: key.pk,
+        };
+        const message = outgoingMessage('miroRequests', request, clock());
+        if (await deps.miro.retry(record, caller.email || caller.sub, clock(), miroGraceMs, message)) {
+          deps.log.info('SAP posting retried', { outbox: key.pk, by: caller.sub });
+          await deps.outgoing.deliver([message]);
+        }
+      }
+      const { version: _version, ...plain } = await load(caller, path);
+      return detail(plain);
+    },
+
+    /**
      * Reject: PENDING or COMPLETED → REJECTED with the reason; the conformity documents are released.
      * noRejection=true lets the supplier submit the same document again (disapprovedWithoutRejection).
      */
@@ -277,26 +309,32 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       query: DisapproveQuery,
       body: DisapproveBody,
     ): Promise<InvoiceDetail> {
-      const stored = await retrying(async () => {
+      const rejected = await retrying(async () => {
         const before = await load(caller, path);
         requireStatus(before, EDITABLE, 'ERROR_DISAPPROVE_INVOICE_WITHOUT_PENDING_OR_COMPLETED_STATUS');
-        return store.commit({
+        const after: Invoice = {
+          ...before,
+          status: 'REJECTED',
+          statusMessage: body.reason,
+          disapprovedWithoutRejection: query.noRejection,
+          serviceSheets: [],
+          materialDocs: [],
+          statusHistory: [...before.statusHistory, historyEntry(caller, 'REJECTED', body.reason)],
+        };
+        // The supplier's notice is committed with the rejection: sent now, or by the outbox sweeper.
+        const notice: NotificationMessage = notificationAbout('INVOICE_REJECTED', after, body.reason, clock());
+        const message = outgoingMessage('notifications', notice, clock());
+        const stored = await store.commit({
           before,
-          after: {
-            ...before,
-            status: 'REJECTED',
-            statusMessage: body.reason,
-            disapprovedWithoutRejection: query.noRejection,
-            serviceSheets: [],
-            materialDocs: [],
-            statusHistory: [...before.statusHistory, historyEntry(caller, 'REJECTED', body.reason)],
-          },
+          after,
           whileStatusIn: EDITABLE,
           release: refsOf(before),
+          alsoPut: [outgoingItem(message)],
         });
+        return { stored, message };
       });
-      const { version: _version, ...plain } = stored;
-      await announce('INVOICE_REJECTED', plain, body.reason);
+      await deps.outgoing.deliver([rejected.message]);
+      const { version: _version, ...plain } = rejected.stored;
       return detail(plain);
     },
   };

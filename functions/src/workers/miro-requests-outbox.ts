@@ -1,11 +1,22 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { keys, type ConformityKind } from '@portal/shared';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { TABLE, keys, type ConformityKind } from '@portal/shared';
 import type { SapDocument } from '../adapters/sap.js';
+import { outgoingItem, type OutgoingMessage } from '../repositories/outgoing.js';
 
 /**
  * PENDING (written with the approval) → POSTING (one delivery holds a lease while it calls SAP) →
- * POSTED (SAP's document stored). A failed attempt goes back to PENDING; the last one leaves FAILED.
+ * POSTED (SAP's document stored). A failed attempt goes back to PENDING with the time of the next one
+ * (exponential backoff); after the last attempt it is FAILED with the reason. An administrator's retry
+ * takes FAILED back to PENDING. Open records (PENDING, POSTING) sit in the byClient index under
+ * `MIRO#DUE`, sorted by when the sweeper should look at them (docs/data-design.md, "MIRO outbox").
  */
 export type OutboxState = 'PENDING' | 'POSTING' | 'POSTED' | 'FAILED';
 
@@ -18,13 +29,48 @@ export interface MiroOutboxRecord {
   readonly invoiceType: string;
   readonly invoiceId: string;
   readonly client: string;
+  readonly createdAt: string;
   readonly attempts?: number;
+  /** PENDING: no attempt before this time (absent: at once). */
+  readonly nextAttemptAt?: string | null;
   readonly postingUntil?: string | null;
   readonly leaseOwner?: string | null;
   readonly sapDocument?: SapDocument | null;
   readonly postedAt?: string | null;
   readonly notifiedAt?: string | null;
   readonly lastError?: string | null;
+  /** When an administrator last asked for a new round of attempts. */
+  readonly retriedAt?: string | null;
+  /** The byClient sort key: `{dueAt}#{pk}` while open. */
+  readonly gsi1sk?: string | null;
+}
+
+/** What the approval writes: PENDING, due for the sweeper `graceMs` after now (its message is on its way). */
+export function newMiroOutboxRecord(
+  invoice: { supplierId: string; type: string; id: string; client: string },
+  requestedBy: string,
+  now: Date,
+  graceMs: number,
+): MiroOutboxRecord & Record<string, unknown> {
+  const key = keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id);
+  const createdAt = now.toISOString();
+  return {
+    ...key,
+    state: 'PENDING',
+    idempotencyKey: key.pk,
+    supplierId: invoice.supplierId,
+    invoiceType: invoice.type,
+    invoiceId: invoice.id,
+    client: invoice.client,
+    requestedBy,
+    createdAt,
+    attempts: 0,
+    ...keys.miroIndexes(
+      { ...key, client: invoice.client, createdAt },
+      'PENDING',
+      new Date(now.getTime() + graceMs).toISOString(),
+    ),
+  };
 }
 
 /** What SAP's MIRO line needs of an HES or MIGO. */
@@ -36,9 +82,14 @@ export interface ConformityLine {
   readonly amount: number;
 }
 
+/** What a MIRO record needs to move between indexes. */
 type Key = { pk: string; sk: string };
+type RecordRef = Key & { client: string; createdAt: string; retriedAt?: string | null };
 
 const conditionFailed = (error: unknown) => error instanceof ConditionalCheckFailedException;
+const dueSk = (record: Key, at: string) => `${at}#${record.pk}`;
+/** The time a record counts as requested: the approval, or an administrator's retry. */
+const requestedAt = (record: RecordRef) => record.retriedAt ?? record.createdAt;
 
 /** The MIRO outbox records and the conformity documents the MIRO worker reads. */
 export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
@@ -63,34 +114,43 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
     },
 
     /**
-     * Takes the record for one posting attempt: only from PENDING or FAILED, or from POSTING whose
-     * lease ran out (its worker died). False when another delivery holds it or it is POSTED.
+     * Takes the record for one posting attempt: from PENDING once its next attempt is due, from FAILED
+     * (a message an operator redrove), or from POSTING whose lease ran out (its worker died). False when
+     * another delivery holds it, it waits for its backoff, or it is POSTED.
      */
-    async claim(key: Key, lease: { owner: string; now: Date; until: Date }): Promise<boolean> {
+    async claim(record: RecordRef, lease: { owner: string; now: Date; until: Date }): Promise<boolean> {
+      const until = lease.until.toISOString();
       return update({
-        Key: key,
+        Key: record,
         UpdateExpression:
-          'SET #state = :posting, postingUntil = :until, leaseOwner = :owner, lastAttemptAt = :now ADD attempts :one',
+          'SET #state = :posting, postingUntil = :until, leaseOwner = :owner, lastAttemptAt = :now, gsi1pk = :due, gsi1sk = :dueSk, gsi3pk = :open, gsi3sk = if_not_exists(gsi3sk, :openSk) ADD attempts :one',
         ConditionExpression:
-          'attribute_exists(pk) AND (#state IN (:pending, :failed) OR (#state = :posting AND postingUntil < :now))',
+          'attribute_exists(pk) AND ((#state = :pending AND (attribute_not_exists(nextAttemptAt) OR nextAttemptAt = :null OR nextAttemptAt <= :now)) OR #state = :failed OR (#state = :posting AND postingUntil < :now))',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
           ':posting': 'POSTING',
           ':pending': 'PENDING',
           ':failed': 'FAILED',
-          ':until': lease.until.toISOString(),
+          ':until': until,
           ':now': lease.now.toISOString(),
           ':owner': lease.owner,
           ':one': 1,
+          ':null': null,
+          ':due': keys.miroDue,
+          ':dueSk': dueSk(record, until),
+          ':open': keys.miroOpen(record.client),
+          ':openSk': `${requestedAt(record)}#${record.pk}`,
         },
       });
     },
 
-    /** Gives the lease back after an attempt that failed while its worker lived on. */
-    async release(key: Key, owner: string, error: string): Promise<void> {
-      await update({
-        Key: key,
-        UpdateExpression: 'SET #state = :pending, postingUntil = :none, leaseOwner = :none, lastError = :error',
+    /** After an attempt that failed while its worker lived on: PENDING again, next attempt at `nextAttemptAt`. */
+    async retryLater(record: Key, owner: string, error: string, nextAttemptAt: Date): Promise<boolean> {
+      const at = nextAttemptAt.toISOString();
+      return update({
+        Key: record,
+        UpdateExpression:
+          'SET #state = :pending, postingUntil = :none, leaseOwner = :none, lastError = :error, nextAttemptAt = :at, gsi1sk = :dueSk',
         ConditionExpression: '#state = :posting AND leaseOwner = :owner',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
@@ -99,47 +159,176 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
           ':owner': owner,
           ':none': null,
           ':error': error,
+          ':at': at,
+          ':dueSk': dueSk(record, at),
         },
       });
     },
 
-    /** POSTED with SAP's document; false if it already was (SAP answered the same document to both). */
-    async markPosted(key: Key, document: SapDocument, at: string): Promise<boolean> {
+    /**
+     * POSTED with SAP's document, no longer counted as open; it stays due at `notifyBy` until the people
+     * concerned are told (markNotified), so the sweeper tells them if the worker dies first. False if it
+     * already was POSTED (SAP answered the same document to both).
+     */
+    async markPosted(key: Key, document: SapDocument, at: string, notifyBy?: Date): Promise<boolean> {
+      const due = dueSk(key, (notifyBy ?? new Date(Date.parse(at) + 60_000)).toISOString());
       return update({
         Key: key,
         UpdateExpression:
-          'SET #state = :posted, sapDocument = :document, postedAt = :at, postingUntil = :none, leaseOwner = :none, lastError = :none',
+          'SET #state = :posted, sapDocument = :document, postedAt = :at, postingUntil = :none, leaseOwner = :none, lastError = :none, nextAttemptAt = :none, gsi1pk = :due, gsi1sk = :dueSk REMOVE gsi3pk, gsi3sk',
         ConditionExpression: 'attribute_exists(pk) AND #state <> :posted',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':posted': 'POSTED', ':document': document, ':at': at, ':none': null },
+        ExpressionAttributeValues: {
+          ':posted': 'POSTED',
+          ':document': document,
+          ':at': at,
+          ':none': null,
+          ':due': keys.miroDue,
+          ':dueSk': due,
+        },
       });
     },
 
+    /** The people concerned were told: out of every index, nothing left to do. */
     async markNotified(key: Key, at: string): Promise<void> {
       await update({
         Key: key,
-        UpdateExpression: 'SET notifiedAt = :at',
+        UpdateExpression: 'SET notifiedAt = :at REMOVE gsi1pk, gsi1sk',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':at': at },
       });
     },
 
-    /** FAILED after the last receive, unless a concurrent delivery posted it meanwhile. */
-    async markFailed(key: Key, error: string, at: string): Promise<boolean> {
+    /**
+     * FAILED after the last attempt, with the reason: out of the due index, counted as failed. Only from
+     * an open state (`owner`: only while that delivery holds the lease), never over POSTED.
+     */
+    async markFailed(record: RecordRef, error: string, at: string, owner?: string): Promise<boolean> {
       return update({
-        Key: key,
+        Key: record,
         UpdateExpression:
-          'SET #state = :failed, lastError = :error, failedAt = :at, postingUntil = :none, leaseOwner = :none',
-        ConditionExpression: 'attribute_exists(pk) AND #state <> :posted',
+          'SET #state = :failed, lastError = :error, failedAt = :at, postingUntil = :none, leaseOwner = :none, nextAttemptAt = :none, gsi3pk = :failedPk, gsi3sk = :failedSk REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: owner
+          ? '#state = :posting AND leaseOwner = :owner'
+          : 'attribute_exists(pk) AND #state IN (:pending, :posting)',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
           ':failed': 'FAILED',
-          ':posted': 'POSTED',
           ':error': error,
           ':at': at,
           ':none': null,
+          ':failedPk': keys.miroFailed(record.client),
+          ':failedSk': `${requestedAt(record)}#${record.pk}`,
+          ...(owner ? { ':posting': 'POSTING', ':owner': owner } : { ':pending': 'PENDING', ':posting': 'POSTING' }),
         },
       });
+    },
+
+    /** Open records due before `now` (PENDING past their time, POSTING past their lease), oldest first. */
+    async due(now: Date, limit: number): Promise<MiroOutboxRecord[]> {
+      const index = TABLE.indexes.byClient;
+      const page = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk AND #sk < :now',
+          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
+          ExpressionAttributeValues: { ':pk': keys.miroDue, ':now': now.toISOString() },
+          Limit: limit,
+        }),
+      );
+      return (page.Items ?? []) as MiroOutboxRecord[];
+    },
+
+    /** Looked at by the sweeper: not again before `until`, unless the record moved meanwhile (false). */
+    async postpone(record: MiroOutboxRecord, until: Date): Promise<boolean> {
+      return update({
+        Key: record,
+        UpdateExpression: 'SET gsi1sk = :next',
+        ConditionExpression: 'gsi1sk = :seen AND #state = :state',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':next': dueSk(record, until.toISOString()),
+          ':seen': record.gsi1sk ?? null,
+          ':state': record.state,
+        },
+      });
+    },
+
+    /**
+     * An administrator's retry: FAILED → PENDING for a new round of attempts, with the queue message that
+     * starts it committed in the same transaction (outgoing.ts). False when it is not FAILED (any more):
+     * another administrator's retry got there first, or it was never FAILED.
+     */
+    async retry(record: RecordRef, by: string, now: Date, graceMs: number, message: OutgoingMessage): Promise<boolean> {
+      const at = now.toISOString();
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: table,
+                  Key: { pk: record.pk, sk: record.sk },
+                  UpdateExpression:
+                    'SET #state = :pending, attempts = :zero, nextAttemptAt = :none, retriedAt = :at, retriedBy = :by, gsi1pk = :due, gsi1sk = :dueSk, gsi3pk = :open, gsi3sk = :openSk',
+                  ConditionExpression: '#state = :failed',
+                  ExpressionAttributeNames: { '#state': 'state' },
+                  ExpressionAttributeValues: {
+                    ':pending': 'PENDING',
+                    ':failed': 'FAILED',
+                    ':zero': 0,
+                    ':none': null,
+                    ':at': at,
+                    ':by': by,
+                    ':due': keys.miroDue,
+                    ':dueSk': dueSk(record, new Date(now.getTime() + graceMs).toISOString()),
+                    ':open': keys.miroOpen(record.client),
+                    ':openSk': `${at}#${record.pk}`,
+                  },
+                },
+              },
+              {
+                Put: { TableName: table, Item: outgoingItem(message), ConditionExpression: 'attribute_not_exists(pk)' },
+              },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof TransactionCanceledException) return false;
+        throw error;
+      }
+    },
+
+    /** How many of a company's postings are open since before `lateBefore`, and how many FAILED. */
+    async countLateAndFailed(client: string, lateBefore: Date): Promise<{ late: number; failed: number }> {
+      const index = TABLE.indexes.byClientSupplier;
+      const count = async (pk: string, before: string | null) => {
+        let total = 0;
+        let start: Record<string, unknown> | undefined;
+        do {
+          const page = await db.send(
+            new QueryCommand({
+              TableName: table,
+              IndexName: index.name,
+              KeyConditionExpression: before ? '#pk = :pk AND #sk < :before' : '#pk = :pk',
+              ExpressionAttributeNames: { '#pk': index.partitionKey, ...(before ? { '#sk': index.sortKey } : {}) },
+              ExpressionAttributeValues: { ':pk': pk, ...(before ? { ':before': before } : {}) },
+              Select: 'COUNT',
+              ExclusiveStartKey: start,
+            }),
+          );
+          total += page.Count ?? 0;
+          start = page.LastEvaluatedKey;
+        } while (start);
+        return total;
+      };
+      const [late, failed] = await Promise.all([
+        count(keys.miroOpen(client), lateBefore.toISOString()),
+        count(keys.miroFailed(client), null),
+      ]);
+      return { late, failed };
     },
 
     /** The HES and MIGO of an acquirer with these ids, as the MIRO lines need them. */

@@ -39,24 +39,35 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
     invoiceType: 'FACTURA',
     invoiceId: 'F001-1',
     client: INVOICE.client,
+    createdAt: '2026-11-02T09:59:00.000Z',
+    attempts: 0,
   };
   let invoice: StoredInvoice = INVOICE;
+  let now = new Date('2026-11-02T10:00:00Z');
   const sent: unknown[] = [];
   let sapCalls = 0;
   const outbox: MiroOutbox = {
     get: async () => ({ ...record }),
     claim: async (_key, lease) => {
+      const now = lease.now.toISOString();
       const free =
-        record.state === 'PENDING' ||
+        (record.state === 'PENDING' && (record.nextAttemptAt ?? '') <= now) ||
         record.state === 'FAILED' ||
-        (record.state === 'POSTING' && (record.postingUntil ?? '') < lease.now.toISOString());
+        (record.state === 'POSTING' && (record.postingUntil ?? '') < now);
       if (free)
-        record = { ...record, state: 'POSTING', leaseOwner: lease.owner, postingUntil: lease.until.toISOString() };
+        record = {
+          ...record,
+          state: 'POSTING',
+          leaseOwner: lease.owner,
+          postingUntil: lease.until.toISOString(),
+          attempts: (record.attempts ?? 0) + 1,
+        };
       return free;
     },
-    release: async (_key, owner, error) => {
-      if (record.state === 'POSTING' && record.leaseOwner === owner)
-        record = { ...record, state: 'PENDING', lastError: error };
+    retryLater: async (_key, owner, error, next) => {
+      if (record.state !== 'POSTING' || record.leaseOwner !== owner) return false;
+      record = { ...record, state: 'PENDING', lastError: error, nextAttemptAt: next.toISOString() };
+      return true;
     },
     markPosted: async (_key, document) => {
       if (record.state === 'POSTED') return false;
@@ -66,11 +77,15 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
     markNotified: async (_key, at) => {
       record = { ...record, notifiedAt: at };
     },
-    markFailed: async (_key, error) => {
-      if (record.state === 'POSTED') return false;
+    markFailed: async (_key, error, _at, owner) => {
+      if (record.state === 'POSTED' || (owner && record.leaseOwner !== owner)) return false;
       record = { ...record, state: 'FAILED', lastError: error };
       return true;
     },
+    due: async () => [],
+    postpone: async () => true,
+    retry: async () => true,
+    countLateAndFailed: async () => ({ late: 0, failed: 0 }),
     conformityLines: async () => [
       { kind: 'SERVICE_SHEET', documentId: 'H1', purchaseOrder: '4500000001', fiscalYear: '2026', amount: 100 },
     ],
@@ -93,14 +108,17 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
     },
     sap,
     notifications: { send: async (body) => void sent.push(body) },
-    clock: () => new Date('2026-11-02T10:00:00Z'),
+    clock: () => now,
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     meter,
-    maxReceiveCount: 3,
     leaseMs: 60_000,
+    maxAttempts: 3,
+    retryBaseMs: 30_000,
   });
-  const deliver = (receiveCount: number, body: unknown = MESSAGE) =>
-    handler({
+  const deliver = (receiveCount: number, body: unknown = MESSAGE) => {
+    // The sweeper sends the message again once the record's next attempt is due: time moves there.
+    if (record.nextAttemptAt && record.nextAttemptAt > now.toISOString()) now = new Date(record.nextAttemptAt);
+    return handler({
       Records: [
         {
           messageId: `m${receiveCount}`,
@@ -109,6 +127,7 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
         } as unknown as SQSRecord,
       ],
     });
+  };
   return {
     deliver,
     sent,
@@ -146,12 +165,22 @@ describe('MIRO worker', () => {
     expect(w.record().state).toBe('POSTED');
   });
 
-  it('retries failures and, on the last receive, leaves FAILED and the catalogue message visible', async () => {
+  it('keeps a failed attempt on the record with the next one after a doubling wait, and FAILED after the last', async () => {
     const w = world(async () => Promise.reject(new Error('SAP caído')));
-    expect((await w.deliver(1)).batchItemFailures).toHaveLength(1);
-    expect(w.record()).toMatchObject({ state: 'PENDING', lastError: 'Error: SAP caído' });
-    expect((await w.deliver(3)).batchItemFailures).toHaveLength(1);
-    expect(w.record().state).toBe('FAILED');
+    // The message is done: the record holds the retry, the sweeper sends it again when due.
+    expect((await w.deliver(1)).batchItemFailures).toHaveLength(0);
+    expect(w.record()).toMatchObject({
+      state: 'PENDING',
+      attempts: 1,
+      lastError: 'Error: SAP caído',
+      nextAttemptAt: '2026-11-02T10:00:30.000Z',
+    });
+    await w.deliver(1);
+    expect(w.record()).toMatchObject({ state: 'PENDING', attempts: 2, nextAttemptAt: '2026-11-02T10:01:30.000Z' });
+    expect(w.sent).toEqual([]);
+    await w.deliver(1);
+    expect(w.sapCalls()).toBe(3);
+    expect(w.record()).toMatchObject({ state: 'FAILED', attempts: 3, lastError: 'Error: SAP caído' });
     expect(w.invoice().statusMessage).toBe(MIRO_FAILURE_MESSAGE);
     expect(w.sent).toEqual([expect.objectContaining({ event: 'MIRO_FAILED' })]);
   });

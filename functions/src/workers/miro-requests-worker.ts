@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import {
   INVOICE_ERROR_MESSAGES,
   METRICS,
+  MIRO_POSTING,
   MiroRequestMessage,
+  QUEUES,
+  miroBackoffSeconds,
   notificationAbout,
   keys,
   type Invoice,
@@ -28,15 +31,31 @@ export interface MiroRequestsDeps {
    * @default UNCOUNTED
    */
   readonly meter?: Meter;
-  /** The queue's maxReceiveCount: the receive after which a failed message goes to the DLQ. */
-  readonly maxReceiveCount: number;
   /** How long one delivery may hold the record while it calls SAP; shorter than the visibility timeout. */
   readonly leaseMs: number;
+  /**
+   * Attempts before the posting is FAILED, and the wait after the first failed one (doubling after each).
+   * @default MIRO_POSTING.maxAttempts, MIRO_POSTING.retryBaseSeconds
+   */
+  readonly maxAttempts?: number;
+  readonly retryBaseMs?: number;
 }
 
 /** Shown on the invoice when the MIRO could not be posted on the message's last receive. */
 export const MIRO_FAILURE_MESSAGE =
   INVOICE_ERROR_MESSAGES.ERROR_UNEXPECTED_EXCEPTION_DURING_MIRO_CREATION_REQUEST_SUBMIT;
+
+/** How long a delivery holds a record: twice the worker's timeout, so a dead worker's lease ends well before SQS redelivers. */
+export const miroLeaseMs = () => QUEUES.miroRequests.consumerTimeoutSeconds * 2 * 1000;
+
+/** The first backoff: MIRO_POSTING.retryBaseSeconds, or the stage's MIRO_RETRY_BASE_SECONDS (the local stage's tests). */
+export function miroRetryBaseMs(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env[MIRO_POSTING.timeScaleEnv]);
+  return (Number.isFinite(seconds) && seconds > 0 ? seconds : MIRO_POSTING.retryBaseSeconds) * 1000;
+}
+
+/** Why a posting with no answer from SAP after its last attempt failed (the sweeper found nothing posted). */
+export const MIRO_NO_ANSWER = 'SAP no respondió al último intento y no registra el documento.';
 
 /** Another delivery of the same request holds the lease: this one is retried later. */
 export class MiroPostingInProgressError extends Error {
@@ -51,16 +70,20 @@ const PURCHASE_ORDER_ITEM = '10';
 /**
  * Consumer of the MIRO queue: posts each approved invoice to SAP exactly once. For each message:
  * 1. load the outbox record; POSTED means a redelivery: finish what is left (notification) and stop;
- * 2. take it PENDING|FAILED → POSTING with a lease, so that two deliveries never call SAP together;
+ * 2. take it PENDING (once due) | FAILED → POSTING with a lease, so two deliveries never call SAP together;
  * 3. post the MIRO with the outbox key as Repeatability-Request-ID: a delivery that follows a worker
  *    killed after SAP answered gets the same document back, not a second posting;
  * 4. store the document on the invoice, then POSTED on the outbox (in that order, so POSTED always
  *    means the invoice has it), and send INVOICE_APPROVED with the SAP number;
- * 5. a failure is a batch item failure (retried after the visibility timeout); on the last receive
- *    the outbox is FAILED and the invoice shows the catalogue's message, then the DLQ keeps it.
+ * 5. a failed attempt is kept on the record, PENDING with the time of the next attempt (backoff): the
+ *    outbox sweeper sends the message again then. The message itself is done. After the last attempt
+ *    the record is FAILED, the invoice shows the catalogue's message and the company is told.
+ * What dies half-way is found by the sweeper (functions/src/jobs/sweep-outbox.ts) from the record.
  */
-export function makeMiroRequestsWorker(deps: MiroRequestsDeps) {
+export function makeMiroPosting(deps: MiroRequestsDeps) {
   const { outbox, store, sap, notifications, clock, log, meter = UNCOUNTED } = deps;
+  const maxAttempts = deps.maxAttempts ?? MIRO_POSTING.maxAttempts;
+  const retryBaseMs = deps.retryBaseMs ?? MIRO_POSTING.retryBaseSeconds * 1000;
 
   async function loadInvoice(record: MiroOutboxRecord): Promise<StoredInvoice> {
     const invoice = await store.get(record.supplierId, record.invoiceType, record.invoiceId);
@@ -101,19 +124,34 @@ export function makeMiroRequestsWorker(deps: MiroRequestsDeps) {
     );
   }
 
-  async function announce(event: NotificationEvent, invoice: Invoice, detail: string | null): Promise<void> {
-    await notifications.send(notificationAbout(event, invoice, detail, clock()));
+  async function announce(
+    event: NotificationEvent,
+    invoice: Invoice,
+    detail: string | null,
+    at: Date = clock(),
+  ): Promise<void> {
+    await notifications.send(notificationAbout(event, invoice, detail, at));
   }
 
   /** What is left after POSTED: the invoice carries the document, the people concerned are told. */
   async function finish(record: MiroOutboxRecord, document: SapDocument): Promise<void> {
     if (record.notifiedAt) return;
-    await announceApproved(record, await storeDocument(record, document), document);
+    const at = record.postedAt ? new Date(record.postedAt) : clock();
+    await announceApproved(record, await storeDocument(record, document), document, at);
   }
 
-  async function announceApproved(record: MiroOutboxRecord, invoice: Invoice, document: SapDocument): Promise<void> {
+  /**
+   * INVOICE_APPROVED with SAP's number, at the moment it was POSTED: a notice sent again (the worker died
+   * before markNotified) is the same notice, one feed item and one e-mail.
+   */
+  async function announceApproved(
+    record: MiroOutboxRecord,
+    invoice: Invoice,
+    document: SapDocument,
+    at: Date,
+  ): Promise<void> {
     const detail = `Registrada en SAP con el documento ${document.number} (ejercicio ${document.fiscalYear}).`;
-    await announce('INVOICE_APPROVED', invoice, detail);
+    await announce('INVOICE_APPROVED', invoice, detail, at);
     await outbox.markNotified(record, clock().toISOString());
   }
 
@@ -147,9 +185,9 @@ export function makeMiroRequestsWorker(deps: MiroRequestsDeps) {
     };
   }
 
-  /** The last receive failed: visible on the outbox and the invoice, and the company is told. */
-  async function giveUp(record: MiroOutboxRecord, cause: string): Promise<void> {
-    if (!(await outbox.markFailed(record, cause, clock().toISOString()))) return;
+  /** The last attempt failed: visible on the outbox and the invoice, and the company is told. */
+  async function giveUp(record: MiroOutboxRecord, cause: string, owner?: string): Promise<void> {
+    if (!(await outbox.markFailed(record, cause, clock().toISOString(), owner))) return;
     const invoice = await changeInvoice(record, (current) =>
       current.sapDocument ? null : { ...current, statusMessage: MIRO_FAILURE_MESSAGE },
     );
@@ -158,21 +196,22 @@ export function makeMiroRequestsWorker(deps: MiroRequestsDeps) {
     );
   }
 
-  async function post(message: MiroRequestMessage, receiveCount: number): Promise<void> {
+  async function post(message: MiroRequestMessage): Promise<void> {
     const expected = keys.miroOutbox(message.supplierId, message.invoiceType, message.invoiceId);
     if (expected.pk !== message.outboxKey) throw new Error(`outboxKey ${message.outboxKey} is not the invoice's`);
     const record = await outbox.get(expected);
     if (!record) throw new Error(`outbox record ${expected.pk} not found`);
     if (record.state === 'POSTED' && record.sapDocument) return finish(record, record.sapDocument);
-
     const owner = randomUUID();
     const now = clock();
-    if (!(await outbox.claim(expected, { owner, now, until: new Date(now.getTime() + deps.leaseMs) }))) {
+    if (!(await outbox.claim(record, { owner, now, until: new Date(now.getTime() + deps.leaseMs) }))) {
       const current = await outbox.get(expected);
       if (current?.state === 'POSTED' && current.sapDocument) return finish(current, current.sapDocument);
+      // Waiting for its next attempt: the sweeper sends the message again when it is due.
+      if (current?.state === 'PENDING') return;
       throw new MiroPostingInProgressError(`outbox record ${expected.pk} is being posted by another delivery`);
     }
-
+    const attempt = (record.state === 'POSTING' || record.state === 'PENDING' ? (record.attempts ?? 0) : 0) + 1;
     let document: SapDocument;
     try {
       const posting = await postingOf(record, await loadInvoice(record));
@@ -180,17 +219,45 @@ export function makeMiroRequestsWorker(deps: MiroRequestsDeps) {
       document = await metered(meter, SAP_CALLS, () => sap.postSupplierInvoice(posting));
     } catch (error) {
       const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      if (receiveCount >= deps.maxReceiveCount) await giveUp(record, cause);
-      else await outbox.release(expected, owner, cause);
-      throw error;
+      log.warn('MIRO attempt failed', { outbox: expected.pk, attempt, cause });
+      if (attempt >= maxAttempts) await giveUp(record, cause, owner);
+      else await outbox.retryLater(record, owner, cause, new Date(clock().getTime() + backoffMs(attempt)));
+      return;
     }
     log.info('MIRO posted', { outbox: expected.pk, document: document.number, fiscalYear: document.fiscalYear });
-    const invoice = await storeDocument(record, document);
-    await outbox.markPosted(expected, document, clock().toISOString());
-    await announceApproved(record, invoice, document);
+    await complete(record, document);
   }
 
-  return sqsBatchHandler(MiroRequestMessage, async (message, record) => {
-    await post(message, Number(record.attributes.ApproximateReceiveCount) || 1);
+  /** Wait after failed attempt `attempt`: base, 2·base, 4·base, … */
+  const backoffMs = (attempt: number) => miroBackoffSeconds(attempt, retryBaseMs / 1000) * 1000;
+
+  /** SAP holds `document` for the record: the invoice gets it, then POSTED, then the people concerned are told. */
+  async function complete(record: MiroOutboxRecord, document: SapDocument): Promise<void> {
+    const invoice = await storeDocument(record, document);
+    const now = clock();
+    const posted = await outbox.markPosted(record, document, now.toISOString(), new Date(now.getTime() + deps.leaseMs));
+    // Posted by another delivery a moment ago: its moment names the notice.
+    const postedAt = posted ? now.toISOString() : ((await outbox.get(record))?.postedAt ?? now.toISOString());
+    await announceApproved(record, invoice, document, new Date(postedAt));
+  }
+
+  return {
+    post,
+    complete,
+    /** POSTED, and the people concerned may not have been told (the worker died in between): tell them. */
+    finish: (record: MiroOutboxRecord) => (record.sapDocument ? finish(record, record.sapDocument) : Promise.resolve()),
+    /** The record's last attempt found no answer and SAP holds nothing: FAILED with that reason. */
+    giveUp: (record: MiroOutboxRecord, cause: string) => giveUp(record, cause),
+    backoffMs,
+    maxAttempts,
+  };
+}
+
+export type MiroPosting = ReturnType<typeof makeMiroPosting>;
+
+export function makeMiroRequestsWorker(deps: MiroRequestsDeps) {
+  const posting = makeMiroPosting(deps);
+  return sqsBatchHandler(MiroRequestMessage, async (message) => {
+    await posting.post(message);
   });
 }

@@ -7,7 +7,7 @@ import { meter } from '../http/metrics.js';
 import { observed } from '../http/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeMiroOutbox } from './miro-requests-outbox.js';
-import { makeMiroRequestsWorker } from './miro-requests-worker.js';
+import { makeMiroRequestsWorker, miroLeaseMs, miroRetryBaseMs } from './miro-requests-worker.js';
 
 /** Consumer of the MIRO queue, wired to the real adapters once per cold start. */
 export const handler = observed(
@@ -19,8 +19,8 @@ export const handler = observed(
     clock: () => new Date(),
     log: logger,
     meter,
-    maxReceiveCount: QUEUES.miroRequests.maxReceiveCount,
     // Twice the function's timeout: a delivery whose worker died frees the record well before SQS redelivers.
-    leaseMs: QUEUES.miroRequests.consumerTimeoutSeconds * 2 * 1000,
+    leaseMs: miroLeaseMs(),
+    retryBaseMs: miroRetryBaseMs(),
   }),
 );

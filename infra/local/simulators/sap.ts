@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import type { RunningService } from '../services/types.js';
 import { CLIENTS, buildWorld, type SeedConformityDocument, type SeedPurchaseOrder } from '../seed-data.js';
 import { startSimulator, type SimRoute } from './http.js';
@@ -29,6 +30,8 @@ interface Posting {
   readonly invoiceId: string;
   readonly requestId: string | null;
   readonly postedAt: string;
+  /** False for a credit memo (absent on postings recorded before it was kept: an invoice). */
+  readonly isInvoice?: boolean;
 }
 
 interface PaymentRunEntry {
@@ -60,6 +63,7 @@ const docKey = (kind: string, acquirer: string, id: string) => `${kind}#${acquir
  *   supplier and company, the HES/MIGO belongs to that order, the amounts add up within a cent).
  *   Repeatability-Request-ID is honoured: a repeated request answers the first document and posts
  *   nothing. Other duplicates are not refused (SAP only warns), so a double posting shows in the count.
+ *   GET A_SupplierInvoice with `$filter` (eq … and eq …) on the header fields finds what was posted.
  * - The purchase orders, HES and MIGO it knows: the seed's (buildWorld), plus those registered with
  *   `POST /__control/documents` — tests that create documents in DynamoDB register them here too, as
  *   SAP is where they really come from. Unknown documents are refused.
@@ -70,7 +74,15 @@ const docKey = (kind: string, acquirer: string, id: string) => `${kind}#${acquir
 export async function startSapSimulator(
   port: number,
   host: string,
-  options: { companyCodes?: Record<string, string> } = {},
+  options: {
+    companyCodes?: Record<string, string>;
+    /**
+     * SAP keeps what it posted across restarts: each change (posting, registered documents, payment run)
+     * is appended to this journal and flushed to disk before the answer leaves; a start replays it
+     * (a line torn by a crash is the change that was never answered, and is ignored).
+     */
+    stateFile?: string;
+  } = {},
 ): Promise<SapSimulator> {
   const companies = new Map(
     Object.entries(options.companyCodes ?? localCompanyCodes()).map(([ruc, code]) => [code, ruc]),
@@ -96,6 +108,45 @@ export async function startSapSimulator(
   }
   const world = buildWorld();
   register(world);
+
+  type Change =
+    | { kind: 'posting'; posting: Posting }
+    | { kind: 'documents'; body: Parameters<typeof register>[0] }
+    | { kind: 'payment-run'; entry: PaymentRunEntry };
+  function apply(change: Change) {
+    if (change.kind === 'posting') {
+      postings.push(change.posting);
+      if (change.posting.requestId) repeatable.set(change.posting.requestId, change.posting);
+      documentNumber = Math.max(documentNumber, Number(change.posting.document));
+    } else if (change.kind === 'documents') register(change.body);
+    else {
+      paymentRuns.push(change.entry);
+      lastChange = Math.max(lastChange, change.entry.changedAt);
+    }
+  }
+  const stateFile = options.stateFile;
+  if (stateFile && existsSync(stateFile)) {
+    const text = readFileSync(stateFile, 'utf8');
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        apply(JSON.parse(line) as Change);
+      } catch {
+        // The torn last line of a crash: never answered, never happened.
+      }
+    }
+    // Cut that torn line off, or the next change would be appended to it and lost at the next start.
+    const whole = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
+    if (whole < Buffer.byteLength(text)) truncateSync(stateFile, whole);
+  }
+  const journal = stateFile ? openSync(stateFile, 'a') : null;
+  /** Applies a change and, with a state file, makes it durable before the caller answers. */
+  function record(change: Change) {
+    apply(change);
+    if (journal === null) return;
+    writeSync(journal, `${JSON.stringify(change)}\n`);
+    fsyncSync(journal);
+  }
 
   /** The three-way match of one posting; null when it holds. */
   function mismatch(payload: Record<string, unknown>): string | null {
@@ -211,19 +262,54 @@ export async function startSapSimulator(
         if (earlier) return answerOf(payload, earlier);
         const problem = mismatch(payload);
         if (problem) return odataError(400, 'M8/000', problem);
-        documentNumber += 1;
         const posting: Posting = {
-          document: String(documentNumber),
+          document: String(documentNumber + 1),
           fiscalYear: String(new Date().getUTCFullYear()),
           companyCode: String(payload.CompanyCode),
           supplierId: String(payload.InvoicingParty),
           invoiceId: String(payload.SupplierInvoiceIDByInvcgParty),
           requestId,
           postedAt: new Date().toISOString(),
+          isInvoice: payload.IsInvoice !== false,
         };
-        postings.push(posting);
-        if (requestId) repeatable.set(requestId, posting);
+        record({ kind: 'posting', posting });
         return answerOf(payload, posting);
+      },
+    },
+    {
+      // The read S/4HANA allows on the entity set: $filter with `eq` on header fields joined by `and`.
+      method: 'GET',
+      pattern: new RegExp(`^${SERVICE}/A_SupplierInvoice$`),
+      handle: ({ headers, url }) => {
+        if (!authorized(headers)) return unauthorized;
+        const filter = url.searchParams.get('$filter') ?? '';
+        const conditions = new Map<string, string>();
+        for (const part of filter.split(/\s+and\s+/)) {
+          const match = /^\s*(\w+) eq '((?:[^']|'')*)'\s*$/.exec(part);
+          if (!match) return odataError(400, '/IWBEP/CM_MGW_RT/022', `Filtro no válido: ${part}`);
+          conditions.set(match[1]!, match[2]!.replace(/''/g, "'"));
+        }
+        const fields: Record<string, (p: Posting) => string> = {
+          CompanyCode: (p) => p.companyCode,
+          InvoicingParty: (p) => p.supplierId,
+          SupplierInvoiceIDByInvcgParty: (p) => p.invoiceId,
+          SupplierInvoice: (p) => p.document,
+          FiscalYear: (p) => p.fiscalYear,
+        };
+        for (const name of conditions.keys())
+          if (!fields[name]) return odataError(400, '/IWBEP/CM_MGW_RT/022', `No se puede filtrar por ${name}.`);
+        const results = postings
+          .filter((p) => [...conditions].every(([name, value]) => fields[name]!(p) === value))
+          .map((p) => ({
+            SupplierInvoice: p.document,
+            FiscalYear: p.fiscalYear,
+            CompanyCode: p.companyCode,
+            InvoicingParty: p.supplierId,
+            SupplierInvoiceIDByInvcgParty: p.invoiceId,
+            IsInvoice: p.isInvoice !== false,
+            ReverseDocument: '',
+          }));
+        return { status: 200, body: { d: { results } } };
       },
     },
     {
@@ -280,7 +366,7 @@ export async function startSapSimulator(
       handle: ({ body }) => {
         const payload = readJson(body);
         if (!payload) return { status: 400, body: { message: 'JSON no válido' } };
-        register(payload as Parameters<typeof register>[0]);
+        record({ kind: 'documents', body: payload as Parameters<typeof register>[0] });
         return { status: 200, body: { purchaseOrders: orders.size, conformityDocuments: documents.size } };
       },
     },
@@ -300,14 +386,16 @@ export async function startSapSimulator(
         }
         for (const entry of invoices as Record<string, unknown>[]) {
           // Strictly increasing change times, so a cursor never skips an entry recorded in the same ms.
-          lastChange = Math.max(Date.now(), lastChange + 1);
-          paymentRuns.push({
-            supplierId: entry.supplierId as string,
-            invoiceId: entry.invoiceId as string,
-            invoiceType: typeof entry.invoiceType === 'string' ? entry.invoiceType : null,
-            scheduledAt: (entry.scheduledAt as string).slice(0, 10),
-            paidAt: typeof entry.paidAt === 'string' ? entry.paidAt.slice(0, 10) : null,
-            changedAt: lastChange,
+          record({
+            kind: 'payment-run',
+            entry: {
+              supplierId: entry.supplierId as string,
+              invoiceId: entry.invoiceId as string,
+              invoiceType: typeof entry.invoiceType === 'string' ? entry.invoiceType : null,
+              scheduledAt: (entry.scheduledAt as string).slice(0, 10),
+              paidAt: typeof entry.paidAt === 'string' ? entry.paidAt.slice(0, 10) : null,
+              changedAt: Math.max(Date.now(), lastChange + 1),
+            },
           });
         }
         return { status: 201, body: { recorded: invoices.length } };
@@ -348,6 +436,10 @@ export async function startSapSimulator(
   const service = await startSimulator('sap', port, host, routes);
   return {
     ...service,
+    async stop() {
+      await service.stop();
+      if (journal !== null) closeSync(journal);
+    },
     setScheduleRunner(run) {
       scheduleRunner = run;
     },

@@ -49,11 +49,17 @@ export const QUEUES = {
   },
 } as const satisfies Record<string, QueueDef>;
 
-/** Jobs run on a timer: an EventBridge rule in AWS, a timer on the local stage (functions/src/jobs/<handler>.ts). */
+/**
+ * Jobs run on a timer: an EventBridge rule in AWS, a timer on the local stage (functions/src/jobs/<handler>.ts)
+ * every `localEverySeconds` when given (else everyMinutes).
+ */
 export const SCHEDULES = {
   paymentSync: { id: 'PaymentSync', handler: 'sync-payments', everyMinutes: 15 },
-  /** Sends the queue messages whose send failed after their change was committed. */
-  messageRelay: { id: 'MessageRelay', handler: 'relay-messages', everyMinutes: 1 },
+  /**
+   * Drives every outbox to an end: sends again the queue messages committed but not sent, and the MIRO
+   * postings still open past their lease or backoff (reading back from SAP what was posted but not recorded).
+   */
+  outboxSweeper: { id: 'OutboxSweeper', handler: 'sweep-outbox', everyMinutes: 1, localEverySeconds: 3 },
 } as const;
 
 export const BUCKETS = {

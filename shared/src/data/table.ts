@@ -136,6 +136,31 @@ export const keys = {
   miroOutbox(supplierId: string, type: string, invoiceId: string): ItemKey {
     return { pk: `MIRO#${supplierId}#${type}#${invoiceId}`, sk: 'OUTBOX' };
   },
+  /** MIRO records still to drive (PENDING, POSTING), by when the sweeper looks at them next (byClient). */
+  miroDue: 'MIRO#DUE',
+  /** A company's MIRO records not POSTED, by approval time (byClientSupplier): the dashboard's late ones. */
+  miroOpen: (client: string) => `MIRO#OPEN#${client}`,
+  /** A company's FAILED MIRO records (byClientSupplier): the dashboard's failed ones. */
+  miroFailed: (client: string) => `MIRO#FAILED#${client}`,
+  /**
+   * The index attributes of a MIRO record in one state: open ones are due at `dueAt` (byClient) and
+   * counted by approval time (byClientSupplier); FAILED ones only counted; POSTED ones in no index.
+   */
+  miroIndexes(
+    record: { pk: string; client: string; createdAt: string },
+    state: 'PENDING' | 'POSTING' | 'POSTED' | 'FAILED',
+    dueAt: string | null,
+  ): Record<string, string> {
+    const counted = { gsi3sk: `${record.createdAt}#${record.pk}` };
+    if (state === 'POSTED') return {};
+    if (state === 'FAILED') return { gsi3pk: keys.miroFailed(record.client), ...counted };
+    return {
+      gsi1pk: keys.miroDue,
+      gsi1sk: `${dueAt ?? record.createdAt}#${record.pk}`,
+      gsi3pk: keys.miroOpen(record.client),
+      ...counted,
+    };
+  },
 
   clients: { pk: 'CLIENTS', skPrefix: 'CLIENT#' },
   client(taxId: string): ItemKey {

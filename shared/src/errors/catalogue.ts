@@ -78,6 +78,10 @@ export const INVOICE_ERROR_MESSAGES = {
     'No se encontró el documento de sustento n.º {position}. Súbalo nuevamente desde el detalle del comprobante.',
   ERROR_ATTACHMENT_INVALID:
     'El documento de sustento n.º {position} no es un archivo {allowed} válido de hasta {maxSize}; se eliminó. Súbalo nuevamente.',
+  /** Retrying the SAP posting of an invoice that has none (not approved). */
+  ERROR_SAP_POSTING_NOT_FOUND:
+    'El comprobante no tiene una contabilización en SAP que reintentar: solo se contabilizan los comprobantes aprobados.',
+  ERROR_SAP_POSTING_ALREADY_POSTED: 'El comprobante ya está contabilizado en SAP con el documento {document}.',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */

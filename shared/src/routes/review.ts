@@ -5,7 +5,7 @@ import {
   InvoiceKeyPath,
   UpdateInvoiceBody,
 } from '../schemas/invoices.js';
-import { route, ALL_SIGNED_IN, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { route, ADMIN_ONLY, ALL_SIGNED_IN, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
 
 /** An invoice's detail and its review by staff. */
 export const reviewRoutes = {
@@ -57,5 +57,17 @@ export const reviewRoutes = {
     },
     response: InvoiceDetail,
     handler: 'invoices/disapprove-invoice',
+  }),
+  retrySapPosting: route({
+    id: 'retrySapPosting',
+    method: 'POST',
+    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/sap-posting/retry',
+    summary: 'Reintenta la contabilización en SAP (MIRO) de un comprobante aprobado cuya contabilización falló',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
+    response: InvoiceDetail,
+    successStatus: 202,
+    handler: 'invoices/retry-sap-posting',
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -14,6 +14,10 @@ export const DashboardCounts = z.object({
   invGoods: z.int(),
   invUnassigned: z.int(),
   invWithoutPurchaseOrder: z.int(),
+  /** Approved invoices whose SAP posting is not done MIRO_POSTING.lateAfterSeconds after the approval (now). */
+  latePostings: z.optional(z.int()),
+  /** Approved invoices whose SAP posting FAILED (now; an administrator can retry them). */
+  failedPostings: z.optional(z.int()),
 });
 export type DashboardCounts = z.infer<typeof DashboardCounts>;
 

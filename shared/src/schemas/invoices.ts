@@ -13,6 +13,7 @@ import {
   commaList,
 } from './common.js';
 import { Employee, OfficeLocation } from './reference.js';
+import { SapPosting } from './sap-posting.js';
 
 // Invoices (spec §3) and the requests that list, create and review them.
 
@@ -58,6 +59,8 @@ export const Invoice = z.object({
   disapprovedWithoutRejection: z.boolean(),
   notes: z.nullable(z.string()),
   statusHistory: z.array(StatusHistoryEntry),
+  /** When it was approved (ACCEPTED): the list marks a posting not done soon after as late. */
+  approvedAt: z.optional(z.nullable(IsoDateTime)),
   /** The MIRO posted in SAP for the approved invoice; absent until the MIRO worker posts it. */
   sapDocument: z.optional(z.nullable(z.object({ number: z.string(), fiscalYear: z.string() }))),
   /** SUNAT's answer about the document (estadoRuc and condDomiRuc as SUNAT's labels); absent until asked. */
@@ -76,7 +79,11 @@ export const Invoice = z.object({
 export type Invoice = z.infer<typeof Invoice>;
 
 /** The invoice as its detail panel shows it: with the office location resolved. */
-export const InvoiceDetail = z.extend(Invoice, { officeLocation: z.nullable(OfficeLocation) });
+export const InvoiceDetail = z.extend(Invoice, {
+  officeLocation: z.nullable(OfficeLocation),
+  /** The MIRO posting of an approved invoice (absent before the approval). */
+  sapPosting: z.optional(z.nullable(SapPosting)),
+});
 export type InvoiceDetail = z.infer<typeof InvoiceDetail>;
 
 /** A row of the invoices table: the invoice without its history. */

@@ -4,10 +4,12 @@ import { httpHandler } from '../../http/wrapper.js';
 import { makeClientRepository } from '../../repositories/clients.js';
 import { makeDashboardRepository } from '../../repositories/dashboard.js';
 import { makeGetDashboard } from '../../use-cases/dashboard.js';
+import { makeMiroOutbox } from '../../workers/miro-requests-outbox.js';
 
 const getDashboard = makeGetDashboard({
   dashboard: makeDashboardRepository(documentClient, tableName()),
   clients: makeClientRepository(documentClient, tableName()),
+  postings: makeMiroOutbox(documentClient, tableName()),
 });
 
 export const handler = httpHandler(dashboardRoutes.getDashboard, ({ caller, query }) => getDashboard(caller, query));

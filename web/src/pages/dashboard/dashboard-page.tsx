@@ -16,7 +16,7 @@ import { useClients } from '../../hooks/use-clients';
 import { resolveActiveCompany, useChosenCompany } from '../../session/active-company';
 import { useCurrentUser } from '../../session/use-current-user';
 import { dashboardMessages as text } from './messages';
-import { StatusReport, TypeReport } from './reports';
+import { PostingsReport, StatusReport, TypeReport } from './reports';
 
 /** How many years back the year filter offers, the current one included. */
 const YEARS_OFFERED = 5;
@@ -143,6 +143,7 @@ export default function DashboardPage() {
               <span data-testid="dashboard-error">{errorMessage(error)}</span>
             </Alert>
           ) : null}
+          <PostingsReport counts={data} loading={isLoading} />
           <ColumnLayout columns={2}>
             <StatusReport counts={data} state={state} />
             <TypeReport counts={data} state={state} />

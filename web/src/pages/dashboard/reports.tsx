@@ -2,8 +2,10 @@ import BarChart from '@cloudscape-design/components/bar-chart';
 import Box from '@cloudscape-design/components/box';
 import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
+import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import PieChart from '@cloudscape-design/components/pie-chart';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import { INVOICE_STATUS_LABELS, type DashboardCounts, type InvoiceStatus } from '@portal/shared';
 import { dashboardMessages as text } from './messages';
@@ -240,6 +242,47 @@ export function TypeReport({ counts, state }: { counts: DashboardCounts | undefi
           loading={state.status === 'loading'}
         />
       </SpaceBetween>
+    </Container>
+  );
+}
+
+/**
+ * The company's SAP postings that need attention now (late and failed), whatever the period chosen:
+ * a manager sees at once that approved invoices are not reaching SAP.
+ */
+export function PostingsReport({ counts, loading }: { counts: DashboardCounts | undefined; loading: boolean }) {
+  const t = text.postings;
+  const late = counts?.latePostings ?? 0;
+  const failed = counts?.failedPostings ?? 0;
+  return (
+    <Container header={<Header description={t.description}>{t.title}</Header>}>
+      <KeyValuePairs
+        columns={2}
+        items={[
+          {
+            label: t.late,
+            info: <Box variant="small">{t.lateHint}</Box>,
+            value: loading ? (
+              <StatusIndicator type="loading">{text.loading}</StatusIndicator>
+            ) : (
+              <StatusIndicator type={late > 0 ? 'warning' : 'success'}>
+                <span data-testid="dashboard-late-postings">{late}</span>
+              </StatusIndicator>
+            ),
+          },
+          {
+            label: t.failed,
+            info: <Box variant="small">{t.failedHint}</Box>,
+            value: loading ? (
+              <StatusIndicator type="loading">{text.loading}</StatusIndicator>
+            ) : (
+              <StatusIndicator type={failed > 0 ? 'error' : 'success'}>
+                <span data-testid="dashboard-failed-postings">{failed}</span>
+              </StatusIndicator>
+            ),
+          },
+        ]}
+      />
     </Container>
   );
 }

@@ -9,6 +9,7 @@ import {
   INVOICE_TYPE_LABELS,
   formatDate,
   formatMoney,
+  sapPostingMark,
   type CertStatus,
   type InvoiceStatus,
   type InvoiceSummary,
@@ -47,6 +48,18 @@ export function fileKinds(invoice: InvoiceSummary): string {
 const byText = (a: string, b: string) => a.localeCompare(b, 'es-PE', { numeric: true, sensitivity: 'base' });
 /** Missing dates sort after every date. */
 const byDate = (a: string | null, b: string | null) => (a ?? '9999').localeCompare(b ?? '9999');
+
+/** An approved invoice whose SAP posting failed or is late, marked under its status. */
+function SapPostingMark({ invoice }: { invoice: InvoiceSummary }) {
+  const mark = sapPostingMark(invoice, new Date());
+  if (!mark) return null;
+  return (
+    <span data-testid="invoice-sap-posting" data-sap-posting={mark}>
+      <br />
+      <StatusIndicator type={mark === 'FAILED' ? 'error' : 'warning'}>{text.sapPosting[mark]}</StatusIndicator>
+    </span>
+  );
+}
 
 export interface ColumnHandlers {
   readonly onOpenDetail: (invoice: InvoiceSummary) => void;
@@ -159,6 +172,7 @@ export function invoiceColumns(handlers: ColumnHandlers): TableProps.ColumnDefin
           <StatusIndicator type={STATUS_INDICATOR[invoice.status]}>
             {INVOICE_STATUS_LABELS[invoice.status]}
           </StatusIndicator>
+          <SapPostingMark invoice={invoice} />
         </span>
       ),
       // In the order of the invoice's life (spec §4), not alphabetically.

@@ -6,7 +6,7 @@ import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { routes, type InvoiceDetail, type InvoiceType } from '@portal/shared';
-import { errorMessage } from '../../../api/client';
+import { apiCall, errorMessage } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { useFeedback } from '../../../feedback/feedback';
 import { useCurrentUser } from '../../../session/use-current-user';
@@ -36,9 +36,11 @@ export interface InvoiceDetailPanelProps {
 /** While SAP has not answered an approval with its MIRO document, the sidebar asks again this often. */
 const MIRO_REFRESH_MS = 5000;
 
-/** Approved, and neither SAP's document nor a failure (its reason in statusMessage) has arrived. */
+/** Approved, and the SAP posting is still under way (neither posted nor failed). */
 const awaitingMiro = (invoice: InvoiceDetail | undefined) =>
-  Boolean(invoice?.approved && !invoice.sapDocument && !invoice.statusMessage);
+  invoice?.sapPosting
+    ? invoice.sapPosting.state !== 'POSTED' && invoice.sapPosting.state !== 'FAILED'
+    : Boolean(invoice?.approved && !invoice.sapDocument && !invoice.statusMessage);
 
 /**
  * The invoice detail/edit sidebar (spec §2, §4, §5): what the invoice is, its review data and files;
@@ -57,6 +59,7 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
   const feedback = useFeedback();
   const [editing, setEditing] = useState(false);
   const [dialog, setDialog] = useState<Dialog>(null);
+  const [retrying, setRetrying] = useState(false);
   const headingRef = useRef<HTMLDivElement>(null);
   const path = useMemo(
     () => ({ supplierId: key.supplierId, invoiceType: key.invoiceType, invoiceId: key.invoiceId }),
@@ -91,6 +94,18 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
     setDialog(null);
     changed(updated, message);
     onClose();
+  };
+
+  /** An administrator's retry of a FAILED SAP posting: the sidebar shows the new round of attempts. */
+  const retrySapPosting = async () => {
+    setRetrying(true);
+    try {
+      changed(await apiCall(routes.retrySapPosting, { path }), text.sapPosting.retrySuccess);
+    } catch (cause) {
+      feedback.error(cause);
+    } finally {
+      setRetrying(false);
+    }
   };
 
   if (!detail.data) {
@@ -143,6 +158,11 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
               </Button>
             )}
             {access.canReject && !editing && <Button onClick={() => setDialog('reject')}>{text.actions.reject}</Button>}
+            {access.canRetrySapPosting && (
+              <Button iconName="refresh" loading={retrying} onClick={() => void retrySapPosting()}>
+                {text.actions.retrySap}
+              </Button>
+            )}
             <Button onClick={() => setDialog('history')} iconName="status-info">
               {text.actions.history}
             </Button>

@@ -2,7 +2,16 @@ import type { ReactNode } from 'react';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs, { type KeyValuePairsProps } from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { OPERATION_TYPE_LABELS, formatDate, formatMoney, type InvoiceDetail } from '@portal/shared';
+import Box from '@cloudscape-design/components/box';
+import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
+import {
+  OPERATION_TYPE_LABELS,
+  formatDate,
+  formatMoney,
+  type InvoiceDetail,
+  type SapPosting,
+  type SapPostingState,
+} from '@portal/shared';
 import { InvoiceFiles } from './invoice-files';
 import { detailMessages } from './messages';
 import { CertStatusBadge, InvoiceStatusBadge } from './status-badges';
@@ -34,10 +43,47 @@ function sapValue(invoice: InvoiceDetail): string | null {
   return invoice.statusMessage ?? text.values.miroPending;
 }
 
+const POSTING_INDICATOR: Record<SapPostingState, StatusIndicatorProps.Type> = {
+  QUEUED: 'pending',
+  SENDING: 'in-progress',
+  RETRYING: 'warning',
+  LATE: 'warning',
+  FAILED: 'error',
+  POSTED: 'success',
+};
+
+const timeOfDay = new Intl.DateTimeFormat('es-PE', { hour: '2-digit', minute: '2-digit', timeZone: 'America/Lima' });
+
+/** Where the SAP posting stands now: state, attempt and next attempt, lateness, the reason of a failure. */
+function sapPostingItems(posting: SapPosting): KeyValuePairsProps.Pair[] {
+  const t = text.sapPosting;
+  const state = (
+    <SpaceBetween size="xxs">
+      <StatusIndicator type={POSTING_INDICATOR[posting.state]}>{t.states[posting.state]}</StatusIndicator>
+      {posting.state === 'RETRYING' && (
+        <Box variant="small">
+          {t.attempt(
+            posting.attempts,
+            posting.maxAttempts,
+            posting.nextAttemptAt ? timeOfDay.format(new Date(posting.nextAttemptAt)) : null,
+          )}
+        </Box>
+      )}
+      {(posting.late || posting.state === 'LATE') && <Box variant="small">{t.lateNote}</Box>}
+      {posting.state === 'FAILED' && <Box variant="small">{t.failedNote(posting.attempts)}</Box>}
+    </SpaceBetween>
+  );
+  return [
+    pair(t.label, state, 'invoice-detail-sap-posting'),
+    ...(posting.reason ? [pair(t.reason, posting.reason, 'invoice-detail-sap-reason')] : []),
+  ];
+}
+
 /** Everything the sidebar shows of an invoice (spec §2 edit/detail sidebar), read-only. */
 export function InvoiceSummary({ invoice, reviewPart }: { invoice: InvoiceDetail; reviewPart: boolean }) {
   const f = text.fields;
   const sap = sapValue(invoice);
+  const posting = invoice.sapPosting ?? null;
   const sunatDetail = invoice.sunat ? text.values.sunatDetail(invoice.sunat.estadoRuc, invoice.sunat.condDomiRuc) : '';
   const retryNote = invoice.status === 'REJECTED' && invoice.disapprovedWithoutRejection;
   // A MIRO failure reads in the SAP section; any other message (SUNAT's, the rejection's) here.
@@ -90,7 +136,16 @@ export function InvoiceSummary({ invoice, reviewPart }: { invoice: InvoiceDetail
           pair(f.paidAt, formatDate(invoice.paidAt)),
         ]}
       />
-      {sap && <Section title={text.sections.sap} items={[pair(f.sapDocument, sap, 'invoice-detail-sap')]} />}
+      {(sap || posting) && (
+        <Section
+          title={text.sections.sap}
+          items={[
+            ...(posting ? sapPostingItems(posting) : []),
+            // With the posting's state shown, the document only once SAP has it.
+            ...(sap && (!posting || invoice.sapDocument) ? [pair(f.sapDocument, sap, 'invoice-detail-sap')] : []),
+          ]}
+        />
+      )}
       {invoice.notes && <Section title={f.notes} items={[pair(f.notes, invoice.notes)]} />}
       <SpaceBetween size="xs">
         <Header variant="h3">{text.sections.files}</Header>

@@ -20,6 +20,7 @@ export const detailMessages = {
     approve: 'Aprobar',
     reject: 'Rechazar',
     history: 'Historial',
+    retrySap: 'Reintentar contabilización en SAP',
   },
 
   sections: {
@@ -153,6 +154,26 @@ export const detailMessages = {
     attachmentToken: (index: number, kind: string) => `Adjunto ${index + 1}${kind ? ` (${kind})` : ''}`,
     checkPending: 'Espere a que termine la verificación de los códigos ingresados.',
     fixErrors: 'Corrija los datos marcados antes de guardar.',
+  },
+
+  /** The SAP posting (MIRO) of an approved invoice, as GET …/invoices/… tells it (sapPosting). */
+  sapPosting: {
+    label: 'Contabilización',
+    states: {
+      QUEUED: 'En cola',
+      SENDING: 'Enviando a SAP',
+      RETRYING: 'Reintentando',
+      LATE: 'Atrasado',
+      FAILED: 'Fallido',
+      POSTED: 'Contabilizado',
+    },
+    attempt: (attempt: number, max: number, next: string | null) =>
+      `Intento ${attempt} de ${max}${next ? `; próximo intento a las ${next}` : ''}.`,
+    lateNote: 'La contabilización está demorando más de lo normal.',
+    reason: 'Motivo',
+    failedNote: (attempts: number) =>
+      `SAP no registró el comprobante tras ${attempts} ${attempts === 1 ? 'intento' : 'intentos'}. Un administrador puede reintentarlo.`,
+    retrySuccess: 'Se reintentará la contabilización del comprobante en SAP.',
   },
 
   approve: {

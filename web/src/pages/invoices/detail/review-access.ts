@@ -13,6 +13,8 @@ export interface ReviewAccess {
   readonly editBlockedReason: string | null;
   readonly canApprove: boolean;
   readonly canReject: boolean;
+  /** A FAILED SAP posting may be retried (administrators: the manifest's roles of the retry route). */
+  readonly canRetrySapPosting: boolean;
   /** The user's role may act on invoices at all (manifest roles of the write routes). */
   readonly isReviewer: boolean;
 }
@@ -23,7 +25,7 @@ export interface ReviewAccess {
  * is read from the route manifest, so the sidebar never offers what the API would refuse.
  */
 export function reviewAccess(
-  invoice: Pick<InvoiceDetail, 'status' | 'certStatus'>,
+  invoice: Pick<InvoiceDetail, 'status' | 'certStatus' | 'sapPosting'>,
   level: Level | undefined,
 ): ReviewAccess {
   const allowed = (roles: readonly Level[]) => level !== undefined && roles.includes(level);
@@ -40,6 +42,7 @@ export function reviewAccess(
     editBlockedReason,
     canApprove: allowed(routes.approveInvoice.roles) && invoice.status === 'COMPLETED',
     canReject: allowed(routes.disapproveInvoice.roles) && underReview,
+    canRetrySapPosting: allowed(routes.retrySapPosting.roles) && invoice.sapPosting?.state === 'FAILED',
     isReviewer: mayUpdate,
   };
 }

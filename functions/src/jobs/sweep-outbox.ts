@@ -1,0 +1,41 @@
+import { MIRO_POSTING, QUEUES } from '@portal/shared';
+import { documentClient, tableName } from '../adapters/dynamodb.js';
+import { sapFromEnv } from '../adapters/sap.js';
+import { queueFromEnv } from '../adapters/sqs.js';
+import { logger } from '../http/logger.js';
+import { meter } from '../http/metrics.js';
+import { observed } from '../http/observed.js';
+import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { outgoing } from '../use-cases/outgoing.factory.js';
+import { makeMiroOutbox } from '../workers/miro-requests-outbox.js';
+import { makeMiroPosting, miroLeaseMs, miroRetryBaseMs } from '../workers/miro-requests-worker.js';
+import { makeOutboxSweeper } from './outbox-sweeper.js';
+
+const miro = makeMiroOutbox(documentClient, tableName());
+const sap = sapFromEnv();
+const retryBaseMs = miroRetryBaseMs();
+
+/** The OutboxSweeper schedule (SCHEDULES.outboxSweeper): EventBridge in AWS, a timer on the local stage. */
+export const handler = observed(
+  makeOutboxSweeper({
+    outgoing,
+    miro,
+    posting: makeMiroPosting({
+      outbox: miro,
+      store: makeInvoiceStore(documentClient, tableName()),
+      sap,
+      notifications: queueFromEnv(QUEUES.notifications.env),
+      clock: () => new Date(),
+      log: logger,
+      meter,
+      leaseMs: miroLeaseMs(),
+      retryBaseMs,
+    }),
+    sap,
+    miroQueue: queueFromEnv(QUEUES.miroRequests.env),
+    clock: () => new Date(),
+    log: logger,
+    // A minute in AWS; shorter where the stage makes retries quicker (the local stage).
+    graceMs: Math.min(MIRO_POSTING.graceSeconds * 1000, 2 * retryBaseMs),
+  }).sweep,
+);

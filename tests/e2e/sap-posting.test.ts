@@ -1,0 +1,140 @@
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  INVOICE_ERROR_MESSAGES,
+  INVOICE_STATUS_LABELS,
+  MIRO_POSTING,
+  keys,
+  withCheckDigit,
+  type Invoice,
+} from '@portal/shared';
+import { table } from '../support/fixtures.js';
+import { REVIEW_COMPANY, invoiceRow, openInvoiceDetail, todayInLima } from '../support/invoice-detail.js';
+import { demoUser } from '../support/stage.js';
+import { inBrowser, openLogin, settledInvoices, signInAs } from '../support/web.js';
+
+/**
+ * Issue 19: a manager sees at once that an approved invoice's SAP posting is late or failed (list and
+ * detail); an administrator retries a failed one from the detail and sees it posted.
+ */
+const SUPPLIER = { taxId: withCheckDigit('2099100031'), name: 'Proveedor Contabilización E2E S.A.C.' };
+const TEN_MINUTES_AGO = () => new Date(Date.now() - 10 * 60_000).toISOString();
+let sequence = (Date.now() % 9_000_000) + 1_000_000;
+
+/**
+ * An approved FACTURA issued today (it heads the list) without order, so SAP posts it without a
+ * three-way match; its MIRO record as `state` left it ten minutes after the approval.
+ */
+async function approvedInvoice(state: 'FAILED' | 'POSTING'): Promise<Invoice> {
+  const numericId = String(sequence++);
+  const id = `FS01-${numericId}`;
+  const approvedAt = TEN_MINUTES_AGO();
+  const invoice: Invoice = {
+    id,
+    prefixId: 'FS01',
+    numericId,
+    type: 'FACTURA',
+    status: 'ACCEPTED',
+    statusMessage:
+      state === 'FAILED' ? INVOICE_ERROR_MESSAGES.ERROR_UNEXPECTED_EXCEPTION_DURING_MIRO_CREATION_REQUEST_SUBMIT : null,
+    certStatus: 'VALID',
+    approved: true,
+    approvedAt,
+    supplierId: SUPPLIER.taxId,
+    supplierName: SUPPLIER.name,
+    client: REVIEW_COMPANY.taxId,
+    clientName: REVIEW_COMPANY.name,
+    responsible: null,
+    officeId: null,
+    locationId: null,
+    operationType: 'WITHOUT_PURCHASE_ORDER',
+    currency: 'PEN',
+    amount: 118,
+    taxAmount: 18,
+    serviceSheets: [],
+    materialDocs: [],
+    purchaseOrders: [],
+    attachments: [],
+    issuedAt: todayInLima(),
+    scheduledAt: null,
+    paidAt: null,
+    xmlUrl: null,
+    pdfUrl: `fixtures/${id}.pdf`,
+    disapprovedWithoutRejection: false,
+    notes: null,
+    statusHistory: [
+      {
+        status: 'ACCEPTED',
+        title: INVOICE_STATUS_LABELS.ACCEPTED,
+        additionalMessage: null,
+        date: approvedAt,
+        by: null,
+      },
+    ],
+  };
+  await table().putInvoice(invoice);
+  const key = keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', id);
+  // A worker holds the late one for an hour: nothing moves it while the test looks at it.
+  const leaseEnd = new Date(Date.now() + 3_600_000).toISOString();
+  await table().put({
+    ...key,
+    state,
+    idempotencyKey: key.pk,
+    supplierId: SUPPLIER.taxId,
+    invoiceType: 'FACTURA',
+    invoiceId: id,
+    client: REVIEW_COMPANY.taxId,
+    createdAt: approvedAt,
+    attempts: state === 'FAILED' ? MIRO_POSTING.maxAttempts : 1,
+    ...(state === 'FAILED'
+      ? { lastError: 'SapUnavailableError: SAP did not answer POST: HTTP 503' }
+      : { postingUntil: leaseEnd, leaseOwner: 'e2e' }),
+    ...keys.miroIndexes({ ...key, client: REVIEW_COMPANY.taxId, createdAt: approvedAt }, state, leaseEnd),
+  });
+  return invoice;
+}
+
+async function signIn(page: Page, role: 'MANAGER' | 'ADMIN'): Promise<void> {
+  await openLogin(page);
+  await signInAs(page, demoUser(role));
+  await page.waitForURL((url) => url.pathname === '/');
+  await settledInvoices(page);
+}
+
+describe('SAP posting in the invoices screen', () => {
+  test('a manager sees late and failed postings in the list and the detail; an admin retries a failed one', async () => {
+    const late = await approvedInvoice('POSTING');
+    const failed = await approvedInvoice('FAILED');
+
+    await inBrowser('sap-posting-manager', async (page) => {
+      await signIn(page, 'MANAGER');
+      await invoiceRow(page, failed.id).getByText('SAP: contabilización fallida').waitFor();
+      await invoiceRow(page, late.id).getByText('SAP: contabilización atrasada').waitFor();
+
+      const panel = await openInvoiceDetail(page, failed.id);
+      const posting = panel.getByTestId('invoice-detail-sap-posting');
+      await posting.getByText('Fallido').waitFor();
+      await posting.getByText(`tras ${MIRO_POSTING.maxAttempts} intentos`, { exact: false }).waitFor();
+      expect(await panel.getByTestId('invoice-detail-sap-reason').textContent()).toContain('HTTP 503');
+      // Retrying is an administrator's call.
+      expect(await panel.getByRole('button', { name: 'Reintentar contabilización en SAP' }).count()).toBe(0);
+
+      const latePanel = await openInvoiceDetail(page, late.id);
+      await latePanel.getByTestId('invoice-detail-sap-posting').getByText('Atrasado').waitFor();
+    });
+
+    await inBrowser('sap-posting-admin-retry', async (page) => {
+      await signIn(page, 'ADMIN');
+      const panel = await openInvoiceDetail(page, failed.id);
+      await panel.getByRole('button', { name: 'Reintentar contabilización en SAP' }).click();
+      await page.getByText('Se reintentará la contabilización del comprobante en SAP.').waitFor();
+      // The stage's worker posts it; the sidebar asks again while the posting is under way.
+      await panel.getByTestId('invoice-detail-sap-posting').getByText('Contabilizado').waitFor({ timeout: 60_000 });
+      await panel
+        .getByTestId('invoice-detail-sap')
+        .getByText(/^\d{10} \(ejercicio \d{4}\)$/)
+        .waitFor();
+      expect(await panel.getByRole('button', { name: 'Reintentar contabilización en SAP' }).count()).toBe(0);
+    });
+  });
+});
