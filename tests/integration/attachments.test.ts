@@ -81,10 +81,10 @@ const pathOf = ({ invoice }: Pick<ReviewFixture, 'invoice'>) => ({
 const fixture = () =>
   reviewFixture({ client: COMPANY.taxId, clientName: COMPANY.name, supplier: SUPPLIER, kind: null });
 
-/** The manager completes the invoice without purchase order, with these attachments. */
-async function completeWith(f: ReviewFixture, attachments: string[]): Promise<CallResult> {
+/** The manager (or `token`'s user) completes the invoice without purchase order, with these attachments. */
+async function completeWith(f: ReviewFixture, attachments: string[], token?: string): Promise<CallResult> {
   return call(routes.updateInvoice, {
-    token: await manager(),
+    token: token ?? (await manager()),
     path: pathOf(f),
     body: {
       operationType: 'WITHOUT_PURCHASE_ORDER',
@@ -211,6 +211,23 @@ describe('the attachments of an invoice', () => {
     expect(first.bytes.equals(MINIMAL_PDF)).toBe(true);
     const second = await openAttachment(f, 1);
     expect(second.bytes.equals(PNG)).toBe(true);
+  });
+});
+
+describe('attachments an administrator makes', () => {
+  it("takes an admin's own uploads on any invoice, which no manager may name", async () => {
+    const admin = await tokenOf(demoUser('ADMIN'));
+    const own = await upload(admin, 'ATTACHMENT', MINIMAL_PDF, 'application/pdf');
+    expect(own.startsWith('uploads/admin/')).toBe(true);
+    const byManager = await fixture();
+    const byAdmin = await fixture();
+
+    expectRefusal(await completeWith(byManager, [own]), 'ERROR_ATTACHMENT_NOT_FOUND', 1);
+    const done = await completeWith(byAdmin, [own], admin);
+
+    expect(done.status).toBe(200);
+    expect(done.body.attachments).toEqual([own]);
+    expect(await detail(byManager)).toMatchObject({ status: 'PENDING', attachments: [] });
   });
 });
 
