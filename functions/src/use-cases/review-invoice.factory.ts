@@ -6,10 +6,10 @@ import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeMiroOutbox } from '../workers/miro-requests-outbox.js';
 import { miroRetryBaseMs } from '../workers/miro-requests-worker.js';
 import { outgoing } from './outgoing.factory.js';
-import { makeInvoiceReview } from './review-invoice.js';
+import { makeInvoiceReview, type ReviewDeps } from './review-invoice.js';
 
-/** The review use cases wired to the real adapters, built once per cold start by the handlers. */
-export const invoiceReview = makeInvoiceReview({
+/** The review's real adapters, built once per cold start (invoice-completion.factory.ts adds the attachment check). */
+export const reviewDeps: ReviewDeps = {
   store: makeInvoiceStore(documentClient, tableName()),
   outgoing,
   notificationsQueue: queueFromEnv(QUEUES.notifications.env),
@@ -17,4 +17,7 @@ export const invoiceReview = makeInvoiceReview({
   log: logger,
   miro: makeMiroOutbox(documentClient, tableName()),
   miroGraceMs: Math.min(MIRO_POSTING.graceSeconds * 1000, 2 * miroRetryBaseMs()),
-});
+};
+
+/** The review use cases wired to the real adapters, built once per cold start by the handlers. */
+export const invoiceReview = makeInvoiceReview(reviewDeps);
