@@ -1,20 +1,23 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect, it } from 'vitest';
 import { keys, withCheckDigit, type NotificationMessage } from '@portal/shared';
+import { makeOutgoing, outgoingItem, outgoingMessage } from '../../functions/src/repositories/outgoing.js';
 import { CLIENTS } from '../../infra/local/seed-data.js';
 import { table } from '../support/fixtures.js';
 import { stage } from '../support/stage.js';
 
 /**
- * A change whose queue message could not be sent leaves it in the table (committed with the change);
- * the OutboxSweeper schedule sends it. Here the "failed send" is an OUTGOING item written directly,
- * committed two minutes ago, about a supplier that exists only in this test.
+ * A change commits its queue messages with itself (an OUTGOING item); the item stays until the consumer
+ * has handled the message. The OutboxSweeper schedule sends again what was never sent (a failed send)
+ * and what was sent but never handled (the SQS stand-in lost it in a restart, say). Here those are
+ * OUTGOING items written directly, about suppliers that exist only in this test.
  */
-it('sends a message left behind by a failed send, and forgets it', async () => {
-  const supplierId = withCheckDigit('2070000019');
+async function leftBehind(supplierId: string, name: string, sent: boolean) {
   const message: NotificationMessage = {
     event: 'INVOICE_RECEIVED',
     supplierId,
-    supplierName: 'Proveedor del Relevo S.A.C.',
+    supplierName: name,
     client: CLIENTS[0]!.taxId,
     clientName: CLIENTS[0]!.name,
     invoiceType: 'FACTURA',
@@ -22,33 +25,92 @@ it('sends a message left behind by a failed send, and forgets it', async () => {
     detail: null,
     occurredAt: new Date().toISOString(),
   };
-  const createdAt = new Date(Date.now() - 120_000).toISOString();
-  const key = keys.outgoing('notifications', `relay-test-${Date.now()}`);
+  const createdAt = new Date(Date.now() - 20 * 60_000).toISOString();
+  const key = keys.outgoing('notifications', `relay-test-${supplierId}-${Date.now()}`);
+  // A sent one was due for its acknowledgement ten minutes ago.
+  const due = sent ? new Date(Date.now() - 10 * 60_000).toISOString() : createdAt;
   await table().put({
     ...key,
-    ...keys.outgoingIndexes('notifications', createdAt, key.pk),
+    ...keys.outgoingIndexes('notifications', due, key.pk),
     queue: 'notifications',
     body: JSON.stringify(message),
     createdAt,
+    ...(sent ? { sentAt: createdAt, relays: 0 } : {}),
   });
+  return key;
+}
 
+async function sweepUntil(done: () => Promise<boolean>): Promise<void> {
   const sap = stage().endpoints.sap;
   const { run } = (await (await fetch(`${sap}/__control/schedules/OutboxSweeper`, { method: 'POST' })).json()) as {
     run: number;
   };
   const deadline = Date.now() + 20_000;
-  let feed: Record<string, unknown>[] = [];
   while (Date.now() < deadline) {
-    const state = (await (await fetch(`${sap}/__control/schedules/OutboxSweeper`)).json()) as {
-      completed: number;
-      lastError: string | null;
-    };
-    feed = await table().partition(keys.feed('SUPPLIER', supplierId));
-    if (state.completed >= run && feed.length > 0) break;
+    const state = (await (await fetch(`${sap}/__control/schedules/OutboxSweeper`)).json()) as { completed: number };
+    if (state.completed >= run && (await done())) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  expect(feed.map((item) => item.message)).toEqual([
-    `Se recibió la factura F001-5 de Proveedor del Relevo S.A.C. para ${CLIENTS[0]!.name}`,
+}
+
+it.each([
+  ['a failed send', false, '2070000019', 'Proveedor del Relevo S.A.C.'],
+  ['a message sent and never handled, relayed once already', true, '2070000027', 'Proveedor del Reenvío S.A.C.'],
+])('sends a message left behind by %s, and forgets it once handled', async (_, sent, ruc, name) => {
+  const supplierId = withCheckDigit(ruc);
+  const key = await leftBehind(supplierId, name, sent);
+  const feed = async () => table().partition(keys.feed('SUPPLIER', supplierId));
+  await sweepUntil(async () => (await feed()).length > 0 && (await table().get(key)) === undefined);
+  expect((await feed()).map((item) => item.message)).toEqual([
+    `Se recibió la factura F001-5 de ${name} para ${CLIENTS[0]!.name}`,
+  ]);
+  // The notifications worker acknowledged it: nothing left to send.
+  expect(await table().get(key)).toBeUndefined();
+});
+
+it('sends again a message its queue lost after the send, and forgets it once handled', async () => {
+  const supplierId = withCheckDigit('2070000035');
+  const name = 'Proveedor del Mensaje Perdido S.A.C.';
+  const { endpoints, region, tableName } = stage();
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      region,
+      endpoint: endpoints.dynamodb,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    }),
+  );
+  // The intake's outbox in this process, ten minutes ago, with queues that accept a message and lose it
+  // (as the SQS stand-in does in a restart): the send succeeds, nobody ever handles the message.
+  const lost = { send: async () => undefined };
+  const tenMinutesAgo = () => new Date(Date.now() - 10 * 60_000);
+  const outgoing = makeOutgoing(
+    db,
+    tableName,
+    { notifications: lost, sunatValidation: lost, miroRequests: lost },
+    { error: () => undefined },
+    tenMinutesAgo,
+  );
+  const notice: NotificationMessage = {
+    event: 'INVOICE_RECEIVED',
+    supplierId,
+    supplierName: name,
+    client: CLIENTS[0]!.taxId,
+    clientName: CLIENTS[0]!.name,
+    invoiceType: 'FACTURA',
+    invoiceId: 'F001-6',
+    detail: null,
+    occurredAt: tenMinutesAgo().toISOString(),
+  };
+  const message = outgoingMessage('notifications', notice, tenMinutesAgo());
+  await table().put(outgoingItem(message)); // committed with its change
+  await outgoing.deliver([message]);
+  const key = keys.outgoing('notifications', message.id);
+  expect(await table().get(key)).toMatchObject({ sentAt: expect.any(String) });
+
+  const feed = async () => table().partition(keys.feed('SUPPLIER', supplierId));
+  await sweepUntil(async () => (await feed()).length > 0 && (await table().get(key)) === undefined);
+  expect((await feed()).map((item) => item.message)).toEqual([
+    `Se recibió la factura F001-6 de ${name} para ${CLIENTS[0]!.name}`,
   ]);
   expect(await table().get(key)).toBeUndefined();
 });

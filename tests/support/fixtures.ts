@@ -39,7 +39,7 @@ export function table() {
         ).Items ?? []
       );
     },
-    /** The bodies of a queue's messages committed and not yet sent (what the relay would send). */
+    /** The bodies of a queue's messages committed and not yet sent (sent ones wait for their consumer's acknowledgement). */
     async unsent(queue: string): Promise<unknown[]> {
       const index = TABLE.indexes.byClient;
       const result = await db.send(
@@ -51,7 +51,9 @@ export function table() {
           ExpressionAttributeValues: { ':pk': keys.outgoingQueue(queue) },
         }),
       );
-      return (result.Items ?? []).map((item) => JSON.parse(String(item.body)) as unknown);
+      return (result.Items ?? [])
+        .filter((item) => !item.sentAt)
+        .map((item) => JSON.parse(String(item.body)) as unknown);
     },
     async put(item: Record<string, unknown>) {
       await db.send(new PutCommand({ TableName: tableName, Item: item }));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { QUEUES, TABLE, keys } from '@portal/shared';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Queue } from '../adapters/sqs.js';
@@ -29,20 +30,63 @@ export function outgoingItem(message: OutgoingMessage): Record<string, unknown> 
   };
 }
 
+/** The field a message carries its outgoing item's id in (schemas drop it; the consumer's wrapper reads it). */
+export const OUTGOING_ID_FIELD = 'outgoingId';
+
+/** Times a message not acknowledged is sent again before it is left to its queue's DLQ and alarm. */
+export const MAX_RELAYS = 3;
+
+/** The outgoing id a message body carries, if any. */
+export function outgoingIdOf(body: string): string | null {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const id = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>)[OUTGOING_ID_FIELD] : null;
+    return typeof id === 'string' && id.length > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+const withId = (body: unknown, id: string) =>
+  body && typeof body === 'object' && !Array.isArray(body) ? { ...body, [OUTGOING_ID_FIELD]: id } : body;
+
 /**
  * The transactional outbox of queue messages: a change commits its messages with itself; `deliver`
- * sends them right after and forgets them; `relay` (a scheduled job) sends what a failed send left.
- * Consumers are idempotent, so a message sent twice (sent, then the delete failed) is harmless.
+ * sends them right after; the item stays until the consumer has handled the message and acknowledges
+ * it (`acknowledge`, from the workers' wrapper). `relay` (the outbox sweeper) sends again what was
+ * never sent after the grace period, and what was sent but not acknowledged within the queue's
+ * visibility timeout (a send that failed, a message the SQS stand-in lost in a restart), at most
+ * MAX_RELAYS times. Consumers are idempotent, so a message sent twice is harmless.
  */
 export function makeOutgoing(
   db: DynamoDBDocumentClient,
   table: string,
   queues: Readonly<Record<QueueKey, Queue>>,
   log: Pick<Logger, 'error'>,
+  clock: () => Date = () => new Date(),
 ) {
-  async function sendAndForget(queue: QueueKey, id: string, body: unknown): Promise<void> {
-    await queues[queue].send(body);
-    await db.send(new DeleteCommand({ TableName: table, Key: keys.outgoing(queue, id) }));
+  /** Sent: due again (for the relay) when not acknowledged within the queue's visibility timeout, doubling per relay. */
+  async function sent(queue: QueueKey, id: string, relays: number): Promise<void> {
+    const now = clock().getTime();
+    const ackBy = new Date(now + QUEUES[queue].visibilityTimeoutSeconds * 1000 * 2 ** relays).toISOString();
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: keys.outgoing(queue, id),
+          UpdateExpression: 'SET sentAt = :now, relays = :relays, gsi1sk = :due',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':now': new Date(now).toISOString(),
+            ':relays': relays,
+            ':due': `${ackBy}#${id}`,
+          },
+        }),
+      );
+    } catch (error) {
+      // Acknowledged already: the consumer was quicker than this write.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   return {
@@ -50,16 +94,25 @@ export function makeOutgoing(
     async deliver(messages: readonly OutgoingMessage[]): Promise<void> {
       for (const message of messages) {
         try {
-          await sendAndForget(message.queue, message.id, message.body);
+          await queues[message.queue].send(withId(message.body, message.id));
+          await sent(message.queue, message.id, 0);
         } catch (error) {
           log.error('message kept for the relay', error as Error);
         }
       }
     },
 
-    /** Sends every message of every queue committed before `olderThan` and still there. */
+    /** The consumer handled the message: nothing left to send. */
+    async acknowledge(queue: QueueKey, id: string): Promise<void> {
+      await db.send(new DeleteCommand({ TableName: table, Key: keys.outgoing(queue, id) }));
+    },
+
+    /**
+     * Sends again every message of every queue due before `olderThan` (never sent, or not acknowledged in
+     * time); one relayed MAX_RELAYS times already is left out of the index (its queue's DLQ alarm tells).
+     */
     async relay(olderThan: Date, limitPerQueue = 100): Promise<number> {
-      let sent = 0;
+      let relayed = 0;
       const index = TABLE.indexes.byClient;
       for (const queue of Object.keys(QUEUES) as QueueKey[]) {
         const page = await db.send(
@@ -74,11 +127,25 @@ export function makeOutgoing(
         );
         for (const item of page.Items ?? []) {
           const id = String(item.pk).slice(keys.outgoingQueue(queue).length + 1);
-          await sendAndForget(queue, id, JSON.parse(String(item.body)));
-          sent += 1;
+          const relays = Number(item.relays ?? 0) + (item.sentAt ? 1 : 0);
+          if (relays > MAX_RELAYS) {
+            log.error('message never acknowledged; left to its queue', new Error(`${queue} ${id}`));
+            await db.send(
+              new UpdateCommand({
+                TableName: table,
+                Key: keys.outgoing(queue, id),
+                UpdateExpression: 'SET abandonedAt = :now REMOVE gsi1pk, gsi1sk',
+                ExpressionAttributeValues: { ':now': new Date().toISOString() },
+              }),
+            );
+            continue;
+          }
+          await queues[queue].send(withId(JSON.parse(String(item.body)), id));
+          await sent(queue, id, relays);
+          relayed += 1;
         }
       }
-      return sent;
+      return relayed;
     },
   };
 }

@@ -7,20 +7,26 @@ import { meter } from '../http/metrics.js';
 import { observed } from '../http/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeMiroOutbox } from './miro-requests-outbox.js';
+import { outgoing } from '../use-cases/outgoing.factory.js';
+import { acknowledgingOutgoing } from './acknowledge.js';
 import { makeMiroRequestsWorker, miroLeaseMs, miroRetryBaseMs } from './miro-requests-worker.js';
 
 /** Consumer of the MIRO queue, wired to the real adapters once per cold start. */
 export const handler = observed(
-  makeMiroRequestsWorker({
-    outbox: makeMiroOutbox(documentClient, tableName()),
-    store: makeInvoiceStore(documentClient, tableName()),
-    sap: sapFromEnv(),
-    notifications: queueFromEnv(QUEUES.notifications.env),
-    clock: () => new Date(),
-    log: logger,
-    meter,
-    // Twice the function's timeout: a delivery whose worker died frees the record well before SQS redelivers.
-    leaseMs: miroLeaseMs(),
-    retryBaseMs: miroRetryBaseMs(),
-  }),
+  acknowledgingOutgoing(
+    'miroRequests',
+    outgoing,
+    makeMiroRequestsWorker({
+      outbox: makeMiroOutbox(documentClient, tableName()),
+      store: makeInvoiceStore(documentClient, tableName()),
+      sap: sapFromEnv(),
+      notifications: queueFromEnv(QUEUES.notifications.env),
+      clock: () => new Date(),
+      log: logger,
+      meter,
+      // Twice the function's timeout: a delivery whose worker died frees the record well before SQS redelivers.
+      leaseMs: miroLeaseMs(),
+      retryBaseMs: miroRetryBaseMs(),
+    }),
+  ),
 );

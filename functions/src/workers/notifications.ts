@@ -1,11 +1,17 @@
 import { NotificationMessage } from '@portal/shared';
 import { observed } from '../http/observed.js';
 import { notifications } from '../use-cases/notifications.factory.js';
+import { outgoing } from '../use-cases/outgoing.factory.js';
+import { acknowledgingOutgoing } from './acknowledge.js';
 import { sqsBatchHandler } from './sqs-batch.js';
 
 /** Consumer of the notifications queue: feed items and e-mails for each event. */
 export const handler = observed(
-  sqsBatchHandler(NotificationMessage, async (message) => {
-    await notifications.deliver(message);
-  }),
+  acknowledgingOutgoing(
+    'notifications',
+    outgoing,
+    sqsBatchHandler(NotificationMessage, async (message) => {
+      await notifications.deliver(message);
+    }),
+  ),
 );

@@ -6,17 +6,23 @@ import { logger } from '../http/logger.js';
 import { meter } from '../http/metrics.js';
 import { observed } from '../http/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { outgoing } from '../use-cases/outgoing.factory.js';
+import { acknowledgingOutgoing } from './acknowledge.js';
 import { makeSunatValidationWorker } from './sunat-validation-worker.js';
 
 /** Consumer of the SUNAT queue, wired to the real adapters once per cold start. */
 export const handler = observed(
-  makeSunatValidationWorker({
-    store: makeInvoiceStore(documentClient, tableName()),
-    sunat: sunatFromEnv(),
-    notifications: queueFromEnv(QUEUES.notifications.env),
-    clock: () => new Date(),
-    log: logger,
-    meter,
-    maxReceiveCount: QUEUES.sunatValidation.maxReceiveCount,
-  }),
+  acknowledgingOutgoing(
+    'sunatValidation',
+    outgoing,
+    makeSunatValidationWorker({
+      store: makeInvoiceStore(documentClient, tableName()),
+      sunat: sunatFromEnv(),
+      notifications: queueFromEnv(QUEUES.notifications.env),
+      clock: () => new Date(),
+      log: logger,
+      meter,
+      maxReceiveCount: QUEUES.sunatValidation.maxReceiveCount,
+    }),
+  ),
 );
