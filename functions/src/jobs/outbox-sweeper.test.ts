@@ -96,10 +96,15 @@ function world() {
       if (dropNotices) throw new Error('worker killed before it told anyone');
       record = { ...record, notifiedAt: at, gsi1sk: null };
     },
-    markFailed: async (_key, error, _at, owner) => {
+    markFailed: async (_key, error, at, owner) => {
       if (owner ? record.state !== 'POSTING' || record.leaseOwner !== owner : !open()) return false;
-      record = { ...record, state: 'FAILED', lastError: error, gsi1sk: null };
+      const notifyBy = new Date(Date.parse(at) + 60_000).toISOString();
+      record = { ...record, state: 'FAILED', lastError: error, failedAt: at, gsi1sk: due(notifyBy) };
       return true;
+    },
+    markFailureNotified: async (_key, at) => {
+      if (dropNotices) throw new Error('worker killed before it told anyone');
+      record = { ...record, failureNotifiedAt: at, gsi1sk: null };
     },
     due: async (at) => (record.gsi1sk && record.gsi1sk < at.toISOString() ? [{ ...record }] : []),
     postpone: async (seen, until) => {
@@ -259,6 +264,31 @@ describe('outbox sweeper', () => {
     expect(w.record()).toMatchObject({ notifiedAt: expect.any(String) });
     expect(await w.sweep()).toMatchObject({ notified: 0 });
     expect(w.sapRequests).toHaveLength(1);
+  });
+
+  it('finishes a FAILED posting whose worker died before the company was told', async () => {
+    const w = world();
+    w.setAnswer('fail');
+    await w.deliver(w.message);
+    w.at('2026-11-02T10:00:31Z');
+    await w.sweep();
+    await w.deliverQueued();
+    w.killBeforeNotice(true);
+    w.at('2026-11-02T10:01:32Z');
+    await w.sweep();
+    await w.deliverQueued();
+    expect(w.record()).toMatchObject({ state: 'FAILED' });
+    expect(w.record().failureNotifiedAt).toBeUndefined();
+    w.killBeforeNotice(false);
+    w.at('2026-11-02T10:02:33Z');
+    expect(await w.sweep()).toMatchObject({ notified: 1, resent: 0 });
+    expect(w.record()).toMatchObject({ state: 'FAILED', failureNotifiedAt: expect.any(String) });
+    const notices = w.notified.filter((n) => (n as { event: string }).event === 'MIRO_FAILED');
+    expect(notices).toHaveLength(2);
+    expect(notices[1]).toEqual(notices[0]);
+    expect(w.invoice().statusMessage).toMatch(/MIRO/);
+    expect(await w.sweep()).toMatchObject({ notified: 0 });
+    expect(w.sapRequests).toHaveLength(3);
   });
 
   it('sends again, with the same idempotency key, what SAP does not hold after a worker was killed', async () => {

@@ -10,7 +10,7 @@ export interface OutboxSweeperDeps {
   /** The generic outbox of every queue: messages committed with a change and not sent. */
   readonly outgoing: Pick<Outgoing, 'relay'>;
   readonly miro: Pick<MiroOutbox, 'due' | 'get' | 'postpone'>;
-  readonly posting: Pick<MiroPosting, 'complete' | 'finish' | 'giveUp' | 'maxAttempts'>;
+  readonly posting: Pick<MiroPosting, 'complete' | 'finish' | 'finishFailure' | 'giveUp' | 'maxAttempts'>;
   readonly sap: Pick<SapPort, 'findSupplierInvoice'>;
   readonly miroQueue: Queue;
   readonly clock: () => Date;
@@ -30,7 +30,7 @@ export interface SweepResult {
   readonly recovered: number;
   /** MIRO postings given up (last attempt without an answer, nothing at SAP). */
   readonly failed: number;
-  /** POSTED postings whose INVOICE_APPROVED notice the worker did not get to send, sent now. */
+  /** POSTED (FAILED) postings whose INVOICE_APPROVED (MIRO_FAILED) notice the worker did not get to send, sent now. */
   readonly notified: number;
 }
 
@@ -46,7 +46,8 @@ export interface SweepResult {
  *    found: the request goes back to the MIRO queue; the worker posts with the same idempotency key,
  *    so even a posting SAP made after our look-up answers its first document. A POSTING record whose
  *    last allowed attempt died is FAILED; a POSTED one whose worker died before telling the people
- *    concerned (INVOICE_APPROVED) is announced now. Each record is postponed by the grace period before its
+ *    concerned (INVOICE_APPROVED) is announced now, and a FAILED one whose worker died before the
+ *    invoice showed the failure (and MIRO_FAILED was sent) is finished. Each record is postponed by the grace period before its
  *    message is sent, so the next run does not send it twice while the worker is at it.
  * A record that could not be handled (SAP or DynamoDB failing) is left for the next run, and the run
  * fails at the end, so the job's error alarm fires while the problem lasts.
@@ -61,6 +62,11 @@ export function makeOutboxSweeper(deps: OutboxSweeperDeps) {
     if (record.state === 'POSTED') {
       if (record.notifiedAt) return null;
       await posting.finish(record);
+      return 'notified';
+    }
+    if (record.state === 'FAILED') {
+      if (record.failureNotifiedAt) return null;
+      await posting.finishFailure(record);
       return 'notified';
     }
     if (record.state !== 'PENDING' && record.state !== 'POSTING') return null;

@@ -39,6 +39,9 @@ export interface MiroOutboxRecord {
   readonly postedAt?: string | null;
   readonly notifiedAt?: string | null;
   readonly lastError?: string | null;
+  readonly failedAt?: string | null;
+  /** FAILED: the invoice shows it and MIRO_FAILED was sent. */
+  readonly failureNotifiedAt?: string | null;
   /** When an administrator last asked for a new round of attempts. */
   readonly retriedAt?: string | null;
   /** The byClient sort key: `{dueAt}#{pk}` while open. */
@@ -189,6 +192,17 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
       });
     },
 
+    /** A FAILED posting's invoice shows the failure and the company was told: out of the due index. */
+    async markFailureNotified(key: Key, at: string): Promise<void> {
+      await update({
+        Key: key,
+        UpdateExpression: 'SET failureNotifiedAt = :at REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: '#state = :failed',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':at': at, ':failed': 'FAILED' },
+      });
+    },
+
     /** The people concerned were told: out of every index, nothing left to do. */
     async markNotified(key: Key, at: string): Promise<void> {
       await update({
@@ -200,14 +214,16 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
     },
 
     /**
-     * FAILED after the last attempt, with the reason: out of the due index, counted as failed. Only from
-     * an open state (`owner`: only while that delivery holds the lease), never over POSTED.
+     * FAILED after the last attempt, with the reason, counted as failed. Only from an open state (`owner`:
+     * only while that delivery holds the lease), never over POSTED. It stays due a minute later until the
+     * invoice shows the failure and the company is told (markFailureNotified), so the sweeper finishes
+     * that if the worker dies first.
      */
     async markFailed(record: RecordRef, error: string, at: string, owner?: string): Promise<boolean> {
       return update({
         Key: record,
         UpdateExpression:
-          'SET #state = :failed, lastError = :error, failedAt = :at, postingUntil = :none, leaseOwner = :none, nextAttemptAt = :none, gsi3pk = :failedPk, gsi3sk = :failedSk REMOVE gsi1pk, gsi1sk',
+          'SET #state = :failed, lastError = :error, failedAt = :at, postingUntil = :none, leaseOwner = :none, nextAttemptAt = :none, failureNotifiedAt = :none, gsi3pk = :failedPk, gsi3sk = :failedSk, gsi1pk = :due, gsi1sk = :dueSk',
         ConditionExpression: owner
           ? '#state = :posting AND leaseOwner = :owner'
           : 'attribute_exists(pk) AND #state IN (:pending, :posting)',
@@ -219,6 +235,8 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
           ':none': null,
           ':failedPk': keys.miroFailed(record.client),
           ':failedSk': `${requestedAt(record)}#${record.pk}`,
+          ':due': keys.miroDue,
+          ':dueSk': dueSk(record, new Date(Date.parse(at) + 60_000).toISOString()),
           ...(owner ? { ':posting': 'POSTING', ':owner': owner } : { ':pending': 'PENDING', ':posting': 'POSTING' }),
         },
       });

@@ -82,6 +82,9 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
       record = { ...record, state: 'FAILED', lastError: error };
       return true;
     },
+    markFailureNotified: async (_key, at) => {
+      record = { ...record, failureNotifiedAt: at };
+    },
     due: async () => [],
     postpone: async () => true,
     retry: async () => true,

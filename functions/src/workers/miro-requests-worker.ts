@@ -187,13 +187,24 @@ export function makeMiroPosting(deps: MiroRequestsDeps) {
 
   /** The last attempt failed: visible on the outbox and the invoice, and the company is told. */
   async function giveUp(record: MiroOutboxRecord, cause: string, owner?: string): Promise<void> {
-    if (!(await outbox.markFailed(record, cause, clock().toISOString(), owner))) return;
+    const at = clock().toISOString();
+    if (!(await outbox.markFailed(record, cause, at, owner))) return;
+    // What is left is the sweeper's if this fails: the record stays due until it is done.
+    await finishFailure({ ...record, failedAt: at }).catch((error: unknown) =>
+      log.error('MIRO failure not shown or not announced yet; left for the sweeper', error as Error),
+    );
+  }
+
+  /** FAILED: the invoice shows the catalogue's message and the company hears of it (MIRO_FAILED), once. */
+  async function finishFailure(record: MiroOutboxRecord): Promise<void> {
     const invoice = await changeInvoice(record, (current) =>
-      current.sapDocument ? null : { ...current, statusMessage: MIRO_FAILURE_MESSAGE },
+      current.sapDocument || current.statusMessage === MIRO_FAILURE_MESSAGE
+        ? null
+        : { ...current, statusMessage: MIRO_FAILURE_MESSAGE },
     );
-    await announce('MIRO_FAILED', invoice, MIRO_FAILURE_MESSAGE).catch((error: unknown) =>
-      log.error('MIRO_FAILED notification not queued', error as Error),
-    );
+    // At the moment it failed: a notice sent again is the same notice.
+    await announce('MIRO_FAILED', invoice, MIRO_FAILURE_MESSAGE, record.failedAt ? new Date(record.failedAt) : clock());
+    await outbox.markFailureNotified(record, clock().toISOString());
   }
 
   async function post(message: MiroRequestMessage): Promise<void> {
@@ -246,6 +257,8 @@ export function makeMiroPosting(deps: MiroRequestsDeps) {
     complete,
     /** POSTED, and the people concerned may not have been told (the worker died in between): tell them. */
     finish: (record: MiroOutboxRecord) => (record.sapDocument ? finish(record, record.sapDocument) : Promise.resolve()),
+    /** FAILED, and the worker died before the invoice showed it or the company was told: finish that. */
+    finishFailure,
     /** The record's last attempt found no answer and SAP holds nothing: FAILED with that reason. */
     giveUp: (record: MiroOutboxRecord, cause: string) => giveUp(record, cause),
     backoffMs,
