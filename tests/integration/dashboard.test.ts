@@ -31,6 +31,10 @@ function countsOf(invoices: Pick<InvoiceSummary, 'status' | 'operationType'>[]):
     invGoods: count((invoice) => invoice.operationType === 'GOODS'),
     invUnassigned: count((invoice) => invoice.operationType === null),
     invWithoutPurchaseOrder: count((invoice) => invoice.operationType === 'WITHOUT_PURCHASE_ORDER'),
+    // SAP postings late or failed now, whatever the period: none at this company (no test approves here;
+    // tests/integration/sap-posting.test.ts checks these counts at CLIENTS[0]).
+    latePostings: 0,
+    failedPostings: 0,
   };
 }
 

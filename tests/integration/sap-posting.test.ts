@@ -17,9 +17,10 @@ import { demoUser, stage } from '../support/stage.js';
 /**
  * The SAP posting of an approved invoice as people see it and as the stage's own worker and outbox
  * sweeper drive it (the sweeper runs every few seconds here, a failed attempt is tried again after 2 s,
- * 4 s …). Everything at CLIENTS[1], which the demo manager reaches, with a supplier only this file uses.
+ * 4 s …). Everything at CLIENTS[0], which the demo manager reaches (CLIENTS[1]'s counts are the dashboard
+ * test's), with a supplier only this file uses.
  */
-const COMPANY = CLIENTS[1]!;
+const COMPANY = CLIENTS[0]!;
 const SUPPLIER = { taxId: withCheckDigit('2070000121'), name: 'Proveedor Contable de Pruebas S.A.C.' };
 
 const admin = () => idTokenOf(demoUser('ADMIN').username, demoUser('ADMIN').password);
