@@ -137,6 +137,8 @@ export async function dashboardCounts(page: Page): Promise<DashboardCounts> {
   for (const counter of TYPE_COUNTERS) {
     counts[counter] = Number(await page.getByTestId(`type-count-${counter}`).textContent());
   }
+  counts.latePostings = Number(await page.getByTestId('dashboard-late-postings').textContent());
+  counts.failedPostings = Number(await page.getByTestId('dashboard-failed-postings').textContent());
   return counts;
 }
 
@@ -152,7 +154,10 @@ export async function settledDashboard(page: Page, periodText: string): Promise<
   expect(await page.getByTestId('dashboard-error').count()).toBe(0);
 }
 
-/** The counts of the dashboard computed from invoices (by status and by operation type). */
+/**
+ * The counts of the dashboard computed from invoices (by status and by operation type), for a company
+ * without late or failed SAP postings (the only ones the browser tests approve are at CLIENTS[0]).
+ */
 export function countsOf(invoices: { status: string; operationType: string | null }[]): DashboardCounts {
   const count = (match: (invoice: { status: string; operationType: string | null }) => boolean) =>
     invoices.filter(match).length;
@@ -167,6 +172,8 @@ export function countsOf(invoices: { status: string; operationType: string | nul
     invGoods: count((invoice) => invoice.operationType === 'GOODS'),
     invUnassigned: count((invoice) => invoice.operationType === null),
     invWithoutPurchaseOrder: count((invoice) => invoice.operationType === 'WITHOUT_PURCHASE_ORDER'),
+    latePostings: 0,
+    failedPostings: 0,
   };
 }
 
