@@ -118,7 +118,6 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     }
   }
 
-
   /**
    * The attachments the form adds (those the invoice does not hold yet), each an upload made for the
    * invoice's company (or, by an admin, under 'admin') that exists and passed the byte checks; the first
