@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { QUEUES, ROUTES, SCHEDULES } from '@portal/shared';
+import { QUEUES, ROUTE_NOT_FOUND, ROUTES, SCHEDULES } from '@portal/shared';
 
 /**
  * How every Lambda function of the product is bundled: one definition read by PortalFunction (CDK's
@@ -56,7 +56,7 @@ export interface FunctionEntry {
   readonly entry: string;
 }
 
-/** Every function the stacks deploy, with its entry module: API handlers, queue consumers, jobs, the trigger. */
+/** Every function the stacks deploy, with its entry module: API handlers ($default's too), queue consumers, jobs, the trigger. */
 export function functionEntries(): FunctionEntry[] {
   const functionsDir = path.join(ROOT_DIR, 'functions/src');
   const entries: FunctionEntry[] = [];
@@ -67,6 +67,12 @@ export function functionEntries(): FunctionEntry[] {
     seen.add(route.handler);
     entries.push({ name: route.id, kind: 'api', entry: path.join(functionsDir, 'handlers', `${route.handler}.ts`) });
   }
+  // The $default route's function: not a manifest route, deployed beside them.
+  entries.push({
+    name: ROUTE_NOT_FOUND.id,
+    kind: 'api',
+    entry: path.join(functionsDir, 'handlers', `${ROUTE_NOT_FOUND.handler}.ts`),
+  });
   for (const [key, def] of Object.entries(QUEUES)) {
     if (def.consumer) {
       entries.push({

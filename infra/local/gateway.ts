@@ -10,6 +10,7 @@ import {
   MAX_REQUEST_HEADER_BYTES,
   REQUEST_ID_PATTERN,
   ROUTES,
+  ROUTE_NOT_FOUND,
   formatErrorMessage,
   type ErrorBody,
   type ErrorCode,
@@ -61,7 +62,7 @@ function compile(def: RouteDef, handler: Handler): CompiledRoute {
   return { def, pattern: new RegExp(`^${source}$`), names, handler };
 }
 
-export async function loadHandler(def: RouteDef): Promise<Handler> {
+export async function loadHandler(def: Pick<RouteDef, 'handler'>): Promise<Handler> {
   const file = path.join(ROOT_DIR, 'functions/src/handlers', `${def.handler}.ts`);
   const module = (await import(pathToFileURL(file).href)) as { handler?: Handler };
   if (typeof module.handler !== 'function') throw new Error(`${file} does not export a handler`);
@@ -152,11 +153,13 @@ function clientErrorResponse(error: NodeJS.ErrnoException): string {
  * The local stand-in for API Gateway HTTP API: the manifest's routes, the same handlers, v2 events,
  * and the JWT authorizer's checks (signature by the pool's JWKS, issuer, audience or client_id,
  * expiry). Its refusal of a missing or bad token carries API Gateway's own body, as in AWS; its other
- * refusals (no route, malformed escapes, headers or body too large) carry the API's error body and headers.
+ * refusals (malformed escapes, headers or body too large) carry the API's error body and headers. A request no
+ * route matches goes, as in AWS, to the `$default` route's function (ROUTE_NOT_FOUND), which answers the 404.
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningService> {
   const compiled: CompiledRoute[] = [];
   for (const def of ROUTES) compiled.push(compile(def, await loadHandler(def)));
+  const defaultHandler = await loadHandler(ROUTE_NOT_FOUND);
   const jwks = createRemoteJWKSet(new URL(options.jwksUrl));
   const log = options.log ?? (() => undefined);
 
@@ -243,16 +246,22 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
       match = { route, params };
       break;
     }
-    if (!match) {
-      // API Gateway refuses a path it cannot decode before looking for a route.
-      if (url.pathname.split('/').some((segment) => decodeSegment(segment) === null)) {
-        return refuse(400, 'ERROR_INVALID_PARAMETER', { parameter: 'path', reason: MALFORMED_ESCAPE });
-      }
-      return refuse(404, 'ERROR_ROUTE_NOT_FOUND', { method, path: url.pathname });
+    // API Gateway refuses a path it cannot decode before looking for a route.
+    if (!match && url.pathname.split('/').some((segment) => decodeSegment(segment) === null)) {
+      return refuse(400, 'ERROR_INVALID_PARAMETER', { parameter: 'path', reason: MALFORMED_ESCAPE });
     }
+    // No route: the `$default` route (no authorizer), whose function answers 404 ERROR_ROUTE_NOT_FOUND.
+    const target = match
+      ? {
+          routeKey: `${match.route.def.method} ${match.route.def.path}`,
+          functionName: match.route.def.id,
+          handler: match.route.handler,
+          pathParameters: match.route.names.length ? match.params : undefined,
+        }
+      : { routeKey: '$default', functionName: ROUTE_NOT_FOUND.id, handler: defaultHandler, pathParameters: undefined };
 
     let claims: Record<string, string> | null = null;
-    if (match.route.def.auth === 'jwt') {
+    if (match?.route.def.auth === 'jwt') {
       claims = await authorize(req.headers.authorization);
       if (!claims) return json(401, 'Unauthorized');
     }
@@ -274,12 +283,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
 
     const event: APIGatewayProxyEventV2WithJWTAuthorizer = {
       version: '2.0',
-      routeKey: `${match.route.def.method} ${match.route.def.path}`,
+      routeKey: target.routeKey,
       rawPath: url.pathname,
       rawQueryString: url.search.replace(/^\?/, ''),
       headers,
       ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-      ...(match.route.names.length ? { pathParameters: match.params } : {}),
+      ...(target.pathParameters ? { pathParameters: target.pathParameters } : {}),
       requestContext: {
         accountId: '000000000000',
         apiId: 'local',
@@ -293,7 +302,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
           userAgent: req.headers['user-agent'] ?? '',
         },
         requestId,
-        routeKey: `${match.route.def.method} ${match.route.def.path}`,
+        routeKey: target.routeKey,
         stage: '$default',
         time: now.toISOString(),
         timeEpoch: now.getTime(),
@@ -306,7 +315,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
     let timer: NodeJS.Timeout | undefined;
     try {
       const result = await Promise.race([
-        match.route.handler(event, { awsRequestId: requestId, functionName: match.route.def.id }),
+        target.handler(event, { awsRequestId: requestId, functionName: target.functionName }),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error('integration timeout')), INTEGRATION_TIMEOUT_MS);
         }),

@@ -52,3 +52,10 @@ export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
  * refuses beyond it with 431.
  */
 export const MAX_REQUEST_HEADER_BYTES = 10_240;
+
+/**
+ * The function behind the HTTP API's `$default` route (and the local gateway's answer to a request no route
+ * matches): 404 ERROR_ROUTE_NOT_FOUND in the API's error body. Not a manifest route, so that the OpenAPI document,
+ * the authorization matrix and the fuzzing do not list it; `handler` is its module under functions/src/handlers.
+ */
+export const ROUTE_NOT_FOUND = { id: 'routeNotFound', handler: 'system/route-not-found' } as const;

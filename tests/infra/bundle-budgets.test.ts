@@ -33,11 +33,17 @@ describe('function bundle budgets', () => {
 
   afterAll(() => dispose());
 
-  it('bundles every function the stacks deploy: API handlers, queue workers, jobs and the trigger', () => {
+  it("bundles every function the stacks deploy: API handlers, the $default route's, queue workers, jobs and the trigger", () => {
     expect([...bundles.keys()]).toEqual(entries.map((fn) => fn.name));
     expect(entries.filter((fn) => fn.kind === 'api').length).toBeGreaterThan(30);
     expect(entries.map((fn) => fn.name)).toEqual(
-      expect.arrayContaining(['heartbeat', 'sunatValidationWorker', 'outboxSweeperJob', 'preTokenGeneration']),
+      expect.arrayContaining([
+        'heartbeat',
+        'routeNotFound',
+        'sunatValidationWorker',
+        'outboxSweeperJob',
+        'preTokenGeneration',
+      ]),
     );
   });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_MESSAGES, HEADERS, QUEUES, ROUTES, RUNTIME_ENV } from '@portal/shared';
+import { ERROR_MESSAGES, HEADERS, QUEUES, ROUTE_NOT_FOUND, ROUTES, RUNTIME_ENV } from '@portal/shared';
 import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 
@@ -177,14 +177,18 @@ describe('production stage: queues and workers', () => {
 describe('production stage: the API', () => {
   it('authorizes every route but the public ones with the Cognito JWT authorizer, for the web client only', () => {
     const routes = ofType(all, 'AWS::ApiGatewayV2::Route');
-    expect(routes).toHaveLength(ROUTES.length);
+    // The manifest's routes and $default, which only answers 404 ERROR_ROUTE_NOT_FOUND.
+    expect(routes).toHaveLength(ROUTES.length + 1);
     const authorizers = ofType(all, 'AWS::ApiGatewayV2::Authorizer');
     expect(authorizers).toHaveLength(1);
     const [authorizerId, authorizer] = authorizers[0]!;
     expect(authorizer.Properties?.AuthorizerType).toBe('JWT');
     expect(authorizer.Properties?.JwtConfiguration?.Audience).toHaveLength(1);
     expect(JSON.stringify(authorizer.Properties?.JwtConfiguration?.Audience)).toMatch(/WebClient/);
-    const publicKeys = new Set(ROUTES.filter((r) => r.auth === 'public').map((r) => `${r.method} ${r.path}`));
+    const publicKeys = new Set([
+      ...ROUTES.filter((r) => r.auth === 'public').map((r) => `${r.method} ${r.path}`),
+      '$default',
+    ]);
     for (const [, route] of routes) {
       const key = route.Properties!.RouteKey as string;
       if (publicKeys.has(key)) {
@@ -210,10 +214,11 @@ describe('production stage: the API', () => {
   });
 
   it('tells every API function the origin-verify token CloudFront sends', () => {
+    const apiIds = [...ROUTES.map((route) => route.id), ROUTE_NOT_FOUND.id];
     const apiFunctions = ofType(all, 'AWS::Lambda::Function').filter(([, fn]) =>
-      ROUTES.some((route) => tagOf(fn, PORTAL_FUNCTION_TAG) === route.id),
+      apiIds.includes(tagOf(fn, PORTAL_FUNCTION_TAG) ?? ''),
     );
-    expect(apiFunctions).toHaveLength(ROUTES.length);
+    expect(apiFunctions).toHaveLength(apiIds.length);
     const tokens = new Set(
       apiFunctions.map(([, fn]) =>
         JSON.stringify(fn.Properties?.Environment?.Variables?.[RUNTIME_ENV.originVerifyToken]),

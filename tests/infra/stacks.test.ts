@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUES, ROUTES, SCHEDULES, TABLE } from '@portal/shared';
+import { QUEUES, ROUTE_NOT_FOUND, ROUTES, SCHEDULES, TABLE } from '@portal/shared';
 import { buildPortalApp, stackNames, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 import { resolveStageConfig } from '../../infra/lib/stage-config.js';
@@ -57,10 +57,10 @@ describe('CDK app, stage dev', () => {
     const functions = Object.entries(statelessResources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
     const portalFunctions = functions.filter(([, r]) => tagOf(r, PORTAL_FUNCTION_TAG) !== undefined);
     const tagValues = portalFunctions.map(([, r]) => tagOf(r, PORTAL_FUNCTION_TAG)).sort();
-    // One function per route, per queue consumer (workers) and per scheduled job.
+    // One function per route (and the $default route's), per queue consumer (workers) and per scheduled job.
     const workers = Object.values(QUEUES).flatMap((def) => (def.consumer ? [`worker-${def.consumer}`] : []));
     const jobs = Object.values(SCHEDULES).map((def) => `job-${def.handler}`);
-    expect(tagValues).toEqual([...ROUTES.map((route) => route.id), ...workers, ...jobs].sort());
+    expect(tagValues).toEqual([...ROUTES.map((route) => route.id), ROUTE_NOT_FOUND.id, ...workers, ...jobs].sort());
 
     // Every other function must be the handler behind the BucketDeployment custom resources.
     const deploymentHandlers = new Set(
@@ -97,20 +97,33 @@ describe('CDK app, stage dev', () => {
     }
   });
 
+  /** The portal function a route's integration invokes (its tag), or undefined. */
+  const functionOfRoute = (route: Resource): string | undefined => {
+    const target = route.Properties!.Target as { 'Fn::Join': [string, unknown[]] };
+    const integration = statelessResources[referencedId(target['Fn::Join'][1][1])!];
+    expect(integration?.Type).toBe('AWS::ApiGatewayV2::Integration');
+    const fn = statelessResources[referencedId(integration!.Properties!.IntegrationUri)!];
+    return fn && tagOf(fn, PORTAL_FUNCTION_TAG);
+  };
+
   it('exposes every manifest route with its method and path, integrated with its own function', () => {
     const routes = Object.values(stateless.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
-    expect(routes).toHaveLength(ROUTES.length);
+    // The manifest's routes and the $default one.
+    expect(routes).toHaveLength(ROUTES.length + 1);
     for (const def of ROUTES) {
       const route = routes.find((r) => r.Properties?.RouteKey === `${def.method} ${def.path}`);
       expect(route, `${def.method} ${def.path}`).toBeDefined();
-
-      const target = route!.Properties!.Target as { 'Fn::Join': [string, unknown[]] };
-      const integrationId = referencedId(target['Fn::Join'][1][1]);
-      const integration = statelessResources[integrationId!];
-      expect(integration?.Type).toBe('AWS::ApiGatewayV2::Integration');
-      const fn = statelessResources[referencedId(integration!.Properties!.IntegrationUri)!];
-      expect(fn && tagOf(fn, PORTAL_FUNCTION_TAG), def.id).toBe(def.id);
+      expect(functionOfRoute(route!), def.id).toBe(def.id);
     }
+  });
+
+  it('sends whatever no route serves to the $default route, unauthorized, whose function answers the 404', () => {
+    const routes = Object.values(stateless.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
+    const fallback = routes.filter((r) => r.Properties?.RouteKey === '$default');
+    expect(fallback).toHaveLength(1);
+    expect(functionOfRoute(fallback[0]!)).toBe(ROUTE_NOT_FOUND.id);
+    expect(fallback[0]!.Properties?.AuthorizationType ?? 'NONE').toBe('NONE');
+    expect(fallback[0]!.Properties?.AuthorizerId).toBeUndefined();
   });
 
   it('puts the Cognito JWT authorizer on every jwt route and none on public ones', () => {

@@ -206,7 +206,21 @@ describe("the gateway's own answers", () => {
 
   it('answers 404 ERROR_ROUTE_NOT_FOUND to an unknown route or method, with the security headers', async () => {
     expectGatewayRefusal(await raw('GET', '/no-such-route'), 404, 'ERROR_ROUTE_NOT_FOUND', 'gateway-test-0001');
-    expectGatewayRefusal(await raw('DELETE', '/invoices'), 404, 'ERROR_ROUTE_NOT_FOUND');
+    const wrongMethod = await raw('DELETE', '/invoices');
+    expectGatewayRefusal(wrongMethod, 404, 'ERROR_ROUTE_NOT_FOUND');
+    expect(wrongMethod.body.errors[0].parameters).toEqual({ method: 'DELETE', path: '/invoices' });
+    // The $default route's function answers before it reads a body, even one that is not JSON.
+    const token = await supplierToken();
+    const unparseable = await fetch(`${stage().apiUrl}/no-such-route`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{not json',
+    });
+    expectGatewayRefusal(
+      { status: unparseable.status, headers: unparseable.headers, body: await unparseable.json() },
+      404,
+      'ERROR_ROUTE_NOT_FOUND',
+    );
   });
 
   it("answers 431 beyond API Gateway's 10,240 bytes of request line and headers, 413 beyond 6 MB of body", async () => {

@@ -7,7 +7,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { CORS, RUNTIME_ENV, type RouteDef } from '@portal/shared';
+import { CORS, ROUTE_NOT_FOUND, RUNTIME_ENV, type RouteDef } from '@portal/shared';
 import { API_PATH_PREFIX } from './firewall.js';
 import { logRetentionOf, PortalFunction } from './portal-function.js';
 
@@ -98,6 +98,13 @@ export class Api extends Construct {
     });
 
     const functions = new Map<string, PortalFunction>();
+    const baseEnvironment = {
+      [RUNTIME_ENV.stage]: props.stage,
+      [RUNTIME_ENV.webOrigin]: props.webOrigins.join(','),
+      [RUNTIME_ENV.adminGroupName]: props.adminGroupName,
+      [RUNTIME_ENV.s3ForcePathStyle]: 'false',
+      [RUNTIME_ENV.originVerifyToken]: props.originVerifyToken,
+    };
     for (const route of props.routes) {
       const userPoolOperations = route.uses?.userPool ?? [];
       const fn = new PortalFunction(this, `${pascal(route.id)}Function`, {
@@ -105,11 +112,7 @@ export class Api extends Construct {
         entry: path.join(props.handlersDir, `${route.handler}.ts`),
         description: `${route.method} ${route.path}`,
         environment: {
-          [RUNTIME_ENV.stage]: props.stage,
-          [RUNTIME_ENV.webOrigin]: props.webOrigins.join(','),
-          [RUNTIME_ENV.adminGroupName]: props.adminGroupName,
-          [RUNTIME_ENV.s3ForcePathStyle]: 'false',
-          [RUNTIME_ENV.originVerifyToken]: props.originVerifyToken,
+          ...baseEnvironment,
           ...(userPoolOperations.length > 0
             ? {
                 [RUNTIME_ENV.userPoolId]: props.userPool.userPoolId,
@@ -139,6 +142,29 @@ export class Api extends Construct {
       }
       functions.set(route.id, fn);
     }
+
+    // Whatever no route serves (an unknown path, or a method the path does not have) goes to the `$default` route,
+    // whose function answers 404 ERROR_ROUTE_NOT_FOUND in the API's error body and headers, as the local gateway
+    // does; without it API Gateway would answer `{"message":"Not Found"}` itself. It touches nothing, so it is bound
+    // to nothing (no table, bucket or queue).
+    const notFound = new PortalFunction(this, `${pascal(ROUTE_NOT_FOUND.id)}Function`, {
+      name: ROUTE_NOT_FOUND.id,
+      entry: path.join(props.handlersDir, `${ROUTE_NOT_FOUND.handler}.ts`),
+      description: 'ANY $default: 404 ERROR_ROUTE_NOT_FOUND',
+      environment: baseEnvironment,
+      retain: props.retain,
+    });
+    const defaultRoute = new apigw.HttpRoute(this, 'DefaultRoute', {
+      httpApi: this.httpApi,
+      routeKey: apigw.HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('DefaultIntegration', notFound.function),
+    });
+    Validations.of(defaultRoute).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'The $default route only refuses: its function answers 404 ERROR_ROUTE_NOT_FOUND to any method and path no manifest route serves, reads nothing and returns no data, so it needs no caller identity.',
+    });
+    functions.set(ROUTE_NOT_FOUND.id, notFound);
     this.functions = functions;
   }
 
