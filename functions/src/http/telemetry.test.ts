@@ -15,6 +15,7 @@ import {
   injectIntoMessageAttributes,
   instrumentFetch,
   telemetry as moduleTelemetry,
+  traceContextNow,
   tracesEndpoint,
 } from './telemetry.js';
 
@@ -281,6 +282,38 @@ describe('invocations', () => {
       sender.spanContext().spanId,
       sender.spanContext().spanId,
     ]);
+  });
+
+  it("continue a stored trace in a later invocation (the outbox sweeper's re-send), linked to that invocation's span", async () => {
+    const { telemetry, spanNamed } = setup();
+    // The approval's request: its trace context is kept with the message it committed.
+    const request = telemetry.tracer.startSpan('POST /invoices/{invoiceId}/review');
+    const stored = traceContextNow(trace.setSpan(context.active(), request));
+    request.end();
+
+    let sent: string | undefined;
+    let untraced: string | undefined;
+    const sweeper = telemetry.invocation(async (_event: unknown) => {
+      await telemetry.continueTrace(stored, 'relay miroRequests', async () => {
+        sent = injectIntoMessageAttributes(undefined)![TRACEPARENT]!.StringValue;
+      });
+      await telemetry.continueTrace({ traceparent: null }, 'relay miroRequests', async () => {
+        untraced = injectIntoMessageAttributes(undefined)![TRACEPARENT]!.StringValue;
+      });
+      return undefined;
+    });
+    await sweeper({ 'detail-type': 'Scheduled Event', resources: ['arn:aws:events:x:1:rule/outbox-sweeper'] });
+
+    const run = spanNamed('scheduled outbox-sweeper');
+    const relay = spanNamed('relay miroRequests');
+    expect(run.spanContext().traceId).not.toBe(request.spanContext().traceId);
+    // The message sent again carries the approval's trace, under a span of that trace that links the sweeper's run.
+    expect(relay.spanContext().traceId).toBe(request.spanContext().traceId);
+    expect(relay.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+    expect(relay.links.map((link) => link.context.spanId)).toEqual([run.spanContext().spanId]);
+    expect(sent).toBe(`00-${request.spanContext().traceId}-${relay.spanContext().spanId}-01`);
+    // Nothing stored: the message stays in the run's trace.
+    expect(untraced).toContain(run.spanContext().traceId);
   });
 
   it('record a failed invocation as an error and still flush it', async () => {

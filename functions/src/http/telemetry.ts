@@ -128,6 +128,18 @@ export interface Telemetry {
   invocation<E, R, A extends unknown[]>(
     handler: (event: E, ...rest: A) => Promise<R>,
   ): (event: E, ...rest: A) => Promise<R>;
+  /**
+   * Runs `fn` in a span `name` that continues the trace `stored` was taken from (traceContextNow), linked to the span
+   * active now: a message sent later (the outbox sweeper's re-send) then carries the original request's trace, so
+   * that API → queue → worker stay one trace. Without a stored context, or inside its trace already, `fn` runs as it is.
+   */
+  continueTrace<T>(stored: StoredTraceContext | null | undefined, name: string, fn: () => Promise<T>): Promise<T>;
+}
+
+/** A W3C trace context kept with something to send later (an outbox item): its `traceparent` and `tracestate`. */
+export interface StoredTraceContext {
+  readonly traceparent?: string | null;
+  readonly tracestate?: string | null;
 }
 
 /** The endpoint of the OTLP exporter: the traces endpoint, else `<endpoint>/v1/traces`; null when neither is set. */
@@ -188,6 +200,25 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
     exporting: exporter !== null,
     flush,
     instrumentClient: (client) => instrumentClient(tracer, client),
+    async continueTrace(stored, name, fn) {
+      const parent = contextFromStored(stored);
+      const now = trace.getActiveSpan()?.spanContext();
+      // Nothing stored, or still in that trace (the change's own request sends at once): nothing to continue.
+      if (!parent || now?.traceId === trace.getSpanContext(parent)!.traceId) return fn();
+      const span = tracer.startSpan(
+        name,
+        { kind: SpanKind.INTERNAL, links: now && trace.isSpanContextValid(now) ? [{ context: now }] : [] },
+        parent,
+      );
+      try {
+        return await context.with(trace.setSpan(parent, span), fn);
+      } catch (error) {
+        recordError(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
     invocation(handler) {
       return async (event, ...rest) => {
         const { name, kind, attributes } = describeInvocation(event, rest[0]);
@@ -353,18 +384,34 @@ export function injectIntoMessageAttributes(
   };
 }
 
-/** The producer's context a record carries in its `traceparent` attribute; null when it carries none. */
-export function contextFromMessage(record: SqsRecordLike): Context | null {
-  const attributes = record.messageAttributes ?? {};
-  const traceparent = attributes[TRACEPARENT]?.stringValue;
-  if (!traceparent) return null;
-  const tracestate = attributes[TRACESTATE]?.stringValue;
+/** The W3C trace context of `ctx` (the active span's), to keep with a message sent later; empty outside a trace. */
+export function traceContextNow(ctx: Context = context.active()): { traceparent?: string; tracestate?: string } {
+  const carrier: Record<string, string> = {};
+  w3c.inject(ctx, carrier, defaultTextMapSetter);
+  return {
+    ...(carrier[TRACEPARENT] ? { traceparent: carrier[TRACEPARENT] } : {}),
+    ...(carrier[TRACESTATE] ? { tracestate: carrier[TRACESTATE] } : {}),
+  };
+}
+
+/** The context a stored trace context names; null when it names none (absent or malformed). */
+export function contextFromStored(stored: StoredTraceContext | null | undefined): Context | null {
+  if (!stored?.traceparent) return null;
   const extracted = w3c.extract(
     ROOT_CONTEXT,
-    { [TRACEPARENT]: traceparent, ...(tracestate ? { [TRACESTATE]: tracestate } : {}) },
+    { [TRACEPARENT]: stored.traceparent, ...(stored.tracestate ? { [TRACESTATE]: stored.tracestate } : {}) },
     defaultTextMapGetter,
   );
   return trace.getSpanContext(extracted) ? extracted : null;
+}
+
+/** The producer's context a record carries in its `traceparent` attribute; null when it carries none. */
+export function contextFromMessage(record: SqsRecordLike): Context | null {
+  const attributes = record.messageAttributes ?? {};
+  return contextFromStored({
+    traceparent: attributes[TRACEPARENT]?.stringValue,
+    tracestate: attributes[TRACESTATE]?.stringValue,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

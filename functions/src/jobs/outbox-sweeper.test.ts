@@ -1,7 +1,9 @@
 import type { SQSRecord } from 'aws-lambda';
+import { context, trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { keys, miroBackoffSeconds, type Invoice, type MiroRequestMessage } from '@portal/shared';
 import type { SapDocument, SupplierInvoicePosting, SupplierInvoiceReference } from '../adapters/sap.js';
+import { TRACEPARENT, injectIntoMessageAttributes, telemetry, traceContextNow } from '../http/telemetry.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../workers/miro-requests-outbox.js';
 import { MIRO_NO_ANSWER, makeMiroPosting, makeMiroRequestsWorker } from '../workers/miro-requests-worker.js';
@@ -36,7 +38,7 @@ const INVOICE = {
  * One MIRO record kept as DynamoDB would (conditions and the due index's sort key), the real worker
  * and sweeper around it, a SAP that counts postings by idempotency key, and a clock the test moves.
  */
-function world() {
+function world(approval: { traceparent?: string } = {}) {
   let now = APPROVED_AT;
   let record: MiroOutboxRecord = {
     ...KEY,
@@ -49,6 +51,7 @@ function world() {
     createdAt: APPROVED_AT.toISOString(),
     attempts: 0,
     gsi1sk: `${new Date(APPROVED_AT.getTime() + GRACE_MS).toISOString()}#${KEY.pk}`,
+    ...approval,
   };
   let invoice = INVOICE;
   let dropNotices = false;
@@ -163,12 +166,19 @@ function world() {
   const worker = makeMiroRequestsWorker(deps);
   const posting = makeMiroPosting(deps);
   let relayed = 0;
+  const sentTraceparents: (string | undefined)[] = [];
   const sweeper = makeOutboxSweeper({
     outgoing: { relay: async () => relayed },
     miro: outbox,
     posting,
     sap,
-    miroQueue: { send: async (body) => void queued.push(body as MiroRequestMessage) },
+    miroQueue: {
+      send: async (body) => {
+        queued.push(body as MiroRequestMessage);
+        // What the SQS client's instrumentation would put in the message's attributes now.
+        sentTraceparents.push(injectIntoMessageAttributes(undefined)?.[TRACEPARENT]?.StringValue);
+      },
+    },
     clock: () => now,
     log: deps.log,
     graceMs: GRACE_MS,
@@ -193,6 +203,7 @@ function world() {
     setRelayed: (n: number) => (relayed = n),
     killBeforeNotice: (value: boolean) => (dropNotices = value),
     queued,
+    sentTraceparents,
     notified,
     lookups,
     sapRequests,
@@ -215,6 +226,23 @@ describe('outbox sweeper', () => {
     await w.deliverQueued();
     expect(w.record()).toMatchObject({ state: 'POSTED', sapDocument: DOCUMENT });
     expect(w.invoice().sapDocument).toEqual(DOCUMENT);
+  });
+
+  it("sends a lost request again in the approval's trace, not in a new one of the sweeper's", async () => {
+    const approval = telemetry.tracer.startSpan(
+      'POST /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/review',
+    );
+    const stored = traceContextNow(trace.setSpan(context.active(), approval));
+    approval.end();
+    const w = world(stored);
+    w.at('2026-11-02T10:01:01Z');
+    // The scheduled run, in its own invocation span (another trace).
+    const run = telemetry.invocation(async (_event: unknown) => w.sweep());
+    expect(
+      await run({ 'detail-type': 'Scheduled Event', resources: ['arn:aws:events:x:1:rule/sweeper'] }),
+    ).toMatchObject({ resent: 1 });
+    expect(w.sentTraceparents).toHaveLength(1);
+    expect(w.sentTraceparents[0]?.split('-')[1]).toBe(approval.spanContext().traceId);
   });
 
   it('relays the messages of every queue committed and not sent', async () => {

@@ -2,6 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiroRequestMessage } from '@portal/shared';
 import type { SapPort } from '../adapters/sap.js';
 import type { Queue } from '../adapters/sqs.js';
+import { telemetry } from '../http/telemetry.js';
 import type { Outgoing } from '../repositories/outgoing.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../workers/miro-requests-outbox.js';
 import { MIRO_NO_ANSWER, type MiroPosting } from '../workers/miro-requests-worker.js';
@@ -48,7 +49,8 @@ export interface SweepResult {
  *    last allowed attempt died is FAILED; a POSTED one whose worker died before telling the people
  *    concerned (INVOICE_APPROVED) is announced now, and a FAILED one whose worker died before the
  *    invoice showed the failure (and MIRO_FAILED was sent) is finished. Each record is postponed by the grace period before its
- *    message is sent, so the next run does not send it twice while the worker is at it.
+ *    message is sent, so the next run does not send it twice while the worker is at it. Whatever is sent again
+ *    continues the trace of the request that committed it (its stored traceparent), linked to the sweeper's span.
  * A record that could not be handled (SAP or DynamoDB failing) is left for the next run, and the run
  * fails at the end, so the job's error alarm fires while the problem lasts.
  */
@@ -94,7 +96,9 @@ export function makeOutboxSweeper(deps: OutboxSweeperDeps) {
       invoiceId: record.invoiceId,
       outboxKey: record.pk,
     };
-    await deps.miroQueue.send(message);
+    // In the trace of the request that asked for the posting, linked to this run's span: API → queue → worker stay
+    // one trace after a re-send.
+    await telemetry.continueTrace(record, 'resend miroRequests', () => deps.miroQueue.send(message));
     return 'resent';
   }
 

@@ -4,6 +4,7 @@ import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient
 import { QUEUES, TABLE, keys } from '@portal/shared';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Queue } from '../adapters/sqs.js';
+import { telemetry, traceContextNow, type StoredTraceContext } from '../http/telemetry.js';
 
 export type QueueKey = keyof typeof QUEUES;
 
@@ -12,11 +13,13 @@ export interface OutgoingMessage {
   readonly id: string;
   readonly body: unknown;
   readonly createdAt: string;
+  /** The trace of the change that committed it (W3C), which the message continues even when the relay sends it. */
+  readonly trace: StoredTraceContext;
 }
 
-/** A message to send once the change that causes it is committed. */
+/** A message to send once the change that causes it is committed; it keeps the active trace context. */
 export function outgoingMessage(queue: QueueKey, body: unknown, now: Date): OutgoingMessage {
-  return { queue, id: randomUUID(), body, createdAt: now.toISOString() };
+  return { queue, id: randomUUID(), body, createdAt: now.toISOString(), trace: traceContextNow() };
 }
 
 /** The item that keeps the message in the change's own transaction (Put it with the change). */
@@ -27,6 +30,16 @@ export function outgoingItem(message: OutgoingMessage): Record<string, unknown> 
     queue: message.queue,
     body: JSON.stringify(message.body),
     createdAt: message.createdAt,
+    ...(message.trace.traceparent ? { traceparent: message.trace.traceparent } : {}),
+    ...(message.trace.tracestate ? { tracestate: message.trace.tracestate } : {}),
+  };
+}
+
+/** The trace context an item (outgoing or MIRO outbox) kept from the change that wrote it. */
+export function storedTraceOf(item: Record<string, unknown>): StoredTraceContext {
+  return {
+    traceparent: typeof item.traceparent === 'string' ? item.traceparent : null,
+    tracestate: typeof item.tracestate === 'string' ? item.tracestate : null,
   };
 }
 
@@ -56,7 +69,8 @@ const withId = (body: unknown, id: string) =>
  * it (`acknowledge`, from the workers' wrapper). `relay` (the outbox sweeper) sends again what was
  * never sent after the grace period, and what was sent but not acknowledged within the queue's
  * visibility timeout (a send that failed, a message the SQS stand-in lost in a restart), at most
- * MAX_RELAYS times. Consumers are idempotent, so a message sent twice is harmless.
+ * MAX_RELAYS times. Consumers are idempotent, so a message sent twice is harmless. Every send continues the trace
+ * of the change that committed the message (its stored traceparent), linked to the sender's own span.
  */
 export function makeOutgoing(
   db: DynamoDBDocumentClient,
@@ -94,7 +108,9 @@ export function makeOutgoing(
     async deliver(messages: readonly OutgoingMessage[]): Promise<void> {
       for (const message of messages) {
         try {
-          await queues[message.queue].send(withId(message.body, message.id));
+          await telemetry.continueTrace(message.trace, `send ${message.queue}`, () =>
+            queues[message.queue].send(withId(message.body, message.id)),
+          );
           await sent(message.queue, message.id, 0);
         } catch (error) {
           log.error('message kept for the relay', error as Error);
@@ -140,7 +156,9 @@ export function makeOutgoing(
             );
             continue;
           }
-          await queues[queue].send(withId(JSON.parse(String(item.body)), id));
+          await telemetry.continueTrace(storedTraceOf(item), `relay ${queue}`, () =>
+            queues[queue].send(withId(JSON.parse(String(item.body)), id)),
+          );
           await sent(queue, id, relays);
           relayed += 1;
         }

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { TABLE, keys, type ConformityKind } from '@portal/shared';
 import type { SapDocument } from '../adapters/sap.js';
+import { traceContextNow } from '../http/telemetry.js';
 import { outgoingItem, type OutgoingMessage } from '../repositories/outgoing.js';
 
 /**
@@ -46,9 +47,18 @@ export interface MiroOutboxRecord {
   readonly retriedAt?: string | null;
   /** The byClient sort key: `{dueAt}#{pk}` while open. */
   readonly gsi1sk?: string | null;
+  /**
+   * The W3C trace context of the request that asked for the posting (the approval, or an administrator's retry):
+   * the sweeper's re-send continues that trace.
+   */
+  readonly traceparent?: string | null;
+  readonly tracestate?: string | null;
 }
 
-/** What the approval writes: PENDING, due for the sweeper `graceMs` after now (its message is on its way). */
+/**
+ * What the approval writes: PENDING, due for the sweeper `graceMs` after now (its message is on its way), with the
+ * approval's trace context.
+ */
 export function newMiroOutboxRecord(
   invoice: { supplierId: string; type: string; id: string; client: string },
   requestedBy: string,
@@ -68,6 +78,7 @@ export function newMiroOutboxRecord(
     requestedBy,
     createdAt,
     attempts: 0,
+    ...traceContextNow(),
     ...keys.miroIndexes(
       { ...key, client: invoice.client, createdAt },
       'PENDING',
@@ -288,8 +299,9 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
                 Update: {
                   TableName: table,
                   Key: { pk: record.pk, sk: record.sk },
+                  // The retry's trace (its message's) replaces the approval's: the sweeper's re-sends continue it.
                   UpdateExpression:
-                    'SET #state = :pending, attempts = :zero, nextAttemptAt = :none, retriedAt = :at, retriedBy = :by, gsi1pk = :due, gsi1sk = :dueSk, gsi3pk = :open, gsi3sk = :openSk',
+                    'SET #state = :pending, attempts = :zero, nextAttemptAt = :none, retriedAt = :at, retriedBy = :by, gsi1pk = :due, gsi1sk = :dueSk, gsi3pk = :open, gsi3sk = :openSk, traceparent = :traceparent, tracestate = :tracestate',
                   ConditionExpression: '#state = :failed',
                   ExpressionAttributeNames: { '#state': 'state' },
                   ExpressionAttributeValues: {
@@ -303,6 +315,8 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
                     ':dueSk': dueSk(record, new Date(now.getTime() + graceMs).toISOString()),
                     ':open': keys.miroOpen(record.client),
                     ':openSk': `${at}#${record.pk}`,
+                    ':traceparent': message.trace.traceparent ?? null,
+                    ':tracestate': message.trace.tracestate ?? null,
                   },
                 },
               },

@@ -1,0 +1,103 @@
+import { context, trace } from '@opentelemetry/api';
+import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { QUEUES, keys } from '@portal/shared';
+import type { Queue } from '../adapters/sqs.js';
+import { TRACEPARENT, injectIntoMessageAttributes, telemetry } from '../http/telemetry.js';
+import { OUTGOING_ID_FIELD, makeOutgoing, outgoingItem, outgoingMessage, type QueueKey } from './outgoing.js';
+
+const COMMITTED_AT = new Date('2026-11-02T10:00:00Z');
+
+/**
+ * The outgoing items as DynamoDB keeps them (by key; the relay's query reads a queue's items), and queues that
+ * record each message with the traceparent the SQS client's instrumentation would give it at that moment.
+ */
+function world() {
+  const items = new Map<string, Record<string, unknown>>();
+  const db = {
+    send: async (command: unknown) => {
+      if (command instanceof QueryCommand) {
+        const pk = command.input.ExpressionAttributeValues![':pk'];
+        return { Items: [...items.values()].filter((item) => keys.outgoingQueue(item.queue as QueueKey) === pk) };
+      }
+      if (command instanceof UpdateCommand) {
+        const item = items.get(String(command.input.Key!.pk));
+        if (item) item.sentAt = command.input.ExpressionAttributeValues![':now'];
+        return {};
+      }
+      if (command instanceof DeleteCommand) {
+        items.delete(String(command.input.Key!.pk));
+        return {};
+      }
+      throw new Error(`unexpected command ${(command as object).constructor.name}`);
+    },
+  } as unknown as DynamoDBDocumentClient;
+  const sent: { queue: QueueKey; body: Record<string, unknown>; traceparent?: string }[] = [];
+  const queues = Object.fromEntries(
+    (Object.keys(QUEUES) as QueueKey[]).map((queue): [QueueKey, Queue] => [
+      queue,
+      {
+        send: async (body) => {
+          const traceparent = injectIntoMessageAttributes(undefined)?.[TRACEPARENT]?.StringValue;
+          sent.push({ queue, body: body as Record<string, unknown>, traceparent });
+        },
+      },
+    ]),
+  ) as Record<QueueKey, Queue>;
+  const log = { error: () => undefined };
+  const outgoing = makeOutgoing(db, 'portal-test', queues, log, () => new Date('2026-11-02T10:05:00Z'));
+  /** Commits a message as a change does: its item put with the change, inside the change's request span. */
+  const commit = (queue: QueueKey, body: Record<string, unknown>) => {
+    const request = telemetry.tracer.startSpan(
+      'POST /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/review',
+    );
+    const message = context.with(trace.setSpan(context.active(), request), () =>
+      outgoingMessage(queue, body, COMMITTED_AT),
+    );
+    request.end();
+    const item = outgoingItem(message);
+    items.set(item.pk, item);
+    return { message, item, traceId: request.spanContext().traceId };
+  };
+  /** A run of the outbox sweeper, in its own invocation span (a trace of its own). */
+  const runs: string[] = [];
+  const sweep = telemetry.invocation(async (_event: unknown) => {
+    runs.push(trace.getActiveSpan()!.spanContext().traceId);
+    return outgoing.relay(new Date('2026-11-02T10:04:00Z'));
+  });
+  return { outgoing, sent, commit, sweep, runs };
+}
+
+describe('the outbox of queue messages', () => {
+  it("keeps the committing request's trace context with the message", () => {
+    const { commit } = world();
+    const { item, traceId } = commit('sunatValidation', { invoiceId: 'F001-1' });
+    expect(String(item.traceparent).split('-')[1]).toBe(traceId);
+  });
+
+  it("sends a message the queue lost again in the committing request's trace, not the sweeper's", async () => {
+    const w = world();
+    const { message, traceId } = w.commit('miroRequests', { invoiceId: 'F001-7' });
+    const lost = w.commit('notifications', { event: 'INVOICE_APPROVED' });
+
+    const relayed = await w.sweep({ 'detail-type': 'Scheduled Event', resources: ['arn:aws:events:x:1:rule/sweeper'] });
+
+    expect(relayed).toBe(2);
+    const miro = w.sent.find((entry) => entry.queue === 'miroRequests')!;
+    expect(miro.body).toEqual({ invoiceId: 'F001-7', [OUTGOING_ID_FIELD]: message.id });
+    expect(miro.traceparent?.split('-')[1]).toBe(traceId);
+    const notice = w.sent.find((entry) => entry.queue === 'notifications')!;
+    expect(notice.traceparent?.split('-')[1]).toBe(lost.traceId);
+    expect(lost.traceId).not.toBe(traceId);
+    expect([traceId, lost.traceId]).not.toContain(w.runs[0]);
+  });
+
+  it("sends an item stored without a trace context (written before it was kept) in the sweeper's trace", async () => {
+    const w = world();
+    const { item } = w.commit('notifications', { event: 'INVOICE_APPROVED' });
+    delete item.traceparent;
+    await w.sweep({ 'detail-type': 'Scheduled Event', resources: ['arn:aws:events:x:1:rule/sweeper'] });
+    expect(w.sent).toHaveLength(1);
+    expect(w.sent[0]!.traceparent?.split('-')[1]).toBe(w.runs[0]);
+  });
+});
