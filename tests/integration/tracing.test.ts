@@ -1,10 +1,12 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { routes } from '@portal/shared';
+import { keys, routes, withCheckDigit, type NotificationMessage } from '@portal/shared';
+import { CLIENTS } from '../../infra/local/seed-data.js';
 import { SPAN_KIND, type ReceivedSpan } from '../../infra/local/services/otlp.js';
 import { call, idTokenOf } from '../support/api.js';
+import { table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 
@@ -97,5 +99,50 @@ describe('tracing through the OTLP receiver', () => {
     // Its own reads and writes of the invoice, and the notice it queues, are its children too.
     expect(byService(worker!, 'DynamoDB').length).toBeGreaterThan(0);
     expect(byService(worker!, 'SQS').map((span) => span.name)).toContain('SQS.SendMessage');
+  });
+
+  it('keeps a message the outbox sweeper sends again in the trace of the request that committed it', async () => {
+    // A notice committed twenty minutes ago by a request of trace `traceId` (its span `requestSpanId`) and never
+    // sent (its sender died): an OUTGOING item with that request's trace context, about a supplier of this test.
+    const traceId = randomBytes(16).toString('hex');
+    const requestSpanId = randomBytes(8).toString('hex');
+    const supplierId = withCheckDigit('2070000043');
+    const message: NotificationMessage = {
+      event: 'INVOICE_RECEIVED',
+      supplierId,
+      supplierName: 'Proveedor de la Traza S.A.C.',
+      client: CLIENTS[0]!.taxId,
+      clientName: CLIENTS[0]!.name,
+      invoiceType: 'FACTURA',
+      invoiceId: 'F001-9',
+      detail: null,
+      occurredAt: new Date().toISOString(),
+    };
+    const createdAt = new Date(Date.now() - 20 * 60_000).toISOString();
+    const key = keys.outgoing('notifications', `trace-test-${Date.now()}`);
+    await table().put({
+      ...key,
+      ...keys.outgoingIndexes('notifications', createdAt, key.pk),
+      queue: 'notifications',
+      body: JSON.stringify(message),
+      createdAt,
+      traceparent: `00-${traceId}-${requestSpanId}-01`,
+    });
+    await fetch(`${stage().endpoints.sap}/__control/schedules/OutboxSweeper`, { method: 'POST' });
+
+    const queueName = stage().queues.notifications!.url.split('/').pop()!;
+    const trace = await traceUntil(traceId, (found) => found.some((span) => span.name === `process ${queueName}`));
+    // The sweeper's send is a span of the request's trace, the child of its span, linked to the sweeper's run.
+    const relay = trace.find((span) => span.name === 'relay notifications');
+    expect(relay).toMatchObject({ parentSpanId: requestSpanId });
+    expect(relay!.links).toHaveLength(1);
+    expect(relay!.links[0]!.traceId).not.toBe(traceId);
+    const [sent] = trace.filter((span) => span.name === 'SQS.SendMessage' && span.parentSpanId === relay!.spanId);
+    expect(sent).toMatchObject({ kind: SPAN_KIND.producer });
+    // The notifications worker continues it, as the child of that send.
+    expect(trace.find((span) => span.name === `process ${queueName}`)).toMatchObject({
+      kind: SPAN_KIND.consumer,
+      parentSpanId: sent!.spanId,
+    });
   });
 });
