@@ -3,6 +3,7 @@ import type { Invoice } from '@portal/shared';
 import { SapUnavailableError, type PaymentRunItem } from '../adapters/sap.js';
 import { fakeMeter } from '../http/meter.fake.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
+import { fakeOutbox } from '../repositories/outgoing.fake.js';
 import { makePaymentSync } from './sync-payments-job.js';
 
 const NOW = new Date('2026-11-20T08:00:00.000Z');
@@ -28,11 +29,15 @@ const SCHEDULED_ITEM: PaymentRunItem = {
   changedAt: '2026-11-20T07:30:00.000Z',
 };
 
-/** One invoice in memory, a cursor, and SAP answering `items` (or failing). */
+/**
+ * One invoice in memory, written with the items its change puts (the outbox), a cursor, and SAP answering
+ * `items` (or failing). `dies` makes the run stop right after its next invoice write, as a process that dies.
+ */
 function world(items: () => Promise<PaymentRunItem[]>) {
   let invoice: StoredInvoice = ACCEPTED;
   let cursor: string | null = '2026-11-19T00:00:00.000Z';
-  const sent: unknown[] = [];
+  const outbox = fakeOutbox();
+  const crash = { next: false };
   const { meter, counted } = fakeMeter();
   const sync = makePaymentSync({
     repository: {
@@ -42,15 +47,23 @@ function world(items: () => Promise<PaymentRunItem[]>) {
     },
     store: {
       get: async () => invoice,
-      commit: async ({ after }) => (invoice = { ...(after as Invoice), version: invoice.version + 1 }),
+      commit: async ({ after, alsoPut }) => {
+        invoice = { ...(after as Invoice), version: invoice.version + 1 };
+        outbox.put(alsoPut);
+        if (crash.next) throw new Error('the run died right after the write');
+        return invoice;
+      },
     },
     sap: { paymentRunItemsSince: items },
-    notifications: { send: async (body) => void sent.push(body) },
+    outgoing: outbox.outgoing,
     clock: () => NOW,
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     meter,
   });
-  return { sync, counted, sent, invoice: () => invoice, cursor: () => cursor };
+  const notices = () => outbox.sent.map(({ queue, body }) => ({ queue, event: body.event, detail: body.detail }));
+  const dies = () => void (crash.next = true);
+  const restarts = () => void (crash.next = false);
+  return { sync, counted, outbox, notices, dies, restarts, invoice: () => invoice, cursor: () => cursor };
 }
 
 describe('payment sync', () => {
@@ -61,7 +74,12 @@ describe('payment sync', () => {
 
     expect(result).toEqual({ read: 1, scheduled: 1, paid: 0, skipped: 0 });
     expect(w.invoice()).toMatchObject({ status: 'SCHEDULED', scheduledAt: '2026-11-25' });
-    expect(w.sent).toEqual([expect.objectContaining({ event: 'PAYMENT_SCHEDULED', invoiceId: ACCEPTED.id })]);
+    expect(w.outbox.sent).toEqual([
+      {
+        queue: 'notifications',
+        body: expect.objectContaining({ event: 'PAYMENT_SCHEDULED', invoiceId: ACCEPTED.id }),
+      },
+    ]);
     expect(w.cursor()).toBe(SCHEDULED_ITEM.changedAt);
     expect(w.counted).toEqual([
       { name: 'PaymentSyncRuns', value: 1 },
@@ -80,5 +98,67 @@ describe('payment sync', () => {
       { name: 'PaymentSyncRuns', value: 1 },
       { name: 'PaymentSyncFailures', value: 1 },
     ]);
+  });
+
+  describe('its notices survive a crash (the outbox)', () => {
+    const PAID_ITEM: PaymentRunItem = {
+      ...SCHEDULED_ITEM,
+      paidAt: '2026-11-26',
+      changedAt: '2026-11-20T07:45:00.000Z',
+    };
+
+    it('sends PAYMENT_SCHEDULED and INVOICE_PAID exactly once each, and keeps no outgoing item once they are handled', async () => {
+      const w = world(async () => [PAID_ITEM]);
+
+      await w.sync.run();
+
+      expect(w.invoice()).toMatchObject({ status: 'PAID', paidAt: '2026-11-26' });
+      expect(w.notices()).toEqual([
+        { queue: 'notifications', event: 'PAYMENT_SCHEDULED', detail: '2026-11-25' },
+        { queue: 'notifications', event: 'INVOICE_PAID', detail: '2026-11-26' },
+      ]);
+      // Sent, so the sweeper has nothing due until the consumer acknowledges (or the visibility timeout passes).
+      for (const item of w.outbox.items()) {
+        await w.outbox.outgoing.acknowledge('notifications', String(item.pk).split('#')[2]!);
+      }
+      expect(await w.outbox.relay()).toBe(0);
+      expect(w.notices()).toHaveLength(2);
+    });
+
+    it('a run that dies after scheduling the invoice and before sending: the sweeper sends PAYMENT_SCHEDULED, and the next run does not schedule it again', async () => {
+      const w = world(async () => [SCHEDULED_ITEM]);
+      w.dies();
+
+      await expect(w.sync.run()).rejects.toThrow('died');
+      expect(w.invoice()).toMatchObject({ status: 'SCHEDULED' });
+      expect(w.notices()).toEqual([]);
+      expect(w.outbox.items()).toEqual([
+        expect.objectContaining({ queue: 'notifications', body: expect.stringContaining('PAYMENT_SCHEDULED') }),
+      ]);
+
+      w.restarts();
+      await expect(w.sync.run()).resolves.toMatchObject({ scheduled: 0 });
+      expect(w.notices()).toEqual([]);
+
+      expect(await w.outbox.relay()).toBe(1);
+      expect(w.notices()).toEqual([{ queue: 'notifications', event: 'PAYMENT_SCHEDULED', detail: '2026-11-25' }]);
+      expect(w.outbox.sent[0]!.body).toMatchObject({ invoiceId: ACCEPTED.id, outgoingId: expect.any(String) });
+    });
+
+    it('a notifications queue that cannot be reached when the invoice is paid: the run goes on and the sweeper sends INVOICE_PAID', async () => {
+      const w = world(async () => [PAID_ITEM]);
+      w.outbox.down = true;
+
+      await expect(w.sync.run()).resolves.toEqual({ read: 1, scheduled: 1, paid: 1, skipped: 0 });
+      expect(w.cursor()).toBe(PAID_ITEM.changedAt);
+      expect(w.notices()).toEqual([]);
+
+      w.outbox.down = false;
+      expect(await w.outbox.relay()).toBe(2);
+      expect(w.notices()).toEqual([
+        { queue: 'notifications', event: 'PAYMENT_SCHEDULED', detail: '2026-11-25' },
+        { queue: 'notifications', event: 'INVOICE_PAID', detail: '2026-11-26' },
+      ]);
+    });
   });
 });

@@ -10,10 +10,10 @@ import {
   type NotificationEvent,
 } from '@portal/shared';
 import type { PaymentRunItem, SapPort } from '../adapters/sap.js';
-import type { Queue } from '../adapters/sqs.js';
 import type { Logger } from '../http/logger.js';
 import { UNCOUNTED, metered, type Meter } from '../http/meter.js';
 import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
+import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 
 /** Where the sync remembers how far it read SAP's payment runs. */
 export const PAYMENT_SYNC_CURSOR = { pk: 'SYNC#SAP_PAYMENT_RUNS', sk: 'CURSOR' } as const;
@@ -54,7 +54,8 @@ export interface PaymentSyncDeps {
   readonly repository: PaymentSyncRepository;
   readonly store: Pick<InvoiceStore, 'get' | 'commit'>;
   readonly sap: Pick<SapPort, 'paymentRunItemsSince'>;
-  readonly notifications: Queue;
+  /** Sends the notices the steps committed (`notifications` queue); what it cannot send stays for the relay. */
+  readonly outgoing: Pick<Outgoing, 'deliver'>;
   readonly clock: () => Date;
   readonly log: Pick<Logger, 'info' | 'warn' | 'error'>;
   /**
@@ -79,12 +80,14 @@ const WRITE_ATTEMPTS = 5;
  * 1. read the payment-run items SAP changed since the cursor (`ge`: an item read twice is a no-op);
  * 2. per item, ACCEPTED → SCHEDULED (scheduledAt) and, once paid, SCHEDULED → PAID (paidAt), each a
  *    version-conditioned write with its history entry, index attributes and dashboard counters;
- * 3. PAYMENT_SCHEDULED / INVOICE_PAID to the notifications queue;
+ * 3. PAYMENT_SCHEDULED / INVOICE_PAID to the notifications queue, committed as an outgoing item in the
+ *    step's own transaction and sent right after: a run that dies in between leaves it to the outbox sweeper
+ *    (the next run finds the invoice moved and would not announce it again);
  * 4. move the cursor to the last item handled. An item that fails stops the run there: the next run
  *    starts from it again.
  */
 export function makePaymentSync(deps: PaymentSyncDeps) {
-  const { repository, store, sap, notifications, clock, log, meter = UNCOUNTED } = deps;
+  const { repository, store, sap, outgoing, clock, log, meter = UNCOUNTED } = deps;
 
   async function find(item: PaymentRunItem): Promise<StoredInvoice | null> {
     const types = item.invoiceType
@@ -92,10 +95,6 @@ export function makePaymentSync(deps: PaymentSyncDeps) {
       : await repository.invoiceTypes(item.supplierId, item.invoiceId);
     if (types.length !== 1) return null;
     return store.get(item.supplierId, types[0]!, item.invoiceId);
-  }
-
-  async function announce(event: NotificationEvent, invoice: Invoice, detail: string): Promise<void> {
-    await notifications.send(notificationAbout(event, invoice, detail, clock()));
   }
 
   /** One step of the payment, if the invoice is where the step starts; false when there is nothing to do. */
@@ -119,17 +118,19 @@ export function makePaymentSync(deps: PaymentSyncDeps) {
           },
         ],
       };
+      const event: NotificationEvent = to === 'SCHEDULED' ? 'PAYMENT_SCHEDULED' : 'INVOICE_PAID';
+      const notice = outgoingMessage(
+        'notifications',
+        notificationAbout(event, after, to === 'SCHEDULED' ? item.scheduledAt : item.paidAt!, clock()),
+        clock(),
+      );
       try {
-        await store.commit({ before, after, whileStatusIn: [from] });
+        await store.commit({ before, after, whileStatusIn: [from], alsoPut: [outgoingItem(notice)] });
       } catch (error) {
         if (!(error instanceof InvoiceChangedError) || attempt >= WRITE_ATTEMPTS) throw error;
         continue;
       }
-      await announce(
-        to === 'SCHEDULED' ? 'PAYMENT_SCHEDULED' : 'INVOICE_PAID',
-        after,
-        to === 'SCHEDULED' ? item.scheduledAt : item.paidAt!,
-      );
+      await outgoing.deliver([notice]);
       return true;
     }
   }

@@ -1,18 +1,17 @@
-import { QUEUES } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { sapFromEnv } from '../adapters/sap.js';
-import { queueFromEnv } from '../adapters/sqs.js';
 import { logger } from '../http/logger.js';
 import { meter } from '../http/metrics.js';
 import { observed } from '../http/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { outgoing } from '../use-cases/outgoing.factory.js';
 import { makePaymentSync, makePaymentSyncRepository, type PaymentSyncResult } from './sync-payments-job.js';
 
 const sync = makePaymentSync({
   repository: makePaymentSyncRepository(documentClient, tableName()),
   store: makeInvoiceStore(documentClient, tableName()),
   sap: sapFromEnv(),
-  notifications: queueFromEnv(QUEUES.notifications.env),
+  outgoing,
   clock: () => new Date(),
   log: logger,
   meter,
