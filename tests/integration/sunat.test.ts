@@ -1,9 +1,9 @@
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { routes, withCheckDigit, type InvoiceDetail, type SunatValidationMessage } from '@portal/shared';
+import { keys, routes, withCheckDigit, type InvoiceDetail, type SunatValidationMessage } from '@portal/shared';
 import { CLIENTS } from '../../infra/local/seed-data.js';
 import { call, idTokenOf } from '../support/api.js';
-import { reviewFixture, type ReviewFixture } from '../support/fixtures.js';
+import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 
 /**
@@ -79,6 +79,17 @@ async function detailOnceCertified(invoice: ReviewFixture['invoice'], timeoutMs 
   }
 }
 
+/** The supplier's feed items about the invoice that say `text`, once there are some (or the last read). */
+async function noticesInFeed(invoice: ReviewFixture['invoice'], text: string, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const feed = await table().partition(keys.feed('SUPPLIER', invoice.supplierId));
+    const notices = feed.filter((item) => String(item.message).includes(text));
+    if (notices.length > 0 || Date.now() > deadline) return notices;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 describe('SUNAT validation', () => {
   it('marks a document SUNAT accepts VALID and shows SUNAT answer in the detail', async () => {
     // Prepare
@@ -104,6 +115,13 @@ describe('SUNAT validation', () => {
       },
     });
     expect(await queriesAbout(invoice)).toBe(1);
+    // Its notice, committed with the verdict, was sent at once (not left for the sweeper) and handled once.
+    expect(await noticesInFeed(invoice, `SUNAT confirmó la validez de la factura ${invoice.id} `)).toHaveLength(1);
+    expect(
+      (await table().unsent('notifications')).filter(
+        (body) => (body as { invoiceId?: string }).invoiceId === invoice.id,
+      ),
+    ).toEqual([]);
   });
 
   it("marks an annulled document INVALID with SUNAT's reason, its status unchanged", async () => {

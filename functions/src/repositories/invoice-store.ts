@@ -212,11 +212,13 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
     /**
      * Records what SUNAT said (or that it could not be asked): certStatus, statusMessage and the
      * `sunat` check, conditioned on the version read, with the index attributes written again as on
-     * every change. Status, history and counters do not move: certification is not a status.
+     * every change. Status, history and counters do not move: certification is not a status. Items in
+     * `alsoPut` (the notice it causes, see outgoing.ts) are written in the same transaction.
      */
     async setCertification(
       before: StoredInvoice,
       change: Pick<Invoice, 'certStatus' | 'statusMessage'> & { readonly sunat: Invoice['sunat'] },
+      alsoPut: readonly Record<string, unknown>[] = [],
     ): Promise<StoredInvoice> {
       const stored: StoredInvoice = { ...before, ...change, version: before.version + 1 };
       const attributes: Doc = {
@@ -227,26 +229,35 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
         version: stored.version,
       };
       const names = Object.keys(attributes);
+      const update = {
+        TableName: table,
+        Key: keys.invoice(before.supplierId, before.type, before.id),
+        UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
+        ConditionExpression: '#version = :expected',
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
+          '#version': 'version',
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(names.map((name, i) => [`:a${i}`, attributes[name]])),
+          ':expected': before.version,
+        },
+      };
       try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: keys.invoice(before.supplierId, before.type, before.id),
-            UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
-            ConditionExpression: '#version = :expected',
-            ExpressionAttributeNames: {
-              ...Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),
-              '#version': 'version',
-            },
-            ExpressionAttributeValues: {
-              ...Object.fromEntries(names.map((name, i) => [`:a${i}`, attributes[name]])),
-              ':expected': before.version,
-            },
-          }),
-        );
+        if (alsoPut.length === 0) await db.send(new UpdateCommand(update));
+        else
+          await db.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                { Update: update },
+                ...alsoPut.map((item) => ({ Put: { TableName: table, Item: item } })),
+              ] as never,
+            }),
+          );
         return stored;
       } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) throw new InvoiceChangedError();
+        if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException)
+          throw new InvoiceChangedError();
         throw error;
       }
     },

@@ -35,6 +35,7 @@ export function fakeOutbox() {
     },
   } as unknown as DynamoDBDocumentClient;
   const sent: { queue: QueueKey; body: Record<string, unknown> }[] = [];
+  const bodies: Record<string, unknown>[] = [];
   const state = { down: false };
   const queues = Object.fromEntries(
     (Object.keys(QUEUES) as QueueKey[]).map((queue): [QueueKey, Queue] => [
@@ -43,6 +44,7 @@ export function fakeOutbox() {
         send: async (body) => {
           if (state.down) throw new Error(`${queue} queue unreachable`);
           sent.push({ queue, body: body as Record<string, unknown> });
+          bodies.push(body as Record<string, unknown>);
         },
       },
     ]),
@@ -54,6 +56,8 @@ export function fakeOutbox() {
     items: () => [...items.values()],
     /** What the queues were sent, in order (with the outgoing id each message carries). */
     sent,
+    /** The bodies of `sent`, in order. */
+    bodies,
     /** Puts the items a change commits with itself (a fake store's `alsoPut`). */
     put(extra: readonly Record<string, unknown>[] = []) {
       for (const item of extra) items.set(String(item.pk), { ...item });

@@ -7,10 +7,10 @@ import {
   type Invoice,
 } from '@portal/shared';
 import type { SunatValidator, SunatVerdict } from '../adapters/sunat.js';
-import type { Queue } from '../adapters/sqs.js';
 import type { Logger } from '../http/logger.js';
 import { UNCOUNTED, metered, type Meter } from '../http/meter.js';
 import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
+import { outgoingItem, outgoingMessage, type Outgoing, type OutgoingMessage } from '../repositories/outgoing.js';
 
 /** What the worker logs through (the Powertools logger in Lambda). */
 export type WorkerLog = Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -18,7 +18,8 @@ export type WorkerLog = Pick<Logger, 'info' | 'warn' | 'error'>;
 export interface SunatValidationDeps {
   readonly store: Pick<InvoiceStore, 'get' | 'setCertification'>;
   readonly sunat: SunatValidator;
-  readonly notifications: Queue;
+  /** Sends the notice committed with the verdict (`notifications` queue); what it cannot send stays for the relay. */
+  readonly outgoing: Pick<Outgoing, 'deliver'>;
   readonly clock: () => Date;
   readonly log: WorkerLog;
   /**
@@ -41,27 +42,29 @@ const WRITE_ATTEMPTS = 3;
 /**
  * Consumer of the SUNAT queue. For each message:
  * 1. parse it (a malformed one is a poison message: reported as failed, it ends in the DLQ);
- * 2. load the invoice; if its certStatus is no longer PENDING the message is a redelivery: done;
+ * 2. load the invoice; if its certStatus is no longer PENDING the message is a redelivery: done (the
+ *    notice was committed with the verdict; the outbox sweeper sends it if the first receive could not);
  * 3. ask SUNAT on behalf of the company; if SUNAT cannot be asked, report the message as failed
  *    (visibility timeout, then DLQ) and, on its last receive, leave the failure on the invoice;
- * 4. write certStatus, statusMessage and SUNAT's answer, conditioned on the version read;
- * 5. send SUNAT_VALID or SUNAT_INVALID to the notifications queue.
+ * 4. write certStatus, statusMessage and SUNAT's answer, conditioned on the version read, and in the same
+ *    transaction SUNAT_VALID or SUNAT_INVALID as an outgoing item of the notifications queue;
+ * 5. send that notice. A worker that dies in between, even on the message's last receive, leaves it to
+ *    the outbox sweeper.
  * Records are handled concurrently, so one slow SUNAT answer does not hold back the batch.
  */
 export function makeSunatValidationWorker(deps: SunatValidationDeps) {
-  const { store, sunat, notifications, clock, log, maxReceiveCount, meter = UNCOUNTED } = deps;
+  const { store, sunat, outgoing, clock, log, maxReceiveCount, meter = UNCOUNTED } = deps;
 
-  async function notify(invoice: StoredInvoice): Promise<void> {
-    if (invoice.certStatus === 'PENDING') return;
-    // The moment SUNAT answered makes a redelivered notice the same notice (one feed item, one e-mail).
-    await notifications.send(
-      notificationAbout(
-        invoice.certStatus === 'VALID' ? 'SUNAT_VALID' : 'SUNAT_INVALID',
-        invoice,
-        invoice.certStatus === 'INVALID' ? invoice.statusMessage : null,
-        invoice.sunat?.checkedAt ? new Date(invoice.sunat.checkedAt) : clock(),
-      ),
+  /** The notice of a verdict, to commit with it. */
+  function noticeOf(invoice: Invoice, checkedAt: string): OutgoingMessage {
+    // The moment SUNAT answered makes a notice sent again the same notice (one feed item, one e-mail).
+    const body = notificationAbout(
+      invoice.certStatus === 'VALID' ? 'SUNAT_VALID' : 'SUNAT_INVALID',
+      invoice,
+      invoice.certStatus === 'INVALID' ? invoice.statusMessage : null,
+      new Date(checkedAt),
     );
+    return outgoingMessage('notifications', body, clock());
   }
 
   async function ask(invoice: StoredInvoice, context: Record<string, unknown>, lastReceive: boolean) {
@@ -125,15 +128,17 @@ export function makeSunatValidationWorker(deps: SunatValidationDeps) {
       if (!invoice)
         throw new Error(`invoice ${message.supplierId}/${message.invoiceType}/${message.invoiceId} not found`);
       if (invoice.certStatus !== 'PENDING') {
-        // A redelivery: the verdict is written. Its notification may have been the part that failed.
-        if (receiveCount > 1 && invoice.sunat) await notify(invoice);
+        // A redelivery: the verdict is written, and its notice with it (sent, or kept for the relay).
         log.info('certification already recorded; message skipped', { ...context, certStatus: invoice.certStatus });
         return;
       }
       verdict ??= await ask(invoice, context, receiveCount >= maxReceiveCount);
+      const checkedAt = clock().toISOString();
+      const change = certification(invoice, verdict, checkedAt);
+      const notice = noticeOf({ ...invoice, ...change }, checkedAt);
       try {
-        const stored = await store.setCertification(invoice, certification(invoice, verdict, clock().toISOString()));
-        await notify(stored);
+        const stored = await store.setCertification(invoice, change, [outgoingItem(notice)]);
+        await outgoing.deliver([notice]);
         log.info('SUNAT certification recorded', { ...context, certStatus: stored.certStatus });
         return;
       } catch (error) {

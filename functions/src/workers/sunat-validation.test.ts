@@ -9,6 +9,7 @@ import {
 } from '../adapters/sunat.js';
 import { fakeMeter } from '../http/meter.fake.js';
 import { InvoiceChangedError, type StoredInvoice } from '../repositories/invoice-store.js';
+import { fakeOutbox } from '../repositories/outgoing.fake.js';
 import { SUNAT_FAILURE_MESSAGE, makeSunatValidationWorker } from './sunat-validation-worker.js';
 
 const NOW = new Date('2026-10-20T15:00:00.000Z');
@@ -77,12 +78,17 @@ const ANNULLED: SunatVerdict = {
   observaciones: ['- El comprobante ha sido dado de baja.'],
 };
 
-/** An in-memory invoice store with the version check of the real one. */
-function fakeStore(initial: StoredInvoice[]) {
+/**
+ * An in-memory invoice store with the version check of the real one, writing the items a change puts with it
+ * into `outbox`; `dies` makes the worker stop right after its next write, as a process that dies there.
+ */
+function fakeStore(initial: StoredInvoice[], outbox: ReturnType<typeof fakeOutbox>) {
   const items = new Map(initial.map((item) => [`${item.supplierId}#${item.type}#${item.id}`, item]));
   const writes: StoredInvoice[] = [];
+  const crash = { next: false };
   return {
     writes,
+    dies: () => void (crash.next = true),
     current: (item: StoredInvoice) => items.get(`${item.supplierId}#${item.type}#${item.id}`),
     async get(supplierId: string, type: string, invoiceId: string) {
       return items.get(`${supplierId}#${type}#${invoiceId}`) ?? null;
@@ -90,12 +96,18 @@ function fakeStore(initial: StoredInvoice[]) {
     async setCertification(
       before: StoredInvoice,
       change: Pick<Invoice, 'certStatus' | 'statusMessage' | 'sunat'>,
+      alsoPut: readonly Record<string, unknown>[] = [],
     ): Promise<StoredInvoice> {
       const key = `${before.supplierId}#${before.type}#${before.id}`;
       if (items.get(key)?.version !== before.version) throw new InvoiceChangedError();
       const stored = { ...before, ...change, version: before.version + 1 };
       items.set(key, stored);
+      outbox.put(alsoPut);
       writes.push(stored);
+      if (crash.next) {
+        crash.next = false;
+        throw new Error('the worker died right after the write');
+      }
       return stored;
     },
   };
@@ -115,25 +127,22 @@ function fakeSunat(answer: (document: SunatDocument) => SunatVerdict | Error) {
 }
 
 function setup(invoices: StoredInvoice[], answer: (document: SunatDocument) => SunatVerdict | Error) {
-  const store = fakeStore(invoices);
+  const outbox = fakeOutbox();
+  const store = fakeStore(invoices, outbox);
   const { sunat, asked } = fakeSunat(answer);
-  const sent: unknown[] = [];
+  const sent = outbox.bodies;
   const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
   const { meter, counted } = fakeMeter();
   const handler = makeSunatValidationWorker({
     store,
     sunat,
-    notifications: {
-      async send(body) {
-        sent.push(body);
-      },
-    },
+    outgoing: outbox.outgoing,
     clock: () => NOW,
     log,
     meter,
     maxReceiveCount: MAX_RECEIVES,
   });
-  return { handler, store, asked, sent, log, counted };
+  return { handler, store, asked, sent, outbox, log, counted };
 }
 
 function record(body: unknown, options: { id?: string; receiveCount?: number } = {}): SQSRecord {
@@ -205,6 +214,7 @@ describe('SUNAT validation worker', () => {
         invoiceId: pending.id,
         detail: null,
         occurredAt: NOW.toISOString(),
+        outgoingId: expect.any(String),
       },
     ]);
     expect(NotificationMessage.safeParse(sent[0]).success).toBe(true);
@@ -240,21 +250,43 @@ describe('SUNAT validation worker', () => {
     expect(sent).toEqual([]);
   });
 
-  it('sends the notification again when a redelivery finds the verdict written (the send may have failed)', async () => {
-    const checked = {
-      estadoCp: '1',
-      estadoRuc: 'ACTIVO',
-      condDomiRuc: 'HABIDO',
-      observaciones: [],
-      checkedAt: NOW.toISOString(),
-    };
-    const decided = invoice({ certStatus: 'VALID', sunat: checked, version: 2 });
-    const { handler, asked, sent } = setup([decided], () => VALID);
+  it('a worker that dies after writing the verdict on the last receive: the sweeper sends SUNAT_VALID, once, and a redelivery sends nothing more', async () => {
+    const pending = invoice();
+    const { handler, store, sent, outbox } = setup([pending], () => VALID);
+    store.dies();
 
-    await handler(event(record(messageOf(decided), { receiveCount: 2 })));
+    // The last receive: the message goes to the DLQ after this, so no redelivery would ever announce the verdict.
+    const response = await handler(event(record(messageOf(pending), { receiveCount: MAX_RECEIVES })));
 
-    expect(asked).toEqual([]);
-    expect(sent).toEqual([expect.objectContaining({ event: 'SUNAT_VALID', occurredAt: NOW.toISOString() })]);
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
+    expect(store.current(pending)).toMatchObject({ certStatus: 'VALID' });
+    expect(sent).toEqual([]);
+    expect(outbox.items()).toEqual([expect.objectContaining({ queue: 'notifications' })]);
+
+    expect(await outbox.relay()).toBe(1);
+    expect(sent).toEqual([
+      expect.objectContaining({ event: 'SUNAT_VALID', invoiceId: pending.id, occurredAt: NOW.toISOString() }),
+    ]);
+
+    // Redriven from the DLQ: the verdict is there, and so is its notice; nothing is sent twice.
+    await handler(event(record(messageOf(pending), { receiveCount: 1 })));
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a notifications queue that cannot be reached: the verdict and its notice are kept, the message is done, and the sweeper sends SUNAT_INVALID', async () => {
+    const pending = invoice();
+    const { handler, store, sent, outbox } = setup([pending], () => ANNULLED);
+    outbox.down = true;
+
+    const response = await handler(event(record(messageOf(pending))));
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(store.current(pending)).toMatchObject({ certStatus: 'INVALID', statusMessage: ANNULLED.reason });
+    expect(sent).toEqual([]);
+
+    outbox.down = false;
+    expect(await outbox.relay()).toBe(1);
+    expect(sent).toEqual([expect.objectContaining({ event: 'SUNAT_INVALID', detail: ANNULLED.reason })]);
   });
 
   it('reports a malformed message as a batch item failure, logs it and handles the rest of the batch', async () => {
@@ -330,16 +362,16 @@ describe('SUNAT validation worker', () => {
   it('writes on the fresh invoice when another writer moved it after it was read, asking SUNAT once', async () => {
     // Prepare: the first write finds a newer version (a concurrent edit of the notes).
     const pending = invoice();
-    const { handler, store, asked } = setup([pending], () => VALID);
+    const { handler, store, asked, sent } = setup([pending], () => VALID);
     const realSet = store.setCertification.bind(store);
     let first = true;
-    store.setCertification = async (before, change) => {
+    store.setCertification = async (before, change, alsoPut) => {
       if (first) {
         first = false;
         await realSet(before, { certStatus: 'PENDING', statusMessage: null, sunat: null });
         throw new InvoiceChangedError();
       }
-      return realSet(before, change);
+      return realSet(before, change, alsoPut);
     };
 
     // Act
@@ -349,6 +381,7 @@ describe('SUNAT validation worker', () => {
     expect(response.batchItemFailures).toEqual([]);
     expect(asked).toHaveLength(1);
     expect(store.current(pending)).toMatchObject({ certStatus: 'VALID', version: 3 });
+    expect(sent).toEqual([expect.objectContaining({ event: 'SUNAT_VALID' })]);
   });
 
   describe('metrics', () => {

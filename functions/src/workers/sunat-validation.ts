@@ -1,6 +1,5 @@
 import { QUEUES } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
-import { queueFromEnv } from '../adapters/sqs.js';
 import { sunatFromEnv } from '../adapters/sunat.js';
 import { logger } from '../http/logger.js';
 import { meter } from '../http/metrics.js';
@@ -18,7 +17,7 @@ export const handler = observed(
     makeSunatValidationWorker({
       store: makeInvoiceStore(documentClient, tableName()),
       sunat: sunatFromEnv(),
-      notifications: queueFromEnv(QUEUES.notifications.env),
+      outgoing,
       clock: () => new Date(),
       log: logger,
       meter,
