@@ -214,7 +214,7 @@ export async function sendToQueue(queue: keyof ReturnType<typeof stage>['queues'
 }
 
 /** What the local mailbox received, newest first. */
-export async function mailbox(): Promise<{ to: string[]; subject: string; text: string }[]> {
+export async function mailbox(): Promise<{ to: string[]; subject: string; text: string; html: string | null }[]> {
   const response = await fetch(`${stage().endpoints.mailbox}/messages`);
-  return (await response.json()) as { to: string[]; subject: string; text: string }[];
+  return (await response.json()) as { to: string[]; subject: string; text: string; html: string | null }[];
 }

@@ -321,7 +321,11 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           statusHistory: [...before.statusHistory, historyEntry(caller, 'REJECTED', body.reason)],
         };
         // The supplier's notice is committed with the rejection: sent now, or by the outbox sweeper.
-        const notice: NotificationMessage = notificationAbout('INVOICE_REJECTED', after, body.reason, clock());
+        // It says whether the supplier may send the document again (noRejection) or the rejection is definitive.
+        const notice: NotificationMessage = {
+          ...notificationAbout('INVOICE_REJECTED', after, body.reason, clock()),
+          retryAllowed: query.noRejection,
+        };
         const message = outgoingMessage('notifications', notice, clock());
         const stored = await store.commit({
           before,
