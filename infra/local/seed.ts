@@ -1,9 +1,11 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EMPTY_DASHBOARD, dashboardDelta, dashboardMonth, keys, parseTaxIds, type Invoice } from '@portal/shared';
+import { openSunatCheckItem } from '../../functions/src/repositories/sunat-checks.js';
 import { CLIENTS, DEMO_USERS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from './seed-data.js';
 
-const SEED_MARKER = { pk: 'SEED', sk: 'v4' };
+// v5: the invoices waiting for SUNAT get their SUNAT check (issue 20), so the outbox sweeper asks SUNAT about them.
+const SEED_MARKER = { pk: 'SEED', sk: 'v5' };
 
 type Item = Record<string, unknown>;
 
@@ -74,6 +76,11 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
       ...invoice,
       version: 1,
     });
+    // Seeded as if received with its SUNAT message lost: the check is due at once and the outbox sweeper asks SUNAT.
+    if (invoice.certStatus === 'PENDING') {
+      const receivedAt = new Date(invoice.statusHistory[0]?.date ?? `${invoice.issuedAt}T12:00:00.000Z`);
+      items.push(openSunatCheckItem(invoice, { pendingSince: receivedAt, dueAt: receivedAt, outgoingId: null }));
+    }
     const delta = dashboardDelta(null, invoice);
     for (const period of [dashboardMonth(invoice.issuedAt), 'ALL']) {
       const key = keys.dashboard(invoice.client, period);
