@@ -1,7 +1,6 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EMPTY_DASHBOARD, dashboardDelta, dashboardMonth, keys, parseTaxIds, type Invoice } from '@portal/shared';
-import { openSunatCheckItem } from '../../functions/src/repositories/sunat-checks.js';
 import { CLIENTS, DEMO_USERS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from './seed-data.js';
 
 // v5: the invoices waiting for SUNAT get their SUNAT check (issue 20), so the outbox sweeper asks SUNAT about them.
@@ -76,10 +75,29 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
       ...invoice,
       version: 1,
     });
-    // Seeded as if received with its SUNAT message lost: the check is due at once and the outbox sweeper asks SUNAT.
+    // Seeded as if received with its SUNAT message lost: its SUNAT check (functions/src/repositories/sunat-checks.ts)
+    // is due at once, so the outbox sweeper asks SUNAT. Built here from the shared keys, as every seeded item is:
+    // the stage loads this module before it sets the functions' environment, so it imports no function code.
     if (invoice.certStatus === 'PENDING') {
-      const receivedAt = new Date(invoice.statusHistory[0]?.date ?? `${invoice.issuedAt}T12:00:00.000Z`);
-      items.push(openSunatCheckItem(invoice, { pendingSince: receivedAt, dueAt: receivedAt, outgoingId: null }));
+      const check = keys.sunatCheck(invoice.supplierId, invoice.type, invoice.id);
+      const receivedAt = invoice.statusHistory[0]?.date ?? `${invoice.issuedAt}T12:00:00.000Z`;
+      items.push({
+        ...check,
+        ...keys.sunatCheckIndexes(check.pk, receivedAt),
+        state: 'OPEN',
+        supplierId: invoice.supplierId,
+        invoiceType: invoice.type,
+        invoiceId: invoice.id,
+        client: invoice.client,
+        pendingSince: receivedAt,
+        dueAt: receivedAt,
+        outgoingId: null,
+        redrives: 0,
+        requestedBy: null,
+        requestedAt: null,
+        lastFailureAt: null,
+        lastError: null,
+      });
     }
     const delta = dashboardDelta(null, invoice);
     for (const period of [dashboardMonth(invoice.issuedAt), 'ALL']) {

@@ -108,8 +108,8 @@ describe('notifications', () => {
   });
 
   it.each([
-    [true, '2070000100', 'Puede corregir y volver a enviar el comprobante desde el portal.'],
-    [false, '2070000101', 'El rechazo es definitivo: el comprobante no puede volver a enviarse.'],
+    [true, '2070000300', 'Puede corregir y volver a enviar el comprobante desde el portal.'],
+    [false, '2070000301', 'El rechazo es definitivo: el comprobante no puede volver a enviarse.'],
   ])(
     'tells the supplier about a rejection (retry allowed: %s): the reason, what it may do, and a link to the invoice',
     async (noRejection, ruc, outcome) => {
