@@ -131,6 +131,7 @@ export class StatelessStack extends Stack {
       queues,
       workersDir: props.workersDir,
       adminGroupName: config.adminGroupName,
+      webOrigin: config.webOrigin,
       bind,
     });
     // Only the SUNAT worker talks to SUNAT and reads its credentials.

@@ -3,7 +3,8 @@ import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient 
 import { EMPTY_DASHBOARD, dashboardDelta, dashboardMonth, keys, parseTaxIds, type Invoice } from '@portal/shared';
 import { CLIENTS, DEMO_USERS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from './seed-data.js';
 
-const SEED_MARKER = { pk: 'SEED', sk: 'v4' };
+// v5: the invoices waiting for SUNAT get their SUNAT check (issue 20), so the outbox sweeper asks SUNAT about them.
+const SEED_MARKER = { pk: 'SEED', sk: 'v5' };
 
 type Item = Record<string, unknown>;
 
@@ -74,6 +75,30 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
       ...invoice,
       version: 1,
     });
+    // Seeded as if received with its SUNAT message lost: its SUNAT check (functions/src/repositories/sunat-checks.ts)
+    // is due at once, so the outbox sweeper asks SUNAT. Built here from the shared keys, as every seeded item is:
+    // the stage loads this module before it sets the functions' environment, so it imports no function code.
+    if (invoice.certStatus === 'PENDING') {
+      const check = keys.sunatCheck(invoice.supplierId, invoice.type, invoice.id);
+      const receivedAt = invoice.statusHistory[0]?.date ?? `${invoice.issuedAt}T12:00:00.000Z`;
+      items.push({
+        ...check,
+        ...keys.sunatCheckIndexes(check.pk, receivedAt),
+        state: 'OPEN',
+        supplierId: invoice.supplierId,
+        invoiceType: invoice.type,
+        invoiceId: invoice.id,
+        client: invoice.client,
+        pendingSince: receivedAt,
+        dueAt: receivedAt,
+        outgoingId: null,
+        redrives: 0,
+        requestedBy: null,
+        requestedAt: null,
+        lastFailureAt: null,
+        lastError: null,
+      });
+    }
     const delta = dashboardDelta(null, invoice);
     for (const period of [dashboardMonth(invoice.issuedAt), 'ALL']) {
       const key = keys.dashboard(invoice.client, period);

@@ -14,6 +14,7 @@ import {
   QUEUES,
   RUNTIME_ENV,
   SCHEDULES,
+  SUNAT_CHECK,
   TABLE,
   localName,
   type WebConfig,
@@ -184,6 +185,8 @@ export async function startLocalStage(
     SAP_COMPANY_CODES: JSON.stringify(localCompanyCodes()),
     // A failed MIRO attempt is tried again after 2 s, 4 s, 8 s … here (30 s, 60 s … in AWS), so tests need not wait minutes.
     [MIRO_POSTING.timeScaleEnv]: process.env[MIRO_POSTING.timeScaleEnv] ?? '2',
+    // An invoice still waiting for SUNAT is looked at again after 5 s, 10 s … here (10 min, 20 min … in AWS).
+    [SUNAT_CHECK.timeScaleEnv]: process.env[SUNAT_CHECK.timeScaleEnv] ?? '5',
     SUNAT_TOKEN_URL: url(ports.sunat),
     SUNAT_API_URL: url(ports.sunat),
     SUNAT_CREDENTIALS: JSON.stringify(sunatCredentials),

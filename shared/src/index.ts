@@ -13,6 +13,7 @@ export * from './schemas/users.js';
 export * from './schemas/conformity.js';
 export * from './schemas/dashboard.js';
 export * from './schemas/sap-posting.js';
+export * from './schemas/sunat-check.js';
 export * from './schemas/notifications.js';
 export * from './routes/index.js';
 export * from './manifest.js';

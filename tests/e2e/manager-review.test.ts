@@ -94,9 +94,10 @@ describe('manager review in the invoice sidebar', () => {
       await confirm.getByText(number, { exact: false }).first().waitFor();
       await confirm.getByRole('button', { name: DETAIL_TEXT.approve, exact: true }).click();
 
-      // Assess: the message of spec §9, and the row moves to 'Aceptado'
+      // Assess: the message of spec §9, and the row moves to 'Aceptado'; the sidebar stays on the SAP posting
       await page.getByText(DETAIL_TEXT.approved).waitFor();
       await invoiceRow(page, number).getByText('Aceptado', { exact: true }).waitFor();
+      await detailPanel(page, number, 'ACCEPTED').getByTestId('invoice-detail-sap-posting').waitFor();
     });
   });
 

@@ -10,7 +10,7 @@ import {
 } from '@portal/shared';
 import { table } from '../support/fixtures.js';
 import { REVIEW_COMPANY, invoiceRow, openInvoiceDetail, todayInLima } from '../support/invoice-detail.js';
-import { demoUser } from '../support/stage.js';
+import { demoUser, stage } from '../support/stage.js';
 import { inBrowser, openLogin, settledInvoices, signInAs } from '../support/web.js';
 
 /**
@@ -94,6 +94,72 @@ async function approvedInvoice(state: 'FAILED' | 'POSTING'): Promise<Invoice> {
   return invoice;
 }
 
+/** A COMPLETED FACTURA issued today without order (SAP posts it without a three-way match), ready to approve. */
+async function completedInvoice(): Promise<Invoice> {
+  const numericId = String(sequence++);
+  const id = `FS01-${numericId}`;
+  const invoice: Invoice = {
+    id,
+    prefixId: 'FS01',
+    numericId,
+    type: 'FACTURA',
+    status: 'COMPLETED',
+    statusMessage: null,
+    certStatus: 'VALID',
+    approved: false,
+    supplierId: SUPPLIER.taxId,
+    supplierName: SUPPLIER.name,
+    client: REVIEW_COMPANY.taxId,
+    clientName: REVIEW_COMPANY.name,
+    responsible: null,
+    officeId: null,
+    locationId: null,
+    operationType: 'WITHOUT_PURCHASE_ORDER',
+    currency: 'PEN',
+    amount: 236,
+    taxAmount: 36,
+    serviceSheets: [],
+    materialDocs: [],
+    purchaseOrders: [],
+    attachments: [],
+    issuedAt: todayInLima(),
+    scheduledAt: null,
+    paidAt: null,
+    xmlUrl: null,
+    pdfUrl: `fixtures/${id}.pdf`,
+    disapprovedWithoutRejection: false,
+    notes: null,
+    statusHistory: [
+      {
+        status: 'PENDING',
+        title: INVOICE_STATUS_LABELS.PENDING,
+        additionalMessage: null,
+        date: new Date().toISOString(),
+        by: null,
+      },
+      {
+        status: 'COMPLETED',
+        title: INVOICE_STATUS_LABELS.COMPLETED,
+        additionalMessage: null,
+        date: new Date().toISOString(),
+        by: 'gestor@demo.pe',
+      },
+    ],
+  };
+  await table().putInvoice(invoice);
+  return invoice;
+}
+
+/** The SAP simulator fails the next `count` posting requests (the SAP client tries each attempt three times). */
+async function sapFails(count: number): Promise<void> {
+  const response = await fetch(`${stage().endpoints.sap}/__control/fail`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ count, status: 503 }),
+  });
+  expect(response.status).toBe(200);
+}
+
 async function signIn(page: Page, role: 'MANAGER' | 'ADMIN'): Promise<void> {
   await openLogin(page);
   await signInAs(page, demoUser(role));
@@ -137,4 +203,51 @@ describe('SAP posting in the invoices screen', () => {
       expect(await panel.getByRole('button', { name: 'Reintentar contabilización en SAP' }).count()).toBe(0);
     });
   });
+
+  test('with SAP failing, the manager who approves is told at once what happens next; after the last attempt an administrator retries it once SAP is back', async () => {
+    const invoice = await completedInvoice();
+    // SAP fails every try of every attempt (three tries per attempt).
+    await sapFails(MIRO_POSTING.maxAttempts * 3);
+
+    try {
+      await inBrowser('sap-posting-failing-approval', async (page) => {
+        await signIn(page, 'MANAGER');
+        const panel = await openInvoiceDetail(page, invoice.id);
+        await panel.getByRole('button', { name: 'Aprobar', exact: true }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Aprobar', exact: true }).click();
+
+        // The approval's message stays spec §9's; the sidebar stays on the posting and follows it.
+        await page.getByText('El comprobante ha sido aprobado. Se ha notificado al proveedor.').waitFor();
+        await panel.getByTestId('invoice-detail-sap-posting').waitFor();
+        const alert = panel.getByTestId('invoice-detail-sap-alert');
+        await alert.getByText('SAP no registró el comprobante').waitFor({ timeout: 30_000 });
+        const warning = (await alert.textContent()) ?? '';
+        expect(warning).toMatch(/Falló el intento \d de 5 de contabilizarlo en SAP\./);
+        expect(warning).toMatch(/próximo intento será a las \d{2}:\d{2} \(hora de Lima\); quedan? \d intentos?\./);
+        expect(warning).toContain('Si el último también falla, un administrador podrá reintentar la contabilización.');
+        expect(warning).toContain('HTTP 503');
+
+        // After the last attempt: failed, and only an administrator can act.
+        await alert.getByText('La contabilización en SAP falló').waitFor({ timeout: 120_000 });
+        expect(await alert.textContent()).toContain(
+          `SAP no registró el comprobante tras ${MIRO_POSTING.maxAttempts} intentos.`,
+        );
+        await alert.getByText('Un administrador puede reintentar la contabilización.').waitFor();
+        expect(await panel.getByRole('button', { name: 'Reintentar contabilización en SAP' }).count()).toBe(0);
+      });
+    } finally {
+      await sapFails(0);
+    }
+
+    await inBrowser('sap-posting-failing-admin-retry', async (page) => {
+      await signIn(page, 'ADMIN');
+      const panel = await openInvoiceDetail(page, invoice.id);
+      const alert = panel.getByTestId('invoice-detail-sap-alert');
+      await alert.getByText('Corrija la causa y use «Reintentar contabilización en SAP».').waitFor();
+      await panel.getByRole('button', { name: 'Reintentar contabilización en SAP' }).click();
+      await page.getByText('Se reintentará la contabilización del comprobante en SAP.').waitFor();
+      await panel.getByTestId('invoice-detail-sap-posting').getByText('Contabilizado').waitFor({ timeout: 60_000 });
+      expect(await alert.count()).toBe(0);
+    });
+  }, 300_000);
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUES, ROUTE_NOT_FOUND, ROUTES, SCHEDULES, TABLE } from '@portal/shared';
+import { QUEUES, ROUTE_NOT_FOUND, ROUTES, RUNTIME_ENV, SCHEDULES, TABLE } from '@portal/shared';
 import { buildPortalApp, stackNames, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 import { resolveStageConfig } from '../../infra/lib/stage-config.js';
@@ -229,6 +229,15 @@ describe('CDK app, stage dev', () => {
     expect(route('/manager/forbidden')).toBe('/index.html');
     expect(route('/assets/index-3f2a.js')).toBe('/assets/index-3f2a.js');
     expect(route('/config.json')).toBe('/config.json');
+  });
+
+  it("gives the notifications worker the portal's origin, so that its e-mails link to the invoice", () => {
+    const worker = Object.values(statelessResources).find(
+      (r) => r.Type === 'AWS::Lambda::Function' && tagOf(r, PORTAL_FUNCTION_TAG) === 'worker-notifications',
+    );
+    expect(worker?.Properties?.Environment).toMatchObject({
+      Variables: { [RUNTIME_ENV.webOrigin]: 'http://localhost:5173' },
+    });
   });
 
   it('runs each scheduled job from an EventBridge rule, and gives the SAP secret only to the SAP functions', () => {

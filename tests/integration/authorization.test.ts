@@ -192,6 +192,8 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   disapproveInvoice: (actor) => invoiceCell(actor, { body: { reason: 'Prueba' } }, 'ACCEPTED'),
   // ADMIN only, and an administrator reaches every tenant: no other tenant to probe.
   retrySapPosting: (actor) => ({ own: { path: ownInvoice(actor, 'ACCEPTED') } }),
+  // An accepted invoice is SUNAT-valid: asking SUNAT again is refused (409) after the tenant check.
+  requestSunatValidation: (actor) => invoiceCell(actor, {}, 'ACCEPTED'),
   getDashboard: (actor) => companyList(actor, 'client'),
   listEmployees: (actor) => companyList(actor, 'acquirer'),
   listOfficeLocations: (actor) => companyList(actor, 'taxId'),
@@ -398,6 +400,7 @@ describe('the matrix itself', () => {
         'listServiceSheets',
         'materialDocAvailability',
         'purchaseOrderAvailability',
+        'requestSunatValidation',
         'serviceSheetAvailability',
         'updateInvoice',
       ].sort(),

@@ -107,21 +107,50 @@ describe('notifications', () => {
     expect((await feedOf('SUPPLIER')).every((n) => n.isRead)).toBe(true);
   });
 
-  it('tells the supplier about a rejection, with its reason', async () => {
-    const supplier = { taxId: withCheckDigit('2070000003'), name: 'Proveedor de Avisos S.A.C.' };
-    const f = await reviewFixture({ client: CLIENTS[0]!.taxId, clientName: CLIENTS[0]!.name, supplier, kind: null });
-    const token = await idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
-    const path = { supplierId: supplier.taxId, invoiceType: 'FACTURA', invoiceId: f.invoice.id };
-    expect(
-      (await call(routes.disapproveInvoice, { token, path, body: { reason: 'Falta la orden de compra.' } })).status,
-    ).toBe(200);
-    const feed = await eventually(
-      () => table().partition(keys.feed('SUPPLIER', supplier.taxId)),
-      (items) => items.length > 0,
-      'the rejection notification',
-    );
-    expect(feed.map((item) => item.message)).toEqual([
-      `${CLIENTS[0]!.name} rechazó la factura ${f.invoice.id}. Motivo: Falta la orden de compra.`,
-    ]);
-  });
+  it.each([
+    [true, '2070000300', 'Puede corregir y volver a enviar el comprobante desde el portal.'],
+    [false, '2070000301', 'El rechazo es definitivo: el comprobante no puede volver a enviarse.'],
+  ])(
+    'tells the supplier about a rejection (retry allowed: %s): the reason, what it may do, and a link to the invoice',
+    async (noRejection, ruc, outcome) => {
+      const supplier = { taxId: withCheckDigit(ruc), name: 'Proveedor de Avisos S.A.C.' };
+      const email = `avisos-${supplier.taxId}-${Date.now()}@demo.pe`;
+      // An account of the supplier whose e-mail reception is on, as the user administration indexes it.
+      await table().put({
+        ...keys.recipient(supplier.taxId, `user-${email}`),
+        userId: `user-${email}`,
+        email,
+        canReceiveEmails: true,
+      });
+      const f = await reviewFixture({ client: CLIENTS[0]!.taxId, clientName: CLIENTS[0]!.name, supplier, kind: null });
+      const token = await idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
+      const path = { supplierId: supplier.taxId, invoiceType: 'FACTURA', invoiceId: f.invoice.id };
+      const rejected = await call(routes.disapproveInvoice, {
+        token,
+        path,
+        query: { noRejection: String(noRejection) },
+        body: { reason: 'Falta la orden de compra.' },
+      });
+      expect(rejected.status).toBe(200);
+
+      const expected = `${CLIENTS[0]!.name} rechazó la factura ${f.invoice.id}. Motivo: Falta la orden de compra. ${outcome}`;
+      const feed = await eventually(
+        () => table().partition(keys.feed('SUPPLIER', supplier.taxId)),
+        (items) => items.length > 0,
+        'the rejection notification',
+      );
+      expect(feed.map((item) => item.message)).toEqual([expected]);
+      const [mail] = await eventually(
+        async () => (await mailbox()).filter((message) => message.to.includes(email)),
+        (mails) => mails.length > 0,
+        'the rejection e-mail',
+      );
+      const link = `${stage().webUrl}/invoices/${supplier.taxId}/FACTURA/${encodeURIComponent(f.invoice.id)}`;
+      expect(mail!.text).toContain(expected);
+      expect(mail!.text).toContain(`Ver el comprobante en el portal: ${link}`);
+      expect(mail!.html).toContain(`<a href="${link}">`);
+      // The only address in the e-mail is the invoice's page, not the portal's first screen.
+      expect(mail!.text.match(/https?:\/\/\S+/g)).toEqual([link]);
+    },
+  );
 });

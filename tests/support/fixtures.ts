@@ -55,6 +55,23 @@ export function table() {
         .filter((item) => !item.sentAt)
         .map((item) => JSON.parse(String(item.body)) as unknown);
     },
+    /** Every message of a queue still on record (committed, sent and not yet handled), with its item. */
+    async outgoing(queue: string): Promise<{ item: Record<string, unknown>; body: Record<string, unknown> }[]> {
+      const index = TABLE.indexes.byClient;
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': index.partitionKey },
+          ExpressionAttributeValues: { ':pk': keys.outgoingQueue(queue) },
+        }),
+      );
+      return (result.Items ?? []).map((item) => ({
+        item,
+        body: JSON.parse(String(item.body)) as Record<string, unknown>,
+      }));
+    },
     async put(item: Record<string, unknown>) {
       await db.send(new PutCommand({ TableName: tableName, Item: item }));
     },
@@ -214,7 +231,7 @@ export async function sendToQueue(queue: keyof ReturnType<typeof stage>['queues'
 }
 
 /** What the local mailbox received, newest first. */
-export async function mailbox(): Promise<{ to: string[]; subject: string; text: string }[]> {
+export async function mailbox(): Promise<{ to: string[]; subject: string; text: string; html: string | null }[]> {
   const response = await fetch(`${stage().endpoints.mailbox}/messages`);
-  return (await response.json()) as { to: string[]; subject: string; text: string }[];
+  return (await response.json()) as { to: string[]; subject: string; text: string; html: string | null }[];
 }

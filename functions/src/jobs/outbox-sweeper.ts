@@ -6,6 +6,7 @@ import { telemetry } from '../http/telemetry.js';
 import type { Outgoing } from '../repositories/outgoing.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../workers/miro-requests-outbox.js';
 import { MIRO_NO_ANSWER, type MiroPosting } from '../workers/miro-requests-worker.js';
+import type { SunatRecheck } from './sunat-recheck.js';
 
 export interface OutboxSweeperDeps {
   /** The generic outbox of every queue: messages committed with a change and not sent. */
@@ -20,6 +21,8 @@ export interface OutboxSweeperDeps {
   readonly graceMs: number;
   /** Records looked at per run (the next run takes the rest). @default 100 */
   readonly batch?: number;
+  /** Invoices waiting for SUNAT with nothing coming: their SUNAT message is sent again (sunat-recheck.ts). */
+  readonly sunat?: Pick<SunatRecheck, 'sweep'>;
 }
 
 export interface SweepResult {
@@ -33,6 +36,8 @@ export interface SweepResult {
   readonly failed: number;
   /** POSTED (FAILED) postings whose INVOICE_APPROVED (MIRO_FAILED) notice the worker did not get to send, sent now. */
   readonly notified: number;
+  /** SUNAT messages sent again for invoices still waiting for SUNAT with none on its way. */
+  readonly sunatResent: number;
 }
 
 /**
@@ -51,13 +56,18 @@ export interface SweepResult {
  *    invoice showed the failure (and MIRO_FAILED was sent) is finished. Each record is postponed by the grace period before its
  *    message is sent, so the next run does not send it twice while the worker is at it. Whatever is sent again
  *    continues the trace of the request that committed it (its stored traceparent), linked to the sweeper's span.
+ * 3. Invoices waiting for SUNAT (certStatus PENDING) whose check is due: the SUNAT message is sent again when none
+ *    is on its way any more (sunat-recheck.ts).
  * A record that could not be handled (SAP or DynamoDB failing) is left for the next run, and the run
  * fails at the end, so the job's error alarm fires while the problem lasts.
  */
 export function makeOutboxSweeper(deps: OutboxSweeperDeps) {
   const { miro, posting, sap, log } = deps;
 
-  async function sweepOne(seen: MiroOutboxRecord, now: Date): Promise<keyof Omit<SweepResult, 'relayed'> | null> {
+  async function sweepOne(
+    seen: MiroOutboxRecord,
+    now: Date,
+  ): Promise<keyof Omit<SweepResult, 'relayed' | 'sunatResent'> | null> {
     const record = await miro.get(seen);
     // Moved since the index was read (posted, failed, taken by a worker): nothing to do now.
     if (!record || record.gsi1sk !== seen.gsi1sk) return null;
@@ -105,7 +115,7 @@ export function makeOutboxSweeper(deps: OutboxSweeperDeps) {
   return {
     async sweep(): Promise<SweepResult> {
       const now = deps.clock();
-      const counts = { relayed: 0, resent: 0, recovered: 0, failed: 0, notified: 0 };
+      const counts = { relayed: 0, resent: 0, recovered: 0, failed: 0, notified: 0, sunatResent: 0 };
       const problems: Error[] = [];
       try {
         counts.relayed = await deps.outgoing.relay(new Date(now.getTime() - deps.graceMs));
@@ -120,6 +130,14 @@ export function makeOutboxSweeper(deps: OutboxSweeperDeps) {
         } catch (error) {
           problems.push(error as Error);
           log.error('MIRO record left for the next run', { outbox: record.pk, error: (error as Error).message });
+        }
+      }
+      if (deps.sunat) {
+        try {
+          counts.sunatResent = (await deps.sunat.sweep()).resent;
+        } catch (error) {
+          problems.push(error as Error);
+          log.error('SUNAT checks not all handled', error as Error);
         }
       }
       log.info('outbox swept', counts);

@@ -6,14 +6,17 @@ import { logger } from '../http/logger.js';
 import { meter } from '../http/metrics.js';
 import { observed } from '../http/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { makeSunatChecks, sunatRecheckBaseSeconds } from '../repositories/sunat-checks.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { makeMiroOutbox } from '../workers/miro-requests-outbox.js';
 import { makeMiroPosting, miroLeaseMs, miroRetryBaseMs } from '../workers/miro-requests-worker.js';
 import { makeOutboxSweeper } from './outbox-sweeper.js';
+import { makeSunatRecheck } from './sunat-recheck.js';
 
 const miro = makeMiroOutbox(documentClient, tableName());
 const sap = sapFromEnv();
 const retryBaseMs = miroRetryBaseMs();
+const store = makeInvoiceStore(documentClient, tableName());
 
 /** The OutboxSweeper schedule (SCHEDULES.outboxSweeper): EventBridge in AWS, a timer on the local stage. */
 export const handler = observed(
@@ -22,7 +25,7 @@ export const handler = observed(
     miro,
     posting: makeMiroPosting({
       outbox: miro,
-      store: makeInvoiceStore(documentClient, tableName()),
+      store,
       sap,
       notifications: queueFromEnv(QUEUES.notifications.env),
       clock: () => new Date(),
@@ -37,5 +40,13 @@ export const handler = observed(
     log: logger,
     // A minute in AWS; shorter where the stage makes retries quicker (the local stage).
     graceMs: Math.min(MIRO_POSTING.graceSeconds * 1000, 2 * retryBaseMs),
+    sunat: makeSunatRecheck({
+      checks: makeSunatChecks(documentClient, tableName()),
+      invoices: store,
+      outgoing,
+      clock: () => new Date(),
+      log: logger,
+      baseSeconds: sunatRecheckBaseSeconds(),
+    }),
   }).sweep,
 );

@@ -45,6 +45,18 @@ export interface InvoiceChange {
   readonly create?: Record<string, unknown> & { pk: string; sk: string };
   /** Items written with the change as they are (the queue messages it causes, see outgoing.ts). */
   readonly alsoPut?: readonly Record<string, unknown>[];
+  /**
+   * Items written with the change only while their condition holds (an item as the use case read it, say); if one
+   * does not, nothing is written and the change is refused as moved (InvoiceChangedError: reload, check again).
+   */
+  readonly putIf?: readonly ConditionalPut[];
+}
+
+export interface ConditionalPut {
+  readonly item: Record<string, unknown>;
+  readonly condition: string;
+  readonly names?: Readonly<Record<string, string>>;
+  readonly values?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -181,6 +193,17 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
       }
       for (const item of change.alsoPut ?? []) {
         items.push({ Put: { TableName: table, Item: item } } as unknown as TransactWriteItem);
+      }
+      for (const put of change.putIf ?? []) {
+        items.push({
+          Put: {
+            TableName: table,
+            Item: put.item,
+            ConditionExpression: put.condition,
+            ...(put.names ? { ExpressionAttributeNames: put.names } : {}),
+            ...(put.values ? { ExpressionAttributeValues: put.values } : {}),
+          },
+        } as unknown as TransactWriteItem);
       }
       items.push(
         ...dashboardCounterUpdates(table, [

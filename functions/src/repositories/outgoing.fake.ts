@@ -1,4 +1,10 @@
-import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { QUEUES } from '@portal/shared';
 import type { Queue } from '../adapters/sqs.js';
 import { makeOutgoing, type QueueKey } from './outgoing.js';
@@ -21,10 +27,21 @@ export function fakeOutbox() {
           ),
         };
       }
+      if (command instanceof GetCommand) {
+        const item = items.get(String(command.input.Key!.pk));
+        return { Item: item ? { ...item } : undefined };
+      }
       if (command instanceof UpdateCommand) {
         const item = items.get(String(command.input.Key!.pk));
         const values = command.input.ExpressionAttributeValues!;
-        if (item && values[':due']) Object.assign(item, { sentAt: values[':now'], gsi1sk: values[':due'] });
+        if (item && values[':due'])
+          Object.assign(item, { sentAt: values[':now'], relays: values[':relays'], gsi1sk: values[':due'] });
+        // The relay gives up on a message: out of the due index.
+        else if (item && command.input.UpdateExpression?.includes('abandonedAt')) {
+          Object.assign(item, { abandonedAt: values[':now'] });
+          delete item.gsi1pk;
+          delete item.gsi1sk;
+        }
         return {};
       }
       if (command instanceof DeleteCommand) {
@@ -60,7 +77,8 @@ export function fakeOutbox() {
     bodies,
     /** Puts the items a change commits with itself (a fake store's `alsoPut`). */
     put(extra: readonly Record<string, unknown>[] = []) {
-      for (const item of extra) items.set(String(item.pk), { ...item });
+      // Only the change's outgoing items: anything else it writes beside them (a SUNAT check) is not the outbox's.
+      for (const item of extra) if (String(item.pk).startsWith('OUTGOING#')) items.set(String(item.pk), { ...item });
     },
     /** While true, every send throws (the queue is unreachable, or the process dies there). */
     set down(value: boolean) {

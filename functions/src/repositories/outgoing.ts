@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { QUEUES, TABLE, keys } from '@portal/shared';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Queue } from '../adapters/sqs.js';
@@ -116,6 +122,17 @@ export function makeOutgoing(
           log.error('message kept for the relay', error as Error);
         }
       }
+    },
+
+    /**
+     * Whether a committed message is still on its way: its item is there (not yet acknowledged by its consumer)
+     * and the relay has not given up on it. False once handled, abandoned, or for an id never written.
+     */
+    async isLive(queue: QueueKey, id: string): Promise<boolean> {
+      const result = await db.send(
+        new GetCommand({ TableName: table, Key: keys.outgoing(queue, id), ConsistentRead: true }),
+      );
+      return Boolean(result.Item && !result.Item.abandonedAt);
     },
 
     /** The consumer handled the message: nothing left to send. */

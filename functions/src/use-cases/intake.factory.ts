@@ -2,6 +2,7 @@ import { checkInvoiceCode } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeClientRepository } from '../repositories/clients.js';
 import { makeIntakeStore } from '../repositories/intake-store.js';
+import { sunatRecheckBaseSeconds, withSunatCheck } from '../repositories/sunat-checks.js';
 import { parseSunatDocument } from '../ubl/index.js';
 import { makeIntake } from './intake.js';
 import { outgoing } from './outgoing.factory.js';
@@ -29,7 +30,11 @@ export const intake = makeIntake({
   },
   checkInvoiceCode,
   clients: makeClientRepository(documentClient, tableName()),
-  store: makeIntakeStore(documentClient, tableName()),
+  // Each invoice is stored with its SUNAT check: the outbox sweeper asks SUNAT again if its message is lost.
+  store: withSunatCheck(makeIntakeStore(documentClient, tableName()), {
+    clock: () => new Date(),
+    staleAfterSeconds: sunatRecheckBaseSeconds(),
+  }),
   outgoing,
   clock: () => new Date(),
 });

@@ -96,6 +96,27 @@ describe('delivering a notification', () => {
     expect(sent[0]!.html).toContain('https://proveedores.example.pe');
   });
 
+  it('links the e-mail to the invoice itself, each path segment encoded', async () => {
+    const { notifications, sent } = setup();
+    await notifications.deliver(message({ invoiceType: 'NOTA_DE_CREDITO', invoiceId: 'FC01/ 7' }));
+    const url = `https://proveedores.example.pe/invoices/${SUPPLIER}/NOTA_DE_CREDITO/FC01%2F%207`;
+    expect(sent[0]!.text).toContain(`Ver el comprobante en el portal: ${url}`);
+    expect(sent[0]!.html).toContain(`<a href="${url}">Ver el comprobante en el portal</a>`);
+  });
+
+  it.each([
+    [true, 'Motivo: Falta la HES. Puede corregir y volver a enviar el comprobante desde el portal.'],
+    [false, 'Motivo: Falta la HES. El rechazo es definitivo: el comprobante no puede volver a enviarse.'],
+  ])('says after a rejection (retry allowed: %s) what the supplier may do', async (retryAllowed, expected) => {
+    const { notifications, sent, feeds } = setup();
+    await notifications.deliver(message({ retryAllowed }));
+    expect(sent[0]!.text).toContain(expected);
+    expect(sent[0]!.html).toContain(expected);
+    expect(feeds.get(`SUPPLIER#${SUPPLIER}`)!.map((item) => item.message)).toEqual([
+      `Corporación Andina de Alimentos S.A.A. rechazó la factura F001-12. ${expected}`,
+    ]);
+  });
+
   it('repeats nothing when the same event arrives twice', async () => {
     const { notifications, sent, feeds } = setup();
     await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null }));

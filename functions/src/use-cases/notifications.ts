@@ -1,5 +1,6 @@
 import {
   audiencesOf,
+  invoicePageUrl,
   notificationSubject,
   notificationText,
   type Notification,
@@ -80,7 +81,15 @@ export function makeNotifications(deps: {
 
       const recipients = (await Promise.all(audiences.map((audience) => repository.recipients(audience.taxId)))).flat();
       const emailed: string[] = [];
-      const link = deps.portalUrl ? `\n\nIngrese al portal para ver el detalle: ${deps.portalUrl}` : '';
+      // Every event is about one invoice: the e-mail opens it in the portal, not the portal's first screen.
+      const url = deps.portalUrl
+        ? invoicePageUrl(deps.portalUrl, {
+            supplierId: message.supplierId,
+            invoiceType: message.invoiceType,
+            invoiceId: message.invoiceId,
+          })
+        : null;
+      const link = url ? `\n\nVer el comprobante en el portal: ${url}` : '';
       for (const recipient of recipients) {
         if (!recipient.canReceiveEmails) continue;
         if (!(await repository.claimEmail(id, recipient.userId, clock()))) continue;
@@ -90,7 +99,7 @@ export function makeNotifications(deps: {
             subject: notificationSubject(message),
             text: `${text}${link}\n\nPortal de Proveedores`,
             html: `<p>${escapeHtml(text)}</p>${
-              deps.portalUrl ? `<p><a href="${escapeHtml(deps.portalUrl)}">Ingresar al portal</a></p>` : ''
+              url ? `<p><a href="${escapeHtml(url)}">Ver el comprobante en el portal</a></p>` : ''
             }<p style="color:#5f6b7a">Portal de Proveedores</p>`,
           });
           emailed.push(recipient.email);

@@ -3,6 +3,7 @@ import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { queueFromEnv } from '../adapters/sqs.js';
 import { logger } from '../http/logger.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { makeSunatChecks, sunatRecheckBaseSeconds } from '../repositories/sunat-checks.js';
 import { makeMiroOutbox } from '../workers/miro-requests-outbox.js';
 import { miroRetryBaseMs } from '../workers/miro-requests-worker.js';
 import { outgoing } from './outgoing.factory.js';
@@ -17,6 +18,11 @@ export const reviewDeps: ReviewDeps = {
   log: logger,
   miro: makeMiroOutbox(documentClient, tableName()),
   miroGraceMs: Math.min(MIRO_POSTING.graceSeconds * 1000, 2 * miroRetryBaseMs()),
+  sunat: {
+    checks: makeSunatChecks(documentClient, tableName()),
+    messages: outgoing,
+    staleAfterSeconds: sunatRecheckBaseSeconds(),
+  },
 };
 
 /** The review use cases wired to the real adapters, built once per cold start by the handlers. */

@@ -3,7 +3,9 @@ import {
   ConflictError,
   INVOICE_STATUS_LABELS,
   MIRO_POSTING,
+  SUNAT_RECHECK_HISTORY_TITLE,
   sapPostingView,
+  sunatCheckView,
   checkConformity,
   checkReviewShape,
   notificationAbout,
@@ -18,6 +20,7 @@ import {
   type RouteQuery,
   type Routes,
   type StatusHistoryEntry,
+  type SunatValidationMessage,
 } from '@portal/shared';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Queue } from '../adapters/sqs.js';
@@ -31,6 +34,12 @@ import {
   type InvoiceStore,
   type StoredInvoice,
 } from '../repositories/invoice-store.js';
+import {
+  openSunatCheckItem,
+  sunatCheckKeyOf,
+  type SunatCheckRecord,
+  type SunatChecks,
+} from '../repositories/sunat-checks.js';
 import { newMiroOutboxRecord, type MiroOutbox } from '../workers/miro-requests-outbox.js';
 import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
 
@@ -63,6 +72,16 @@ export interface ReviewDeps {
    * without it, adding an attachment is a wiring fault (500), never an unchecked key.
    */
   readonly verifyAttachment?: (key: string, tenants: readonly string[], position: number) => Promise<unknown>;
+  /**
+   * The SUNAT checks (sunat-checks.ts): the detail of an invoice waiting for SUNAT says since when and what happens
+   * next; staff ask for a new check. `isLive` tells whether the check's message is still on its way.
+   */
+  readonly sunat?: {
+    readonly checks: Pick<SunatChecks, 'get'>;
+    readonly messages: Pick<Outgoing, 'isLive'>;
+    /** When the sweeper first looks at a new check (SUNAT_CHECK.staleAfterSeconds, or the stage's). */
+    readonly staleAfterSeconds: number;
+  };
 }
 
 /** How many times a write is retried after another writer moved the invoice first. */
@@ -86,13 +105,28 @@ export function makeInvoiceReview(deps: ReviewDeps) {
   const load = (caller: Caller, path: InvoicePath): Promise<StoredInvoice> => loadInvoiceInReach(store, caller, path);
 
   async function detail(invoice: Invoice): Promise<InvoiceDetail> {
-    const [officeLocation, record] = await Promise.all([
+    const [officeLocation, record, check] = await Promise.all([
       invoice.locationId ? store.officeLocation(invoice.client, invoice.locationId) : null,
       invoice.approved && deps.miro
         ? deps.miro.get(keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id))
         : null,
+      invoice.certStatus === 'PENDING' && deps.sunat ? deps.sunat.checks.get(sunatCheckKeyOf(invoice)) : null,
     ]);
-    return { ...invoice, officeLocation, ...(record ? { sapPosting: sapPostingView(record, clock()) } : {}) };
+    const sunatCheck = check ? sunatCheckView(check) : null;
+    return {
+      ...invoice,
+      officeLocation,
+      ...(record ? { sapPosting: sapPostingView(record, clock()) } : {}),
+      ...(sunatCheck ? { sunatCheck } : {}),
+    };
+  }
+
+  /** The check as read, for a write that must find it unchanged: absent, open (its place in the due list) or done. */
+  function checkAsRead(check: SunatCheckRecord | null) {
+    if (!check) return { condition: 'attribute_not_exists(pk)' };
+    if (check.state === 'OPEN')
+      return { condition: 'gsi1sk = :seen', values: { ':seen': check.gsi1sk ?? null } as Record<string, unknown> };
+    return { condition: '#state = :done', names: { '#state': 'state' }, values: { ':done': 'DONE' } };
   }
 
   function historyEntry(caller: Caller, status: InvoiceStatus, additionalMessage: string | null): StatusHistoryEntry {
@@ -299,6 +333,75 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     },
 
     /**
+     * Staff ask SUNAT again about an invoice under review that waits for SUNAT (certStatus PENDING) or that SUNAT
+     * did not validate (INVALID: SUNAT may not know a document issued minutes ago). Idempotent: a check already
+     * queued or under way (its message still on its way) is left as it is and answered; else one transaction
+     * writes the invoice (certStatus PENDING, a history entry naming who asked), its check (OPEN, as read) and the
+     * SUNAT message, which is then sent. Two requests at once: one writes, the other reloads and finds it queued.
+     */
+    async requestSunatValidation(caller: Caller, path: InvoicePath): Promise<InvoiceDetail> {
+      const sunat = deps.sunat;
+      if (!sunat) throw new Error('sunat is not wired: a new SUNAT check cannot be requested');
+      const requested = await retrying(async () => {
+        const before = await load(caller, path);
+        if (before.certStatus === 'VALID') throw new ConflictError('ERROR_SUNAT_VALIDATION_ALREADY_VALID');
+        requireStatus(before, ['PENDING'], 'ERROR_SUNAT_VALIDATION_NOT_UNDER_REVIEW');
+        const key = sunatCheckKeyOf(before);
+        const check = await sunat.checks.get(key);
+        const queued =
+          before.certStatus === 'PENDING' &&
+          check?.state === 'OPEN' &&
+          check.outgoingId !== null &&
+          (await sunat.messages.isLive('sunatValidation', check.outgoingId));
+        if (queued) return { stored: before, message: null };
+
+        const now = clock();
+        const body: SunatValidationMessage = {
+          supplierId: before.supplierId,
+          invoiceType: before.type,
+          invoiceId: before.id,
+        };
+        const message = outgoingMessage('sunatValidation', body, now);
+        const by = caller.email || caller.sub;
+        const entry: StatusHistoryEntry = {
+          ...historyEntry(caller, before.status, before.certStatus === 'INVALID' ? before.statusMessage : null),
+          title: SUNAT_RECHECK_HISTORY_TITLE,
+        };
+        const stored = await store.commit({
+          before,
+          // SUNAT's previous answer (its refusal, or that it could not be asked) stays in the history entry.
+          after: {
+            ...before,
+            certStatus: 'PENDING',
+            statusMessage: null,
+            statusHistory: [...before.statusHistory, entry],
+          },
+          whileStatusIn: ['PENDING'],
+          alsoPut: [outgoingItem(message)],
+          putIf: [
+            {
+              item: openSunatCheckItem(before, {
+                pendingSince: now,
+                dueAt: new Date(now.getTime() + sunat.staleAfterSeconds * 1000),
+                outgoingId: message.id,
+                requestedBy: by,
+              }),
+              ...checkAsRead(check),
+            },
+          ],
+        });
+        return { stored, message };
+      });
+      if (requested.message) {
+        deps.log.info('new SUNAT check requested', { invoice: invoiceKeyOf(requested.stored), by: caller.sub });
+        // Sent now; if the send fails, the committed outgoing item stays for the relay.
+        await deps.outgoing.deliver([requested.message]);
+      }
+      const { version: _version, ...plain } = requested.stored;
+      return detail(plain);
+    },
+
+    /**
      * Reject: PENDING or COMPLETED → REJECTED with the reason; the conformity documents are released.
      * noRejection=true lets the supplier submit the same document again (disapprovedWithoutRejection).
      */
@@ -321,7 +424,11 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           statusHistory: [...before.statusHistory, historyEntry(caller, 'REJECTED', body.reason)],
         };
         // The supplier's notice is committed with the rejection: sent now, or by the outbox sweeper.
-        const notice: NotificationMessage = notificationAbout('INVOICE_REJECTED', after, body.reason, clock());
+        // It says whether the supplier may send the document again (noRejection) or the rejection is definitive.
+        const notice: NotificationMessage = {
+          ...notificationAbout('INVOICE_REJECTED', after, body.reason, clock()),
+          retryAllowed: query.noRejection,
+        };
         const message = outgoingMessage('notifications', notice, clock());
         const stored = await store.commit({
           before,

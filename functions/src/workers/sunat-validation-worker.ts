@@ -11,6 +11,7 @@ import type { Logger } from '../http/logger.js';
 import { UNCOUNTED, metered, type Meter } from '../http/meter.js';
 import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
 import { outgoingItem, outgoingMessage, type Outgoing, type OutgoingMessage } from '../repositories/outgoing.js';
+import { closedSunatCheckItem, sunatCheckKeyOf, type SunatChecks } from '../repositories/sunat-checks.js';
 
 /** What the worker logs through (the Powertools logger in Lambda). */
 export type WorkerLog = Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -29,6 +30,11 @@ export interface SunatValidationDeps {
   readonly meter?: Meter;
   /** The queue's maxReceiveCount: the receive after which a failed message goes to the DLQ. */
   readonly maxReceiveCount: number;
+  /**
+   * The invoice's SUNAT check (sunat-checks.ts): each time SUNAT cannot be asked, the detail says since when.
+   * Without it the failure is only logged (the verdict still closes the check, in its own transaction).
+   */
+  readonly checks?: Pick<SunatChecks, 'recordFailure'>;
 }
 
 /** Shown on the invoice when SUNAT could not be asked on the message's last receive. */
@@ -47,7 +53,8 @@ const WRITE_ATTEMPTS = 3;
  * 3. ask SUNAT on behalf of the company; if SUNAT cannot be asked, report the message as failed
  *    (visibility timeout, then DLQ) and, on its last receive, leave the failure on the invoice;
  * 4. write certStatus, statusMessage and SUNAT's answer, conditioned on the version read, and in the same
- *    transaction SUNAT_VALID or SUNAT_INVALID as an outgoing item of the notifications queue;
+ *    transaction SUNAT_VALID or SUNAT_INVALID as an outgoing item of the notifications queue and the invoice's
+ *    SUNAT check closed (the outbox sweeper stops looking at it);
  * 5. send that notice. A worker that dies in between, even on the message's last receive, leaves it to
  *    the outbox sweeper.
  * Records are handled concurrently, so one slow SUNAT answer does not hold back the batch.
@@ -82,6 +89,11 @@ export function makeSunatValidationWorker(deps: SunatValidationDeps) {
       );
     } catch (error) {
       log.warn('SUNAT could not be asked', { ...context, lastReceive, detail: describe(error) });
+      await deps.checks
+        ?.recordFailure(sunatCheckKeyOf(invoice), describe(error), clock())
+        .catch((cause: unknown) =>
+          log.error('could not record the SUNAT failure on its check', { ...context, detail: describe(cause) }),
+        );
       if (lastReceive) await recordFailure(invoice, context);
       throw error;
     }
@@ -137,7 +149,11 @@ export function makeSunatValidationWorker(deps: SunatValidationDeps) {
       const change = certification(invoice, verdict, checkedAt);
       const notice = noticeOf({ ...invoice, ...change }, checkedAt);
       try {
-        const stored = await store.setCertification(invoice, change, [outgoingItem(notice)]);
+        // The verdict ends the invoice's wait: its SUNAT check leaves the sweeper's due list in the same write.
+        const stored = await store.setCertification(invoice, change, [
+          outgoingItem(notice),
+          closedSunatCheckItem(invoice, clock()),
+        ]);
         await outgoing.deliver([notice]);
         log.info('SUNAT certification recorded', { ...context, certStatus: stored.certStatus });
         return;

@@ -5,6 +5,7 @@ import { logger } from '../http/logger.js';
 import { meter } from '../http/metrics.js';
 import { observed } from '../http/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { makeSunatChecks } from '../repositories/sunat-checks.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { acknowledgingOutgoing } from './acknowledge.js';
 import { makeSunatValidationWorker } from './sunat-validation-worker.js';
@@ -22,6 +23,7 @@ export const handler = observed(
       log: logger,
       meter,
       maxReceiveCount: QUEUES.sunatValidation.maxReceiveCount,
+      checks: makeSunatChecks(documentClient, tableName()),
     }),
   ),
 );

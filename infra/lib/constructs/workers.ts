@@ -13,6 +13,8 @@ export interface WorkersProps {
   /** Absolute path of functions/src/workers: a consumer's entry is `<workersDir>/<def.consumer>.ts`. */
   readonly workersDir: string;
   readonly adminGroupName: string;
+  /** The portal's origin (stage config `webOrigin`): the notifications' e-mails link to the invoice there. */
+  readonly webOrigin: string;
   /** Grant-and-configure applied to every worker (table, bucket, queues to send to). */
   readonly bind: (fn: PortalFunction) => void;
 }
@@ -39,6 +41,7 @@ export class Workers extends Construct {
           [RUNTIME_ENV.stage]: props.stage,
           [RUNTIME_ENV.adminGroupName]: props.adminGroupName,
           [RUNTIME_ENV.s3ForcePathStyle]: 'false',
+          [RUNTIME_ENV.webOrigin]: props.webOrigin,
         },
         retain: props.retain,
       });

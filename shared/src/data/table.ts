@@ -162,6 +162,19 @@ export const keys = {
     };
   },
 
+  /**
+   * The SUNAT check of an invoice (docs/data-design.md, "SUNAT checks"): written with every change that leaves the
+   * invoice's certStatus PENDING (intake, a staff request), closed with SUNAT's verdict. While open it sits in the
+   * byClient index under `SUNAT#DUE`, by when the outbox sweeper looks at it next.
+   */
+  sunatCheck(supplierId: string, type: string, invoiceId: string): ItemKey {
+    return { pk: `SUNAT#${supplierId}#${type}#${invoiceId}`, sk: 'CHECK' };
+  },
+  sunatDue: 'SUNAT#DUE',
+  sunatCheckIndexes(pk: string, dueAt: string): Record<string, string> {
+    return { gsi1pk: keys.sunatDue, gsi1sk: `${dueAt}#${pk}` };
+  },
+
   clients: { pk: 'CLIENTS', skPrefix: 'CLIENT#' },
   client(taxId: string): ItemKey {
     return { pk: 'CLIENTS', sk: `CLIENT#${taxId}` };

@@ -82,6 +82,12 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_SAP_POSTING_NOT_FOUND:
     'El comprobante no tiene una contabilización en SAP que reintentar: solo se contabilizan los comprobantes aprobados.',
   ERROR_SAP_POSTING_ALREADY_POSTED: 'El comprobante ya está contabilizado en SAP con el documento {document}.',
+  /** Asking SUNAT again (POST …/sunat-validation) about an invoice SUNAT already confirmed. */
+  ERROR_SUNAT_VALIDATION_ALREADY_VALID:
+    'SUNAT ya confirmó la validez del comprobante; no es necesario volver a consultarla.',
+  /** Asking SUNAT again about an invoice no longer under review (a rejected one: the supplier sends it again). */
+  ERROR_SUNAT_VALIDATION_NOT_UNDER_REVIEW:
+    'Solo se puede volver a consultar SUNAT mientras el comprobante está pendiente de revisión («Debe revisar»).',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */

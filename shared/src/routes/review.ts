@@ -70,4 +70,17 @@ export const reviewRoutes = {
     successStatus: 202,
     handler: 'invoices/retry-sap-posting',
   }),
+  requestSunatValidation: route({
+    id: 'requestSunatValidation',
+    method: 'POST',
+    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/sunat-validation',
+    summary:
+      'Vuelve a consultar a SUNAT la validez de un comprobante en revisión que espera su respuesta o que SUNAT no validó',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
+    response: InvoiceDetail,
+    successStatus: 202,
+    handler: 'invoices/request-sunat-validation',
+  }),
 } as const satisfies Record<string, RouteDef>;

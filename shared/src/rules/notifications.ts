@@ -40,7 +40,7 @@ function notificationBody(message: NotificationMessage): string {
     case 'INVOICE_APPROVED':
       return `${message.clientName} aprobó la ${document}.`;
     case 'INVOICE_REJECTED':
-      return `${message.clientName} rechazó la ${document}${detail ? `. Motivo: ${detail}` : '.'}`;
+      return `${message.clientName} rechazó la ${document}.${detail ? ` Motivo: ${sentence(detail)}` : ''}${rejectionOutcome(message.retryAllowed)}`;
     case 'PAYMENT_SCHEDULED':
       return `${message.clientName} programó el pago de la ${document}${detail ? ` para el ${formatDate(detail)}` : ''}.`;
     case 'INVOICE_PAID':
@@ -48,6 +48,30 @@ function notificationBody(message: NotificationMessage): string {
     case 'MIRO_FAILED':
       return `No se pudo registrar en SAP la ${document} de ${message.supplierName}${detail ? `: ${detail}` : '.'}`;
   }
+}
+
+/** What the supplier may do after a rejection (spec §4: definitive, unless the rejecter allowed a retry). */
+function rejectionOutcome(retryAllowed: boolean | undefined): string {
+  if (retryAllowed === undefined) return '';
+  return retryAllowed
+    ? ' Puede corregir y volver a enviar el comprobante desde el portal.'
+    : ' El rechazo es definitivo: el comprobante no puede volver a enviarse.';
+}
+
+/**
+ * The web app's page of one invoice: `/invoices/{supplierId}/{invoiceType}/{invoiceId}`, each segment
+ * URL-encoded. E-mails link to it on the configured portal origin (`invoicePageUrl`).
+ */
+export function invoicePagePath(invoice: { supplierId: string; invoiceType: string; invoiceId: string }): string {
+  return `/invoices/${[invoice.supplierId, invoice.invoiceType, invoice.invoiceId].map(encodeURIComponent).join('/')}`;
+}
+
+/** The invoice's page on the portal origin (`https://proveedores.grupo.pe`, no trailing slash needed). */
+export function invoicePageUrl(
+  origin: string,
+  invoice: { supplierId: string; invoiceType: string; invoiceId: string },
+): string {
+  return `${origin.replace(/\/+$/, '')}${invoicePagePath(invoice)}`;
 }
 
 /** Subject line of the e-mail for an event. */

@@ -14,6 +14,7 @@ import {
 } from './common.js';
 import { Employee, OfficeLocation } from './reference.js';
 import { SapPosting } from './sap-posting.js';
+import { SunatCheck } from './sunat-check.js';
 
 // Invoices (spec §3) and the requests that list, create and review them.
 
@@ -83,6 +84,8 @@ export const InvoiceDetail = z.extend(Invoice, {
   officeLocation: z.nullable(OfficeLocation),
   /** The MIRO posting of an approved invoice (absent before the approval). */
   sapPosting: z.optional(z.nullable(SapPosting)),
+  /** While SUNAT has not answered (certStatus PENDING): since when it waits and when the portal asks again. */
+  sunatCheck: z.optional(z.nullable(SunatCheck)),
 });
 export type InvoiceDetail = z.infer<typeof InvoiceDetail>;
 

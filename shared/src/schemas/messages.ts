@@ -48,5 +48,10 @@ export const NotificationMessage = z.object({
   /** Event details shown to people: the rejection reason, SUNAT's observation, the payment date. */
   detail: z.nullable(z.string()),
   occurredAt: z.iso.datetime({ offset: true }),
+  /**
+   * INVOICE_REJECTED: whether the rejection lets the supplier send the same document again (noRejection).
+   * Absent in messages committed before issue 20; the text then says neither.
+   */
+  retryAllowed: z.optional(z.boolean()),
 });
 export type NotificationMessage = z.infer<typeof NotificationMessage>;

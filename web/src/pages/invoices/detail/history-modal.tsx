@@ -2,7 +2,12 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Modal from '@cloudscape-design/components/modal';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
-import { INVOICE_STATUS_LABELS, formatDate, type StatusHistoryEntry } from '@portal/shared';
+import {
+  INVOICE_STATUS_LABELS,
+  SUNAT_RECHECK_HISTORY_TITLE,
+  formatDate,
+  type StatusHistoryEntry,
+} from '@portal/shared';
 import { detailMessages } from './messages';
 import { InvoiceStatusBadge } from './status-badges';
 
@@ -51,19 +56,29 @@ const COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
   {
     id: 'change',
     header: text.columns.change,
-    cell: (row) => (
-      <div>
+    cell: (row) => {
+      // A new SUNAT check asked for is an event of its own: the status does not change.
+      const sunatRecheck = row.entry.title === SUNAT_RECHECK_HISTORY_TITLE;
+      return (
         <div>
-          {row.from ? text.from(INVOICE_STATUS_LABELS[row.from]) : text.initial}{' '}
-          <InvoiceStatusBadge status={row.entry.status} />
+          {sunatRecheck ? (
+            <div>{row.entry.title}</div>
+          ) : (
+            <div>
+              {row.from ? text.from(INVOICE_STATUS_LABELS[row.from]) : text.initial}{' '}
+              <InvoiceStatusBadge status={row.entry.status} />
+            </div>
+          )}
+          {row.entry.additionalMessage && (
+            <Box variant="small" color="text-body-secondary">
+              {sunatRecheck
+                ? text.previousAnswer(row.entry.additionalMessage)
+                : text.reason(row.entry.additionalMessage)}
+            </Box>
+          )}
         </div>
-        {row.entry.additionalMessage && (
-          <Box variant="small" color="text-body-secondary">
-            {text.reason(row.entry.additionalMessage)}
-          </Box>
-        )}
-      </div>
-    ),
+      );
+    },
   },
 ];
 

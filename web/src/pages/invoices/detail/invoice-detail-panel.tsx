@@ -17,6 +17,7 @@ import { InvoiceSummary } from './invoice-summary';
 import { detailMessages as text } from './messages';
 import { documentTitle, reviewAccess } from './review-access';
 import { ReviewForm } from './review-form';
+import { SapPostingAlert } from './sap-posting-alert';
 
 /** Which invoice the detail/edit sidebar shows (spec §2: GET /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}). */
 export interface InvoiceKey {
@@ -34,7 +35,9 @@ export interface InvoiceDetailPanelProps {
 }
 
 /** While SAP has not answered an approval with its MIRO document, the sidebar asks again this often. */
-const MIRO_REFRESH_MS = 5000;
+const MIRO_REFRESH_MS = 3000;
+/** While SUNAT has not answered (certStatus PENDING), the sidebar asks again this often. */
+const SUNAT_REFRESH_MS = 5000;
 
 /** Approved, and the SAP posting is still under way (neither posted nor failed). */
 const awaitingMiro = (invoice: InvoiceDetail | undefined) =>
@@ -60,6 +63,7 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
   const [editing, setEditing] = useState(false);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [retrying, setRetrying] = useState(false);
+  const [requestingSunat, setRequestingSunat] = useState(false);
   const headingRef = useRef<HTMLDivElement>(null);
   const path = useMemo(
     () => ({ supplierId: key.supplierId, invoiceType: key.invoiceType, invoiceId: key.invoiceId }),
@@ -68,7 +72,11 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
   const detail = useApi(
     routes.getInvoice,
     { path },
-    { refreshInterval: (latest) => (awaitingMiro(latest) ? MIRO_REFRESH_MS : 0) },
+    {
+      // Only while something is under way: stops once posted or failed, and once SUNAT answered.
+      refreshInterval: (latest) =>
+        awaitingMiro(latest) ? MIRO_REFRESH_MS : latest?.certStatus === 'PENDING' ? SUNAT_REFRESH_MS : 0,
+    },
   );
 
   /** After a change: the list refreshes and the message of spec §9 shows. */
@@ -87,13 +95,38 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
   };
 
   /**
-   * Approved or rejected: the review is over, so the sidebar closes and the list, its updated row and
-   * the message show (on a phone the sidebar covers them).
+   * Rejected: the review is over, so the sidebar closes and the list, its updated row and the message show (on a
+   * phone the sidebar covers them).
    */
   const decided = (updated: InvoiceDetail, message: string) => {
     setDialog(null);
     changed(updated, message);
     onClose();
+  };
+
+  /**
+   * Approved: the message of spec §9, and the sidebar stays open on the SAP posting it started, whose state it
+   * follows until SAP posts it or it fails (a late or failing posting is said at once, at the top).
+   */
+  const approved = (updated: InvoiceDetail) => {
+    setDialog(null);
+    changed(updated, text.approve.success);
+    requestAnimationFrame(() => headingRef.current?.focus());
+  };
+
+  /** Staff ask SUNAT again: the sidebar shows the invoice waiting, and follows it until SUNAT answers. */
+  const requestSunat = async () => {
+    setRequestingSunat(true);
+    try {
+      const updated = await apiCall(routes.requestSunatValidation, { path });
+      void detail.mutate(updated, { revalidate: false });
+      onChanged();
+      feedback.success(text.sunat.requested);
+    } catch (cause) {
+      feedback.error(cause);
+    } finally {
+      setRequestingSunat(false);
+    }
   };
 
   /** An administrator's retry of a FAILED SAP posting: the sidebar shows the new round of attempts. */
@@ -158,6 +191,11 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
               </Button>
             )}
             {access.canReject && !editing && <Button onClick={() => setDialog('reject')}>{text.actions.reject}</Button>}
+            {access.canRequestSunatValidation && !editing && (
+              <Button iconName="refresh" loading={requestingSunat} onClick={() => void requestSunat()}>
+                {text.actions.requestSunat}
+              </Button>
+            )}
             {access.canRetrySapPosting && (
               <Button iconName="refresh" loading={retrying} onClick={() => void retrySapPosting()}>
                 {text.actions.retrySap}
@@ -168,6 +206,8 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
             </Button>
           </SpaceBetween>
 
+          {invoice.sapPosting && <SapPostingAlert posting={invoice.sapPosting} canRetry={access.canRetrySapPosting} />}
+
           {access.editBlockedReason && (
             <div data-testid="invoice-detail-not-editable">
               <Alert type="info">{access.editBlockedReason}</Alert>
@@ -176,17 +216,12 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
 
           {editing && <ReviewForm invoice={invoice} path={path} onCancel={() => setEditing(false)} onSaved={saved} />}
           {/* While editing, the form holds the review data; the rest stays in view below it. */}
-          <InvoiceSummary invoice={invoice} reviewPart={!editing} />
+          <InvoiceSummary invoice={invoice} reviewPart={!editing} canRequestSunat={access.canRequestSunatValidation} />
         </SpaceBetween>
       </div>
 
       {dialog === 'approve' && (
-        <ApproveModal
-          path={path}
-          number={number}
-          onDismiss={() => setDialog(null)}
-          onDone={(updated) => decided(updated, text.approve.success)}
-        />
+        <ApproveModal path={path} number={number} onDismiss={() => setDialog(null)} onDone={approved} />
       )}
       {dialog === 'reject' && (
         <RejectModal

@@ -15,6 +15,7 @@ import {
 import { InvoiceFiles } from './invoice-files';
 import { detailMessages } from './messages';
 import { CertStatusBadge, InvoiceStatusBadge } from './status-badges';
+import { SunatWait } from './sunat-wait';
 
 const text = detailMessages;
 const none = text.values.none;
@@ -80,7 +81,16 @@ function sapPostingItems(posting: SapPosting): KeyValuePairsProps.Pair[] {
 }
 
 /** Everything the sidebar shows of an invoice (spec §2 edit/detail sidebar), read-only. */
-export function InvoiceSummary({ invoice, reviewPart }: { invoice: InvoiceDetail; reviewPart: boolean }) {
+export function InvoiceSummary({
+  invoice,
+  reviewPart,
+  canRequestSunat = false,
+}: {
+  invoice: InvoiceDetail;
+  reviewPart: boolean;
+  /** The user may ask SUNAT again (staff): the SUNAT status says so after a refusal. */
+  canRequestSunat?: boolean;
+}) {
   const f = text.fields;
   const sap = sapValue(invoice);
   const posting = invoice.sapPosting ?? null;
@@ -95,7 +105,14 @@ export function InvoiceSummary({ invoice, reviewPart }: { invoice: InvoiceDetail
         title={text.sections.general}
         items={[
           pair(f.status, <InvoiceStatusBadge status={invoice.status} />),
-          pair(f.certStatus, <CertStatusBadge status={invoice.certStatus} />),
+          pair(
+            f.certStatus,
+            <SpaceBetween size="xxs">
+              <CertStatusBadge status={invoice.certStatus} />
+              <SunatWait invoice={invoice} canRequest={canRequestSunat} />
+            </SpaceBetween>,
+            'invoice-detail-cert-status',
+          ),
           ...(sunatDetail ? [pair(f.sunatDetail, sunatDetail)] : []),
           ...(observation ? [pair(f.observation, observation)] : []),
           ...(retryNote ? [pair(f.retry, text.values.retryAllowed)] : []),

@@ -21,6 +21,7 @@ export const detailMessages = {
     reject: 'Rechazar',
     history: 'Historial',
     retrySap: 'Reintentar contabilización en SAP',
+    requestSunat: 'Volver a consultar SUNAT',
   },
 
   sections: {
@@ -83,7 +84,7 @@ export const detailMessages = {
 
   /** Why the review data cannot be changed (spec §4), shown instead of the edit button. */
   notEditable: {
-    certPending: catalogue('ERROR_UPDATE_INVOICE_WITH_PENDING_STATUS'),
+    certPending: 'Podrá completar los datos cuando SUNAT confirme la validez del comprobante (vea «Estado Sunat»).',
     certInvalid: catalogue('ERROR_UPDATE_INVOICE_WITH_INVALID_CERTIFICATION_STATUS'),
     status: catalogue('ERROR_UPDATE_INVOICE_NOT_EDITABLE'),
     role: 'Solo los gestores y administradores pueden completar, aprobar o rechazar comprobantes.',
@@ -174,6 +175,40 @@ export const detailMessages = {
     failedNote: (attempts: number) =>
       `SAP no registró el comprobante tras ${attempts} ${attempts === 1 ? 'intento' : 'intentos'}. Un administrador puede reintentarlo.`,
     retrySuccess: 'Se reintentará la contabilización del comprobante en SAP.',
+    /** The warning at the top of the sidebar while the posting is late or failing, and once it failed. */
+    alert: {
+      retryingHeader: 'SAP no registró el comprobante',
+      retrying: (attempt: number, max: number, next: string | null) => {
+        const left = max - attempt;
+        const when = next ? `El próximo intento será a las ${next} (hora de Lima)` : 'El portal volverá a intentarlo';
+        return `Falló el intento ${attempt} de ${max} de contabilizarlo en SAP. ${when}; ${
+          left === 1 ? 'queda 1 intento' : `quedan ${left} intentos`
+        }. Si el último también falla, un administrador podrá reintentar la contabilización.`;
+      },
+      sendingAgain: (attempt: number, max: number) =>
+        `Intento ${attempt} de ${max} de contabilizarlo en SAP en curso. Si el último también falla, un administrador podrá reintentar la contabilización.`,
+      lateHeader: 'La contabilización en SAP está demorando',
+      late: 'SAP aún no registra el comprobante. El portal sigue intentándolo; si el último intento falla, un administrador podrá reintentar la contabilización.',
+      failedHeader: 'La contabilización en SAP falló',
+      failed: (attempts: number) =>
+        `SAP no registró el comprobante tras ${attempts} ${attempts === 1 ? 'intento' : 'intentos'}.`,
+      failedAdmin: 'Corrija la causa y use «Reintentar contabilización en SAP».',
+      failedOthers: 'Un administrador puede reintentar la contabilización.',
+      reason: (reason: string) => `Motivo: ${reason}`,
+    },
+  },
+
+  /** An invoice waiting for SUNAT (certStatus PENDING), or refused by it, as GET …/invoices/… tells it (sunatCheck). */
+  sunat: {
+    waiting: 'Esperando la respuesta de SUNAT.',
+    waitingSince: (since: string) => `Esperando la respuesta de SUNAT desde el ${since} (hora de Lima).`,
+    nextCheck: (at: string) => `Si no llega, el portal volverá a consultar a SUNAT a las ${at} (hora de Lima).`,
+    nextCheckSoon: 'Si no llega, el portal volverá a consultar a SUNAT en unos instantes.',
+    unavailable: (at: string) => `SUNAT no respondió la última consulta (${at}); el portal seguirá intentándolo.`,
+    requestedBy: (who: string, at: string) => `Nueva consulta solicitada por ${who} el ${at}.`,
+    invalidHint:
+      'Si el comprobante se emitió hace poco, es posible que SUNAT aún no lo registre: puede volver a consultar SUNAT.',
+    requested: 'Se volvió a consultar SUNAT. El estado Sunat se actualizará en cuanto SUNAT responda.',
   },
 
   approve: {
@@ -208,6 +243,8 @@ export const detailMessages = {
       change: 'Cambio de estado y motivo',
     },
     reason: (reason: string) => `Motivo: ${reason}`,
+    /** An entry that is not a change of status (a new SUNAT check asked for): its title, and what it kept. */
+    previousAnswer: (answer: string) => `Respuesta anterior de SUNAT: ${answer}`,
     initial: 'Registro →',
     from: (status: string) => `${status} →`,
     system: 'Sistema',

@@ -15,6 +15,8 @@ export interface ReviewAccess {
   readonly canReject: boolean;
   /** A FAILED SAP posting may be retried (administrators: the manifest's roles of the retry route). */
   readonly canRetrySapPosting: boolean;
+  /** SUNAT may be asked again: an invoice under review that waits for SUNAT or that SUNAT did not validate. */
+  readonly canRequestSunatValidation: boolean;
   /** The user's role may act on invoices at all (manifest roles of the write routes). */
   readonly isReviewer: boolean;
 }
@@ -43,6 +45,10 @@ export function reviewAccess(
     canApprove: allowed(routes.approveInvoice.roles) && invoice.status === 'COMPLETED',
     canReject: allowed(routes.disapproveInvoice.roles) && underReview,
     canRetrySapPosting: allowed(routes.retrySapPosting.roles) && invoice.sapPosting?.state === 'FAILED',
+    canRequestSunatValidation:
+      allowed(routes.requestSunatValidation.roles) &&
+      invoice.status === 'PENDING' &&
+      (invoice.certStatus === 'PENDING' || invoice.certStatus === 'INVALID'),
     isReviewer: mayUpdate,
   };
 }
