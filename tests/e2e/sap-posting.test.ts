@@ -56,6 +56,7 @@ async function approvedInvoice(state: 'FAILED' | 'POSTING'): Promise<Invoice> {
     purchaseOrders: [],
     attachments: [],
     issuedAt: todayInLima(),
+    receivedAt: new Date().toISOString(),
     scheduledAt: null,
     paidAt: null,
     xmlUrl: null,

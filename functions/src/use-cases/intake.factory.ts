@@ -2,6 +2,7 @@ import { checkInvoiceCode } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeClientRepository } from '../repositories/clients.js';
 import { makeIntakeStore } from '../repositories/intake-store.js';
+import { logger } from '../http/logger.js';
 import { parseSunatDocument } from '../ubl/index.js';
 import { makeIntake } from './intake.js';
 import { outgoing } from './outgoing.factory.js';
@@ -29,7 +30,7 @@ export const intake = makeIntake({
   },
   checkInvoiceCode,
   clients: makeClientRepository(documentClient, tableName()),
-  store: makeIntakeStore(documentClient, tableName()),
+  store: makeIntakeStore(documentClient, tableName(), logger),
   outgoing,
   clock: () => new Date(),
 });

@@ -133,6 +133,7 @@ export function makeIntake(deps: IntakeDeps) {
     if (existing && !retryAllowed) throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS', { invoiceId: id });
 
     const now = deps.clock().toISOString();
+    const by = caller.email || caller.sub;
     const invoice: Invoice = {
       id,
       prefixId: document.prefixId,
@@ -158,19 +159,22 @@ export function makeIntake(deps: IntakeDeps) {
       purchaseOrders: [...document.purchaseOrders],
       attachments: [],
       issuedAt: document.issueDate,
+      receivedAt: now,
       scheduledAt: null,
       paidAt: null,
       xmlUrl: files.xmlUrl,
       pdfUrl: files.pdfUrl,
       disapprovedWithoutRejection: false,
       notes: document.notes,
+      // A resubmission continues the history of the rejection it replaces: nothing anyone did is lost.
       statusHistory: [
+        ...(retryAllowed && existing ? existing.statusHistory : []),
         {
           status: 'PENDING',
           title: INVOICE_STATUS_LABELS.PENDING,
-          additionalMessage: 'Comprobante recibido',
+          additionalMessage: retryAllowed ? 'Comprobante enviado nuevamente tras el rechazo' : 'Comprobante recibido',
           date: now,
-          by: caller.email || caller.sub,
+          by,
         },
       ],
     };
@@ -222,8 +226,11 @@ export function makeIntake(deps: IntakeDeps) {
 
     async withoutXml(caller: Caller, body: RouteBody<Routes['createInvoiceWithoutXml']>): Promise<Invoice> {
       const upload = await deps.verifyUpload(body.pdfUrl, 'INVOICE_PDF', caller);
-      return refusingUpload(upload.key, (progress) =>
-        register(
+      return refusingUpload(upload.key, async (progress) => {
+        // The business name is the one the directory knows the RUC by; a typed one only names a RUC it does not know.
+        const supplierName = (await deps.store.supplierName(body.supplierTaxId)) ?? body.supplierName;
+        if (!supplierName) throw new BadRequestError('ERROR_MISSING_PARAMETER', { parameter: 'supplierName' });
+        return register(
           caller,
           {
             type: body.type,
@@ -231,7 +238,7 @@ export function makeIntake(deps: IntakeDeps) {
             numericId: body.numericId,
             issueDate: body.issueDate,
             currency: body.currency,
-            supplier: { taxId: body.supplierTaxId, name: body.supplierName },
+            supplier: { taxId: body.supplierTaxId, name: supplierName },
             customerTaxId: body.clientTaxId,
             taxAmount: body.taxAmount,
             amount: body.amount,
@@ -240,8 +247,8 @@ export function makeIntake(deps: IntakeDeps) {
           },
           { xmlUrl: null, pdfUrl: upload.key },
           progress,
-        ),
-      );
+        );
+      });
     },
   };
 }
