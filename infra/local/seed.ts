@@ -89,7 +89,7 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
       ...invoice,
       version: 1,
     });
-    items.push(...invoiceSearchItems(invoice).map((item) => ({ ...item })));
+    items.push(...invoiceSearchItems(invoice));
   }
   // Every counter as the invoices' transactions would have left it.
   const counters = invoiceCounterDeltas(world.invoices.map((invoice) => ({ before: null, after: invoice }))).map(

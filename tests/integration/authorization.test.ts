@@ -396,6 +396,7 @@ describe('the matrix itself', () => {
     expect(withTenant.map((def) => def.id).sort()).toEqual(
       [
         'approveInvoice',
+        'countInvoices',
         'disapproveInvoice',
         'getDashboard',
         'getInvoice',

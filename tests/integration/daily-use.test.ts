@@ -45,7 +45,7 @@ const pathOf = (invoice: Pick<InvoiceSummary, 'supplierId' | 'type' | 'id'>) => 
 describe('the list a clerk reads', () => {
   it('puts an invoice just received first, however old its issue date', async () => {
     const token = await adminToken();
-    const supplier = withCheckDigit('2070000101');
+    const supplier = withCheckDigit('2079200101');
     await submitForm(token, supplier, { issueDate: '2026-10-30' });
     const older = await submitForm(token, supplier, { issueDate: '2024-01-15' });
 
@@ -61,7 +61,7 @@ describe('the list a clerk reads', () => {
 
   it('counts what matches, and the count follows every change', async () => {
     const token = await adminToken();
-    const supplier = withCheckDigit('2070000102');
+    const supplier = withCheckDigit('2079200102');
     const count = async (query: Record<string, string>) =>
       (await call(routes.countInvoices, { token, query: { client: COMPANY, issuer: supplier, ...query } })).body;
     expect(await count({})).toEqual({ count: 0, exact: true });
@@ -89,7 +89,7 @@ describe('the list a clerk reads', () => {
 describe('a history that is never lost', () => {
   it('continues the rejected invoice: its first registration and the rejection with its reason stay', async () => {
     const token = await adminToken();
-    const supplier = withCheckDigit('2070000103');
+    const supplier = withCheckDigit('2079200103');
     const first = await submitForm(token, supplier);
     const reason = 'Falta la guía de remisión; envíela de nuevo con la guía adjunta.';
     const rejected = await call(routes.disapproveInvoice, {
@@ -125,7 +125,7 @@ describe('a history that is never lost', () => {
 describe("the supplier's own name", () => {
   it('is the one the directory knows its RUC by, whatever the form says', async () => {
     const token = await adminToken();
-    const supplier = withCheckDigit('2070000104');
+    const supplier = withCheckDigit('2079200104');
     const first = await submitForm(token, supplier, { supplierName: 'Transportes Huallaga S.A.C.' });
     expect(first.supplierName).toBe('Transportes Huallaga S.A.C.');
 

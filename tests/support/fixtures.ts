@@ -73,7 +73,7 @@ export function table() {
         }),
       );
       for (const item of invoiceSearchItems(invoice)) {
-        await db.send(new PutCommand({ TableName: tableName, Item: { ...item } }));
+        await db.send(new PutCommand({ TableName: tableName, Item: item }));
       }
       for (const { Update } of invoiceCounterUpdates(tableName, [{ before: null, after: invoice }])) {
         await db.send(new UpdateCommand(Update as never));

@@ -118,7 +118,7 @@ export function employeeWordItems(
 }
 
 /** What an invoice search item holds besides its key: which invoice, as of which submission, and its tokens. */
-export interface SearchItem {
+export type SearchItem = {
   readonly pk: string;
   readonly sk: string;
   readonly token: string;
@@ -128,7 +128,7 @@ export interface SearchItem {
   /** The submission it indexes: an item of an earlier submission (a replaced rejection) is stale. */
   readonly receivedAt: string;
   readonly tokens: readonly string[];
-}
+};
 
 /** The search index items of an invoice in both scopes, written in the transaction that stores it. */
 export function invoiceSearchItems(
