@@ -46,12 +46,6 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
       return { ...Invoice.parse(result.Item), version: Number(result.Item.version ?? 0) };
     },
 
-    /** The business name the supplier directory knows a RUC by (an administrator's, or its first document's). */
-    async supplierName(taxId: string): Promise<string | null> {
-      const result = await db.send(new GetCommand({ TableName: table, Key: keys.supplier(taxId) }));
-      return typeof result.Item?.name === 'string' ? result.Item.name : null;
-    },
-
     /**
      * Stores a new invoice — or one that replaces a rejection the supplier may retry — with its counters,
      * its search items and the supplier's directory profile, in one transaction. Two submissions of the

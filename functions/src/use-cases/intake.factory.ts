@@ -2,6 +2,7 @@ import { checkInvoiceCode } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeClientRepository } from '../repositories/clients.js';
 import { makeIntakeStore } from '../repositories/intake-store.js';
+import { makeSupplierProfileRepository } from '../repositories/supplier-profiles.js';
 import { logger } from '../http/logger.js';
 import { parseSunatDocument } from '../ubl/index.js';
 import { makeIntake } from './intake.js';
@@ -30,6 +31,7 @@ export const intake = makeIntake({
   },
   checkInvoiceCode,
   clients: makeClientRepository(documentClient, tableName()),
+  profiles: makeSupplierProfileRepository(documentClient, tableName()),
   store: makeIntakeStore(documentClient, tableName(), logger),
   outgoing,
   clock: () => new Date(),

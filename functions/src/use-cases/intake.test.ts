@@ -87,7 +87,6 @@ function setup(
   const sent: unknown[] = [];
   const store = {
     existing: async () => existing,
-    supplierName: async () => options.knownName ?? null,
     create: async (
       invoice: Invoice,
       replacing: ExistingInvoice | null,
@@ -113,6 +112,10 @@ function setup(
     },
     checkInvoiceCode: (_type, prefixId) => /^F[A-Z0-9]{3}$/.test(prefixId),
     clients: { get: async (taxId) => (taxId === CLIENT.taxId ? CLIENT : null) },
+    profiles: {
+      getMany: async (rucs) =>
+        new Map(options.knownName ? rucs.map((taxId) => [taxId, { taxId, name: options.knownName! }]) : []),
+    },
     store,
     outgoing,
     clock: () => new Date('2026-11-20T15:00:00.000Z'),

@@ -23,6 +23,7 @@ import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/ou
 import { uploadUseItems } from '../repositories/upload-uses.js';
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
+import type { SupplierProfileRepository } from '../repositories/supplier-profiles.js';
 
 /** What an electronic document says, whether read from its XML or typed in the form with its PDF. */
 export interface IncomingDocument {
@@ -58,6 +59,8 @@ export interface IntakeDeps {
   /** The series-number format rule. */
   readonly checkInvoiceCode: (type: InvoiceType, prefixId: string, numericId: string) => boolean;
   readonly clients: { get(taxId: string): Promise<Client | null> };
+  /** The supplier directory: the business name a RUC is known by. */
+  readonly profiles: Pick<SupplierProfileRepository, 'getMany'>;
   readonly store: IntakeStore;
   /** Sends the messages the intake committed with the invoice (SUNAT validation, notification). */
   readonly outgoing: Pick<Outgoing, 'deliver'>;
@@ -228,7 +231,8 @@ export function makeIntake(deps: IntakeDeps) {
       const upload = await deps.verifyUpload(body.pdfUrl, 'INVOICE_PDF', caller);
       return refusingUpload(upload.key, async (progress) => {
         // The business name is the one the directory knows the RUC by; a typed one only names a RUC it does not know.
-        const supplierName = (await deps.store.supplierName(body.supplierTaxId)) ?? body.supplierName;
+        const known = await deps.profiles.getMany([body.supplierTaxId]);
+        const supplierName = known.get(body.supplierTaxId)?.name ?? body.supplierName;
         if (!supplierName) throw new BadRequestError('ERROR_MISSING_PARAMETER', { parameter: 'supplierName' });
         return register(
           caller,
