@@ -1,16 +1,16 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { INVOICE_STATUS_LABELS, dashboardDelta, keys, type Invoice } from '@portal/shared';
-import { dashboardCounterUpdates } from '../../functions/src/repositories/dashboard-counters.js';
+import { INVOICE_STATUS_LABELS, invoiceSearchItems, keys, type Invoice } from '@portal/shared';
+import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { CLIENTS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 
 /**
- * Bulk invoices for the API benchmark, written as the product stores them: the same item (keys.invoice and
- * keys.invoiceIndexes, version 1) the intake writes, and the dashboard counters moved by dashboardDelta. They go
+ * Bulk invoices for the API benchmark, written as the product stores them: the same items (keys.invoice and
+ * keys.invoiceIndexes, version 1, and the search items) the intake writes, and the counters it moves. They go
  * in with BatchWriteItem, since 100,000 one-by-one intake transactions would take most of an hour on DynamoDB
- * Local; the counters are added once per company and month at the end, so the dashboard stays exact.
+ * Local; the counters are added once per counter item at the end, so the dashboard and the totals stay exact.
  */
 
 /** The company the benchmark's manager reads (the first demo company), and the supplier of its review pool. */
@@ -53,6 +53,7 @@ function poolInvoice(index: number, numericId: string): Invoice {
     purchaseOrders: [],
     attachments: [],
     issuedAt,
+    receivedAt: `${issuedAt}T12:00:00.000Z`,
     scheduledAt: null,
     paidAt: null,
     xmlUrl: null,
@@ -125,7 +126,7 @@ export async function addBenchInvoices(
   );
   try {
     const templates = buildWorld().invoices;
-    const moves = new Map<string, { client: string; issuedAt: string; delta: Record<string, number> }>();
+    const counted: Invoice[] = [];
     let next = from;
     let written = 0;
     const worker = async () => {
@@ -142,21 +143,18 @@ export async function addBenchInvoices(
             ...invoice,
             version: 1,
           });
-          // Counters per company and issue month: the month is what dashboardCounterUpdates keys them by.
-          const id = `${invoice.client}|${invoice.issuedAt.slice(0, 7)}`;
-          const move = moves.get(id) ?? { client: invoice.client, issuedAt: invoice.issuedAt, delta: {} };
-          for (const [name, value] of Object.entries(dashboardDelta(null, invoice))) {
-            move.delta[name] = (move.delta[name] ?? 0) + value;
-          }
-          moves.set(id, move);
+          items.push(...invoiceSearchItems(invoice).map((item) => ({ ...item })));
+          counted.push(invoice);
         }
-        await writeBatch(db, outputs.tableName, items);
-        written += items.length;
-        if (written % 5_000 < items.length) progress(written);
+        for (let i = 0; i < items.length; i += 25) await writeBatch(db, outputs.tableName, items.slice(i, i + 25));
+        written += end - start;
+        if (written % 5_000 < end - start) progress(written);
       }
     };
     await Promise.all(Array.from({ length: parallel }, worker));
-    for (const { Update } of dashboardCounterUpdates(outputs.tableName, [...moves.values()])) {
+    // Every counter (dashboard, list totals) moved once per item, by the same deltas the transactions write.
+    const changes = counted.map((invoice) => ({ before: null, after: invoice }));
+    for (const { Update } of invoiceCounterUpdates(outputs.tableName, changes)) {
       await db.send(new UpdateCommand(Update as never));
     }
   } finally {

@@ -139,7 +139,8 @@ const PREFIX: Record<InvoiceType, string> = {
 
 const day = (base: Date, offset: number) => new Date(base.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
 
-function history(status: InvoiceStatus, issuedAt: string, reason: string | null): StatusHistoryEntry[] {
+/** The history of a seeded invoice: received at `receivedAt`, then a step every three days. */
+function history(status: InvoiceStatus, receivedAt: string, reason: string | null): StatusHistoryEntry[] {
   const path: InvoiceStatus[] =
     status === 'REJECTED'
       ? ['PENDING', 'REJECTED']
@@ -148,7 +149,7 @@ function history(status: InvoiceStatus, issuedAt: string, reason: string | null)
     status: step,
     title: INVOICE_STATUS_LABELS[step],
     additionalMessage: step === 'REJECTED' ? reason : null,
-    date: `${day(new Date(`${issuedAt}T00:00:00Z`), i * 3)}T15:00:00.000Z`,
+    date: new Date(Date.parse(receivedAt) + i * 3 * 86_400_000).toISOString(),
     by: i === 0 ? null : 'gestor@demo.pe',
   }));
 }
@@ -216,6 +217,10 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
           });
         }
         const rejectedReason = status === 'REJECTED' ? 'El monto no coincide con la orden de compra.' : null;
+        // Received from the day of issue to three days later, in office hours (Lima is UTC-5).
+        const receivedAt = new Date(
+          Date.parse(`${issuedAt}T13:00:00Z`) + ((correlative * 7) % 72) * 3_600_000 + (correlative % 60) * 60_000,
+        ).toISOString();
         invoices.push({
           id,
           prefixId,
@@ -241,6 +246,7 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
           purchaseOrders: reviewed && hasOrder ? [poId] : [],
           attachments: [],
           issuedAt,
+          receivedAt,
           scheduledAt: status === 'SCHEDULED' || status === 'PAID' ? day(new Date(`${issuedAt}T00:00:00Z`), 30) : null,
           paidAt: status === 'PAID' ? day(new Date(`${issuedAt}T00:00:00Z`), 30) : null,
           xmlUrl: isPerson ? null : `seed/${supplier.taxId}/${id}.xml`,
@@ -248,7 +254,7 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
           // Half of the rejections let the supplier send the same document again.
           disapprovedWithoutRejection: status === 'REJECTED' && i % 2 === 0,
           notes: null,
-          statusHistory: history(status, issuedAt, rejectedReason),
+          statusHistory: history(status, receivedAt, rejectedReason),
         });
       }
     });

@@ -1,10 +1,32 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { EMPTY_DASHBOARD, dashboardDelta, dashboardMonth, keys, parseTaxIds, type Invoice } from '@portal/shared';
+import {
+  employeeWordItems,
+  invoiceCounterDeltas,
+  invoiceSearchItems,
+  keys,
+  parseTaxIds,
+  type Invoice,
+} from '@portal/shared';
 import { CLIENTS, DEMO_USERS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from './seed-data.js';
 
-// v5: the invoices waiting for SUNAT get their SUNAT check (issue 20), so the outbox sweeper asks SUNAT about them.
+/**
+ * Says the data is there, and of which shape: v5 orders invoices by reception, indexes them for search and gives
+ * the invoices waiting for SUNAT their SUNAT check (issue 20).
+ */
 const SEED_MARKER = { pk: 'SEED', sk: 'v5' };
+/** Markers of data this code cannot read (invoices without `receivedAt`, search items or counts). */
+const OLDER_MARKERS = ['v1', 'v2', 'v3', 'v4'];
+
+/** The local data directory holds data of an earlier shape: the stage refuses it rather than misread it. */
+export class OutdatedLocalDataError extends Error {
+  constructor(marker: string) {
+    super(
+      `Los datos locales son de una versión anterior del portal (${marker}): ejecute 'npm run reset' para ` +
+        'empezar con los datos de demostración actuales.',
+    );
+  }
+}
 
 type Item = Record<string, unknown>;
 
@@ -36,12 +58,8 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
   }
   for (const [acquirer, employees] of Object.entries(EMPLOYEES)) {
     for (const employee of employees) {
-      items.push({
-        ...keys.employee(acquirer, employee.id),
-        ...keys.employeeIndexes(acquirer, employee),
-        ...employee,
-        active: true,
-      });
+      items.push({ ...keys.employee(acquirer, employee.id), ...employee, active: true });
+      items.push(...employeeWordItems(acquirer, { ...employee, active: true }));
     }
   }
   for (const order of world.purchaseOrders)
@@ -67,7 +85,6 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
       });
     }
   }
-  const counters = new Map<string, Item>();
   for (const invoice of world.invoices) {
     items.push({
       ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
@@ -80,17 +97,16 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
     // the stage loads this module before it sets the functions' environment, so it imports no function code.
     if (invoice.certStatus === 'PENDING') {
       const check = keys.sunatCheck(invoice.supplierId, invoice.type, invoice.id);
-      const receivedAt = invoice.statusHistory[0]?.date ?? `${invoice.issuedAt}T12:00:00.000Z`;
       items.push({
         ...check,
-        ...keys.sunatCheckIndexes(check.pk, receivedAt),
+        ...keys.sunatCheckIndexes(check.pk, invoice.receivedAt),
         state: 'OPEN',
         supplierId: invoice.supplierId,
         invoiceType: invoice.type,
         invoiceId: invoice.id,
         client: invoice.client,
-        pendingSince: receivedAt,
-        dueAt: receivedAt,
+        pendingSince: invoice.receivedAt,
+        dueAt: invoice.receivedAt,
         outgoingId: null,
         redrives: 0,
         requestedBy: null,
@@ -99,15 +115,13 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
         lastError: null,
       });
     }
-    const delta = dashboardDelta(null, invoice);
-    for (const period of [dashboardMonth(invoice.issuedAt), 'ALL']) {
-      const key = keys.dashboard(invoice.client, period);
-      const item = counters.get(key.pk + key.sk) ?? { ...key, ...EMPTY_DASHBOARD };
-      for (const [counter, value] of Object.entries(delta)) item[counter] = (item[counter] as number) + value;
-      counters.set(key.pk + key.sk, item);
-    }
+    items.push(...invoiceSearchItems(invoice));
   }
-  items.push(...counters.values());
+  // Every counter as the invoices' transactions would have left it.
+  const counters = invoiceCounterDeltas(world.invoices.map((invoice) => ({ before: null, after: invoice }))).map(
+    ({ key, delta }) => ({ ...key, ...delta }),
+  );
+  items.push(...counters);
   return items;
 }
 
@@ -117,6 +131,10 @@ export async function seedIfEmpty(
   table: string,
   usernames: Readonly<Record<string, string>>,
 ): Promise<boolean> {
+  for (const older of OLDER_MARKERS) {
+    const found = await db.send(new GetCommand({ TableName: table, Key: { pk: SEED_MARKER.pk, sk: older } }));
+    if (found.Item) throw new OutdatedLocalDataError(older);
+  }
   const marker = await db.send(new GetCommand({ TableName: table, Key: SEED_MARKER }));
   if (marker.Item) return false;
   await writeAll(db, table, seedItems(usernames));

@@ -75,6 +75,33 @@ describe('chat assistant', () => {
     });
   });
 
+  test("counts the supplier's own facturas still to be paid, by status", async () => {
+    // Prepare: the supplier's facturas not yet paid nor rejected, read page by page from the list
+    const open = ['PENDING', 'COMPLETED', 'ACCEPTED', 'SCHEDULED'] as const;
+    const facturas = await invoicesOf('SUPPLIER', {
+      invoiceStatus: open.join(','),
+      invoiceType: 'FACTURA',
+      limit: 100,
+    });
+    expect(facturas.length).toBeGreaterThan(1);
+
+    await inBrowser('chat-count', async (page) => {
+      await signedIn(page, 'SUPPLIER');
+      await openChat(page);
+
+      // Act
+      const answer = await ask(page, '¿Cuántas facturas tengo pendientes?');
+
+      // Assess: the total, and each status with its count
+      expect(answer).toContain(`Tienes ${facturas.length} facturas por cobrar`);
+      for (const status of open) {
+        const inStatus = facturas.filter((invoice) => invoice.status === status).length;
+        if (inStatus > 0) expect(answer).toContain(`${INVOICE_STATUS_LABELS[status]}: ${inStatus}`);
+      }
+      expect(answer).not.toContain('No entendí');
+    });
+  });
+
   test('tells the supplier when it gets paid, with the scheduled dates', async () => {
     // Prepare: what the API says is scheduled or accepted for the supplier
     const due = await invoicesOf('SUPPLIER', { invoiceStatus: 'SCHEDULED,ACCEPTED', limit: 20 });

@@ -164,6 +164,15 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
           ? otherCompany({ query: { client: FOREIGN_COMPANY } })
           : undefined,
   }),
+  countInvoices: (actor) => ({
+    own: actor.role === 'ADMIN' ? { query: { client: FOREIGN_COMPANY } } : {},
+    foreign:
+      actor.role === 'SUPPLIER'
+        ? otherCompany({ query: { issuer: actor.otherSupplier } })
+        : actor.role === 'MANAGER'
+          ? otherCompany({ query: { client: FOREIGN_COMPANY } })
+          : undefined,
+  }),
   createInvoiceFromXml: () => ({ own: { body: { url: 'uploads/factura.xml' } } }),
   createInvoiceWithoutXml: (actor) => ({
     own: {
@@ -389,6 +398,7 @@ describe('the matrix itself', () => {
     expect(withTenant.map((def) => def.id).sort()).toEqual(
       [
         'approveInvoice',
+        'countInvoices',
         'disapproveInvoice',
         'getDashboard',
         'getInvoice',

@@ -48,21 +48,58 @@ const idOf = (invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>) =>
 const idsOf = (invoices: Pick<Invoice, 'supplierId' | 'type' | 'id'>[]) => invoices.map(idOf).sort();
 const descending = (values: string[]) => [...values].sort().reverse();
 
-/** Exactly the expected invoices, none twice, in descending order of the key the listing is sorted by. */
-async function expectListing(
-  token: string,
-  query: Query,
-  expected: Invoice[],
-  sortedBy: 'invoiceOrder' | 'numberKey' | 'rucKey' | 'nameKey' = 'invoiceOrder',
-) {
+/**
+ * Exactly the expected invoices, none twice, newest received first (a search: exact matches first, which the
+ * unit tests check), and GET /invoices/count says how many.
+ */
+async function expectListing(token: string, query: Query, expected: Invoice[], order: 'newest' | 'search' = 'newest') {
   const items = await listAll(token, query);
   expect(new Set(items.map(idOf)).size).toBe(items.length);
   expect(idsOf(items)).toEqual(idsOf(expected));
-  const order = items.map(
-    (invoice) => keys.invoiceIndexes(invoice)[sortedBy === 'invoiceOrder' ? 'gsi1sk' : sortedBy]!,
-  );
-  expect(order).toEqual(descending(order));
+  if (order === 'newest') {
+    const keysInOrder = items.map((invoice) => keys.invoiceOrder(invoice));
+    expect(keysInOrder).toEqual(descending(keysInOrder));
+  }
+  const count = await call(routes.countInvoices, { token, query });
+  expect(count.status).toBe(200);
+  expect(count.body).toEqual({ count: expected.length, exact: true });
   return items;
+}
+
+/**
+ * The words of a query as a person means them: accents and case aside, a number keeps its dash (and a
+ * correlative's leading zeros mean nothing), any other word is split at punctuation.
+ */
+function typedTerms(query: string): string[] {
+  return query
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/\s+/)
+    .flatMap((word) => (/\d/.test(word) ? [word.replace(/-0+(?=\d)/, '-')] : word.split(/[^a-z0-9]+/).filter(Boolean)));
+}
+const words = (text: string) => normalizeForSearch(text).split(' ');
+
+/**
+ * What a search finds for staff, by hand: every word typed is a part of the series-number, the start of the
+ * supplier's RUC or the start of a word of its name.
+ */
+function staffFinds(invoice: Invoice, query: string): boolean {
+  return typedTerms(query).every(
+    (term) =>
+      invoice.id.toLowerCase().includes(term) ||
+      invoice.supplierId.startsWith(term) ||
+      words(invoice.supplierName).some((word) => word.startsWith(term)),
+  );
+}
+/** For a supplier: the number, its client's RUC or name, or its own RUC or name. */
+function supplierFinds(invoice: Invoice, query: string): boolean {
+  return typedTerms(query).every(
+    (term) =>
+      invoice.id.toLowerCase().includes(term) ||
+      [invoice.supplierId, invoice.client].some((ruc) => ruc.startsWith(term)) ||
+      [...words(invoice.supplierName), ...words(invoice.clientName)].some((word) => word.startsWith(term)),
+  );
 }
 
 const has =
@@ -143,41 +180,46 @@ describe('GET /invoices filters a manager company', () => {
     expect(expected.filter(([, invoices]) => invoices.length > 0).length).toBeGreaterThan(2);
   });
 
-  it('searches by invoice number prefix, in upper or lower case', async () => {
+  it('searches by any part of the invoice number, in upper or lower case', async () => {
     const token = await manager();
     const sample = atCompany.find((invoice) => invoice.type === 'FACTURA')!;
-    for (const search of [sample.prefixId, sample.id.slice(0, 6).toLowerCase(), sample.id]) {
-      const prefix = search.toUpperCase();
-      const expected = pick((invoice) => invoice.id.startsWith(prefix));
-      expect(expected.length).toBeGreaterThan(0);
-      await expectListing(token, { client: COMPANY, search }, expected, 'numberKey');
+    for (const search of [
+      sample.prefixId,
+      sample.id.slice(0, 6).toLowerCase(),
+      sample.id,
+      sample.numericId,
+      sample.numericId.slice(1),
+      `${sample.prefixId}-000${sample.numericId}`,
+    ]) {
+      const expected = pick((invoice) => staffFinds(invoice, search));
+      expect(expected.map(idOf)).toContain(idOf(sample));
+      await expectListing(token, { client: COMPANY, search }, expected, 'search');
     }
     await expectListing(
       token,
       { client: COMPANY, search: sample.prefixId, invoiceStatus: 'PAID,PENDING' },
-      pick((invoice) => invoice.id.startsWith(sample.prefixId) && has('status', 'PAID', 'PENDING')(invoice)),
-      'numberKey',
+      pick((invoice) => staffFinds(invoice, sample.prefixId) && has('status', 'PAID', 'PENDING')(invoice)),
+      'search',
     );
   });
 
   it('searches by supplier RUC prefix', async () => {
     const token = await manager();
     for (const search of [SUPPLIER.taxId.slice(0, 4), SUPPLIER.taxId, OTHER_SUPPLIER.taxId.slice(0, 6), '1']) {
-      const expected = pick((invoice) => invoice.supplierId.startsWith(search));
-      expect(expected.length).toBeGreaterThan(0);
-      await expectListing(token, { client: COMPANY, search }, expected, 'rucKey');
+      const expected = pick((invoice) => staffFinds(invoice, search));
+      expect(expected.filter((invoice) => invoice.supplierId.startsWith(search)).length).toBeGreaterThan(0);
+      await expectListing(token, { client: COMPANY, search }, expected, 'search');
     }
   });
 
-  it('searches by business-name prefix with or without accents and case', async () => {
+  it('searches by any word of the business name, with or without accents and case', async () => {
     const token = await manager();
-    const byName = (prefix: string) =>
-      pick((invoice) => normalizeForSearch(invoice.supplierName).startsWith(normalizeForSearch(prefix)));
-    for (const search of ['Ferretería El', 'ferreteria el', 'FERRETERIA', 'Consultores Tributarios', 'quispe']) {
-      expect(byName(search).length).toBeGreaterThan(0);
-      await expectListing(token, { client: COMPANY, search }, byName(search), 'nameKey');
+    for (const search of ['Ferretería El', 'ferreteria', 'CONSTRUCTOR', 'el constructor', 'Tributarios', 'quispe']) {
+      const expected = pick((invoice) => staffFinds(invoice, search));
+      expect(expected.length).toBeGreaterThan(0);
+      await expectListing(token, { client: COMPANY, search }, expected, 'search');
     }
-    await expectListing(token, { client: COMPANY, search: 'Zapatería' }, [], 'nameKey');
+    await expectListing(token, { client: COMPANY, search: 'Zapatería' }, [], 'search');
   });
 
   it('pages a merged status list three at a time without repeating or losing an invoice', async () => {
@@ -223,19 +265,31 @@ describe('GET /invoices filters a supplier to its own invoices', () => {
     }
   });
 
-  it('searches its own invoices by number prefix', async () => {
+  it("searches its own invoices by any part of the number, the client's RUC or name, and its own RUC or name", async () => {
     const token = await supplier();
     const credit = ofSupplier.find((invoice) => invoice.type === 'NOTA_DE_CREDITO')!;
-    for (const search of ['F001', credit.prefixId.toLowerCase(), credit.id]) {
-      const expected = own((invoice) => invoice.id.startsWith(search.toUpperCase()));
+    const client = CLIENTS.find((company) => company.taxId === COMPANY)!;
+    for (const search of [
+      'F001',
+      credit.prefixId.toLowerCase(),
+      credit.id,
+      credit.numericId.slice(1),
+      client.taxId.slice(0, 5),
+      client.name.split(' ')[1]!,
+      SUPPLIER.taxId,
+      SUPPLIER.name.split(' ')[0]!.toUpperCase(),
+    ]) {
+      const expected = own((invoice) => supplierFinds(invoice, search));
       expect(expected.length).toBeGreaterThan(0);
-      await expectListing(token, { search }, expected, 'numberKey');
+      await expectListing(token, { search }, expected, 'search');
     }
+    // Its own RUC finds everything it sent.
+    expect(own((invoice) => supplierFinds(invoice, SUPPLIER.taxId))).toHaveLength(ofSupplier.length);
     await expectListing(
       token,
       { search: 'F001', client: COMPANY, invoiceStatus: 'PENDING,PAID' },
-      own((i) => i.id.startsWith('F001') && i.client === COMPANY && has('status', 'PENDING', 'PAID')(i)),
-      'numberKey',
+      own((i) => supplierFinds(i, 'F001') && i.client === COMPANY && has('status', 'PENDING', 'PAID')(i)),
+      'search',
     );
   });
 

@@ -34,7 +34,7 @@ const idOf = (invoice: InvoiceSummary) => `${invoice.supplierId}/${invoice.type}
 const idsOf = (invoices: InvoiceSummary[]) => invoices.map(idOf).sort();
 
 describe('GET /invoices is tenant-scoped', () => {
-  it('shows a supplier the invoices it issued, to every client, newest first', async () => {
+  it('shows a supplier the invoices it issued, to every client, newest received first', async () => {
     const supplier = demoUser('SUPPLIER');
     const items = await listAll(await tokenOf('SUPPLIER'));
     const expected = world.invoices.filter((invoice) => invoice.supplierId === supplier.taxId);
@@ -42,8 +42,8 @@ describe('GET /invoices is tenant-scoped', () => {
     // The intake tests add documents of this supplier: every seeded one is there, and nothing of anyone else.
     expect(items.every((invoice) => invoice.supplierId === supplier.taxId)).toBe(true);
     expect(idsOf(items)).toEqual(expect.arrayContaining(idsOf(expected)));
-    const dates = items.map((invoice) => invoice.issuedAt);
-    expect(dates).toEqual([...dates].sort().reverse());
+    const received = items.map((invoice) => invoice.receivedAt);
+    expect(received).toEqual([...received].sort().reverse());
   });
 
   it('narrows a supplier to one client when asked', async () => {

@@ -295,6 +295,7 @@ async function completedInBulk(count: number, supplier: typeof STRESS_SUPPLIER):
       purchaseOrders: [purchaseOrder],
       attachments: [],
       issuedAt: '2026-10-20',
+      receivedAt: '2026-10-20T14:00:00.000Z',
       scheduledAt: null,
       paidAt: null,
       xmlUrl: null,

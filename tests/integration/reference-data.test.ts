@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  employeeWordItems,
   keys,
   normalizeForSearch,
   routes,
@@ -60,16 +61,33 @@ describe('GET /employees', () => {
     expect([...response.body.items].sort(byId)).toEqual([...EMPLOYEES[FOREIGN]!].sort(byId));
   });
 
-  it('finds employees by name prefix, ignoring accents and case', async () => {
+  it('finds employees by the start of any word of the name, in any order, ignoring accents and case', async () => {
     const token = await tokenOf('MANAGER');
-    const expected = (prefix: string) =>
-      EMPLOYEES[FIRST]!.filter((employee) => normalizeForSearch(employee.fullName).startsWith(prefix));
-    expect(expected('maria')).toHaveLength(1);
+    /** By hand: every word typed starts a word of the name. */
+    const expected = (q: string) =>
+      EMPLOYEES[FIRST]!.filter((employee) => {
+        const words = normalizeForSearch(employee.fullName).split(' ');
+        return normalizeForSearch(q)
+          .split(' ')
+          .every((typed) => words.some((word) => word.startsWith(typed)));
+      }).sort(byId);
 
-    for (const q of ['maria', 'MARÍA Fer', 'María']) {
+    for (const [q, count] of [
+      ['gutiérrez', 1],
+      ['GUTI', 1],
+      ['a', 1],
+      ['maria', 1],
+      ['MARÍA Fer', 1],
+      ['torres maría', 1],
+      ['ramos', 1],
+      ['huaman paredes luis', 1],
+      ['r', 2],
+      ['carmen torres', 0],
+    ] as const) {
       const response = await call(routes.listEmployees, { token, query: { acquirer: FIRST, q } });
       expect(response.status).toBe(200);
-      expect(response.body.items).toEqual(expected('maria'));
+      expect(expected(q)).toHaveLength(count);
+      expect([...response.body.items].sort(byId)).toEqual(expected(q));
     }
     const nobody = await call(routes.listEmployees, { token, query: { acquirer: FIRST, q: 'zzz' } });
     expect(nobody.body.items).toEqual([]);
@@ -78,12 +96,8 @@ describe('GET /employees', () => {
   it('leaves out employees who are no longer active, also from the name search', async () => {
     // Prepare: a former employee of the admin's company whose name matches the search.
     const former: Employee = { id: `EX${Date.now()}`, fullName: 'María Inés Former Cáceres', office: 'Sede Central' };
-    await table().put({
-      ...keys.employee(FOREIGN, former.id),
-      ...keys.employeeIndexes(FOREIGN, former),
-      ...former,
-      active: false,
-    });
+    await table().put({ ...keys.employee(FOREIGN, former.id), ...former, active: false });
+    for (const item of employeeWordItems(FOREIGN, { ...former, active: false })) await table().put(item);
     const token = await tokenOf('ADMIN');
 
     const all = await call(routes.listEmployees, { token, query: { acquirer: FOREIGN } });
@@ -91,7 +105,7 @@ describe('GET /employees', () => {
 
     expect(all.body.items.map((employee: Employee) => employee.id)).not.toContain(former.id);
     expect(search.body.items).toEqual(
-      EMPLOYEES[FOREIGN]!.filter((employee) => normalizeForSearch(employee.fullName).startsWith('maria')),
+      EMPLOYEES[FOREIGN]!.filter((employee) => normalizeForSearch(employee.fullName).split(' ').includes('maria')),
     );
   });
 

@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCom
 import {
   INVOICE_STATUS_LABELS,
   TABLE,
-  dashboardDelta,
+  invoiceSearchItems,
   keys,
   type ConformityKind,
   type Currency,
@@ -12,7 +12,7 @@ import {
   type InvoiceStatus,
   type CertStatus,
 } from '@portal/shared';
-import { dashboardCounterUpdates } from '../../functions/src/repositories/dashboard-counters.js';
+import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
 import { stage } from './stage.js';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -75,7 +75,7 @@ export function table() {
     async put(item: Record<string, unknown>) {
       await db.send(new PutCommand({ TableName: tableName, Item: item }));
     },
-    /** Stores a new invoice with all its index attributes and counts it on the dashboard, as intake does. */
+    /** Stores a new invoice with all its index attributes, search items and counters, as intake does. */
     async putInvoice(invoice: Invoice) {
       await db.send(
         new PutCommand({
@@ -89,9 +89,10 @@ export function table() {
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
-      for (const { Update } of dashboardCounterUpdates(tableName, [
-        { client: invoice.client, issuedAt: invoice.issuedAt, delta: dashboardDelta(null, invoice) },
-      ])) {
+      for (const item of invoiceSearchItems(invoice)) {
+        await db.send(new PutCommand({ TableName: tableName, Item: item }));
+      }
+      for (const { Update } of invoiceCounterUpdates(tableName, [{ before: null, after: invoice }])) {
         await db.send(new UpdateCommand(Update as never));
       }
     },
@@ -129,6 +130,7 @@ export async function reviewFixture(options: {
   const id = `FX01-${next()}`;
   const issuedAt = '2026-10-15';
   const status = options.status ?? 'PENDING';
+  const receivedAt = new Date().toISOString();
   const invoice: Invoice = {
     id,
     prefixId: 'FX01',
@@ -154,6 +156,7 @@ export async function reviewFixture(options: {
     purchaseOrders: [],
     attachments: [],
     issuedAt,
+    receivedAt,
     scheduledAt: null,
     paidAt: null,
     xmlUrl: null,
@@ -165,7 +168,7 @@ export async function reviewFixture(options: {
         status: 'PENDING',
         title: INVOICE_STATUS_LABELS.PENDING,
         additionalMessage: null,
-        date: `${issuedAt}T12:00:00.000Z`,
+        date: receivedAt,
         by: null,
       },
     ],

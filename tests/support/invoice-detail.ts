@@ -95,6 +95,7 @@ export async function invoiceToReview(kind: ConformityKind | null): Promise<Invo
     purchaseOrders: [],
     attachments: [],
     issuedAt,
+    receivedAt: new Date().toISOString(),
     scheduledAt: null,
     paidAt: null,
     xmlUrl: null,

@@ -58,6 +58,7 @@ const INVOICE: StoredInvoice = {
   purchaseOrders: [],
   attachments: [],
   issuedAt: '2026-11-20',
+  receivedAt: '2026-11-20T14:00:00.000Z',
   scheduledAt: null,
   paidAt: null,
   xmlUrl: null,

@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   INVOICE_STATUS_LABELS,
+  INVOICE_TYPES,
   METRICS,
   notificationAbout,
-  TABLE,
   keys,
   type Invoice,
   type InvoiceStatus,
@@ -20,7 +20,6 @@ export const PAYMENT_SYNC_CURSOR = { pk: 'SYNC#SAP_PAYMENT_RUNS', sk: 'CURSOR' }
 
 /** The cursor item and the invoice lookup of the payment sync. */
 export function makePaymentSyncRepository(db: DynamoDBDocumentClient, table: string) {
-  const index = TABLE.indexes.bySupplierNumber;
   return {
     async cursor(): Promise<string | null> {
       const result = await db.send(
@@ -31,20 +30,24 @@ export function makePaymentSyncRepository(db: DynamoDBDocumentClient, table: str
     async saveCursor(since: string, at: string): Promise<void> {
       await db.send(new PutCommand({ TableName: table, Item: { ...PAYMENT_SYNC_CURSOR, since, syncedAt: at } }));
     },
-    /** The types under which a supplier holds an invoice of this series-number (its own invoices by number). */
+    /** The types under which a supplier holds an invoice of this series-number: one read of its keys under every type. */
     async invoiceTypes(supplierId: string, invoiceId: string): Promise<string[]> {
-      const result = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-          ExpressionAttributeValues: { ':pk': keys.supplierInvoices(supplierId), ':prefix': `${invoiceId}#` },
-        }),
-      );
-      return [
-        ...new Set((result.Items ?? []).filter((item) => item.id === invoiceId).map((item) => String(item.type))),
-      ];
+      let pending: Record<string, unknown>[] = INVOICE_TYPES.map((type) => keys.invoice(supplierId, type, invoiceId));
+      const types = new Set<string>();
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+        const result = await db.send(
+          new BatchGetCommand({
+            RequestItems: {
+              [table]: { Keys: pending, ProjectionExpression: '#type', ExpressionAttributeNames: { '#type': 'type' } },
+            },
+          }),
+        );
+        for (const item of result.Responses?.[table] ?? []) types.add(String(item.type));
+        pending = result.UnprocessedKeys?.[table]?.Keys ?? [];
+        if (attempt >= 5 && pending.length > 0) throw new Error('DynamoDB left keys unprocessed');
+      }
+      return [...types].sort();
     },
   };
 }

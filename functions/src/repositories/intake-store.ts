@@ -1,40 +1,55 @@
 import { TransactionCanceledException, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, dashboardDelta, keys, type Invoice } from '@portal/shared';
-import { dashboardCounterUpdates } from './dashboard-counters.js';
+import {
+  BatchWriteCommand,
+  GetCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { ConflictError, Invoice, invoiceSearchItems, keys } from '@portal/shared';
+import { invoiceCounterUpdates } from './invoice-counters.js';
+import type { Logger } from '../http/logger.js';
 
-/** An invoice already stored under the same key: what the duplicate rule needs to know. */
-export interface ExistingInvoice {
-  readonly status: Invoice['status'];
-  readonly disapprovedWithoutRejection: boolean;
-  readonly version: number;
-  readonly operationType: Invoice['operationType'];
-  readonly client: string;
-  readonly issuedAt: string;
-}
+/** An invoice already stored under the same key: what the duplicate rule and a replacement need. */
+export type ExistingInvoice = Invoice & { readonly version: number };
 
-export function makeIntakeStore(db: DynamoDBDocumentClient, table: string) {
+export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logger?: Pick<Logger, 'warn'>) {
+  /**
+   * Deletes the search items of a replaced submission that the new one does not write again. Outside the
+   * transaction (both sets do not fit in one): one left behind by a crash names the earlier submission's
+   * reception time, and the search skips it.
+   */
+  async function deleteStaleSearchItems(replaced: ExistingInvoice, current: Invoice): Promise<void> {
+    const kept = new Set(invoiceSearchItems(current).map((item) => `${item.pk}|${item.sk}`));
+    const stale = invoiceSearchItems(replaced).filter((item) => !kept.has(`${item.pk}|${item.sk}`));
+    try {
+      for (let i = 0; i < stale.length; i += 25) {
+        let requests = stale.slice(i, i + 25).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
+        for (let attempt = 0; requests.length > 0 && attempt < 5; attempt++) {
+          const result = await db.send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
+          requests = (result.UnprocessedItems?.[table] ?? []) as typeof requests;
+        }
+      }
+    } catch (error) {
+      logger?.warn('stale search items of a replaced invoice left behind (the search skips them)', {
+        invoice: current.id,
+        error: error as Error,
+      });
+    }
+  }
+
   return {
     async existing(supplierId: string, type: string, invoiceId: string): Promise<ExistingInvoice | null> {
       const result = await db.send(
         new GetCommand({ TableName: table, Key: keys.invoice(supplierId, type, invoiceId), ConsistentRead: true }),
       );
       if (!result.Item) return null;
-      const item = result.Item;
-      return {
-        status: item.status as Invoice['status'],
-        disapprovedWithoutRejection: item.disapprovedWithoutRejection === true,
-        version: Number(item.version ?? 0),
-        operationType: (item.operationType ?? null) as Invoice['operationType'],
-        client: String(item.client),
-        issuedAt: String(item.issuedAt),
-      };
+      return { ...Invoice.parse(result.Item), version: Number(result.Item.version ?? 0) };
     },
 
     /**
-     * Stores a new invoice — or one that replaces a rejection the supplier may retry — with its
-     * dashboard counters and the supplier's directory profile, in one transaction. Two submissions of
-     * the same document at the same moment: one is stored, the other gets ERROR_INVOICE_ALREADY_EXISTS.
+     * Stores a new invoice — or one that replaces a rejection the supplier may retry — with its counters,
+     * its search items and the supplier's directory profile, in one transaction. Two submissions of the
+     * same document at the same moment: one is stored, the other gets ERROR_INVOICE_ALREADY_EXISTS.
      */
     async create(
       invoice: Invoice,
@@ -62,7 +77,7 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string) {
               : { ConditionExpression: 'attribute_not_exists(pk)' }),
           },
         } as unknown as TransactWriteItem,
-        // The directory keeps the first name a supplier was known by (the seed's or its first document's).
+        // The directory keeps the first name a supplier was known by (an administrator's, the seed's or its first document's).
         {
           Update: {
             TableName: table,
@@ -75,22 +90,18 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string) {
           },
         } as unknown as TransactWriteItem,
       ];
-      for (const item of alsoPut) items.push({ Put: { TableName: table, Item: item } } as unknown as TransactWriteItem);
-      // The replaced rejection leaves its company's counters; the new invoice enters its own.
-      items.push(
-        ...dashboardCounterUpdates(table, [
-          ...(replacing
-            ? [{ client: replacing.client, issuedAt: replacing.issuedAt, delta: dashboardDelta(replacing, null) }]
-            : []),
-          { client: invoice.client, issuedAt: invoice.issuedAt, delta: dashboardDelta(null, invoice) },
-        ]),
-      );
+      for (const item of [...alsoPut, ...invoiceSearchItems(invoice)]) {
+        items.push({ Put: { TableName: table, Item: item } } as unknown as TransactWriteItem);
+      }
+      // The replaced rejection leaves its counters; the new invoice enters its own.
+      items.push(...invoiceCounterUpdates(table, [{ before: replacing, after: invoice }]));
       try {
         await db.send(new TransactWriteCommand({ TransactItems: items as never }));
       } catch (error) {
         if (error instanceof TransactionCanceledException) throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS');
         throw error;
       }
+      if (replacing) await deleteStaleSearchItems(replacing, invoice);
     },
   };
 }

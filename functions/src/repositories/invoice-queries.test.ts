@@ -1,16 +1,19 @@
-import type { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { BatchGetCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
   INVOICE_STATUSES,
   INVOICE_TYPES,
   TABLE,
+  invoiceSearchItems,
   keys,
+  normalizeForSearch,
   type Invoice,
+  type ItemKey,
   type InvoiceStatus,
   type InvoiceType,
 } from '@portal/shared';
 import {
-  classifySearch,
+  QUERY_BUDGET,
   mergeNewestFirst,
   planInvoiceQuery,
   runInvoiceQuery,
@@ -19,6 +22,7 @@ import {
   type PartitionFetch,
   type QueryBudget,
 } from './invoice-queries.js';
+import { runInvoiceSearch } from './invoice-search.js';
 
 const CLIENT = '20100070970';
 const OTHER_CLIENT = '20603415800';
@@ -36,19 +40,6 @@ const drivenBy = (scope: InvoiceScope, filter: InvoiceFilter) =>
 const filteredBy = (scope: InvoiceScope, filter: InvoiceFilter) =>
   Object.fromEntries(planInvoiceQuery(scope, filter).filters.map((f) => [f.path.join('.'), f.anyOf]));
 
-describe('the header search', () => {
-  it('reads digits as a RUC prefix, a series shape as a number prefix and anything else as a name', () => {
-    expect(classifySearch('2045')).toEqual({ kind: 'RUC', prefix: '2045' });
-    expect(classifySearch('f001')).toEqual({ kind: 'NUMBER', prefix: 'F001' });
-    expect(classifySearch('F001-12')).toEqual({ kind: 'NUMBER', prefix: 'F001-12' });
-    expect(classifySearch('e001-5')).toEqual({ kind: 'NUMBER', prefix: 'E001-5' });
-    expect(classifySearch('FC0')).toEqual({ kind: 'NUMBER', prefix: 'FC0' });
-    expect(classifySearch('Ferretería El')).toEqual({ kind: 'NAME', prefix: 'ferreteria el' });
-    expect(classifySearch('FERR')).toEqual({ kind: 'NAME', prefix: 'ferr' });
-    expect(classifySearch('Quispe')).toEqual({ kind: 'NAME', prefix: 'quispe' });
-  });
-});
-
 describe('planning a listing', () => {
   it('reads a whole company, or a supplier across companies, when nothing narrows it', () => {
     expect(drivenBy(company, {})).toEqual([`byClient:CLIENT#${CLIENT}`]);
@@ -59,27 +50,17 @@ describe('planning a listing', () => {
     expect(planInvoiceQuery(company, {}).filters).toEqual([]);
   });
 
-  it('drives a company listing by search, then issuer, responsible, office, status list, type list', () => {
+  it('drives a company listing by issuer, then responsible, office, status list, type list', () => {
     const all: InvoiceFilter = {
-      search: 'F001-1',
       issuer: SUPPLIER,
       responsible: 'E1001',
       office: 'Sede Central',
       statuses: ['PENDING'],
       types: ['FACTURA'],
     };
-    expect(drivenBy(company, all)).toEqual([`byClientNumber:CLIENT#${CLIENT}^F001-1`]);
-    expect(filteredBy(company, all)).toEqual({
-      supplierId: [SUPPLIER],
-      'responsible.id': ['E1001'],
-      officeId: ['Sede Central'],
-      status: ['PENDING'],
-      type: ['FACTURA'],
-    });
-    const { search: _s, ...noSearch } = all;
-    expect(drivenBy(company, noSearch)).toEqual([`byClientSupplier:CLIENT#${CLIENT}#SUPPLIER#${SUPPLIER}`]);
-    expect(filteredBy(company, noSearch)).not.toHaveProperty('supplierId');
-    const { issuer: _i, ...noIssuer } = noSearch;
+    expect(drivenBy(company, all)).toEqual([`byClientSupplier:CLIENT#${CLIENT}#SUPPLIER#${SUPPLIER}`]);
+    expect(filteredBy(company, all)).not.toHaveProperty('supplierId');
+    const { issuer: _i, ...noIssuer } = all;
     expect(drivenBy(company, noIssuer)).toEqual([`byClientResponsible:CLIENT#${CLIENT}#RESPONSIBLE#E1001`]);
     const { responsible: _r, ...noResponsible } = noIssuer;
     expect(drivenBy(company, noResponsible)).toEqual([`byClientOffice:CLIENT#${CLIENT}#OFFICE#Sede Central`]);
@@ -97,17 +78,8 @@ describe('planning a listing', () => {
     ]);
   });
 
-  it('searches a company by RUC prefix, or by name prefix without accents or case', () => {
-    expect(drivenBy(company, { search: '2060' })).toEqual([`byClientRuc:CLIENT#${CLIENT}^2060`]);
-    expect(drivenBy(company, { search: 'Ferretería  EL' })).toEqual([`byClientName:CLIENT#${CLIENT}^ferreteria el`]);
-    expect(drivenBy(company, { search: '¿?' })).toEqual([]);
-  });
-
   it('keeps a supplier on partitions that hold only its own invoices, whatever it asks', () => {
     for (const filter of [
-      { search: 'F001' },
-      { search: '2060' },
-      { search: 'Ferretería' },
       { responsible: 'E1001' },
       { office: 'Sede Central' },
       { statuses: ['PENDING', 'PAID'] as InvoiceStatus[] },
@@ -116,18 +88,14 @@ describe('planning a listing', () => {
     ]) {
       for (const scope of [supplier, { ...supplier, client: CLIENT }]) {
         for (const partition of planInvoiceQuery(scope, filter).partitions) {
-          expect(partition.index).toMatch(/^(bySupplier|bySupplierStatus|bySupplierNumber|byClientSupplier)$/);
+          expect(partition.index).toMatch(/^(bySupplier|bySupplierStatus|byClientSupplier)$/);
           expect(partition.partition).toMatch(new RegExp(`SUPPLIER#${SUPPLIER}(#|$)`));
         }
       }
     }
   });
 
-  it('gives a supplier number search, then its client pair, then its status partitions', () => {
-    expect(drivenBy(supplier, { search: 'f001-1', statuses: ['PAID'] })).toEqual([
-      `bySupplierNumber:SUPPLIER#${SUPPLIER}^F001-1`,
-    ]);
-    expect(filteredBy({ ...supplier, client: CLIENT }, { search: 'f001' })).toEqual({ client: [CLIENT] });
+  it('gives a supplier its client pair, then its status partitions', () => {
     expect(drivenBy({ ...supplier, client: CLIENT }, { statuses: ['PAID'] })).toEqual([
       `byClientSupplier:CLIENT#${CLIENT}#SUPPLIER#${SUPPLIER}`,
     ]);
@@ -189,11 +157,17 @@ describe('merging partitions newest first', () => {
   });
 });
 
-/** A table in memory that answers Query as DynamoDB does, reading only what it is asked to. */
+/** A table in memory that answers Query (and BatchGetItem) as DynamoDB does, reading only what it is asked to. */
 function fakeTable(items: Record<string, unknown>[]) {
   const stats = { queries: 0, evaluated: 0 };
-  const send = async (command: QueryCommand) => {
-    const input = command.input;
+  const send = async (command: QueryCommand | BatchGetCommand) => {
+    if ('RequestItems' in command.input) {
+      const [[name, request]] = Object.entries(command.input.RequestItems!) as [[string, { Keys: ItemKey[] }]];
+      const found = request.Keys.flatMap((key) => items.filter((item) => item.pk === key.pk && item.sk === key.sk));
+      return { Responses: { [name]: found }, UnprocessedKeys: {} };
+    }
+    const input = command.input as QueryCommand['input'];
+    if (!input.IndexName) return baseTableQuery(input);
     const def = Object.values(TABLE.indexes).find((index) => index.name === input.IndexName)!;
     const values = input.ExpressionAttributeValues!;
     const names = input.ExpressionAttributeNames!;
@@ -224,6 +198,24 @@ function fakeTable(items: Record<string, unknown>[]) {
         ? { pk: last.pk, sk: last.sk, [def.partitionKey]: last[def.partitionKey], [def.sortKey]: last[def.sortKey] }
         : undefined;
     return { Items: evaluated.filter(matches), LastEvaluatedKey: lastKey };
+  };
+  /** A Query of the table itself (the search items): by sort key, ascending. */
+  const baseTableQuery = (input: QueryCommand['input']) => {
+    const values = input.ExpressionAttributeValues!;
+    const start = input.ExclusiveStartKey as ItemKey | undefined;
+    expect(start === undefined || start.pk === values[':pk']).toBe(true);
+    const evaluated = items
+      .filter((item) => item.pk === values[':pk'] && String(item.sk).startsWith(values[':prefix'] as string))
+      .sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1))
+      .filter((item) => start === undefined || String(item.sk) > start.sk)
+      .slice(0, input.Limit);
+    stats.queries += 1;
+    stats.evaluated += evaluated.length;
+    const last = evaluated.at(-1);
+    return {
+      Items: evaluated,
+      LastEvaluatedKey: last && evaluated.length === input.Limit ? { pk: last.pk, sk: last.sk } : undefined,
+    };
   };
   return { db: { send } as unknown as DynamoDBDocumentClient, stats };
 }
@@ -267,6 +259,7 @@ function seedInvoices(count: number): Invoice[] {
       purchaseOrders: [],
       attachments: [],
       issuedAt: `2026-${String(1 + next(9)).padStart(2, '0')}-${String(10 + next(18))}`,
+      receivedAt: `2026-10-${String(10 + next(18))}T${String(10 + next(12))}:${String(10 + next(50))}:00.000Z`,
       scheduledAt: null,
       paidAt: null,
       xmlUrl: null,
@@ -350,32 +343,128 @@ describe('running a plan page by page', () => {
       }
     });
   }
+});
 
-  it('finds by number, RUC and name prefix in the order of the searched key', async () => {
-    const byNumber = await walk(company, { search: 'f001-1' }, 4, QUERY_BUDGET_TINY);
-    const expected = invoices.filter((i) => i.client === CLIENT && i.id.startsWith('F001-1'));
-    expect(byNumber.map(idOf).sort()).toEqual(expected.map(idOf).sort());
-    expect(byNumber.map((i) => i.id)).toEqual([...byNumber.map((i) => i.id)].sort().reverse());
-    const byName = await walk(company, { search: 'ñandu', statuses: ['PAID'] }, 4, QUERY_BUDGET_TINY);
-    expect(byName.map(idOf).sort()).toEqual(
-      invoices
-        .filter((i) => i.client === CLIENT && i.supplierName.startsWith('Ñandú') && i.status === 'PAID')
-        .map(idOf)
-        .sort(),
-    );
-    const byRuc = await walk(company, { search: OTHER_SUPPLIER.slice(0, 5) }, 50, QUERY_BUDGET_TINY);
-    expect(byRuc.map(idOf).sort()).toEqual(
-      invoices
-        .filter((i) => i.client === CLIENT && i.supplierId === OTHER_SUPPLIER)
-        .map(idOf)
-        .sort(),
+describe('searching', () => {
+  const invoices = seedInvoices(160);
+  const idOf = (invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>) =>
+    `${invoice.supplierId}/${invoice.type}/${invoice.id}`;
+  /** Staff find by any part of the number, a RUC prefix or a word of the supplier's name (the oracle, by hand). */
+  const staffFind = (invoice: Invoice, term: string) =>
+    invoice.id.toLowerCase().includes(term) ||
+    invoice.supplierId.startsWith(term) ||
+    normalizeForSearch(invoice.supplierName)
+      .split(' ')
+      .some((word) => word.startsWith(term));
+
+  async function walk(
+    scope: InvoiceScope,
+    filter: InvoiceFilter,
+    limit: number,
+    budget: QueryBudget,
+    extra: Record<string, unknown>[] = [],
+  ) {
+    const items = [...invoices.map(stored), ...invoices.flatMap((i) => invoiceSearchItems(i)), ...extra];
+    const { db, stats } = fakeTable(items);
+    const seen: Invoice[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const before = stats.evaluated;
+      const page = await runInvoiceSearch(db, 'table', scope, filter, { limit, cursor }, budget);
+      expect(page.items.length).toBeLessThanOrEqual(limit);
+      expect(stats.evaluated - before).toBeLessThanOrEqual(budget.queriesPerPartition * budget.itemsPerQuery);
+      seen.push(...(page.items as Invoice[]));
+      cursor = page.nextCursor ?? undefined;
+      pages += 1;
+    } while (cursor && pages < 1000);
+    expect(cursor).toBeUndefined();
+    return seen;
+  }
+
+  it('finds every invoice of the company with any part of the number, a RUC prefix or a name word, once', async () => {
+    for (const term of ['10', '1', 'f001-1', '25', 'ferret', 'nandu', OTHER_SUPPLIER.slice(0, 5)]) {
+      const expected = invoices.filter((i) => i.client === CLIENT && staffFind(i, term)).map(idOf);
+      expect(expected.length).toBeGreaterThan(0);
+      for (const [limit, budget] of [
+        [3, QUERY_BUDGET_TINY],
+        [50, { itemsPerQuery: 100, queriesPerPartition: 3 }],
+      ] as const) {
+        const seen = (await walk(company, { search: term }, limit, budget)).map(idOf);
+        expect(new Set(seen).size).toBe(seen.length);
+        expect([...seen].sort()).toEqual([...expected].sort());
+      }
+    }
+  });
+
+  it('lists exact matches first, then newest received first', async () => {
+    const seen = await walk(company, { search: '1' }, 100, QUERY_BUDGET);
+    // The number ends with the term: one of its tokens is the term itself.
+    const exact = seen.map((invoice) => invoice.id.endsWith('1'));
+    expect(exact.includes(true) && exact.includes(false)).toBe(true);
+    expect(exact).toEqual([...exact].sort((a, b) => Number(b) - Number(a)));
+    const exactOnes = seen.filter((invoice) => invoice.id.endsWith('1'));
+    expect(exactOnes.map((i) => i.receivedAt)).toEqual(
+      exactOnes
+        .map((i) => i.receivedAt)
+        .sort()
+        .reverse(),
     );
   });
 
+  it('applies the other filters to what it finds', async () => {
+    const filter: InvoiceFilter = { search: 'ferre', statuses: ['PAID', 'PENDING'], office: 'Sede Central' };
+    const seen = await walk(company, filter, 2, QUERY_BUDGET_TINY);
+    const expected = invoices.filter(
+      (i) =>
+        i.client === CLIENT &&
+        staffFind(i, 'ferre') &&
+        ['PAID', 'PENDING'].includes(i.status) &&
+        i.officeId === 'Sede Central',
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    expect(seen.map(idOf).sort()).toEqual(expected.map(idOf).sort());
+  });
+
+  it('needs every word of the query, in any order', async () => {
+    const seen = await walk(company, { search: 'importaciones ÑANDÚ' }, 10, QUERY_BUDGET);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((invoice) => invoice.supplierName === 'Ñandú Importaciones')).toBe(true);
+    expect(await walk(company, { search: 'ñandu lima' }, 10, QUERY_BUDGET)).toEqual([]);
+  });
+
+  it('skips the search items of an earlier submission of the same invoice', async () => {
+    const replaced = invoices.find((i) => i.client === CLIENT)!;
+    const stale = invoiceSearchItems({ ...replaced, receivedAt: '2025-01-01T00:00:00.000Z' });
+    const seen = await walk(company, { search: replaced.id }, 10, QUERY_BUDGET_TINY, stale);
+    expect(seen.map(idOf)).toEqual([idOf(replaced)]);
+  });
+
   it("never shows a supplier another supplier's invoice, even searching for it", async () => {
-    for (const search of ['F001', 'B001-1', OTHER_SUPPLIER, 'Ferretería']) {
+    for (const search of ['F001', 'B001-1', OTHER_SUPPLIER, 'Ferretería', 'cliente']) {
       const seen = await walk(supplier, { search }, 10, QUERY_BUDGET_TINY);
       expect(seen.every((invoice) => invoice.supplierId === SUPPLIER)).toBe(true);
+    }
+    // Its own RUC finds everything it sent; the client's name finds what it sent to the client.
+    const own = invoices.filter((i) => i.supplierId === SUPPLIER).map(idOf);
+    expect((await walk(supplier, { search: SUPPLIER }, 50, QUERY_BUDGET)).map(idOf).sort()).toEqual(own.sort());
+    expect((await walk(supplier, { search: 'Cliente' }, 50, QUERY_BUDGET)).map(idOf).sort()).toEqual(own.sort());
+  });
+
+  it('refuses a cursor of another search or tenant', async () => {
+    const items = [...invoices.map(stored), ...invoices.flatMap((i) => invoiceSearchItems(i))];
+    const { db } = fakeTable(items);
+    const first = await runInvoiceSearch(db, 't', company, { search: '1' }, { limit: 2 }, QUERY_BUDGET);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    for (const [scope, filter] of [
+      [company, { search: '10' }],
+      [company, { search: '1', statuses: ['PAID'] }],
+      [{ kind: 'COMPANY', client: OTHER_CLIENT }, { search: '1' }],
+      [supplier, { search: '1' }],
+    ] as [InvoiceScope, InvoiceFilter][]) {
+      await expect(
+        runInvoiceSearch(db, 't', scope, filter, { limit: 2, cursor: first.nextCursor! }, QUERY_BUDGET),
+      ).rejects.toMatchObject({ statusCode: 400, code: 'ERROR_INVALID_CURSOR' });
     }
   });
 });

@@ -5,7 +5,6 @@ import {
   InvoiceSummary,
   TABLE,
   keys,
-  normalizeForSearch,
   type IndexName,
   type InvoiceStatus,
   type InvoiceType,
@@ -74,23 +73,6 @@ export interface QueryBudget {
 
 export const QUERY_BUDGET: QueryBudget = { itemsPerQuery: 100, queriesPerPartition: 3 };
 
-export type SearchKind = 'RUC' | 'NUMBER' | 'NAME';
-
-/** A series with or without its correlative: F001, F001-, F001-12, E001-5, 0001-77 (paper series). */
-const INVOICE_NUMBER_SHAPE = /^(?:[A-Z][A-Z0-9]{0,3}(?:-\d{0,8})?|\d{1,4}-\d{0,8})$/;
-
-/**
- * What the header's invoice search looks for: digits are a RUC prefix, a series shape (a letter,
- * then at least a digit or the dash) is an invoice-number prefix, anything else a business-name prefix.
- * The prefix is returned in the form the index keys hold it.
- */
-export function classifySearch(text: string): { kind: SearchKind; prefix: string } {
-  const compact = text.trim().replace(/\s+/g, '').toUpperCase();
-  if (/^\d+$/.test(compact)) return { kind: 'RUC', prefix: compact };
-  if (INVOICE_NUMBER_SHAPE.test(compact) && /[\d-]/.test(compact)) return { kind: 'NUMBER', prefix: compact };
-  return { kind: 'NAME', prefix: normalizeForSearch(text) };
-}
-
 type Term = 'client' | 'issuer' | 'responsible' | 'office' | 'status' | 'type';
 const TERMS: readonly Term[] = ['client', 'issuer', 'responsible', 'office', 'status', 'type'];
 
@@ -102,22 +84,17 @@ function byOrder(index: IndexName, partition: string): PartitionQuery {
 
 /**
  * The partitions that drive a listing, within the tenant scope first. A supplier reads only partitions
- * that hold nothing but its own invoices (bySupplier*, byClientSupplier with its RUC); its search is an
- * invoice-number search, since searching its own RUC or name would match everything it has.
+ * that hold nothing but its own invoices (bySupplier*, byClientSupplier with its RUC). A search is not
+ * planned here: it reads the search items (invoice-search.ts).
  */
 function drive(
   scope: InvoiceScope,
   filter: InvoiceFilter,
   statuses: readonly InvoiceStatus[],
   types: readonly InvoiceType[],
-): { partitions: PartitionQuery[]; drivenBy: Term | 'search' | null } {
+): { partitions: PartitionQuery[]; drivenBy: Term | null } {
   if (scope.kind === 'SUPPLIER') {
     const supplierId = scope.supplierId;
-    if (filter.search !== undefined) {
-      const prefix = filter.search.trim().replace(/\s+/g, '').toUpperCase();
-      const partition = keys.supplierInvoices(supplierId);
-      return { partitions: [{ index: 'bySupplierNumber', partition, sortKeyPrefix: prefix }], drivenBy: 'search' };
-    }
     if (scope.client) {
       const partition = keys.clientSupplierInvoices(scope.client, supplierId);
       return { partitions: [byOrder('byClientSupplier', partition)], drivenBy: 'client' };
@@ -132,16 +109,6 @@ function drive(
   }
 
   const client = scope.client;
-  if (filter.search !== undefined) {
-    const { kind, prefix } = classifySearch(filter.search);
-    // A search that normalizes to nothing (only punctuation) matches nothing rather than everything.
-    if (prefix === '') return { partitions: [], drivenBy: 'search' };
-    const index = ({ RUC: 'byClientRuc', NUMBER: 'byClientNumber', NAME: 'byClientName' } as const)[kind];
-    return {
-      partitions: [{ index, partition: keys.clientInvoices(client), sortKeyPrefix: prefix }],
-      drivenBy: 'search',
-    };
-  }
   if (filter.issuer) {
     const partition = keys.clientSupplierInvoices(client, filter.issuer);
     return { partitions: [byOrder('byClientSupplier', partition)], drivenBy: 'issuer' };
@@ -165,7 +132,7 @@ function drive(
   return { partitions: [byOrder('byClient', keys.clientInvoices(client))], drivenBy: null };
 }
 
-/** Pure: which partitions to read and what to filter, for a filter within a tenant scope. */
+/** Pure: which partitions to read and what to filter, for a filter (without search) within a tenant scope. */
 export function planInvoiceQuery(scope: InvoiceScope, filter: InvoiceFilter): InvoiceQueryPlan {
   const statuses = distinctSorted(filter.statuses);
   const types = distinctSorted(filter.types);

@@ -11,13 +11,12 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { dashboardCounterUpdates } from './dashboard-counters.js';
+import { invoiceCounterUpdates } from './invoice-counters.js';
 import {
   ConflictError,
   Employee,
   Invoice,
   OfficeLocation,
-  dashboardDelta,
   keys,
   type ConformityFacts,
   type ConformityKind,
@@ -205,15 +204,7 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
           },
         } as unknown as TransactWriteItem);
       }
-      items.push(
-        ...dashboardCounterUpdates(table, [
-          {
-            client: change.after.client,
-            issuedAt: change.after.issuedAt,
-            delta: dashboardDelta(change.before, change.after),
-          },
-        ]),
-      );
+      items.push(...invoiceCounterUpdates(table, [{ before: change.before, after: change.after }]));
 
       try {
         await db.send(new TransactWriteCommand({ TransactItems: items as never }));

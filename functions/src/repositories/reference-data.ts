@@ -1,11 +1,14 @@
 import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { Employee, OfficeLocation, TABLE, keys, normalizeForSearch } from '@portal/shared';
+import { Employee, OfficeLocation, drivingTerm, keys } from '@portal/shared';
 
 export interface ReferenceDataRepository {
   /** Active employees of a company, in id order. */
   listActiveEmployees(acquirer: string): Promise<Employee[]>;
-  /** Active employees of a company whose name starts with `namePrefix` (accents and case ignored), by name. */
-  listActiveEmployeesByNamePrefix(acquirer: string, namePrefix: string): Promise<Employee[]>;
+  /**
+   * Active employees of a company with, for each term (folded as search.ts does), a word of the name that
+   * starts with it; in the order of the matching word, each employee once.
+   */
+  listActiveEmployeesMatching(acquirer: string, terms: readonly string[]): Promise<Employee[]>;
   listOfficeLocations(taxId: string): Promise<OfficeLocation[]>;
 }
 
@@ -46,22 +49,27 @@ export function makeReferenceDataRepository(db: DynamoDBDocumentClient, table: s
         (item) => Employee.parse(item),
       );
     },
-    listActiveEmployeesByNamePrefix(acquirer, namePrefix) {
-      const index = TABLE.indexes.byClientName;
-      return queryAll(
+    async listActiveEmployeesMatching(acquirer, terms) {
+      const driving = drivingTerm(terms);
+      if (driving === null) return [];
+      // The word items of the longest term; the other terms are checked on each item's words.
+      const matches = await queryAll(
         {
-          IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
           FilterExpression: ACTIVE_ONLY.FilterExpression,
-          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey, ...ACTIVE_ONLY.names },
-          ExpressionAttributeValues: {
-            ':pk': keys.employees(acquirer),
-            ':prefix': normalizeForSearch(namePrefix),
-            ...ACTIVE_ONLY.values,
-          },
+          ExpressionAttributeNames: ACTIVE_ONLY.names,
+          ExpressionAttributeValues: { ':pk': keys.employeeWords(acquirer), ':prefix': driving, ...ACTIVE_ONLY.values },
         },
-        (item) => Employee.parse(item),
+        (item) => item as { words?: unknown } & Record<string, unknown>,
       );
+      const found = new Map<string, Employee>();
+      for (const item of matches) {
+        const words = Array.isArray(item.words) ? (item.words as string[]) : [];
+        if (!terms.every((term) => words.some((word) => word.startsWith(term)))) continue;
+        const employee = Employee.parse(item);
+        if (!found.has(employee.id)) found.set(employee.id, employee);
+      }
+      return [...found.values()];
     },
     listOfficeLocations(taxId) {
       return queryAll(

@@ -26,13 +26,14 @@ function directoryWith(account: Partial<DirectoryUser> | null) {
         return account ? ({ id, enabled: true, ...account } as DirectoryUser) : null;
       },
     },
+    companyNames: async () => new Map([['20100070970', 'Corporación Andina de Alimentos S.A.A.']]),
   };
 }
 
 describe('the user-info call of the navigation guard', () => {
   it('answers the session user from the token once the pool confirms the account by its username', async () => {
-    const { asked, directory } = directoryWith({});
-    const user = await makeGetCurrentUser({ directory })(caller);
+    const { asked, directory, companyNames } = directoryWith({});
+    const user = await makeGetCurrentUser({ directory, companyNames })(caller);
     expect(asked).toEqual(['user-1']);
     expect(user).toEqual({
       id: 'sub-1',
@@ -42,12 +43,16 @@ describe('the user-info call of the navigation guard', () => {
       email: 'gestor@demo.pe',
       level: 'MANAGER',
       taxId: '20100070970,20603415800',
+      companies: [
+        { taxId: '20100070970', name: 'Corporación Andina de Alimentos S.A.A.' },
+        { taxId: '20603415800', name: null },
+      ],
     });
   });
 
   it('answers 404 ERROR_USER_NOT_FOUND for an account the pool no longer holds', async () => {
     const { directory } = directoryWith(null);
-    await expect(makeGetCurrentUser({ directory })(caller)).rejects.toMatchObject({
+    await expect(makeGetCurrentUser({ directory, companyNames: async () => new Map() })(caller)).rejects.toMatchObject({
       statusCode: 404,
       code: 'ERROR_USER_NOT_FOUND',
     });
@@ -55,7 +60,7 @@ describe('the user-info call of the navigation guard', () => {
 
   it('answers 403 ERROR_USER_DISABLED for a disabled account, before its token expires', async () => {
     const { directory } = directoryWith({ enabled: false });
-    await expect(makeGetCurrentUser({ directory })(caller)).rejects.toMatchObject({
+    await expect(makeGetCurrentUser({ directory, companyNames: async () => new Map() })(caller)).rejects.toMatchObject({
       statusCode: 403,
       code: 'ERROR_USER_DISABLED',
     });

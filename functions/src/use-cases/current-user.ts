@@ -8,9 +8,19 @@ import type { UserDirectory } from './user-admin-ports.js';
  * deleted account reads 'Usuario no encontrado' and a disabled one is sent to the forbidden page at
  * its next navigation instead of when its token expires.
  */
-export function makeGetCurrentUser({ directory }: { directory: Pick<UserDirectory, 'getUser'> }) {
+export function makeGetCurrentUser({
+  directory,
+  companyNames,
+}: {
+  directory: Pick<UserDirectory, 'getUser'>;
+  /** The names of the caller's companies: a supplier's from the supplier directory, staff's from the group's. */
+  companyNames: (level: Caller['level'], taxIds: readonly string[]) => Promise<ReadonlyMap<string, string>>;
+}) {
   return async (caller: Caller): Promise<SessionUser> => {
-    const account = await directory.getUser(caller.username);
+    const [account, names] = await Promise.all([
+      directory.getUser(caller.username),
+      caller.taxIds.length > 0 ? companyNames(caller.level, caller.taxIds) : new Map<string, string>(),
+    ]);
     if (!account) throw new NotFoundError('ERROR_USER_NOT_FOUND');
     if (!account.enabled) throw new ForbiddenError('ERROR_USER_DISABLED');
     return {
@@ -21,6 +31,7 @@ export function makeGetCurrentUser({ directory }: { directory: Pick<UserDirector
       email: caller.email,
       level: caller.level,
       taxId: caller.taxIds.length > 0 ? caller.taxIds.join(',') : null,
+      companies: caller.taxIds.map((taxId) => ({ taxId, name: names.get(taxId) ?? null })),
     };
   };
 }

@@ -3,6 +3,8 @@ import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeClientRepository } from '../repositories/clients.js';
 import { makeIntakeStore } from '../repositories/intake-store.js';
 import { sunatRecheckBaseSeconds, withSunatCheck } from '../repositories/sunat-checks.js';
+import { makeSupplierProfileRepository } from '../repositories/supplier-profiles.js';
+import { logger } from '../http/logger.js';
 import { parseSunatDocument } from '../ubl/index.js';
 import { makeIntake } from './intake.js';
 import { outgoing } from './outgoing.factory.js';
@@ -30,8 +32,9 @@ export const intake = makeIntake({
   },
   checkInvoiceCode,
   clients: makeClientRepository(documentClient, tableName()),
+  profiles: makeSupplierProfileRepository(documentClient, tableName()),
   // Each invoice is stored with its SUNAT check: the outbox sweeper asks SUNAT again if its message is lost.
-  store: withSunatCheck(makeIntakeStore(documentClient, tableName()), {
+  store: withSunatCheck(makeIntakeStore(documentClient, tableName(), logger), {
     clock: () => new Date(),
     staleAfterSeconds: sunatRecheckBaseSeconds(),
   }),

@@ -30,9 +30,57 @@ const document = (change: Partial<IncomingDocument> = {}): IncomingDocument => (
   ...change,
 });
 
+/** An invoice already stored under the same key, as the store reads it back. */
+function storedInvoice(change: Partial<ExistingInvoice> = {}): ExistingInvoice {
+  return {
+    id: 'F001-123',
+    prefixId: 'F001',
+    numericId: '123',
+    type: 'FACTURA',
+    status: 'PENDING',
+    statusMessage: null,
+    certStatus: 'VALID',
+    approved: false,
+    supplierId: SUPPLIER,
+    supplierName: 'Servicios Industriales Lima S.A.C.',
+    client: CLIENT.taxId,
+    clientName: CLIENT.name,
+    responsible: null,
+    officeId: null,
+    locationId: null,
+    operationType: null,
+    currency: 'PEN',
+    amount: 118,
+    taxAmount: 18,
+    serviceSheets: [],
+    materialDocs: [],
+    purchaseOrders: [],
+    attachments: [],
+    issuedAt: '2026-11-01',
+    receivedAt: '2026-11-02T14:00:00.000Z',
+    scheduledAt: null,
+    paidAt: null,
+    xmlUrl: null,
+    pdfUrl: 'uploads/old.pdf',
+    disapprovedWithoutRejection: false,
+    notes: null,
+    statusHistory: [
+      {
+        status: 'PENDING',
+        title: 'Debe revisar',
+        additionalMessage: 'Comprobante recibido',
+        date: '2026-11-02T14:00:00.000Z',
+        by: 'p@demo.pe',
+      },
+    ],
+    version: 1,
+    ...change,
+  };
+}
+
 function setup(
   existing: ExistingInvoice | null = null,
-  options: { failQueues?: boolean; failWrite?: Error; parseError?: Error } = {},
+  options: { failQueues?: boolean; failWrite?: Error; parseError?: Error; knownName?: string } = {},
 ) {
   const stored: { invoice: Invoice; replacing: ExistingInvoice | null; alsoPut: readonly Record<string, unknown>[] }[] =
     [];
@@ -64,6 +112,10 @@ function setup(
     },
     checkInvoiceCode: (_type, prefixId) => /^F[A-Z0-9]{3}$/.test(prefixId),
     clients: { get: async (taxId) => (taxId === CLIENT.taxId ? CLIENT : null) },
+    profiles: {
+      getMany: async (rucs) =>
+        new Map(options.knownName ? rucs.map((taxId) => [taxId, { taxId, name: options.knownName! }]) : []),
+    },
     store,
     outgoing,
     clock: () => new Date('2026-11-20T15:00:00.000Z'),
@@ -115,6 +167,25 @@ describe('document intake', () => {
     ]);
   });
 
+  it('names the supplier as the directory knows its RUC, whatever the form says', async () => {
+    const known = setup(null, { knownName: 'Servicios Industriales Lima S.A.C.' });
+    const invoice = await known.intake.withoutXml(supplier, known.form({ supplierName: 'Otra Empresa S.A.' }));
+    expect(invoice.supplierName).toBe('Servicios Industriales Lima S.A.C.');
+    const unnamed = await known.intake.withoutXml(supplier, known.form({ supplierName: undefined, numericId: '124' }));
+    expect(unnamed.supplierName).toBe('Servicios Industriales Lima S.A.C.');
+
+    // A RUC the directory does not know yet is named by the form, which must then say it.
+    const unknown = setup();
+    await expect(unknown.intake.withoutXml(supplier, unknown.form({ supplierName: undefined }))).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'ERROR_MISSING_PARAMETER',
+    });
+    expect(unknown.stored).toEqual([]);
+    expect(
+      (await unknown.intake.withoutXml(supplier, unknown.form({ supplierName: 'Nueva S.A.C.' }))).supplierName,
+    ).toBe('Nueva S.A.C.');
+  });
+
   it('refuses a document of another supplier, except for an admin', async () => {
     const other = withCheckDigit('2060817235');
     const { intake, form } = setup();
@@ -140,15 +211,7 @@ describe('document intake', () => {
   });
 
   it('refuses a duplicate, comparing correlatives as integers', async () => {
-    const existing = {
-      status: 'PENDING',
-      disapprovedWithoutRejection: false,
-      version: 1,
-      operationType: null,
-      client: CLIENT.taxId,
-      issuedAt: '2026-11-01',
-    } as const;
-    const { intake, stored, form } = setup(existing);
+    const { intake, stored, form } = setup(storedInvoice());
     await expect(intake.withoutXml(supplier, form({ numericId: '0123' }))).rejects.toMatchObject({
       statusCode: 409,
       code: 'ERROR_INVOICE_ALREADY_EXISTS',
@@ -157,18 +220,39 @@ describe('document intake', () => {
   });
 
   it('lets the supplier send again a document rejected with retry allowed, and only then', async () => {
-    const rejected = {
+    const rejected = storedInvoice({
       status: 'REJECTED',
       disapprovedWithoutRejection: true,
       version: 3,
       operationType: 'SERVICES',
-      client: CLIENT.taxId,
       issuedAt: '2026-10-01',
-    } as const;
+      statusHistory: [
+        ...storedInvoice().statusHistory,
+        {
+          status: 'REJECTED',
+          title: 'Rechazado',
+          additionalMessage: 'Falta la orden de compra.',
+          date: '2026-11-03T16:00:00.000Z',
+          by: 'gestor@demo.pe',
+        },
+      ],
+    });
     const { intake, stored, form } = setup(rejected);
-    await intake.withoutXml(supplier, form());
+    const again = await intake.withoutXml(supplier, form());
     expect(stored[0]!.replacing).toBe(rejected);
-    const definitive = setup({ ...rejected, disapprovedWithoutRejection: false });
+    // The same history goes on: the first registration and the rejection with its reason stay.
+    expect(again.statusHistory).toEqual([
+      ...rejected.statusHistory,
+      {
+        status: 'PENDING',
+        title: 'Debe revisar',
+        additionalMessage: 'Comprobante enviado nuevamente tras el rechazo',
+        date: '2026-11-20T15:00:00.000Z',
+        by: 'p@demo.pe',
+      },
+    ]);
+    expect(again.receivedAt).toBe('2026-11-20T15:00:00.000Z');
+    const definitive = setup(storedInvoice({ ...rejected, disapprovedWithoutRejection: false }));
     await expect(definitive.intake.withoutXml(supplier, definitive.form())).rejects.toMatchObject({
       code: 'ERROR_INVOICE_ALREADY_EXISTS',
     });

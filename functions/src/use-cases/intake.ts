@@ -23,6 +23,7 @@ import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/ou
 import { uploadUseItems } from '../repositories/upload-uses.js';
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
+import type { SupplierProfileRepository } from '../repositories/supplier-profiles.js';
 
 /** What an electronic document says, whether read from its XML or typed in the form with its PDF. */
 export interface IncomingDocument {
@@ -58,6 +59,8 @@ export interface IntakeDeps {
   /** The series-number format rule. */
   readonly checkInvoiceCode: (type: InvoiceType, prefixId: string, numericId: string) => boolean;
   readonly clients: { get(taxId: string): Promise<Client | null> };
+  /** The supplier directory: the business name a RUC is known by. */
+  readonly profiles: Pick<SupplierProfileRepository, 'getMany'>;
   readonly store: IntakeStore;
   /** Sends the messages the intake committed with the invoice (SUNAT validation, notification). */
   readonly outgoing: Pick<Outgoing, 'deliver'>;
@@ -133,6 +136,7 @@ export function makeIntake(deps: IntakeDeps) {
     if (existing && !retryAllowed) throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS', { invoiceId: id });
 
     const now = deps.clock().toISOString();
+    const by = caller.email || caller.sub;
     const invoice: Invoice = {
       id,
       prefixId: document.prefixId,
@@ -158,19 +162,22 @@ export function makeIntake(deps: IntakeDeps) {
       purchaseOrders: [...document.purchaseOrders],
       attachments: [],
       issuedAt: document.issueDate,
+      receivedAt: now,
       scheduledAt: null,
       paidAt: null,
       xmlUrl: files.xmlUrl,
       pdfUrl: files.pdfUrl,
       disapprovedWithoutRejection: false,
       notes: document.notes,
+      // A resubmission continues the history of the rejection it replaces: nothing anyone did is lost.
       statusHistory: [
+        ...(retryAllowed && existing ? existing.statusHistory : []),
         {
           status: 'PENDING',
           title: INVOICE_STATUS_LABELS.PENDING,
-          additionalMessage: 'Comprobante recibido',
+          additionalMessage: retryAllowed ? 'Comprobante enviado nuevamente tras el rechazo' : 'Comprobante recibido',
           date: now,
-          by: caller.email || caller.sub,
+          by,
         },
       ],
     };
@@ -222,8 +229,12 @@ export function makeIntake(deps: IntakeDeps) {
 
     async withoutXml(caller: Caller, body: RouteBody<Routes['createInvoiceWithoutXml']>): Promise<Invoice> {
       const upload = await deps.verifyUpload(body.pdfUrl, 'INVOICE_PDF', caller);
-      return refusingUpload(upload.key, (progress) =>
-        register(
+      return refusingUpload(upload.key, async (progress) => {
+        // The business name is the one the directory knows the RUC by; a typed one only names a RUC it does not know.
+        const known = await deps.profiles.getMany([body.supplierTaxId]);
+        const supplierName = known.get(body.supplierTaxId)?.name ?? body.supplierName;
+        if (!supplierName) throw new BadRequestError('ERROR_MISSING_PARAMETER', { parameter: 'supplierName' });
+        return register(
           caller,
           {
             type: body.type,
@@ -231,7 +242,7 @@ export function makeIntake(deps: IntakeDeps) {
             numericId: body.numericId,
             issueDate: body.issueDate,
             currency: body.currency,
-            supplier: { taxId: body.supplierTaxId, name: body.supplierName },
+            supplier: { taxId: body.supplierTaxId, name: supplierName },
             customerTaxId: body.clientTaxId,
             taxAmount: body.taxAmount,
             amount: body.amount,
@@ -240,8 +251,8 @@ export function makeIntake(deps: IntakeDeps) {
           },
           { xmlUrl: null, pdfUrl: upload.key },
           progress,
-        ),
-      );
+        );
+      });
     },
   };
 }

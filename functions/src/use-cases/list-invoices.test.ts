@@ -7,6 +7,7 @@ import { makeListInvoices } from './list-invoices.js';
 const calls: { scope: InvoiceScope; filter: InvoiceFilter }[] = [];
 const fakeRepo: InvoiceRepository = {
   list: async (scope, filter) => (calls.push({ scope, filter }), { items: [], nextCursor: null }),
+  count: async (scope, filter) => (calls.push({ scope, filter }), { count: 0, exact: true }),
 };
 const list = makeListInvoices({ invoices: fakeRepo });
 

@@ -1,4 +1,4 @@
-import { normalizeForSearch, type Employee, type OfficeLocation, type RouteQuery, type Routes } from '@portal/shared';
+import { searchTerms, type Employee, type OfficeLocation, type RouteQuery, type Routes } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import type { ClientRepository } from '../repositories/clients.js';
 import type { ReferenceDataRepository } from '../repositories/reference-data.js';
@@ -15,14 +15,18 @@ export interface ReferenceDataDeps {
 /** What a reviewer chooses from when completing an invoice: the company's responsibles and offices. */
 export function makeReferenceData({ referenceData, clients }: ReferenceDataDeps) {
   return {
-    /** Active employees of the company; `q` narrows them to a name prefix, accents and case ignored. */
+    /**
+     * Active employees of the company; `q` narrows them to those with a word of the name starting with each
+     * of its words ("gutié", "ana gut"), accents and case ignored.
+     */
     async listEmployees(caller: Caller, query: EmployeesQuery): Promise<{ items: Employee[] }> {
       await assertCompanyAccess(caller, query.acquirer, clients);
       // A q of only spaces or punctuation names nobody in particular: it lists everyone.
-      const prefix = normalizeForSearch(query.q ?? '');
-      const items = prefix
-        ? await referenceData.listActiveEmployeesByNamePrefix(query.acquirer, prefix)
-        : await referenceData.listActiveEmployees(query.acquirer);
+      const terms = searchTerms(query.q ?? '');
+      const items =
+        terms.length > 0
+          ? await referenceData.listActiveEmployeesMatching(query.acquirer, terms)
+          : await referenceData.listActiveEmployees(query.acquirer);
       return { items };
     },
 

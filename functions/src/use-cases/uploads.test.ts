@@ -101,6 +101,7 @@ function invoice(overrides: Partial<StoredInvoice> = {}): StoredInvoice {
     purchaseOrders: [],
     attachments: [`uploads/${SUPPLIER_RUC}/2026/11/${ID}.png`],
     issuedAt: '2026-11-01',
+    receivedAt: '2026-11-01T14:00:00.000Z',
     scheduledAt: null,
     paidAt: null,
     xmlUrl: `uploads/${SUPPLIER_RUC}/2026/11/${ID}.xml`,

@@ -633,7 +633,7 @@ describe('the Cognito operations of each route', () => {
     },
     listAuditEvents: ({ admin }) => admin.listAuditEvents({ limit: 20 }),
     getCurrentUser: ({ directory }, ids) =>
-      makeGetCurrentUser({ directory })({
+      makeGetCurrentUser({ directory, companyNames: async () => new Map() })({
         sub: 's',
         username: ids.supplier!,
         email: 'ana@proveedor.pe',

@@ -41,6 +41,7 @@ function invoice(overrides: Partial<StoredInvoice> = {}): StoredInvoice {
     purchaseOrders: [],
     attachments: [],
     issuedAt: '2026-10-05',
+    receivedAt: '2026-10-05T14:00:00.000Z',
     scheduledAt: null,
     paidAt: null,
     xmlUrl: null,

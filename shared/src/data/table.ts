@@ -29,13 +29,16 @@ export const TABLE = {
     byClientOffice: { name: 'gsi7', partitionKey: 'gsi7pk', sortKey: 'gsi7sk' },
     /** Invoices of a company under one responsible · conformity documents by responsible (sparse). */
     byClientResponsible: { name: 'gsi8', partitionKey: 'gsi8pk', sortKey: 'gsi8sk' },
-    /** Search within a company by invoice number prefix. */
+    /**
+     * Spare: held invoice-number prefixes until invoices got search index items (issue 20). Kept defined
+     * because a deployed table can only drop one index per update; nothing writes `numberKey` now.
+     */
     byClientNumber: { name: 'gsi9', partitionKey: 'gsi1pk', sortKey: 'numberKey' },
-    /** Search within a company by supplier RUC prefix · the supplier directory by RUC. */
+    /** The supplier directory by RUC prefix. */
     byClientRuc: { name: 'gsi10', partitionKey: 'gsi1pk', sortKey: 'rucKey' },
-    /** Search within a company by supplier name prefix · employees by name · the supplier directory by name. */
+    /** The supplier directory by name prefix. */
     byClientName: { name: 'gsi11', partitionKey: 'gsi1pk', sortKey: 'nameKey' },
-    /** Search within a supplier's own invoices by number prefix. */
+    /** Spare, as byClientNumber. */
     bySupplierNumber: { name: 'gsi12', partitionKey: 'gsi2pk', sortKey: 'numberKey' },
   },
 } as const;
@@ -70,7 +73,8 @@ export interface InvoiceIndexSource {
   readonly supplierName: string;
   readonly type: string;
   readonly id: string;
-  readonly issuedAt: string;
+  /** When the portal received it (the latest submission): the order of every invoice listing. */
+  readonly receivedAt: string;
   readonly status: string;
   readonly officeId: string | null;
   readonly responsible: { readonly id: string } | null;
@@ -80,14 +84,16 @@ export const CONFORMITY_KINDS = ['SERVICE_SHEET', 'MATERIAL_DOCUMENT'] as const;
 export type ConformityKind = (typeof CONFORMITY_KINDS)[number];
 
 const ORDER_PREFIX = 'INVOICE#';
+/** Past every millisecond timestamp until the year 2286: subtracting from it orders newest first. */
+const INVERTED_TIME_BASE = 9_999_999_999_999;
 
 export const keys = {
   invoice(supplierId: string, type: string, invoiceId: string): ItemKey {
     return { pk: `INVOICE#${supplierId}#${type}#${invoiceId}`, sk: 'INVOICE' };
   },
-  /** Newest first within every invoice partition; the key makes the order total. */
-  invoiceOrder(invoice: Pick<InvoiceIndexSource, 'issuedAt' | 'supplierId' | 'type' | 'id'>): string {
-    return `${ORDER_PREFIX}${invoice.issuedAt}#${invoice.supplierId}#${invoice.type}#${invoice.id}`;
+  /** Newest received first within every invoice partition; the key makes the order total. */
+  invoiceOrder(invoice: Pick<InvoiceIndexSource, 'receivedAt' | 'supplierId' | 'type' | 'id'>): string {
+    return `${ORDER_PREFIX}${invoice.receivedAt}#${invoice.supplierId}#${invoice.type}#${invoice.id}`;
   },
   invoiceOrderPrefix: ORDER_PREFIX,
   /**
@@ -109,9 +115,6 @@ export const keys = {
       gsi5sk: order,
       gsi6pk: keys.clientTypeInvoices(invoice.client, invoice.type),
       gsi6sk: order,
-      numberKey: `${invoice.id}#${order}`,
-      rucKey: `${invoice.supplierId}#${order}`,
-      nameKey: `${nameKeyOf(invoice.supplierName)}#${order}`,
     };
     if (invoice.officeId) {
       attributes.gsi7pk = keys.clientOfficeInvoices(invoice.client, invoice.officeId);
@@ -180,6 +183,33 @@ export const keys = {
     return { pk: 'CLIENTS', sk: `CLIENT#${taxId}` };
   },
 
+  /**
+   * One search index item of an invoice (see search.ts): partitioned by scope, owner (the company, or the
+   * supplier) and the token's first character; sorted by token, then newest received first.
+   */
+  searchEntry(
+    scope: 'CLIENT' | 'SUPPLIER',
+    owner: string,
+    token: string,
+    invoice: Pick<InvoiceIndexSource, 'receivedAt' | 'supplierId' | 'type' | 'id'>,
+  ): ItemKey {
+    const newestFirst = String(INVERTED_TIME_BASE - Date.parse(invoice.receivedAt)).padStart(13, '0');
+    return {
+      pk: keys.searchPartition(scope, owner, token),
+      sk: `${token}#${newestFirst}#${invoice.supplierId}#${invoice.type}#${invoice.id}`,
+    };
+  },
+  searchPartition: (scope: 'CLIENT' | 'SUPPLIER', owner: string, token: string) =>
+    `SEARCH#${scope}#${owner}#${token.charAt(0)}`,
+
+  /**
+   * The invoice counts behind the list's total: per company `{status}#{type}`, per supplier
+   * `{client}#{status}#{type}`, ADDed in the transaction of every invoice change (see counts.ts).
+   */
+  invoiceCounts(scope: 'CLIENT' | 'SUPPLIER', owner: string): ItemKey {
+    return { pk: `COUNTS#${scope}#${owner}`, sk: 'INVOICES' };
+  },
+
   /** Counters of one company: per month of issue (YYYY-MM) and in total (ALL). */
   dashboard(client: string, period: string | 'ALL'): ItemKey {
     return { pk: `DASHBOARD#${client}`, sk: `PERIOD#${period}` };
@@ -194,10 +224,14 @@ export const keys = {
   employee(acquirer: string, id: string): ItemKey {
     return { pk: `EMPLOYEES#${acquirer}`, sk: `EMPLOYEE#${id}` };
   },
-  /** An employee is found by name prefix through byClientName. */
-  employeeIndexes(acquirer: string, employee: { id: string; fullName: string }): Record<string, string> {
-    return { gsi1pk: keys.employees(acquirer), nameKey: `${nameKeyOf(employee.fullName)}#${employee.id}` };
+  /**
+   * An employee is found by any word of its name: one item per word (see employeeWordItems in search.ts),
+   * sorted by the word, holding the employee as the list shows it.
+   */
+  employeeWord(acquirer: string, word: string, id: string): ItemKey {
+    return { pk: keys.employeeWords(acquirer), sk: `${word}#${id}` };
   },
+  employeeWords: (acquirer: string) => `EMPLOYEE_WORDS#${acquirer}`,
 
   purchaseOrder(acquirer: string, id: string): ItemKey {
     return { pk: `PO#${acquirer}#${id}`, sk: 'PO' };

@@ -2,7 +2,9 @@ import { pageOf } from '../schemas/common.js';
 import {
   CreateInvoiceFromXmlBody,
   CreateInvoiceWithoutXmlBody,
+  CountInvoicesQuery,
   Invoice,
+  InvoiceCount,
   InvoiceSummary,
   ListInvoicesQuery,
 } from '../schemas/invoices.js';
@@ -20,6 +22,17 @@ export const invoiceRoutes = {
     request: { query: ListInvoicesQuery },
     response: pageOf(InvoiceSummary),
     handler: 'invoices/list-invoices',
+  }),
+  countInvoices: route({
+    id: 'countInvoices',
+    method: 'GET',
+    path: '/invoices/count',
+    summary: 'Cuántos comprobantes coinciden con el filtro (el total de la lista)',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    request: { query: CountInvoicesQuery },
+    response: InvoiceCount,
+    handler: 'invoices/count-invoices',
   }),
   createInvoiceFromXml: route({
     id: 'createInvoiceFromXml',

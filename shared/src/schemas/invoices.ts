@@ -53,6 +53,8 @@ export const Invoice = z.object({
   purchaseOrders: z.array(z.string()),
   attachments: z.array(z.string()),
   issuedAt: IsoDate,
+  /** When the portal received it (its latest submission): every listing is newest received first. */
+  receivedAt: IsoDateTime,
   scheduledAt: z.nullable(IsoDate),
   paidAt: z.nullable(IsoDate),
   xmlUrl: z.nullable(z.string()),
@@ -99,8 +101,8 @@ export const InvoiceKeyPath = z.object({
   invoiceId: z.string().check(z.regex(/^[A-Z0-9]{1,4}-\d{1,8}$/, 'debe tener la forma SERIE-NÚMERO')),
 });
 
-/** GET /invoices: the invoice filter of spec §3, paginated. */
-export const ListInvoicesQuery = z.extend(PageQuery, {
+/** The invoice filter of spec §3. */
+const invoiceFilter = {
   client: z.optional(Ruc),
   search: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.search))),
   responsible: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId))),
@@ -109,7 +111,20 @@ export const ListInvoicesQuery = z.extend(PageQuery, {
   office: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId))),
   acquirer: z.optional(Ruc),
   issuer: z.optional(Ruc),
-});
+};
+
+/** GET /invoices: the invoice filter of spec §3, paginated. */
+export const ListInvoicesQuery = z.extend(PageQuery, invoiceFilter);
+
+/** GET /invoices/count: the same filter, without pages. */
+export const CountInvoicesQuery = z.object(invoiceFilter);
+
+/**
+ * How many invoices match: exact from the counters kept with every change, or — for a search, an office or a
+ * responsible — counted up to a bound, beyond which `exact` is false and `count` is a lower bound ("más de").
+ */
+export const InvoiceCount = z.object({ count: z.number(), exact: z.boolean() });
+export type InvoiceCount = z.infer<typeof InvoiceCount>;
 
 /** Create-invoice-without-XML form (spec §3). */
 export const CreateInvoiceWithoutXmlBody = z.object({
@@ -118,7 +133,11 @@ export const CreateInvoiceWithoutXmlBody = z.object({
   type: InvoiceType,
   clientTaxId: Ruc,
   supplierTaxId: Ruc,
-  supplierName: z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.partyName)),
+  /**
+   * Only for a RUC the supplier directory does not know yet: the business name of a known RUC is the
+   * directory's (a supplier cannot present itself as another company), whatever is sent.
+   */
+  supplierName: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.partyName))),
   currency: Currency,
   amount: RequestMoney.check(z.positive()),
   taxAmount: RequestMoney,

@@ -12,5 +12,10 @@ export const SessionUser = z.object({
   email: z.string(),
   level: Level,
   taxId: z.nullable(z.string()),
+  /**
+   * The companies of `taxId` with their names: a supplier's RUCs as the supplier directory knows them (the
+   * business name its forms use), staff's companies as the group registers them; null where none is known.
+   */
+  companies: z.array(z.object({ taxId: z.string(), name: z.nullable(z.string()) })),
 });
 export type SessionUser = z.infer<typeof SessionUser>;

@@ -4,7 +4,10 @@ import {
   INVOICE_TYPE_LABELS,
   formatDate,
   formatMoney,
+  type InvoiceCount,
+  type InvoiceStatus,
   type InvoiceSummary,
+  type InvoiceType,
   type Level,
 } from '@portal/shared';
 import { errorMessage } from '../api/client';
@@ -38,8 +41,16 @@ export type InvoiceLookup = (query: {
   limit: number;
 }) => Promise<{ items: InvoiceSummary[]; nextCursor: string | null }>;
 
+/** GET /invoices/count for one company (undefined: the supplier's own scope). */
+export type InvoiceCounter = (query: {
+  client?: string;
+  invoiceStatus?: string;
+  invoiceType?: string;
+}) => Promise<InvoiceCount>;
+
 export interface AnswerContext {
   readonly level: Level;
+  readonly count: InvoiceCounter;
   /**
    * The companies whose invoices the user may read, one call each: a supplier reads its own scope
    * (undefined), a manager its companies, an administrator every company of the group.
@@ -162,6 +173,82 @@ async function payments(context: AnswerContext): Promise<Answer> {
   };
 }
 
+/**
+ * The open invoices of a role: for a supplier what is not yet paid nor rejected (what it will be paid for),
+ * for staff what still waits for them (data to complete, approval).
+ */
+const OPEN_STATUSES: Record<Level, readonly InvoiceStatus[]> = {
+  SUPPLIER: ['PENDING', 'COMPLETED', 'ACCEPTED', 'SCHEDULED'],
+  MANAGER: ['PENDING', 'COMPLETED'],
+  ADMIN: ['PENDING', 'COMPLETED'],
+  UNKNOWN: ['PENDING', 'COMPLETED'],
+};
+
+/** How many invoices of each status the user has (every company within reach), for the types asked. */
+async function count(intent: Extract<Intent, { kind: 'count' }>, context: AnswerContext): Promise<Answer> {
+  const statuses =
+    intent.statuses === 'ALL'
+      ? INVOICE_STATUSES
+      : intent.statuses === 'OPEN'
+        ? OPEN_STATUSES[context.level]
+        : intent.statuses;
+  const invoiceType = intent.types.length > 0 ? intent.types.join(',') : undefined;
+  const perStatus = await Promise.all(
+    statuses.map(async (status) => {
+      const counts = await Promise.all(
+        context.scopes.map((client) =>
+          context.count({
+            ...(client ? { client } : {}),
+            invoiceStatus: status,
+            ...(invoiceType ? { invoiceType } : {}),
+          }),
+        ),
+      );
+      return {
+        status,
+        count: counts.reduce((sum, counted) => sum + counted.count, 0),
+        exact: counts.every((counted) => counted.exact),
+      };
+    }),
+  );
+  const total = perStatus.reduce((sum, row) => sum + row.count, 0);
+  const documents = (n: number) => text.count.documents(intent.types as InvoiceType[], n);
+  const qualifier =
+    intent.statuses === 'OPEN' ? text.count.open[context.level === 'SUPPLIER' ? 'supplier' : 'staff'] : '';
+  const who = context.level === 'SUPPLIER' ? text.count.youHave : text.count.thereAre;
+  const link = {
+    text: text.count.link,
+    href: `/invoices?${new URLSearchParams({
+      invoiceStatus: statuses.join(','),
+      ...(invoiceType ? { invoiceType } : {}),
+    })}`,
+  };
+  if (total === 0) {
+    const none = context.level === 'SUPPLIER' ? text.count.noneYou : text.count.noneThere;
+    return { text: none(documents(2), qualifier), link };
+  }
+  const single = perStatus.length === 1 ? perStatus[0]! : null;
+  if (single) {
+    return {
+      text: text.count.inStatus(who, single.count, documents(single.count), INVOICE_STATUS_LABELS[single.status]),
+      link,
+    };
+  }
+  return {
+    text: text.count.total(who, total, documents(total), qualifier),
+    lists: [
+      {
+        items: perStatus
+          .filter((row) => row.count > 0)
+          .map((row) => text.count.statusLine(INVOICE_STATUS_LABELS[row.status], row.count)),
+      },
+    ],
+    note:
+      intent.statuses === 'OPEN' ? text.count.openNote[context.level === 'SUPPLIER' ? 'supplier' : 'staff'] : undefined,
+    link,
+  };
+}
+
 /** Answers one question; a failed call is told in the conversation by spec §8's display rule. */
 export async function answer(intent: Intent, context: AnswerContext): Promise<Answer> {
   switch (intent.kind) {
@@ -173,7 +260,9 @@ export async function answer(intent: Intent, context: AnswerContext): Promise<An
       return HOW_TO[intent.topic]();
     case 'invoiceStatus':
     case 'payments':
+    case 'count':
       try {
+        if (intent.kind === 'count') return await count(intent, context);
         return intent.kind === 'payments' ? await payments(context) : await invoiceStatus(intent.number, context);
       } catch (error) {
         return { text: `${text.invoice.failed} ${errorMessage(error)}` };

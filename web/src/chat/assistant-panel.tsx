@@ -9,7 +9,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import { parseTaxIds, routes, type SessionUser } from '@portal/shared';
 import { apiCall } from '../api/client';
 import { useClients } from '../hooks/use-clients';
-import { answer, type Answer, type InvoiceLookup } from './answers';
+import { answer, type Answer, type InvoiceCounter, type InvoiceLookup } from './answers';
 import { understand } from './intents';
 import { chatMessages } from './messages';
 
@@ -23,6 +23,7 @@ export interface Turn {
 }
 
 const lookup: InvoiceLookup = (query) => apiCall(routes.listInvoices, { query });
+const count: InvoiceCounter = (query) => apiCall(routes.countInvoices, { query });
 
 /** The companies whose invoices the assistant may read for the user (see AnswerContext.scopes). */
 function useScopes(user: SessionUser): (string | undefined)[] {
@@ -115,7 +116,7 @@ export default function AssistantPanel({ user, conversation, panelId, titleId, o
     setQuestion('');
     setTurns((current) => [...current, { id: nextId.current++, from: 'user', answer: { text: asked } }]);
     setBusy(true);
-    const reply = await answer(understand(asked), { level: user.level, scopes, lookup });
+    const reply = await answer(understand(asked), { level: user.level, scopes, lookup, count });
     setBusy(false);
     setTurns((current) => [...current, { id: nextId.current++, from: 'assistant', answer: reply }]);
   };

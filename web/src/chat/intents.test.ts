@@ -24,3 +24,29 @@ describe("the built-in assistant's understanding", () => {
     expect(understand('xyzzy')).toEqual({ kind: 'unknown' });
   });
 });
+
+describe('"how many" questions', () => {
+  it('counts the statuses and types named, the open ones, or all', () => {
+    expect(understand('¿Cuántas facturas tengo pendientes?')).toEqual({
+      kind: 'count',
+      statuses: 'OPEN',
+      types: ['FACTURA'],
+    });
+    expect(understand('cuantos comprobantes tengo pagados')).toEqual({ kind: 'count', statuses: ['PAID'], types: [] });
+    expect(understand('¿Cuántas notas de crédito rechazadas o aprobadas hay?')).toEqual({
+      kind: 'count',
+      statuses: ['ACCEPTED', 'REJECTED'],
+      types: ['NOTA_DE_CREDITO'],
+    });
+    expect(understand('Número de boletas por revisar')).toEqual({
+      kind: 'count',
+      statuses: ['PENDING'],
+      types: ['BOLETA'],
+    });
+    expect(understand('¿Cuántos comprobantes tengo?')).toEqual({ kind: 'count', statuses: 'ALL', types: [] });
+  });
+
+  it('still reads an invoice number first', () => {
+    expect(understand('¿cuánto me deben por la F001-123?')).toEqual({ kind: 'invoiceStatus', number: 'F001-123' });
+  });
+});

@@ -2,10 +2,19 @@
  * What the built-in assistant understands: an invoice number, the payment question, or one of the
  * portal's how-to topics, each found by its keywords. Pure, so the table is easy to extend.
  */
+import type { InvoiceStatus, InvoiceType } from '@portal/shared';
+
 export type HowToTopic = 'uploadXml' | 'withoutXml' | 'statuses' | 'approver' | 'emails' | 'password';
+
+/**
+ * Which invoices a "how many" question asks about: the statuses named ("pagadas"), the open ones ("pendientes",
+ * read by the asker's role), or all; and the document types named ("facturas"), or all.
+ */
+export type CountedStatuses = readonly InvoiceStatus[] | 'OPEN' | 'ALL';
 
 export type Intent =
   | { readonly kind: 'invoiceStatus'; readonly number: string }
+  | { readonly kind: 'count'; readonly statuses: CountedStatuses; readonly types: readonly InvoiceType[] }
   | { readonly kind: 'payments' }
   | { readonly kind: 'howTo'; readonly topic: HowToTopic }
   | { readonly kind: 'help' }
@@ -47,6 +56,40 @@ const PAYMENT_PHRASES = [
   'me pagan',
   'programacion de pago',
 ];
+
+/** The start of a "how many" question. */
+const COUNT_PHRASES = ['cuantas', 'cuantos', 'cuanto', 'cuanta', 'numero de', 'cantidad de', 'total de'];
+
+/** Status words, by their stem ("pagada", "pagados"…), and the statuses they name. */
+const STATUS_WORDS: readonly [RegExp, readonly InvoiceStatus[]][] = [
+  [/\b(por revisar|debe revisar|sin revisar)\b/, ['PENDING']],
+  [/\bcompletad/, ['COMPLETED']],
+  [/\b(aprobad|aceptad)/, ['ACCEPTED']],
+  [/\brechazad/, ['REJECTED']],
+  [/\bprogramad/, ['SCHEDULED']],
+  [/\b(pagad|cobrad)/, ['PAID']],
+];
+const OPEN_WORDS = /\b(pendiente|por pagar|sin pagar|por cobrar|sin cobrar|en proceso|abiert)/;
+
+/** Document words and their types; "comprobantes" or "documentos" name them all. */
+const TYPE_WORDS: readonly [RegExp, InvoiceType][] = [
+  [/\bfactura/, 'FACTURA'],
+  [/\bboleta/, 'BOLETA'],
+  [/\bnotas? de credito/, 'NOTA_DE_CREDITO'],
+  [/\bnotas? de debito/, 'NOTA_DE_DEBITO'],
+  [/\b(recibos? por honorarios|honorarios)/, 'RECIBO_POR_HONORARIOS'],
+];
+
+/** A "how many" question, or null: which statuses and types it counts. */
+function countQuestion(text: string): Extract<Intent, { kind: 'count' }> | null {
+  if (!COUNT_PHRASES.some((phrase) => containsPhrase(text, phrase))) return null;
+  const named = STATUS_WORDS.filter(([words]) => words.test(text)).flatMap(([, statuses]) => statuses);
+  const statuses: CountedStatuses = named.length > 0 ? named : OPEN_WORDS.test(text) ? 'OPEN' : 'ALL';
+  const types = TYPE_WORDS.filter(([words]) => words.test(text.replace(/\bfacturacion\b/g, ''))).map(
+    ([, type]) => type,
+  );
+  return { kind: 'count', statuses, types };
+}
 
 interface TopicRule {
   readonly topic: HowToTopic | 'help';
@@ -92,12 +135,17 @@ function containsPhrase(text: string, phrase: string): boolean {
   return ` ${text} `.includes(` ${phrase} `) || (phrase.length > 5 && text.includes(phrase));
 }
 
-/** Reads a question: an invoice number wins, then the payment question, then the best-scoring topic. */
+/**
+ * Reads a question: an invoice number wins, then a "how many" question, then the payment question, then the
+ * best-scoring topic.
+ */
 export function understand(question: string): Intent {
   const number = invoiceNumberIn(question);
   if (number) return { kind: 'invoiceStatus', number };
   const text = normalize(question);
   if (!text) return { kind: 'unknown' };
+  const count = countQuestion(text);
+  if (count) return count;
   if (PAYMENT_PHRASES.some((phrase) => containsPhrase(text, phrase))) return { kind: 'payments' };
 
   let best: { topic: HowToTopic | 'help'; score: number } | null = null;

@@ -17,7 +17,8 @@ export const chatMessages = {
   help:
     'Puedo ayudarte con: cargar un XML, registrar un comprobante sin XML, el significado de los estados, ' +
     'quién aprueba los comprobantes, la recepción de correos y el restablecimiento de tu contraseña. ' +
-    'También consulto tus comprobantes: escribe su número (por ejemplo F001-123) o pregunta "¿cuándo me pagan?".',
+    'También consulto tus comprobantes: escribe su número (por ejemplo F001-123), pregunta "¿cuándo me pagan?" ' +
+    'o "¿cuántas facturas tengo pendientes?".',
   unknown:
     'No entendí tu pregunta. Prueba con el número de un comprobante (por ejemplo "¿en qué estado está la F001-123?"), ' +
     '"¿cuándo me pagan?" o escribe "ayuda" para ver todo lo que puedo responder.',
@@ -61,6 +62,33 @@ export const chatMessages = {
     several: (count: number, number: string) => `Encontré ${count} comprobantes con el número ${number}:`,
     open: (number: string) => `Ver ${number} en Mis comprobantes`,
     failed: 'No pude consultar tus comprobantes en este momento.',
+  },
+  count: {
+    youHave: 'Tienes',
+    thereAre: 'Hay',
+    documents: (types: readonly string[], n: number) => {
+      const names: Record<string, [string, string]> = {
+        FACTURA: ['factura', 'facturas'],
+        BOLETA: ['boleta', 'boletas'],
+        NOTA_DE_CREDITO: ['nota de crédito', 'notas de crédito'],
+        NOTA_DE_DEBITO: ['nota de débito', 'notas de débito'],
+        RECIBO_POR_HONORARIOS: ['recibo por honorarios', 'recibos por honorarios'],
+      };
+      const [one, many] = (types.length === 1 ? names[types[0]!] : undefined) ?? ['comprobante', 'comprobantes'];
+      return n === 1 ? one : many;
+    },
+    noneYou: (documents: string, qualifier: string) => `No tienes ${documents}${qualifier} por ahora.`,
+    noneThere: (documents: string, qualifier: string) => `No hay ${documents}${qualifier} por ahora.`,
+    inStatus: (who: string, n: number, documents: string, status: string) =>
+      `${who} ${n} ${documents} en estado "${status}".`,
+    total: (who: string, n: number, documents: string, qualifier: string) => `${who} ${n} ${documents}${qualifier}:`,
+    statusLine: (status: string, n: number) => `${status}: ${n}`,
+    open: { supplier: ' por cobrar', staff: ' por atender' },
+    link: 'Verlos en Mis comprobantes',
+    openNote: {
+      supplier: 'Cuento los que aún no se pagan ni fueron rechazados.',
+      staff: 'Cuento los que esperan completar datos o su aprobación.',
+    },
   },
   payments: {
     intro: 'Estos son tus pagos:',
