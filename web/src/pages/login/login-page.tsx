@@ -16,6 +16,7 @@ import '../../i18n/amplify-dictionary';
 import { runtimeConfig } from '../../config/runtime-config';
 import { messages } from '../../messages';
 import { PATHS } from '../../routing/guard';
+import { returnPathOf, safeReturnPath } from '../../routing/return-to';
 import { authErrorName, isBadCredentials } from '../../session/auth-errors';
 import {
   CorporateSignInError,
@@ -64,13 +65,15 @@ function useCorporateCallback(setNotice: (notice: Notice) => void): boolean {
     const finish = async () => {
       try {
         if (!oauth) throw new CorporateSignInError('failed');
-        await completeCorporateSignIn(oauth, userPoolClientId, location.search);
+        const { returnTo } = await completeCorporateSignIn(oauth, userPoolClientId, location.search);
         await startSession();
-        navigate(PATHS.home, { replace: true });
+        navigate(safeReturnPath(returnTo) ?? PATHS.home, { replace: true });
       } catch (error) {
-        const reason = error instanceof CorporateSignInError ? error.reason : 'failed';
-        setNotice({ type: 'error', text: CORPORATE_FAILURES[reason] });
-        navigate(PATHS.login, { replace: true });
+        const failure = error instanceof CorporateSignInError ? error : new CorporateSignInError('failed');
+        setNotice({ type: 'error', text: CORPORATE_FAILURES[failure.reason] });
+        // Still on the way to where the user was going, for another try.
+        const returnTo = safeReturnPath(failure.returnTo);
+        navigate(PATHS.login, { replace: true, state: returnTo ? { returnTo } : undefined });
       }
     };
     void finish();
@@ -88,6 +91,10 @@ function SignInForm({
   onForgotPassword: (email: string) => void;
 }) {
   const navigate = useNavigate();
+  const location = useLocation();
+  // Where the guard stopped the user (an invoice an e-mail links to); the home page otherwise.
+  const returnTo = returnPathOf(location.state);
+  const enterPortal = () => navigate(returnTo ?? PATHS.home, { replace: true });
   const startSession = useStartSession();
   const [email, setEmail] = useState(initialEmail);
   const [choosingPassword, setChoosingPassword] = useState(false);
@@ -118,7 +125,7 @@ function SignInForm({
         return;
       }
       await startSession();
-      navigate(PATHS.home, { replace: true });
+      enterPortal();
     } catch (error) {
       setNotice({
         type: 'error',
@@ -138,7 +145,7 @@ function SignInForm({
     }
     setRedirecting(true);
     try {
-      await startCorporateSignIn(oauth, userPoolClientId);
+      await startCorporateSignIn(oauth, userPoolClientId, returnTo);
     } catch {
       setRedirecting(false);
       setNotice({ type: 'error', text: messages.login.failed });
@@ -150,7 +157,7 @@ function SignInForm({
       <NewPasswordForm
         onSignedIn={async () => {
           await startSession();
-          navigate(PATHS.home, { replace: true });
+          enterPortal();
         }}
         onCancel={() => {
           setChoosingPassword(false);
