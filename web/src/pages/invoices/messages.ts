@@ -49,6 +49,10 @@ export const invoicesMessages = {
     close: 'Cerrar preferencias',
     pageSize: 'Filas por página',
     pageSizeOption: (size: number) => `${size} comprobantes`,
+    wrapLines: 'Ajustar líneas',
+    wrapLinesDescription: 'Muestra los textos largos completos en varias líneas en lugar de recortarlos.',
+    columns: 'Columnas',
+    columnsDescription: 'Elija qué columnas ver y arrástrelas para cambiar su orden.',
   },
   filters: {
     regionLabel: 'Filtros de comprobantes',

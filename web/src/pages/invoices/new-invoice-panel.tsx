@@ -20,6 +20,7 @@ import {
   issueDateProblem,
   routes,
   type Currency,
+  type Invoice,
   type InvoiceType,
 } from '@portal/shared';
 import { apiCall } from '../../api/client';
@@ -53,7 +54,8 @@ export interface NewInvoicePanelProps {
   readonly supplierName?: string;
   /** The client the list is filtered by, offered first. */
   readonly defaultClient?: string;
-  readonly onCreated: () => void;
+  /** The invoice as stored: the screen opens its detail in this sidebar's place. */
+  readonly onCreated: (invoice: Invoice) => void;
   readonly onClose: () => void;
 }
 
@@ -104,8 +106,7 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
       setPhase('registering');
       const invoice = await apiCall(routes.createInvoiceWithoutXml, { body: { ...body, pdfUrl } });
       announceReceived(feedback, invoice);
-      props.onCreated();
-      props.onClose();
+      props.onCreated(invoice);
     } catch (error) {
       reportFailure(feedback, error);
       setPhase('idle');
