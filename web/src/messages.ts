@@ -121,4 +121,15 @@ export const messages = {
   errors: {
     transactionSuffix: (txId: string) => `(código de transacción: ${txId})`,
   },
+  /** The date field typed dd/mm/aa with its calendar (components/date-input.tsx). */
+  dateInput: {
+    placeholder: 'dd/mm/aa',
+    openCalendar: (selected: string | null) =>
+      selected ? `Elegir fecha en el calendario; la fecha elegida es ${selected}` : 'Elegir fecha en el calendario',
+    closeCalendar: 'Cerrar calendario',
+    calendar: 'Calendario',
+    today: 'Hoy',
+    nextMonth: 'Mes siguiente',
+    previousMonth: 'Mes anterior',
+  },
 } as const;
