@@ -3,7 +3,8 @@ import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient 
 import { EMPTY_DASHBOARD, dashboardDelta, dashboardMonth, keys, parseTaxIds, type Invoice } from '@portal/shared';
 import { CLIENTS, DEMO_USERS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from './seed-data.js';
 
-const SEED_MARKER = { pk: 'SEED', sk: 'v4' };
+// v5: the demo staff moved to the group's corporate domain (@grupoandino.pe).
+const SEED_MARKER = { pk: 'SEED', sk: 'v5' };
 
 type Item = Record<string, unknown>;
 

@@ -45,6 +45,9 @@ export const messages = {
     emailInvalid: 'Ingresa un correo electrónico válido.',
     passwordRequired: 'Ingresa tu contraseña.',
     or: 'o',
+    /** An e-mail of the group's corporate domain typed into the password form. */
+    useCorporate: (domain: string) =>
+      `Las cuentas corporativas (@${domain}) no tienen contraseña en el portal: ingresa con el botón «Ingresar con cuenta corporativa».`,
   },
   resetPassword: {
     title: 'Restablecer contraseña',
@@ -65,6 +68,8 @@ export const messages = {
     codeExpired: 'El código venció. Solicita uno nuevo.',
     done: 'Tu contraseña fue actualizada. Ya puedes iniciar sesión con ella.',
     confirmFailed: 'No ha sido posible cambiar la contraseña. Inténtalo más tarde.',
+    corporate: (domain: string) =>
+      `Las cuentas corporativas (@${domain}) no tienen contraseña en el portal: vuelve e ingresa con el botón «Ingresar con cuenta corporativa». Tu contraseña es la de tu cuenta corporativa.`,
   },
   newPassword: {
     title: 'Crea tu contraseña',

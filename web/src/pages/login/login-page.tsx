@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { ButtonProps } from '@cloudscape-design/components/button';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { signIn, signOut } from 'aws-amplify/auth';
 import Alert from '@cloudscape-design/components/alert';
@@ -28,7 +29,7 @@ import { useStartSession } from '../../session/use-current-user';
 import { EmailField } from './email-field';
 import { NewPasswordForm } from './new-password-form';
 import { ResetPasswordForm } from './reset-password-form';
-import { emailError } from './validation';
+import { corporateDomainOf, emailError } from './validation';
 
 type Notice = { type: 'error' | 'info' | 'success'; text: string } | null;
 
@@ -104,15 +105,25 @@ function SignInForm({
   const [notice, setNotice] = useState<Notice>(initialNotice);
   const completing = useCorporateCallback(setNotice);
   const [redirecting, setRedirecting] = useState(false);
+  const corporateButton = useRef<ButtonProps.Ref>(null);
+  // Staff have no portal password: their address sends them to the corporate button.
+  const corporateDomain = corporateDomainOf(email, runtimeConfig().corporateEmailDomains);
 
   const emailProblem = emailError(email, submitted);
-  const passwordError = submitted && !password ? messages.login.passwordRequired : undefined;
+  const passwordError = submitted && !password && !corporateDomain ? messages.login.passwordRequired : undefined;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
     setNotice(null);
-    if (emailError(email, true) || !password) return;
+    if (emailError(email, true)) return;
+    if (corporateDomain) {
+      // Not even tried: Cognito would only answer 'Usuario o contraseña incorrectos.'
+      setNotice({ type: 'info', text: messages.login.useCorporate(corporateDomain) });
+      corporateButton.current?.focus();
+      return;
+    }
+    if (!password) return;
     setBusy(true);
     try {
       const result = await signInWithPassword(email.trim(), password);
@@ -205,14 +216,16 @@ function SignInForm({
             {messages.login.forgotPassword}
           </Link>
           <SpaceBetween size="s">
-            <Button variant="primary" formAction="submit" loading={busy} fullWidth>
+            <Button variant={corporateDomain ? 'normal' : 'primary'} formAction="submit" loading={busy} fullWidth>
               {messages.login.submit}
             </Button>
             <Box textAlign="center" color="text-status-inactive">
               {messages.login.or}
             </Box>
             <Button
+              ref={corporateButton}
               formAction="none"
+              variant={corporateDomain ? 'primary' : 'normal'}
               fullWidth
               loading={redirecting || completing}
               disabled={busy}
