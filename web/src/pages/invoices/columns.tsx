@@ -76,7 +76,7 @@ export interface ColumnHandlers {
 export const COLUMN_WIDTHS: Readonly<Record<InvoiceColumnId, { width: number; minWidth: number }>> = {
   number: { width: 180, minWidth: 130 },
   type: { width: 145, minWidth: 100 },
-  client: { width: 230, minWidth: 140 },
+  client: { width: 270, minWidth: 140 },
   supplier: { width: 260, minWidth: 160 },
   amount: { width: 145, minWidth: 120 },
   status: { width: 190, minWidth: 150 },
