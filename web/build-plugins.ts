@@ -65,44 +65,6 @@ export function appLayoutVisualRefreshOnly(): Plugin {
   };
 }
 
-/**
- * Cloudscape's CollectionPreferences (the invoices table's 'Preferencias') imports the column order and visibility
- * preference (`contentDisplayPreference`, with its drag-and-drop kit, @dnd-kit: about 17 KB of gzip) whether a
- * screen asks for it or not, and renders it only when given that property. The portal offers the page size only,
- * so this puts a stub in its place, and fails the build when a source under `srcDir` starts to use it: then drop
- * this plugin.
- */
-export function collectionPreferencesWithoutContentDisplay(srcDir: string): Plugin {
-  const name = 'portal:collection-preferences-without-content-display';
-  const index = path.join(PACKAGE_DIR, 'collection-preferences', 'index.js');
-  const importLine = "import ContentDisplayPreference from './content-display';";
-  return {
-    name,
-    enforce: 'pre',
-    buildStart() {
-      requireSnippets(
-        index,
-        [importLine, 'contentDisplayPreference ? (React.createElement(ContentDisplayPreference, {'],
-        name,
-      );
-      const users = sourceFiles(srcDir).filter((file) =>
-        readFileSync(file, 'utf8').includes('contentDisplayPreference'),
-      );
-      if (users.length > 0) {
-        throw new Error(
-          `${name}: ${users.join(', ')} use contentDisplayPreference; drop this plugin (web/build-plugins.ts)`,
-        );
-      }
-    },
-    transform(code, id) {
-      if (!sameFile(id, index)) return null;
-      const stub =
-        "const ContentDisplayPreference = () => { throw new Error('contentDisplayPreference is trimmed by web/build-plugins.ts'); };";
-      return { code: code.replace(importLine, stub), map: null };
-    },
-  };
-}
-
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 const COMPONENT_IMPORT = /['"]@cloudscape-design\/components\/([\w./-]+)['"]/g;
 const I18N_LOOKUP = /useInternalI18n\(\s*['"]([^'"]+)['"]\s*\)/g;

@@ -1,11 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import {
-  appLayoutVisualRefreshOnly,
-  cloudscapeMessagesInUse,
-  collectionPreferencesWithoutContentDisplay,
-} from './build-plugins';
+import { appLayoutVisualRefreshOnly, cloudscapeMessagesInUse } from './build-plugins';
 
 /**
  * One build serves every stage: nothing stage-specific is baked in, the app reads /config.json at start.
@@ -20,7 +16,6 @@ export default defineConfig({
     react(),
     appLayoutVisualRefreshOnly(),
     cloudscapeMessagesInUse(fileURLToPath(new URL('./src', import.meta.url))),
-    collectionPreferencesWithoutContentDisplay(fileURLToPath(new URL('./src', import.meta.url))),
   ],
   build: {
     outDir: 'dist',

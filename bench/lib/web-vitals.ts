@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
  * - FCP: the `first-contentful-paint` paint entry;
  * - long tasks (`longtask` entries), for the total blocking time;
  * - the rows: a MutationObserver notes when the number of rows of the invoices table (cells with
- *   `data-testid="invoice-supplier"`, one per row) last changed.
+ *   `data-testid="invoice-number"`, one per row) last changed.
  */
 
 export interface LoadVitals {
@@ -39,7 +39,7 @@ interface RecordedVitals {
   longTasks: { start: number; duration: number }[];
 }
 
-export const ROW_SELECTOR = '[data-testid="invoice-supplier"]';
+export const ROW_SELECTOR = '[data-testid="invoice-number"]';
 
 const INIT_SCRIPT = `(() => {
   const state = { lcp: 0, lcpElement: '', cls: 0, fcp: null, rows: 0, rowsAt: null, longTasks: [] };

@@ -21,7 +21,7 @@ const REVIEW_POOL = { full: 1_000, quick: 200 };
 /** The targets. */
 const SIZE_RATIO_MAX = 1.3;
 const FLOOR_RATIO_MAX = 3;
-const MANAGER = 'gestor@demo.pe';
+const MANAGER = 'gestor@grupoandino.pe';
 /** A business-name prefix of the header search that matches the review pool's supplier. */
 const SEARCH = BENCH_SUPPLIER.name.split(' ')[0]!;
 

@@ -84,6 +84,22 @@ const providerName = z
   })
   .default('Corporativo');
 
+/**
+ * The group's corporate e-mail domains, e.g. ["grupo.pe"]: whoever types such an address into the login's
+ * password form is told to use 'Ingresar con cuenta corporativa' (staff have no portal password). Published in
+ * the web app's config.json as `corporateEmailDomains`.
+ */
+const emailDomains = z
+  .array(
+    z
+      .string()
+      .regex(
+        HOST_NAME,
+        'corporateSso.emailDomains: lowercase e-mail domains without @, such as grupo.pe (no scheme, no path)',
+      ),
+  )
+  .default([]);
+
 const https = (field: string) =>
   z.url({ protocol: /^https$/, error: `corporateSso.${field}: an https:// URL of the identity provider` });
 
@@ -114,6 +130,7 @@ const OidcSso = z
       .optional(),
     /** Claim carrying the user's groups; its value lands in custom:groups. */
     groupsClaim: z.string().min(1).default('groups'),
+    emailDomains,
     /** Scopes Cognito asks the identity provider for. */
     scopes: z
       .array(z.string().regex(/^\S+$/, 'corporateSso.scopes: one scope per item, no spaces'))
@@ -129,6 +146,7 @@ const SamlSso = z
     providerName,
     metadataUrl: https('metadataUrl'),
     groupsClaim: z.string().min(1).default('http://schemas.microsoft.com/ws/2008/06/identity/claims/groups'),
+    emailDomains,
   })
   .strict();
 

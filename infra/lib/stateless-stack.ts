@@ -187,6 +187,8 @@ export class StatelessStack extends Stack {
       cognitoEndpoint: null,
       // Corporate SSO through the hosted UI, back to the stage's webOrigin; null when the stage has no provider.
       oauth: identity.webOAuth,
+      // The staff's e-mail domains: the login sends them to the corporate button (none without corporate SSO).
+      corporateEmailDomains: config.corporateSso?.emailDomains ?? [],
       chat: null,
       waf: { integrationUrl: props.firewall.integrationUrl },
     } satisfies WebConfig;

@@ -1,4 +1,4 @@
-import type { Level } from '@portal/shared';
+import { LEVEL_LABELS, type Level } from '@portal/shared';
 
 export interface DemoAccount {
   readonly username: string;
@@ -9,6 +9,32 @@ export interface DemoAccount {
   /** Comma-separated RUC list, or null for the accounts that show the forbidden pages. */
   readonly taxId: string | null;
   readonly description: string;
+}
+
+const SIGN_IN_LABELS: Record<DemoAccount['signIn'], string> = {
+  password: 'correo y contraseña',
+  corporate: 'cuenta corporativa',
+};
+
+/**
+ * The demo accounts as `npm start` prints them, saying how each signs in: suppliers with e-mail and password
+ * in the portal's form; staff with 'Ingresar con cuenta corporativa', typing their password at the local
+ * corporate identity provider (they have no portal password, and the form sends them to the button).
+ */
+export function demoAccountsListing(accounts: readonly DemoAccount[]): string {
+  const width = Math.max(...accounts.map((account) => account.username.length)) + 2;
+  const rows = accounts.map(
+    (account) =>
+      `  ${account.username.padEnd(width)}${account.password}  ${SIGN_IN_LABELS[account.signIn].padEnd(21)}${LEVEL_LABELS[account.role].padEnd(15)}${account.description}`,
+  );
+  return [
+    'Cuentas de demostración:',
+    '  correo y contraseña: en el formulario de ingreso del portal.',
+    '  cuenta corporativa:  botón «Ingresar con cuenta corporativa»; la contraseña se escribe en la página del',
+    '                       proveedor corporativo local (el personal no tiene contraseña del portal).',
+    '',
+    ...rows,
+  ].join('\n');
 }
 
 /** What `npm start` writes to .local/outputs.json once the stage is ready. */

@@ -25,6 +25,19 @@ export const ADMIN_GROUP = 'portal-admins';
 export const STAFF_GROUP = 'portal-staff';
 /** The corporate identity provider's name in the user pool (the AWS stages' default too). */
 export const LOCAL_SSO_PROVIDER = 'Corporativo';
+/**
+ * The demo group's corporate e-mail domain: its staff sign in with the corporate button, and the login
+ * tells whoever types such an address into the password form (config.json `corporateEmailDomains`).
+ * Suppliers keep addresses of their own (@demo.pe).
+ */
+export const CORPORATE_EMAIL_DOMAIN = 'grupoandino.pe';
+/** Staff addresses of earlier demo worlds, removed from a kept user pool (provision/identity.ts). */
+export const RETIRED_DEMO_USERNAMES = [
+  'gestor@demo.pe',
+  'admin@demo.pe',
+  'gestor.sinruc@demo.pe',
+  'sofia.paredes@demo.pe',
+] as const;
 
 export const CLIENTS: Client[] = [
   {
@@ -150,7 +163,7 @@ function history(status: InvoiceStatus, receivedAt: string, reason: string | nul
     title: INVOICE_STATUS_LABELS[step],
     additionalMessage: step === 'REJECTED' ? reason : null,
     date: new Date(Date.parse(receivedAt) + i * 3 * 86_400_000).toISOString(),
-    by: i === 0 ? null : 'gestor@demo.pe',
+    by: i === 0 ? null : 'gestor@grupoandino.pe',
   }));
 }
 
@@ -307,7 +320,7 @@ export const DEMO_USERS: DemoIdentity[] = [
     description: `Proveedor ${SUPPLIERS[1]!.name}`,
   },
   {
-    username: 'gestor@demo.pe',
+    username: 'gestor@grupoandino.pe',
     password: PASSWORD,
     receivesEmails: true,
     role: 'MANAGER',
@@ -319,7 +332,7 @@ export const DEMO_USERS: DemoIdentity[] = [
     description: `Gestor de ${CLIENTS[0]!.name} y ${CLIENTS[1]!.name}`,
   },
   {
-    username: 'admin@demo.pe',
+    username: 'admin@grupoandino.pe',
     password: PASSWORD,
     receivesEmails: true,
     role: 'ADMIN',
@@ -342,7 +355,7 @@ export const DEMO_USERS: DemoIdentity[] = [
     description: 'Proveedor sin RUC asignado (página de acceso denegado)',
   },
   {
-    username: 'gestor.sinruc@demo.pe',
+    username: 'gestor.sinruc@grupoandino.pe',
     password: PASSWORD,
     receivesEmails: true,
     role: 'MANAGER',
@@ -354,7 +367,7 @@ export const DEMO_USERS: DemoIdentity[] = [
     description: 'Gestor sin sociedades asignadas (página de acceso denegado)',
   },
   {
-    username: 'sofia.paredes@demo.pe',
+    username: 'sofia.paredes@grupoandino.pe',
     password: PASSWORD,
     receivesEmails: true,
     role: 'MANAGER',

@@ -12,7 +12,8 @@ import { CLIENTS, DEMO_USERS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld
 
 /**
  * Says the data is there, and of which shape: v5 orders invoices by reception, indexes them for search and gives
- * the invoices waiting for SUNAT their SUNAT check (issue 20).
+ * the invoices waiting for SUNAT their SUNAT check; the demo staff are of the group's corporate domain
+ * (@grupoandino.pe) (issue 20).
  */
 const SEED_MARKER = { pk: 'SEED', sk: 'v5' };
 /** Markers of data this code cannot read (invoices without `receivedAt`, search items or counts). */

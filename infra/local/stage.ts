@@ -26,7 +26,14 @@ import { ensureBucket, ensureQueues, ensureTable } from './provision/aws-resourc
 import { ensureIdentity } from './provision/identity.js';
 import { startPoller, type SqsBatchHandler } from './poller.js';
 import { seedDocuments, seedIfEmpty } from './seed.js';
-import { ADMIN_GROUP, CLIENTS, DEMO_USERS, LOCAL_SSO_PROVIDER } from './seed-data.js';
+import {
+  ADMIN_GROUP,
+  CLIENTS,
+  CORPORATE_EMAIL_DOMAIN,
+  DEMO_USERS,
+  LOCAL_SSO_PROVIDER,
+  RETIRED_DEMO_USERNAMES,
+} from './seed-data.js';
 import { issuer, jwksUrl, startCognito } from './services/cognito.js';
 import { CORPORATE_SCOPES, startCorporateIdp } from './services/corporate-idp.js';
 import { startDynamoDb } from './services/dynamodb.js';
@@ -285,6 +292,7 @@ export async function startLocalStage(
         endpoint: cognito.endpoint,
         stateFile: path.join(dataDir, 'identity.json'),
         users: DEMO_USERS,
+        retiredUsernames: RETIRED_DEMO_USERNAMES,
         hostedUi: {
           callbackUrls: webOrigins.map((origin) => `${origin}/login`),
           logoutUrls: webOrigins.map((origin) => `${origin}/`),
@@ -368,6 +376,7 @@ export async function startLocalStage(
         redirectSignOut: `${webUrl}/`,
         scopes: [...CORPORATE_SCOPES],
       },
+      corporateEmailDomains: [CORPORATE_EMAIL_DOMAIN],
       chat: null,
       waf: null,
     };

@@ -1,6 +1,6 @@
 import { loadLocalConfig } from './config.js';
+import { demoAccountsListing } from './outputs.js';
 import { startLocalStage } from './stage.js';
-import { LEVEL_LABELS } from '@portal/shared';
 
 /** `npm start`: the whole product on this machine, until Ctrl-C. */
 async function main(): Promise<void> {
@@ -34,13 +34,7 @@ Portal de Proveedores — entorno local listo
   Correo:   ${outputs.endpoints.mailbox}  (buzón local: los correos que envía el portal)
   Datos:    ${config.dataDir}  (salidas en ${config.dataDir}/outputs.json)
 
-Cuentas de demostración:
-${outputs.demoUsers
-  .map(
-    (user) =>
-      `  ${user.username.padEnd(26)} ${user.password}  ${LEVEL_LABELS[user.role].padEnd(14)} ${user.description}`,
-  )
-  .join('\n')}
+${demoAccountsListing(outputs.demoUsers)}
 
 Ctrl-C detiene todo; el próximo "npm start" reutiliza los datos ("npm run reset" los borra).`);
 }

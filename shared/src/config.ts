@@ -28,6 +28,12 @@ export const WebConfig = z.object({
       scopes: z._default(z.array(z.string()), ['openid', 'email', 'profile']),
     }),
   ),
+  /**
+   * The group's corporate e-mail domains (lowercase, without '@'): staff sign in with the corporate button and
+   * have no portal password, so the login tells whoever types such an address into the password form to use
+   * that button instead. Empty without corporate SSO; absent in a config.json written before it existed.
+   */
+  corporateEmailDomains: z._default(z.array(z.string()), []),
   chat: z.nullable(
     z.object({ projectId: z.string(), agentId: z.string(), region: z._default(z.string(), 'us-central1') }),
   ),

@@ -202,7 +202,7 @@ describe('user administration screens (issue 6)', () => {
 
   test('an administrator assigns a company to a staff member without companies; her next sign-in reaches the invoices', async () => {
     // Prepare: her first corporate sign-in creates her account, without companies
-    const sofia = stage().demoUsers.find((user) => user.username === 'sofia.paredes@demo.pe')!;
+    const sofia = stage().demoUsers.find((user) => user.username === 'sofia.paredes@grupoandino.pe')!;
     const company = CLIENTS[2]!;
     await inBrowser('admin-users-sofia-first-sign-in', async (page) => {
       await openLogin(page);

@@ -3,6 +3,10 @@ import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import { demoUser, stage } from '../support/stage.js';
 import { TEXT, appUrl, corporateSignIn, inBrowser, openLogin, pathOf, signIn } from '../support/web.js';
 
+/** What the login says to an address of the group's corporate domain typed into the password form. */
+const STAFF_USE_CORPORATE =
+  'Las cuentas corporativas (@grupoandino.pe) no tienen contraseña en el portal: ingresa con el botón «Ingresar con cuenta corporativa».';
+
 describe('corporate single sign-on (local corporate IdP through the hosted UI)', () => {
   test('a staff member without companies reaches the manager forbidden page, and signing out ends the corporate session', async () => {
     // Prepare
@@ -50,14 +54,39 @@ describe('corporate single sign-on (local corporate IdP through the hosted UI)',
     });
   });
 
-  test('staff cannot sign in with the e-mail and password form: they have no portal password', async () => {
+  test('staff who type their corporate e-mail into the password form are sent to the corporate button; no password is tried', async () => {
     const manager = demoUser('MANAGER');
+    expect(manager.username.endsWith('@grupoandino.pe')).toBe(true);
 
     await inBrowser('corporate-staff-password-form', async (page) => {
       await openLogin(page);
+      const signInCalls: string[] = [];
+      page.on('request', (request) => {
+        const target = request.headers()['x-amz-target'] ?? '';
+        if (request.url().startsWith(stage().cognitoEndpoint) && /InitiateAuth/.test(target)) signInCalls.push(target);
+      });
+
+      // Act
       await signIn(page, manager.username, manager.password);
-      await page.getByText('Usuario o contraseña incorrectos.').waitFor();
+
+      // Assess: told to use the corporate button, which is now the highlighted (primary, focused) one
+      await page.getByText(STAFF_USE_CORPORATE).waitFor();
+      expect(await page.getByText('Usuario o contraseña incorrectos.').count()).toBe(0);
+      const corporate = page.getByTestId('corporate-sign-in');
+      await expect
+        .poll(() => corporate.evaluate((button) => button === (globalThis as any).document.activeElement))
+        .toBe(true);
+      expect(await corporate.getAttribute('class')).toMatch(/variant-primary/);
+      expect(signInCalls).toEqual([]);
       expect(pathOf(page)).toBe('/login');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+
+      // Act: the button it points to signs the manager in
+      await corporateSignIn(page, manager.username, manager.password);
+
+      // Assess
+      await page.waitForURL((url) => url.pathname === '/');
+      expect(signInCalls).toEqual([]);
     });
   });
 });

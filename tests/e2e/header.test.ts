@@ -64,7 +64,7 @@ describe('header search', () => {
       await page.waitForURL((url) => url.pathname === '/invoices' && url.searchParams.get('issuer') === supplier.taxId);
       await settledInvoices(page);
       await expect
-        .poll(() => rowAttribute(page, 'invoice-supplier', 'data-supplier-id'))
+        .poll(() => rowAttribute(page, 'invoice-number', 'data-supplier-id'))
         .toSatisfy((ids: (string | null)[]) => ids.length > 0 && ids.every((id) => id === supplier.taxId));
     });
   });

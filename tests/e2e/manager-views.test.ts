@@ -18,7 +18,7 @@ import {
   settledConformity,
   settledDashboard,
 } from '../support/views.js';
-import { inBrowser, openLogin, signInAs } from '../support/web.js';
+import { appUrl, inBrowser, openLogin, signInAs } from '../support/web.js';
 
 /**
  * The manager's views of spec §2: HES and MIGO lists, and the dashboard. Read-only. The exact
@@ -202,6 +202,16 @@ describe('manager views', () => {
       await expect.poll(() => dashboardCounts(page), WAIT).toEqual(monthly);
       expect(monthly).not.toEqual(allTime);
 
+      // Assess: the period is in the address, so a reload (or the link) shows that month again
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+        month: String(month),
+        year: String(year),
+      });
+      await page.reload();
+      await settledDashboard(page, monthText);
+      await expect.poll(() => dashboardCounts(page), WAIT).toEqual(monthly);
+      await page.getByRole('button', { name: new RegExp(`^${VIEWS_TEXT.month}\\b.*${monthName}`) }).waitFor();
+
       // Act: the other company, from the header
       await chooseCompanyInHeader(page, SECOND_COMPANY.name);
 
@@ -209,6 +219,28 @@ describe('manager views', () => {
       await expect.poll(() => dashboardCounts(page), WAIT).toEqual(seedMonth);
       expect(await dashboardOf(SECOND, period)).toEqual(seedMonth);
       await page.getByTestId('dashboard-period').filter({ hasText: monthText }).waitFor();
+    });
+  });
+
+  test('a dashboard link with a month or year that does not exist shows the whole period instead of failing', async () => {
+    await inBrowser('manager-dashboard-bad-period', async (page) => {
+      await signInManager(page);
+
+      // Act
+      await page.goto(appUrl('/dashboard?month=13&year=abc'));
+
+      // Assess: every month, as the API counts them, and an address without the bad values
+      await settledDashboard(page, VIEWS_TEXT.allPeriod);
+      await expect.poll(() => dashboardCounts(page), WAIT).toEqual(await dashboardOf(FIRST));
+      await expect.poll(() => new URL(page.url()).search).toBe('');
+
+      // Act: a month without a year
+      await page.goto(appUrl('/dashboard?month=2'));
+
+      // Assess: kept, and the dashboard asks for the year before showing a single month
+      await settledDashboard(page, VIEWS_TEXT.allPeriod);
+      await page.getByText('Elige mes y año para ver un solo mes.').waitFor();
+      expect(new URL(page.url()).searchParams.get('month')).toBe('2');
     });
   });
 

@@ -5,6 +5,7 @@ import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import { call } from '../support/api.js';
 import { reviewFixture } from '../support/fixtures.js';
 import { HEADER_TEXT, feedOf, notificationsButton, signedIn, tokenOf, visit } from '../support/header.js';
+import { detailPanel } from '../support/invoice-detail.js';
 import { stage } from '../support/stage.js';
 import { inBrowser, settledInvoices } from '../support/web.js';
 
@@ -73,8 +74,14 @@ describe('recent-notifications panel', () => {
       await bell.click();
       await page.getByRole('menuitem', { name: new RegExp(escapeRegExp(notification.message)) }).click();
 
-      // Assess
-      await page.waitForURL((url) => url.pathname === '/invoices' && url.searchParams.get('search') === invoiceId);
+      // Assess: the invoice's detail, beside the list filtered to it
+      const { issuerTaxId, invoiceType } = notification.reference!;
+      await page.waitForURL(
+        (url) =>
+          url.pathname === `/invoices/${issuerTaxId}/${invoiceType}/${invoiceId}` &&
+          url.searchParams.get('search') === invoiceId,
+      );
+      await detailPanel(page, invoiceId).waitFor({ timeout: 30_000 });
       await settledInvoices(page);
       await expect.poll(() => page.getByTestId('invoice-number').allTextContents()).toContain(invoiceId);
     });

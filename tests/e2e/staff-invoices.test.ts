@@ -23,7 +23,7 @@ describe('staff journeys', () => {
 
       // Assess: only the first company, and every supplier of the group that billed it
       expect(await page.getByTestId('invoices-error').count()).toBe(0);
-      const clients = await rowAttribute(page, 'invoice-client', 'data-client-id');
+      const clients = await rowAttribute(page, 'invoice-number', 'data-client-id');
       expect(clients.length).toBeGreaterThan(0);
       expect(new Set(clients)).toEqual(new Set([first]));
 
@@ -35,7 +35,7 @@ describe('staff journeys', () => {
 
       // Assess
       await expect
-        .poll(async () => new Set(await rowAttribute(page, 'invoice-client', 'data-client-id')))
+        .poll(async () => new Set(await rowAttribute(page, 'invoice-number', 'data-client-id')))
         .toEqual(new Set([second]));
     });
   });
@@ -51,7 +51,7 @@ describe('staff journeys', () => {
       await settledInvoices(page);
 
       expect(await page.getByTestId('invoices-error').count()).toBe(0);
-      const clients = new Set(await rowAttribute(page, 'invoice-client', 'data-client-id'));
+      const clients = new Set(await rowAttribute(page, 'invoice-number', 'data-client-id'));
       expect(clients.size).toBe(1);
       expect(companies).toContain([...clients][0]);
 

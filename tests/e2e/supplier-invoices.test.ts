@@ -23,14 +23,15 @@ describe('supplier journey', () => {
       await page.waitForURL((url) => url.pathname === '/');
       await page.getByRole('heading', { name: TEXT.invoicesTitle, level: 1 }).waitFor();
       const settled = page
-        .getByTestId('invoice-supplier')
+        .getByTestId('invoice-number')
         .or(page.getByTestId('invoices-error'))
         .or(page.getByText(TEXT.noInvoices));
       await settled.first().waitFor({ timeout: 30_000 });
 
       await expect(page.getByTestId('invoices-error').count()).resolves.toBe(0);
+      // Each row's number says whose invoice it is ('Proveedor' is hidden for a supplier: always itself).
       const suppliers = await page
-        .getByTestId('invoice-supplier')
+        .getByTestId('invoice-number')
         .evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-supplier-id')));
       expect(suppliers.length).toBeGreaterThan(0);
       for (const supplierId of suppliers) expect(ownRucs).toContain(supplierId);

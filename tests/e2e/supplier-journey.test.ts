@@ -89,7 +89,7 @@ describe('supplier journey (issue 6)', () => {
       await panel.getByLabel('Correlativo').fill(`${base}6`);
       await panel.getByLabel('Cliente').click();
       await page.getByRole('option', { name: new RegExp(CLIENT.name) }).click();
-      await panel.getByLabel('Fecha de emisión').fill('2026/11/20');
+      await panel.getByLabel('Fecha de emisión').fill('20/11/26');
       await panel.getByLabel('Importe total').fill('2360.00');
       await panel.getByLabel('IGV').fill('360.00');
       await panel.getByLabel('Notas').fill('Servicio de mantenimiento de noviembre');
@@ -97,7 +97,8 @@ describe('supplier journey (issue 6)', () => {
 
       // Assess: spec §5's message on the PDF field, and nothing sent
       await panel.getByText(INVOICES_TEXT.pdfRequired).waitFor();
-      expect(await panel.getByText('Fecha de emisión: 20/11/26').isVisible()).toBe(true);
+      expect(await panel.getByLabel('Fecha de emisión').inputValue()).toBe('20/11/26');
+      expect(await panel.getByText('Se registrará como viernes, 20 de noviembre de 2026.').isVisible()).toBe(true);
       expect(await seriousA11yViolations(page)).toEqual([]);
       await documentScreen(page, 'invoice-new-sidebar');
 
@@ -112,6 +113,8 @@ describe('supplier journey (issue 6)', () => {
       await expectReceivedDialog(page);
       await page.getByRole('button', { name: INVOICES_TEXT.understood }).click();
       await panel.waitFor({ state: 'detached' });
+      // The sidebar now shows the invoice just registered (its own address).
+      await page.locator(`[data-testid="invoice-detail-panel"][data-invoice-id="${pdfNumber}"]`).waitFor();
 
       // Assess: both in the table, as received ('Debe revisar'), each with its file
       await page.getByRole('button', { name: INVOICES_TEXT.moreFilters }).click();

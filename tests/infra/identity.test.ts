@@ -74,7 +74,7 @@ describe('corporate SSO (OIDC) on an AWS stage', () => {
       webOrigin: WEB_ORIGIN,
       domainPrefix: DOMAIN_PREFIX,
       adminGroupName: 'sg-portal-admins',
-      corporateSso: OIDC_SSO,
+      corporateSso: { ...OIDC_SSO, emailDomains: ['acme.pe', 'corp.acme.pe'] },
     }));
     stateful = Template.fromStack(portal.stateful);
   });
@@ -183,6 +183,12 @@ describe('corporate SSO (OIDC) on an AWS stage', () => {
     });
     expect(WebConfig.shape.oauth.safeParse(oauth).success).toBe(true);
   });
+
+  it('publishes the staff’s e-mail domains, so that the login sends them to the corporate button', () => {
+    const config = publishedConfig(portal, outdir);
+    expect(config.corporateEmailDomains).toEqual(['acme.pe', 'corp.acme.pe']);
+    expect(WebConfig.shape.corporateEmailDomains.safeParse(config.corporateEmailDomains).success).toBe(true);
+  });
 });
 
 describe('corporate SSO (SAML) on an AWS stage', () => {
@@ -275,8 +281,9 @@ describe('an AWS stage without corporate SSO', () => {
     });
   });
 
-  it('publishes oauth null in the web app’s config.json', () => {
+  it('publishes oauth null and no corporate e-mail domain in the web app’s config.json', () => {
     expect(publishedConfig(portal, outdir).oauth).toBeNull();
+    expect(publishedConfig(portal, outdir).corporateEmailDomains).toEqual([]);
   });
 });
 
@@ -292,8 +299,20 @@ describe('corporate SSO in the stage configuration', () => {
       providerName: 'Corporativo',
       groupsClaim: 'groups',
       scopes: ['openid', 'email', 'profile'],
+      emailDomains: [],
     });
     expect(config.domainPrefix).toBe('portal-proveedores-dev');
+  });
+
+  it('takes the staff’s e-mail domains as lowercase domain names only', () => {
+    const withDomains = (emailDomains: unknown) => resolve({ corporateSso: { ...OIDC_SSO, emailDomains } });
+    expect(withDomains(['grupo.pe', 'mail.grupo.com.pe']).corporateSso?.emailDomains).toEqual([
+      'grupo.pe',
+      'mail.grupo.com.pe',
+    ]);
+    for (const domain of ['@grupo.pe', 'Grupo.PE', 'https://grupo.pe', 'grupo', 'gestor@grupo.pe']) {
+      expect(() => withDomains([domain])).toThrow(/corporateSso\.emailDomains: lowercase e-mail domains/);
+    }
   });
 
   it('reads corporateSso from -c as JSON text, and turns it off with -c corporateSso=none', () => {

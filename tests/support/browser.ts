@@ -54,11 +54,17 @@ async function watchCspViolations(context: BrowserContext): Promise<string[]> {
   return violations;
 }
 
+export interface BrowserOptions {
+  /** The browser's own time zone (Lima unless a test plays a user elsewhere). */
+  readonly timezoneId?: string;
+  readonly viewport?: { readonly width: number; readonly height: number };
+}
+
 /**
  * Launches Chromium with a fresh profile directory, so no cookie or storage of an earlier run leaks
  * into a test. Each test opens its own session and closes it.
  */
-export async function openBrowser(): Promise<BrowserSession> {
+export async function openBrowser(options: BrowserOptions = {}): Promise<BrowserSession> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`No se encontró Chromium en ${CHROMIUM_PATH}: ejecute tests/ensure-chromium.sh`);
   }
@@ -68,8 +74,8 @@ export async function openBrowser(): Promise<BrowserSession> {
     args: [...CHROMIUM_ARGS],
     headless: true,
     locale: 'es-PE',
-    timezoneId: 'America/Lima',
-    viewport: { width: 1440, height: 900 },
+    timezoneId: options.timezoneId ?? 'America/Lima',
+    viewport: options.viewport ?? { width: 1440, height: 900 },
   });
   const cspViolations = await watchCspViolations(context);
   const page = context.pages()[0] ?? (await context.newPage());

@@ -11,7 +11,8 @@ import { MINIMAL_PDF, uploadAs } from './uploads.js';
 
 /** What the invoices screen shows, as a user reads it (web/src/pages/invoices/messages.ts). */
 export const INVOICES_TEXT = {
-  uploadXml: 'Cargar XML',
+  /** The 'Cargar XML' button's file input (the detail's 'Descargar XML del comprobante' is another control). */
+  uploadXml: 'Cargar XML de un comprobante',
   newInvoice: 'Nuevo comprobante',
   register: 'Registrar comprobante',
   received: 'Buen trabajo',

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { WebConfig } from '@portal/shared';
 import { localCspSources, localSecurityHeaders } from '../../infra/local/web-server.js';
-import { openBrowser, saveScreenshot } from './browser.js';
+import { openBrowser, saveScreenshot, type BrowserOptions } from './browser.js';
 import { stage } from './stage.js';
 
 export const TEXT = {
@@ -58,8 +58,12 @@ export function pathOf(page: Page): string {
  * Runs a journey in a fresh browser profile; a failure leaves a screenshot in tests/.artifacts/. A journey
  * during which the browser refused anything under the site's Content-Security-Policy fails too.
  */
-export async function inBrowser(name: string, journey: (page: Page) => Promise<void>): Promise<void> {
-  const session = await openBrowser();
+export async function inBrowser(
+  name: string,
+  journey: (page: Page) => Promise<void>,
+  options: BrowserOptions = {},
+): Promise<void> {
+  const session = await openBrowser(options);
   const violations = () => `La aplicación infringió su Content-Security-Policy:\n${session.cspViolations.join('\n')}`;
   try {
     await journey(session.page);
@@ -107,14 +111,17 @@ export function signInAs(page: Page, account: { username: string; password: stri
 export async function settledInvoices(page: Page): Promise<void> {
   await page.getByRole('heading', { name: TEXT.invoicesTitle, level: 1 }).waitFor();
   await page
-    .getByTestId('invoice-supplier')
+    .getByTestId('invoice-number')
     .or(page.getByTestId('invoices-error'))
     .or(page.getByText(TEXT.noInvoices))
     .first()
     .waitFor({ timeout: 30_000 });
 }
 
-/** The values of one data attribute over the rows of the invoices table. */
+/**
+ * The values of one data attribute over the rows of the invoices table. Every row's number carries whose
+ * invoice it is (`data-supplier-id`, `data-client-id`), whichever party columns show.
+ */
 export function rowAttribute(page: Page, testId: string, attribute: string): Promise<(string | null)[]> {
   return page.getByTestId(testId).evaluateAll((cells, name) => cells.map((cell) => cell.getAttribute(name)), attribute);
 }

@@ -45,6 +45,9 @@ export const messages = {
     emailInvalid: 'Ingresa un correo electrónico válido.',
     passwordRequired: 'Ingresa tu contraseña.',
     or: 'o',
+    /** An e-mail of the group's corporate domain typed into the password form. */
+    useCorporate: (domain: string) =>
+      `Las cuentas corporativas (@${domain}) no tienen contraseña en el portal: ingresa con el botón «Ingresar con cuenta corporativa».`,
   },
   resetPassword: {
     title: 'Restablecer contraseña',
@@ -65,6 +68,8 @@ export const messages = {
     codeExpired: 'El código venció. Solicita uno nuevo.',
     done: 'Tu contraseña fue actualizada. Ya puedes iniciar sesión con ella.',
     confirmFailed: 'No ha sido posible cambiar la contraseña. Inténtalo más tarde.',
+    corporate: (domain: string) =>
+      `Las cuentas corporativas (@${domain}) no tienen contraseña en el portal: vuelve e ingresa con el botón «Ingresar con cuenta corporativa». Tu contraseña es la de tu cuenta corporativa.`,
   },
   newPassword: {
     title: 'Crea tu contraseña',
@@ -120,5 +125,16 @@ export const messages = {
   },
   errors: {
     transactionSuffix: (txId: string) => `(código de transacción: ${txId})`,
+  },
+  /** The date field typed dd/mm/aa with its calendar (components/date-input.tsx). */
+  dateInput: {
+    placeholder: 'dd/mm/aa',
+    openCalendar: (selected: string | null) =>
+      selected ? `Elegir fecha en el calendario; la fecha elegida es ${selected}` : 'Elegir fecha en el calendario',
+    closeCalendar: 'Cerrar calendario',
+    calendar: 'Calendario',
+    today: 'Hoy',
+    nextMonth: 'Mes siguiente',
+    previousMonth: 'Mes anterior',
   },
 } as const;

@@ -69,6 +69,8 @@ export interface EnsureIdentityOptions {
   /** JSON file under the stage data directory remembering the ids across restarts. */
   readonly stateFile: string;
   readonly users: readonly DemoUser[];
+  /** Accounts of an earlier demo world (a renamed demo user) to remove from a pool kept across restarts. */
+  readonly retiredUsernames?: readonly string[];
   readonly hostedUi?: HostedUiClientSettings;
   readonly region?: string;
 }
@@ -95,6 +97,10 @@ export async function ensureIdentity(options: EnsureIdentityOptions): Promise<Id
     );
     await writeState(options.stateFile, { userPoolId, userPoolClientId });
     if (options.hostedUi) await configureHostedUi(client, userPoolId, userPoolClientId, options.hostedUi);
+    for (const retired of options.retiredUsernames ?? []) {
+      const found = await getUser(client, userPoolId, retired);
+      if (found) await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: found.username }));
+    }
     const usernames: Record<string, string> = {};
     for (const user of options.users) {
       if (user.federated?.provisioned === false) continue;

@@ -14,6 +14,7 @@ import { useClients } from '../hooks/use-clients';
 import { FeedbackMessages } from '../feedback/feedback';
 import { ChatAssistant } from '../chat/chat-assistant';
 import { HeaderSearch } from './header/header-search';
+import { INVOICES_PATH } from './header/invoice-links';
 import { headerMessages } from './header/messages';
 import { useStatusLegend } from './header/status-legend';
 import { useNotificationsUtility } from './header/use-notifications-utility';
@@ -24,9 +25,9 @@ const SIGN_OUT_ITEM = 'sign-out';
 const VERSION_ITEM = 'version';
 const COMPANY_ITEM_PREFIX = 'company:';
 
-/** Which menu entry a path belongs to: the home path is the invoices screen. */
+/** Which menu entry a path belongs to: the home path and an invoice's address are the invoices screen. */
 function activeHrefFor(pathname: string): string {
-  return pathname === PATHS.home ? '/invoices' : pathname;
+  return pathname === PATHS.home || pathname.startsWith(`${INVOICES_PATH}/`) ? INVOICES_PATH : pathname;
 }
 
 function useCompanyUtility(user: SessionUser): TopNavigationProps.Utility | null {
@@ -128,12 +129,14 @@ function Shell({ user, children }: { user: SessionUser; children: ReactNode }) {
       </div>
       <AppLayout
         headerSelector={`#${HEADER_ID}`}
+        // The invoices list is a full-page table: it takes the whole width of a wide screen.
+        contentType={activeHrefFor(location.pathname) === INVOICES_PATH ? 'table' : 'default'}
         toolsHide={!sidePanelState.content}
         tools={sidePanelState.content}
         toolsOpen={Boolean(sidePanelState.content)}
         toolsWidth={480}
         onToolsChange={({ detail }) => {
-          if (!detail.open) sidePanel.close();
+          if (!detail.open) sidePanel.dismiss();
         }}
         ariaLabels={{
           tools: sidePanelState.label,

@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { Navigate, Outlet, useMatches } from 'react-router-dom';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -11,6 +11,7 @@ import { messages } from '../messages';
 import { useCurrentUser, useSignOut } from '../session/use-current-user';
 import { PATHS, guardRedirect } from './guard';
 import { PageLoading } from './route-fallbacks';
+import { returnStateFor } from './return-to';
 
 /** Route `handle` of a guarded screen: the levels the navigation guard lets through. */
 export interface GuardHandle {
@@ -43,15 +44,16 @@ function userFailure(error: Error): string {
  */
 export function GuardedLayout() {
   const required = useRequiredLevels();
+  const location = useLocation();
   const { user, error, isLoading, reload } = useCurrentUser();
+  // The login brings the user back here once signed in (a link from an e-mail survives the sign-in).
+  const toLogin = <Navigate to={PATHS.login} replace state={returnStateFor(location)} />;
   const signOut = useSignOut();
 
   if (isLoading || (user === undefined && !error)) return <PageLoading text={messages.session.checking} />;
 
   if (error) {
-    if (error instanceof SessionMissingError || (error instanceof ApiError && error.status === 401)) {
-      return <Navigate to={PATHS.login} replace />;
-    }
+    if (error instanceof SessionMissingError || (error instanceof ApiError && error.status === 401)) return toLogin;
     if (error instanceof ApiError && error.status === 403) return <Navigate to={PATHS.forbidden} replace />;
     return (
       <Box padding="xxl">
@@ -74,7 +76,8 @@ export function GuardedLayout() {
   }
 
   const redirect = guardRedirect(user ?? null, required);
-  if (redirect || !user) return <Navigate to={redirect ?? PATHS.login} replace />;
+  if (!user || redirect === PATHS.login) return toLogin;
+  if (redirect) return <Navigate to={redirect} replace />;
 
   return (
     <AppShell user={user}>

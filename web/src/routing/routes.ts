@@ -1,5 +1,7 @@
 import { createElement, lazy, useState, type ComponentType } from 'react';
+import { matchPath } from 'react-router-dom';
 import type { Level } from '@portal/shared';
+import { INVOICE_DETAIL_ROUTE } from '../layout/header/invoice-links';
 import { messages } from '../messages';
 import { PATHS } from './guard';
 
@@ -73,6 +75,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
     levels: ALL_SIGNED_IN,
     nav: { label: messages.nav.invoices },
   },
+  // One invoice's address (the e-mails link here): the invoices screen with its detail open.
+  { path: INVOICE_DETAIL_ROUTE, ...InvoicesPage, levels: ALL_SIGNED_IN },
   { path: '/dashboard', ...DashboardPage, levels: MANAGER, nav: { label: messages.nav.dashboard } },
   {
     path: '/service-sheets',
@@ -99,11 +103,11 @@ export const APP_ROUTES: readonly AppRoute[] = [
 ];
 
 /**
- * Starts loading the screen at `pathname` (when a route has exactly that path), so that its chunk arrives while
- * the guard still checks the session instead of after it.
+ * Starts loading the screen at `pathname` (the route that matches it), so that its chunk arrives while the
+ * guard still checks the session instead of after it.
  */
 export function preloadScreen(pathname: string): void {
-  APP_ROUTES.find((route) => route.path === pathname)
+  APP_ROUTES.find((route) => matchPath(route.path, pathname))
     ?.load()
     .catch(() => undefined);
 }

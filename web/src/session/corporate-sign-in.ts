@@ -22,11 +22,20 @@ interface Pending {
   readonly state: string;
   readonly verifier: string;
   readonly redirectUri: string;
+  /**
+   * Where the user was going before the login (an invoice an e-mail links to): the hosted UI can only send
+   * the browser back to the registered /login, so the tab keeps it for the return.
+   */
+  readonly returnTo?: string | null;
 }
 
 /** Why a corporate sign-in did not end with a session; the login page shows a Spanish message for it. */
 export class CorporateSignInError extends Error {
-  constructor(readonly reason: 'cancelled' | 'disabled' | 'failed') {
+  constructor(
+    readonly reason: 'cancelled' | 'disabled' | 'failed',
+    /** Where the user was going, kept for another try. */
+    readonly returnTo: string | null = null,
+  ) {
     super(reason);
   }
 }
@@ -51,9 +60,21 @@ function redirectUri(): string {
   return `${window.location.origin}/login`;
 }
 
-/** Sends the browser to the hosted UI, which sends it on to the corporate identity provider. */
-export async function startCorporateSignIn(oauth: OAuthConfig, clientId: string): Promise<void> {
-  const pending: Pending = { state: randomString(16), verifier: randomString(48), redirectUri: redirectUri() };
+/**
+ * Sends the browser to the hosted UI, which sends it on to the corporate identity provider. `returnTo` is
+ * where the app goes once the sign-in completes (the caller checked it is a path of this site).
+ */
+export async function startCorporateSignIn(
+  oauth: OAuthConfig,
+  clientId: string,
+  returnTo: string | null = null,
+): Promise<void> {
+  const pending: Pending = {
+    state: randomString(16),
+    verifier: randomString(48),
+    redirectUri: redirectUri(),
+    returnTo,
+  };
   sessionStorage.setItem(PENDING_KEY, JSON.stringify(pending));
   const url = new URL('/oauth2/authorize', oauth.baseUrl);
   url.search = new URLSearchParams({
@@ -77,19 +98,26 @@ export function isCorporateCallback(search: string): boolean {
 
 /**
  * Completes the sign-in the hosted UI answered: checks the state, exchanges the code with the PKCE
- * verifier, and stores the tokens where Amplify keeps its own.
+ * verifier, and stores the tokens where Amplify keeps its own. Answers where the user was going (the
+ * `returnTo` given at the start), unchecked: the caller checks it again.
  */
-export async function completeCorporateSignIn(oauth: OAuthConfig, clientId: string, search: string): Promise<void> {
+export async function completeCorporateSignIn(
+  oauth: OAuthConfig,
+  clientId: string,
+  search: string,
+): Promise<{ returnTo: string | null }> {
   const params = new URLSearchParams(search);
   const raw = sessionStorage.getItem(PENDING_KEY);
   sessionStorage.removeItem(PENDING_KEY);
   const pending = raw ? (JSON.parse(raw) as Pending) : null;
   if (!pending || params.get('state') !== pending.state) throw new CorporateSignInError('failed');
+  const returnTo = pending.returnTo ?? null;
+  const fail = (reason: CorporateSignInError['reason']) => new CorporateSignInError(reason, returnTo);
 
   const error = params.get('error');
   if (error) {
-    if (/disabled/i.test(params.get('error_description') ?? '')) throw new CorporateSignInError('disabled');
-    throw new CorporateSignInError(error === 'access_denied' ? 'cancelled' : 'failed');
+    if (/disabled/i.test(params.get('error_description') ?? '')) throw fail('disabled');
+    throw fail(error === 'access_denied' ? 'cancelled' : 'failed');
   }
   const response = await fetch(new URL('/oauth2/token', oauth.baseUrl), {
     method: 'POST',
@@ -102,9 +130,9 @@ export async function completeCorporateSignIn(oauth: OAuthConfig, clientId: stri
       code_verifier: pending.verifier,
     }),
   }).catch(() => null);
-  if (!response?.ok) throw new CorporateSignInError('failed');
+  if (!response?.ok) throw fail('failed');
   const tokens = (await response.json()) as { id_token?: string; access_token?: string; refresh_token?: string };
-  if (!tokens.id_token || !tokens.access_token) throw new CorporateSignInError('failed');
+  if (!tokens.id_token || !tokens.access_token) throw fail('failed');
 
   // A previous session in this browser must not survive under the new one.
   await signOut().catch(() => undefined);
@@ -120,6 +148,7 @@ export async function completeCorporateSignIn(oauth: OAuthConfig, clientId: stri
     },
   });
   localStorage.setItem(FEDERATED_KEY, '1');
+  return { returnTo };
 }
 
 /**

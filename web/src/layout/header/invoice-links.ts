@@ -1,11 +1,23 @@
+import { INVOICE_TYPES, type InvoiceType } from '@portal/shared';
+
 /**
- * Where the header sends the user on the invoices screen. The invoices screen reads these query
- * parameters (the filter's `search` and `issuer`, spec §3) to filter its table; keep both sides on
- * these builders.
+ * Where the portal sends the user on the invoices screen: the list filtered by the query parameters it
+ * reads (the filter's `search` and `issuer`, spec §3), and one invoice's own address, which opens its
+ * detail beside the list (the e-mails link there too). Keep every side on these builders.
  */
 export const INVOICE_QUERY = { search: 'search', issuer: 'issuer' } as const;
 
-const INVOICES_PATH = '/invoices';
+export const INVOICES_PATH = '/invoices';
+
+/** The route of one invoice: the path of GET /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}. */
+export const INVOICE_DETAIL_ROUTE = `${INVOICES_PATH}/:supplierId/:invoiceType/:invoiceId`;
+
+/** Which invoice an address names (the key of the API's invoice routes). */
+export interface InvoiceKey {
+  readonly supplierId: string;
+  readonly invoiceType: InvoiceType;
+  readonly invoiceId: string;
+}
 
 /** Invoices matching a number, a RUC or a business name: /invoices?search=F001-123. */
 export function invoicesSearchHref(text: string): string {
@@ -15,4 +27,20 @@ export function invoicesSearchHref(text: string): string {
 /** Invoices issued by one supplier: /invoices?issuer=20456178325. */
 export function invoicesIssuerHref(ruc: string): string {
   return `${INVOICES_PATH}?${new URLSearchParams({ [INVOICE_QUERY.issuer]: ruc })}`;
+}
+
+/**
+ * One invoice's address, /invoices/20456178325/FACTURA/F001-123, with the list's query (its filters) kept
+ * after it: the detail opens beside the same list, and closing it goes back to that list.
+ */
+export function invoiceDetailHref(key: InvoiceKey, search = ''): string {
+  const path = [key.supplierId, key.invoiceType, key.invoiceId].map(encodeURIComponent).join('/');
+  return `${INVOICES_PATH}/${path}${search && !search.startsWith('?') ? `?${search}` : search}`;
+}
+
+/** The invoice an address's parameters name; null when they name none or an invoice type that does not exist. */
+export function invoiceKeyOf(params: Readonly<Record<string, string | undefined>>): InvoiceKey | null {
+  const { supplierId, invoiceType, invoiceId } = params;
+  if (!supplierId || !invoiceId || !(INVOICE_TYPES as readonly string[]).includes(invoiceType ?? '')) return null;
+  return { supplierId, invoiceType: invoiceType as InvoiceType, invoiceId };
 }

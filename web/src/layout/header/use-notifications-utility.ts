@@ -1,9 +1,9 @@
 import type { ButtonDropdownProps } from '@cloudscape-design/components/button-dropdown';
 import type { TopNavigationProps } from '@cloudscape-design/components/top-navigation';
 import { useNavigate } from 'react-router-dom';
+import { formatDateTime } from '@portal/shared';
 import { notificationMessages } from '../../pages/notifications/messages';
 import { notificationHref, useNotifications } from '../../pages/notifications/use-notifications';
-import { formatMoment } from './format-moment';
 import { headerMessages } from './messages';
 
 const text = headerMessages.notifications;
@@ -34,7 +34,7 @@ export function useNotificationsUtility(): TopNavigationProps.MenuDropdownUtilit
       return {
         id: `notification:${notification.id}`,
         text: notification.message,
-        secondaryText: formatMoment(notification.registeredAt),
+        secondaryText: formatDateTime(notification.registeredAt, { zone: true }),
         labelTag: notification.isRead ? undefined : text.newBadge,
         ...(href ? { href } : { disabled: true }),
       };

@@ -8,7 +8,7 @@ import Table, { type TableProps } from '@cloudscape-design/components/table';
 import {
   AUDIT_ACTION_LABELS,
   USER_STATUS_LABELS,
-  formatDate,
+  formatDateTime,
   parseTaxIds,
   routes,
   type AuditEvent,
@@ -32,16 +32,6 @@ export interface HistoryTarget {
   readonly firstName: string;
   readonly lastName: string;
   readonly email: string;
-}
-
-const pad = (value: number) => String(value).padStart(2, '0');
-
-/** dd/mm/yy hh:mm in the browser's time zone, the date through the shared format. */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return text.values.none;
-  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-  return `${formatDate(day)} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
 function describeValue(field: string, value: AuditValues[string] | undefined, kind: HistoryKind, clients: Client[]) {
@@ -96,7 +86,7 @@ function columns(kind: HistoryKind, clients: Client[]): TableProps.ColumnDefinit
     {
       id: 'when',
       header: text.columns.when,
-      cell: (event) => formatDateTime(event.occurredAt),
+      cell: (event) => formatDateTime(event.occurredAt, { zone: true }),
       isRowHeader: true,
     },
     { id: 'who', header: text.columns.who, cell: (event) => event.actor.email },

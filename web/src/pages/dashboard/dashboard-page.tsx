@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -9,17 +10,15 @@ import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { routes } from '@portal/shared';
+import { routes, todayInLima } from '@portal/shared';
 import { errorMessage } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { useClients } from '../../hooks/use-clients';
 import { resolveActiveCompany, useChosenCompany } from '../../session/active-company';
 import { useCurrentUser } from '../../session/use-current-user';
+import { dashboardPeriod, parsePeriod, withPeriod, yearsOffered, type DashboardPeriod } from './dashboard-period';
 import { dashboardMessages as text } from './messages';
 import { PostingsReport, StatusReport, TypeReport } from './reports';
-
-/** How many years back the year filter offers, the current one included. */
-const YEARS_OFFERED = 5;
 
 const ANY_MONTH: SelectProps.Option = { value: '', label: text.anyMonth };
 const ANY_YEAR: SelectProps.Option = { value: '', label: text.anyYear };
@@ -28,20 +27,26 @@ const MONTH_OPTIONS: SelectProps.Option[] = [
   ...text.months.map((label, index) => ({ value: String(index + 1), label })),
 ];
 
-function yearOptions(now: Date): SelectProps.Option[] {
-  const current = now.getFullYear();
-  return [
-    ANY_YEAR,
-    ...Array.from({ length: YEARS_OFFERED }, (_, back) => ({
-      value: String(current - back),
-      label: String(current - back),
-    })),
-  ];
+function yearOptions(thisYear: number, chosen: number | null): SelectProps.Option[] {
+  return [ANY_YEAR, ...yearsOffered(thisYear, chosen).map((year) => ({ value: String(year), label: String(year) }))];
 }
 
-/** Spec §7: the period is MM/YYYY and is sent only when both month and year are chosen. */
-export function dashboardPeriod(month: number | null, year: number | null): string | undefined {
-  return month && year ? `${String(month).padStart(2, '0')}/${year}` : undefined;
+/**
+ * The period in the URL's query (dashboard-period.ts): a reload or a shared link shows the same month. A
+ * value that names no month or year of the portal is dropped from the address, and every month or year is
+ * shown instead. Each choice replaces the history entry, as the invoices filters do.
+ */
+function usePeriodInUrl(thisYear: number) {
+  const [params, setParams] = useSearchParams();
+  const key = params.toString();
+  const period = useMemo(() => parsePeriod(new URLSearchParams(key), thisYear), [key, thisYear]);
+  const cleaned = withPeriod(new URLSearchParams(key), period).toString();
+  useEffect(() => {
+    if (cleaned !== key) setParams(new URLSearchParams(cleaned), { replace: true });
+  }, [cleaned, key, setParams]);
+  const choose = (change: Partial<DashboardPeriod>) =>
+    setParams((current) => withPeriod(current, { ...parsePeriod(current, thisYear), ...change }), { replace: true });
+  return [period, choose] as const;
 }
 
 /**
@@ -54,9 +59,10 @@ export default function DashboardPage() {
   const client = resolveActiveCompany(taxIds, chosen);
   const { clients } = useClients();
   const companyName = clients.find((candidate) => candidate.taxId === client)?.name ?? client ?? '';
-  const [month, setMonth] = useState<number | null>(null);
-  const [year, setYear] = useState<number | null>(null);
-  const [years] = useState(() => yearOptions(new Date()));
+  // The group's year: a browser elsewhere may already be in the next one.
+  const [thisYear] = useState(() => Number(todayInLima().slice(0, 4)));
+  const [{ month, year }, choosePeriod] = usePeriodInUrl(thisYear);
+  const years = useMemo(() => yearOptions(thisYear, year), [thisYear, year]);
 
   const period = dashboardPeriod(month, year);
   const { data, error, isLoading, isValidating, mutate } = useApi(
@@ -100,7 +106,9 @@ export default function DashboardPage() {
                       selectedOption={MONTH_OPTIONS.find((option) => option.value === String(month ?? '')) ?? ANY_MONTH}
                       options={MONTH_OPTIONS}
                       onChange={({ detail }) =>
-                        setMonth(detail.selectedOption.value ? Number(detail.selectedOption.value) : null)
+                        choosePeriod({
+                          month: detail.selectedOption.value ? Number(detail.selectedOption.value) : null,
+                        })
                       }
                       data-testid="dashboard-month"
                     />
@@ -112,7 +120,7 @@ export default function DashboardPage() {
                       selectedOption={years.find((option) => option.value === String(year ?? '')) ?? ANY_YEAR}
                       options={years}
                       onChange={({ detail }) =>
-                        setYear(detail.selectedOption.value ? Number(detail.selectedOption.value) : null)
+                        choosePeriod({ year: detail.selectedOption.value ? Number(detail.selectedOption.value) : null })
                       }
                       data-testid="dashboard-year"
                     />
@@ -120,10 +128,7 @@ export default function DashboardPage() {
                 </div>
                 <Button
                   disabled={month === null && year === null}
-                  onClick={() => {
-                    setMonth(null);
-                    setYear(null);
-                  }}
+                  onClick={() => choosePeriod({ month: null, year: null })}
                 >
                   {text.clearPeriod}
                 </Button>

@@ -16,6 +16,7 @@ import {
 } from '@portal/shared';
 import { FileActions } from './file-actions';
 import { invoicesMessages } from './messages';
+import type { ColumnWidths, InvoiceColumnId } from './table-preferences';
 
 const text = invoicesMessages;
 
@@ -62,31 +63,59 @@ function SapPostingMark({ invoice }: { invoice: InvoiceSummary }) {
 }
 
 export interface ColumnHandlers {
+  /** The address of the invoice's detail (a deep link), so that it also opens in a new tab. */
+  readonly detailHref: (invoice: InvoiceSummary) => string;
   readonly onOpenDetail: (invoice: InvoiceSummary) => void;
   readonly onFileAction: (action: 'xml' | 'pdf' | 'attachments', invoice: InvoiceSummary) => void;
 }
 
 /**
- * The ten columns of spec §2 Invoices. The API lists newest first (by issue date) and has no other
- * order, so every column sorts the page on screen (client-side); the next page comes in the API's order.
- * The file column holds the row's file actions.
+ * Default widths in pixels: the number, type, other party, amount and status fit a 1366 px laptop beside the
+ * menu (about 1,040 px of table), and every column fits at 1920 px.
  */
-export function invoiceColumns(handlers: ColumnHandlers): TableProps.ColumnDefinition<InvoiceSummary>[] {
-  return [
+export const COLUMN_WIDTHS: Readonly<Record<InvoiceColumnId, { width: number; minWidth: number }>> = {
+  number: { width: 180, minWidth: 130 },
+  type: { width: 145, minWidth: 100 },
+  client: { width: 270, minWidth: 140 },
+  supplier: { width: 260, minWidth: 160 },
+  amount: { width: 145, minWidth: 120 },
+  status: { width: 190, minWidth: 150 },
+  certStatus: { width: 160, minWidth: 120 },
+  issuedAt: { width: 185, minWidth: 120 },
+  paymentDate: { width: 165, minWidth: 120 },
+  file: { width: 145, minWidth: 140 },
+};
+
+type InvoiceColumn = TableProps.ColumnDefinition<InvoiceSummary> & { readonly id: InvoiceColumnId };
+
+/**
+ * The ten columns of spec §2 Invoices, in the order a clerk reads them (table-preferences.ts holds which
+ * show, in what order and the widths the user gave them); a long name is cut with an ellipsis unless lines
+ * wrap (a preference).
+ * The API lists newest first and has no other order, so every column sorts the page on screen
+ * (client-side); the next page comes in the API's order. The file column holds the row's file actions.
+ */
+export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = {}): InvoiceColumn[] {
+  const columns: InvoiceColumn[] = [
     {
       id: 'number',
       header: text.columns.number,
+      ...COLUMN_WIDTHS.number,
       cell: (invoice) => {
         const number = invoiceNumber(invoice);
         return (
           <Link
+            href={handlers.detailHref(invoice)}
             ariaLabel={text.openDetail(number)}
             onFollow={(event) => {
               event.preventDefault();
               handlers.onOpenDetail(invoice);
             }}
           >
-            <span data-testid="invoice-number">{number}</span>
+            {/* Whose invoice the row is, whichever party columns show. */}
+            <span data-testid="invoice-number" data-supplier-id={invoice.supplierId} data-client-id={invoice.client}>
+              {number}
+            </span>
           </Link>
         );
       },
@@ -96,24 +125,14 @@ export function invoiceColumns(handlers: ColumnHandlers): TableProps.ColumnDefin
     {
       id: 'type',
       header: text.columns.type,
+      ...COLUMN_WIDTHS.type,
       cell: (invoice) => <span data-testid="invoice-type">{INVOICE_TYPE_LABELS[invoice.type]}</span>,
       sortingComparator: (a, b) => byText(INVOICE_TYPE_LABELS[a.type], INVOICE_TYPE_LABELS[b.type]),
     },
     {
-      id: 'certStatus',
-      header: text.columns.certStatus,
-      cell: (invoice) => (
-        <span data-testid="invoice-cert-status">
-          <StatusIndicator type={CERT_STATUS_INDICATOR[invoice.certStatus]}>
-            {CERT_STATUS_LABELS[invoice.certStatus]}
-          </StatusIndicator>
-        </span>
-      ),
-      sortingComparator: (a, b) => byText(CERT_STATUS_LABELS[a.certStatus], CERT_STATUS_LABELS[b.certStatus]),
-    },
-    {
       id: 'client',
       header: text.columns.client,
+      ...COLUMN_WIDTHS.client,
       cell: (invoice) => (
         <span data-testid="invoice-client" data-client-id={invoice.client}>
           {invoice.clientName}
@@ -122,20 +141,9 @@ export function invoiceColumns(handlers: ColumnHandlers): TableProps.ColumnDefin
       sortingComparator: (a, b) => byText(a.clientName, b.clientName),
     },
     {
-      id: 'file',
-      header: text.columns.file,
-      minWidth: 150,
-      cell: (invoice) => (
-        <SpaceBetween direction="horizontal" size="xxs" alignItems="center">
-          <span data-testid="invoice-files">{fileKinds(invoice)}</span>
-          <FileActions invoice={invoice} label={invoiceNumber(invoice)} onAction={handlers.onFileAction} />
-        </SpaceBetween>
-      ),
-      sortingComparator: (a, b) => byText(fileKinds(a), fileKinds(b)),
-    },
-    {
       id: 'supplier',
       header: text.columns.supplier,
+      ...COLUMN_WIDTHS.supplier,
       cell: (invoice) => (
         <span data-testid="invoice-supplier" data-supplier-id={invoice.supplierId}>
           {text.supplier(invoice.supplierName, invoice.supplierId)}
@@ -146,27 +154,15 @@ export function invoiceColumns(handlers: ColumnHandlers): TableProps.ColumnDefin
     {
       id: 'amount',
       header: text.columns.amount,
+      ...COLUMN_WIDTHS.amount,
       cell: (invoice) => <span data-testid="invoice-amount">{formatMoney(invoice.amount, invoice.currency)}</span>,
       // Amounts compare within a currency: soles first, then dollars.
       sortingComparator: (a, b) => byText(a.currency, b.currency) || a.amount - b.amount,
     },
     {
-      id: 'issuedAt',
-      header: text.columns.issuedAt,
-      cell: (invoice) => formatDate(invoice.issuedAt),
-      sortingComparator: (a, b) => byDate(a.issuedAt, b.issuedAt),
-    },
-    {
-      id: 'paymentDate',
-      header: text.columns.paymentDate,
-      cell: (invoice) => (
-        <span data-testid="invoice-payment-date">{formatDate(invoice.paidAt ?? invoice.scheduledAt)}</span>
-      ),
-      sortingComparator: (a, b) => byDate(a.paidAt ?? a.scheduledAt, b.paidAt ?? b.scheduledAt),
-    },
-    {
       id: 'status',
       header: text.columns.status,
+      ...COLUMN_WIDTHS.status,
       cell: (invoice) => (
         <span data-testid="invoice-status" data-status={invoice.status}>
           <StatusIndicator type={STATUS_INDICATOR[invoice.status]}>
@@ -178,7 +174,53 @@ export function invoiceColumns(handlers: ColumnHandlers): TableProps.ColumnDefin
       // In the order of the invoice's life (spec §4), not alphabetically.
       sortingComparator: (a, b) => INVOICE_STATUSES.indexOf(a.status) - INVOICE_STATUSES.indexOf(b.status),
     },
+    {
+      id: 'certStatus',
+      header: text.columns.certStatus,
+      ...COLUMN_WIDTHS.certStatus,
+      cell: (invoice) => (
+        <span data-testid="invoice-cert-status">
+          <StatusIndicator type={CERT_STATUS_INDICATOR[invoice.certStatus]}>
+            {CERT_STATUS_LABELS[invoice.certStatus]}
+          </StatusIndicator>
+        </span>
+      ),
+      sortingComparator: (a, b) => byText(CERT_STATUS_LABELS[a.certStatus], CERT_STATUS_LABELS[b.certStatus]),
+    },
+    {
+      id: 'issuedAt',
+      header: text.columns.issuedAt,
+      ...COLUMN_WIDTHS.issuedAt,
+      cell: (invoice) => formatDate(invoice.issuedAt),
+      sortingComparator: (a, b) => byDate(a.issuedAt, b.issuedAt),
+    },
+    {
+      id: 'paymentDate',
+      header: text.columns.paymentDate,
+      ...COLUMN_WIDTHS.paymentDate,
+      cell: (invoice) => (
+        <span data-testid="invoice-payment-date">{formatDate(invoice.paidAt ?? invoice.scheduledAt)}</span>
+      ),
+      sortingComparator: (a, b) => byDate(a.paidAt ?? a.scheduledAt, b.paidAt ?? b.scheduledAt),
+    },
+    {
+      id: 'file',
+      header: text.columns.file,
+      ...COLUMN_WIDTHS.file,
+      cell: (invoice) => (
+        <SpaceBetween direction="horizontal" size="xxs" alignItems="center">
+          <span data-testid="invoice-files">{fileKinds(invoice)}</span>
+          <FileActions invoice={invoice} label={invoiceNumber(invoice)} onAction={handlers.onFileAction} />
+        </SpaceBetween>
+      ),
+      sortingComparator: (a, b) => byText(fileKinds(a), fileKinds(b)),
+    },
   ];
+  // A column the user resized keeps its width.
+  return columns.map((column) => {
+    const width = widths[column.id];
+    return width ? { ...column, width } : column;
+  });
 }
 
 /** The page on screen in the order the user chose (the API's order when none). */

@@ -1,20 +1,24 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import CollectionPreferences from '@cloudscape-design/components/collection-preferences';
+import CollectionPreferences, {
+  type CollectionPreferencesProps,
+} from '@cloudscape-design/components/collection-preferences';
 import Header from '@cloudscape-design/components/header';
 import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
-import type { InvoiceSummary } from '@portal/shared';
+import type { Invoice, InvoiceSummary } from '@portal/shared';
 import { errorMessage } from '../../api/client';
 import { useClients } from '../../hooks/use-clients';
+import { INVOICES_PATH, invoiceDetailHref, invoiceKeyOf } from '../../layout/header/invoice-links';
 import { useSidePanel } from '../../layout/side-panel';
 import { chooseCompany, resolveActiveCompany, useChosenCompany } from '../../session/active-company';
 import { useCurrentUser } from '../../session/use-current-user';
-import { InvoiceDetailPanel } from './detail/invoice-detail-panel';
-import { invoiceColumns, invoiceNumber, sortInvoices } from './columns';
+import { InvoiceDetailPanel, InvoiceNotFoundPanel } from './detail/invoice-detail-panel';
+import { COLUMN_WIDTHS, invoiceColumns, invoiceNumber, sortInvoices } from './columns';
 import { AttachmentsModal, useFileActions } from './file-actions';
 import { hasMoreFilters, isFiltered } from './invoice-filter';
 import { InvoiceFilters } from './invoice-filters';
@@ -24,14 +28,45 @@ import { INVOICES_PAGE_SIZES } from './page-size';
 import { resolveFilter, useInvoiceFilter } from './use-invoice-filter';
 import { useInvoices, useRefreshInvoices } from './use-invoices';
 import { useInvoicesPageSize } from './use-page-size';
+import { ALWAYS_VISIBLE, type InvoiceColumnId } from './table-preferences';
+import { useInvoicesTablePreferences } from './use-table-preferences';
 import { XmlUploadButton, XmlUploadProgress, useXmlUpload } from './xml-upload';
 
 const text = invoicesMessages;
+
+const NEW_INVOICE_PANEL = 'new-invoice';
+
+/**
+ * The widths the user gave columns by resizing them: the table reports every column's, in the order of the
+ * definitions (hidden ones included); only those that differ from the default are kept.
+ */
+function resizedWidths(columns: readonly { id: InvoiceColumnId }[], widths: readonly number[]) {
+  return Object.fromEntries(
+    columns.flatMap((column, index) => {
+      const width = widths[index];
+      return width !== undefined && width !== COLUMN_WIDTHS[column.id].width ? [[column.id, width]] : [];
+    }),
+  );
+}
+
+/** The columns of the preferences dialog's answer (the table has no column groups). */
+function contentColumns(
+  items: CollectionPreferencesProps.Preferences['contentDisplay'],
+): { id: string; visible: boolean }[] | undefined {
+  return items?.flatMap((item) => (item.type === 'group' ? [] : [{ id: item.id, visible: item.visible }]));
+}
 
 const PAGE_SIZE_OPTIONS = INVOICES_PAGE_SIZES.map((size) => ({
   value: size,
   label: text.preferences.pageSizeOption(size),
 }));
+
+/** The navigation state of an invoice opened from the list: closing its detail goes back to that list. */
+interface OpenedFromList {
+  readonly fromList: true;
+}
+
+const openedFromList = (state: unknown) => (state as Partial<OpenedFromList> | null)?.fromList === true;
 
 /** Opens 'Ver más filtros' by itself when the URL brings one of its filters (a link from the header). */
 function useExpanded(moreActive: boolean) {
@@ -46,9 +81,13 @@ function useExpanded(moreActive: boolean) {
 
 /**
  * '/' and '/invoices' (spec §2 Invoices, 'Mis comprobantes'): the invoices within the user's reach, a
- * page at a time (20, 50 or 100 rows, the table's preference kept in the browser), with the filters of
- * spec §3 in the URL, the row's file actions, the detail sidebar,
- * and for suppliers (and admins) 'Cargar XML' and 'Nuevo comprobante'.
+ * page at a time (20, 50 or 100 rows), with the filters of spec §3 in the URL, the row's file actions,
+ * the detail sidebar, and for suppliers (and admins) 'Cargar XML' and 'Nuevo comprobante'. The table's
+ * preferences (rows per page, columns and their order, wrapping) are kept in the browser.
+ *
+ * '/invoices/:supplierId/:invoiceType/:invoiceId' is the same screen with that invoice's detail open: the
+ * detail sidebar always follows the address, so that it can be linked (the e-mails do), reloaded and
+ * closed with the browser's Back. Closing it goes back to the list with its filters.
  */
 export default function InvoicesPage() {
   const { user, taxIds } = useCurrentUser();
@@ -61,11 +100,14 @@ export default function InvoicesPage() {
     [level, filter, taxIds, chosen, clients],
   );
   const [pageSize, setPageSize] = useInvoicesPageSize();
+  const [display, setDisplay] = useInvoicesTablePreferences(level);
   const invoices = useInvoices(resolved.query, pageSize);
   const refreshAll = useRefreshInvoices();
   const sidePanel = useSidePanel();
   const fileActions = useFileActions();
-  const upload = useXmlUpload(() => void refreshAll());
+  const navigate = useNavigate();
+  const location = useLocation();
+  const params = useParams();
   const [expanded, setExpanded] = useExpanded(hasMoreFilters(filter));
   const [attachmentsOf, setAttachmentsOf] = useState<InvoiceSummary | null>(null);
   // Client-side: the API has one order (newest first); a column sorts the page on screen.
@@ -74,30 +116,83 @@ export default function InvoicesPage() {
   const canSubmit = level === 'SUPPLIER' || level === 'ADMIN';
   const supplierTaxId = level === 'SUPPLIER' ? (resolveActiveCompany(taxIds, chosen) ?? undefined) : undefined;
 
-  const openDetail = useCallback(
-    (invoice: InvoiceSummary) =>
-      sidePanel.open(
-        <InvoiceDetailPanel
-          invoice={{ supplierId: invoice.supplierId, invoiceType: invoice.type, invoiceId: invoice.id }}
-          onClose={sidePanel.close}
-          onChanged={() => void refreshAll()}
-        />,
-        text.detailPanelLabel(invoiceNumber(invoice)),
-      ),
-    [sidePanel, refreshAll],
+  // The invoice the address names, if any: its detail is open beside the list.
+  const linkedId = params.invoiceId;
+  const linkedKey = useMemo(
+    () => invoiceKeyOf({ supplierId: params.supplierId, invoiceType: params.invoiceType, invoiceId: linkedId }),
+    [params.supplierId, params.invoiceType, linkedId],
   );
+  const panelId = linkedId ? `invoice:${params.supplierId}/${params.invoiceType}/${linkedId}` : null;
+  const fromList = openedFromList(location.state);
+
+  const detailHref = useCallback(
+    (invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>) =>
+      invoiceDetailHref(
+        { supplierId: invoice.supplierId, invoiceType: invoice.type, invoiceId: invoice.id },
+        location.search,
+      ),
+    [location.search],
+  );
+  /** Opens an invoice's detail: its address, which the browser's Back closes again. */
+  const openDetail = useCallback(
+    (invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>) => {
+      // From one detail to another, the address is replaced: Back and closing still go to the list.
+      const state: OpenedFromList | undefined = !linkedId || fromList ? { fromList: true } : undefined;
+      navigate(detailHref(invoice), { replace: Boolean(linkedId), state });
+    },
+    [navigate, detailHref, linkedId, fromList],
+  );
+  /** Back to the list with its filters: the entry before when the list opened the detail, else in its place. */
+  const closeDetail = useCallback(() => {
+    if (fromList) navigate(-1);
+    else navigate(`${INVOICES_PATH}${location.search}`, { replace: true });
+  }, [navigate, fromList, location.search]);
+
+  // A submitted invoice: the list shows it, and its detail opens (behind the 'Buen trabajo' message).
+  const received = useCallback(
+    (invoice: Invoice) => {
+      void refreshAll();
+      openDetail(invoice);
+    },
+    [refreshAll, openDetail],
+  );
+
+  // Callbacks that outlive a render (a sidebar, an upload under way) read the latest handlers, with the
+  // filters of the moment; the sidebar itself changes only with the invoice.
+  const handlers = useRef({ closeDetail, refreshAll, received });
+  handlers.current = { closeDetail, refreshAll, received };
+  useEffect(() => {
+    if (!panelId) return;
+    const close = () => handlers.current.closeDetail();
+    sidePanel.open(
+      linkedKey ? (
+        <InvoiceDetailPanel invoice={linkedKey} onClose={close} onChanged={() => void handlers.current.refreshAll()} />
+      ) : (
+        <InvoiceNotFoundPanel onClose={close} />
+      ),
+      text.detailPanelLabel(linkedKey?.invoiceId ?? ''),
+      { id: panelId, onDismiss: close },
+    );
+    return () => sidePanel.close(panelId);
+  }, [panelId, linkedKey, sidePanel]);
+
+  const upload = useXmlUpload((invoice) => handlers.current.received(invoice));
 
   const columns = useMemo(
     () =>
-      invoiceColumns({
-        onOpenDetail: openDetail,
-        onFileAction: (action, invoice) => {
-          if (action === 'xml') void fileActions.downloadXml(invoice);
-          else if (action === 'pdf') void fileActions.viewPdf(invoice);
-          else setAttachmentsOf(invoice);
+      invoiceColumns(
+        {
+          detailHref,
+          onOpenDetail: openDetail,
+          onFileAction: (action, invoice) => {
+            if (action === 'xml') void fileActions.downloadXml(invoice);
+            else if (action === 'pdf') void fileActions.viewPdf(invoice);
+            else setAttachmentsOf(invoice);
+          },
         },
-      }),
-    [openDetail, fileActions],
+        display.columnWidths,
+      ),
+    [detailHref, openDetail, fileActions, display.columnWidths],
   );
   const sortingColumn = columns.find((column) => column.id === sorting.columnId);
   const items = useMemo(
@@ -105,17 +200,21 @@ export default function InvoicesPage() {
     [invoices.items, sortingColumn, sorting.descending],
   );
 
-  const openNewInvoice = () =>
+  const openNewInvoice = () => {
+    // The form takes the sidebar: an invoice's address would no longer say what is open.
+    if (linkedId) navigate(`${INVOICES_PATH}${location.search}`, { replace: true });
     sidePanel.open(
       <NewInvoicePanel
         supplierTaxId={supplierTaxId}
         supplierName={invoices.items.find((invoice) => invoice.supplierId === supplierTaxId)?.supplierName}
         defaultClient={level === 'SUPPLIER' ? filter.client : undefined}
-        onCreated={() => void refreshAll()}
-        onClose={sidePanel.close}
+        onCreated={(invoice) => handlers.current.received(invoice)}
+        onClose={() => sidePanel.close(NEW_INVOICE_PANEL)}
       />,
       text.create.panelLabel,
+      { id: NEW_INVOICE_PANEL },
     );
+  };
 
   const onClientChange = (taxId: string | undefined) => {
     // Offices and responsibles belong to a company: they do not carry over to another one.
@@ -167,6 +266,10 @@ export default function InvoicesPage() {
           </SpaceBetween>
         }
         columnDefinitions={columns}
+        columnDisplay={display.contentDisplay}
+        stickyColumns={{ first: 1 }}
+        resizableColumns
+        onColumnWidthsChange={({ detail }) => setDisplay({ columnWidths: resizedWidths(columns, detail.widths) })}
         items={items}
         trackBy={(invoice) => `${invoice.supplierId}#${invoice.type}#${invoice.id}`}
         sortingColumn={sortingColumn}
@@ -179,7 +282,7 @@ export default function InvoicesPage() {
         }
         loading={invoices.isLoading || (resolved.query === null && clientsLoading)}
         loadingText={text.loading}
-        wrapLines={false}
+        wrapLines={display.wrapLines}
         filter={
           <InvoiceFilters
             level={level}
@@ -250,8 +353,24 @@ export default function InvoicesPage() {
             cancelLabel={text.preferences.cancel}
             closeAriaLabel={text.preferences.close}
             pageSizePreference={{ title: text.preferences.pageSize, options: PAGE_SIZE_OPTIONS }}
-            preferences={{ pageSize }}
-            onConfirm={({ detail }) => setPageSize(detail.pageSize)}
+            wrapLinesPreference={{
+              label: text.preferences.wrapLines,
+              description: text.preferences.wrapLinesDescription,
+            }}
+            contentDisplayPreference={{
+              title: text.preferences.columns,
+              description: text.preferences.columnsDescription,
+              options: columns.map((column) => ({
+                id: column.id,
+                label: text.columns[column.id],
+                alwaysVisible: ALWAYS_VISIBLE.includes(column.id),
+              })),
+            }}
+            preferences={{ pageSize, wrapLines: display.wrapLines, contentDisplay: display.contentDisplay }}
+            onConfirm={({ detail }) => {
+              setPageSize(detail.pageSize);
+              setDisplay({ contentDisplay: contentColumns(detail.contentDisplay), wrapLines: detail.wrapLines });
+            }}
           />
         }
       />

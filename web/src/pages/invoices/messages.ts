@@ -49,6 +49,10 @@ export const invoicesMessages = {
     close: 'Cerrar preferencias',
     pageSize: 'Filas por página',
     pageSizeOption: (size: number) => `${size} comprobantes`,
+    wrapLines: 'Ajustar líneas',
+    wrapLinesDescription: 'Muestra los textos largos completos en varias líneas en lugar de recortarlos.',
+    columns: 'Columnas',
+    columnsDescription: 'Elija qué columnas ver y arrástrelas para cambiar su orden.',
   },
   filters: {
     regionLabel: 'Filtros de comprobantes',
@@ -144,9 +148,16 @@ export const invoicesMessages = {
     currency: 'Moneda',
     taxAmount: 'IGV',
     issueDate: 'Fecha de emisión',
-    issueDatePlaceholder: 'AAAA/MM/DD',
-    issueDateConstraint: 'Formato AAAA/MM/DD.',
-    issueDateChosen: (date: string) => `Fecha de emisión: ${date}`,
+    issueDateConstraint: 'Día, mes y año: dd/mm/aa (p. ej. 05/11/26) o dd/mm/aaaa.',
+    /** The typed date read back in words, so that a two-digit year cannot be misread. */
+    issueDateRead: (date: string) => `Se registrará como ${date}.`,
+    issueDateFuture: 'Posterior a hoy',
+    issueDateTooOld: `Anterior al ${peruvianDate(ISSUE_DATE_FLOOR)}`,
+    /** A typed issue date that is not a date (parseTypedDate's problems). */
+    issueDateTyped: {
+      FORMAT: 'Escriba la fecha de emisión como dd/mm/aa, por ejemplo 05/11/26.',
+      IMPOSSIBLE: 'Esa fecha no existe en el calendario: revise el día y el mes.',
+    },
     amount: 'Importe total',
     amountConstraint: 'Incluye el IGV; use punto para los decimales.',
     supplierTaxId: 'RUC del proveedor',
@@ -163,13 +174,6 @@ export const invoicesMessages = {
     cancel: 'Cancelar',
     uploading: 'Enviando el PDF...',
     registering: 'Registrando el comprobante...',
-    datePicker: {
-      openCalendar: (selected: string | null) =>
-        selected ? `Elegir fecha; la fecha seleccionada es ${selected}` : 'Elegir fecha',
-      nextMonth: 'Mes siguiente',
-      previousMonth: 'Mes anterior',
-      today: 'Hoy',
-    },
     errors: {
       prefixId: 'Ingrese la serie: 4 letras mayúsculas o dígitos (p. ej. F001).',
       prefixIdForType: 'La serie no corresponde al tipo de comprobante (p. ej. F001 para facturas, B001 para boletas).',

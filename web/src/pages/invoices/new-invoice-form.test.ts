@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TEXT_LIMITS, todayInLima } from '@portal/shared';
+import { TEXT_LIMITS, formatDate, todayInLima } from '@portal/shared';
 import { invoicesMessages } from './messages';
 import { emptyForm, validateForm } from './new-invoice-form';
 
@@ -14,7 +14,7 @@ const filled = emptyForm({
   supplierName: 'Servicios Industriales Lima S.A.C.',
   amount: '1180.00',
   taxAmount: '180.00',
-  issueDate: '2025-03-14',
+  issueDate: '14/03/25',
   pdf: [new File(['%PDF-1.4'], 'comprobante.pdf', { type: 'application/pdf' })],
 });
 const tomorrow = new Date(Date.parse(`${todayInLima()}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -31,8 +31,28 @@ describe('new invoice form limits', () => {
       supplierName: messages.supplierName,
     });
     expect(validateForm({ ...filled, amount: '999999999999999.99' }).errors).toEqual({ amount: messages.amount });
-    expect(validateForm({ ...filled, issueDate: tomorrow }).errors).toEqual({ issueDate: messages.issueDate });
-    expect(validateForm({ ...filled, issueDate: '2009-12-31' }).errors).toEqual({ issueDate: messages.issueDate });
+    expect(validateForm({ ...filled, issueDate: formatDate(tomorrow) }).errors).toEqual({
+      issueDate: messages.issueDate,
+    });
+    expect(validateForm({ ...filled, issueDate: '31/12/2009' }).errors).toEqual({ issueDate: messages.issueDate });
     expect(messages.issueDate).toBe('Elija la fecha de emisión: desde el 01/01/2010 hasta hoy.');
+  });
+});
+
+describe('the issue date, typed dd/mm/aa (spec §1, §9)', () => {
+  it('sends the ISO date a typed dd/mm/aa or dd/mm/aaaa stands for, two-digit years being 20yy', () => {
+    expect(validateForm({ ...filled, issueDate: '05/11/26' }).body?.issueDate).toBe('2026-11-05');
+    expect(validateForm({ ...filled, issueDate: '5/11/2026' }).body?.issueDate).toBe('2026-11-05');
+    expect(validateForm({ ...filled, issueDate: formatDate(todayInLima()) }).errors).toEqual({});
+  });
+
+  it('says in Spanish what is wrong with a date that is not one', () => {
+    const typed = invoicesMessages.create.issueDateTyped;
+    expect(validateForm({ ...filled, issueDate: '31/02/26' })).toEqual({
+      errors: { issueDate: typed.IMPOSSIBLE },
+      body: null,
+    });
+    expect(validateForm({ ...filled, issueDate: '2026/11/05' }).errors).toEqual({ issueDate: typed.FORMAT });
+    expect(validateForm({ ...filled, issueDate: '' }).errors).toEqual({ issueDate: messages.issueDate });
   });
 });

@@ -3,6 +3,7 @@ import {
   DEFAULT_CURRENCY,
   checkInvoiceCode,
   isValidRuc,
+  parseTypedDate,
   type Currency,
   type InvoiceType,
   type RouteBodyInput,
@@ -21,6 +22,7 @@ export interface NewInvoiceForm {
   readonly clientTaxId: string;
   readonly currency: Currency;
   readonly taxAmount: string;
+  /** As typed: dd/mm/aa or dd/mm/aaaa (spec §9); the body carries the ISO date it reads as. */
   readonly issueDate: string;
   readonly amount: string;
   readonly supplierTaxId: string;
@@ -58,8 +60,16 @@ function amountOf(typed: string): number {
 
 const PDF_PLACEHOLDER = 'pdf-elegido';
 
+/** The issue date typed, as the ISO date the API takes, or the Spanish reason it is not a date. */
+export function issueDateOf(typed: string): { date: string } | { error: string } {
+  const parsed = parseTypedDate(typed);
+  if ('date' in parsed) return parsed;
+  return { error: invoicesMessages.create.issueDateTyped[parsed.problem] };
+}
+
 /**
- * Checks the form field by field before anything is sent: the route's own body schema
+ * Checks the form field by field before anything is sent: the typed issue date read as dd/mm/aa, the
+ * route's own body schema
  * (CreateInvoiceWithoutXmlBody, the one the API validates with), then what the API checks beyond it
  * (the series allowed for the type, the RUC's check digit, IGV within the amount, the PDF's type and
  * size). Each field gets its Spanish message. The PDF is uploaded only once all of this holds, so the
@@ -67,6 +77,7 @@ const PDF_PLACEHOLDER = 'pdf-elegido';
  */
 export function validateForm(form: NewInvoiceForm): { errors: FieldErrors; body: Omit<Body, 'pdfUrl'> | null } {
   const messages = invoicesMessages.create.errors;
+  const issueDate = issueDateOf(form.issueDate);
   const draft: Body = {
     prefixId: form.prefixId.trim().toUpperCase(),
     numericId: form.numericId.trim(),
@@ -77,12 +88,14 @@ export function validateForm(form: NewInvoiceForm): { errors: FieldErrors; body:
     currency: form.currency,
     amount: amountOf(form.amount),
     taxAmount: amountOf(form.taxAmount),
-    issueDate: form.issueDate,
+    issueDate: 'date' in issueDate ? issueDate.date : '',
     pdfUrl: form.pdf.length > 0 ? PDF_PLACEHOLDER : '',
     ...(form.notes.trim() ? { notes: form.notes.trim() } : {}),
   };
 
   const errors: FieldErrors = {};
+  // An empty field asks for the date as the range message does; a typed one says what is wrong with it.
+  if ('error' in issueDate && form.issueDate.trim()) errors.issueDate = issueDate.error;
   const parsed = CreateInvoiceWithoutXmlBody.safeParse(draft);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
-import DatePicker from '@cloudscape-design/components/date-picker';
 import FileUpload from '@cloudscape-design/components/file-upload';
 import Form from '@cloudscape-design/components/form';
 import FormField from '@cloudscape-design/components/form-field';
@@ -15,26 +14,25 @@ import {
   CURRENCIES,
   INVOICE_TYPES,
   INVOICE_TYPE_LABELS,
-  START_OF_WEEK,
-  formatDate,
   issueDateProblem,
   routes,
   type Currency,
+  type Invoice,
   type InvoiceType,
 } from '@portal/shared';
 import { apiCall } from '../../api/client';
+import { DateInput } from '../../components/date-input';
 import { useFeedback } from '../../feedback/feedback';
 import { useClients } from '../../hooks/use-clients';
 import { invoicesMessages } from './messages';
-import { emptyForm, validateForm, type FieldErrors, type NewInvoiceForm } from './new-invoice-form';
+import { emptyForm, issueDateOf, validateForm, type FieldErrors, type NewInvoiceForm } from './new-invoice-form';
 import { FILE_RULES, uploadFile } from './upload-file';
 import { announceReceived, reportFailure } from './xml-upload';
 
 const text = invoicesMessages.create;
 
-/** The calendar's day (a local midnight) as yyyy-mm-dd. */
-const localIsoDate = (date: Date) =>
-  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+/** A day in words ('jueves, 5 de noviembre de 2026'): how the form reads back a typed date. */
+const DAY_IN_WORDS = new Intl.DateTimeFormat('es-PE', { dateStyle: 'full', timeZone: 'UTC' });
 
 const TYPE_OPTIONS: SelectProps.Option[] = INVOICE_TYPES.map((type) => ({
   value: type,
@@ -53,7 +51,8 @@ export interface NewInvoicePanelProps {
   readonly supplierName?: string;
   /** The client the list is filtered by, offered first. */
   readonly defaultClient?: string;
-  readonly onCreated: () => void;
+  /** The invoice as stored: the screen opens its detail in this sidebar's place. */
+  readonly onCreated: (invoice: Invoice) => void;
   readonly onClose: () => void;
 }
 
@@ -79,6 +78,12 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
   // Once the user tried to send, errors follow every change.
   const errors: FieldErrors = checked ? validateForm(form).errors : {};
   const busy = phase !== 'idle';
+  // The date says what is wrong with it as soon as the user leaves the field, not only on sending.
+  const [dateLeft, setDateLeft] = useState(false);
+  const typedDate = issueDateOf(form.issueDate);
+  const issueDateError =
+    errors.issueDate ?? (dateLeft && form.issueDate.trim() && 'error' in typedDate ? typedDate.error : undefined);
+  const issueDateRead = 'date' in typedDate ? DAY_IN_WORDS.format(new Date(`${typedDate.date}T00:00:00Z`)) : null;
 
   const set =
     <K extends keyof NewInvoiceForm>(field: K) =>
@@ -104,8 +109,7 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
       setPhase('registering');
       const invoice = await apiCall(routes.createInvoiceWithoutXml, { body: { ...body, pdfUrl } });
       announceReceived(feedback, invoice);
-      props.onCreated();
-      props.onClose();
+      props.onCreated(invoice);
     } catch (error) {
       reportFailure(feedback, error);
       setPhase('idle');
@@ -197,27 +201,19 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
               </FormField>
               <FormField
                 label={text.issueDate}
-                errorText={errors.issueDate}
-                constraintText={
-                  form.issueDate ? text.issueDateChosen(formatDate(form.issueDate)) : text.issueDateConstraint
-                }
+                errorText={issueDateError}
+                constraintText={issueDateRead ? text.issueDateRead(issueDateRead) : text.issueDateConstraint}
               >
-                <DatePicker
+                <DateInput
                   value={form.issueDate}
-                  onChange={({ detail }) => set('issueDate')(detail.value)}
-                  locale="es-PE"
-                  startOfWeek={START_OF_WEEK}
-                  placeholder={text.issueDatePlaceholder}
-                  invalid={Boolean(errors.issueDate)}
-                  isDateEnabled={(date) => issueDateProblem(localIsoDate(date)) === null}
+                  onChange={set('issueDate')}
+                  onBlur={() => setDateLeft(true)}
+                  invalid={Boolean(issueDateError)}
                   ariaRequired
-                  expandToViewport
-                  i18nStrings={{
-                    openCalendarAriaLabel: text.datePicker.openCalendar,
-                    nextMonthAriaLabel: text.datePicker.nextMonth,
-                    previousMonthAriaLabel: text.datePicker.previousMonth,
-                    todayAriaLabel: text.datePicker.today,
-                  }}
+                  isDateEnabled={(date) => issueDateProblem(date) === null}
+                  dateDisabledReason={(date) =>
+                    issueDateProblem(date) === 'FUTURE' ? text.issueDateFuture : text.issueDateTooOld
+                  }
                 />
               </FormField>
             </ColumnLayout>

@@ -33,9 +33,10 @@ export interface XmlUploadState {
 /**
  * 'Cargar XML' (spec §2, design flow 1): the file is checked here (type, size), a ticket is asked
  * (POST /uploads), the file goes to the bucket with its presigned POST while a progress bar moves, and
- * POST /invoices registers it. Success opens the 'Buen trabajo' dialog and refreshes the list.
+ * POST /invoices registers it. Success opens the 'Buen trabajo' dialog and hands the stored invoice over
+ * (the screen refreshes the list and opens its detail).
  */
-export function useXmlUpload(onReceived: () => void) {
+export function useXmlUpload(onReceived: (invoice: Invoice) => void) {
   const feedback = useFeedback();
   const [state, setState] = useState<XmlUploadState | null>(null);
 
@@ -48,7 +49,7 @@ export function useXmlUpload(onReceived: () => void) {
       setState({ fileName: file.name, percent: 100, phase: 'registering' });
       const invoice = await apiCall(routes.createInvoiceFromXml, { body: { url: key } });
       announceReceived(feedback, invoice);
-      onReceived();
+      onReceived(invoice);
     } catch (error) {
       reportFailure(feedback, error);
     } finally {

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { ButtonProps } from '@cloudscape-design/components/button';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { signIn, signOut } from 'aws-amplify/auth';
 import Alert from '@cloudscape-design/components/alert';
@@ -16,6 +17,7 @@ import '../../i18n/amplify-dictionary';
 import { runtimeConfig } from '../../config/runtime-config';
 import { messages } from '../../messages';
 import { PATHS } from '../../routing/guard';
+import { returnPathOf, safeReturnPath } from '../../routing/return-to';
 import { authErrorName, isBadCredentials } from '../../session/auth-errors';
 import {
   CorporateSignInError,
@@ -27,7 +29,7 @@ import { useStartSession } from '../../session/use-current-user';
 import { EmailField } from './email-field';
 import { NewPasswordForm } from './new-password-form';
 import { ResetPasswordForm } from './reset-password-form';
-import { emailError } from './validation';
+import { corporateDomainOf, emailError } from './validation';
 
 type Notice = { type: 'error' | 'info' | 'success'; text: string } | null;
 
@@ -64,13 +66,15 @@ function useCorporateCallback(setNotice: (notice: Notice) => void): boolean {
     const finish = async () => {
       try {
         if (!oauth) throw new CorporateSignInError('failed');
-        await completeCorporateSignIn(oauth, userPoolClientId, location.search);
+        const { returnTo } = await completeCorporateSignIn(oauth, userPoolClientId, location.search);
         await startSession();
-        navigate(PATHS.home, { replace: true });
+        navigate(safeReturnPath(returnTo) ?? PATHS.home, { replace: true });
       } catch (error) {
-        const reason = error instanceof CorporateSignInError ? error.reason : 'failed';
-        setNotice({ type: 'error', text: CORPORATE_FAILURES[reason] });
-        navigate(PATHS.login, { replace: true });
+        const failure = error instanceof CorporateSignInError ? error : new CorporateSignInError('failed');
+        setNotice({ type: 'error', text: CORPORATE_FAILURES[failure.reason] });
+        // Still on the way to where the user was going, for another try.
+        const returnTo = safeReturnPath(failure.returnTo);
+        navigate(PATHS.login, { replace: true, state: returnTo ? { returnTo } : undefined });
       }
     };
     void finish();
@@ -88,6 +92,10 @@ function SignInForm({
   onForgotPassword: (email: string) => void;
 }) {
   const navigate = useNavigate();
+  const location = useLocation();
+  // Where the guard stopped the user (an invoice an e-mail links to); the home page otherwise.
+  const returnTo = returnPathOf(location.state);
+  const enterPortal = () => navigate(returnTo ?? PATHS.home, { replace: true });
   const startSession = useStartSession();
   const [email, setEmail] = useState(initialEmail);
   const [choosingPassword, setChoosingPassword] = useState(false);
@@ -97,15 +105,25 @@ function SignInForm({
   const [notice, setNotice] = useState<Notice>(initialNotice);
   const completing = useCorporateCallback(setNotice);
   const [redirecting, setRedirecting] = useState(false);
+  const corporateButton = useRef<ButtonProps.Ref>(null);
+  // Staff have no portal password: their address sends them to the corporate button.
+  const corporateDomain = corporateDomainOf(email, runtimeConfig().corporateEmailDomains);
 
   const emailProblem = emailError(email, submitted);
-  const passwordError = submitted && !password ? messages.login.passwordRequired : undefined;
+  const passwordError = submitted && !password && !corporateDomain ? messages.login.passwordRequired : undefined;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
     setNotice(null);
-    if (emailError(email, true) || !password) return;
+    if (emailError(email, true)) return;
+    if (corporateDomain) {
+      // Not even tried: Cognito would only answer 'Usuario o contraseña incorrectos.'
+      setNotice({ type: 'info', text: messages.login.useCorporate(corporateDomain) });
+      corporateButton.current?.focus();
+      return;
+    }
+    if (!password) return;
     setBusy(true);
     try {
       const result = await signInWithPassword(email.trim(), password);
@@ -118,7 +136,7 @@ function SignInForm({
         return;
       }
       await startSession();
-      navigate(PATHS.home, { replace: true });
+      enterPortal();
     } catch (error) {
       setNotice({
         type: 'error',
@@ -138,7 +156,7 @@ function SignInForm({
     }
     setRedirecting(true);
     try {
-      await startCorporateSignIn(oauth, userPoolClientId);
+      await startCorporateSignIn(oauth, userPoolClientId, returnTo);
     } catch {
       setRedirecting(false);
       setNotice({ type: 'error', text: messages.login.failed });
@@ -150,7 +168,7 @@ function SignInForm({
       <NewPasswordForm
         onSignedIn={async () => {
           await startSession();
-          navigate(PATHS.home, { replace: true });
+          enterPortal();
         }}
         onCancel={() => {
           setChoosingPassword(false);
@@ -198,14 +216,16 @@ function SignInForm({
             {messages.login.forgotPassword}
           </Link>
           <SpaceBetween size="s">
-            <Button variant="primary" formAction="submit" loading={busy} fullWidth>
+            <Button variant={corporateDomain ? 'normal' : 'primary'} formAction="submit" loading={busy} fullWidth>
               {messages.login.submit}
             </Button>
             <Box textAlign="center" color="text-status-inactive">
               {messages.login.or}
             </Box>
             <Button
+              ref={corporateButton}
               formAction="none"
+              variant={corporateDomain ? 'primary' : 'normal'}
               fullWidth
               loading={redirecting || completing}
               disabled={busy}

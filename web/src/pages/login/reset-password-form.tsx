@@ -8,7 +8,8 @@ import { authErrorName } from '../../session/auth-errors';
 import { EmailField } from './email-field';
 import { LoginStepForm } from './login-step-form';
 import { NewPasswordFields } from './new-password-fields';
-import { emailError, newPasswordErrors } from './validation';
+import { runtimeConfig } from '../../config/runtime-config';
+import { corporateDomainOf, emailError, newPasswordErrors } from './validation';
 
 type Outcome = { type: 'success' | 'error'; text: string } | null;
 
@@ -59,6 +60,11 @@ function RequestResetForm({
     setSubmitted(true);
     setOutcome(null);
     if (emailError(email, true)) return;
+    const corporateDomain = corporateDomainOf(email, runtimeConfig().corporateEmailDomains);
+    if (corporateDomain) {
+      setOutcome({ type: 'error', text: messages.resetPassword.corporate(corporateDomain) });
+      return;
+    }
     setBusy(true);
     try {
       await resetPassword({ username: email.trim() });

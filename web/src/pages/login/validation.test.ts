@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailError, isStrongPassword, newPasswordErrors } from './validation';
+import { corporateDomainOf, emailError, isStrongPassword, newPasswordErrors } from './validation';
 
 describe('the login forms before anything is sent', () => {
   it("applies the user pool's password policy: 12 characters of every class", () => {
@@ -24,5 +24,23 @@ describe('the login forms before anything is sent', () => {
     expect(emailError('', true)).toBe('Ingresa tu correo electrónico.');
     expect(emailError('nombre@empresa', true)).toBe('Ingresa un correo electrónico válido.');
     expect(emailError('nombre@empresa.pe', true)).toBeUndefined();
+  });
+});
+
+describe("an e-mail of the group's corporate domains", () => {
+  const domains = ['grupoandino.pe'];
+
+  it('is recognised whatever its case or spaces, and on a subdomain', () => {
+    expect(corporateDomainOf('gestor@grupoandino.pe', domains)).toBe('grupoandino.pe');
+    expect(corporateDomainOf('  Gestor@GrupoAndino.PE ', domains)).toBe('grupoandino.pe');
+    expect(corporateDomainOf('ana@lima.grupoandino.pe', domains)).toBe('grupoandino.pe');
+  });
+
+  it('is not a supplier’s address, a look-alike domain, or anything when no domain is configured', () => {
+    expect(corporateDomainOf('proveedor@demo.pe', domains)).toBeNull();
+    expect(corporateDomainOf('falso@nogrupoandino.pe', domains)).toBeNull();
+    expect(corporateDomainOf('gestor@grupoandino.pe.evil.com', domains)).toBeNull();
+    expect(corporateDomainOf('sin-arroba', domains)).toBeNull();
+    expect(corporateDomainOf('gestor@grupoandino.pe', [])).toBeNull();
   });
 });

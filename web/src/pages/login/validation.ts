@@ -12,6 +12,20 @@ export function emailError(email: string, submitted: boolean): string | undefine
   return isEmail(email) ? undefined : messages.login.emailInvalid;
 }
 
+/**
+ * The corporate domain of an e-mail (config.json `corporateEmailDomains`), or null: staff sign in with the
+ * corporate button and have no portal password. A subdomain of a corporate domain counts too.
+ */
+export function corporateDomainOf(email: string, domains: readonly string[]): string | null {
+  const at = email.trim().lastIndexOf('@');
+  if (at < 0) return null;
+  const domain = email
+    .trim()
+    .slice(at + 1)
+    .toLowerCase();
+  return domains.find((corporate) => domain === corporate || domain.endsWith(`.${corporate}`)) ?? null;
+}
+
 /** The user pool's password policy (infra/lib/constructs/identity.ts): 12+ characters of every class. */
 export function isStrongPassword(value: string): boolean {
   return (

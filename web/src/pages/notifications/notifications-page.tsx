@@ -7,9 +7,8 @@ import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
-import type { Notification } from '@portal/shared';
+import { formatDateTime, type Notification } from '@portal/shared';
 import { useFeedback } from '../../feedback/feedback';
-import { formatMoment } from '../../layout/header/format-moment';
 import { notificationMessages as text } from './messages';
 import { notificationHref, useNotifications } from './use-notifications';
 
@@ -26,7 +25,7 @@ function columns(follow: (href: string) => void): TableProps.ColumnDefinition<No
       id: 'date',
       header: text.columns.date,
       minWidth: 140,
-      cell: (item) => <time dateTime={item.registeredAt}>{formatMoment(item.registeredAt)}</time>,
+      cell: (item) => <time dateTime={item.registeredAt}>{formatDateTime(item.registeredAt, { zone: true })}</time>,
     },
     {
       id: 'message',

@@ -3,15 +3,21 @@ import { routes, type Notification } from '@portal/shared';
 import { apiCall } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { useFeedback } from '../../feedback/feedback';
-import { invoicesSearchHref } from '../../layout/header/invoice-links';
+import { invoiceDetailHref, invoicesSearchHref } from '../../layout/header/invoice-links';
 
 /** New events reach the feed through a queue: the header looks again every minute and on focus. */
 const REFRESH_INTERVAL_MS = 60_000;
 
-/** The invoices screen filtered to the notification's invoice, or null when it names none. */
+/**
+ * The notification's invoice: its detail beside the list filtered to it, or only the filtered list when the
+ * notification does not say whose invoice it is; null when it names none.
+ */
 export function notificationHref(notification: Notification): string | null {
-  const invoiceId = notification.reference?.invoiceId;
-  return invoiceId ? invoicesSearchHref(invoiceId) : null;
+  const { issuerTaxId, invoiceType, invoiceId } = notification.reference ?? {};
+  if (!invoiceId) return null;
+  const list = invoicesSearchHref(invoiceId);
+  if (!issuerTaxId || !invoiceType) return list;
+  return invoiceDetailHref({ supplierId: issuerTaxId, invoiceType, invoiceId }, list.slice(list.indexOf('?')));
 }
 
 /** Newest first, whatever order the answer came in. */

@@ -5,29 +5,13 @@ import Table, { type TableProps } from '@cloudscape-design/components/table';
 import {
   INVOICE_STATUS_LABELS,
   SUNAT_RECHECK_HISTORY_TITLE,
-  formatDate,
+  formatDateTime,
   type StatusHistoryEntry,
 } from '@portal/shared';
 import { detailMessages } from './messages';
 import { InvoiceStatusBadge } from './status-badges';
 
 const text = detailMessages.history;
-
-/** Portal dates read in Lima time (spec §1: a Peruvian product). */
-const LIMA_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Lima' });
-const LIMA_TIME = new Intl.DateTimeFormat('es-PE', {
-  timeZone: 'America/Lima',
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-});
-
-/** 'dd/mm/yy hh:mm' in Lima for a timestamp: the date through the shared dd/mm/yy format. */
-export function formatDateTime(iso: string): string {
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return formatDate(iso);
-  return `${formatDate(LIMA_DAY.format(at))} ${LIMA_TIME.format(at)}`;
-}
 
 interface HistoryRow {
   readonly index: number;
@@ -46,7 +30,7 @@ const COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
     isRowHeader: true,
     cell: (row) => (
       <div>
-        <div>{formatDateTime(row.entry.date)}</div>
+        <div data-testid="history-when">{formatDateTime(row.entry.date, { zone: true })}</div>
         <Box variant="small" color="text-body-secondary">
           {row.entry.by ?? text.system}
         </Box>

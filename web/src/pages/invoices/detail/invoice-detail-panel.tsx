@@ -5,10 +5,11 @@ import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { routes, type InvoiceDetail, type InvoiceType } from '@portal/shared';
+import { ERROR_MESSAGES, routes, type InvoiceDetail } from '@portal/shared';
 import { apiCall, errorMessage } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { useFeedback } from '../../../feedback/feedback';
+import type { InvoiceKey } from '../../../layout/header/invoice-links';
 import { useCurrentUser } from '../../../session/use-current-user';
 import { invoiceNumber } from '../columns';
 import { ApproveModal, RejectModal } from './decision-modals';
@@ -19,14 +20,8 @@ import { documentTitle, reviewAccess } from './review-access';
 import { ReviewForm } from './review-form';
 import { SapPostingAlert } from './sap-posting-alert';
 
-/** Which invoice the detail/edit sidebar shows (spec §2: GET /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}). */
-export interface InvoiceKey {
-  readonly supplierId: string;
-  readonly invoiceType: InvoiceType;
-  readonly invoiceId: string;
-}
-
 export interface InvoiceDetailPanelProps {
+  /** Which invoice the sidebar shows (spec §2: GET /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}). */
   readonly invoice: InvoiceKey;
   /** Closes the sidebar. */
   readonly onClose: () => void;
@@ -53,6 +48,26 @@ export function InvoiceDetailPanel(props: InvoiceDetailPanelProps) {
   const { supplierId, invoiceType, invoiceId } = props.invoice;
   // Another invoice opened in the same panel starts afresh: no form or dialog of the previous one.
   return <DetailPanel key={`${supplierId}#${invoiceType}#${invoiceId}`} {...props} />;
+}
+
+/** The sidebar of an address that names no invoice (an invoice type that does not exist): the API's 404 text. */
+export function InvoiceNotFoundPanel({ onClose }: { onClose: () => void }) {
+  return (
+    <Box padding={{ horizontal: 'l', vertical: 'm' }}>
+      <div data-testid="invoice-detail-panel">
+        <SpaceBetween size="m">
+          <Alert type="error" header={text.loadFailed}>
+            {ERROR_MESSAGES.ERROR_INVOICE_NOT_FOUND}
+          </Alert>
+          <Box>
+            <Button variant="link" onClick={onClose}>
+              {text.close}
+            </Button>
+          </Box>
+        </SpaceBetween>
+      </div>
+    </Box>
+  );
 }
 
 type Dialog = 'approve' | 'reject' | 'history' | null;

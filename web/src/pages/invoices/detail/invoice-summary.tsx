@@ -7,6 +7,7 @@ import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/c
 import {
   OPERATION_TYPE_LABELS,
   formatDate,
+  formatTime,
   formatMoney,
   type InvoiceDetail,
   type SapPosting,
@@ -53,8 +54,6 @@ const POSTING_INDICATOR: Record<SapPostingState, StatusIndicatorProps.Type> = {
   POSTED: 'success',
 };
 
-const timeOfDay = new Intl.DateTimeFormat('es-PE', { hour: '2-digit', minute: '2-digit', timeZone: 'America/Lima' });
-
 /** Where the SAP posting stands now: state, attempt and next attempt, lateness, the reason of a failure. */
 function sapPostingItems(posting: SapPosting): KeyValuePairsProps.Pair[] {
   const t = text.sapPosting;
@@ -66,7 +65,7 @@ function sapPostingItems(posting: SapPosting): KeyValuePairsProps.Pair[] {
           {t.attempt(
             posting.attempts,
             posting.maxAttempts,
-            posting.nextAttemptAt ? timeOfDay.format(new Date(posting.nextAttemptAt)) : null,
+            posting.nextAttemptAt ? formatTime(posting.nextAttemptAt, { zone: true }) : null,
           )}
         </Box>
       )}

@@ -1,23 +1,13 @@
 import Box from '@cloudscape-design/components/box';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import type { InvoiceDetail } from '@portal/shared';
-import { formatDateTime } from './history-modal';
+import { formatDateTime, formatTime, limaDate, type InvoiceDetail } from '@portal/shared';
 import { detailMessages } from './messages';
 
 const text = detailMessages.sunat;
 
-const LIMA_TIME = new Intl.DateTimeFormat('es-PE', {
-  timeZone: 'America/Lima',
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-});
-const LIMA_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Lima' });
-
-/** hh:mm in Lima for a moment of today (Lima's), else dd/mm/yy hh:mm. */
+/** hh:mm in Lima for a moment of today (Lima's), else dd/mm/yy hh:mm; said to be Lima's time. */
 function limaMoment(iso: string, now: Date): string {
-  const at = new Date(iso);
-  return LIMA_DAY.format(at) === LIMA_DAY.format(now) ? LIMA_TIME.format(at) : formatDateTime(iso);
+  return limaDate(iso) === limaDate(now) ? formatTime(iso, { zone: true }) : formatDateTime(iso, { zone: true });
 }
 
 /**
@@ -42,11 +32,13 @@ export function SunatWait({
   const next = check.nextCheckAt && check.nextCheckAt > now.toISOString() ? check.nextCheckAt : null;
   return (
     <SpaceBetween size="xxs">
-      <Box variant="small">{text.waitingSince(formatDateTime(check.pendingSince))}</Box>
+      <Box variant="small">{text.waitingSince(formatDateTime(check.pendingSince, { zone: true }))}</Box>
       {check.lastFailureAt && <Box variant="small">{text.unavailable(limaMoment(check.lastFailureAt, now))}</Box>}
       <Box variant="small">{next ? text.nextCheck(limaMoment(next, now)) : text.nextCheckSoon}</Box>
       {check.requestedBy && check.requestedAt && (
-        <Box variant="small">{text.requestedBy(check.requestedBy, formatDateTime(check.requestedAt))}</Box>
+        <Box variant="small">
+          {text.requestedBy(check.requestedBy, formatDateTime(check.requestedAt, { zone: true }))}
+        </Box>
       )}
     </SpaceBetween>
   );
