@@ -84,7 +84,10 @@ describe('supplier journey (issue 6)', () => {
       const panel = page.getByTestId('new-invoice-panel');
       await panel.getByRole('heading', { name: INVOICES_TEXT.newInvoice }).waitFor();
       expect(await panel.getByLabel('RUC del proveedor').inputValue()).toBe(SUPPLIER.taxId);
-      expect(await panel.getByLabel('Razón social del proveedor').inputValue()).toBe(SUPPLIER.name);
+      // The business name is the one its RUC is registered with, not the XML's just uploaded, and it cannot be changed.
+      const name = panel.getByLabel('Razón social del proveedor');
+      expect(await name.inputValue()).toBe(SUPPLIER.name);
+      expect(await name.getAttribute('readonly')).not.toBeNull();
       await panel.getByLabel('Serie').fill('F001');
       await panel.getByLabel('Correlativo').fill(`${base}6`);
       await panel.getByLabel('Cliente').click();

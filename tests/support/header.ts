@@ -7,7 +7,7 @@ import { appUrl, openLogin, settledInvoices, signInAs } from './web.js';
 /** What the header, the notifications feed and the chat assistant say (web/src/layout/header, chat). */
 export const HEADER_TEXT = {
   staffSearch: 'Buscar comprobantes o proveedores',
-  supplierSearch: 'Buscar comprobantes por número',
+  supplierSearch: 'Buscar comprobantes por número, RUC o razón social',
   openSearch: 'Abrir búsqueda',
   notifications: /^Notificaciones/,
   markAsRead: 'Marcar como leídas',

@@ -5,7 +5,7 @@ export const headerMessages = {
   search: {
     label: 'Buscar en el portal',
     placeholderStaff: 'Buscar comprobantes o proveedores',
-    placeholderSupplier: 'Buscar comprobantes por número',
+    placeholderSupplier: 'Buscar comprobantes por número, RUC o razón social',
     invoicesOption: (text: string) => `Buscar comprobantes: "${text}"`,
     hintStaff: 'Escribe un número de comprobante, un RUC o una razón social.',
     hintSupplier: 'Escribe el número de un comprobante, por ejemplo F001-123.',

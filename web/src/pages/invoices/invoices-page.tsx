@@ -26,7 +26,7 @@ import { invoicesMessages } from './messages';
 import { NewInvoicePanel } from './new-invoice-panel';
 import { INVOICES_PAGE_SIZES } from './page-size';
 import { resolveFilter, useInvoiceFilter } from './use-invoice-filter';
-import { useInvoices, useRefreshInvoices } from './use-invoices';
+import { useInvoiceCount, useInvoices, useRefreshInvoices } from './use-invoices';
 import { useInvoicesPageSize } from './use-page-size';
 import { ALWAYS_VISIBLE, type InvoiceColumnId } from './table-preferences';
 import { useInvoicesTablePreferences } from './use-table-preferences';
@@ -102,6 +102,7 @@ export default function InvoicesPage() {
   const [pageSize, setPageSize] = useInvoicesPageSize();
   const [display, setDisplay] = useInvoicesTablePreferences(level);
   const invoices = useInvoices(resolved.query, pageSize);
+  const total = useInvoiceCount(resolved.query);
   const refreshAll = useRefreshInvoices();
   const sidePanel = useSidePanel();
   const fileActions = useFileActions();
@@ -206,7 +207,7 @@ export default function InvoicesPage() {
     sidePanel.open(
       <NewInvoicePanel
         supplierTaxId={supplierTaxId}
-        supplierName={invoices.items.find((invoice) => invoice.supplierId === supplierTaxId)?.supplierName}
+        supplierName={user?.companies.find((company) => company.taxId === supplierTaxId)?.name ?? undefined}
         defaultClient={level === 'SUPPLIER' ? filter.client : undefined}
         onCreated={(invoice) => handlers.current.received(invoice)}
         onClose={() => sidePanel.close(NEW_INVOICE_PANEL)}
@@ -240,6 +241,7 @@ export default function InvoicesPage() {
           <SpaceBetween size="s">
             <Header
               variant="awsui-h1-sticky"
+              counter={total.data ? text.counter(total.data) : undefined}
               description={text.description}
               actions={
                 <SpaceBetween direction="horizontal" size="xs">

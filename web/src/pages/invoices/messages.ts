@@ -5,8 +5,14 @@ import { ERROR_MESSAGES, ISSUE_DATE_FLOOR, MAX_AMOUNT_TEXT, TEXT_LIMITS, peruvia
  * XML upload and the 'Nuevo comprobante' sidebar. Shared labels (statuses, types) come from
  * @portal/shared; error messages from the catalogue.
  */
+/** Whole numbers in the Peruvian form (1,234). */
+const COUNT = new Intl.NumberFormat('es-PE', { maximumFractionDigits: 0 });
+
 export const invoicesMessages = {
   title: 'Mis comprobantes',
+  /** How many invoices the filter matches, beside the title: "(1,234)", or "(más de 1,000)" when only a bound is known. */
+  counter: ({ count, exact }: { count: number; exact: boolean }) =>
+    exact ? `(${COUNT.format(count)})` : `(más de ${COUNT.format(count)})`,
   description:
     'Comprobantes electrónicos registrados en el portal, del más reciente al más antiguo. Ordenar por una columna reordena la página mostrada.',
   loading: 'Cargando comprobantes...',
@@ -162,6 +168,8 @@ export const invoicesMessages = {
     amountConstraint: 'Incluye el IGV; use punto para los decimales.',
     supplierTaxId: 'RUC del proveedor',
     supplierName: 'Razón social del proveedor',
+    supplierNameFixed: 'La razón social registrada de tu RUC en el portal.',
+    supplierNameTyped: 'Si el RUC ya está registrado en el portal, se usa su razón social registrada.',
     notes: 'Notas',
     optional: 'opcional',
     pdf: 'PDF del comprobante',

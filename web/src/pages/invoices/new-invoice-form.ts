@@ -110,6 +110,8 @@ export function validateForm(form: NewInvoiceForm): { errors: FieldErrors; body:
     else errors.prefixId = messages.prefixIdForType;
   }
   if (!errors.supplierTaxId && !isValidRuc(draft.supplierTaxId)) errors.supplierTaxId = messages.supplierTaxId;
+  // Optional for the API (a known RUC keeps the directory's name), but the form always shows one.
+  if (!errors.supplierName && !draft.supplierName) errors.supplierName = messages.supplierName;
   if (!errors.amount && !errors.taxAmount && draft.taxAmount > draft.amount) errors.taxAmount = messages.taxAboveAmount;
   const pdf = form.pdf[0];
   if (pdf && !errors.pdfUrl) {

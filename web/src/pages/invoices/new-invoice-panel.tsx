@@ -47,7 +47,10 @@ const CURRENCY_OPTIONS: SelectProps.Option[] = CURRENCIES.map((currency) => ({
 export interface NewInvoicePanelProps {
   /** The supplier's RUC, fixed for a supplier (it may only submit its own); absent for an admin. */
   readonly supplierTaxId?: string;
-  /** The supplier's business name as its invoices carry it, when known. */
+  /**
+   * The supplier's business name as the supplier directory knows its RUC (GET /users/me): fixed when known, as
+   * the API takes that one whatever the form says.
+   */
   readonly supplierName?: string;
   /** The client the list is filtered by, offered first. */
   readonly defaultClient?: string;
@@ -249,9 +252,14 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
                 ariaRequired
               />
             </FormField>
-            <FormField label={text.supplierName} errorText={errors.supplierName}>
+            <FormField
+              label={text.supplierName}
+              description={props.supplierName ? text.supplierNameFixed : text.supplierNameTyped}
+              errorText={errors.supplierName}
+            >
               <Input
                 value={form.supplierName}
+                readOnly={Boolean(props.supplierName)}
                 onChange={({ detail }) => set('supplierName')(detail.value)}
                 invalid={Boolean(errors.supplierName)}
                 ariaRequired

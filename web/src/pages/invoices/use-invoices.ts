@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { routes, type InvoiceSummary, type RouteQueryInput } from '@portal/shared';
 import { apiCall } from '../../api/client';
-import type { ApiKey } from '../../api/use-api';
+import { useApi, type ApiKey } from '../../api/use-api';
 import { useChosenCompany } from '../../session/active-company';
 import { useSessionEpoch } from '../../session/session-epoch';
 import type { InvoicesPageSize } from './page-size';
@@ -43,9 +43,14 @@ async function loadFilledPage(
   return { items, nextCursor: cursor ?? null };
 }
 
-/** Whether an SWR key is one of the invoice listings (for refreshing them all after a change). */
+/** Whether an SWR key is one of the invoice listings or their totals (for refreshing them all after a change). */
 export function isInvoiceListKey(key: unknown): boolean {
-  return Array.isArray(key) && key[0] === routes.listInvoices.id;
+  return Array.isArray(key) && (key[0] === routes.listInvoices.id || key[0] === routes.countInvoices.id);
+}
+
+/** How many invoices the filter matches (GET /invoices/count), for the table's header. */
+export function useInvoiceCount(filter: InvoiceFilter | null) {
+  return useApi(routes.countInvoices, filter === null ? null : { query: filter });
 }
 
 /** Refreshes every invoice listing on screen (after an upload, a creation or a change in the detail). */
