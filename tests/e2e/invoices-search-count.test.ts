@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import { routes, type InvoiceSummary } from '@portal/shared';
 import { CLIENTS, buildWorld } from '../../infra/local/seed-data.js';
 import { call } from '../support/api.js';
@@ -28,7 +29,7 @@ async function everyInvoice(role: 'SUPPLIER' | 'MANAGER', query: Record<string, 
 }
 
 /** The title of the invoices table with its counter, as a person reads it: "Mis comprobantes (12)". */
-async function title(page: import('playwright-core').Page): Promise<string> {
+async function title(page: Page): Promise<string> {
   const heading = page.getByRole('heading', { level: 1, name: /^Mis comprobantes/ });
   await expect.poll(async () => /\(\d/.test((await heading.innerText()) ?? ''), { timeout: 15_000 }).toBe(true);
   return (await heading.innerText()).replace(/\s+/g, ' ').trim();
