@@ -1,6 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import {
   INVOICE_STATUS_LABELS,
   TABLE,
@@ -89,9 +96,16 @@ export function table() {
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
-      for (const item of invoiceSearchItems(invoice)) {
-        await db.send(new PutCommand({ TableName: tableName, Item: item }));
-      }
+      const search = invoiceSearchItems(invoice);
+      await Promise.all(
+        Array.from({ length: Math.ceil(search.length / 25) }, async (_, i) => {
+          let pending = search.slice(i * 25, i * 25 + 25).map((Item) => ({ PutRequest: { Item } }));
+          while (pending.length > 0) {
+            const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+            pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
+          }
+        }),
+      );
       for (const { Update } of invoiceCounterUpdates(tableName, [{ before: null, after: invoice }])) {
         await db.send(new UpdateCommand(Update as never));
       }

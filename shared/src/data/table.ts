@@ -203,11 +203,12 @@ export const keys = {
     `SEARCH#${scope}#${owner}#${token.charAt(0)}`,
 
   /**
-   * The invoice counts behind the list's total: per company `{status}#{type}`, per supplier
-   * `{client}#{status}#{type}`, ADDed in the transaction of every invoice change (see counts.ts).
+   * The invoice counts behind the list's total, ADDed in the transaction of every invoice change (see
+   * rules/invoice-counts.ts): a company's `{status}#{type}` live on its dashboard item of all time (one item
+   * fewer for every transaction to write), a supplier's `{client}#{status}#{type}` on an item of its own.
    */
   invoiceCounts(scope: 'CLIENT' | 'SUPPLIER', owner: string): ItemKey {
-    return { pk: `COUNTS#${scope}#${owner}`, sk: 'INVOICES' };
+    return scope === 'CLIENT' ? keys.dashboard(owner, 'ALL') : { pk: `COUNTS#SUPPLIER#${owner}`, sk: 'INVOICES' };
   },
 
   /** Counters of one company: per month of issue (YYYY-MM) and in total (ALL). */
