@@ -419,7 +419,7 @@ function readDueDates(root: XmlElement, paymentTerms: ParsedPaymentTerms | null)
  * (catálogo 51). Amounts that contradict each other the way SUNAT's own validation refuses are refused here too.
  */
 
-/** One cent, and SUNAT's tolerance of one unit when it checks that the totals add up (rule 3280). */
+/** SUNAT's tolerance, one unit of the currency either way, when it checks that the totals add up (rule 3280). */
 const SUNAT_TOTALS_TOLERANCE = 1;
 
 const cents = (amount: number) => Math.round(amount * 100);
