@@ -35,3 +35,6 @@ export * from './rules/notifications.js';
 export * from './rules/invoice-code.js';
 export * from './errors/validation-messages.js';
 export * from './limits.js';
+export * from './schemas/invoice-breakdown.js';
+export * from './sunat/catalogues.js';
+export * from './rules/honorarios.js';

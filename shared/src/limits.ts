@@ -47,6 +47,10 @@ export const COUNT_LIMITS = {
   installments: 120,
   /** Due dates read from an XML (cbc:DueDate, payment means, installments). */
   dueDates: 130,
+  /** Document-level discounts or charges (cac:AllowanceCharge) read from an XML: SUNAT's codes are a few dozen. */
+  allowanceCharges: 20,
+  /** Anticipos deducted (cac:PrepaidPayment) read from an XML. */
+  prepayments: 20,
 } as const;
 
 /**

@@ -82,9 +82,13 @@ describe('UBL reader limits', () => {
       parameters: { field: 'importe total', limit: MAX_AMOUNT_TEXT },
       message: `El dato «importe total» del comprobante supera el monto máximo permitido (${MAX_AMOUNT_TEXT}).`,
     });
+    // The precio de venta with it: the importe total must still add up as SUNAT requires (rule 3280).
     const atMaximum = FACTURA.replace(
       '<cbc:PayableAmount currencyID="PEN">11800.00</cbc:PayableAmount>',
       '<cbc:PayableAmount currencyID="PEN">9999999999.99</cbc:PayableAmount>',
+    ).replace(
+      '<cbc:TaxInclusiveAmount currencyID="PEN">11800.00</cbc:TaxInclusiveAmount>',
+      '<cbc:TaxInclusiveAmount currencyID="PEN">9999999999.99</cbc:TaxInclusiveAmount>',
     );
     expect(read(atMaximum).payableAmount).toBe(9999999999.99);
   });

@@ -46,6 +46,21 @@ function read(bytes: Uint8Array): ParsedDocument {
 const CORPORACION_ANDINA = { taxId: '20100070970', taxIdType: '6', name: 'CORPORACIÓN ANDINA DE ALIMENTOS S.A.A.' };
 const SERVICIOS_INDUSTRIALES = { taxId: '20456178325', taxIdType: '6', name: 'SERVICIOS INDUSTRIALES LIMA S.A.C.' };
 
+/** What a document with nothing beyond its IGV reads (issue 21): no other tax, discount, charge or anticipo. */
+function igvOnly(igv: number, saleValue: number | null, operationType: string | null) {
+  return {
+    operationType,
+    saleValue,
+    taxes: { igv, isc: 0, icbper: 0, other: 0 },
+    allowances: [],
+    charges: [],
+    prepaidAmount: 0,
+    prepayments: [],
+    freeOfCharge: false,
+    freeOfChargeValue: 0,
+  };
+}
+
 describe('parseSunatDocument: the corpus is read exactly', () => {
   it('reads a UBL 2.1 factura with IGV 18 %, a purchase order and credit in two cuotas', () => {
     const document = read(fixture('factura-ubl21-credito.xml'));
@@ -74,6 +89,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
           { id: 'Cuota002', amount: 5192, dueDate: '2025-05-13' },
         ],
       },
+      ...igvOnly(1800, 10000, '1001'),
     });
   });
 
@@ -97,6 +113,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       purchaseOrders: [],
       billingReference: null,
       paymentTerms: { method: 'CONTADO', pendingAmount: null, installments: [] },
+      ...igvOnly(36, 200, '0101'),
     });
   });
 
@@ -119,6 +136,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       purchaseOrders: [],
       billingReference: { prefixId: 'F001', numericId: '00000458', typeCode: '01' },
       paymentTerms: null,
+      ...igvOnly(180, 1000, null),
     });
   });
 
@@ -141,6 +159,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       purchaseOrders: [],
       billingReference: { prefixId: 'F001', numericId: '00000458', typeCode: '01' },
       paymentTerms: null,
+      ...igvOnly(9, 50, null),
     });
   });
 
@@ -169,6 +188,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       purchaseOrders: ['4500007781'],
       billingReference: null,
       paymentTerms: null,
+      ...igvOnly(585, null, null),
     });
   });
 
@@ -193,6 +213,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       purchaseOrders: ['OC-2025-0117', '4500013002'],
       billingReference: null,
       paymentTerms: { method: 'CONTADO', pendingAmount: null, installments: [] },
+      ...igvOnly(450, 2500, '0101'),
     });
   });
 
@@ -215,6 +236,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       purchaseOrders: [],
       billingReference: null,
       paymentTerms: { method: 'CONTADO', pendingAmount: null, installments: [] },
+      ...igvOnly(50, 500, '0101'),
     });
   });
 
@@ -242,6 +264,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
         pendingAmount: 1000,
         installments: [{ id: 'Cuota001', amount: 1000, dueDate: '2025-01-29' }],
       },
+      ...igvOnly(0, 1000, '0101'),
     });
   });
 
@@ -265,6 +288,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       purchaseOrders: [],
       billingReference: null,
       paymentTerms: null,
+      ...igvOnly(0, 2000, null),
     });
   });
 

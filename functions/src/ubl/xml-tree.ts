@@ -14,8 +14,15 @@ export interface XmlElement {
 export interface ReadTreeOptions {
   readonly maxDepth: number;
   readonly maxElements: number;
-  /** Elements whose content the caller never reads: still counted and depth-checked, but not kept. */
-  readonly prune?: (uri: string, local: string) => boolean;
+  /**
+   * Elements whose content the caller never reads: still counted and depth-checked, but not kept. `parent` is
+   * the element it opens in (undefined for the root), so that a name can be kept in one place and not another.
+   */
+  readonly prune?: (
+    uri: string,
+    local: string,
+    parent: { readonly uri: string; readonly local: string } | undefined,
+  ) => boolean;
 }
 
 interface MutableElement {
@@ -66,7 +73,7 @@ export function readXmlTree(text: string, options: ReadTreeOptions): XmlElement 
     }
   });
   parser.on('opentag', (tag) => {
-    if (prunedDepth > 0 || options.prune?.(tag.uri, tag.local)) {
+    if (prunedDepth > 0 || options.prune?.(tag.uri, tag.local, open.at(-1))) {
       prunedDepth += 1;
       return;
     }

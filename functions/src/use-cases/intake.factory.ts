@@ -28,6 +28,18 @@ export const intake = makeIntake({
       amount: parsed.payableAmount,
       purchaseOrders: parsed.purchaseOrders,
       notes: null,
+      breakdown: {
+        operationType: parsed.operationType,
+        saleValue: parsed.saleValue,
+        taxes: parsed.taxes,
+        incomeTaxWithholding: parsed.incomeTaxWithholding,
+        allowances: parsed.allowances,
+        charges: parsed.charges,
+        prepaidAmount: parsed.prepaidAmount,
+        prepayments: parsed.prepayments,
+        freeOfCharge: parsed.freeOfCharge,
+        freeOfChargeValue: parsed.freeOfChargeValue,
+      },
     };
   },
   checkInvoiceCode,

@@ -14,6 +14,7 @@ import {
   type Client,
   type Currency,
   type Invoice,
+  type InvoiceBreakdown,
   type InvoiceType,
   type RouteBody,
   type Routes,
@@ -38,6 +39,8 @@ export interface IncomingDocument {
   readonly amount: number;
   readonly purchaseOrders: readonly string[];
   readonly notes: string | null;
+  /** What the XML says beyond the total (taxes by scheme, discounts, anticipos, transferencia gratuita); none from the form. */
+  readonly breakdown?: InvoiceBreakdown | null;
 }
 
 export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF';
@@ -100,7 +103,10 @@ export function makeIntake(deps: IntakeDeps) {
         numericId: document.numericId,
       });
     }
-    if (!(document.amount > 0) || document.taxAmount < 0 || document.taxAmount > document.amount) {
+    // 0.00 only when nothing is to be paid: a transferencia gratuita, or anticipos that cover the whole.
+    const nothingToPay = Boolean(document.breakdown?.freeOfCharge) || (document.breakdown?.prepaidAmount ?? 0) > 0;
+    const amountAccepted = document.amount > 0 || (document.amount === 0 && nothingToPay);
+    if (!amountAccepted || document.taxAmount < 0 || document.taxAmount > document.amount) {
       throw new BadRequestError('ERROR_INVALID_PARAMETER', {
         parameter: 'amount',
         reason: 'el monto debe ser positivo y el IGV no puede superarlo',
@@ -169,6 +175,7 @@ export function makeIntake(deps: IntakeDeps) {
       pdfUrl: files.pdfUrl,
       disapprovedWithoutRejection: false,
       notes: document.notes,
+      breakdown: document.breakdown ?? null,
       // A resubmission continues the history of the rejection it replaces: nothing anyone did is lost.
       statusHistory: [
         ...(retryAllowed && existing ? existing.statusHistory : []),

@@ -65,6 +65,12 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_XML_FIELD_TOO_LONG: 'El dato «{field}» del XML del comprobante excede el máximo de {limit} caracteres.',
   ERROR_XML_TOO_MANY_ITEMS: 'El XML del comprobante tiene demasiados datos «{field}» (máximo {limit}).',
   ERROR_INVOICE_AMOUNT_OUT_OF_RANGE: 'El dato «{field}» del comprobante supera el monto máximo permitido ({limit}).',
+  /** Amounts the XML states that contradict each other the way SUNAT's validation refuses (docs/ap-documents.md). */
+  ERROR_XML_NEGATIVE_AMOUNT: 'El dato «{field}» del XML del comprobante no puede ser negativo ({amount}).',
+  ERROR_XML_INCONSISTENT_AMOUNTS:
+    'Los importes del XML no cuadran: el dato «{field}» dice {stated}, pero los demás importes del comprobante dan {computed}. SUNAT no acepta un comprobante así; solicite al emisor el XML correcto.',
+  ERROR_XML_ZERO_TOTAL_UNEXPLAINED:
+    'El importe total del comprobante es 0.00, pero el XML no lo declara como transferencia gratuita ni como cubierto por anticipos.',
   ERROR_INVOICE_ISSUE_DATE_IN_FUTURE: 'La fecha de emisión {date} es posterior a la fecha de hoy ({today}).',
   ERROR_INVOICE_ISSUE_DATE_TOO_OLD:
     'La fecha de emisión {date} es anterior al {floor}, la fecha más antigua que el portal admite.',

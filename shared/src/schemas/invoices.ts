@@ -12,6 +12,7 @@ import {
   Ruc,
   commaList,
 } from './common.js';
+import { InvoiceBreakdown } from './invoice-breakdown.js';
 import { Employee, OfficeLocation } from './reference.js';
 import { SapPosting } from './sap-posting.js';
 import { SunatCheck } from './sunat-check.js';
@@ -78,6 +79,11 @@ export const Invoice = z.object({
       }),
     ),
   ),
+  /**
+   * What the XML says beyond the total: taxes by scheme, discounts, charges, anticipos, transferencia gratuita,
+   * operation type (docs/ap-documents.md). Absent or null for an invoice typed in the form or stored before.
+   */
+  breakdown: z.optional(z.nullable(InvoiceBreakdown)),
 });
 export type Invoice = z.infer<typeof Invoice>;
 

@@ -155,7 +155,17 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       id: 'amount',
       header: text.columns.amount,
       ...COLUMN_WIDTHS.amount,
-      cell: (invoice) => <span data-testid="invoice-amount">{formatMoney(invoice.amount, invoice.currency)}</span>,
+      cell: (invoice) => (
+        <>
+          <span data-testid="invoice-amount">{formatMoney(invoice.amount, invoice.currency)}</span>
+          {invoice.breakdown?.freeOfCharge && (
+            <span data-testid="invoice-free-of-charge">
+              <br />
+              <StatusIndicator type="info">{text.freeOfCharge}</StatusIndicator>
+            </span>
+          )}
+        </>
+      ),
       // Amounts compare within a currency: soles first, then dollars.
       sortingComparator: (a, b) => byText(a.currency, b.currency) || a.amount - b.amount,
     },

@@ -39,6 +39,8 @@ export const invoicesMessages = {
     paymentDate: 'Fecha de pago',
     status: 'Estado',
   },
+  /** Under the amount of a transferencia gratuita (docs/ap-documents.md): registered, nothing to pay. */
+  freeOfCharge: 'Transferencia gratuita: nada que pagar',
   /** Under the status of an approved invoice whose SAP posting needs attention. */
   sapPosting: { FAILED: 'SAP: contabilización fallida', LATE: 'SAP: contabilización atrasada' },
   openDetail: (invoiceNumber: string) => `Ver el detalle del comprobante ${invoiceNumber}`,

@@ -13,6 +13,7 @@ import {
   type SapPosting,
   type SapPostingState,
 } from '@portal/shared';
+import { InvoiceBreakdownSection } from './invoice-breakdown';
 import { InvoiceFiles } from './invoice-files';
 import { detailMessages } from './messages';
 import { CertStatusBadge, InvoiceStatusBadge } from './status-badges';
@@ -152,6 +153,7 @@ export function InvoiceSummary({
           pair(f.paidAt, formatDate(invoice.paidAt)),
         ]}
       />
+      <InvoiceBreakdownSection invoice={invoice} />
       {(sap || posting) && (
         <Section
           title={text.sections.sap}

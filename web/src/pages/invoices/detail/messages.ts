@@ -1,4 +1,5 @@
 import { formatErrorMessage, type ErrorCode } from '@portal/shared';
+import { invoicesMessages } from '../messages';
 
 /** The catalogue's message for a code, without a transaction id: for rules the form checks itself. */
 const catalogue = (code: ErrorCode, parameters: Record<string, unknown> = {}) => formatErrorMessage(code, parameters);
@@ -155,6 +156,46 @@ export const detailMessages = {
     attachmentToken: (index: number, kind: string) => `Adjunto ${index + 1}${kind ? ` (${kind})` : ''}`,
     checkPending: 'Espere a que termine la verificación de los códigos ingresados.',
     fixErrors: 'Corrija los datos marcados antes de guardar.',
+  },
+
+  /**
+   * What the XML says beyond the total (invoice.breakdown; docs/ap-documents.md): taxes by scheme, discounts,
+   * charges, anticipos, a transferencia gratuita, the SUNAT operation type and, on a recibo por honorarios,
+   * what its retención de 4ta categoría means. Amounts come formatted (formatMoney).
+   */
+  breakdown: {
+    title: 'Desglose del comprobante',
+    description: 'Según el XML del comprobante.',
+    operationType: 'Tipo de operación SUNAT',
+    operationTypeValue: (code: string, label: string) => `${code} · ${label}`,
+    saleValue: 'Valor de venta',
+    igv: 'IGV',
+    isc: 'ISC',
+    icbper: 'ICBPER (bolsas de plástico)',
+    otherTaxes: 'Otros tributos',
+    allowances: 'Descuentos',
+    charges: 'Cargos',
+    prepaid: 'Anticipos',
+    prepayment: (documentId: string | null, amount: string) => (documentId ? `${documentId}: ${amount}` : amount),
+    item: (label: string, amount: string) => `${label}: ${amount}`,
+    total: 'Importe total',
+    freeOfCharge: invoicesMessages.freeOfCharge,
+    freeOfChargeDetail:
+      'Los bienes o servicios de este comprobante se entregan gratuitamente: se registra, pero no hay pago que esperar.',
+    freeOfChargeValue: 'Valor referencial (gratuito)',
+    gross: 'Honorarios',
+    withholding: 'Retención de 4ta categoría (8 %)',
+    net: 'Neto a pagar',
+    honorarios: {
+      MISSING: (expected: string) =>
+        `El recibo supera S/ 1,500.00 y no indica la retención de 4ta categoría: corresponde retener ${expected} (8 %), salvo que el emisor tenga constancia de suspensión de retenciones vigente.`,
+      NOT_APPLICABLE: (stated: string) =>
+        `El recibo no supera S/ 1,500.00: no corresponde la retención de 4ta categoría que indica (${stated}).`,
+      WRONG_AMOUNT: (stated: string, expected: string) =>
+        `La retención de 4ta categoría indicada (${stated}) no es el 8 % de los honorarios (${expected}).`,
+      FOREIGN_CURRENCY: (expected: string) =>
+        `Recibo en dólares sin retención de 4ta categoría: corresponde retener ${expected} (8 %) si supera S/ 1,500.00 al tipo de cambio, salvo constancia de suspensión de retenciones.`,
+    },
   },
 
   /** The SAP posting (MIRO) of an approved invoice, as GET …/invoices/… tells it (sapPosting). */

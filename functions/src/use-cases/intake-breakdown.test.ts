@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { withCheckDigit, type Client, type Invoice, type InvoiceBreakdown } from '@portal/shared';
+import type { Caller } from '../http/caller.js';
+import type { IntakeStore } from '../repositories/intake-store.js';
+import { makeIntake, type IncomingDocument } from './intake.js';
+
+// What the XML says beyond its total is stored with the invoice, and an importe total of 0.00 is taken only
+// when nothing is to be paid (issue 21, docs/ap-documents.md).
+
+const SUPPLIER = withCheckDigit('2045617832');
+const CLIENT: Client = {
+  taxId: withCheckDigit('2010007097'),
+  name: 'Corporación Andina',
+  address: 'Lima',
+  logo: null,
+  system_name: 'CAA',
+};
+const supplier = { sub: 's1', email: 'p@demo.pe', level: 'SUPPLIER', taxIds: [SUPPLIER] } as unknown as Caller;
+
+const PLAIN: InvoiceBreakdown = {
+  operationType: '0101',
+  saleValue: 100,
+  taxes: { igv: 18, isc: 0, icbper: 0, other: 0 },
+  incomeTaxWithholding: 0,
+  allowances: [],
+  charges: [],
+  prepaidAmount: 0,
+  prepayments: [],
+  freeOfCharge: false,
+  freeOfChargeValue: 0,
+};
+
+function document(change: Partial<IncomingDocument>): IncomingDocument {
+  return {
+    type: 'FACTURA',
+    prefixId: 'F001',
+    numericId: '601',
+    issueDate: '2026-11-10',
+    currency: 'PEN',
+    supplier: { taxId: SUPPLIER, name: 'Servicios Industriales Lima S.A.C.' },
+    customerTaxId: CLIENT.taxId,
+    taxAmount: 18,
+    amount: 118,
+    purchaseOrders: [],
+    notes: null,
+    breakdown: PLAIN,
+    ...change,
+  };
+}
+
+function intakeOf(parsed: IncomingDocument) {
+  const stored: Invoice[] = [];
+  const discarded: string[] = [];
+  const intake = makeIntake({
+    verifyUpload: async (key) => ({ key, bytes: new Uint8Array() }),
+    discardUpload: async (key) => void discarded.push(key),
+    parseDocument: async () => parsed,
+    checkInvoiceCode: () => true,
+    clients: { get: async (taxId) => (taxId === CLIENT.taxId ? CLIENT : null) },
+    profiles: { getMany: async () => new Map() },
+    store: {
+      existing: async () => null,
+      create: async (invoice: Invoice) => void stored.push(invoice),
+    } as unknown as IntakeStore,
+    outgoing: { deliver: async () => undefined },
+    clock: () => new Date('2026-11-20T15:00:00.000Z'),
+  });
+  return { submit: () => intake.fromXml(supplier, { url: 'uploads/f.xml' }), stored, discarded };
+}
+
+describe('document intake: what the XML says beyond the total', () => {
+  it('stores the breakdown with the invoice', async () => {
+    const breakdown: InvoiceBreakdown = {
+      ...PLAIN,
+      taxes: { igv: 446.47, isc: 280, icbper: 2, other: 0 },
+      allowances: [{ code: '02', amount: 50 }],
+      charges: [{ code: '50', amount: 10 }],
+    };
+    const { submit, stored } = intakeOf(document({ amount: 2928.87, taxAmount: 446.47, breakdown }));
+
+    const invoice = await submit();
+
+    expect(invoice.breakdown).toEqual(breakdown);
+    expect(stored.map((each) => each.breakdown)).toEqual([breakdown]);
+  });
+
+  it('takes an importe total of 0.00 for a transferencia gratuita, and for anticipos that cover the whole', async () => {
+    const free = intakeOf(
+      document({
+        amount: 0,
+        taxAmount: 0,
+        breakdown: { ...PLAIN, taxes: { ...PLAIN.taxes, igv: 0 }, freeOfCharge: true, freeOfChargeValue: 400 },
+      }),
+    );
+    const prepaid = intakeOf(
+      document({ numericId: '604', amount: 0, taxAmount: 0, breakdown: { ...PLAIN, prepaidAmount: 118 } }),
+    );
+
+    await expect(free.submit()).resolves.toMatchObject({ amount: 0, breakdown: { freeOfCharge: true } });
+    await expect(prepaid.submit()).resolves.toMatchObject({ amount: 0, breakdown: { prepaidAmount: 118 } });
+  });
+
+  it('refuses an importe total of 0.00 otherwise, and deletes the upload', async () => {
+    const { submit, stored, discarded } = intakeOf(document({ amount: 0, taxAmount: 0 }));
+
+    await expect(submit()).rejects.toMatchObject({ statusCode: 400, code: 'ERROR_INVALID_PARAMETER' });
+    expect(stored).toEqual([]);
+    expect(discarded).toEqual(['uploads/f.xml']);
+  });
+});
