@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * One vitest run, four projects. The integration and e2e projects share one local stage, started once
@@ -19,10 +19,22 @@ export default defineConfig({
             // The web app's pure modules (rules, parsing, the assistant's understanding); screens are
             // tested in a browser (e2e).
             'web/src/**/*.test.ts',
+            // tests/local/first-run.test.ts starts stages of its own: beside the integration files, below.
             'tests/local/**/*.test.ts',
             'bench/**/*.test.ts',
           ],
+          exclude: [...configDefaults.exclude, 'tests/local/first-run.test.ts'],
           testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          // Three fresh stages under a CPU load of its own: beside the integration files (one at a time, mostly
+          // waiting on the stage) rather than the unit and infra files, which keep both cores busy.
+          name: 'first-run',
+          environment: 'node',
+          include: ['tests/local/first-run.test.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
       {

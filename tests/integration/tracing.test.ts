@@ -24,8 +24,12 @@ async function spans(query: string): Promise<ReceivedSpan[]> {
 }
 
 /** Polls the trace until `done` holds of its spans (the worker runs when the poller receives the message). */
+/**
+ * The spans of a trace once `done` holds, or as they are after a minute: the consumers on the far side of a queue
+ * run behind when the whole suite loads the machine's two cores.
+ */
 async function traceUntil(traceId: string, done: (spans: ReceivedSpan[]) => boolean): Promise<ReceivedSpan[]> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const found = await spans(`/api/traces/${traceId}`);
     if (done(found) || Date.now() > deadline) return found;
@@ -128,10 +132,11 @@ describe('tracing through the OTLP receiver', () => {
       createdAt,
       traceparent: `00-${traceId}-${requestSpanId}-01`,
     });
-    await fetch(`${stage().endpoints.sap}/__control/schedules/OutboxSweeper`, { method: 'POST' });
+    const sweep = await fetch(`${stage().endpoints.sap}/__control/schedules/OutboxSweeper`, { method: 'POST' });
+    expect(sweep.ok).toBe(true);
 
     const queueName = stage().queues.notifications!.url.split('/').pop()!;
-    // Two sweeper runs (the schedule's and this one) may both look at it; walk back from the worker's span.
+    // Two sweeper runs (the schedule's and this one) may both have sent it; walk back from the worker's span.
     const chain = (found: readonly ReceivedSpan[]) => {
       const processed = found.find((span) => span.name === `process ${queueName}`);
       const sent = processed && found.find((span) => span.spanId === processed.parentSpanId);
@@ -139,6 +144,8 @@ describe('tracing through the OTLP receiver', () => {
       return { processed, sent, relay };
     };
     const trace = await traceUntil(traceId, (found) => chain(found).relay !== undefined);
+    // Sent by the sweeper whatever the consumer's delay: a failure here is the relay's, not the worker's.
+    expect(trace.map((span) => span.name)).toContain('relay notifications');
     const { processed, sent, relay } = chain(trace);
     // The sweeper's send is a span of the request's trace, the child of its span, linked to the sweeper's run.
     expect(relay).toMatchObject({ name: 'relay notifications', parentSpanId: requestSpanId });
@@ -147,5 +154,5 @@ describe('tracing through the OTLP receiver', () => {
     expect(sent).toMatchObject({ name: 'SQS.SendMessage', kind: SPAN_KIND.producer });
     // The notifications worker continues it, as the child of that send.
     expect(processed).toMatchObject({ kind: SPAN_KIND.consumer });
-  });
+  }, 90_000);
 });

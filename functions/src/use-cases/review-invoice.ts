@@ -104,13 +104,19 @@ export function makeInvoiceReview(deps: ReviewDeps) {
 
   const load = (caller: Caller, path: InvoicePath): Promise<StoredInvoice> => loadInvoiceInReach(store, caller, path);
 
-  async function detail(invoice: Invoice): Promise<InvoiceDetail> {
+  /**
+   * The invoice as the user sees it, with its office, SAP posting and SUNAT check. `knownCheck` is the check the
+   * caller just committed with the invoice: the response shows that snapshot, not a check SUNAT's worker may already
+   * have closed since.
+   */
+  async function detail(invoice: Invoice, knownCheck?: SunatCheckRecord): Promise<InvoiceDetail> {
     const [officeLocation, record, check] = await Promise.all([
       invoice.locationId ? store.officeLocation(invoice.client, invoice.locationId) : null,
       invoice.approved && deps.miro
         ? deps.miro.get(keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id))
         : null,
-      invoice.certStatus === 'PENDING' && deps.sunat ? deps.sunat.checks.get(sunatCheckKeyOf(invoice)) : null,
+      knownCheck ??
+        (invoice.certStatus === 'PENDING' && deps.sunat ? deps.sunat.checks.get(sunatCheckKeyOf(invoice)) : null),
     ]);
     const sunatCheck = check ? sunatCheckView(check) : null;
     return {
@@ -353,7 +359,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           check?.state === 'OPEN' &&
           check.outgoingId !== null &&
           (await sunat.messages.isLive('sunatValidation', check.outgoingId));
-        if (queued) return { stored: before, message: null };
+        if (queued) return { stored: before, message: null, check };
 
         const now = clock();
         const body: SunatValidationMessage = {
@@ -367,6 +373,12 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           ...historyEntry(caller, before.status, before.certStatus === 'INVALID' ? before.statusMessage : null),
           title: SUNAT_RECHECK_HISTORY_TITLE,
         };
+        const opened = openSunatCheckItem(before, {
+          pendingSince: now,
+          dueAt: new Date(now.getTime() + sunat.staleAfterSeconds * 1000),
+          outgoingId: message.id,
+          requestedBy: by,
+        });
         const stored = await store.commit({
           before,
           // SUNAT's previous answer (its refusal, or that it could not be asked) stays in the history entry.
@@ -378,19 +390,9 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           },
           whileStatusIn: ['PENDING'],
           alsoPut: [outgoingItem(message)],
-          putIf: [
-            {
-              item: openSunatCheckItem(before, {
-                pendingSince: now,
-                dueAt: new Date(now.getTime() + sunat.staleAfterSeconds * 1000),
-                outgoingId: message.id,
-                requestedBy: by,
-              }),
-              ...checkAsRead(check),
-            },
-          ],
+          putIf: [{ item: opened, ...checkAsRead(check) }],
         });
-        return { stored, message };
+        return { stored, message, check: opened };
       });
       if (requested.message) {
         deps.log.info('new SUNAT check requested', { invoice: invoiceKeyOf(requested.stored), by: caller.sub });
@@ -398,7 +400,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
         await deps.outgoing.deliver([requested.message]);
       }
       const { version: _version, ...plain } = requested.stored;
-      return detail(plain);
+      return detail(plain, requested.check);
     },
 
     /**
