@@ -115,7 +115,9 @@ describe('GET /invoices is tenant-scoped', () => {
 
   it('lets an admin read any company, and asks it to name one', async () => {
     const token = await tokenOf('ADMIN');
-    for (const { taxId } of CLIENTS) expectExactlyTheCompany(await listAll(token, { client: taxId }), taxId);
+    // A company of a few hundred invoices (the daily-use tests give the third one thousands).
+    const client = CLIENTS[1]!.taxId;
+    expectExactlyTheCompany(await listAll(token, { client }), client);
     const unnamed = await call(routes.listInvoices, { token });
     expect(unnamed.status).toBe(400);
     expect(unnamed.body.message).toBe('Falta el parámetro obligatorio «client».');
