@@ -1,19 +1,51 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { HEADERS, TABLE, dashboardMonth, keys } from '@portal/shared';
-import { planInvoiceQuery, type InvoiceFilter } from '../../functions/src/repositories/invoice-queries.js';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  HEADERS,
+  TABLE,
+  UploadTicket,
+  dashboardMonth,
+  isSearchHit,
+  keys,
+  searchTerms,
+  uploadRoutes,
+} from '@portal/shared';
+import {
+  QUERY_BUDGET,
+  planInvoiceQuery,
+  type InvoiceFilter,
+} from '../../functions/src/repositories/invoice-queries.js';
+import { COUNT_PAGES } from '../../functions/src/repositories/invoices.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { corporateSignIn } from '../../tests/support/corporate-sign-in.js';
-import { BENCH_CLIENT, BENCH_SUPPLIER, addBenchInvoices, poolInvoices } from '../lib/api-seed.js';
+import {
+  BENCH_CLIENT,
+  BENCH_SEARCHES,
+  BENCH_SUPPLIER,
+  addBenchInvoices,
+  benchSearchRead,
+  poolInvoices,
+} from '../lib/api-seed.js';
 import type { BenchContext, BenchSuite, Figure } from '../lib/figures.js';
 import { runCalls, runLoad, type LoadRequest, type LoadResult } from '../lib/load.js';
 
 /** The issue's load: 20 connections on loopback. */
 const CONNECTIONS = 20;
 /** Seconds of each read window (endpoint, then its raw DynamoDB call), per repetition. */
-const WINDOW_S = { full: 4, quick: 1 };
+const WINDOW_S = { full: 4, quick: 2 };
+/**
+ * Requests of each walked-count sample, per connection: a walk reads up to COUNT_PAGES pages, a second or more
+ * under load, so it is bounded in requests rather than in a window that might end before the first answer.
+ */
+const WALKS_PER_CONNECTION = { full: 5, quick: 2 };
 /** The table sizes compared: the issue's 1,000 and 100,000 invoices (10,000 in a quick run). */
 const SIZES = { full: [1_000, 100_000], quick: [1_000, 10_000] };
 /** Invoices of the review pool completed (PUT) per repetition, then approved once each. */
@@ -22,31 +54,57 @@ const REVIEW_POOL = { full: 1_000, quick: 200 };
 const SIZE_RATIO_MAX = 1.3;
 const FLOOR_RATIO_MAX = 3;
 const MANAGER = 'gestor@grupoandino.pe';
-/** A business-name prefix of the header search that matches the review pool's supplier. */
-const SEARCH = BENCH_SUPPLIER.name.split(' ')[0]!;
 
-type Endpoint = 'list' | 'search' | 'detail' | 'dashboard' | 'complete' | 'approve';
+const SEARCHES = BENCH_SEARCHES;
+/** The search counted by walking the listing (GET /invoices/count has no counter for a search). */
+const COUNTED_SEARCH = SEARCHES.searchName;
 
-const LABELS: Record<Endpoint, { endpoint: string; raw: string }> = {
+type Search = keyof typeof SEARCHES;
+type Endpoint = 'list' | Search | 'detail' | 'dashboard' | 'count' | 'countSearch' | 'complete' | 'approve';
+
+const SEARCH_FLOOR = `Query on the search partition, begins_with, Limit ${QUERY_BUDGET.itemsPerQuery}, then BatchGetItem of its hits' invoices`;
+const SEARCH_WIRE = `Query on the search partition alone, begins_with, Limit ${QUERY_BUDGET.itemsPerQuery}`;
+
+/** What each figure measures: the endpoint, its floor through the SDK and, where it is one request, on the wire. */
+const LABELS: Record<Endpoint, { endpoint: string; raw: string; wire?: string }> = {
   list: { endpoint: 'GET /invoices?invoiceStatus=PENDING&limit=50', raw: 'Query on the status index, Limit 50' },
-  search: {
-    endpoint: `GET /invoices?search=${SEARCH}&limit=50`,
-    raw: 'Query on the name index, begins_with, Limit 50',
+  searchNumber: {
+    endpoint: `GET /invoices?search=${SEARCHES.searchNumber}&limit=50 (part of the series-number)`,
+    raw: SEARCH_FLOOR,
+    wire: SEARCH_WIRE,
+  },
+  searchRuc: {
+    endpoint: `GET /invoices?search=${SEARCHES.searchRuc}&limit=50 (RUC prefix)`,
+    raw: SEARCH_FLOOR,
+    wire: SEARCH_WIRE,
+  },
+  searchName: {
+    endpoint: `GET /invoices?search=${SEARCHES.searchName}&limit=50 (business-name word)`,
+    raw: SEARCH_FLOOR,
+    wire: SEARCH_WIRE,
   },
   detail: { endpoint: 'GET invoice detail', raw: 'GetItem of the invoice' },
   dashboard: { endpoint: 'GET /dashboard', raw: "GetItem of the company's counters" },
+  count: {
+    endpoint: 'GET /invoices/count?invoiceStatus=PENDING (counters)',
+    raw: "GetItem of the company's invoice counts",
+  },
+  countSearch: {
+    endpoint: `GET /invoices/count?search=${COUNTED_SEARCH} (walked)`,
+    raw: `the same walk: Query on the search partition, Limit ${QUERY_BUDGET.itemsPerQuery}, and BatchGetItem of its hits, until ${COUNT_PAGES * 100} hits or the end`,
+  },
   complete: {
     endpoint: 'PUT invoice (completion)',
-    raw: 'TransactWriteItems: the invoice and both counters',
+    raw: 'TransactWriteItems: the invoice and its four counters',
   },
   approve: {
     endpoint: 'POST approve',
-    raw: 'TransactWriteItems: the invoice, outbox, outgoing message and both counters',
+    raw: 'TransactWriteItems: the invoice, outbox, outgoing message and its four counters',
   },
 };
 
 /** Endpoints whose cost must not grow with the table (the issue's 100k/1k ratio). */
-const SIZE_INDEPENDENT: readonly Endpoint[] = ['list', 'search', 'dashboard'];
+const SIZE_INDEPENDENT: readonly Endpoint[] = ['list', 'searchNumber', 'searchRuc', 'searchName', 'dashboard', 'count'];
 
 const sizeLabel = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(size));
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -86,11 +144,12 @@ function rawDynamo(outputs: LocalOutputs): Raw {
 
 /**
  * A raw DynamoDB call, two ways: `sdk` is the call as the handlers make it (the AWS SDK's document client, same
- * input), `wire` the same request sent by autocannon straight to DynamoDB Local (no client at all).
+ * input), `wire` the same request sent by autocannon straight to DynamoDB Local (no client at all). A floor of
+ * several calls in sequence has no `wire` twin, or one of its first call only (see LABELS).
  */
 interface Floor {
   readonly sdk: () => Promise<unknown>;
-  readonly wire: () => LoadRequest;
+  readonly wire?: () => LoadRequest;
 }
 
 type AttributeValue = { S: string } | { N: string };
@@ -129,6 +188,80 @@ function queryFloor(db: DynamoDBDocumentClient, outputs: LocalOutputs, raw: Raw,
   };
 }
 
+type RawItem = Record<string, unknown>;
+
+/**
+ * The search partitions the benchmark reads, whose items the seeding writes (all of them: api-seed.ts says why
+ * it writes no others), unless BENCH_SEARCH_ITEMS=all.
+ */
+function searchPartitions(): ReadonlySet<string> | 'all' {
+  if (process.env.BENCH_SEARCH_ITEMS === 'all') return 'all';
+  return new Set(Object.values(SEARCHES).map((text) => benchSearchRead(text).partition));
+}
+
+/** The engine's Query of a search: `Limit` items under the term in its partition, after `startKey`. */
+function searchRead(outputs: LocalOutputs, text: string, startKey?: RawItem) {
+  const { driving, partition } = benchSearchRead(text);
+  return {
+    TableName: outputs.tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': partition, ':prefix': driving },
+    Limit: QUERY_BUDGET.itemsPerQuery,
+    ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+  };
+}
+
+/**
+ * The engine's first read of a search (invoice-search.ts) and nothing else: the Query of 100 index items under
+ * the term, then one BatchGetItem of the invoices of its hits (an invoice once, on its first matching token).
+ * Both belong to the floor: a search page cannot show an invoice without reading it. Returns the hits read.
+ */
+async function readSearchPage(
+  db: DynamoDBDocumentClient,
+  outputs: LocalOutputs,
+  text: string,
+  startKey?: RawItem,
+): Promise<{ hits: number; next: RawItem | undefined }> {
+  const terms = searchTerms(text);
+  const page = await db.send(new QueryCommand(searchRead(outputs, text, startKey)));
+  const hits = (page.Items ?? []).filter((item) => isSearchHit(item.tokens as string[], String(item.token), terms));
+  if (hits.length > 0) {
+    const invoiceKeys = hits.map((hit) => keys.invoice(String(hit.supplierId), String(hit.type), String(hit.id)));
+    const read = await db.send(new BatchGetCommand({ RequestItems: { [outputs.tableName]: { Keys: invoiceKeys } } }));
+    if ((read.UnprocessedKeys?.[outputs.tableName]?.Keys ?? []).length > 0) {
+      throw new Error('DynamoDB Local left invoice keys unprocessed');
+    }
+  }
+  return { hits: hits.length, next: page.LastEvaluatedKey };
+}
+
+function searchFloor(db: DynamoDBDocumentClient, outputs: LocalOutputs, raw: Raw, text: string): Floor {
+  const input = searchRead(outputs, text);
+  const body = JSON.stringify({ ...input, ExpressionAttributeValues: marshal(input.ExpressionAttributeValues) });
+  return {
+    sdk: () => readSearchPage(db, outputs, text),
+    wire: () => ({ method: 'POST', path: '/', headers: raw.headers('Query'), body }),
+  };
+}
+
+/**
+ * What GET /invoices/count reads for a search, without the engine: the search partition page after page,
+ * each page's hits' invoices read, until COUNT_PAGES pages of 100 invoices are counted or the term's items end.
+ * Returns the pages read.
+ */
+async function walkSearch(db: DynamoDBDocumentClient, outputs: LocalOutputs, text: string): Promise<number> {
+  let counted = 0;
+  let pages = 0;
+  let next: RawItem | undefined;
+  do {
+    const page = await readSearchPage(db, outputs, text, next);
+    counted += page.hits;
+    pages += 1;
+    next = page.next;
+  } while (next && counted < COUNT_PAGES * 100);
+  return pages;
+}
+
 /** GetItem, consistent when the handler reads consistently (the invoice) as it does. */
 function getFloor(
   db: DynamoDBDocumentClient,
@@ -161,8 +294,10 @@ let sequence = 0;
 
 /**
  * The smallest transaction of the same items the endpoint writes: the invoice (kept as it is, a marker attribute
- * set under an existence condition), the company's counters of the month and of all time, and for approve two new
- * items (in place of its outbox record and outgoing message). The counter items get a benchmark-only attribute.
+ * set under an existence condition), the four counter items a change of status moves (the company's dashboard of
+ * the month and of all time, the company's and the supplier's invoice counts), and for approve two new items (in
+ * place of its outbox record and outgoing message). The counter items get a benchmark-only attribute, which
+ * neither the dashboard nor the counts read.
  */
 function transactionFloor(
   db: DynamoDBDocumentClient,
@@ -174,10 +309,10 @@ function transactionFloor(
   const table = outputs.tableName;
   const items = () => {
     const invoice = nextInvoice();
-    const counter = (period: string) => ({
+    const counter = (Key: { pk: string; sk: string }) => ({
       Update: {
         TableName: table,
-        Key: keys.dashboard(BENCH_CLIENT.taxId, period),
+        Key,
         UpdateExpression: 'ADD benchFloorWrites :one',
         ExpressionAttributeValues: { ':one': 1 },
       },
@@ -192,8 +327,10 @@ function transactionFloor(
           ExpressionAttributeValues: { ':now': new Date().toISOString() },
         },
       },
-      counter(dashboardMonth(invoice.issuedAt)),
-      counter('ALL'),
+      counter(keys.dashboard(BENCH_CLIENT.taxId, dashboardMonth(invoice.issuedAt))),
+      counter(keys.dashboard(BENCH_CLIENT.taxId, 'ALL')),
+      counter(keys.invoiceCounts('CLIENT', BENCH_CLIENT.taxId)),
+      counter(keys.invoiceCounts('SUPPLIER', BENCH_SUPPLIER.taxId)),
     ];
     if (withOutbox) {
       sequence += 1;
@@ -228,6 +365,37 @@ function transactionFloor(
       body: JSON.stringify({ TransactItems: items().map(toWire) }),
     }),
   };
+}
+
+/** A one-page PDF, which the attachment checks accept. */
+const ATTACHMENT_PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+);
+
+/**
+ * The completion's attachment, uploaded as the web app does (a ticket, then the presigned POST to the bucket):
+ * a completion takes only an upload of the invoice's company that exists and passes the byte checks.
+ */
+async function uploadAttachment(api: Api): Promise<string> {
+  const ticket = await fetch(`${api.origin}${api.prefix}${uploadRoutes.createUpload.path}`, {
+    method: 'POST',
+    headers: { ...api.headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      purpose: 'ATTACHMENT',
+      fileName: 'sustento.pdf',
+      contentType: 'application/pdf',
+      size: ATTACHMENT_PDF.length,
+    }),
+  });
+  if (ticket.status !== 201) throw new Error(`No upload ticket: ${ticket.status} ${await ticket.text()}`);
+  const { url, fields, key } = UploadTicket.parse(await ticket.json());
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append('file', new Blob([ATTACHMENT_PDF], { type: 'application/pdf' }), 'sustento.pdf');
+  const upload = await fetch(url, { method: 'POST', body: form });
+  await upload.arrayBuffer();
+  if (upload.status >= 300) throw new Error(`The bucket refused the attachment: ${upload.status}`);
+  return key;
 }
 
 async function managerToken(outputs: LocalOutputs): Promise<string> {
@@ -287,12 +455,27 @@ function cycle<T>(values: readonly T[]): () => T {
 
 interface Sample {
   readonly endpoint: LoadResult;
-  /** The same DynamoDB call through the SDK, and straight on the wire. */
+  /** The same DynamoDB calls through the SDK, and (a floor of one request) straight on the wire. */
   readonly sdk: LoadResult;
-  readonly wire: LoadResult;
+  readonly wire: LoadResult | null;
 }
 
 type Samples = Record<Endpoint, Sample[]>;
+
+/** The samples of every endpoint, and what the walked count answered and read. */
+interface Measured {
+  readonly samples: Samples;
+  readonly counted: { readonly count: number; readonly exact: boolean };
+  /** Pages (Query + BatchGetItem) the raw walk of the counted search read. */
+  readonly walkedPages: number;
+}
+
+interface Read {
+  readonly endpoint: () => LoadRequest;
+  readonly floor: Floor;
+  /** How each sample is bounded, when not by the time window. */
+  readonly bound?: Bound;
+}
 
 function describe(result: LoadResult): string {
   const failures = Object.entries(result.failures).map(([code, count]) => `${count}×${code}`);
@@ -313,7 +496,7 @@ async function measure(
   api: Api,
   raw: Raw,
   pool: readonly { id: string; issuedAt: string }[],
-): Promise<Samples> {
+): Promise<Measured> {
   const db = DynamoDBDocumentClient.from(
     new DynamoDBClient({
       region: outputs.region,
@@ -328,16 +511,20 @@ async function measure(
     const invoicePath = (id: string) => `${api.prefix}/suppliers/${BENCH_SUPPLIER.taxId}/invoices/FACTURA/${id}`;
     const get = (path: string): LoadRequest => ({ method: 'GET', path, headers: api.headers });
     const invoiceKey = (id: string) => keys.invoice(BENCH_SUPPLIER.taxId, 'FACTURA', id);
-    const samples: Samples = { list: [], search: [], detail: [], dashboard: [], complete: [], approve: [] };
+    const samples = Object.fromEntries(Object.keys(LABELS).map((name) => [name, []])) as unknown as Samples;
 
     const sample = async (name: Endpoint, endpoint: () => LoadRequest, floor: Floor, bound: Bound): Promise<Sample> => {
       const result: Sample = {
         endpoint: await runLoad({ origin: api.origin, connections: CONNECTIONS, request: endpoint, ...bound }),
         sdk: await runCalls({ concurrency: CONNECTIONS, call: floor.sdk, ...bound }),
-        wire: await runLoad({ origin: raw.origin, connections: CONNECTIONS, request: floor.wire, ...bound }),
+        wire: floor.wire
+          ? await runLoad({ origin: raw.origin, connections: CONNECTIONS, request: floor.wire, ...bound })
+          : null,
       };
       context.log(
-        `${name}: ${describe(result.endpoint)} · sdk ${describe(result.sdk)} · wire ${describe(result.wire)}`,
+        `${name}: ${describe(result.endpoint)} · sdk ${describe(result.sdk)}${
+          result.wire ? ` · wire ${describe(result.wire)}` : ''
+        }`,
       );
       samples[name].push(result);
       return result;
@@ -345,15 +532,22 @@ async function measure(
 
     const nextDetail = cycle(pool);
     const nextDetailFloor = cycle(pool);
-    const reads: Record<'list' | 'search' | 'detail' | 'dashboard', { endpoint: () => LoadRequest; floor: Floor }> = {
+    const search = (text: string) => `search=${encodeURIComponent(text)}`;
+    const searches = Object.fromEntries(
+      (Object.keys(SEARCHES) as Search[]).map((name) => [
+        name,
+        {
+          endpoint: () => get(`${api.prefix}/invoices?client=${client}&${search(SEARCHES[name])}&limit=50`),
+          floor: searchFloor(db, outputs, raw, SEARCHES[name]),
+        },
+      ]),
+    ) as Record<Search, Read>;
+    const reads: Record<Exclude<Endpoint, 'complete' | 'approve'>, Read> = {
       list: {
         endpoint: () => get(`${api.prefix}/invoices?client=${client}&invoiceStatus=PENDING&limit=50`),
         floor: queryFloor(db, outputs, raw, { statuses: ['PENDING'] }),
       },
-      search: {
-        endpoint: () => get(`${api.prefix}/invoices?client=${client}&search=${encodeURIComponent(SEARCH)}&limit=50`),
-        floor: queryFloor(db, outputs, raw, { search: SEARCH }),
-      },
+      ...searches,
       detail: {
         endpoint: () => get(invoicePath(nextDetail().id)),
         floor: getFloor(db, outputs, raw, () => invoiceKey(nextDetailFloor().id), true),
@@ -362,14 +556,41 @@ async function measure(
         endpoint: () => get(`${api.prefix}/dashboard?client=${client}`),
         floor: getFloor(db, outputs, raw, () => keys.dashboard(client, 'ALL'), false),
       },
+      count: {
+        endpoint: () => get(`${api.prefix}/invoices/count?client=${client}&invoiceStatus=PENDING`),
+        floor: getFloor(db, outputs, raw, () => keys.invoiceCounts('CLIENT', client), false),
+      },
+      countSearch: {
+        endpoint: () => get(`${api.prefix}/invoices/count?client=${client}&${search(COUNTED_SEARCH)}`),
+        floor: { sdk: () => walkSearch(db, outputs, COUNTED_SEARCH) },
+        bound: { amount: CONNECTIONS * (context.quick ? WALKS_PER_CONNECTION.quick : WALKS_PER_CONNECTION.full) },
+      },
     };
 
+    // What the reads answer with the table as it is: said in the log, and for the walked count in the figures.
+    const walkedPages = await walkSearch(db, outputs, COUNTED_SEARCH);
+    const answers: Partial<Record<Endpoint, Record<string, unknown>>> = {};
+    for (const name of ['list', ...(Object.keys(SEARCHES) as Search[]), 'count', 'countSearch'] as const) {
+      const request = reads[name].endpoint();
+      const response = await fetch(`${api.origin}${request.path}`, { headers: request.headers });
+      if (!response.ok) throw new Error(`${request.path}: ${response.status} ${await response.text()}`);
+      const body = (await response.json()) as { items?: unknown[]; nextCursor?: unknown; count?: number };
+      answers[name] = body.items ? { invoices: body.items.length, more: body.nextCursor !== null } : body;
+    }
+    context.log(`answers: ${JSON.stringify(answers)}; the raw walk read ${walkedPages} pages`);
+
     for (const name of Object.keys(reads) as (keyof typeof reads)[]) {
-      // Warm-up: the handler's first calls, the SDK's connections, DynamoDB Local's JIT.
-      await runLoad({ origin: api.origin, connections: CONNECTIONS, request: reads[name].endpoint, durationS: 1 });
-      await runCalls({ concurrency: CONNECTIONS, call: reads[name].floor.sdk, durationS: 1 });
+      // Warm-up: the handler's first calls, the SDK's connections, DynamoDB Local's JIT. A first round bounded
+      // in requests, since cold calls on a busy machine may outlast a one-second window; then the window.
+      const { endpoint, floor, bound = { durationS: duration } } = reads[name];
+      const warmUps =
+        bound.amount !== undefined ? [{ amount: CONNECTIONS }] : [{ amount: CONNECTIONS }, { durationS: 1 }];
+      for (const warmUp of warmUps) {
+        await runLoad({ origin: api.origin, connections: CONNECTIONS, request: endpoint, ...warmUp });
+        await runCalls({ concurrency: CONNECTIONS, call: floor.sdk, ...warmUp });
+      }
       for (let index = 0; index < context.repeats; index += 1) {
-        await sample(name, reads[name].endpoint, reads[name].floor, { durationS: duration });
+        await sample(name, endpoint, floor, bound);
       }
     }
 
@@ -381,7 +602,7 @@ async function measure(
       responsibleId: employee.id,
       officeId: office.office,
       locationId: office.id,
-      attachments: ['bench/sustento.pdf'],
+      attachments: [await uploadAttachment(api)],
     });
     for (let index = 0; index < context.repeats; index += 1) {
       const next = cycle(pool);
@@ -410,7 +631,8 @@ async function measure(
         { amount: part.length },
       );
     }
-    return samples;
+    const counted = answers.countSearch as { count: number; exact: boolean };
+    return { samples, counted, walkedPages };
   } finally {
     db.destroy();
   }
@@ -418,9 +640,10 @@ async function measure(
 
 function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[], inReadme: boolean): Figure[] {
   const tag = sizeLabel(size);
-  const { endpoint: what, raw } = LABELS[endpoint];
+  const { endpoint: what, raw, wire } = LABELS[endpoint];
   const at = `${tag} invoices, ${CONNECTIONS} connections`;
   const ms = (pick: (sample: Sample) => number) => samples.map((sample) => round2(pick(sample)));
+  const wired = samples.flatMap((sample) => (sample.wire ? [sample.wire] : []));
   return [
     {
       id: `api.${endpoint}.p50.${tag}`,
@@ -447,12 +670,16 @@ function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[
       unit: 'ms',
       samples: ms((x) => x.sdk.p50),
     },
-    {
-      id: `api.${endpoint}.wire.p50.${tag}`,
-      label: `Raw DynamoDB Local call on the wire, ${raw} p50 (${at})`,
-      unit: 'ms',
-      samples: ms((x) => x.wire.p50),
-    },
+    ...(wired.length === samples.length
+      ? [
+          {
+            id: `api.${endpoint}.wire.p50.${tag}`,
+            label: `Raw DynamoDB Local call on the wire, ${wire ?? raw} p50 (${at})`,
+            unit: 'ms' as const,
+            samples: wired.map((result) => round2(result.p50)),
+          },
+        ]
+      : []),
     {
       id: `api.${endpoint}.floorRatio.${tag}`,
       label: `API ${what} p50 ÷ raw DynamoDB call p50 through the SDK (${tag} invoices)`,
@@ -464,7 +691,7 @@ function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[
       id: `api.${endpoint}.errors.${tag}`,
       label: `API ${what} errors (${at})`,
       unit: 'count',
-      samples: samples.map((sample) => sample.endpoint.errors + sample.sdk.errors + sample.wire.errors),
+      samples: samples.map((sample) => sample.endpoint.errors + sample.sdk.errors + (sample.wire?.errors ?? 0)),
       target: { max: 0 },
       // The README shows their sum (api.errors).
       readme: false,
@@ -473,9 +700,52 @@ function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[
 }
 
 /**
+ * The walked count's bound: GET /invoices/count reads at most COUNT_PAGES pages whatever the table holds, so
+ * its cost is that of the pages it read, each a search page. What must not grow with the table is the cost
+ * of a page: the p50 per page read at 100k ÷ at 1k keeps the size-independence target. The pages read at
+ * each size (and the answer: exact at 1k, a lower bound where the walk stopped at COUNT_PAGES) are figures.
+ */
+function walkFigures(
+  small: { size: number; measured: Measured },
+  large: { size: number; measured: Measured },
+): Figure[] {
+  const what = LABELS.countSearch.endpoint;
+  const perPage = (measured: Measured) =>
+    measured.samples.countSearch.map((sample) => sample.endpoint.p50 / measured.walkedPages);
+  const before = perPage(small.measured);
+  const after = perPage(large.measured);
+  return [
+    ...[small, large].flatMap(({ size, measured }) => [
+      {
+        id: `api.countSearch.pages.${sizeLabel(size)}`,
+        label: `API ${what}: pages of ${QUERY_BUDGET.itemsPerQuery} read (${sizeLabel(size)} invoices; at most ${COUNT_PAGES})`,
+        unit: 'count' as const,
+        samples: [measured.walkedPages],
+      },
+      {
+        id: `api.countSearch.answer.${sizeLabel(size)}`,
+        label: `API ${what}: the count answered (${sizeLabel(size)} invoices, ${
+          measured.counted.exact ? 'exact' : 'a lower bound: "más de"'
+        })`,
+        unit: 'count' as const,
+        samples: [measured.counted.count],
+      },
+    ]),
+    {
+      id: 'api.countSearch.perPageSizeRatio',
+      label: `API ${what} p50 per page read with ${sizeLabel(large.size)} ÷ with ${sizeLabel(small.size)} invoices`,
+      unit: 'ratio',
+      samples: before.map((value, index) => round2(after[index]! / value)),
+      target: { max: SIZE_RATIO_MAX },
+    },
+  ];
+}
+
+/**
  * Issue 8, API under load: autocannon on loopback against the local stage's gateway (the handlers as deployed,
  * JWT checks included) with 1,000 and then 100,000 invoices in the table, each endpoint beside the raw DynamoDB
- * Local call with the same key condition, measured in the same run.
+ * Local call with the same key condition, measured in the same run. Issue 20: the search by a part of the
+ * number, a RUC prefix and a name word, and GET /invoices/count from the counters and by walking a search.
  */
 export const suite: BenchSuite = {
   name: 'api',
@@ -494,7 +764,8 @@ export const suite: BenchSuite = {
     const poolSize = context.quick ? REVIEW_POOL.quick : REVIEW_POOL.full;
 
     const figures: Figure[] = [];
-    const bySize = new Map<number, Samples>();
+    const bySize = new Map<number, Measured>();
+    const partitions = searchPartitions();
     let generated = 0;
     for (const size of sizes) {
       const existing = await countInvoices(outputs);
@@ -502,10 +773,21 @@ export const suite: BenchSuite = {
       if (missing > 0) {
         context.log(`adding ${missing} invoices to the ${existing} in the table`);
         const started = Date.now();
-        await addBenchInvoices(outputs, generated, generated + missing, (written) =>
-          context.log(`  ${written} of ${missing} written`),
-        );
-        context.log(`  done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+        const added = await addBenchInvoices(outputs, generated, generated + missing, {
+          searchPartitions: partitions,
+          progress: (written) => context.log(`  ${written} of ${missing} written`),
+        });
+        const seconds = Math.round((Date.now() - started) / 1000);
+        const searchItems = Object.values(added.searchItems).reduce((sum, count) => sum + count, 0);
+        context.log(`  done in ${seconds} s, with ${searchItems} search items: ${JSON.stringify(added.searchItems)}`);
+        const which =
+          partitions === 'all' ? 'every search item' : `their search items in the ${partitions.size} partitions read`;
+        figures.push({
+          id: `api.seed.seconds.${sizeLabel(size)}`,
+          label: `Seeding: ${missing} invoices added with ${which} (${searchItems} items), BatchWriteItem`,
+          unit: 's',
+          samples: [seconds],
+        });
       }
       // The newest pool invoices of this size's invoices: untouched, so completion starts from PENDING.
       const pool = poolInvoices(generated, generated + Math.max(missing, 0)).slice(-poolSize);
@@ -514,17 +796,17 @@ export const suite: BenchSuite = {
         throw new Error(`Only ${pool.length} review-pool invoices for ${size} invoices`);
       }
       context.log(`${await countInvoices(outputs)} invoices in the table; review pool of ${pool.length}`);
-      const samples = await measure(context, outputs, api, raw, pool);
-      bySize.set(size, samples);
-      for (const endpoint of Object.keys(samples) as Endpoint[]) {
-        figures.push(...sizeFigures(endpoint, size, samples[endpoint], size === sizes.at(-1)));
+      const measured = await measure(context, outputs, api, raw, pool);
+      bySize.set(size, measured);
+      for (const endpoint of Object.keys(measured.samples) as Endpoint[]) {
+        figures.push(...sizeFigures(endpoint, size, measured.samples[endpoint], size === sizes.at(-1)));
       }
     }
 
     const [small, large] = sizes as [number, number];
     for (const endpoint of Object.keys(LABELS) as Endpoint[]) {
-      const before = bySize.get(small)![endpoint];
-      const after = bySize.get(large)![endpoint];
+      const before = bySize.get(small)!.samples[endpoint];
+      const after = bySize.get(large)!.samples[endpoint];
       figures.push({
         id: `api.${endpoint}.sizeRatio`,
         label: `API ${LABELS[endpoint].endpoint} p50 with ${sizeLabel(large)} ÷ with ${sizeLabel(small)} invoices`,
@@ -533,6 +815,9 @@ export const suite: BenchSuite = {
         ...(SIZE_INDEPENDENT.includes(endpoint) ? { target: { max: SIZE_RATIO_MAX } } : {}),
       });
     }
+    figures.push(
+      ...walkFigures({ size: small, measured: bySize.get(small)! }, { size: large, measured: bySize.get(large)! }),
+    );
     const errors = figures.filter((figure) => /^api\.\w+\.errors\./.test(figure.id));
     figures.push({
       id: 'api.errors',
