@@ -35,3 +35,4 @@ export * from './rules/notifications.js';
 export * from './rules/invoice-code.js';
 export * from './errors/validation-messages.js';
 export * from './limits.js';
+export * from './sunat/catalogues.js';

@@ -117,7 +117,13 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       incomeTaxWithholding: 0,
       payableAmount: 1180,
       purchaseOrders: [],
-      billingReference: { prefixId: 'F001', numericId: '00000458', typeCode: '01' },
+      billingReference: {
+        prefixId: 'F001',
+        numericId: '00000458',
+        typeCode: '01',
+        reasonCode: '07',
+        reasonDescription: 'DEVOLUCIÓN POR ÍTEM: SERVICIO NO PRESTADO EN SU TOTALIDAD',
+      },
       paymentTerms: null,
     });
   });
@@ -139,7 +145,13 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       incomeTaxWithholding: 0,
       payableAmount: 59,
       purchaseOrders: [],
-      billingReference: { prefixId: 'F001', numericId: '00000458', typeCode: '01' },
+      billingReference: {
+        prefixId: 'F001',
+        numericId: '00000458',
+        typeCode: '01',
+        reasonCode: '01',
+        reasonDescription: 'INTERESES POR MORA EN EL PAGO DE LA CUOTA 002',
+      },
       paymentTerms: null,
     });
   });
