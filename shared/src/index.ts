@@ -36,3 +36,5 @@ export * from './rules/invoice-code.js';
 export * from './errors/validation-messages.js';
 export * from './limits.js';
 export * from './sunat/catalogues.js';
+export * from './rules/notes.js';
+export * from './rules/ruc-risk.js';

@@ -320,7 +320,8 @@ function readBillingReference(root: XmlElement): ParsedDocumentReference {
     ...seriesAndNumber(bounded(raw, FIELD.billingReference, TEXT_LIMITS.documentId)!, FIELD.billingReference),
     typeCode:
       bounded(textOf(childOf(reference, NS.cbc, 'DocumentTypeCode')), FIELD.billingReference, TEXT_LIMITS.code) ?? null,
-    reasonCode: bounded(textOf(childOf(discrepancy, NS.cbc, 'ResponseCode')), FIELD.noteReason, TEXT_LIMITS.code) ?? null,
+    reasonCode:
+      bounded(textOf(childOf(discrepancy, NS.cbc, 'ResponseCode')), FIELD.noteReason, TEXT_LIMITS.code) ?? null,
     reasonDescription:
       bounded(
         textOf(childOf(discrepancy, NS.cbc, 'Description')),
