@@ -105,7 +105,7 @@ describe('the RUC risk gate', () => {
     expect(approved.body.statusHistory.at(-1)).toMatchObject({
       status: 'ACCEPTED',
       by: 'admin@grupoandino.pe',
-      additionalMessage: `Aprobado pese al estado del RUC (RUC ACTIVO, domicilio NO HABIDO). Motivo: ${reason}`,
+      additionalMessage: `Excepción por el estado del RUC (RUC ACTIVO, domicilio NO HABIDO): ${reason}`,
     });
     // Approved like any other: the MIRO reaches SAP.
     await until('the SAP posting', async () => (await detailOf(invoice)).sapDocument ?? null);

@@ -423,9 +423,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
               historyEntry(
                 caller,
                 'ACCEPTED',
-                override
-                  ? `Aprobado pese al estado del RUC (${rucRiskText(override)}). Motivo: ${override.reason}`
-                  : null,
+                override ? `Excepción por el estado del RUC (${rucRiskText(override)}): ${override.reason}` : null,
               ),
             ],
             ...(override ? { rucRiskOverride: override } : {}),
