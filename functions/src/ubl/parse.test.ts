@@ -519,3 +519,20 @@ describe('parseSunatDocument: hostile files are refused', () => {
     expect(error.code).toBe('ERROR_XML_TOO_LARGE');
   });
 });
+
+describe("parseSunatDocument: a note's reason (issue 21)", () => {
+  const note = utf8Fixture('nota-credito-ubl21.xml');
+
+  it('reads a note without a reason as such, and refuses a description beyond SUNAT’s 500 characters', () => {
+    const silent = note.replace(/<agg:DiscrepancyResponse>[\s\S]*<\/agg:DiscrepancyResponse>/, '');
+    expect(read(utf8(silent)).billingReference).toMatchObject({
+      reasonCode: null,
+      reasonDescription: null,
+    });
+
+    const long = note.replace(/(<basic:Description>)[^<]*(<\/basic:Description>)/, `$1${'A'.repeat(501)}$2`);
+    const error = refusal(() => parseSunatDocument(utf8(long)));
+    expect(error.code).toBe('ERROR_XML_FIELD_TOO_LONG');
+    expect(error.errors[0]!.parameters).toEqual({ field: 'motivo de la nota', limit: 500 });
+  });
+});
