@@ -228,7 +228,8 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
         const type: InvoiceType = isPerson ? 'RECIBO_POR_HONORARIOS' : i % 5 === 4 ? 'NOTA_DE_CREDITO' : 'FACTURA';
         // A credit note adjusts the factura just before it, of the same supplier and company (issue 21).
         const original = type === 'NOTA_DE_CREDITO' ? invoices[invoices.length - 1]! : null;
-        const currency: Currency = original?.currency ?? ((i + c) % 4 === 3 ? 'USD' : 'PEN');
+        const drawnCurrency: Currency = (i + c) % 4 === 3 ? 'USD' : 'PEN';
+        const currency: Currency = original?.currency ?? drawnCurrency;
         const drawn = Math.round((500 + random() * 45_000) * 100) / 100;
         // A note takes a tenth of its original's amount before IGV.
         const base = original ? Math.round((original.amount - original.taxAmount) * 10) / 100 : drawn;
@@ -255,16 +256,24 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
         const poId = String(po++);
         const employee = EMPLOYEES[client.taxId]![i % 4]!;
         const office = OFFICE_LOCATIONS[client.taxId]![i % 3]!;
-        // A note has no order nor HES/MIGO of its own: it takes its original's orders.
-        const hasOrder = !original && (plannedOperation === 'SERVICES' || plannedOperation === 'GOODS');
+        // SAP's orders and documents exist from the start; a note has none of its own (it takes its original's
+        // orders), so those drawn for a note's turn stay free.
+        const makesDocuments = plannedOperation === 'SERVICES' || plannedOperation === 'GOODS';
+        const hasOrder = !original && makesDocuments;
+        const claimed = reviewed && hasOrder;
         const prefixId = PREFIX[type];
         const numericId = String(correlative++);
         const id = `${prefixId}-${numericId}`;
-        const conformityId = hasOrder
+        const conformityId = makesDocuments
           ? `${plannedOperation === 'SERVICES' ? '1000' : '5000'}${String(correlative).padStart(6, '0')}`
           : null;
-        if (hasOrder) {
-          purchaseOrders.push({ id: poId, issuerTaxId: supplier.taxId, acquirerTaxId: client.taxId, currency });
+        if (makesDocuments) {
+          purchaseOrders.push({
+            id: poId,
+            issuerTaxId: supplier.taxId,
+            acquirerTaxId: client.taxId,
+            currency: drawnCurrency,
+          });
           conformityDocuments.push({
             kind: plannedOperation === 'SERVICES' ? 'SERVICE_SHEET' : 'MATERIAL_DOCUMENT',
             documentId: conformityId!,
@@ -273,11 +282,11 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
             issuerTaxId: supplier.taxId,
             acquirerTaxId: client.taxId,
             deliveryNote: plannedOperation === 'GOODS' ? `GR-${correlative}` : null,
-            amount: base,
-            currency,
+            amount: drawn,
+            currency: drawnCurrency,
             responsible: employee.id,
-            associatedInvoice: reviewed ? id : null,
-            claimedBy: reviewed ? keys.invoice(supplier.taxId, type, id).pk : null,
+            associatedInvoice: claimed ? id : null,
+            claimedBy: claimed ? keys.invoice(supplier.taxId, type, id).pk : null,
           });
         }
         const rejectedReason = status === 'REJECTED' ? 'El monto no coincide con la orden de compra.' : null;
@@ -306,8 +315,8 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
           currency,
           amount,
           taxAmount,
-          serviceSheets: conformityId && operationType === 'SERVICES' ? [conformityId] : [],
-          materialDocs: conformityId && operationType === 'GOODS' ? [conformityId] : [],
+          serviceSheets: hasOrder && operationType === 'SERVICES' ? [conformityId!] : [],
+          materialDocs: hasOrder && operationType === 'GOODS' ? [conformityId!] : [],
           purchaseOrders: original ? [...original.purchaseOrders] : reviewed && hasOrder ? [poId] : [],
           attachments: [],
           issuedAt,
