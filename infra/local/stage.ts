@@ -29,6 +29,7 @@ import { seedDocuments, seedIfEmpty } from './seed.js';
 import {
   ADMIN_GROUP,
   CLIENTS,
+  NO_HABIDO_SUPPLIER,
   CORPORATE_EMAIL_DOMAIN,
   DEMO_USERS,
   LOCAL_SSO_PROVIDER,
@@ -247,7 +248,11 @@ export async function startLocalStage(
         lambdaEndpoint: lambda.endpoint,
         triggerFunctionName: TRIGGER_FUNCTION,
       }),
-      startSunatSimulator(ports.sunat, host, { credentials: sunatCredentials }),
+      startSunatSimulator(ports.sunat, host, {
+        credentials: sunatCredentials,
+        // The seed's NO HABIDO supplier stays so for whatever it sends (issue 21, the RUC risk gate).
+        taxpayers: { [NO_HABIDO_SUPPLIER.taxId]: { estadoRuc: '00', condDomiRuc: '12' } },
+      }),
       startSapSimulator(ports.sap, host, { stateFile: path.join(dataDir, 'sap-state.jsonl') }),
       startMailbox({ port: ports.mailbox, host, dataDir }),
       startCorporateIdp({

@@ -38,3 +38,5 @@ export * from './limits.js';
 export * from './schemas/invoice-breakdown.js';
 export * from './sunat/catalogues.js';
 export * from './rules/honorarios.js';
+export * from './rules/notes.js';
+export * from './rules/ruc-risk.js';

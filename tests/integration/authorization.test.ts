@@ -201,6 +201,10 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   disapproveInvoice: (actor) => invoiceCell(actor, { body: { reason: 'Prueba' } }, 'ACCEPTED'),
   // ADMIN only, and an administrator reaches every tenant: no other tenant to probe.
   retrySapPosting: (actor) => ({ own: { path: ownInvoice(actor, 'ACCEPTED') } }),
+  // ADMIN only (issue 21): a manager cannot lift the RUC risk gate; a pending invoice is refused after authorization.
+  approveInvoiceDespiteRucRisk: (actor) => ({
+    own: { path: ownInvoice(actor, 'PENDING'), body: { reason: 'Prueba' } },
+  }),
   // An accepted invoice is SUNAT-valid: asking SUNAT again is refused (409) after the tenant check.
   requestSunatValidation: (actor) => invoiceCell(actor, {}, 'ACCEPTED'),
   getDashboard: (actor) => companyList(actor, 'client'),

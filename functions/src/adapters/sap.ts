@@ -73,8 +73,13 @@ export interface SupplierInvoicePosting {
   readonly currency: string;
   readonly grossAmount: number;
   readonly taxAmount: number;
-  /** A credit note is posted as a credit memo (IsInvoice false). */
+  /** A credit note is posted as a credit memo (SupplierInvoiceIsCreditMemo 'X'). */
   readonly creditMemo: boolean;
+  /**
+   * A note (issue 21): a subsequent credit or debit (IsSubsequentDebitCredit 'X' on its lines: a price adjustment of
+   * the order, no quantity) against the original's SAP document (InvoiceReference, InvoiceReferenceFiscalYear).
+   */
+  readonly adjusts?: SapDocument | null;
   readonly items: readonly SupplierInvoiceItem[];
 }
 
@@ -101,6 +106,11 @@ export interface SupplierInvoiceReference {
   readonly supplierId: string;
   readonly supplierInvoiceId: string;
   readonly creditMemo: boolean;
+  /**
+   * A debit note's subsequent debit (an InvoiceReference set): told apart from an invoice of the same supplier and
+   * series-number, which SUNAT numbers apart (a factura F001-5 and a nota de débito F001-5 may both exist).
+   */
+  readonly adjustment?: boolean;
 }
 
 export interface SapPort {
@@ -155,7 +165,8 @@ const FoundAnswer = z.object({
       z.object({
         SupplierInvoice: z.string().check(z.minLength(1)),
         FiscalYear: z.string().check(z.minLength(4)),
-        IsInvoice: z.optional(z.boolean()),
+        SupplierInvoiceIsCreditMemo: z.nullish(z.string()),
+        InvoiceReference: z.nullish(z.string()),
         ReverseDocument: z.nullish(z.string()),
       }),
     ),
@@ -295,7 +306,11 @@ export function makeSapClient(options: SapClientOptions): SapPort {
       DocumentDate: odataDate(posting.documentDate),
       PostingDate: odataDate(posting.postingDate),
       InvoicingParty: posting.supplierId,
-      IsInvoice: !posting.creditMemo,
+      // S/4HANA's credit-memo indicator on the header (a single-character flag): 'X' credit memo, '' invoice.
+      SupplierInvoiceIsCreditMemo: posting.creditMemo ? 'X' : '',
+      ...(posting.adjusts
+        ? { InvoiceReference: posting.adjusts.number, InvoiceReferenceFiscalYear: posting.adjusts.fiscalYear }
+        : {}),
       SupplierInvoiceIDByInvcgParty: posting.supplierInvoiceId,
       DocumentCurrency: posting.currency,
       InvoiceGrossAmount: decimal(posting.grossAmount),
@@ -303,13 +318,14 @@ export function makeSapClient(options: SapClientOptions): SapPort {
         results:
           posting.taxAmount > 0 ? [{ DocumentCurrency: posting.currency, TaxAmount: decimal(posting.taxAmount) }] : [],
       },
-      to_SuppInvcItemPurOrdRef: {
+      to_SuplrInvcItemPurOrdRef: {
         results: posting.items.map((item, i) => ({
           SupplierInvoiceItem: String(i + 1).padStart(6, '0'),
           PurchaseOrder: item.purchaseOrder,
           PurchaseOrderItem: item.purchaseOrderItem,
           DocumentCurrency: posting.currency,
           SupplierInvoiceItemAmount: decimal(item.amount),
+          ...(posting.adjusts ? { IsSubsequentDebitCredit: 'X' } : {}),
           ...(item.serviceEntrySheet ? { ServiceEntrySheet: item.serviceEntrySheet } : {}),
           ...(item.referenceDocument
             ? {
@@ -359,7 +375,8 @@ export function makeSapClient(options: SapClientOptions): SapPort {
      * reference (SupplierInvoiceIDByInvcgParty): the standard entity set is readable with $filter on
      * these header fields. The Repeatability-Request-ID itself cannot be queried in S/4HANA, so the
      * reference is the key; a credit memo and an invoice with the same reference are told apart by
-     * IsInvoice, and a reversed document (ReverseDocument set) does not count as posted.
+     * SupplierInvoiceIsCreditMemo, a note's subsequent debit by its InvoiceReference, and a reversed document
+     * (ReverseDocument set) does not count as posted.
      */
     async findSupplierInvoice(reference) {
       const filter = [
@@ -370,7 +387,7 @@ export function makeSapClient(options: SapClientOptions): SapPort {
       const query = [
         ['$format', 'json'],
         ['$filter', filter],
-        ['$select', 'SupplierInvoice,FiscalYear,IsInvoice,ReverseDocument'],
+        ['$select', 'SupplierInvoice,FiscalYear,SupplierInvoiceIsCreditMemo,InvoiceReference,ReverseDocument'],
       ]
         .map(([name, value]) => `${name}=${encodeURIComponent(value!)}`)
         .join('&');
@@ -382,7 +399,10 @@ export function makeSapClient(options: SapClientOptions): SapPort {
       const answer = FoundAnswer.safeParse(await response.json().catch(() => null));
       if (!answer.success) throw new SapUnavailableError('unreadable A_SupplierInvoice query answer');
       const found = answer.data.d.results.find(
-        (row) => !row.ReverseDocument && (row.IsInvoice === undefined || row.IsInvoice === !reference.creditMemo),
+        (row) =>
+          !row.ReverseDocument &&
+          (row.SupplierInvoiceIsCreditMemo === 'X') === reference.creditMemo &&
+          (reference.creditMemo || Boolean(row.InvoiceReference) === (reference.adjustment ?? false)),
       );
       return found ? { number: found.SupplierInvoice, fiscalYear: found.FiscalYear } : null;
     },

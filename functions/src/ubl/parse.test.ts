@@ -134,7 +134,13 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       incomeTaxWithholding: 0,
       payableAmount: 1180,
       purchaseOrders: [],
-      billingReference: { prefixId: 'F001', numericId: '00000458', typeCode: '01' },
+      billingReference: {
+        prefixId: 'F001',
+        numericId: '00000458',
+        typeCode: '01',
+        reasonCode: '07',
+        reasonDescription: 'DEVOLUCIÓN POR ÍTEM: SERVICIO NO PRESTADO EN SU TOTALIDAD',
+      },
       paymentTerms: null,
       ...igvOnly(180, 1000, null),
     });
@@ -157,7 +163,13 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       incomeTaxWithholding: 0,
       payableAmount: 59,
       purchaseOrders: [],
-      billingReference: { prefixId: 'F001', numericId: '00000458', typeCode: '01' },
+      billingReference: {
+        prefixId: 'F001',
+        numericId: '00000458',
+        typeCode: '01',
+        reasonCode: '01',
+        reasonDescription: 'INTERESES POR MORA EN EL PAGO DE LA CUOTA 002',
+      },
       paymentTerms: null,
       ...igvOnly(9, 50, null),
     });
@@ -529,5 +541,22 @@ describe('parseSunatDocument: hostile files are refused', () => {
     const error = refusal(() => parseSunatDocument(manyElements(XML_LIMITS.maxElements)));
 
     expect(error.code).toBe('ERROR_XML_TOO_LARGE');
+  });
+});
+
+describe("parseSunatDocument: a note's reason (issue 21)", () => {
+  const note = utf8Fixture('nota-credito-ubl21.xml');
+
+  it('reads a note without a reason as such, and refuses a description beyond SUNAT’s 500 characters', () => {
+    const silent = note.replace(/<agg:DiscrepancyResponse>[\s\S]*<\/agg:DiscrepancyResponse>/, '');
+    expect(read(utf8(silent)).billingReference).toMatchObject({
+      reasonCode: null,
+      reasonDescription: null,
+    });
+
+    const long = note.replace(/(<basic:Description>)[^<]*(<\/basic:Description>)/, `$1${'A'.repeat(501)}$2`);
+    const error = refusal(() => parseSunatDocument(utf8(long)));
+    expect(error.code).toBe('ERROR_XML_FIELD_TOO_LONG');
+    expect(error.errors[0]!.parameters).toEqual({ field: 'motivo de la nota', limit: 500 });
   });
 });

@@ -48,12 +48,15 @@ export const ParsedPaymentTerms = z.object({
 });
 export type ParsedPaymentTerms = z.infer<typeof ParsedPaymentTerms>;
 
-/** The document a note modifies. */
+/** The document a note modifies, and why. */
 export const ParsedDocumentReference = z.object({
   prefixId: z.string(),
   numericId: z.string(),
   /** SUNAT catálogo 01 code of the modified document ('01' factura, '03' boleta); null when absent. */
   typeCode: z.nullable(z.string()),
+  /** Why (cac:DiscrepancyResponse): the catálogo 09/10 code of cbc:ResponseCode and cbc:Description; null when absent. */
+  reasonCode: z.nullable(z.string()),
+  reasonDescription: z.nullable(z.string()),
 });
 export type ParsedDocumentReference = z.infer<typeof ParsedDocumentReference>;
 

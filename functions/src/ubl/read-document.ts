@@ -66,6 +66,7 @@ const FIELD = {
   withholding: 'retención del impuesto a la renta',
   payableAmount: 'importe total',
   billingReference: 'comprobante que se modifica',
+  noteReason: 'motivo de la nota',
   paymentTerms: 'forma de pago',
   installmentAmount: 'monto de la cuota',
   installmentDueDate: 'fecha de vencimiento de la cuota',
@@ -353,10 +354,19 @@ function readBillingReference(root: XmlElement): ParsedDocumentReference {
     textOf(childOf(reference, NS.cbc, 'ID')) ?? textOf(pathOf(root, cac('DiscrepancyResponse'), cbc('ReferenceID'))),
     FIELD.billingReference,
   );
+  const discrepancy = pathOf(root, cac('DiscrepancyResponse'));
   return {
     ...seriesAndNumber(bounded(raw, FIELD.billingReference, TEXT_LIMITS.documentId)!, FIELD.billingReference),
     typeCode:
       bounded(textOf(childOf(reference, NS.cbc, 'DocumentTypeCode')), FIELD.billingReference, TEXT_LIMITS.code) ?? null,
+    reasonCode:
+      bounded(textOf(childOf(discrepancy, NS.cbc, 'ResponseCode')), FIELD.noteReason, TEXT_LIMITS.code) ?? null,
+    reasonDescription:
+      bounded(
+        textOf(childOf(discrepancy, NS.cbc, 'Description')),
+        FIELD.noteReason,
+        TEXT_LIMITS.noteReasonDescription,
+      ) ?? null,
   };
 }
 

@@ -2,6 +2,7 @@ import { checkInvoiceCode } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeClientRepository } from '../repositories/clients.js';
 import { makeIntakeStore } from '../repositories/intake-store.js';
+import { makeNoteLinks } from '../repositories/note-links.js';
 import { sunatRecheckBaseSeconds, withSunatCheck } from '../repositories/sunat-checks.js';
 import { makeSupplierProfileRepository } from '../repositories/supplier-profiles.js';
 import { logger } from '../http/logger.js';
@@ -40,6 +41,10 @@ export const intake = makeIntake({
         freeOfCharge: parsed.freeOfCharge,
         freeOfChargeValue: parsed.freeOfChargeValue,
       },
+      billingReference: parsed.billingReference,
+      noteReason: parsed.billingReference
+        ? { code: parsed.billingReference.reasonCode, description: parsed.billingReference.reasonDescription }
+        : null,
     };
   },
   checkInvoiceCode,
@@ -50,6 +55,7 @@ export const intake = makeIntake({
     clock: () => new Date(),
     staleAfterSeconds: sunatRecheckBaseSeconds(),
   }),
+  noteLinks: makeNoteLinks(documentClient, tableName()),
   outgoing,
   clock: () => new Date(),
 });

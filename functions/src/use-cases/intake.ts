@@ -20,6 +20,10 @@ import {
   type Routes,
   type SunatValidationMessage,
 } from '@portal/shared';
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { IntakeRaceError } from '../repositories/intake-store.js';
+import type { NoteLinks } from '../repositories/note-links.js';
+import { checkNoteDocument, linkOriginal, linkNote, noteOfForm, type NoteDocument } from './note-intake.js';
 import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 import { uploadUseItems } from '../repositories/upload-uses.js';
 import type { Caller } from '../http/caller.js';
@@ -41,6 +45,9 @@ export interface IncomingDocument {
   readonly notes: string | null;
   /** What the XML says beyond the total (taxes by scheme, discounts, anticipos, transferencia gratuita); none from the form. */
   readonly breakdown?: InvoiceBreakdown | null;
+  /** A note's original (catálogo 01 code of its type, series, number) and SUNAT reason; absent for the others. */
+  readonly billingReference?: NoteDocument['billingReference'];
+  readonly noteReason?: NoteDocument['noteReason'];
 }
 
 export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF';
@@ -65,20 +72,26 @@ export interface IntakeDeps {
   /** The supplier directory: the business name a RUC is known by. */
   readonly profiles: Pick<SupplierProfileRepository, 'getMany'>;
   readonly store: IntakeStore;
+  /** The links between notes and their originals (issue 21). */
+  readonly noteLinks: Pick<NoteLinks, 'notesOf' | 'anotherSupplierHolds' | 'writes'>;
   /** Sends the messages the intake committed with the invoice (SUNAT validation, notification). */
   readonly outgoing: Pick<Outgoing, 'deliver'>;
   readonly clock: () => Date;
 }
 
+/** Reads and writes of one intake when the notes or original it links keep moving under it. */
+const MAX_LINK_ATTEMPTS = 5;
+
 /**
  * Document intake (POST /invoices and POST /invoices/without-xml). Steps:
  * 1. the uploaded file is what it claims to be (and the XML is read);
  * 2. the supplier's RUC carries its check digit and is the caller's (an admin may submit for anyone),
- *    the customer is one of the group's companies, the series-number has SUNAT's format;
+ *    the customer is one of the group's companies, the series-number has SUNAT's format; a note names its
+ *    original and a reason of SUNAT's catálogo (note-intake.ts);
  * 3. the same supplier, type, series and correlative (compared as integers) is not there already,
  *    unless it was rejected with retry allowed, which the new one replaces;
- * 4. one transaction stores it PENDING with certStatus PENDING, then SUNAT validation is queued
- *    and the people concerned are told.
+ * 4. one transaction stores it PENDING with certStatus PENDING — a note linked to its original, an original
+ *    to the notes that came before it — then SUNAT validation is queued and the people concerned are told.
  */
 export function makeIntake(deps: IntakeDeps) {
   async function register(
@@ -133,6 +146,9 @@ export function makeIntake(deps: IntakeDeps) {
         floor: peruvianDate(ISSUE_DATE_FLOOR),
       });
     }
+
+    // A note names its original and its SUNAT reason (issue 21).
+    const note = checkNoteDocument(document);
 
     // Correlatives compare as integers: F001-00000123 and F001-123 are the same document.
     const numericId = String(Number(document.numericId));
@@ -201,10 +217,25 @@ export function makeIntake(deps: IntakeDeps) {
     ];
     // The files it names are recorded with it: a later refusal of the same key leaves them alone.
     const uses = uploadUseItems([files.xmlUrl, files.pdfUrl], invoice, deps.clock());
-    progress.writing = true;
-    await deps.store.create(invoice, retryAllowed ? existing : null, [...messages.map(outgoingItem), ...uses]);
-    await deps.outgoing.deliver(messages);
-    return invoice;
+    const replacing = retryAllowed ? existing : null;
+    // A note is linked to its original, an original to the notes that came before it, in the same transaction;
+    // when one of the items read moves first, everything is read again.
+    for (let attempt = 1; ; attempt++) {
+      const link: { fields: Partial<Invoice>; writes: readonly TransactWriteItem[] } = note
+        ? await linkNote(deps, invoice, note, client, replacing)
+        : await linkOriginal(deps, invoice);
+      progress.writing = true;
+      try {
+        const stored: Invoice = { ...invoice, ...link.fields };
+        await deps.store.create(stored, replacing, [...messages.map(outgoingItem), ...uses], link.writes);
+        await deps.outgoing.deliver(messages);
+        return stored;
+      } catch (error) {
+        if (!(error instanceof IntakeRaceError)) throw error;
+        if (attempt >= MAX_LINK_ATTEMPTS) throw new ConflictError('ERROR_INVOICE_CHANGED_CONCURRENTLY');
+        progress.writing = false;
+      }
+    }
   }
 
   /**
@@ -255,6 +286,7 @@ export function makeIntake(deps: IntakeDeps) {
             amount: body.amount,
             purchaseOrders: [],
             notes: body.notes ?? null,
+            ...noteOfForm(body),
           },
           { xmlUrl: null, pdfUrl: upload.key },
           progress,

@@ -3,6 +3,7 @@ import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { queueFromEnv } from '../adapters/sqs.js';
 import { logger } from '../http/logger.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { makeNoteLinks } from '../repositories/note-links.js';
 import { makeSunatChecks, sunatRecheckBaseSeconds } from '../repositories/sunat-checks.js';
 import { makeMiroOutbox } from '../workers/miro-requests-outbox.js';
 import { miroRetryBaseMs } from '../workers/miro-requests-worker.js';
@@ -23,6 +24,7 @@ export const reviewDeps: ReviewDeps = {
     messages: outgoing,
     staleAfterSeconds: sunatRecheckBaseSeconds(),
   },
+  noteLinks: makeNoteLinks(documentClient, tableName()),
 };
 
 /** The review use cases wired to the real adapters, built once per cold start by the handlers. */

@@ -30,9 +30,153 @@ interface Posting {
   readonly invoiceId: string;
   readonly requestId: string | null;
   readonly postedAt: string;
-  /** False for a credit memo (absent on postings recorded before it was kept: an invoice). */
+  /** False for a credit memo (postings journaled before `creditMemo` was kept). */
   readonly isInvoice?: boolean;
+  /** SupplierInvoiceIsCreditMemo 'X' (issue 21). */
+  readonly creditMemo?: boolean;
+  /** The invoice a credit memo or subsequent debit adjusts (InvoiceReference, InvoiceReferenceFiscalYear). */
+  readonly adjusts?: { readonly document: string; readonly fiscalYear: string } | null;
+  readonly grossAmount?: number;
+  readonly currency?: string;
+  readonly purchaseOrders?: readonly string[];
+  /** SAP's own, from before the portal (the demo world's): not one of the portal's postings. */
+  readonly legacy?: boolean;
 }
+
+const isCreditMemo = (posting: Posting) => posting.creditMemo ?? posting.isInvoice === false;
+
+/**
+ * The properties of API_SUPPLIERINVOICE_PROCESS_SRV's A_SupplierInvoice (header, with its navigation properties) and
+ * A_SuplrInvcItemPurOrdRef (purchase-order lines), as S/4HANA's metadata declares them: a deep insert naming any
+ * other property is refused as S/4HANA refuses it.
+ */
+const HEADER_PROPERTIES = new Set([
+  'SupplierInvoice',
+  'FiscalYear',
+  'CompanyCode',
+  'DocumentDate',
+  'PostingDate',
+  'CreationDate',
+  'SupplierInvoiceIDByInvcgParty',
+  'InvoicingParty',
+  'DocumentCurrency',
+  'InvoiceGrossAmount',
+  'UnplannedDeliveryCost',
+  'DocumentHeaderText',
+  'ManualCashDiscount',
+  'PaymentTerms',
+  'DueCalculationBaseDate',
+  'CashDiscount1Percent',
+  'CashDiscount1Days',
+  'CashDiscount2Percent',
+  'CashDiscount2Days',
+  'NetPaymentDays',
+  'PaymentBlockingReason',
+  'AccountingDocumentType',
+  'BPBankAccountInternalID',
+  'SupplierInvoiceStatus',
+  'IndirectQuotedExchangeRate',
+  'DirectQuotedExchangeRate',
+  'StateCentralBankPaymentReason',
+  'SupplyingCountry',
+  'PaymentMethod',
+  'PaymentMethodSupplement',
+  'PaymentReference',
+  'InvoiceReference',
+  'InvoiceReferenceFiscalYear',
+  'FixedCashDiscount',
+  'UnplannedDeliveryCostTaxCode',
+  'UnplndDelivCostTaxJurisdiction',
+  'UnplndDeliveryCostTaxCountry',
+  'AssignmentReference',
+  'SupplierPostingLineItemText',
+  'TaxIsCalculatedAutomatically',
+  'BusinessPlace',
+  'BusinessSectionCode',
+  'BusinessArea',
+  'SuplrInvcIsCapitalGoodsRelated',
+  'SupplierInvoiceIsCreditMemo',
+  'PaytSlipWthRefSubscriber',
+  'PaytSlipWthRefCheckDigit',
+  'PaytSlipWthRefReference',
+  'TaxDeterminationDate',
+  'TaxReportingDate',
+  'TaxFulfillmentDate',
+  'InvoiceReceiptDate',
+  'DeliveryOfGoodsReportingCntry',
+  'SupplierVATRegistration',
+  'IsEUTriangularDeal',
+  'SuplrInvcDebitCrdtCodeDelivery',
+  'SuplrInvcDebitCrdtCodeReturns',
+  'RetentionDueDate',
+  'PaymentReason',
+  'HouseBank',
+  'HouseBankAccount',
+  'JrnlEntryCntrySpecificRef1',
+  'JrnlEntryCntrySpecificDate1',
+  'JrnlEntryCntrySpecificRef2',
+  'JrnlEntryCntrySpecificDate2',
+  'JrnlEntryCntrySpecificRef3',
+  'JrnlEntryCntrySpecificDate3',
+  'JrnlEntryCntrySpecificRef4',
+  'JrnlEntryCntrySpecificDate4',
+  'JrnlEntryCntrySpecificRef5',
+  'JrnlEntryCntrySpecificDate5',
+  'JrnlEntryCntrySpecificBP1',
+  'JrnlEntryCntrySpecificBP2',
+  'to_SelectedDeliveryNotes',
+  'to_SelectedPurchaseOrders',
+  'to_SelectedServiceEntrySheets',
+  'to_SuplrInvcItemAsset',
+  'to_SuplrInvcItemMaterial',
+  'to_SuplrInvcItemPurOrdRef',
+  'to_SuplrInvoiceAdditionalData',
+  'to_SupplierInvoiceItemGLAcct',
+  'to_SupplierInvoiceTax',
+  'to_SupplierInvoiceWhldgTax',
+]);
+const PURCHASE_ORDER_LINE_PROPERTIES = new Set([
+  'SupplierInvoice',
+  'FiscalYear',
+  'SupplierInvoiceItem',
+  'PurchaseOrder',
+  'PurchaseOrderItem',
+  'Plant',
+  'ReferenceDocument',
+  'ReferenceDocumentFiscalYear',
+  'ReferenceDocumentItem',
+  'IsSubsequentDebitCredit',
+  'TaxCode',
+  'TaxJurisdiction',
+  'DocumentCurrency',
+  'SupplierInvoiceItemAmount',
+  'PurchaseOrderQuantityUnit',
+  'PurchaseOrderQtyUnitSAPCode',
+  'PurchaseOrderQtyUnitISOCode',
+  'QuantityInPurchaseOrderUnit',
+  'PurchaseOrderPriceUnit',
+  'PurchaseOrderPriceUnitSAPCode',
+  'PurchaseOrderPriceUnitISOCode',
+  'QtyInPurchaseOrderPriceUnit',
+  'SuplrInvcDeliveryCostCndnType',
+  'SuplrInvcDeliveryCostCndnStep',
+  'SuplrInvcDeliveryCostCndnCount',
+  'SupplierInvoiceItemText',
+  'FreightSupplier',
+  'IsNotCashDiscountLiable',
+  'PurchasingDocumentItemCategory',
+  'ProductType',
+  'RetentionAmountInDocCurrency',
+  'RetentionPercentage',
+  'RetentionDueDate',
+  'SuplrInvcItmIsNotRlvtForRtntn',
+  'ServiceEntrySheet',
+  'ServiceEntrySheetItem',
+  'TaxCountry',
+  'IsFinallyInvoiced',
+  'TaxDeterminationDate',
+  'to_SupplierInvoiceItmAcctAssgmt',
+]);
 
 interface PaymentRunEntry {
   readonly supplierId: string;
@@ -63,7 +207,12 @@ const docKey = (kind: string, acquirer: string, id: string) => `${kind}#${acquir
  *   supplier and company, the HES/MIGO belongs to that order, the amounts add up within a cent).
  *   Repeatability-Request-ID is honoured: a repeated request answers the first document and posts
  *   nothing. Other duplicates are not refused (SAP only warns), so a double posting shows in the count.
- *   GET A_SupplierInvoice with `$filter` (eq … and eq …) on the header fields finds what was posted.
+ *   A property the entity's metadata does not declare is refused. A credit memo (SupplierInvoiceIsCreditMemo 'X')
+ *   or a subsequent debit names the invoice it adjusts (InvoiceReference, InvoiceReferenceFiscalYear): that
+ *   invoice exists for the same supplier and company, the lines are its purchase orders (IsSubsequentDebitCredit
+ *   'X': no HES or MIGO), and a credit takes at most what is left of it (issue 21).
+ *   GET A_SupplierInvoice with `$filter` (eq … and eq …) on the header fields finds what was posted, with its
+ *   credit-memo flag and invoice reference. SAP also holds the demo world's invoices from before the portal.
  * - The purchase orders, HES and MIGO it knows: the seed's (buildWorld), plus those registered with
  *   `POST /__control/documents` — tests that create documents in DynamoDB register them here too, as
  *   SAP is where they really come from. Unknown documents are refused.
@@ -108,6 +257,24 @@ export async function startSapSimulator(
   }
   const world = buildWorld();
   register(world);
+  const codes = new Map([...companies].map(([code, ruc]) => [ruc, code]));
+  for (const legacy of world.legacyPostings) {
+    postings.push({
+      document: legacy.document,
+      fiscalYear: legacy.fiscalYear,
+      companyCode: codes.get(legacy.acquirerTaxId) ?? '',
+      supplierId: legacy.supplierId,
+      invoiceId: legacy.invoiceId,
+      requestId: null,
+      postedAt: `${legacy.fiscalYear}-01-01T00:00:00.000Z`,
+      creditMemo: false,
+      adjusts: null,
+      grossAmount: legacy.grossAmount,
+      currency: legacy.currency,
+      purchaseOrders: legacy.purchaseOrders,
+      legacy: true,
+    });
+  }
 
   type Change =
     | { kind: 'posting'; posting: Posting }
@@ -148,25 +315,89 @@ export async function startSapSimulator(
     fsyncSync(journal);
   }
 
+  const linesOf = (payload: Record<string, unknown>) =>
+    ((payload.to_SuplrInvcItemPurOrdRef as { results?: unknown[] } | undefined)?.results ?? []) as Record<
+      string,
+      unknown
+    >[];
+
+  /** A property the entity does not have, as S/4HANA names it in its refusal; null when all are known. */
+  function unknownProperty(payload: Record<string, unknown>): string | null {
+    const header = Object.keys(payload).find((name) => !HEADER_PROPERTIES.has(name));
+    if (header) return `La propiedad '${header}' no es válida para A_SupplierInvoice.`;
+    for (const line of linesOf(payload)) {
+      const item = Object.keys(line).find((name) => !PURCHASE_ORDER_LINE_PROPERTIES.has(name));
+      if (item) return `La propiedad '${item}' no es válida para A_SuplrInvcItemPurOrdRef.`;
+    }
+    return null;
+  }
+
+  /**
+   * A credit memo or subsequent debit (issue 21): the invoice it names (InvoiceReference) exists at the company for
+   * the same supplier and is an invoice; its lines are that invoice's purchase orders; a credit takes at most what is
+   * left of the invoice (its gross − credits + subsequent debits already referencing it). Null when it holds.
+   */
+  function adjustmentMismatch(payload: Record<string, unknown>, acquirer: string): string | null {
+    const creditMemo = payload.SupplierInvoiceIsCreditMemo === 'X';
+    const reference = payload.InvoiceReference ? String(payload.InvoiceReference) : null;
+    if (!reference) return creditMemo ? 'Un abono debe indicar la factura que abona (InvoiceReference).' : null;
+    const year = String(payload.InvoiceReferenceFiscalYear ?? '');
+    const code = String(payload.CompanyCode);
+    const supplier = String(payload.InvoicingParty ?? '');
+    const original = postings.find((p) => p.document === reference && p.fiscalYear === year && p.companyCode === code);
+    if (!original) return `La factura de referencia ${reference}/${year} no existe en la sociedad ${code}.`;
+    if (original.supplierId !== supplier || isCreditMemo(original) || original.adjusts)
+      return `El documento ${reference}/${year} no es una factura del acreedor ${supplier}.`;
+    if (original.currency && original.currency !== String(payload.DocumentCurrency ?? ''))
+      return `La moneda no es la de la factura de referencia ${reference}.`;
+    for (const line of linesOf(payload)) {
+      const order = String(line.PurchaseOrder);
+      if (original.purchaseOrders && !original.purchaseOrders.includes(order))
+        return `El pedido ${order} no corresponde a la factura de referencia ${reference}.`;
+      if (line.IsSubsequentDebitCredit !== 'X')
+        return `La posición del pedido ${order} debe ser un cargo o abono posterior.`;
+      if (!orders.has(`${acquirer}#${order}`)) return `El pedido ${order} no existe para el acreedor ${supplier}.`;
+    }
+    if (creditMemo && original.grossAmount !== undefined) {
+      const adjusting = postings.filter(
+        (p) => p.adjusts?.document === reference && p.adjusts.fiscalYear === year && p.companyCode === code,
+      );
+      const cents = (amount: number | undefined) => Math.round((amount ?? 0) * 100);
+      const left =
+        cents(original.grossAmount) -
+        adjusting.filter(isCreditMemo).reduce((sum, p) => sum + cents(p.grossAmount), 0) +
+        adjusting.filter((p) => !isCreditMemo(p)).reduce((sum, p) => sum + cents(p.grossAmount), 0);
+      const gross = cents(Number(payload.InvoiceGrossAmount));
+      if (gross > left)
+        return `El abono ${(gross / 100).toFixed(2)} supera el saldo ${(left / 100).toFixed(2)} de la factura ${reference}.`;
+    }
+    return null;
+  }
+
   /** The three-way match of one posting; null when it holds. */
   function mismatch(payload: Record<string, unknown>): string | null {
     const acquirer = companies.get(String(payload.CompanyCode));
     if (!acquirer) return `La sociedad ${String(payload.CompanyCode)} no existe.`;
     const supplier = String(payload.InvoicingParty ?? '');
     const currency = String(payload.DocumentCurrency ?? '');
-    const items = ((payload.to_SuppInvcItemPurOrdRef as { results?: unknown[] } | undefined)?.results ?? []) as Record<
-      string,
-      unknown
-    >[];
+    const items = linesOf(payload);
     const taxes = ((payload.to_SupplierInvoiceTax as { results?: unknown[] } | undefined)?.results ?? []) as Record<
       string,
       unknown
     >[];
+    const adjustment = adjustmentMismatch(payload, acquirer);
+    if (adjustment) return adjustment;
     let net = 0;
     for (const item of items) {
       const order = orders.get(`${acquirer}#${String(item.PurchaseOrder)}`);
       if (!order || order.issuerTaxId !== supplier)
         return `El pedido ${String(item.PurchaseOrder)} no existe para el acreedor ${supplier}.`;
+      if (item.IsSubsequentDebitCredit === 'X') {
+        // A price adjustment of the order: no HES or MIGO receives it.
+        if (order.currency !== currency) return `La moneda del pedido ${order.id} no es ${currency}.`;
+        net += Number(item.SupplierInvoiceItemAmount);
+        continue;
+      }
       const hes = item.ServiceEntrySheet ? String(item.ServiceEntrySheet) : null;
       const migo = item.ReferenceDocument ? String(item.ReferenceDocument) : null;
       const doc = hes
@@ -257,6 +488,8 @@ export async function startSapSimulator(
         }
         const payload = readJson(body);
         if (!payload) return odataError(400, '/IWBEP/CM_MGW_RT/021', 'Malformed JSON');
+        const invalid = unknownProperty(payload);
+        if (invalid) return odataError(400, '/IWBEP/CM_MGW_RT/004', invalid);
         const requestId = headers['repeatability-request-id']?.toString() ?? null;
         const earlier = requestId ? repeatable.get(requestId) : undefined;
         if (earlier) return answerOf(payload, earlier);
@@ -270,7 +503,13 @@ export async function startSapSimulator(
           invoiceId: String(payload.SupplierInvoiceIDByInvcgParty),
           requestId,
           postedAt: new Date().toISOString(),
-          isInvoice: payload.IsInvoice !== false,
+          creditMemo: payload.SupplierInvoiceIsCreditMemo === 'X',
+          adjusts: payload.InvoiceReference
+            ? { document: String(payload.InvoiceReference), fiscalYear: String(payload.InvoiceReferenceFiscalYear) }
+            : null,
+          grossAmount: Number(payload.InvoiceGrossAmount),
+          currency: String(payload.DocumentCurrency ?? ''),
+          purchaseOrders: [...new Set(linesOf(payload).map((line) => String(line.PurchaseOrder)))],
         };
         record({ kind: 'posting', posting });
         return answerOf(payload, posting);
@@ -306,7 +545,9 @@ export async function startSapSimulator(
             CompanyCode: p.companyCode,
             InvoicingParty: p.supplierId,
             SupplierInvoiceIDByInvcgParty: p.invoiceId,
-            IsInvoice: p.isInvoice !== false,
+            SupplierInvoiceIsCreditMemo: isCreditMemo(p) ? 'X' : '',
+            InvoiceReference: p.adjusts?.document ?? '',
+            InvoiceReferenceFiscalYear: p.adjusts?.fiscalYear ?? '',
             ReverseDocument: '',
           }));
         return { status: 200, body: { d: { results } } };
@@ -339,7 +580,8 @@ export async function startSapSimulator(
       pattern: /^\/__control\/postings$/,
       handle: ({ url }) => {
         const supplierId = url.searchParams.get('supplierId');
-        const selected = supplierId ? postings.filter((p) => p.supplierId === supplierId) : postings;
+        const portal = postings.filter((p) => !p.legacy);
+        const selected = supplierId ? portal.filter((p) => p.supplierId === supplierId) : portal;
         const byInvoice: Record<string, number> = {};
         for (const p of selected) {
           const key = `${p.supplierId}/${p.invoiceId}`;

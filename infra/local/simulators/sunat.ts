@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { RUC_ADDRESS_CONDITIONS, RUC_STATES } from '@portal/shared';
 import { listen, type RunningService } from '../services/types.js';
 
 /**
@@ -11,6 +12,10 @@ import { listen, type RunningService } from '../services/types.js';
  * - by convention, from the last two digits of the correlative (numero): 90 NOT_FOUND (estadoCp 0),
  *   91 ANNULLED (2), 92 SLOW (the first query sleeps longer than the adapter's timeout, later ones
  *   answer valid), 93 FLAKY (500 twice, then valid), 94 FAILING (always 500); any other is VALID (1).
+ * The state of the issuer's RUC (estadoRuc) and of its address (condDomiRuc) in every valid answer: '00' (ACTIVO,
+ * HABIDO) unless chosen for the document (above), or for the RUC: POST /__control/taxpayers {numRuc, estadoRuc,
+ * condDomiRuc} (any code of SUNAT's tables, shared/src/sunat/catalogues.ts; the local stage starts with the seed's
+ * NO HABIDO supplier). A code outside SUNAT's tables is refused (400), as no SUNAT answer carries one.
  * GET /__control/requests counts token and validation requests, also per document `ruc-serie-numero`.
  */
 export const SUNAT_OUTCOMES = [
@@ -64,6 +69,23 @@ export interface SunatSimulatorOptions {
   readonly slowMs?: number;
   /** @default 3600 */
   readonly tokenTtlSeconds?: number;
+  /** The state of some RUCs from the start (estadoRuc, condDomiRuc codes); the others are ACTIVO and HABIDO. */
+  readonly taxpayers?: Readonly<Record<string, TaxpayerState>>;
+}
+
+/** SUNAT's codes of a RUC's state and of its address condition. */
+export interface TaxpayerState {
+  readonly estadoRuc: string;
+  readonly condDomiRuc: string;
+}
+
+/** Why a state is not one SUNAT answers, or null. */
+function taxpayerProblem(estadoRuc: unknown, condDomiRuc: unknown): string | null {
+  if (estadoRuc !== undefined && !(typeof estadoRuc === 'string' && estadoRuc in RUC_STATES))
+    return `estadoRuc: uno de ${Object.keys(RUC_STATES).join(', ')}`;
+  if (condDomiRuc !== undefined && !(typeof condDomiRuc === 'string' && condDomiRuc in RUC_ADDRESS_CONDITIONS))
+    return `condDomiRuc: uno de ${Object.keys(RUC_ADDRESS_CONDITIONS).join(', ')}`;
+  return null;
 }
 
 interface Choice {
@@ -86,6 +108,7 @@ export function startSunatSimulator(
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 3600;
   const tokens = new Map<string, { ruc: string; expiresAt: number }>();
   const chosen = new Map<string, Choice>();
+  const taxpayers = new Map<string, TaxpayerState>(Object.entries(options.taxpayers ?? {}));
   const counts = { token: 0, validate: 0, documents: new Map<string, number>() };
 
   const documentKey = (ruc: string, serie: string, numero: string) =>
@@ -152,8 +175,8 @@ export function startSunatSimulator(
             ? { estadoCp, observaciones: [] }
             : {
                 estadoCp,
-                estadoRuc: choice.estadoRuc ?? '00',
-                condDomiRuc: choice.condDomiRuc ?? '00',
+                estadoRuc: choice.estadoRuc ?? taxpayers.get(String(query.numRuc))?.estadoRuc ?? '00',
+                condDomiRuc: choice.condDomiRuc ?? taxpayers.get(String(query.numRuc))?.condDomiRuc ?? '00',
                 observaciones: estadoCp === '2' ? ['- El comprobante ha sido dado de baja.'] : [],
               },
       },
@@ -179,6 +202,8 @@ export function startSunatSimulator(
         body: { message: `Se espera {numRuc, numeroSerie, numero, outcome: ${SUNAT_OUTCOMES.join('|')}}` },
       };
     }
+    const problem = taxpayerProblem(estadoRuc, condDomiRuc);
+    if (problem) return { status: 400, body: { message: problem } };
     const key = documentKey(numRuc, numeroSerie, String(numero));
     chosen.set(key, {
       outcome: outcome as SunatOutcome,
@@ -189,6 +214,33 @@ export function startSunatSimulator(
     return { status: 200, body: { document: key, outcome } };
   }
 
+  function chooseTaxpayer(body: string): Answer {
+    let input: Record<string, unknown>;
+    try {
+      input = JSON.parse(body) as Record<string, unknown>;
+    } catch {
+      return { status: 400, body: { message: 'JSON inválido' } };
+    }
+    const { numRuc, estadoRuc = '00', condDomiRuc = '00' } = input;
+    if (typeof numRuc !== 'string' || !/^\d{11}$/.test(numRuc))
+      return { status: 400, body: { message: 'Se espera {numRuc (11 dígitos), estadoRuc, condDomiRuc}' } };
+    const problem = taxpayerProblem(estadoRuc, condDomiRuc);
+    if (problem) return { status: 400, body: { message: problem } };
+    taxpayers.set(numRuc, { estadoRuc: estadoRuc as string, condDomiRuc: condDomiRuc as string });
+    return {
+      status: 200,
+      body: {
+        numRuc,
+        estadoRuc,
+        condDomiRuc,
+        labels: {
+          estadoRuc: RUC_STATES[estadoRuc as string],
+          condDomiRuc: RUC_ADDRESS_CONDITIONS[condDomiRuc as string],
+        },
+      },
+    };
+  }
+
   async function route(req: http.IncomingMessage, body: string): Promise<Answer> {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     const tokenPath = /^\/v1\/clientesextranet\/([^/]+)\/oauth2\/token\/?$/.exec(pathname);
@@ -196,6 +248,7 @@ export function startSunatSimulator(
     const validatePath = /^\/v1\/contribuyente\/contribuyentes\/(\d{11})\/validarcomprobante$/.exec(pathname);
     if (req.method === 'POST' && validatePath) return validate(validatePath[1]!, req.headers.authorization, body);
     if (req.method === 'POST' && pathname === '/__control/outcomes') return choose(body);
+    if (req.method === 'POST' && pathname === '/__control/taxpayers') return chooseTaxpayer(body);
     if (req.method === 'GET' && pathname === '/__control/requests') {
       return {
         status: 200,

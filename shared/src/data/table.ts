@@ -347,6 +347,27 @@ export const keys = {
   },
   uploadUses: (objectKey: string) => `UPLOAD#${objectKey}`,
 
+  /**
+   * The notes of one original (issue 21), keyed by the original's key (the note's issuer, the original's type and
+   * series-number), whether the original is in the portal yet or not: one item per note (`NOTE#{type}#{id}`), and a
+   * head whose `version` every note that links to it moves, so that the original's intake, which reads the notes,
+   * and a note's intake, which adds one, never both commit without seeing each other.
+   */
+  originalNotes: (supplierId: string, type: string, invoiceId: string) => `NOTES#${supplierId}#${type}#${invoiceId}`,
+  originalNotesHead(supplierId: string, type: string, invoiceId: string): ItemKey {
+    return { pk: keys.originalNotes(supplierId, type, invoiceId), sk: 'HEAD' };
+  },
+  originalNote(
+    original: { supplierId: string; type: string; id: string },
+    note: { type: string; id: string },
+  ): ItemKey {
+    return {
+      pk: keys.originalNotes(original.supplierId, original.type, original.id),
+      sk: `NOTE#${note.type}#${note.id}`,
+    };
+  },
+  originalNotePrefix: 'NOTE#',
+
   /** Read by the health check: the item need not exist, the read must succeed. */
   health: { pk: 'HEALTH', sk: 'HEALTH' } as ItemKey,
 } as const;

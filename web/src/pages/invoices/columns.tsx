@@ -9,6 +9,8 @@ import {
   INVOICE_TYPE_LABELS,
   formatDate,
   formatMoney,
+  rucRiskOf,
+  rucRiskText,
   sapPostingMark,
   type CertStatus,
   type InvoiceStatus,
@@ -58,6 +60,36 @@ function SapPostingMark({ invoice }: { invoice: InvoiceSummary }) {
     <span data-testid="invoice-sap-posting" data-sap-posting={mark}>
       <br />
       <StatusIndicator type={mark === 'FAILED' ? 'error' : 'warning'}>{text.sapPosting[mark]}</StatusIndicator>
+    </span>
+  );
+}
+
+/** A supplier SUNAT does not report ACTIVO and HABIDO, marked under the status (issue 21, the RUC risk gate). */
+function RucRiskMark({ invoice }: { invoice: InvoiceSummary }) {
+  const risk = rucRiskOf(invoice.sunat);
+  if (!risk) return null;
+  return (
+    <span data-testid="invoice-ruc-risk" title={text.rucRisk.title(rucRiskText(risk))}>
+      <br />
+      <StatusIndicator type="warning">
+        {text.rucRisk.mark(risk.condDomiRuc !== 'HABIDO' ? risk.condDomiRuc : risk.estadoRuc)}
+      </StatusIndicator>
+    </span>
+  );
+}
+
+/** A note's original under its type; one not in the portal is said so (issue 21). */
+function NoteOriginalMark({ invoice }: { invoice: InvoiceSummary }) {
+  const reference = invoice.billingReference;
+  if (!reference) return null;
+  return (
+    <span data-testid="invoice-note-original" data-in-portal={String(invoice.originalInPortal !== false)}>
+      <br />
+      {invoice.originalInPortal === false ? (
+        <StatusIndicator type="info">{text.notes.notInPortal(reference.id)}</StatusIndicator>
+      ) : (
+        <small>{text.notes.of(reference.id)}</small>
+      )}
     </span>
   );
 }
@@ -126,7 +158,12 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       id: 'type',
       header: text.columns.type,
       ...COLUMN_WIDTHS.type,
-      cell: (invoice) => <span data-testid="invoice-type">{INVOICE_TYPE_LABELS[invoice.type]}</span>,
+      cell: (invoice) => (
+        <>
+          <span data-testid="invoice-type">{INVOICE_TYPE_LABELS[invoice.type]}</span>
+          <NoteOriginalMark invoice={invoice} />
+        </>
+      ),
       sortingComparator: (a, b) => byText(INVOICE_TYPE_LABELS[a.type], INVOICE_TYPE_LABELS[b.type]),
     },
     {
@@ -164,6 +201,13 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
               <StatusIndicator type="info">{text.freeOfCharge}</StatusIndicator>
             </span>
           )}
+          {/* An original with notes: what is paid for it now, beside its own amount (issue 21). */}
+          {invoice.noteAdjustments && invoice.amountToPay != null && (
+            <span data-testid="invoice-amount-to-pay">
+              <br />
+              <small>{text.notes.toPay(formatMoney(invoice.amountToPay, invoice.currency))}</small>
+            </span>
+          )}
         </>
       ),
       // Amounts compare within a currency: soles first, then dollars.
@@ -179,6 +223,7 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
             {INVOICE_STATUS_LABELS[invoice.status]}
           </StatusIndicator>
           <SapPostingMark invoice={invoice} />
+          <RucRiskMark invoice={invoice} />
         </span>
       ),
       // In the order of the invoice's life (spec §4), not alphabetically.
