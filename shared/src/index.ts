@@ -35,3 +35,6 @@ export * from './rules/notifications.js';
 export * from './rules/invoice-code.js';
 export * from './errors/validation-messages.js';
 export * from './limits.js';
+export * from './rules/money.js';
+export * from './schemas/payment.js';
+export * from './rules/payment.js';
