@@ -38,6 +38,22 @@ export const ParsedPaymentTerms = z.object({
 });
 export type ParsedPaymentTerms = z.infer<typeof ParsedPaymentTerms>;
 
+/** The detracción (SPOT) a document states: cac:PaymentTerms and cac:PaymentMeans with cbc:ID Detraccion. */
+export const ParsedDetraction = z.object({
+  /** Catálogo 51 tipo de operación (cbc:InvoiceTypeCode listID), e.g. '1001'; null when absent. */
+  operationType: z.nullable(z.string()),
+  /** Catálogo 54 code (cbc:PaymentMeansID). */
+  code: z.string(),
+  /** cbc:PaymentPercent. */
+  percent: z.number(),
+  /** cbc:Amount and its currencyID (SUNAT asks for soles). */
+  amount: Money,
+  currency: Currency,
+  /** The supplier's Banco de la Nación account (cac:PayeeFinancialAccount/cbc:ID); null when absent. */
+  account: z.nullable(z.string()),
+});
+export type ParsedDetraction = z.infer<typeof ParsedDetraction>;
+
 /** The document a note modifies. */
 export const ParsedDocumentReference = z.object({
   prefixId: z.string(),
@@ -78,5 +94,7 @@ export const ParsedDocument = z.object({
   billingReference: z.nullable(ParsedDocumentReference),
   /** Null when the document has no forma de pago (UBL 2.0 documents, notes). */
   paymentTerms: z.nullable(ParsedPaymentTerms),
+  /** Present only when the operation is subject to detracción (SPOT). */
+  detraction: z.optional(ParsedDetraction),
 });
 export type ParsedDocument = z.infer<typeof ParsedDocument>;
