@@ -88,6 +88,10 @@ export const INVOICE_ERROR_MESSAGES = {
   /** Asking SUNAT again about an invoice no longer under review (a rejected one: the supplier sends it again). */
   ERROR_SUNAT_VALIDATION_NOT_UNDER_REVIEW:
     'Solo se puede volver a consultar SUNAT mientras el comprobante está pendiente de revisión («Debe revisar»).',
+  /** The forma de pago of a document typed without XML (docs/ap-payment.md). */
+  ERROR_PAYMENT_TERMS_INVALID: 'La forma de pago no es válida: {reason}',
+  /** The detracción of a document typed without XML (docs/ap-payment.md). */
+  ERROR_DETRACTION_INVALID: 'La detracción no es válida: {reason}',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */

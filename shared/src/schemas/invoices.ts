@@ -13,6 +13,7 @@ import {
   commaList,
 } from './common.js';
 import { Employee, OfficeLocation } from './reference.js';
+import { DetractionInput, InvoicePayment, PaymentTermsInput, Remittance } from './payment.js';
 import { SapPosting } from './sap-posting.js';
 import { SunatCheck } from './sunat-check.js';
 
@@ -78,6 +79,13 @@ export const Invoice = z.object({
       }),
     ),
   ),
+  /**
+   * Forma de pago, cuotas, detracción, retención, net to pay, due and expected payment dates (docs/ap-payment.md).
+   * Absent on invoices stored before it was kept.
+   */
+  payment: z.optional(z.nullable(InvoicePayment)),
+  /** SAP's payment once paid (the payment sync): document, date and method. */
+  remittance: z.optional(z.nullable(Remittance)),
 });
 export type Invoice = z.infer<typeof Invoice>;
 
@@ -111,6 +119,9 @@ const invoiceFilter = {
   office: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId))),
   acquirer: z.optional(Ruc),
   issuer: z.optional(Ruc),
+  /** "Vence entre": the expected payment date from `dueFrom` to `dueTo`, both included (soonest first). */
+  dueFrom: z.optional(IsoDate),
+  dueTo: z.optional(IsoDate),
 };
 
 /** GET /invoices: the invoice filter of spec §3, paginated. */
@@ -149,6 +160,10 @@ export const CreateInvoiceWithoutXmlBody = z.object({
       z.maxLength(TEXT_LIMITS.objectKey),
     ),
   notes: z.optional(z.string().check(z.maxLength(TEXT_LIMITS.notes))),
+  /** Forma de pago and cuotas; Contado when absent. */
+  paymentTerms: z.optional(PaymentTermsInput),
+  /** The detracción (SPOT) the document states, if any. */
+  detraction: z.optional(DetractionInput),
 });
 
 export const CreateInvoiceFromXmlBody = z.object({
