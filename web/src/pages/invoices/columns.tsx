@@ -16,6 +16,7 @@ import {
 } from '@portal/shared';
 import { FileActions } from './file-actions';
 import { invoicesMessages } from './messages';
+import { paymentMessages } from './payment-messages';
 import type { ColumnWidths, InvoiceColumnId } from './table-preferences';
 
 const text = invoicesMessages;
@@ -81,8 +82,9 @@ export const COLUMN_WIDTHS: Readonly<Record<InvoiceColumnId, { width: number; mi
   amount: { width: 145, minWidth: 120 },
   status: { width: 190, minWidth: 150 },
   certStatus: { width: 160, minWidth: 120 },
-  issuedAt: { width: 185, minWidth: 120 },
-  paymentDate: { width: 165, minWidth: 120 },
+  issuedAt: { width: 150, minWidth: 120 },
+  expectedPayment: { width: 150, minWidth: 120 },
+  paymentDate: { width: 140, minWidth: 120 },
   file: { width: 145, minWidth: 140 },
 };
 
@@ -193,6 +195,26 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       ...COLUMN_WIDTHS.issuedAt,
       cell: (invoice) => formatDate(invoice.issuedAt),
       sortingComparator: (a, b) => byDate(a.issuedAt, b.issuedAt),
+    },
+    {
+      // When the portal expects to pay it (docs/ap-payment.md), before SAP schedules anything.
+      id: 'expectedPayment',
+      header: text.columns.expectedPayment,
+      ...COLUMN_WIDTHS.expectedPayment,
+      cell: (invoice) => {
+        const payment = invoice.payment;
+        const moved = payment?.movedToPaymentRun && payment.dueDate;
+        return (
+          <span
+            data-testid="invoice-expected-payment"
+            title={moved ? paymentMessages.movedHint(formatDate(payment.dueDate)) : undefined}
+          >
+            {formatDate(payment?.expectedPaymentDate)}
+          </span>
+        );
+      },
+      sortingComparator: (a, b) =>
+        byDate(a.payment?.expectedPaymentDate ?? null, b.payment?.expectedPaymentDate ?? null),
     },
     {
       id: 'paymentDate',

@@ -21,6 +21,7 @@ describe("the invoices table's columns", () => {
       'status',
       'certStatus',
       'issuedAt',
+      'expectedPayment',
       'paymentDate',
       'file',
     ]);
