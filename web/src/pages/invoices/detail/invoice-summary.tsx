@@ -14,6 +14,7 @@ import {
   type SapPostingState,
 } from '@portal/shared';
 import { InvoiceFiles } from './invoice-files';
+import { PaymentSection } from './payment-section';
 import { detailMessages } from './messages';
 import { CertStatusBadge, InvoiceStatusBadge } from './status-badges';
 import { SunatWait } from './sunat-wait';
@@ -152,6 +153,7 @@ export function InvoiceSummary({
           pair(f.paidAt, formatDate(invoice.paidAt)),
         ]}
       />
+      <PaymentSection invoice={invoice} />
       {(sap || posting) && (
         <Section
           title={text.sections.sap}
