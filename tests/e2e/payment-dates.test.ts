@@ -33,7 +33,7 @@ async function ask(page: Page, question: string): Promise<string> {
 }
 
 describe('when a supplier is paid', () => {
-  test('the list shows the expected payment date, and the sidebar the cuotas, the detracción and the net to pay', async () => {
+  test('the list shows when it is expected to be paid, and the sidebar the cuotas, the detracción and the net to pay', async () => {
     const invoice = await demoInvoice();
     const payment = invoice.payment!;
 
@@ -45,10 +45,11 @@ describe('when a supplier is paid', () => {
       const row = invoiceRow(page, invoice.id);
       await row.waitFor({ timeout: 30_000 });
 
-      // Assess: the column, with the due date it was moved from as its hint
-      const cell = row.getByTestId('invoice-expected-payment');
-      expect(await cell.innerText()).toBe(formatDate(payment.expectedPaymentDate));
-      if (payment.movedToPaymentRun) expect(await cell.getAttribute('title')).toContain(formatDate(payment.dueDate));
+      // Assess: 'Fecha de pago' says the expected date as an estimate, with the due date it was moved from
+      const cell = row.getByTestId('invoice-payment-date');
+      expect(await cell.innerText()).toBe(`${formatDate(payment.expectedPaymentDate)} (estimada)`);
+      expect(await cell.getAttribute('title')).toContain(`vence el ${formatDate(payment.dueDate)}`);
+      expect(payment.movedToPaymentRun).toBe(true);
 
       // Act: open its sidebar
       await row.getByTestId('invoice-number').click();

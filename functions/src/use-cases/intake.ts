@@ -16,6 +16,7 @@ import {
   DETRACTION_CODES,
   formatMoney,
   fromCents,
+  toCents,
   type DetractionStatement,
   type Installment,
   type PaymentMethod,
@@ -333,7 +334,7 @@ export function typedPayment(body: WithoutXmlBody): Pick<IncomingDocument, 'paym
     const computed = detractionAmountCents(body.amount, typed.percent);
     let amount = fromCents(computed);
     if (body.currency === 'PEN') {
-      if (typed.amountPen !== undefined && Math.round(typed.amountPen * 100) !== computed) {
+      if (typed.amountPen !== undefined && toCents(typed.amountPen) !== computed) {
         throw refuseDetraction(
           `el depósito es el ${typed.percent} % del importe total, ${formatMoney(amount)}, no ${formatMoney(typed.amountPen)}`,
         );

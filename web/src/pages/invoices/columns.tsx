@@ -63,6 +63,37 @@ function SapPostingMark({ invoice }: { invoice: InvoiceSummary }) {
   );
 }
 
+/**
+ * When the invoice is paid, as far as anyone knows: the day SAP paid it or scheduled it; before that, the day the
+ * portal expects it paid (docs/ap-payment.md: its due date moved to the company's payment-run day), marked as an
+ * estimate. A rejected invoice, or one with nothing to pay, has none.
+ */
+function paymentDateOf(invoice: InvoiceSummary): { date: string | null; estimated: boolean } {
+  const known = invoice.paidAt ?? invoice.scheduledAt;
+  if (known) return { date: known, estimated: false };
+  const expected = invoice.status === 'REJECTED' ? null : (invoice.payment?.expectedPaymentDate ?? null);
+  return { date: expected, estimated: expected !== null };
+}
+
+function PaymentDateCell({ invoice }: { invoice: InvoiceSummary }) {
+  const { date, estimated } = paymentDateOf(invoice);
+  const payment = invoice.payment;
+  if (!estimated) return <span data-testid="invoice-payment-date">{formatDate(date)}</span>;
+  return (
+    <span
+      data-testid="invoice-payment-date"
+      data-estimated="true"
+      title={
+        payment?.movedToPaymentRun && payment.dueDate
+          ? paymentMessages.movedHint(formatDate(payment.dueDate))
+          : paymentMessages.estimatedHint
+      }
+    >
+      <span data-testid="invoice-expected-payment">{formatDate(date)}</span> {paymentMessages.estimated}
+    </span>
+  );
+}
+
 export interface ColumnHandlers {
   /** The address of the invoice's detail (a deep link), so that it also opens in a new tab. */
   readonly detailHref: (invoice: InvoiceSummary) => string;
@@ -82,9 +113,8 @@ export const COLUMN_WIDTHS: Readonly<Record<InvoiceColumnId, { width: number; mi
   amount: { width: 145, minWidth: 120 },
   status: { width: 190, minWidth: 150 },
   certStatus: { width: 160, minWidth: 120 },
-  issuedAt: { width: 150, minWidth: 120 },
-  expectedPayment: { width: 150, minWidth: 120 },
-  paymentDate: { width: 140, minWidth: 120 },
+  issuedAt: { width: 185, minWidth: 120 },
+  paymentDate: { width: 165, minWidth: 120 },
   file: { width: 145, minWidth: 140 },
 };
 
@@ -197,33 +227,11 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       sortingComparator: (a, b) => byDate(a.issuedAt, b.issuedAt),
     },
     {
-      // When the portal expects to pay it (docs/ap-payment.md), before SAP schedules anything.
-      id: 'expectedPayment',
-      header: text.columns.expectedPayment,
-      ...COLUMN_WIDTHS.expectedPayment,
-      cell: (invoice) => {
-        const payment = invoice.payment;
-        const moved = payment?.movedToPaymentRun && payment.dueDate;
-        return (
-          <span
-            data-testid="invoice-expected-payment"
-            title={moved ? paymentMessages.movedHint(formatDate(payment.dueDate)) : undefined}
-          >
-            {formatDate(payment?.expectedPaymentDate)}
-          </span>
-        );
-      },
-      sortingComparator: (a, b) =>
-        byDate(a.payment?.expectedPaymentDate ?? null, b.payment?.expectedPaymentDate ?? null),
-    },
-    {
       id: 'paymentDate',
       header: text.columns.paymentDate,
       ...COLUMN_WIDTHS.paymentDate,
-      cell: (invoice) => (
-        <span data-testid="invoice-payment-date">{formatDate(invoice.paidAt ?? invoice.scheduledAt)}</span>
-      ),
-      sortingComparator: (a, b) => byDate(a.paidAt ?? a.scheduledAt, b.paidAt ?? b.scheduledAt),
+      cell: (invoice) => <PaymentDateCell invoice={invoice} />,
+      sortingComparator: (a, b) => byDate(paymentDateOf(a).date, paymentDateOf(b).date),
     },
     {
       id: 'file',

@@ -36,8 +36,6 @@ export const invoicesMessages = {
     supplier: 'Proveedor',
     amount: 'Monto',
     issuedAt: 'Fecha de emisión',
-    /** The expected payment date (docs/ap-payment.md). */
-    expectedPayment: 'Pago estimado',
     paymentDate: 'Fecha de pago',
     status: 'Estado',
   },

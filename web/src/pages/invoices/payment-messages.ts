@@ -1,12 +1,16 @@
 import { formatErrorMessage } from '@portal/shared';
 
 /**
- * The texts of an invoice's payment on the invoices screen (docs/ap-payment.md): the 'Pago estimado' cell, the 'Vence
- * entre' filter, the sidebar's 'Pago' section and the forma de pago and detracción of 'Nuevo comprobante'.
+ * The texts of an invoice's payment on the invoices screen (docs/ap-payment.md): the estimated 'Fecha de pago', the
+ * 'Vence entre' filter, the sidebar's 'Pago' section and the forma de pago and detracción of 'Nuevo comprobante'.
  */
 export const paymentMessages = {
-  /** The 'Pago estimado' cell's hint when the due date was moved to the company's payment-run day. */
-  movedHint: (due: string) => `Vence el ${due}; se paga el siguiente día de pago de la sociedad.`,
+  /** After a 'Fecha de pago' the portal estimates (SAP has not scheduled the payment yet). */
+  estimated: '(estimada)',
+  estimatedHint: 'Fecha de pago estimada: el vencimiento del comprobante; SAP aún no programa el pago.',
+  /** Its hint when the due date was moved to the company's payment-run day. */
+  movedHint: (due: string) =>
+    `Fecha de pago estimada: vence el ${due} y se paga el siguiente día de pago de la sociedad; SAP aún no programa el pago.`,
 
   filter: {
     label: 'Vence entre',

@@ -21,7 +21,6 @@ describe("the invoices table's columns", () => {
       'status',
       'certStatus',
       'issuedAt',
-      'expectedPayment',
       'paymentDate',
       'file',
     ]);

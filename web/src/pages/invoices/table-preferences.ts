@@ -14,7 +14,6 @@ export const INVOICE_COLUMN_IDS = [
   'status',
   'certStatus',
   'issuedAt',
-  'expectedPayment',
   'paymentDate',
   'file',
 ] as const;
@@ -72,7 +71,6 @@ export function defaultPreferences(level: Level | undefined): InvoicesTablePrefe
       { id: 'status', visible: true },
       { id: 'certStatus', visible: true },
       { id: 'issuedAt', visible: true },
-      { id: 'expectedPayment', visible: true },
       { id: 'paymentDate', visible: true },
       { id: 'file', visible: true },
     ],
