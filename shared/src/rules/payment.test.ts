@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fromCents, percentOfCents, sumCents, toBasisPoints, toCents } from './money.js';
+import { notificationAbout, notificationText } from './notifications.js';
 import {
   computePayment,
   detractionOf,
@@ -251,5 +252,60 @@ describe('limaDayOf and installmentNumber', () => {
     expect(installmentNumber('Cuota001')).toBe(1);
     expect(installmentNumber('cuota012')).toBe(12);
     expect(installmentNumber('Pago1')).toBeNull();
+  });
+});
+
+describe('the notices say when the invoice is paid', () => {
+  const invoice = {
+    supplierId: '20456178325',
+    supplierName: 'Servicios Industriales Lima S.A.C.',
+    client: '20100070970',
+    clientName: 'Corporación Andina de Alimentos S.A.A.',
+    type: 'FACTURA' as const,
+    id: 'F001-123',
+    payment: computePayment({
+      type: 'FACTURA',
+      currency: 'PEN',
+      amount: 1180,
+      taxAmount: 180,
+      method: 'CREDITO',
+      installments: [{ number: 1, amount: 1180, dueDate: '2027-01-09' }],
+      declaredPendingAmount: null,
+      dueDates: [],
+      detraction: null,
+      receivedAt: '2026-11-20T15:00:00.000Z',
+      company: { paymentRunDays: [15, 30] },
+      supplierExemption: null,
+    }),
+    remittance: {
+      document: '2000123456',
+      fiscalYear: '2027',
+      paidAt: '2027-01-15',
+      method: 'T',
+      methodName: 'Transferencia bancaria',
+      amount: null,
+      currency: null,
+    },
+  };
+  const at = new Date('2026-11-21T15:00:00.000Z');
+
+  it('on acceptance: «Fecha de pago estimada dd/mm/aa»', () => {
+    expect(notificationText(notificationAbout('INVOICE_APPROVED', invoice, null, at))).toBe(
+      'Corporación Andina de Alimentos S.A.A. aprobó la factura F001-123. Fecha de pago estimada: 15/01/27.',
+    );
+  });
+
+  it('on payment: the payment document and method', () => {
+    expect(notificationText(notificationAbout('INVOICE_PAID', invoice, '2027-01-15', at))).toBe(
+      'Corporación Andina de Alimentos S.A.A. pagó la factura F001-123 el 15/01/27 (documento de pago 2000123456, Transferencia bancaria).',
+    );
+  });
+
+  it('says nothing of it for an invoice without a payment kept, or another event', () => {
+    const { payment: _payment, remittance: _remittance, ...before } = invoice;
+    expect(notificationText(notificationAbout('INVOICE_APPROVED', before, null, at))).toBe(
+      'Corporación Andina de Alimentos S.A.A. aprobó la factura F001-123.',
+    );
+    expect(notificationAbout('SUNAT_VALID', invoice, null, at).expectedPaymentDate).toBeUndefined();
   });
 });
