@@ -2,6 +2,9 @@ import {
   INVOICE_STATUS_LABELS,
   isAccepted,
   originalAmounts,
+  computePayment,
+  fromCents,
+  toCents,
   keys,
   type CertStatus,
   withCheckDigit,
@@ -13,6 +16,7 @@ import {
   type InvoiceType,
   type OfficeLocation,
   type OperationType,
+  type RetentionExemption,
   type StatusHistoryEntry,
 } from '@portal/shared';
 import type { DemoAccount } from './outputs.js';
@@ -48,6 +52,8 @@ export const CLIENTS: Client[] = [
     address: 'Av. Javier Prado Este 4200, Santiago de Surco, Lima',
     logo: null,
     system_name: 'CAA',
+    // Pays its suppliers on the 15th and on the 30th (the last day of a shorter month): docs/ap-payment.md.
+    paymentRunDays: [15, 30],
   },
   {
     taxId: withCheckDigit('2060341580'),
@@ -55,6 +61,8 @@ export const CLIENTS: Client[] = [
     address: 'Calle Los Laureles 365, San Isidro, Lima',
     logo: null,
     system_name: 'MPS',
+    // Designated agente de retención del IGV by SUNAT (R.S. 037-2002/SUNAT): withholds 3 % of its suppliers' invoices.
+    igvRetentionAgent: true,
   },
   {
     taxId: withCheckDigit('2051233489'),
@@ -68,12 +76,18 @@ export const CLIENTS: Client[] = [
 export interface SeedSupplier {
   readonly taxId: string;
   readonly name: string;
+  /** Why the IGV is not retained from it (a buen contribuyente): docs/ap-payment.md. */
+  readonly igvRetentionExemption?: RetentionExemption;
 }
 
 export const SUPPLIERS: SeedSupplier[] = [
   { taxId: withCheckDigit('2045617832'), name: 'Servicios Industriales Lima S.A.C.' },
   { taxId: withCheckDigit('2060817235'), name: 'Ferretería El Constructor E.I.R.L.' },
-  { taxId: withCheckDigit('2049012345'), name: 'Consultores Tributarios Asociados S.R.L.' },
+  {
+    taxId: withCheckDigit('2049012345'),
+    name: 'Consultores Tributarios Asociados S.R.L.',
+    igvRetentionExemption: 'BUEN_CONTRIBUYENTE',
+  },
   { taxId: withCheckDigit('1045678901'), name: 'Quispe Mamani Rosa Elena' },
 ];
 
@@ -163,6 +177,66 @@ const PREFIX: Record<InvoiceType, string> = {
 
 const day = (base: Date, offset: number) => new Date(base.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
 
+/**
+ * The demo invoice of docs/ap-payment.md: a factura a crédito of the demo supplier to the first company, in two
+ * cuotas due 30 and 60 days after issue, subject to a 12 % detracción (catálogo 54: 037, demás servicios).
+ */
+export const DEMO_CREDIT_DETRACTION = { code: '037', percent: 12, account: '00-068-145617' } as const;
+
+/**
+ * The payment of a seeded invoice, as intake computes it (rules/payment.ts), from what its XML would say: a
+ * recibo por honorarios al contado, a credit note without forma de pago, a factura al contado one time in three
+ * and otherwise al crédito in one cuota due 30 days after issue; the demo invoice as DEMO_CREDIT_DETRACTION says.
+ */
+function seedPayment(invoice: Invoice, i: number, demoCredit: boolean): Invoice['payment'] {
+  const company = CLIENTS.find((client) => client.taxId === invoice.client)!;
+  const supplier = SUPPLIERS.find((each) => each.taxId === invoice.supplierId)!;
+  const issued = new Date(`${invoice.issuedAt}T00:00:00Z`);
+  const detraction = demoCredit
+    ? {
+        operationType: '1001',
+        code: DEMO_CREDIT_DETRACTION.code,
+        percent: DEMO_CREDIT_DETRACTION.percent,
+        amount: null,
+        currency: invoice.currency,
+        account: DEMO_CREDIT_DETRACTION.account,
+      }
+    : null;
+  const method =
+    invoice.type === 'NOTA_DE_CREDITO'
+      ? null
+      : invoice.type === 'RECIBO_POR_HONORARIOS' || (!demoCredit && i % 3 === 1)
+        ? ('CONTADO' as const)
+        : ('CREDITO' as const);
+  const input = {
+    type: invoice.type,
+    currency: invoice.currency,
+    amount: invoice.amount,
+    taxAmount: invoice.taxAmount,
+    method,
+    installments: [],
+    declaredPendingAmount: null,
+    dueDates: [],
+    detraction,
+    receivedAt: invoice.receivedAt,
+    company,
+    supplierExemption: supplier.igvRetentionExemption ?? null,
+  };
+  if (method !== 'CREDITO') return computePayment(input);
+  // The cuotas add up to the net to pay, as SUNAT asks: the first half (rounded down to the cent), then the rest.
+  const net = toCents(computePayment(input).netToPay);
+  const shares = demoCredit ? [Math.floor(net / 2), net - Math.floor(net / 2)] : [net];
+  return computePayment({
+    ...input,
+    installments: shares.map((cents, n) => ({
+      number: n + 1,
+      amount: fromCents(cents),
+      dueDate: day(issued, 30 * (n + 1)),
+    })),
+    declaredPendingAmount: fromCents(net),
+  });
+}
+
 /** The history of a seeded invoice: received at `receivedAt`, then a step every three days. */
 function history(status: InvoiceStatus, receivedAt: string, reason: string | null): StatusHistoryEntry[] {
   const path: InvoiceStatus[] =
@@ -218,6 +292,7 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
   const conformityDocuments: SeedConformityDocument[] = [];
   let correlative = 100;
   let po = 4500012000;
+  let demoCredit = false;
 
   SUPPLIERS.forEach((supplier, s) => {
     CLIENTS.forEach((client, c) => {
@@ -295,7 +370,7 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
         const receivedAt = new Date(
           Date.parse(`${issuedAt}T13:00:00Z`) + ((correlative * 7) % 72) * 3_600_000 + (correlative % 60) * 60_000,
         ).toISOString();
-        invoices.push({
+        const invoice: Invoice = {
           id,
           prefixId,
           numericId,
@@ -341,6 +416,26 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
                 originalInPortal: true,
               }
             : {}),
+        };
+        const isDemoCredit =
+          !demoCredit && s === 0 && c === 0 && type === 'FACTURA' && currency === 'PEN' && status === 'ACCEPTED';
+        demoCredit ||= isDemoCredit;
+        invoices.push({
+          ...invoice,
+          payment: seedPayment(invoice, i, isDemoCredit),
+          // SAP's remittance of a paid invoice: its payment document, by transfer.
+          remittance:
+            status === 'PAID'
+              ? {
+                  document: String(2100000000 + correlative),
+                  fiscalYear: invoice.paidAt!.slice(0, 4),
+                  paidAt: invoice.paidAt!,
+                  method: 'T',
+                  methodName: 'Transferencia bancaria',
+                  amount: null,
+                  currency: invoice.currency,
+                }
+              : null,
         });
         if (original) {
           const note = invoices[invoices.length - 1]!;

@@ -40,3 +40,6 @@ export * from './sunat/catalogues.js';
 export * from './rules/honorarios.js';
 export * from './rules/notes.js';
 export * from './rules/ruc-risk.js';
+export * from './rules/money.js';
+export * from './schemas/payment.js';
+export * from './rules/payment.js';

@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
+import { SAP_WITHHOLDING_TAX, type SapWithholdingKind } from '@portal/shared';
 import { telemetry } from '../http/telemetry.js';
 
 /**
@@ -56,6 +57,14 @@ export interface SupplierInvoiceItem {
   readonly referenceDocumentFiscalYear?: string | null;
 }
 
+/** A withholding the MIRO carries (docs/ap-payment.md): the detracción or the retención del IGV. */
+export interface SupplierInvoiceWithholding {
+  readonly kind: SapWithholdingKind;
+  /** In the document's currency: the invoice's total, and what is withheld of it. */
+  readonly baseAmount: number;
+  readonly amount: number;
+}
+
 /** The supplier invoice to post, as the portal holds it. */
 export interface SupplierInvoicePosting {
   /** Same key, same document: the outbox record's key. */
@@ -81,6 +90,8 @@ export interface SupplierInvoicePosting {
    */
   readonly adjusts?: SapDocument | null;
   readonly items: readonly SupplierInvoiceItem[];
+  /** Withholding tax data of the header (A_SuplrInvcHeaderWhldgTax); none when nothing is withheld. */
+  readonly withholdings?: readonly SupplierInvoiceWithholding[];
 }
 
 export interface SapDocument {
@@ -98,6 +109,15 @@ export interface PaymentRunItem {
   readonly paidAt: string | null;
   /** ISO date-time of the last change of the item in SAP: the sync's cursor. */
   readonly changedAt: string;
+  /** The payment document once paid (the remittance); null before, or when SAP does not report it. */
+  readonly payment?: {
+    readonly document: string;
+    readonly fiscalYear: string | null;
+    readonly method: string;
+    readonly methodName: string;
+    readonly amount: number | null;
+    readonly currency: string | null;
+  } | null;
 }
 
 /** What identifies a posted supplier invoice in SAP besides its document number (see findSupplierInvoice). */
@@ -153,6 +173,12 @@ export function fromOdataDate(value: string): string {
 
 const decimal = (amount: number) => amount.toFixed(2);
 
+/** An OData Edm.Decimal of a paid amount ('1038.40'), to the cent; null when absent or unreadable. */
+function paidAmount(value: string | null | undefined): number | null {
+  if (!value || !/^\d+(\.\d+)?$/.test(value)) return null;
+  return Math.round(Number(value) * 100) / 100;
+}
+
 const PostedAnswer = z.object({
   d: z.object({
     SupplierInvoice: z.string().check(z.minLength(1)),
@@ -184,6 +210,13 @@ const PaymentRunAnswer = z.object({
         ScheduledPaymentDate: z.string(),
         PaymentDate: z.nullish(z.string()),
         LastChangeDateTime: z.string(),
+        // The remittance, once paid.
+        PaymentDocument: z.nullish(z.string()),
+        PaymentDocumentFiscalYear: z.nullish(z.string()),
+        PaymentMethod: z.nullish(z.string()),
+        PaymentMethodName: z.nullish(z.string()),
+        PaidAmount: z.nullish(z.string()),
+        PaymentCurrency: z.nullish(z.string()),
       }),
     ),
     __next: z.nullish(z.string()),
@@ -335,6 +368,19 @@ export function makeSapClient(options: SapClientOptions): SapPort {
             : {}),
         })),
       },
+      ...(posting.withholdings && posting.withholdings.length > 0
+        ? {
+            to_SuplrInvcHeaderWhldgTax: {
+              results: posting.withholdings.map((withholding) => ({
+                WithholdingTaxType: SAP_WITHHOLDING_TAX[withholding.kind].type,
+                WithholdingTaxCode: SAP_WITHHOLDING_TAX[withholding.kind].code,
+                DocumentCurrency: posting.currency,
+                WithholdingTaxBaseAmount: decimal(withholding.baseAmount),
+                ManuallyEnteredWhldgTaxAmount: decimal(withholding.amount),
+              })),
+            },
+          }
+        : {}),
     };
   }
 
@@ -435,6 +481,17 @@ export function makeSapClient(options: SapClientOptions): SapPort {
             scheduledAt: fromOdataDate(row.ScheduledPaymentDate).slice(0, 10),
             paidAt: row.PaymentDate ? fromOdataDate(row.PaymentDate).slice(0, 10) : null,
             changedAt: fromOdataDate(row.LastChangeDateTime),
+            payment:
+              row.PaymentDate && row.PaymentDocument
+                ? {
+                    document: row.PaymentDocument,
+                    fiscalYear: row.PaymentDocumentFiscalYear ?? null,
+                    method: row.PaymentMethod ?? '',
+                    methodName: row.PaymentMethodName || row.PaymentMethod || 'No informado por SAP',
+                    amount: paidAmount(row.PaidAmount),
+                    currency: row.PaymentCurrency ?? null,
+                  }
+                : null,
           });
         }
         const next = answer.data.d.__next;

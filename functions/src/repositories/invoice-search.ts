@@ -43,6 +43,12 @@ function matchesFilter(invoice: RawItem, scope: InvoiceScope, filter: InvoiceFil
   if (filter.office && invoice.officeId !== filter.office) return false;
   if (filter.statuses?.length && !filter.statuses.includes(invoice.status as InvoiceStatus)) return false;
   if (filter.types?.length && !filter.types.includes(invoice.type as InvoiceType)) return false;
+  if (filter.dueFrom !== undefined || filter.dueTo !== undefined) {
+    // As the due-date index holds them: an expected payment date within the range, not rejected.
+    const expected = (invoice.payment as { expectedPaymentDate?: unknown } | null | undefined)?.expectedPaymentDate;
+    if (typeof expected !== 'string' || invoice.status === 'REJECTED') return false;
+    if ((filter.dueFrom && expected < filter.dueFrom) || (filter.dueTo && expected > filter.dueTo)) return false;
+  }
   return true;
 }
 

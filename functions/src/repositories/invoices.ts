@@ -31,7 +31,8 @@ export interface InvoiceRepository {
   list(scope: InvoiceScope, filter: InvoiceFilter, page: PageRequest): Promise<Page<InvoiceSummary>>;
   /**
    * How many invoices the same listing holds: one read of the counters for company or supplier, client,
-   * issuer, statuses and types; otherwise the listing is walked up to COUNT_PAGES pages.
+   * issuer, statuses and types; otherwise (a search, an office, a responsible, a due range) the listing is
+   * walked up to COUNT_PAGES pages.
    */
   count(scope: InvoiceScope, filter: InvoiceFilter): Promise<InvoiceCount>;
 }
@@ -51,7 +52,8 @@ export function makeInvoiceRepository(db: DynamoDBDocumentClient, table: string)
     list,
     async count(scope, filter) {
       const lists = { statuses: filter.statuses ?? [], types: filter.types ?? [] };
-      if (filter.search === undefined && !filter.responsible && !filter.office) {
+      const dueRange = filter.dueFrom !== undefined || filter.dueTo !== undefined;
+      if (filter.search === undefined && !filter.responsible && !filter.office && !dueRange) {
         if (scope.kind === 'SUPPLIER') {
           const count = sumCounts(await counters('SUPPLIER', scope.supplierId), { ...lists, client: scope.client });
           return { count, exact: true };

@@ -90,6 +90,15 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
         ],
       },
       ...igvOnly(1800, 10000, '1001'),
+      // Operation type 1001 (catálogo 51), service 037 (catálogo 54) at 12 %, the deposit in soles.
+      detraction: {
+        operationType: '1001',
+        code: '037',
+        percent: 12,
+        amount: 1416,
+        currency: 'PEN',
+        account: '00-068-123456',
+      },
     });
   });
 
@@ -558,5 +567,51 @@ describe("parseSunatDocument: a note's reason (issue 21)", () => {
     const error = refusal(() => parseSunatDocument(utf8(long)));
     expect(error.code).toBe('ERROR_XML_FIELD_TOO_LONG');
     expect(error.errors[0]!.parameters).toEqual({ field: 'motivo de la nota', limit: 500 });
+  });
+});
+
+describe('parseSunatDocument: the detracción (SPOT)', () => {
+  const factura = utf8Fixture('factura-ubl21-credito.xml');
+  const detractionTerms = /<cac:PaymentTerms>\s*<cbc:ID>Detraccion<\/cbc:ID>[\s\S]*?<\/cac:PaymentTerms>/;
+
+  it('is absent from an operation that is not subject to it', () => {
+    const plain = factura.replace(detractionTerms, '').replace('listID="1001"', 'listID="0101"');
+
+    expect(read(utf8(plain)).detraction).toBeUndefined();
+  });
+
+  it('reads a percentage with decimals', () => {
+    const dollars = factura
+      .replace('<cbc:PaymentPercent>12</cbc:PaymentPercent>', '<cbc:PaymentPercent>1.50</cbc:PaymentPercent>')
+      .replace('<cbc:Amount currencyID="PEN">1416.00</cbc:Amount>', '<cbc:Amount currencyID="PEN">177.00</cbc:Amount>');
+
+    expect(read(utf8(dollars)).detraction).toMatchObject({ percent: 1.5, amount: 177, currency: 'PEN' });
+  });
+
+  it('refuses an operation type of the SPOT without its detracción', () => {
+    const error = refusal(() => parseSunatDocument(utf8(factura.replace(detractionTerms, ''))));
+
+    expect(error.code).toBe('ERROR_XML_MISSING_FIELD');
+    expect(error.errors[0]!.parameters).toEqual({ field: 'detracción' });
+  });
+
+  it.each([
+    [
+      'a code that is not catálogo 54’s three digits',
+      ['>037</cbc:PaymentMeansID>', '>37A</cbc:PaymentMeansID>'],
+      'código de bien o servicio sujeto a detracción',
+    ],
+    ['a percentage above 100', ['<cbc:PaymentPercent>12<', '<cbc:PaymentPercent>120<'], 'porcentaje de detracción'],
+    ['a percentage of zero', ['<cbc:PaymentPercent>12<', '<cbc:PaymentPercent>0<'], 'porcentaje de detracción'],
+    [
+      'an amount in euros',
+      ['<cbc:Amount currencyID="PEN">1416.00', '<cbc:Amount currencyID="EUR">1416.00'],
+      'monto de la detracción',
+    ],
+  ])('refuses %s', (_, [from, to], field) => {
+    const error = refusal(() => parseSunatDocument(utf8(factura.replace(from!, to!))));
+
+    expect(error.code).toBe('ERROR_XML_INVALID_FIELD');
+    expect(error.errors[0]!.parameters).toEqual({ field });
   });
 });

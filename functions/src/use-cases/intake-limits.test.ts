@@ -41,6 +41,7 @@ function intakeReading(change: Partial<IncomingDocument>) {
     parseDocument: async () => document,
     checkInvoiceCode: () => true,
     clients: { get: async (taxId: string) => (taxId === CLIENT.taxId ? CLIENT : null) },
+    profiles: { getMany: async () => new Map() },
     store: {
       existing: async () => null,
       create: async (invoice: unknown) => void stored.push(invoice),

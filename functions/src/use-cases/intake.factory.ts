@@ -1,4 +1,4 @@
-import { checkInvoiceCode } from '@portal/shared';
+import { checkInvoiceCode, installmentNumber } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeClientRepository } from '../repositories/clients.js';
 import { makeIntakeStore } from '../repositories/intake-store.js';
@@ -45,6 +45,17 @@ export const intake = makeIntake({
       noteReason: parsed.billingReference
         ? { code: parsed.billingReference.reasonCode, description: parsed.billingReference.reasonDescription }
         : null,
+      paymentTerms: parsed.paymentTerms && {
+        method: parsed.paymentTerms.method,
+        installments: parsed.paymentTerms.installments.map((installment, i) => ({
+          number: installmentNumber(installment.id) ?? i + 1,
+          amount: installment.amount,
+          dueDate: installment.dueDate,
+        })),
+        declaredPendingAmount: parsed.paymentTerms.pendingAmount,
+      },
+      dueDates: parsed.dueDates,
+      detraction: parsed.detraction ?? null,
     };
   },
   checkInvoiceCode,

@@ -11,6 +11,15 @@ import {
   peruvianDate,
   todayInLima,
   notificationAbout,
+  computePayment,
+  detractionAmountCents,
+  DETRACTION_CODES,
+  formatMoney,
+  fromCents,
+  toCents,
+  type DetractionStatement,
+  type Installment,
+  type PaymentMethod,
   type Client,
   type Currency,
   type Invoice,
@@ -48,6 +57,16 @@ export interface IncomingDocument {
   /** A note's original (catálogo 01 code of its type, series, number) and SUNAT reason; absent for the others. */
   readonly billingReference?: NoteDocument['billingReference'];
   readonly noteReason?: NoteDocument['noteReason'];
+  /** Forma de pago and cuotas (docs/ap-payment.md); absent or null: none stated (read as Contado). */
+  readonly paymentTerms?: {
+    readonly method: PaymentMethod;
+    readonly installments: readonly Installment[];
+    readonly declaredPendingAmount: number | null;
+  } | null;
+  /** Every due date the document states. */
+  readonly dueDates?: readonly string[];
+  /** The detracción (SPOT) the document states. */
+  readonly detraction?: DetractionStatement | null;
 }
 
 export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF';
@@ -159,6 +178,22 @@ export function makeIntake(deps: IntakeDeps) {
 
     const now = deps.clock().toISOString();
     const by = caller.email || caller.sub;
+    // What the group expects to pay and when: the company's payment runs and retention, the supplier's exemption.
+    const supplierProfile = (await deps.profiles.getMany([document.supplier.taxId])).get(document.supplier.taxId);
+    const payment = computePayment({
+      type: document.type,
+      currency: document.currency,
+      amount: document.amount,
+      taxAmount: document.taxAmount,
+      method: document.paymentTerms?.method ?? null,
+      installments: document.paymentTerms?.installments ?? [],
+      declaredPendingAmount: document.paymentTerms?.declaredPendingAmount ?? null,
+      dueDates: document.dueDates ?? [],
+      detraction: document.detraction ?? null,
+      receivedAt: now,
+      company: client,
+      supplierExemption: supplierProfile?.igvRetentionExemption ?? null,
+    });
     const invoice: Invoice = {
       id,
       prefixId: document.prefixId,
@@ -203,6 +238,7 @@ export function makeIntake(deps: IntakeDeps) {
           by,
         },
       ],
+      payment,
     };
     const sunat: SunatValidationMessage = {
       supplierId: invoice.supplierId,
@@ -287,6 +323,7 @@ export function makeIntake(deps: IntakeDeps) {
             purchaseOrders: [],
             notes: body.notes ?? null,
             ...noteOfForm(body),
+            ...typedPayment(body),
           },
           { xmlUrl: null, pdfUrl: upload.key },
           progress,
@@ -297,3 +334,72 @@ export function makeIntake(deps: IntakeDeps) {
 }
 
 export type Intake = ReturnType<typeof makeIntake>;
+
+type WithoutXmlBody = RouteBody<Routes['createInvoiceWithoutXml']>;
+
+/**
+ * The forma de pago and detracción typed in 'Nuevo comprobante', checked as SUNAT checks a document's
+ * (docs/ap-payment.md): Crédito has cuotas, each due after the issue date, Contado none; a detracción names a
+ * catálogo 54 code on a factura or nota de débito, and its deposit is the percentage of the total (a document in
+ * dollars states the deposit in soles). Cuotas that do not add up to the net to pay are flagged, not refused.
+ */
+export function typedPayment(body: WithoutXmlBody): Pick<IncomingDocument, 'paymentTerms' | 'dueDates' | 'detraction'> {
+  const terms = body.paymentTerms ?? { method: 'CONTADO' as const, installments: [] };
+  const refuse = (reason: string) => new BadRequestError('ERROR_PAYMENT_TERMS_INVALID', { reason });
+  if (terms.method === 'CREDITO' && terms.installments.length === 0) {
+    throw refuse('una venta al crédito debe indicar al menos una cuota');
+  }
+  if (terms.method === 'CONTADO' && terms.installments.length > 0) {
+    throw refuse('una venta al contado no tiene cuotas');
+  }
+  terms.installments.forEach((installment, i) => {
+    if (installment.dueDate <= body.issueDate) {
+      throw refuse(
+        `la cuota ${i + 1} vence el ${peruvianDate(installment.dueDate)}, y debe vencer después de la fecha de emisión (${peruvianDate(body.issueDate)})`,
+      );
+    }
+  });
+
+  let detraction: DetractionStatement | null = null;
+  if (body.detraction) {
+    const typed = body.detraction;
+    const refuseDetraction = (reason: string) => new BadRequestError('ERROR_DETRACTION_INVALID', { reason });
+    if (body.type !== 'FACTURA' && body.type !== 'NOTA_DE_DEBITO') {
+      throw refuseDetraction('solo una factura o una nota de débito lleva detracción');
+    }
+    if (!(typed.code in DETRACTION_CODES)) {
+      throw refuseDetraction(`el código ${typed.code} no figura en el catálogo 54 de SUNAT`);
+    }
+    const computed = detractionAmountCents(body.amount, typed.percent);
+    let amount = fromCents(computed);
+    if (body.currency === 'PEN') {
+      if (typed.amountPen !== undefined && toCents(typed.amountPen) !== computed) {
+        throw refuseDetraction(
+          `el depósito es el ${typed.percent} % del importe total, ${formatMoney(amount)}, no ${formatMoney(typed.amountPen)}`,
+        );
+      }
+    } else {
+      if (typed.amountPen === undefined) {
+        throw refuseDetraction('en un comprobante en dólares indique el monto del depósito en soles');
+      }
+      amount = typed.amountPen;
+    }
+    detraction = {
+      operationType: '1001',
+      code: typed.code,
+      percent: typed.percent,
+      amount,
+      currency: 'PEN',
+      account: typed.account ?? null,
+    };
+  }
+  return {
+    paymentTerms: {
+      method: terms.method,
+      installments: terms.installments.map((installment, i) => ({ number: i + 1, ...installment })),
+      declaredPendingAmount: null,
+    },
+    dueDates: [],
+    detraction,
+  };
+}

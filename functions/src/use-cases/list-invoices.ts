@@ -23,12 +23,20 @@ function listingOf(caller: Caller, query: CountInvoicesQuery): { scope: InvoiceS
     });
   }
   const client = query.client ?? query.acquirer;
+  if (query.dueFrom && query.dueTo && query.dueFrom > query.dueTo) {
+    throw new BadRequestError('ERROR_INVALID_PARAMETER', {
+      parameter: 'dueTo',
+      reason: 'la fecha final de «vence entre» no puede ser anterior a la inicial',
+    });
+  }
   const filter: InvoiceFilter = {
     search: query.search,
     responsible: query.responsible,
     office: query.office,
     statuses: query.invoiceStatus,
     types: query.invoiceType,
+    dueFrom: query.dueFrom,
+    dueTo: query.dueTo,
   };
 
   if (caller.level === 'SUPPLIER') {

@@ -12,7 +12,7 @@ import {
   type Invoice,
   type NotificationEvent,
 } from '@portal/shared';
-import type { SapDocument, SapPort, SupplierInvoicePosting } from '../adapters/sap.js';
+import type { SapDocument, SapPort, SupplierInvoicePosting, SupplierInvoiceWithholding } from '../adapters/sap.js';
 import type { Queue } from '../adapters/sqs.js';
 import type { Logger } from '../http/logger.js';
 import { UNCOUNTED, metered, type Meter } from '../http/meter.js';
@@ -236,6 +236,7 @@ export function makeMiroPosting(deps: MiroRequestsDeps) {
       grossAmount: invoice.amount,
       taxAmount: invoice.taxAmount,
       creditMemo: invoice.type === 'NOTA_DE_CREDITO',
+      withholdings: withholdingsOf(invoice),
       items: lines.map((line) => ({
         purchaseOrder: line.purchaseOrder,
         purchaseOrderItem: PURCHASE_ORDER_ITEM,
@@ -335,4 +336,25 @@ export function makeMiroRequestsWorker(deps: MiroRequestsDeps) {
   return sqsBatchHandler(MiroRequestMessage, async (message) => {
     await posting.post(message);
   });
+}
+
+/**
+ * The withholdings the MIRO carries (docs/ap-payment.md): the detracción the document states and the retención
+ * del IGV the company applies, each on the invoice's total, in its currency, as computed at intake.
+ */
+export function withholdingsOf(invoice: Invoice): SupplierInvoiceWithholding[] {
+  const payment = invoice.payment;
+  if (!payment) return [];
+  const withholdings: SupplierInvoiceWithholding[] = [];
+  if (payment.detraction) {
+    withholdings.push({
+      kind: 'DETRACTION',
+      baseAmount: invoice.amount,
+      amount: payment.detraction.amountInDocumentCurrency,
+    });
+  }
+  if (payment.igvRetention?.applies) {
+    withholdings.push({ kind: 'IGV_RETENTION', baseAmount: invoice.amount, amount: payment.igvRetention.amount });
+  }
+  return withholdings;
 }

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import {
+  IGV_RETENTION_PERCENT,
+  IGV_RETENTION_THRESHOLD_PEN,
+  SAP_WITHHOLDING_TAX,
+  percentOfCents,
+  toBasisPoints,
+  toCents,
+  type SapWithholdingKind,
+} from '@portal/shared';
 import type { RunningService } from '../services/types.js';
-import { CLIENTS, buildWorld, type SeedConformityDocument, type SeedPurchaseOrder } from '../seed-data.js';
+import { CLIENTS, SUPPLIERS, buildWorld, type SeedConformityDocument, type SeedPurchaseOrder } from '../seed-data.js';
 import { startSimulator, type SimRoute } from './http.js';
 
 const SERVICE = '/sap/opu/odata/sap/API_SUPPLIERINVOICE_PROCESS_SRV';
@@ -41,6 +50,8 @@ interface Posting {
   readonly purchaseOrders?: readonly string[];
   /** SAP's own, from before the portal (the demo world's): not one of the portal's postings. */
   readonly legacy?: boolean;
+  /** The withholding tax data posted with it (absent on postings recorded before it was kept: none). */
+  readonly withholdings?: readonly { kind: SapWithholdingKind; baseAmount: number; amount: number }[];
 }
 
 const isCreditMemo = (posting: Posting) => posting.creditMemo ?? posting.isInvoice === false;
@@ -185,6 +196,103 @@ interface PaymentRunEntry {
   readonly scheduledAt: string;
   readonly paidAt: string | null;
   readonly changedAt: number;
+  /** The remittance of a paid item (absent on entries recorded before it was kept). */
+  readonly payment?: {
+    readonly document: string;
+    readonly fiscalYear: string;
+    readonly method: string;
+    readonly methodName: string;
+    readonly amount: number | null;
+    readonly currency: string | null;
+  } | null;
+}
+
+/** The payment methods the simulated payment runs use (SAP's codes are the group's customizing). */
+const PAYMENT_METHODS: Record<string, string> = { T: 'Transferencia bancaria', C: 'Cheque' };
+
+type Withholding = NonNullable<Posting['withholdings']>[number];
+
+/** The rows of the deep insert's A_SuplrInvcHeaderWhldgTax. */
+function withholdingRows(payload: Record<string, unknown>): Record<string, unknown>[] {
+  return ((payload.to_SuplrInvcHeaderWhldgTax as { results?: unknown[] } | undefined)?.results ?? []) as Record<
+    string,
+    unknown
+  >[];
+}
+
+/** Which of the group's withholdings a row's type and code name; undefined when none. */
+function withholdingKind(row: Record<string, unknown>): SapWithholdingKind | undefined {
+  return (Object.keys(SAP_WITHHOLDING_TAX) as SapWithholdingKind[]).find(
+    (each) =>
+      SAP_WITHHOLDING_TAX[each].type === row.WithholdingTaxType &&
+      SAP_WITHHOLDING_TAX[each].code === row.WithholdingTaxCode,
+  );
+}
+
+/**
+ * The withholding tax data of a posting as S/4HANA checks it against its customizing and the supplier master
+ * (docs/ap-payment.md): only the group's withholding types and codes, in the document currency, on the gross
+ * amount; the detracción and the retención del IGV never together; the retención (3 %, to the cent) present
+ * exactly when the company is agente de retención, the supplier is not exempt and the gross amount passes
+ * S/ 700; absent otherwise. Answers the lines read, or the reason for refusing them.
+ */
+function withholdingsOf(
+  payload: Record<string, unknown>,
+  acquirer: string,
+  gross: number,
+  tax: number,
+): { lines: Withholding[] } | { problem: string } {
+  const currency = String(payload.DocumentCurrency ?? '');
+  const lines: Withholding[] = [];
+  for (const row of withholdingRows(payload)) {
+    const kind = withholdingKind(row);
+    if (!kind) {
+      return {
+        problem: `El tipo de retención ${String(row.WithholdingTaxType)} con el indicador ${String(row.WithholdingTaxCode)} no está definido.`,
+      };
+    }
+    if (lines.some((line) => line.kind === kind))
+      return { problem: `El tipo de retención ${String(row.WithholdingTaxType)} figura dos veces.` };
+    if (row.DocumentCurrency !== currency)
+      return { problem: `La retención no está en la moneda del documento (${currency}).` };
+    const baseAmount = Number(row.WithholdingTaxBaseAmount);
+    const amount = Number(row.ManuallyEnteredWhldgTaxAmount);
+    if (!Number.isFinite(baseAmount) || toCents(baseAmount) !== toCents(gross)) {
+      return {
+        problem: `La base de la retención (${String(row.WithholdingTaxBaseAmount)}) no es el importe bruto ${gross.toFixed(2)}.`,
+      };
+    }
+    if (!Number.isFinite(amount) || !(amount > 0) || amount >= baseAmount) {
+      return { problem: `El importe retenido ${String(row.ManuallyEnteredWhldgTaxAmount)} no es válido.` };
+    }
+    lines.push({ kind, baseAmount, amount });
+  }
+  const detraction = lines.some((line) => line.kind === 'DETRACTION');
+  const retention = lines.find((line) => line.kind === 'IGV_RETENTION');
+  const company = CLIENTS.find((client) => client.taxId === acquirer);
+  const supplier = SUPPLIERS.find((each) => each.taxId === String(payload.InvoicingParty ?? ''));
+  const retentionDue =
+    company?.igvRetentionAgent === true &&
+    payload.IsInvoice !== false &&
+    !supplier?.igvRetentionExemption &&
+    !detraction &&
+    tax > 0 &&
+    toCents(gross) > IGV_RETENTION_THRESHOLD_PEN * 100;
+  if (detraction && retention) return { problem: 'Una operación sujeta a detracción no lleva retención del IGV.' };
+  if (retentionDue && !retention) {
+    return {
+      problem: `Falta la retención del IGV: el acreedor ${String(payload.InvoicingParty)} está sujeto a retención en esta sociedad.`,
+    };
+  }
+  if (!retentionDue && retention)
+    return { problem: 'La retención del IGV no corresponde a este acreedor, sociedad o importe.' };
+  if (retention) {
+    const expected = percentOfCents(toCents(gross), toBasisPoints(IGV_RETENTION_PERCENT));
+    if (toCents(retention.amount) !== expected) {
+      return { problem: `La retención del IGV debe ser ${(expected / 100).toFixed(2)} (3 % de ${gross.toFixed(2)}).` };
+    }
+  }
+  return { lines };
 }
 
 export interface SapSimulator extends RunningService {
@@ -216,7 +324,10 @@ const docKey = (kind: string, acquirer: string, id: string) => `${kind}#${acquir
  * - The purchase orders, HES and MIGO it knows: the seed's (buildWorld), plus those registered with
  *   `POST /__control/documents` — tests that create documents in DynamoDB register them here too, as
  *   SAP is where they really come from. Unknown documents are refused.
- * - Payment runs: recorded with `POST /__control/payment-run`, read through ZPORTAL_PAYMENT_RUN_SRV.
+ * - The withholding tax data of a posting (A_SuplrInvcHeaderWhldgTax: detracción, retención del IGV) checked
+ *   against the companies that are agentes de retención and the suppliers that are exempt (withholdingsOf).
+ * - Payment runs: recorded with `POST /__control/payment-run`, read through ZPORTAL_PAYMENT_RUN_SRV; a paid item
+ *   carries its remittance (payment document, method, amount).
  * Control API (no auth): GET /__control/postings, POST /__control/fail, POST /__control/documents,
  * POST /__control/payment-run, POST|GET /__control/schedules/{id}.
  */
@@ -246,6 +357,8 @@ export async function startSapSimulator(
   let failuresLeft = 0;
   let failureStatus = 503;
   let documentNumber = 5105600000;
+  /** Payment documents of the payment runs (SAP's FI document numbers of class ZP). */
+  let paymentNumber = 2000000000;
   let lastChange = 0;
   let scheduleRunner: ((id: string) => Promise<void>) | null = null;
   const scheduleRuns = new Map<string, { started: number; completed: number; lastError: string | null }>();
@@ -289,6 +402,8 @@ export async function startSapSimulator(
     else {
       paymentRuns.push(change.entry);
       lastChange = Math.max(lastChange, change.entry.changedAt);
+      const paid = Number(change.entry.payment?.document);
+      if (Number.isInteger(paid) && paid > paymentNumber && paid < 3000000000) paymentNumber = paid;
     }
   }
   const stateFile = options.stateFile;
@@ -420,6 +535,8 @@ export async function startSapSimulator(
     if (!Number.isFinite(gross)) return 'Falta el importe bruto de la factura.';
     if (items.length > 0 && !closeEnough(gross, net + tax))
       return `El importe bruto ${gross.toFixed(2)} no cuadra con las posiciones (${net.toFixed(2)}) más impuestos (${tax.toFixed(2)}).`;
+    const withholdings = withholdingsOf(payload, acquirer, gross, tax);
+    if ('problem' in withholdings) return withholdings.problem;
     return null;
   }
 
@@ -436,6 +553,12 @@ export async function startSapSimulator(
       ScheduledPaymentDate: odataDate(Date.parse(`${entry.scheduledAt}T00:00:00Z`)),
       PaymentDate: entry.paidAt ? odataDate(Date.parse(`${entry.paidAt}T00:00:00Z`)) : null,
       LastChangeDateTime: odataDate(entry.changedAt),
+      PaymentDocument: entry.payment?.document ?? null,
+      PaymentDocumentFiscalYear: entry.payment?.fiscalYear ?? null,
+      PaymentMethod: entry.payment?.method ?? null,
+      PaymentMethodName: entry.payment?.methodName ?? null,
+      PaidAmount: entry.payment?.amount != null ? entry.payment.amount.toFixed(2) : null,
+      PaymentCurrency: entry.payment?.currency ?? null,
     };
   }
 
@@ -510,6 +633,12 @@ export async function startSapSimulator(
           grossAmount: Number(payload.InvoiceGrossAmount),
           currency: String(payload.DocumentCurrency ?? ''),
           purchaseOrders: [...new Set(linesOf(payload).map((line) => String(line.PurchaseOrder)))],
+          isInvoice: payload.IsInvoice !== false,
+          withholdings: withholdingRows(payload).map((row) => ({
+            kind: withholdingKind(row)!,
+            baseAmount: Number(row.WithholdingTaxBaseAmount),
+            amount: Number(row.ManuallyEnteredWhldgTaxAmount),
+          })),
         };
         record({ kind: 'posting', posting });
         return answerOf(payload, posting);
@@ -625,6 +754,13 @@ export async function startSapSimulator(
             return { status: 400, body: { message: 'cada pago requiere supplierId, invoiceId y scheduledAt' } };
           if (entry.paidAt != null && !isDate(entry.paidAt))
             return { status: 400, body: { message: 'paidAt: fecha yyyy-mm-dd' } };
+          if (entry.paymentMethod != null && !(String(entry.paymentMethod) in PAYMENT_METHODS))
+            return {
+              status: 400,
+              body: { message: `paymentMethod: uno de ${Object.keys(PAYMENT_METHODS).join(', ')}` },
+            };
+          if (entry.paidAmount != null && !(typeof entry.paidAmount === 'number' && entry.paidAmount > 0))
+            return { status: 400, body: { message: 'paidAmount: importe positivo' } };
         }
         for (const entry of invoices as Record<string, unknown>[]) {
           // Strictly increasing change times, so a cursor never skips an entry recorded in the same ms.
@@ -637,6 +773,19 @@ export async function startSapSimulator(
               scheduledAt: (entry.scheduledAt as string).slice(0, 10),
               paidAt: typeof entry.paidAt === 'string' ? entry.paidAt.slice(0, 10) : null,
               changedAt: Math.max(Date.now(), lastChange + 1),
+              // A paid item has its payment document: the one given, or the next of the run's numbering.
+              payment:
+                typeof entry.paidAt === 'string'
+                  ? {
+                      document:
+                        typeof entry.paymentDocument === 'string' ? entry.paymentDocument : String(++paymentNumber),
+                      fiscalYear: entry.paidAt.slice(0, 4),
+                      method: typeof entry.paymentMethod === 'string' ? entry.paymentMethod : 'T',
+                      methodName: PAYMENT_METHODS[typeof entry.paymentMethod === 'string' ? entry.paymentMethod : 'T']!,
+                      amount: typeof entry.paidAmount === 'number' ? entry.paidAmount : null,
+                      currency: typeof entry.currency === 'string' ? entry.currency : null,
+                    }
+                  : null,
             },
           });
         }

@@ -30,16 +30,17 @@ export const TABLE = {
     /** Invoices of a company under one responsible · conformity documents by responsible (sparse). */
     byClientResponsible: { name: 'gsi8', partitionKey: 'gsi8pk', sortKey: 'gsi8sk' },
     /**
-     * Spare: held invoice-number prefixes until invoices got search index items (issue 20). Kept defined
-     * because a deployed table can only drop one index per update; nothing writes `numberKey` now.
+     * Invoices of a company by expected payment date ("vence entre", sparse: invoices with a date to pay, not
+     * rejected). The index held invoice-number prefixes until issue 20; an index's key schema cannot change, so
+     * its sort key attribute keeps the name `numberKey` (see keys.invoiceDueOrder).
      */
-    byClientNumber: { name: 'gsi9', partitionKey: 'gsi1pk', sortKey: 'numberKey' },
+    byClientDue: { name: 'gsi9', partitionKey: 'gsi1pk', sortKey: 'numberKey' },
     /** The supplier directory by RUC prefix. */
     byClientRuc: { name: 'gsi10', partitionKey: 'gsi1pk', sortKey: 'rucKey' },
     /** The supplier directory by name prefix. */
     byClientName: { name: 'gsi11', partitionKey: 'gsi1pk', sortKey: 'nameKey' },
-    /** Spare, as byClientNumber. */
-    bySupplierNumber: { name: 'gsi12', partitionKey: 'gsi2pk', sortKey: 'numberKey' },
+    /** Invoices of a supplier by expected payment date, as byClientDue. */
+    bySupplierDue: { name: 'gsi12', partitionKey: 'gsi2pk', sortKey: 'numberKey' },
   },
 } as const;
 
@@ -78,12 +79,15 @@ export interface InvoiceIndexSource {
   readonly status: string;
   readonly officeId: string | null;
   readonly responsible: { readonly id: string } | null;
+  /** When the portal expects to pay it (docs/ap-payment.md): the due-date listing's order. */
+  readonly payment?: { readonly expectedPaymentDate: string | null } | null | undefined;
 }
 
 export const CONFORMITY_KINDS = ['SERVICE_SHEET', 'MATERIAL_DOCUMENT'] as const;
 export type ConformityKind = (typeof CONFORMITY_KINDS)[number];
 
 const ORDER_PREFIX = 'INVOICE#';
+const DUE_PREFIX = 'DUE#';
 /** Past every millisecond timestamp until the year 2286: subtracting from it orders newest first. */
 const INVERTED_TIME_BASE = 9_999_999_999_999;
 
@@ -96,6 +100,22 @@ export const keys = {
     return `${ORDER_PREFIX}${invoice.receivedAt}#${invoice.supplierId}#${invoice.type}#${invoice.id}`;
   },
   invoiceOrderPrefix: ORDER_PREFIX,
+  /**
+   * The due-date listing's sort key (byClientDue, bySupplierDue): `DUE#{expected payment date}#{receivedAt}#…`,
+   * soonest first read forwards, a total order as the invoice order. Written in the attribute `numberKey`.
+   */
+  invoiceDueOrder(
+    invoice: Pick<InvoiceIndexSource, 'receivedAt' | 'supplierId' | 'type' | 'id'>,
+    expectedPaymentDate: string,
+  ): string {
+    return `${DUE_PREFIX}${expectedPaymentDate}#${invoice.receivedAt}#${invoice.supplierId}#${invoice.type}#${invoice.id}`;
+  },
+  /** The range of due keys from `from` to `to` (ISO dates, both included). */
+  invoiceDueRange(from: string, to: string): { from: string; to: string } {
+    // '~' sorts after '#' and every digit: the whole last day is inside the range.
+    return { from: `${DUE_PREFIX}${from}`, to: `${DUE_PREFIX}${to}~` };
+  },
+  invoiceDuePrefix: DUE_PREFIX,
   /**
    * Every index attribute an invoice item carries. Written on every change of the invoice, so that
    * a status, office or responsible change moves it between partitions in the same write.
@@ -124,6 +144,9 @@ export const keys = {
       attributes.gsi8pk = keys.clientResponsibleInvoices(invoice.client, invoice.responsible.id);
       attributes.gsi8sk = order;
     }
+    // In the due-date listings (gsi1pk's company, gsi2pk's supplier) while there is something to pay.
+    const expected = invoice.payment?.expectedPaymentDate;
+    if (expected && invoice.status !== 'REJECTED') attributes.numberKey = keys.invoiceDueOrder(invoice, expected);
     return attributes;
   },
   clientInvoices: (client: string) => `CLIENT#${client}`,

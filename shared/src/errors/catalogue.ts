@@ -127,6 +127,10 @@ export const INVOICE_ERROR_MESSAGES = {
     'Indique el motivo por el que aprueba el comprobante pese al estado del RUC del proveedor.',
   ERROR_RUC_RISK_OVERRIDE_NOT_NEEDED:
     'SUNAT informa que el proveedor está ACTIVO y HABIDO: apruebe el comprobante sin excepción.',
+  /** The forma de pago of a document typed without XML (docs/ap-payment.md). */
+  ERROR_PAYMENT_TERMS_INVALID: 'La forma de pago no es válida: {reason}',
+  /** The detracción of a document typed without XML (docs/ap-payment.md). */
+  ERROR_DETRACTION_INVALID: 'La detracción no es válida: {reason}',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */

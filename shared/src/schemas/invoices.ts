@@ -14,6 +14,7 @@ import {
 } from './common.js';
 import { InvoiceBreakdown } from './invoice-breakdown.js';
 import { Employee, OfficeLocation } from './reference.js';
+import { DetractionInput, InvoicePayment, PaymentTermsInput, Remittance } from './payment.js';
 import { SapPosting } from './sap-posting.js';
 import { SunatCheck } from './sunat-check.js';
 import { NOTE_ORIGINAL_TYPES } from '../sunat/catalogues.js';
@@ -131,6 +132,13 @@ export const Invoice = z.object({
   // Issue 21, the RUC risk gate.
   /** Approved by an administrator although SUNAT did not report the supplier ACTIVO and HABIDO. */
   rucRiskOverride: z.optional(z.nullable(RucRiskOverride)),
+  /**
+   * Forma de pago, cuotas, detracción, retención, net to pay, due and expected payment dates (docs/ap-payment.md).
+   * Absent on invoices stored before it was kept.
+   */
+  payment: z.optional(z.nullable(InvoicePayment)),
+  /** SAP's payment once paid (the payment sync): document, date and method. */
+  remittance: z.optional(z.nullable(Remittance)),
 });
 export type Invoice = z.infer<typeof Invoice>;
 
@@ -185,6 +193,9 @@ const invoiceFilter = {
   office: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId))),
   acquirer: z.optional(Ruc),
   issuer: z.optional(Ruc),
+  /** "Vence entre": the expected payment date from `dueFrom` to `dueTo`, both included (soonest first). */
+  dueFrom: z.optional(IsoDate),
+  dueTo: z.optional(IsoDate),
 };
 
 /** GET /invoices: the invoice filter of spec §3, paginated. */
@@ -237,6 +248,10 @@ export const CreateInvoiceWithoutXmlBody = z.object({
   noteReasonDescription: z.optional(
     z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.noteReasonDescription)),
   ),
+  /** Forma de pago and cuotas; Contado when absent. */
+  paymentTerms: z.optional(PaymentTermsInput),
+  /** The detracción (SPOT) the document states, if any. */
+  detraction: z.optional(DetractionInput),
 });
 
 export const CreateInvoiceFromXmlBody = z.object({

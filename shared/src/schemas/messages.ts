@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { InvoiceType } from '../domain.js';
-import { Ruc } from './common.js';
+import { IsoDate, Ruc } from './common.js';
 
 /** What the MIRO queue carries: the invoice whose outbox record the worker must post to SAP. */
 export const MiroRequestMessage = z.object({
@@ -53,5 +53,9 @@ export const NotificationMessage = z.object({
    * Absent in messages committed before issue 20; the text then says neither.
    */
   retryAllowed: z.optional(z.boolean()),
+  /** When the portal expects to pay the invoice (docs/ap-payment.md), said with its reception and approval. */
+  expectedPaymentDate: z.optional(z.nullable(IsoDate)),
+  /** INVOICE_PAID: SAP's payment document and method (the remittance). */
+  remittance: z.optional(z.nullable(z.object({ document: z.string(), methodName: z.string() }))),
 });
 export type NotificationMessage = z.infer<typeof NotificationMessage>;

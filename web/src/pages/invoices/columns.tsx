@@ -18,6 +18,7 @@ import {
 } from '@portal/shared';
 import { FileActions } from './file-actions';
 import { invoicesMessages } from './messages';
+import { paymentMessages } from './payment-messages';
 import type { ColumnWidths, InvoiceColumnId } from './table-preferences';
 
 const text = invoicesMessages;
@@ -90,6 +91,37 @@ function NoteOriginalMark({ invoice }: { invoice: InvoiceSummary }) {
       ) : (
         <small>{text.notes.of(reference.id)}</small>
       )}
+    </span>
+  );
+}
+
+/**
+ * When the invoice is paid, as far as anyone knows: the day SAP paid it or scheduled it; before that, the day the
+ * portal expects it paid (docs/ap-payment.md: its due date moved to the company's payment-run day), marked as an
+ * estimate. A rejected invoice, or one with nothing to pay, has none.
+ */
+function paymentDateOf(invoice: InvoiceSummary): { date: string | null; estimated: boolean } {
+  const known = invoice.paidAt ?? invoice.scheduledAt;
+  if (known) return { date: known, estimated: false };
+  const expected = invoice.status === 'REJECTED' ? null : (invoice.payment?.expectedPaymentDate ?? null);
+  return { date: expected, estimated: expected !== null };
+}
+
+function PaymentDateCell({ invoice }: { invoice: InvoiceSummary }) {
+  const { date, estimated } = paymentDateOf(invoice);
+  const payment = invoice.payment;
+  if (!estimated) return <span data-testid="invoice-payment-date">{formatDate(date)}</span>;
+  return (
+    <span
+      data-testid="invoice-payment-date"
+      data-estimated="true"
+      title={
+        payment?.movedToPaymentRun && payment.dueDate
+          ? paymentMessages.movedHint(formatDate(payment.dueDate))
+          : paymentMessages.estimatedHint
+      }
+    >
+      <span data-testid="invoice-expected-payment">{formatDate(date)}</span> {paymentMessages.estimated}
     </span>
   );
 }
@@ -253,10 +285,8 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       id: 'paymentDate',
       header: text.columns.paymentDate,
       ...COLUMN_WIDTHS.paymentDate,
-      cell: (invoice) => (
-        <span data-testid="invoice-payment-date">{formatDate(invoice.paidAt ?? invoice.scheduledAt)}</span>
-      ),
-      sortingComparator: (a, b) => byDate(a.paidAt ?? a.scheduledAt, b.paidAt ?? b.scheduledAt),
+      cell: (invoice) => <PaymentDateCell invoice={invoice} />,
+      sortingComparator: (a, b) => byDate(paymentDateOf(a).date, paymentDateOf(b).date),
     },
     {
       id: 'file',

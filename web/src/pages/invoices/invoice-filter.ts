@@ -18,6 +18,9 @@ export interface InvoiceFilterState {
   readonly acquirer?: string;
   readonly issuer?: string;
   readonly search?: string;
+  /** "Vence entre": the expected payment date from, to (yyyy-mm-dd, both included). */
+  readonly dueFrom?: string;
+  readonly dueTo?: string;
   readonly mode: FilterMode;
 }
 
@@ -53,6 +56,13 @@ function text(raw: string | null, max = SEARCH_MAX_LENGTH): string | undefined {
   return value ? value.slice(0, max) : undefined;
 }
 
+/** A calendar date of the URL (yyyy-mm-dd) that exists; anything else is dropped. */
+function isoDate(raw: string | null): string | undefined {
+  const value = raw?.trim();
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  return new Date(`${value}T00:00:00Z`).toISOString().startsWith(value) ? value : undefined;
+}
+
 function ruc(raw: string | null): string | undefined {
   const value = raw?.trim();
   return value && isRuc(value) ? value : undefined;
@@ -70,6 +80,8 @@ export function parseFilter(params: URLSearchParams): InvoiceFilterState {
     acquirer: ruc(params.get('acquirer')),
     issuer: ruc(params.get('issuer')),
     search: text(params.get('search')),
+    dueFrom: isoDate(params.get('dueFrom')),
+    dueTo: isoDate(params.get('dueTo')),
     mode: mode === 'MIGO' ? 'MIGO' : 'HES',
   };
 }
@@ -89,6 +101,8 @@ export function serializeFilter(filter: InvoiceFilterState): URLSearchParams {
   set('acquirer', filter.acquirer);
   set('issuer', filter.issuer);
   set('search', filter.search);
+  set('dueFrom', filter.dueFrom);
+  set('dueTo', filter.dueTo);
   if (filter.mode !== 'HES') params.set('mode', filter.mode);
   return params;
 }
@@ -107,6 +121,8 @@ export function isFiltered(filter: InvoiceFilterState): boolean {
     filter.responsible ||
     filter.acquirer ||
     filter.issuer ||
-    filter.search,
+    filter.search ||
+    filter.dueFrom ||
+    filter.dueTo,
   );
 }

@@ -15,6 +15,8 @@ import {
   INVOICE_STATUS_LABELS,
   INVOICE_TYPES,
   INVOICE_TYPE_LABELS,
+  formatDate,
+  parseTypedDate,
   routes,
   type Client,
   type InvoiceStatus,
@@ -22,6 +24,7 @@ import {
   type Level,
 } from '@portal/shared';
 import { useApi } from '../../api/use-api';
+import { DateInput } from '../../components/date-input';
 import {
   FILTER_MODES,
   SEARCH_MAX_LENGTH,
@@ -31,6 +34,7 @@ import {
   type InvoiceFilterState,
 } from './invoice-filter';
 import { invoicesMessages } from './messages';
+import { paymentMessages } from './payment-messages';
 import type { FilterChange, ResolvedFilter } from './use-invoice-filter';
 
 const text = invoicesMessages.filters;
@@ -175,6 +179,73 @@ function SearchField({
           if (detail.key === 'Enter') onCommit(draft.trim() || undefined);
         }}
       />
+    </FormField>
+  );
+}
+
+/** One end of "vence entre": applied once a whole date is typed (or chosen), removed when emptied. */
+function DueDateField({
+  label,
+  value,
+  onCommit,
+  errorText,
+  testId,
+}: {
+  label: string;
+  value: string | undefined;
+  onCommit: (date: string | undefined) => void;
+  errorText?: string;
+  testId: string;
+}) {
+  const [draft, setDraft] = useDraft(value ? formatDate(value) : undefined);
+  const [touched, setTouched] = useState(false);
+  const parsed = parseTypedDate(draft);
+  const invalid = draft.trim() !== '' && !('date' in parsed);
+  return (
+    <FormField
+      label={label}
+      errorText={(touched && invalid ? paymentMessages.filter.invalid : undefined) ?? errorText}
+      data-testid={testId}
+    >
+      <DateInput
+        value={draft}
+        invalid={(touched && invalid) || Boolean(errorText)}
+        onChange={(typed) => {
+          setDraft(typed);
+          const read = parseTypedDate(typed);
+          if (typed.trim() === '') onCommit(undefined);
+          else if ('date' in read && read.date !== value) onCommit(read.date);
+        }}
+        onBlur={() => setTouched(true)}
+      />
+    </FormField>
+  );
+}
+
+/** "Vence entre": the expected payment date from, to (docs/ap-payment.md), served by the due-date index. */
+function DueRangeField({
+  from,
+  to,
+  onCommit,
+}: {
+  from: string | undefined;
+  to: string | undefined;
+  onCommit: (range: { dueFrom?: string | undefined; dueTo?: string | undefined }) => void;
+}) {
+  const t = paymentMessages.filter;
+  const reversed = from !== undefined && to !== undefined && from > to;
+  return (
+    <FormField label={t.label} description={t.description} data-testid="due-filter">
+      <SpaceBetween size="xs">
+        <DueDateField label={t.from} value={from} onCommit={(dueFrom) => onCommit({ dueFrom })} testId="due-from" />
+        <DueDateField
+          label={t.to}
+          value={to}
+          onCommit={(dueTo) => onCommit({ dueTo })}
+          errorText={reversed ? t.reversed : undefined}
+          testId="due-to"
+        />
+      </SpaceBetween>
     </FormField>
   );
 }
@@ -325,6 +396,13 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
       add(text.token.acquirer(filter.acquirer), { acquirer: undefined });
     if (staff && filter.issuer) add(text.token.issuer(filter.issuer), { issuer: undefined });
     if (filter.search) add(text.token.search(filter.search), { search: undefined });
+    if (filter.dueFrom || filter.dueTo) {
+      const day = (date: string | undefined) => (date ? formatDate(date) : null);
+      add(paymentMessages.filter.token(day(filter.dueFrom), day(filter.dueTo)), {
+        dueFrom: undefined,
+        dueTo: undefined,
+      });
+    }
     return list;
   }, [filter, level, props.clients, responsibleName, resolved.acquirerNotAllowed, staff]);
 
@@ -384,6 +462,7 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
               />
             </FormField>
           )}
+          <DueRangeField from={filter.dueFrom} to={filter.dueTo} onCommit={(range) => onChange(range)} />
         </ColumnLayout>
 
         <Button

@@ -30,6 +30,8 @@ import { useFeedback } from '../../feedback/feedback';
 import { useClients } from '../../hooks/use-clients';
 import { invoicesMessages } from './messages';
 import { emptyForm, issueDateOf, validateForm, type FieldErrors, type NewInvoiceForm } from './new-invoice-form';
+import { EMPTY_PAYMENT, validatePayment, type PaymentErrors, type PaymentForm } from './new-invoice-payment';
+import { NewInvoicePaymentFields } from './new-invoice-payment-fields';
 import { FILE_RULES, uploadFile } from './upload-file';
 import { announceReceived, reportFailure } from './xml-upload';
 
@@ -86,8 +88,18 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
   );
   const [checked, setChecked] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
+  const [payment, setPayment] = useState<PaymentForm>(EMPTY_PAYMENT);
+  const paymentOf = () => {
+    const issued = issueDateOf(form.issueDate);
+    return validatePayment(payment, {
+      issueDate: 'date' in issued ? issued.date : null,
+      currency: form.currency,
+      type: form.type,
+    });
+  };
   // Once the user tried to send, errors follow every change.
   const errors: FieldErrors = checked ? validateForm(form).errors : {};
+  const paymentErrors: PaymentErrors = checked ? paymentOf().errors : {};
   const busy = phase !== 'idle';
   // The date says what is wrong with it as soon as the user leaves the field, not only on sending.
   const [dateLeft, setDateLeft] = useState(false);
@@ -112,13 +124,14 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
     if (busy) return;
     setChecked(true);
     const { body } = validateForm(form);
+    const { body: paymentBody } = paymentOf();
     const pdf = form.pdf[0];
-    if (!body || !pdf) return;
+    if (!body || !paymentBody || !pdf) return;
     try {
       setPhase('uploading');
       const pdfUrl = await uploadFile(pdf, 'INVOICE_PDF');
       setPhase('registering');
-      const invoice = await apiCall(routes.createInvoiceWithoutXml, { body: { ...body, pdfUrl } });
+      const invoice = await apiCall(routes.createInvoiceWithoutXml, { body: { ...body, ...paymentBody, pdfUrl } });
       announceReceived(feedback, invoice);
       props.onCreated(invoice);
     } catch (error) {
@@ -127,7 +140,7 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
     }
   };
 
-  const hasErrors = Object.keys(errors).length > 0;
+  const hasErrors = Object.keys(errors).length > 0 || Object.keys(paymentErrors).length > 0;
   // A note names its original and a reason of SUNAT's catálogo 09 (credit) or 10 (debit) (issue 21).
   const reasonOptions: SelectProps.Option[] = isNoteType(form.type)
     ? noteReasonsOf(form.type).map((entry) => ({
@@ -340,6 +353,12 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
                 />
               </FormField>
             </ColumnLayout>
+            <NewInvoicePaymentFields
+              form={payment}
+              currency={form.currency}
+              errors={paymentErrors}
+              onChange={(change) => setPayment((current) => ({ ...current, ...change }))}
+            />
             <FormField label={text.supplierTaxId} errorText={errors.supplierTaxId}>
               <Input
                 value={form.supplierTaxId}

@@ -22,6 +22,7 @@ import {
 import { InvoiceBreakdownSection } from './invoice-breakdown';
 import { invoiceDetailHref, type InvoiceKey } from '../../../layout/header/invoice-links';
 import { InvoiceFiles } from './invoice-files';
+import { PaymentSection } from './payment-section';
 import { detailMessages } from './messages';
 import { CertStatusBadge, InvoiceStatusBadge } from './status-badges';
 import { SunatWait } from './sunat-wait';
@@ -277,6 +278,7 @@ export function InvoiceSummary({
         ]}
       />
       <InvoiceBreakdownSection invoice={invoice} />
+      <PaymentSection invoice={invoice} />
       {(sap || posting) && (
         <Section
           title={text.sections.sap}
