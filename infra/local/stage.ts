@@ -19,6 +19,7 @@ import {
   localName,
   type WebConfig,
 } from '@portal/shared';
+import { CLOCK_OFFSET_FILE_ENV, offsetFileClock } from '../../functions/src/adapters/clock.js';
 import { ROOT_DIR, type LocalStageConfig } from './config.js';
 import { startGateway } from './gateway.js';
 import type { LocalOutputs } from './outputs.js';
@@ -45,6 +46,7 @@ import { startSqs } from './services/sqs.js';
 import { LOCAL_CREDENTIALS, assertPortFree, writeFileAtomic, type RunningService } from './services/types.js';
 import { LOCAL_SAP_CREDENTIALS, localCompanyCodes, startSapSimulator } from './simulators/sap.js';
 import { localSunatCredentials, startSunatSimulator } from './simulators/sunat.js';
+import { stageClockFile } from './stage-clock.js';
 import { startWebServer } from './web-server.js';
 
 const TRIGGER_FUNCTION = 'portal-local-pre-token-generation';
@@ -204,7 +206,11 @@ export async function startLocalStage(
     OTEL_SERVICE_NAME: `portal-${stage}`,
     // No CloudWatch here: EMF metric lines would only fill the console.
     POWERTOOLS_METRICS_DISABLED: 'true',
+    // The stage's one clock offset (npm run clock), read by every handler, worker and job through the clock port.
+    [CLOCK_OFFSET_FILE_ENV]: stageClockFile(dataDir),
   });
+  // The simulators read the same offset: SUNAT's and SAP's "now" is the stage's.
+  const stageClock = offsetFileClock(stageClockFile(dataDir));
 
   const running: RunningService[] = [];
   const stop = async () => {
@@ -247,8 +253,8 @@ export async function startLocalStage(
         lambdaEndpoint: lambda.endpoint,
         triggerFunctionName: TRIGGER_FUNCTION,
       }),
-      startSunatSimulator(ports.sunat, host, { credentials: sunatCredentials }),
-      startSapSimulator(ports.sap, host, { stateFile: path.join(dataDir, 'sap-state.jsonl') }),
+      startSunatSimulator(ports.sunat, host, { credentials: sunatCredentials, clock: stageClock }),
+      startSapSimulator(ports.sap, host, { stateFile: path.join(dataDir, 'sap-state.jsonl'), clock: stageClock }),
       startMailbox({ port: ports.mailbox, host, dataDir }),
       startCorporateIdp({
         port: ports.corporateIdp,
