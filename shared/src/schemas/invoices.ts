@@ -15,6 +15,8 @@ import {
 import { Employee, OfficeLocation } from './reference.js';
 import { SapPosting } from './sap-posting.js';
 import { SunatCheck } from './sunat-check.js';
+import { AcquirerConformity, AcquirerConformityFilter } from './acquirer-conformity.js';
+import { PaymentTerms } from './payment-terms.js';
 
 // Invoices (spec §3) and the requests that list, create and review them.
 
@@ -78,6 +80,10 @@ export const Invoice = z.object({
       }),
     ),
   ),
+  /** Forma de pago and cuotas as the document states them (schemas/payment-terms.ts); absent before issue 21. */
+  paymentTerms: z.optional(z.nullable(PaymentTerms)),
+  /** The Ley 29623 conformity clock (schemas/acquirer-conformity.ts); absent or null when it does not apply. */
+  acquirerConformity: z.optional(z.nullable(AcquirerConformity)),
 });
 export type Invoice = z.infer<typeof Invoice>;
 
@@ -111,6 +117,8 @@ const invoiceFilter = {
   office: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId))),
   acquirer: z.optional(Ruc),
   issuer: z.optional(Ruc),
+  /** Invoices whose Ley 29623 conformity clock is in this state (OPEN: soonest deadline first). */
+  acquirerConformity: z.optional(AcquirerConformityFilter),
 };
 
 /** GET /invoices: the invoice filter of spec §3, paginated. */
