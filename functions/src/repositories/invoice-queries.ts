@@ -5,6 +5,7 @@ import {
   InvoiceSummary,
   TABLE,
   keys,
+  type AcquirerConformityState,
   type IndexName,
   type InvoiceStatus,
   type InvoiceType,
@@ -42,6 +43,8 @@ export interface InvoiceFilter {
   readonly office?: string | undefined;
   readonly statuses?: readonly InvoiceStatus[] | undefined;
   readonly types?: readonly InvoiceType[] | undefined;
+  /** The state of the Ley 29623 conformity clock (served by the clock records: invoice-conformity-query.ts). */
+  readonly acquirerConformity?: AcquirerConformityState | undefined;
 }
 
 /** One index partition, read newest first within `sortKeyPrefix`. */

@@ -29,6 +29,16 @@ export const intake = makeIntake({
       amount: parsed.payableAmount,
       purchaseOrders: parsed.purchaseOrders,
       notes: null,
+      paymentTerms: parsed.paymentTerms && {
+        method: parsed.paymentTerms.method,
+        pendingAmount: parsed.paymentTerms.pendingAmount,
+        // Cuota001, Cuota002…: the number SUNAT gives each installment.
+        installments: parsed.paymentTerms.installments.map((installment, index) => ({
+          number: Number(/\d+/.exec(installment.id)?.[0] ?? index + 1) || index + 1,
+          amount: installment.amount,
+          dueDate: installment.dueDate,
+        })),
+      },
     };
   },
   checkInvoiceCode,

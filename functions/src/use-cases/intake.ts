@@ -15,12 +15,14 @@ import {
   type Currency,
   type Invoice,
   type InvoiceType,
+  type PaymentTerms,
   type RouteBody,
   type Routes,
   type SunatValidationMessage,
 } from '@portal/shared';
 import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 import { uploadUseItems } from '../repositories/upload-uses.js';
+import { acquirerConformityAtIntake } from './acquirer-conformity.js';
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
 import type { SupplierProfileRepository } from '../repositories/supplier-profiles.js';
@@ -38,6 +40,8 @@ export interface IncomingDocument {
   readonly amount: number;
   readonly purchaseOrders: readonly string[];
   readonly notes: string | null;
+  /** Forma de pago and cuotas, when the document states them (the XML since R.S. 193-2020/SUNAT). */
+  readonly paymentTerms?: PaymentTerms | null;
 }
 
 export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF';
@@ -180,7 +184,11 @@ export function makeIntake(deps: IntakeDeps) {
           by,
         },
       ],
+      paymentTerms: document.paymentTerms ?? null,
     };
+    // The Ley 29623 conformity clock, when the document runs one; its record is written with the invoice.
+    const conformity = acquirerConformityAtIntake(invoice, retryAllowed ? existing : null, deps.clock());
+    invoice.acquirerConformity = conformity.conformity;
     const sunat: SunatValidationMessage = {
       supplierId: invoice.supplierId,
       invoiceType: invoice.type,
@@ -195,7 +203,11 @@ export function makeIntake(deps: IntakeDeps) {
     // The files it names are recorded with it: a later refusal of the same key leaves them alone.
     const uses = uploadUseItems([files.xmlUrl, files.pdfUrl], invoice, deps.clock());
     progress.writing = true;
-    await deps.store.create(invoice, retryAllowed ? existing : null, [...messages.map(outgoingItem), ...uses]);
+    await deps.store.create(invoice, retryAllowed ? existing : null, [
+      ...messages.map(outgoingItem),
+      ...uses,
+      ...conformity.items,
+    ]);
     await deps.outgoing.deliver(messages);
     return invoice;
   }

@@ -5,6 +5,7 @@ import {
   MIRO_POSTING,
   SUNAT_RECHECK_HISTORY_TITLE,
   sapPostingView,
+  acquirerConformityView,
   sunatCheckView,
   checkConformity,
   checkReviewShape,
@@ -116,6 +117,10 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     return {
       ...invoice,
       officeLocation,
+      // The Ley 29623 clock with the days left today (the stage's clock).
+      ...(invoice.acquirerConformity
+        ? { acquirerConformity: acquirerConformityView(invoice.acquirerConformity, invoice, clock()) }
+        : {}),
       ...(record ? { sapPosting: sapPostingView(record, clock()) } : {}),
       ...(sunatCheck ? { sunatCheck } : {}),
     };
