@@ -227,9 +227,13 @@ export function ublXml(invoice: Invoice): string {
  * Puts a real file at every seeded invoice's pdfUrl and xmlUrl in the documents bucket, so that the
  * demo downloads open. Called by the local stage right after it seeds the table.
  */
-export async function seedDocuments(s3: S3Client, bucket: string): Promise<number> {
+export async function seedDocuments(
+  s3: S3Client,
+  bucket: string,
+  invoices: readonly Invoice[] = buildWorld().invoices,
+): Promise<number> {
   const puts: PutObjectCommand[] = [];
-  for (const invoice of buildWorld().invoices) {
+  for (const invoice of invoices) {
     const name = `${invoice.supplierId}-${invoice.id}`;
     if (invoice.pdfUrl) {
       const pdf = minimalPdf([

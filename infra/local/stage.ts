@@ -26,6 +26,7 @@ import type { LocalOutputs } from './outputs.js';
 import { ensureBucket, ensureQueues, ensureTable } from './provision/aws-resources.js';
 import { ensureIdentity } from './provision/identity.js';
 import { startPoller, type SqsBatchHandler } from './poller.js';
+import { seedConformityDemoIfAbsent } from './seed-conformity.js';
 import { seedDocuments, seedIfEmpty } from './seed.js';
 import {
   ADMIN_GROUP,
@@ -329,6 +330,9 @@ export async function startLocalStage(
       await seedDocuments(s3Client, documentsBucket);
       log('Datos de demostración cargados.');
     }
+    // The Ley 29623 demo, relative to the stage's clock when it is first seeded (its own marker).
+    const conformityDemo = await seedConformityDemoIfAbsent(DynamoDBDocumentClient.from(ddb), tableName, stageClock());
+    if (conformityDemo.length > 0) await seedDocuments(s3Client, documentsBucket, conformityDemo);
 
     const poolIssuer = issuer(cognito.endpoint, identity.userPoolId);
     const api = await startGateway({
