@@ -139,6 +139,10 @@ export async function dashboardCounts(page: Page): Promise<DashboardCounts> {
   }
   counts.latePostings = Number(await page.getByTestId('dashboard-late-postings').textContent());
   counts.failedPostings = Number(await page.getByTestId('dashboard-failed-postings').textContent());
+  counts.acquirerConformityOpen = Number(await page.getByTestId('dashboard-acquirer-conformity-open').textContent());
+  counts.acquirerConformityPresumed = Number(
+    await page.getByTestId('dashboard-acquirer-conformity-presumed').textContent(),
+  );
   return counts;
 }
 

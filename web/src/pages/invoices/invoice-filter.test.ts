@@ -24,4 +24,12 @@ describe('the invoices filter in the URL', () => {
     expect(parseFilter(new URLSearchParams(written))).toEqual(filter);
     expect(serializeFilter(EMPTY_FILTER).toString()).toBe('');
   });
+
+  it('keeps the Ley 29623 filter: one known state, written back the same way', () => {
+    const filter = parseFilter(new URLSearchParams('acquirerConformity=OPEN'));
+    expect(filter.acquirerConformity).toBe('OPEN');
+    expect(isFiltered(filter)).toBe(true);
+    expect(serializeFilter(filter).toString()).toBe('acquirerConformity=OPEN');
+    expect(parseFilter(new URLSearchParams('acquirerConformity=VENCIDA')).acquirerConformity).toBeUndefined();
+  });
 });

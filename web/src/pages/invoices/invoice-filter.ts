@@ -1,4 +1,11 @@
-import { INVOICE_STATUSES, INVOICE_TYPES, type InvoiceStatus, type InvoiceType } from '@portal/shared';
+import {
+  ACQUIRER_CONFORMITY_STATES,
+  INVOICE_STATUSES,
+  INVOICE_TYPES,
+  type AcquirerConformityState,
+  type InvoiceStatus,
+  type InvoiceType,
+} from '@portal/shared';
 
 /** The conformity kind the reviewer works with (spec §2: a mode choice between HES and MIGO). */
 export const FILTER_MODES = ['HES', 'MIGO'] as const;
@@ -18,6 +25,8 @@ export interface InvoiceFilterState {
   readonly acquirer?: string;
   readonly issuer?: string;
   readonly search?: string;
+  /** Invoices whose Ley 29623 conformity clock is in this state. */
+  readonly acquirerConformity?: AcquirerConformityState;
   readonly mode: FilterMode;
 }
 
@@ -70,6 +79,7 @@ export function parseFilter(params: URLSearchParams): InvoiceFilterState {
     acquirer: ruc(params.get('acquirer')),
     issuer: ruc(params.get('issuer')),
     search: text(params.get('search')),
+    acquirerConformity: listOf(params.get('acquirerConformity'), ACQUIRER_CONFORMITY_STATES)[0],
     mode: mode === 'MIGO' ? 'MIGO' : 'HES',
   };
 }
@@ -89,6 +99,7 @@ export function serializeFilter(filter: InvoiceFilterState): URLSearchParams {
   set('acquirer', filter.acquirer);
   set('issuer', filter.issuer);
   set('search', filter.search);
+  set('acquirerConformity', filter.acquirerConformity);
   if (filter.mode !== 'HES') params.set('mode', filter.mode);
   return params;
 }
@@ -107,6 +118,7 @@ export function isFiltered(filter: InvoiceFilterState): boolean {
     filter.responsible ||
     filter.acquirer ||
     filter.issuer ||
-    filter.search,
+    filter.search ||
+    filter.acquirerConformity,
   );
 }

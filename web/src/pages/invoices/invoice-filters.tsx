@@ -11,11 +11,13 @@ import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import TokenGroup, { type TokenGroupProps } from '@cloudscape-design/components/token-group';
 import {
+  ACQUIRER_CONFORMITY_STATES,
   INVOICE_STATUSES,
   INVOICE_STATUS_LABELS,
   INVOICE_TYPES,
   INVOICE_TYPE_LABELS,
   routes,
+  type AcquirerConformityState,
   type Client,
   type InvoiceStatus,
   type InvoiceType,
@@ -30,6 +32,7 @@ import {
   type FilterPatch,
   type InvoiceFilterState,
 } from './invoice-filter';
+import { conformityMessages } from './acquirer-conformity/messages';
 import { invoicesMessages } from './messages';
 import type { FilterChange, ResolvedFilter } from './use-invoice-filter';
 
@@ -46,6 +49,11 @@ const TYPE_OPTIONS: MultiselectProps.Option[] = INVOICE_TYPES.map((type) => ({
   value: type,
   label: INVOICE_TYPE_LABELS[type],
 }));
+
+const CONFORMITY_OPTIONS: SelectProps.Option[] = [
+  { value: '', label: conformityMessages.filter.all },
+  ...ACQUIRER_CONFORMITY_STATES.map((state) => ({ value: state, label: conformityMessages.filter.options[state] })),
+];
 
 /**
  * The companies a level may pick. Suppliers may look at all their clients at once; managers only at
@@ -325,6 +333,11 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
       add(text.token.acquirer(filter.acquirer), { acquirer: undefined });
     if (staff && filter.issuer) add(text.token.issuer(filter.issuer), { issuer: undefined });
     if (filter.search) add(text.token.search(filter.search), { search: undefined });
+    if (filter.acquirerConformity) {
+      add(conformityMessages.filter.token(conformityMessages.filter.options[filter.acquirerConformity]), {
+        acquirerConformity: undefined,
+      });
+    }
     return list;
   }, [filter, level, props.clients, responsibleName, resolved.acquirerNotAllowed, staff]);
 
@@ -384,6 +397,19 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
               />
             </FormField>
           )}
+          <FormField label={conformityMessages.filter.label} data-testid="acquirer-conformity-filter">
+            <Select
+              options={CONFORMITY_OPTIONS}
+              selectedOption={
+                CONFORMITY_OPTIONS.find((option) => option.value === (filter.acquirerConformity ?? '')) ?? null
+              }
+              onChange={({ detail }) =>
+                onChange({
+                  acquirerConformity: (detail.selectedOption.value || undefined) as AcquirerConformityState | undefined,
+                })
+              }
+            />
+          </FormField>
         </ColumnLayout>
 
         <Button

@@ -38,6 +38,7 @@ export const invoicesMessages = {
     issuedAt: 'Fecha de emisión',
     paymentDate: 'Fecha de pago',
     status: 'Estado',
+    acquirerConformity: 'Conformidad SUNAT',
   },
   /** Under the status of an approved invoice whose SAP posting needs attention. */
   sapPosting: { FAILED: 'SAP: contabilización fallida', LATE: 'SAP: contabilización atrasada' },
