@@ -11,7 +11,7 @@ import {
   type InvoiceDetail,
   type InvoiceSummary,
 } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
 import {
   conformityClockJob,
   creditFacturaXml,
@@ -24,7 +24,7 @@ import {
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { mailbox, table } from '../support/fixtures.js';
 import { demoUser } from '../support/stage.js';
-import { uploadAs } from '../support/uploads.js';
+import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 
 /**
  * Ley 29623's conformity clock (docs/ap-conformity.md): the intake starts it for a factura al crédito, staff register
@@ -252,6 +252,29 @@ describe('staff register what they answered on SUNAT’s platform', () => {
     );
     expect(mails.map((mail) => mail.to[0])).toContain(supplierEmail);
     expect(mails.filter((mail) => mail.to[0] === supplierEmail)).toHaveLength(1);
+  });
+
+  it('completing the invoice answers its clock with the days left, as every read does', async () => {
+    const invoice = await creditInvoiceFixture({ client: company, supplier: SUPPLIER, receivedDaysAgo: 3 });
+    const token = await tokenOf('MANAGER');
+    const attachment = await uploadAs(token, 'ATTACHMENT', MINIMAL_PDF, 'application/pdf', 'sustento.pdf');
+    const office = OFFICE_LOCATIONS[company.taxId]![0]!;
+
+    const completed = await call<InvoiceDetail>(routes.updateInvoice, {
+      token,
+      path: pathOf(invoice),
+      body: {
+        operationType: 'WITHOUT_PURCHASE_ORDER',
+        responsibleId: EMPLOYEES[company.taxId]![0]!.id,
+        officeId: office.office,
+        locationId: office.id,
+        attachments: [attachment],
+      },
+    });
+
+    expect(completed.status).toBe(200);
+    expect(completed.body.status).toBe('COMPLETED');
+    expect(completed.body.acquirerConformity).toMatchObject({ state: 'OPEN', daysLeft: 5 });
   });
 
   it('two staff registering conformity at once: one is recorded, the other is refused as irrevocable', async () => {

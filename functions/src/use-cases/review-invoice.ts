@@ -263,7 +263,13 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           release: held.filter((ref) => !wanted.some(sameRef(ref))),
           alsoPut: uploadUseItems(added, before, clock()),
         });
-        return { ...plain, officeLocation: location };
+        return {
+          ...plain,
+          officeLocation: location,
+          ...(plain.acquirerConformity
+            ? { acquirerConformity: acquirerConformityView(plain.acquirerConformity, plain, clock()) }
+            : {}),
+        };
       });
     },
 

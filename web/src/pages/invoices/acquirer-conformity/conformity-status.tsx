@@ -4,7 +4,7 @@ import { conformityMessages as text } from './messages';
 
 /** How a clock reads: a running one by its deadline and days left, an ended one by its state and date. */
 export function conformityText(conformity: AcquirerConformity): string {
-  if (conformity.state === 'OPEN') return text.deadline(formatDate(conformity.deadline), conformity.daysLeft ?? 0);
+  if (conformity.state === 'OPEN') return text.deadline(formatDate(conformity.deadline), conformity.daysLeft);
   const label = text.state[conformity.state];
   const date = conformity.state === 'PRESUMED_CONFORMITY' ? conformity.presumedAt : conformity.answers.at(-1)?.at;
   return text.stateOn(label, formatDate(date));

@@ -4,7 +4,8 @@ import { ERROR_MESSAGES } from '@portal/shared';
 export const conformityMessages = {
   none: '—',
   /** A running clock, in the list and the sidebar: the deadline and the days left (0: the last day). */
-  deadline: (date: string, daysLeft: number) => {
+  deadline: (date: string, daysLeft: number | undefined) => {
+    if (daysLeft === undefined) return `Vence el ${date}`;
     if (daysLeft > 1) return `Vence el ${date} · quedan ${daysLeft} días`;
     if (daysLeft === 1) return `Vence el ${date} · queda 1 día`;
     if (daysLeft === 0) return `Vence hoy ${date}`;
