@@ -21,10 +21,11 @@ import {
 /**
  * Says the data is there, and of which shape: v5 orders invoices by reception, indexes them for search and gives
  * the invoices waiting for SUNAT their SUNAT check; the demo staff are of the group's corporate domain
- * (@grupoandino.pe) (issue 20). v6: notes linked to their originals, and the NO HABIDO supplier (issue 21).
+ * (@grupoandino.pe) (issue 20). v6 (issue 21): notes linked to their originals, the NO HABIDO supplier, every
+ * invoice's payment (cuotas, detracción, retención, expected payment date) and the paid ones' remittance.
  */
 const SEED_MARKER = { pk: 'SEED', sk: 'v6' };
-/** Markers of data this code cannot read (invoices without `receivedAt`, search items or counts; notes unlinked). */
+/** Markers of data this code cannot read (invoices without `receivedAt`, search items or counts; notes unlinked, no payment). */
 const OLDER_MARKERS = ['v1', 'v2', 'v3', 'v4', 'v5'];
 
 /** The local data directory holds data of an earlier shape: the stage refuses it rather than misread it. */
@@ -270,9 +271,13 @@ export function ublXml(invoice: Invoice): string {
  * Puts a real file at every seeded invoice's pdfUrl and xmlUrl in the documents bucket, so that the
  * demo downloads open. Called by the local stage right after it seeds the table.
  */
-export async function seedDocuments(s3: S3Client, bucket: string): Promise<number> {
+export async function seedDocuments(
+  s3: S3Client,
+  bucket: string,
+  invoices: readonly Invoice[] = buildWorld().invoices,
+): Promise<number> {
   const puts: PutObjectCommand[] = [];
-  for (const invoice of buildWorld().invoices) {
+  for (const invoice of invoices) {
     const name = `${invoice.supplierId}-${invoice.id}`;
     if (invoice.pdfUrl) {
       const pdf = minimalPdf([

@@ -207,6 +207,9 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   }),
   // An accepted invoice is SUNAT-valid: asking SUNAT again is refused (409) after the tenant check.
   requestSunatValidation: (actor) => invoiceCell(actor, {}, 'ACCEPTED'),
+  // The seed's own invoices state no forma de pago: they run no Ley 29623 clock, and the registration is refused
+  // (409 ERROR_ACQUIRER_CONFORMITY_NOT_APPLICABLE) after the tenant check.
+  registerAcquirerConformity: (actor) => invoiceCell(actor, { body: { decision: 'CONFORMITY' } }),
   getDashboard: (actor) => companyList(actor, 'client'),
   listEmployees: (actor) => companyList(actor, 'acquirer'),
   listOfficeLocations: (actor) => companyList(actor, 'taxId'),

@@ -5,6 +5,7 @@ import {
   InvoiceSummary,
   TABLE,
   keys,
+  type AcquirerConformityState,
   type IndexName,
   type InvoiceStatus,
   type InvoiceType,
@@ -45,6 +46,8 @@ export interface InvoiceFilter {
   /** "Vence entre": the expected payment date from, to (ISO dates, both included; either may be open). */
   readonly dueFrom?: string | undefined;
   readonly dueTo?: string | undefined;
+  /** The state of the Ley 29623 conformity clock (served by the clock records: invoice-conformity-query.ts). */
+  readonly acquirerConformity?: AcquirerConformityState | undefined;
 }
 
 /**

@@ -30,7 +30,7 @@ import type { Page, PageRequest } from './invoices.js';
 type RawItem = Record<string, unknown>;
 
 /** The filters of the listing besides the search, applied to the invoices the search found. */
-function matchesFilter(invoice: RawItem, scope: InvoiceScope, filter: InvoiceFilter): boolean {
+export function matchesFilter(invoice: RawItem, scope: InvoiceScope, filter: InvoiceFilter): boolean {
   if (scope.kind === 'SUPPLIER') {
     if (invoice.supplierId !== scope.supplierId) return false;
     if (scope.client && invoice.client !== scope.client) return false;
@@ -49,10 +49,12 @@ function matchesFilter(invoice: RawItem, scope: InvoiceScope, filter: InvoiceFil
     if (typeof expected !== 'string' || invoice.status === 'REJECTED') return false;
     if ((filter.dueFrom && expected < filter.dueFrom) || (filter.dueTo && expected > filter.dueTo)) return false;
   }
+  const conformity = invoice.acquirerConformity as { state?: unknown } | null | undefined;
+  if (filter.acquirerConformity && conformity?.state !== filter.acquirerConformity) return false;
   return true;
 }
 
-async function readInvoices(
+export async function readInvoices(
   db: DynamoDBDocumentClient,
   table: string,
   hits: readonly RawItem[],

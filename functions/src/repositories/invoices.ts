@@ -7,6 +7,7 @@ import {
   type InvoiceFilter,
   type InvoiceScope,
 } from './invoice-queries.js';
+import { runAcquirerConformityQuery } from './invoice-conformity-query.js';
 import { runInvoiceSearch } from './invoice-search.js';
 
 export interface Page<T> {
@@ -41,7 +42,9 @@ export function makeInvoiceRepository(db: DynamoDBDocumentClient, table: string)
   const list: InvoiceRepository['list'] = (scope, filter, page) =>
     filter.search !== undefined
       ? runInvoiceSearch(db, table, scope, filter, page, QUERY_BUDGET)
-      : runInvoiceQuery(db, table, planInvoiceQuery(scope, filter), page);
+      : filter.acquirerConformity !== undefined
+        ? runAcquirerConformityQuery(db, table, scope, filter, page, QUERY_BUDGET)
+        : runInvoiceQuery(db, table, planInvoiceQuery(scope, filter), page);
 
   async function counters(owner: 'CLIENT' | 'SUPPLIER', taxId: string): Promise<Record<string, unknown>> {
     const result = await db.send(new GetCommand({ TableName: table, Key: keys.invoiceCounts(owner, taxId) }));
@@ -53,7 +56,13 @@ export function makeInvoiceRepository(db: DynamoDBDocumentClient, table: string)
     async count(scope, filter) {
       const lists = { statuses: filter.statuses ?? [], types: filter.types ?? [] };
       const dueRange = filter.dueFrom !== undefined || filter.dueTo !== undefined;
-      if (filter.search === undefined && !filter.responsible && !filter.office && !dueRange) {
+      if (
+        filter.search === undefined &&
+        !filter.responsible &&
+        !filter.office &&
+        !dueRange &&
+        !filter.acquirerConformity
+      ) {
         if (scope.kind === 'SUPPLIER') {
           const count = sumCounts(await counters('SUPPLIER', scope.supplierId), { ...lists, client: scope.client });
           return { count, exact: true };

@@ -10,6 +10,7 @@ import { parseSunatDocument } from '../ubl/index.js';
 import { makeIntake } from './intake.js';
 import { outgoing } from './outgoing.factory.js';
 import { uploads } from './uploads.factory.js';
+import { clock } from '../adapters/clock.js';
 
 /** Intake wired to S3, the UBL parser, DynamoDB and the queues, built once per cold start. */
 export const intake = makeIntake({
@@ -63,10 +64,10 @@ export const intake = makeIntake({
   profiles: makeSupplierProfileRepository(documentClient, tableName()),
   // Each invoice is stored with its SUNAT check: the outbox sweeper asks SUNAT again if its message is lost.
   store: withSunatCheck(makeIntakeStore(documentClient, tableName(), logger), {
-    clock: () => new Date(),
+    clock,
     staleAfterSeconds: sunatRecheckBaseSeconds(),
   }),
   noteLinks: makeNoteLinks(documentClient, tableName()),
   outgoing,
-  clock: () => new Date(),
+  clock,
 });

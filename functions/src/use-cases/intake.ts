@@ -35,6 +35,7 @@ import type { NoteLinks } from '../repositories/note-links.js';
 import { checkNoteDocument, linkOriginal, linkNote, noteOfForm, type NoteDocument } from './note-intake.js';
 import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 import { uploadUseItems } from '../repositories/upload-uses.js';
+import { acquirerConformityAtIntake } from './acquirer-conformity.js';
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
 import type { SupplierProfileRepository } from '../repositories/supplier-profiles.js';
@@ -240,6 +241,9 @@ export function makeIntake(deps: IntakeDeps) {
       ],
       payment,
     };
+    // The Ley 29623 conformity clock, when the document runs one; its record is written with the invoice.
+    const conformity = acquirerConformityAtIntake(invoice, retryAllowed ? existing : null, deps.clock());
+    invoice.acquirerConformity = conformity.conformity;
     const sunat: SunatValidationMessage = {
       supplierId: invoice.supplierId,
       invoiceType: invoice.type,
@@ -263,7 +267,12 @@ export function makeIntake(deps: IntakeDeps) {
       progress.writing = true;
       try {
         const stored: Invoice = { ...invoice, ...link.fields };
-        await deps.store.create(stored, replacing, [...messages.map(outgoingItem), ...uses], link.writes);
+        await deps.store.create(
+          stored,
+          replacing,
+          [...messages.map(outgoingItem), ...uses, ...conformity.items],
+          link.writes,
+        );
         await deps.outgoing.deliver(messages);
         return stored;
       } catch (error) {

@@ -9,13 +9,14 @@ import { makeMiroOutbox } from '../workers/miro-requests-outbox.js';
 import { miroRetryBaseMs } from '../workers/miro-requests-worker.js';
 import { outgoing } from './outgoing.factory.js';
 import { makeInvoiceReview, type ReviewDeps } from './review-invoice.js';
+import { clock } from '../adapters/clock.js';
 
 /** The review's real adapters, built once per cold start (invoice-completion.factory.ts adds the attachment check). */
 export const reviewDeps: ReviewDeps = {
   store: makeInvoiceStore(documentClient, tableName()),
   outgoing,
   notificationsQueue: queueFromEnv(QUEUES.notifications.env),
-  clock: () => new Date(),
+  clock,
   log: logger,
   miro: makeMiroOutbox(documentClient, tableName()),
   miroGraceMs: Math.min(MIRO_POSTING.graceSeconds * 1000, 2 * miroRetryBaseMs()),

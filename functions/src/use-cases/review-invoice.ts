@@ -5,6 +5,7 @@ import {
   MIRO_POSTING,
   SUNAT_RECHECK_HISTORY_TITLE,
   sapPostingView,
+  acquirerConformityView,
   sunatCheckView,
   checkConformity,
   checkNoteReviewShape,
@@ -184,6 +185,10 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     return {
       ...invoice,
       officeLocation,
+      // The Ley 29623 clock with the days left today (the stage's clock).
+      ...(invoice.acquirerConformity
+        ? { acquirerConformity: acquirerConformityView(invoice.acquirerConformity, invoice, clock()) }
+        : {}),
       ...(record ? { sapPosting: sapPostingView(record, clock()) } : {}),
       ...(sunatCheck ? { sunatCheck } : {}),
       ...(isNoteType(invoice.type) ? { original: original ? linkedOf(original) : null } : {}),
@@ -371,7 +376,13 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           release: held.filter((ref) => !wanted.some(sameRef(ref))),
           alsoPut: uploadUseItems(added, before, clock()),
         });
-        return { ...plain, officeLocation: location };
+        return {
+          ...plain,
+          officeLocation: location,
+          ...(plain.acquirerConformity
+            ? { acquirerConformity: acquirerConformityView(plain.acquirerConformity, plain, clock()) }
+            : {}),
+        };
       });
     },
 

@@ -342,8 +342,11 @@ export async function startSapSimulator(
      * (a line torn by a crash is the change that was never answered, and is ignored).
      */
     stateFile?: string;
+    /** SAP's "now" (posting dates, fiscal years, payment-run change times): the stage's clock. @default real time */
+    clock?: () => Date;
   } = {},
 ): Promise<SapSimulator> {
+  const now = options.clock ?? (() => new Date());
   const companies = new Map(
     Object.entries(options.companyCodes ?? localCompanyCodes()).map(([ruc, code]) => [code, ruc]),
   );
@@ -620,12 +623,12 @@ export async function startSapSimulator(
         if (problem) return odataError(400, 'M8/000', problem);
         const posting: Posting = {
           document: String(documentNumber + 1),
-          fiscalYear: String(new Date().getUTCFullYear()),
+          fiscalYear: String(now().getUTCFullYear()),
           companyCode: String(payload.CompanyCode),
           supplierId: String(payload.InvoicingParty),
           invoiceId: String(payload.SupplierInvoiceIDByInvcgParty),
           requestId,
-          postedAt: new Date().toISOString(),
+          postedAt: now().toISOString(),
           creditMemo: payload.SupplierInvoiceIsCreditMemo === 'X',
           adjusts: payload.InvoiceReference
             ? { document: String(payload.InvoiceReference), fiscalYear: String(payload.InvoiceReferenceFiscalYear) }
@@ -772,7 +775,7 @@ export async function startSapSimulator(
               invoiceType: typeof entry.invoiceType === 'string' ? entry.invoiceType : null,
               scheduledAt: (entry.scheduledAt as string).slice(0, 10),
               paidAt: typeof entry.paidAt === 'string' ? entry.paidAt.slice(0, 10) : null,
-              changedAt: Math.max(Date.now(), lastChange + 1),
+              changedAt: Math.max(now().getTime(), lastChange + 1),
               // A paid item has its payment document: the one given, or the next of the run's numbering.
               payment:
                 typeof entry.paidAt === 'string'

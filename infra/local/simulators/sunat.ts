@@ -69,6 +69,11 @@ export interface SunatSimulatorOptions {
   readonly slowMs?: number;
   /** @default 3600 */
   readonly tokenTtlSeconds?: number;
+  /**
+   * SUNAT's "now" for the documents it knows (the stage's clock): a document issued after today in Lima does not exist
+   * yet. Its OAuth tokens keep real time, as the adapter that caches them does. @default real time
+   */
+  readonly clock?: () => Date;
   /** The state of some RUCs from the start (estadoRuc, condDomiRuc codes); the others are ACTIVO and HABIDO. */
   readonly taxpayers?: Readonly<Record<string, TaxpayerState>>;
 }
@@ -151,6 +156,17 @@ export function startSunatSimulator(
     const missing = fields.filter((name) => query[name] === undefined || query[name] === '');
     if (missing.length > 0 || !/^\d{2}\/\d{2}\/\d{4}$/.test(String(query.fechaEmision))) {
       return { status: 400, body: { success: false, message: `Parámetros inválidos: ${missing.join(', ')}` } };
+    }
+    // SUNAT knows no document issued after its today (Lima): it answers that it does not exist.
+    const [day, month, year] = String(query.fechaEmision).split('/');
+    const today = new Date((options.clock ?? (() => new Date()))().getTime() - 5 * 3_600_000)
+      .toISOString()
+      .slice(0, 10);
+    if (`${year}-${month}-${day}` > today) {
+      return {
+        status: 200,
+        body: { success: true, message: 'Operation Success! ', data: { estadoCp: '0', observaciones: [] } },
+      };
     }
     const numero = String(query.numero);
     const key = documentKey(String(query.numRuc), String(query.numeroSerie), numero);

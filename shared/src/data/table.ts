@@ -201,6 +201,37 @@ export const keys = {
     return { gsi1pk: keys.sunatDue, gsi1sk: `${dueAt}#${pk}` };
   },
 
+  /**
+   * The Ley 29623 conformity clock of an invoice (docs/data-design.md, "Acquirer conformity clocks"), written with
+   * every change of the clock on the invoice. While OPEN it sits in the byClient index under `ACQ_CONFORMITY#DUE`, by
+   * when the scheduled job takes its next step (a reminder, the presumed conformity); in every state it is listed by
+   * deadline per company (byClientSupplier) and per supplier (bySupplierStatus), for the list's filter.
+   */
+  acquirerConformity(supplierId: string, type: string, invoiceId: string): ItemKey {
+    return { pk: `ACQ_CONFORMITY#${supplierId}#${type}#${invoiceId}`, sk: 'CLOCK' };
+  },
+  acquirerConformityDue: 'ACQ_CONFORMITY#DUE',
+  acquirerConformityOfClient: (client: string, state: string) => `ACQ_CONFORMITY#CLIENT#${client}#${state}`,
+  acquirerConformityOfSupplier: (supplierId: string, state: string) => `ACQ_CONFORMITY#SUPPLIER#${supplierId}#${state}`,
+  acquirerConformityIndexes(clock: {
+    readonly pk: string;
+    readonly client: string;
+    readonly supplierId: string;
+    readonly state: string;
+    readonly deadline: string;
+    /** When the job takes the next step; null once no step is left (an answer, the presumption). */
+    readonly nextAt: string | null;
+  }): Record<string, string> {
+    const byDeadline = `${clock.deadline}#${clock.pk}`;
+    return {
+      ...(clock.nextAt ? { gsi1pk: keys.acquirerConformityDue, gsi1sk: `${clock.nextAt}#${clock.pk}` } : {}),
+      gsi3pk: keys.acquirerConformityOfClient(clock.client, clock.state),
+      gsi3sk: byDeadline,
+      gsi5pk: keys.acquirerConformityOfSupplier(clock.supplierId, clock.state),
+      gsi5sk: byDeadline,
+    };
+  },
+
   clients: { pk: 'CLIENTS', skPrefix: 'CLIENT#' },
   client(taxId: string): ItemKey {
     return { pk: 'CLIENTS', sk: `CLIENT#${taxId}` };

@@ -131,6 +131,20 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_PAYMENT_TERMS_INVALID: 'La forma de pago no es válida: {reason}',
   /** The detracción of a document typed without XML (docs/ap-payment.md). */
   ERROR_DETRACTION_INVALID: 'La detracción no es válida: {reason}',
+  /** Registering the acquirer's conformity (Ley 29623) of a document outside its scope (rules/acquirer-conformity.ts). */
+  ERROR_ACQUIRER_CONFORMITY_NOT_APPLICABLE:
+    'Este comprobante no está sujeto al plazo de conformidad de la Ley 29623: {reason}.',
+  /** Conformity, expressed or presumed, is irrevocable (D.U. 013-2020 art. 7). */
+  ERROR_ACQUIRER_CONFORMITY_IRREVOCABLE:
+    'La conformidad de este comprobante ya quedó registrada ({state}, {date}) y es irrevocable (Ley 29623).',
+  /** A second disconformity: after the supplier corrects the document, only conformity is registered. */
+  ERROR_ACQUIRER_DISCONFORMITY_ALREADY_REGISTERED:
+    'La disconformidad ya se registró el {date}. Cuando el proveedor subsane el comprobante, registre la conformidad.',
+  ERROR_ACQUIRER_CONFORMITY_PERIOD_ENDED:
+    'El plazo para responder venció el {deadline}: ya no puede registrarse una respuesta en SUNAT ni en el portal.',
+  ERROR_ACQUIRER_DISCONFORMITY_WITHOUT_CAUSE:
+    'Indique la causal de la disconformidad: plazo de pago acordado, monto neto pendiente de pago o reclamo sobre los bienes o servicios.',
+  ERROR_ACQUIRER_DISCONFORMITY_WITHOUT_REASON: 'Por favor, describa el motivo de la disconformidad.',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */

@@ -16,6 +16,11 @@ const AUDIENCES: Record<NotificationEvent, { supplier: boolean; client: boolean 
   PAYMENT_SCHEDULED: { supplier: true, client: false },
   INVOICE_PAID: { supplier: true, client: true },
   MIRO_FAILED: { supplier: false, client: true },
+  ACQUIRER_CONFORMITY_DUE_SOON: { supplier: false, client: true },
+  ACQUIRER_CONFORMITY_DUE_TODAY: { supplier: false, client: true },
+  ACQUIRER_CONFORMITY_PRESUMED: { supplier: true, client: true },
+  ACQUIRER_CONFORMITY_REGISTERED: { supplier: true, client: false },
+  ACQUIRER_DISCONFORMITY_REGISTERED: { supplier: true, client: false },
 };
 
 export function audiencesOf(event: NotificationEvent): { supplier: boolean; client: boolean } {
@@ -50,6 +55,16 @@ function notificationBody(message: NotificationMessage): string {
       return `${message.clientName} pagó la ${document}${detail ? ` el ${formatDate(detail)}` : ''}${remittance(message)}.`;
     case 'MIRO_FAILED':
       return `No se pudo registrar en SAP la ${document} de ${message.supplierName}${detail ? `: ${detail}` : '.'}`;
+    case 'ACQUIRER_CONFORMITY_DUE_SOON':
+      return `Quedan 2 días para expresar en la Plataforma de Confirmación de SUNAT la conformidad o disconformidad de ${message.clientName} con la ${document} de ${message.supplierName}: el plazo vence el ${formatDate(detail)}. Sin respuesta, la conformidad se presume (Ley 29623).`;
+    case 'ACQUIRER_CONFORMITY_DUE_TODAY':
+      return `Hoy ${formatDate(detail)} vence el plazo para expresar en la Plataforma de Confirmación de SUNAT la conformidad o disconformidad de ${message.clientName} con la ${document} de ${message.supplierName}. Sin respuesta, la conformidad se presume (Ley 29623).`;
+    case 'ACQUIRER_CONFORMITY_PRESUMED':
+      return `Venció el ${formatDate(detail)} el plazo sin respuesta de ${message.clientName}: se presume su conformidad con la ${document} de ${message.supplierName} (Ley 29623).`;
+    case 'ACQUIRER_CONFORMITY_REGISTERED':
+      return `${message.clientName} registró su conformidad con la ${document} (Ley 29623).`;
+    case 'ACQUIRER_DISCONFORMITY_REGISTERED':
+      return `${message.clientName} registró su disconformidad con la ${document} (Ley 29623)${detail ? `. ${sentence(detail)}` : '.'}`;
   }
 }
 

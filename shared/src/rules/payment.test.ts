@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { fromCents, percentOfCents, sumCents, toBasisPoints, toCents } from './money.js';
+import { limaDayOf } from './acquirer-conformity.js';
 import { notificationAbout, notificationText } from './notifications.js';
 import {
   computePayment,
   detractionOf,
   igvRetentionOf,
   installmentNumber,
-  limaDayOf,
   netToPayLine,
   nextPaymentRunDay,
   type PaymentInput,

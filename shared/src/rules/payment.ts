@@ -9,6 +9,7 @@ import type {
   RetentionExemption,
 } from '../schemas/payment.js';
 import { fromCents, percentOfCents, sumCents, toBasisPoints, toCents } from './money.js';
+import { limaDayOf } from './acquirer-conformity.js';
 
 /**
  * The payment rules of docs/ap-payment.md, pure and shared: the API computes an invoice's payment with them at
@@ -131,11 +132,6 @@ export function nextPaymentRunDay(date: string, runDays: readonly number[] | nul
   }
   // Unreachable: every month has a run day, so the next month always answers.
   return date;
-}
-
-/** The day a timestamp falls on in Lima (UTC-5 all year): a reception at 21:00 in Lima is that day, not the next. */
-export function limaDayOf(timestamp: string): string {
-  return isoDay(Date.parse(timestamp) - 5 * 3_600_000);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

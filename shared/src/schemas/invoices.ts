@@ -18,6 +18,7 @@ import { DetractionInput, InvoicePayment, PaymentTermsInput, Remittance } from '
 import { SapPosting } from './sap-posting.js';
 import { SunatCheck } from './sunat-check.js';
 import { NOTE_ORIGINAL_TYPES } from '../sunat/catalogues.js';
+import { AcquirerConformity, AcquirerConformityFilter } from './acquirer-conformity.js';
 
 // Invoices (spec §3) and the requests that list, create and review them.
 
@@ -139,6 +140,8 @@ export const Invoice = z.object({
   payment: z.optional(z.nullable(InvoicePayment)),
   /** SAP's payment once paid (the payment sync): document, date and method. */
   remittance: z.optional(z.nullable(Remittance)),
+  /** The Ley 29623 conformity clock (schemas/acquirer-conformity.ts); absent or null when it does not apply. */
+  acquirerConformity: z.optional(z.nullable(AcquirerConformity)),
 });
 export type Invoice = z.infer<typeof Invoice>;
 
@@ -196,6 +199,8 @@ const invoiceFilter = {
   /** "Vence entre": the expected payment date from `dueFrom` to `dueTo`, both included (soonest first). */
   dueFrom: z.optional(IsoDate),
   dueTo: z.optional(IsoDate),
+  /** Invoices whose Ley 29623 conformity clock is in this state (OPEN: soonest deadline first). */
+  acquirerConformity: z.optional(AcquirerConformityFilter),
 };
 
 /** GET /invoices: the invoice filter of spec §3, paginated. */

@@ -29,6 +29,12 @@ export const NOTIFICATION_EVENTS = [
   'PAYMENT_SCHEDULED',
   'INVOICE_PAID',
   'MIRO_FAILED',
+  // The Ley 29623 conformity clock (rules/acquirer-conformity.ts).
+  'ACQUIRER_CONFORMITY_DUE_SOON',
+  'ACQUIRER_CONFORMITY_DUE_TODAY',
+  'ACQUIRER_CONFORMITY_PRESUMED',
+  'ACQUIRER_CONFORMITY_REGISTERED',
+  'ACQUIRER_DISCONFORMITY_REGISTERED',
 ] as const;
 export const NotificationEvent = z.enum(NOTIFICATION_EVENTS);
 export type NotificationEvent = z.infer<typeof NotificationEvent>;
@@ -57,5 +63,10 @@ export const NotificationMessage = z.object({
   expectedPaymentDate: z.optional(z.nullable(IsoDate)),
   /** INVOICE_PAID: SAP's payment document and method (the remittance). */
   remittance: z.optional(z.nullable(z.object({ document: z.string(), methodName: z.string() }))),
+  /**
+   * ACQUIRER_CONFORMITY_DUE_*: the invoice's responsible employee (its id at the company), whom the reminder's e-mail
+   * goes to; absent or null, the company's staff are e-mailed.
+   */
+  responsibleId: z.optional(z.nullable(z.string())),
 });
 export type NotificationMessage = z.infer<typeof NotificationMessage>;

@@ -16,6 +16,8 @@ import {
   type InvoiceStatus,
   type InvoiceSummary,
 } from '@portal/shared';
+import { ConformityStatus } from './acquirer-conformity/conformity-status';
+import { conformityMessages } from './acquirer-conformity/messages';
 import { FileActions } from './file-actions';
 import { invoicesMessages } from './messages';
 import { paymentMessages } from './payment-messages';
@@ -148,6 +150,7 @@ export const COLUMN_WIDTHS: Readonly<Record<InvoiceColumnId, { width: number; mi
   issuedAt: { width: 185, minWidth: 120 },
   paymentDate: { width: 165, minWidth: 120 },
   file: { width: 145, minWidth: 140 },
+  acquirerConformity: { width: 250, minWidth: 170 },
 };
 
 type InvoiceColumn = TableProps.ColumnDefinition<InvoiceSummary> & { readonly id: InvoiceColumnId };
@@ -299,6 +302,21 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
         </SpaceBetween>
       ),
       sortingComparator: (a, b) => byText(fileKinds(a), fileKinds(b)),
+    },
+    {
+      // The Ley 29623 clock: its deadline and days left while it runs, else how it ended.
+      id: 'acquirerConformity',
+      header: text.columns.acquirerConformity,
+      ...COLUMN_WIDTHS.acquirerConformity,
+      cell: (invoice) =>
+        invoice.acquirerConformity ? (
+          <ConformityStatus conformity={invoice.acquirerConformity} testId="invoice-acquirer-conformity" />
+        ) : (
+          conformityMessages.none
+        ),
+      // Soonest deadline first; invoices without a clock last.
+      sortingComparator: (a, b) =>
+        byDate(a.acquirerConformity?.deadline ?? null, b.acquirerConformity?.deadline ?? null),
     },
   ];
   // A column the user resized keeps its width.

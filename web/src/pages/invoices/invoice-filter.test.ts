@@ -32,4 +32,12 @@ describe('the invoices filter in the URL', () => {
     expect(serializeFilter(filter).toString()).toBe('dueFrom=2026-12-01&dueTo=2026-12-15');
     expect(parseFilter(new URLSearchParams('dueFrom=2026-02-30&dueTo=15/12/26'))).toEqual(EMPTY_FILTER);
   });
+
+  it('keeps the Ley 29623 filter: one known state, written back the same way', () => {
+    const filter = parseFilter(new URLSearchParams('acquirerConformity=OPEN'));
+    expect(filter.acquirerConformity).toBe('OPEN');
+    expect(isFiltered(filter)).toBe(true);
+    expect(serializeFilter(filter).toString()).toBe('acquirerConformity=OPEN');
+    expect(parseFilter(new URLSearchParams('acquirerConformity=VENCIDA')).acquirerConformity).toBeUndefined();
+  });
 });

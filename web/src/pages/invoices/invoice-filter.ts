@@ -1,4 +1,11 @@
-import { INVOICE_STATUSES, INVOICE_TYPES, type InvoiceStatus, type InvoiceType } from '@portal/shared';
+import {
+  ACQUIRER_CONFORMITY_STATES,
+  INVOICE_STATUSES,
+  INVOICE_TYPES,
+  type AcquirerConformityState,
+  type InvoiceStatus,
+  type InvoiceType,
+} from '@portal/shared';
 
 /** The conformity kind the reviewer works with (spec §2: a mode choice between HES and MIGO). */
 export const FILTER_MODES = ['HES', 'MIGO'] as const;
@@ -21,6 +28,8 @@ export interface InvoiceFilterState {
   /** "Vence entre": the expected payment date from, to (yyyy-mm-dd, both included). */
   readonly dueFrom?: string;
   readonly dueTo?: string;
+  /** Invoices whose Ley 29623 conformity clock is in this state. */
+  readonly acquirerConformity?: AcquirerConformityState;
   readonly mode: FilterMode;
 }
 
@@ -82,6 +91,7 @@ export function parseFilter(params: URLSearchParams): InvoiceFilterState {
     search: text(params.get('search')),
     dueFrom: isoDate(params.get('dueFrom')),
     dueTo: isoDate(params.get('dueTo')),
+    acquirerConformity: listOf(params.get('acquirerConformity'), ACQUIRER_CONFORMITY_STATES)[0],
     mode: mode === 'MIGO' ? 'MIGO' : 'HES',
   };
 }
@@ -103,6 +113,7 @@ export function serializeFilter(filter: InvoiceFilterState): URLSearchParams {
   set('search', filter.search);
   set('dueFrom', filter.dueFrom);
   set('dueTo', filter.dueTo);
+  set('acquirerConformity', filter.acquirerConformity);
   if (filter.mode !== 'HES') params.set('mode', filter.mode);
   return params;
 }
@@ -123,6 +134,7 @@ export function isFiltered(filter: InvoiceFilterState): boolean {
     filter.issuer ||
     filter.search ||
     filter.dueFrom ||
-    filter.dueTo,
+    filter.dueTo ||
+    filter.acquirerConformity,
   );
 }

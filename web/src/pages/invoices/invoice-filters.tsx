@@ -11,6 +11,7 @@ import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import TokenGroup, { type TokenGroupProps } from '@cloudscape-design/components/token-group';
 import {
+  ACQUIRER_CONFORMITY_STATES,
   INVOICE_STATUSES,
   INVOICE_STATUS_LABELS,
   INVOICE_TYPES,
@@ -18,6 +19,7 @@ import {
   formatDate,
   parseTypedDate,
   routes,
+  type AcquirerConformityState,
   type Client,
   type InvoiceStatus,
   type InvoiceType,
@@ -33,6 +35,7 @@ import {
   type FilterPatch,
   type InvoiceFilterState,
 } from './invoice-filter';
+import { conformityMessages } from './acquirer-conformity/messages';
 import { invoicesMessages } from './messages';
 import { paymentMessages } from './payment-messages';
 import type { FilterChange, ResolvedFilter } from './use-invoice-filter';
@@ -50,6 +53,11 @@ const TYPE_OPTIONS: MultiselectProps.Option[] = INVOICE_TYPES.map((type) => ({
   value: type,
   label: INVOICE_TYPE_LABELS[type],
 }));
+
+const CONFORMITY_OPTIONS: SelectProps.Option[] = [
+  { value: '', label: conformityMessages.filter.all },
+  ...ACQUIRER_CONFORMITY_STATES.map((state) => ({ value: state, label: conformityMessages.filter.options[state] })),
+];
 
 /**
  * The companies a level may pick. Suppliers may look at all their clients at once; managers only at
@@ -403,6 +411,11 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
         dueTo: undefined,
       });
     }
+    if (filter.acquirerConformity) {
+      add(conformityMessages.filter.token(conformityMessages.filter.options[filter.acquirerConformity]), {
+        acquirerConformity: undefined,
+      });
+    }
     return list;
   }, [filter, level, props.clients, responsibleName, resolved.acquirerNotAllowed, staff]);
 
@@ -463,6 +476,19 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
             </FormField>
           )}
           <DueRangeField from={filter.dueFrom} to={filter.dueTo} onCommit={(range) => onChange(range)} />
+          <FormField label={conformityMessages.filter.label} data-testid="acquirer-conformity-filter">
+            <Select
+              options={CONFORMITY_OPTIONS}
+              selectedOption={
+                CONFORMITY_OPTIONS.find((option) => option.value === (filter.acquirerConformity ?? '')) ?? null
+              }
+              onChange={({ detail }) =>
+                onChange({
+                  acquirerConformity: (detail.selectedOption.value || undefined) as AcquirerConformityState | undefined,
+                })
+              }
+            />
+          </FormField>
         </ColumnLayout>
 
         <Button

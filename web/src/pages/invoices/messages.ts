@@ -38,6 +38,7 @@ export const invoicesMessages = {
     issuedAt: 'Fecha de emisión',
     paymentDate: 'Fecha de pago',
     status: 'Estado',
+    acquirerConformity: 'Conformidad SUNAT',
   },
   /** Under the amount of a transferencia gratuita (docs/ap-documents.md): registered, nothing to pay. */
   freeOfCharge: 'Transferencia gratuita: nada que pagar',

@@ -102,6 +102,7 @@ export function resolveFilter(
         ...(filter.invoiceStatus.length > 0 ? { invoiceStatus: filter.invoiceStatus.join(',') } : {}),
         ...(filter.invoiceType.length > 0 ? { invoiceType: filter.invoiceType.join(',') } : {}),
         ...(filter.search ? { search: filter.search } : {}),
+        ...(filter.acquirerConformity ? { acquirerConformity: filter.acquirerConformity } : {}),
         ...(staff && filter.office ? { office: filter.office } : {}),
         ...(staff && filter.responsible ? { responsible: filter.responsible } : {}),
         ...(staff && filter.issuer ? { issuer: filter.issuer } : {}),

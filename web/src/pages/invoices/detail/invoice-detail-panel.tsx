@@ -11,6 +11,8 @@ import { useApi } from '../../../api/use-api';
 import { useFeedback } from '../../../feedback/feedback';
 import type { InvoiceKey } from '../../../layout/header/invoice-links';
 import { useCurrentUser } from '../../../session/use-current-user';
+import { AcquirerConformitySection } from '../acquirer-conformity/conformity-section';
+import { conformityMessages } from '../acquirer-conformity/messages';
 import { invoiceNumber } from '../columns';
 import { ApproveDespiteRucRiskModal, ApproveModal, RejectModal } from './decision-modals';
 import { HistoryModal } from './history-modal';
@@ -246,6 +248,14 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
               </Alert>
             </div>
           )}
+
+          <AcquirerConformitySection
+            invoice={invoice}
+            level={user?.level}
+            path={path}
+            number={number}
+            onRegistered={(updated, decision) => changed(updated, conformityMessages.modal.success[decision])}
+          />
 
           {access.editBlockedReason && (
             <div data-testid="invoice-detail-not-editable">
