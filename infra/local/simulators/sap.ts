@@ -145,6 +145,8 @@ const HEADER_PROPERTIES = new Set([
   'to_SupplierInvoiceItemGLAcct',
   'to_SupplierInvoiceTax',
   'to_SupplierInvoiceWhldgTax',
+  // The header's withholding taxes (A_SuplrInvcHeaderWhldgTax): the detracción and the retención del IGV (issue 21).
+  'to_SuplrInvcHeaderWhldgTax',
 ]);
 const PURCHASE_ORDER_LINE_PROPERTIES = new Set([
   'SupplierInvoice',
