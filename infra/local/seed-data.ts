@@ -1,5 +1,10 @@
 import {
   INVOICE_STATUS_LABELS,
+  isAccepted,
+  originalAmounts,
+  computePayment,
+  fromCents,
+  toCents,
   keys,
   type CertStatus,
   withCheckDigit,
@@ -11,6 +16,7 @@ import {
   type InvoiceType,
   type OfficeLocation,
   type OperationType,
+  type RetentionExemption,
   type StatusHistoryEntry,
 } from '@portal/shared';
 import type { DemoAccount } from './outputs.js';
@@ -46,6 +52,8 @@ export const CLIENTS: Client[] = [
     address: 'Av. Javier Prado Este 4200, Santiago de Surco, Lima',
     logo: null,
     system_name: 'CAA',
+    // Pays its suppliers on the 15th and on the 30th (the last day of a shorter month): docs/ap-payment.md.
+    paymentRunDays: [15, 30],
   },
   {
     taxId: withCheckDigit('2060341580'),
@@ -53,6 +61,8 @@ export const CLIENTS: Client[] = [
     address: 'Calle Los Laureles 365, San Isidro, Lima',
     logo: null,
     system_name: 'MPS',
+    // Designated agente de retención del IGV by SUNAT (R.S. 037-2002/SUNAT): withholds 3 % of its suppliers' invoices.
+    igvRetentionAgent: true,
   },
   {
     taxId: withCheckDigit('2051233489'),
@@ -66,14 +76,29 @@ export const CLIENTS: Client[] = [
 export interface SeedSupplier {
   readonly taxId: string;
   readonly name: string;
+  /** Why the IGV is not retained from it (a buen contribuyente): docs/ap-payment.md. */
+  readonly igvRetentionExemption?: RetentionExemption;
 }
 
 export const SUPPLIERS: SeedSupplier[] = [
   { taxId: withCheckDigit('2045617832'), name: 'Servicios Industriales Lima S.A.C.' },
   { taxId: withCheckDigit('2060817235'), name: 'Ferretería El Constructor E.I.R.L.' },
-  { taxId: withCheckDigit('2049012345'), name: 'Consultores Tributarios Asociados S.R.L.' },
+  {
+    taxId: withCheckDigit('2049012345'),
+    name: 'Consultores Tributarios Asociados S.R.L.',
+    igvRetentionExemption: 'BUEN_CONTRIBUYENTE',
+  },
   { taxId: withCheckDigit('1045678901'), name: 'Quispe Mamani Rosa Elena' },
 ];
+
+/**
+ * A supplier SUNAT answers as NO HABIDO (issue 21, the RUC risk gate): the SUNAT simulator starts with its RUC so, and
+ * its seeded invoices carry that answer; a manager cannot approve them, an administrator can with a reason.
+ */
+export const NO_HABIDO_SUPPLIER: SeedSupplier = {
+  taxId: withCheckDigit('2060477821'),
+  name: 'Distribuidora Amazónica del Oriente S.A.C.',
+};
 
 export const OFFICE_LOCATIONS: Record<string, OfficeLocation[]> = Object.fromEntries(
   CLIENTS.map((client, c) => [
@@ -152,6 +177,66 @@ const PREFIX: Record<InvoiceType, string> = {
 
 const day = (base: Date, offset: number) => new Date(base.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
 
+/**
+ * The demo invoice of docs/ap-payment.md: a factura a crédito of the demo supplier to the first company, in two
+ * cuotas due 30 and 60 days after issue, subject to a 12 % detracción (catálogo 54: 037, demás servicios).
+ */
+export const DEMO_CREDIT_DETRACTION = { code: '037', percent: 12, account: '00-068-145617' } as const;
+
+/**
+ * The payment of a seeded invoice, as intake computes it (rules/payment.ts), from what its XML would say: a
+ * recibo por honorarios al contado, a credit note without forma de pago, a factura al contado one time in three
+ * and otherwise al crédito in one cuota due 30 days after issue; the demo invoice as DEMO_CREDIT_DETRACTION says.
+ */
+function seedPayment(invoice: Invoice, i: number, demoCredit: boolean): Invoice['payment'] {
+  const company = CLIENTS.find((client) => client.taxId === invoice.client)!;
+  const supplier = SUPPLIERS.find((each) => each.taxId === invoice.supplierId)!;
+  const issued = new Date(`${invoice.issuedAt}T00:00:00Z`);
+  const detraction = demoCredit
+    ? {
+        operationType: '1001',
+        code: DEMO_CREDIT_DETRACTION.code,
+        percent: DEMO_CREDIT_DETRACTION.percent,
+        amount: null,
+        currency: invoice.currency,
+        account: DEMO_CREDIT_DETRACTION.account,
+      }
+    : null;
+  const method =
+    invoice.type === 'NOTA_DE_CREDITO'
+      ? null
+      : invoice.type === 'RECIBO_POR_HONORARIOS' || (!demoCredit && i % 3 === 1)
+        ? ('CONTADO' as const)
+        : ('CREDITO' as const);
+  const input = {
+    type: invoice.type,
+    currency: invoice.currency,
+    amount: invoice.amount,
+    taxAmount: invoice.taxAmount,
+    method,
+    installments: [],
+    declaredPendingAmount: null,
+    dueDates: [],
+    detraction,
+    receivedAt: invoice.receivedAt,
+    company,
+    supplierExemption: supplier.igvRetentionExemption ?? null,
+  };
+  if (method !== 'CREDITO') return computePayment(input);
+  // The cuotas add up to the net to pay, as SUNAT asks: the first half (rounded down to the cent), then the rest.
+  const net = toCents(computePayment(input).netToPay);
+  const shares = demoCredit ? [Math.floor(net / 2), net - Math.floor(net / 2)] : [net];
+  return computePayment({
+    ...input,
+    installments: shares.map((cents, n) => ({
+      number: n + 1,
+      amount: fromCents(cents),
+      dueDate: day(issued, 30 * (n + 1)),
+    })),
+    declaredPendingAmount: fromCents(net),
+  });
+}
+
 /** The history of a seeded invoice: received at `receivedAt`, then a step every three days. */
 function history(status: InvoiceStatus, receivedAt: string, reason: string | null): StatusHistoryEntry[] {
   const path: InvoiceStatus[] =
@@ -167,11 +252,37 @@ function history(status: InvoiceStatus, receivedAt: string, reason: string | nul
   }));
 }
 
+/** An invoice SAP holds (approved before the portal, or by the demo world's history), which notes may adjust. */
+export interface LegacyPosting {
+  readonly document: string;
+  readonly fiscalYear: string;
+  readonly acquirerTaxId: string;
+  readonly supplierId: string;
+  readonly invoiceId: string;
+  readonly grossAmount: number;
+  readonly currency: Currency;
+  readonly purchaseOrders: readonly string[];
+}
+
 export interface SeedWorld {
   readonly invoices: Invoice[];
   readonly purchaseOrders: SeedPurchaseOrder[];
   readonly conformityDocuments: SeedConformityDocument[];
+  /** What SAP already holds of the world: its approved facturas and the original of the note outside the portal. */
+  readonly legacyPostings: LegacyPosting[];
 }
+
+/** Reasons of the seeded credit notes (catálogo 09), in turn. */
+const SEED_CREDIT_REASONS = [
+  { code: '09', label: 'Disminución en el valor', description: 'Ajuste de precio acordado con el área usuaria.' },
+  { code: '04', label: 'Descuento global', description: 'Descuento por pronto pago.' },
+  { code: '07', label: 'Devolución por ítem', description: 'Devolución de dos unidades con defecto.' },
+] as const;
+
+/** The series-number of the seeded note's original that is not in the portal (issued before it). */
+export const ORIGINAL_NOT_IN_PORTAL = { type: 'FACTURA', prefixId: 'F001', numericId: '42', id: 'F001-42' } as const;
+/** The purchase order that original was billed against, for the manager to enter on its note. */
+export const ORIGINAL_NOT_IN_PORTAL_ORDER = '4500009042';
 
 /** Invoices for every supplier at every company, cycling through all statuses; dated before `today`. */
 export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): SeedWorld {
@@ -181,19 +292,34 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
   const conformityDocuments: SeedConformityDocument[] = [];
   let correlative = 100;
   let po = 4500012000;
+  let demoCredit = false;
 
   SUPPLIERS.forEach((supplier, s) => {
     CLIENTS.forEach((client, c) => {
       const count = 6 + ((s + c) % 3) * 2;
       for (let i = 0; i < count; i++) {
-        const status = STATUSES[(i + s + c) % STATUSES.length]!;
+        const cycled = STATUSES[(i + s + c) % STATUSES.length]!;
         const isPerson = supplier.taxId.startsWith('10');
         const type: InvoiceType = isPerson ? 'RECIBO_POR_HONORARIOS' : i % 5 === 4 ? 'NOTA_DE_CREDITO' : 'FACTURA';
-        const currency: Currency = (i + c) % 4 === 3 ? 'USD' : 'PEN';
-        const base = Math.round((500 + random() * 45_000) * 100) / 100;
+        // A credit note adjusts the factura just before it, of the same supplier and company (issue 21).
+        const original = type === 'NOTA_DE_CREDITO' ? invoices[invoices.length - 1]! : null;
+        const drawnCurrency: Currency = (i + c) % 4 === 3 ? 'USD' : 'PEN';
+        const currency: Currency = original?.currency ?? drawnCurrency;
+        const drawn = Math.round((500 + random() * 45_000) * 100) / 100;
+        // A note takes a tenth of its original's amount before IGV.
+        const base = original ? Math.round((original.amount - original.taxAmount) * 10) / 100 : drawn;
         const taxAmount = isPerson ? 0 : Math.round(base * 0.18 * 100) / 100;
         const amount = Math.round((base + taxAmount) * 100) / 100;
-        const issuedAt = day(today, -Math.floor(2 + random() * 170));
+        const drawnIssue = day(today, -Math.floor(2 + random() * 170));
+        const issuedAt = original && drawnIssue < original.issuedAt ? original.issuedAt : drawnIssue;
+        // A note is reviewed after its original, and approved only once its original is.
+        const status: InvoiceStatus = !original
+          ? cycled
+          : original.operationType === null && cycled !== 'REJECTED'
+            ? 'PENDING'
+            : isAccepted(cycled) && !isAccepted(original.status)
+              ? 'COMPLETED'
+              : cycled;
         // What the manager will choose; documents exist from the start, as SAP creates them before invoicing.
         const plannedOperation: OperationType = isPerson
           ? 'WITHOUT_PURCHASE_ORDER'
@@ -201,19 +327,28 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
             ? 'SERVICES'
             : 'GOODS';
         const reviewed = !['PENDING', 'REJECTED'].includes(status);
-        const operationType: OperationType | null = reviewed ? plannedOperation : null;
+        const operationType: OperationType | null = reviewed ? (original?.operationType ?? plannedOperation) : null;
         const poId = String(po++);
         const employee = EMPLOYEES[client.taxId]![i % 4]!;
         const office = OFFICE_LOCATIONS[client.taxId]![i % 3]!;
-        const hasOrder = plannedOperation === 'SERVICES' || plannedOperation === 'GOODS';
+        // SAP's orders and documents exist from the start; a note has none of its own (it takes its original's
+        // orders), so those drawn for a note's turn stay free.
+        const makesDocuments = plannedOperation === 'SERVICES' || plannedOperation === 'GOODS';
+        const hasOrder = !original && makesDocuments;
+        const claimed = reviewed && hasOrder;
         const prefixId = PREFIX[type];
         const numericId = String(correlative++);
         const id = `${prefixId}-${numericId}`;
-        const conformityId = hasOrder
+        const conformityId = makesDocuments
           ? `${plannedOperation === 'SERVICES' ? '1000' : '5000'}${String(correlative).padStart(6, '0')}`
           : null;
-        if (hasOrder) {
-          purchaseOrders.push({ id: poId, issuerTaxId: supplier.taxId, acquirerTaxId: client.taxId, currency });
+        if (makesDocuments) {
+          purchaseOrders.push({
+            id: poId,
+            issuerTaxId: supplier.taxId,
+            acquirerTaxId: client.taxId,
+            currency: drawnCurrency,
+          });
           conformityDocuments.push({
             kind: plannedOperation === 'SERVICES' ? 'SERVICE_SHEET' : 'MATERIAL_DOCUMENT',
             documentId: conformityId!,
@@ -222,19 +357,20 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
             issuerTaxId: supplier.taxId,
             acquirerTaxId: client.taxId,
             deliveryNote: plannedOperation === 'GOODS' ? `GR-${correlative}` : null,
-            amount: base,
-            currency,
+            amount: drawn,
+            currency: drawnCurrency,
             responsible: employee.id,
-            associatedInvoice: reviewed ? id : null,
-            claimedBy: reviewed ? keys.invoice(supplier.taxId, type, id).pk : null,
+            associatedInvoice: claimed ? id : null,
+            claimedBy: claimed ? keys.invoice(supplier.taxId, type, id).pk : null,
           });
         }
         const rejectedReason = status === 'REJECTED' ? 'El monto no coincide con la orden de compra.' : null;
+        const reason = SEED_CREDIT_REASONS[i % SEED_CREDIT_REASONS.length]!;
         // Received from the day of issue to three days later, in office hours (Lima is UTC-5).
         const receivedAt = new Date(
           Date.parse(`${issuedAt}T13:00:00Z`) + ((correlative * 7) % 72) * 3_600_000 + (correlative % 60) * 60_000,
         ).toISOString();
-        invoices.push({
+        const invoice: Invoice = {
           id,
           prefixId,
           numericId,
@@ -254,9 +390,9 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
           currency,
           amount,
           taxAmount,
-          serviceSheets: operationType === 'SERVICES' ? [conformityId!] : [],
-          materialDocs: operationType === 'GOODS' ? [conformityId!] : [],
-          purchaseOrders: reviewed && hasOrder ? [poId] : [],
+          serviceSheets: hasOrder && operationType === 'SERVICES' ? [conformityId!] : [],
+          materialDocs: hasOrder && operationType === 'GOODS' ? [conformityId!] : [],
+          purchaseOrders: original ? [...original.purchaseOrders] : reviewed && hasOrder ? [poId] : [],
           attachments: [],
           issuedAt,
           receivedAt,
@@ -268,11 +404,239 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
           disapprovedWithoutRejection: status === 'REJECTED' && i % 2 === 0,
           notes: null,
           statusHistory: history(status, receivedAt, rejectedReason),
+          ...(original
+            ? {
+                billingReference: {
+                  type: 'FACTURA' as const,
+                  prefixId: original.prefixId,
+                  numericId: original.numericId,
+                  id: original.id,
+                },
+                noteReason: { ...reason },
+                originalInPortal: true,
+              }
+            : {}),
+        };
+        const isDemoCredit =
+          !demoCredit && s === 0 && c === 0 && type === 'FACTURA' && currency === 'PEN' && status === 'ACCEPTED';
+        demoCredit ||= isDemoCredit;
+        invoices.push({
+          ...invoice,
+          payment: seedPayment(invoice, i, isDemoCredit),
+          // SAP's remittance of a paid invoice: its payment document, by transfer.
+          remittance:
+            status === 'PAID'
+              ? {
+                  document: String(2100000000 + correlative),
+                  fiscalYear: invoice.paidAt!.slice(0, 4),
+                  paidAt: invoice.paidAt!,
+                  method: 'T',
+                  methodName: 'Transferencia bancaria',
+                  amount: null,
+                  currency: invoice.currency,
+                }
+              : null,
         });
+        if (original) {
+          const note = invoices[invoices.length - 1]!;
+          invoices[invoices.length - 2] = { ...original, ...originalAmounts(original.amount, [note]) };
+        }
       }
     });
   });
-  return { invoices, purchaseOrders, conformityDocuments };
+  correlative = addIssue21Demo(today, invoices, purchaseOrders, conformityDocuments, correlative);
+  return { invoices, purchaseOrders, conformityDocuments, legacyPostings: legacyPostingsOf(invoices) };
+}
+
+/**
+ * What a person trying the local stage sees of issue 21 besides the seeded credit notes: a debit note of an approved
+ * factura, a credit note whose original (F001-42) was issued before the portal, and the NO HABIDO supplier's
+ * facturas, one ready for approval. Returns the next correlative.
+ */
+function addIssue21Demo(
+  today: Date,
+  invoices: Invoice[],
+  purchaseOrders: SeedPurchaseOrder[],
+  conformityDocuments: SeedConformityDocument[],
+  correlative: number,
+): number {
+  const client = CLIENTS[0]!;
+  const supplier = SUPPLIERS[0]!;
+  const employee = EMPLOYEES[client.taxId]![0]!;
+  const office = OFFICE_LOCATIONS[client.taxId]![0]!;
+  const receivedAt = (issuedAt: string) => `${issuedAt}T15:30:00.000Z`;
+  const common = {
+    statusMessage: null,
+    certStatus: 'VALID' as const,
+    approved: false,
+    client: client.taxId,
+    clientName: client.name,
+    responsible: null,
+    officeId: null,
+    locationId: null,
+    operationType: null,
+    serviceSheets: [],
+    materialDocs: [],
+    attachments: [],
+    scheduledAt: null,
+    paidAt: null,
+    xmlUrl: null,
+    disapprovedWithoutRejection: false,
+    notes: null,
+  };
+
+  // A debit note (intereses por mora) of the supplier's first approved factura at the company.
+  const approvedIndex = invoices.findIndex(
+    (invoice) =>
+      invoice.supplierId === supplier.taxId &&
+      invoice.client === client.taxId &&
+      invoice.type === 'FACTURA' &&
+      isAccepted(invoice.status),
+  );
+  const approved = invoices[approvedIndex]!;
+  const debitIssued = day(today, -3);
+  const debit: Invoice = {
+    ...common,
+    id: `FD01-${correlative}`,
+    prefixId: 'FD01',
+    numericId: String(correlative++),
+    type: 'NOTA_DE_DEBITO',
+    status: 'PENDING',
+    supplierId: supplier.taxId,
+    supplierName: supplier.name,
+    currency: approved.currency,
+    amount: 118,
+    taxAmount: 18,
+    purchaseOrders: [...approved.purchaseOrders],
+    issuedAt: debitIssued,
+    receivedAt: receivedAt(debitIssued),
+    pdfUrl: `seed/${supplier.taxId}/FD01-${correlative - 1}.pdf`,
+    statusHistory: history('PENDING', receivedAt(debitIssued), null),
+    billingReference: { type: 'FACTURA', prefixId: approved.prefixId, numericId: approved.numericId, id: approved.id },
+    noteReason: { code: '01', label: 'Intereses por mora', description: 'Intereses por pago fuera de plazo.' },
+    originalInPortal: true,
+  };
+  invoices.push(debit);
+  const notesOfApproved = invoices.filter(
+    (invoice) => invoice.billingReference?.id === approved.id && invoice.supplierId === approved.supplierId,
+  );
+  invoices[approvedIndex] = { ...approved, ...originalAmounts(approved.amount, notesOfApproved) };
+
+  // A credit note whose original was issued before the portal existed: SAP holds that factura (legacyPostingsOf).
+  purchaseOrders.push({
+    id: ORIGINAL_NOT_IN_PORTAL_ORDER,
+    issuerTaxId: supplier.taxId,
+    acquirerTaxId: client.taxId,
+    currency: 'PEN',
+  });
+  const orphanIssued = day(today, -5);
+  invoices.push({
+    ...common,
+    id: `FC01-${correlative}`,
+    prefixId: 'FC01',
+    numericId: String(correlative++),
+    type: 'NOTA_DE_CREDITO',
+    status: 'PENDING',
+    supplierId: supplier.taxId,
+    supplierName: supplier.name,
+    currency: 'PEN',
+    amount: 236,
+    taxAmount: 36,
+    purchaseOrders: [],
+    issuedAt: orphanIssued,
+    receivedAt: receivedAt(orphanIssued),
+    pdfUrl: `seed/${supplier.taxId}/FC01-${correlative - 1}.pdf`,
+    statusHistory: history('PENDING', receivedAt(orphanIssued), null),
+    billingReference: { ...ORIGINAL_NOT_IN_PORTAL },
+    noteReason: { code: '04', label: 'Descuento global', description: 'Descuento por volumen del primer trimestre.' },
+    originalInPortal: false,
+  });
+
+  // The NO HABIDO supplier: a factura completed and ready for approval, and one still to review.
+  const sunat = (checkedAt: string) => ({
+    estadoCp: '1',
+    estadoRuc: 'ACTIVO',
+    condDomiRuc: 'NO HABIDO',
+    observaciones: [],
+    checkedAt,
+  });
+  const risky = NO_HABIDO_SUPPLIER;
+  for (const status of ['COMPLETED', 'PENDING'] as const) {
+    const issuedAt = day(today, status === 'COMPLETED' ? -12 : -4);
+    const id = `F001-${correlative}`;
+    const numericId = String(correlative++);
+    const poId = `45000${numericId.padStart(5, '0')}`;
+    const hesId = `1000${numericId.padStart(6, '0')}`;
+    const base = status === 'COMPLETED' ? 4800 : 2150;
+    const reviewed = status === 'COMPLETED';
+    purchaseOrders.push({ id: poId, issuerTaxId: risky.taxId, acquirerTaxId: client.taxId, currency: 'PEN' });
+    conformityDocuments.push({
+      kind: 'SERVICE_SHEET',
+      documentId: hesId,
+      purchaseOrder: poId,
+      fiscalYear: issuedAt.slice(0, 4),
+      issuerTaxId: risky.taxId,
+      acquirerTaxId: client.taxId,
+      deliveryNote: null,
+      amount: base,
+      currency: 'PEN',
+      responsible: employee.id,
+      associatedInvoice: reviewed ? id : null,
+      claimedBy: reviewed ? keys.invoice(risky.taxId, 'FACTURA', id).pk : null,
+    });
+    invoices.push({
+      ...common,
+      id,
+      prefixId: 'F001',
+      numericId,
+      type: 'FACTURA',
+      status,
+      supplierId: risky.taxId,
+      supplierName: risky.name,
+      currency: 'PEN',
+      amount: Math.round(base * 118) / 100,
+      taxAmount: Math.round(base * 18) / 100,
+      responsible: reviewed ? employee : null,
+      officeId: reviewed ? office.office : null,
+      locationId: reviewed ? office.id : null,
+      operationType: reviewed ? 'SERVICES' : null,
+      serviceSheets: reviewed ? [hesId] : [],
+      purchaseOrders: reviewed ? [poId] : [],
+      issuedAt,
+      receivedAt: receivedAt(issuedAt),
+      pdfUrl: `seed/${risky.taxId}/${id}.pdf`,
+      statusHistory: history(status, receivedAt(issuedAt), null),
+      sunat: sunat(receivedAt(issuedAt)),
+    });
+  }
+  return correlative;
+}
+
+/** SAP's postings of the world: every approved factura, and the original of the note outside the portal. */
+function legacyPostingsOf(invoices: readonly Invoice[]): LegacyPosting[] {
+  const approved = invoices.filter((invoice) => invoice.type === 'FACTURA' && invoice.approved);
+  return [
+    ...approved.map((invoice, i) => ({
+      document: String(5100000001 + i),
+      fiscalYear: invoice.issuedAt.slice(0, 4),
+      acquirerTaxId: invoice.client,
+      supplierId: invoice.supplierId,
+      invoiceId: invoice.id,
+      grossAmount: invoice.amount,
+      currency: invoice.currency,
+      purchaseOrders: invoice.purchaseOrders,
+    })),
+    {
+      document: '5100009042',
+      fiscalYear: '2025',
+      acquirerTaxId: CLIENTS[0]!.taxId,
+      supplierId: SUPPLIERS[0]!.taxId,
+      invoiceId: ORIGINAL_NOT_IN_PORTAL.id,
+      grossAmount: 2360,
+      currency: 'PEN',
+      purchaseOrders: [ORIGINAL_NOT_IN_PORTAL_ORDER],
+    },
+  ];
 }
 
 /**

@@ -8,16 +8,25 @@ import {
   parseTaxIds,
   type Invoice,
 } from '@portal/shared';
-import { CLIENTS, DEMO_USERS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from './seed-data.js';
+import {
+  CLIENTS,
+  DEMO_USERS,
+  EMPLOYEES,
+  NO_HABIDO_SUPPLIER,
+  OFFICE_LOCATIONS,
+  SUPPLIERS,
+  buildWorld,
+} from './seed-data.js';
 
 /**
  * Says the data is there, and of which shape: v5 orders invoices by reception, indexes them for search and gives
  * the invoices waiting for SUNAT their SUNAT check; the demo staff are of the group's corporate domain
- * (@grupoandino.pe) (issue 20).
+ * (@grupoandino.pe) (issue 20). v6 (issue 21): notes linked to their originals, the NO HABIDO supplier, every
+ * invoice's payment (cuotas, detracción, retención, expected payment date) and the paid ones' remittance.
  */
-const SEED_MARKER = { pk: 'SEED', sk: 'v5' };
-/** Markers of data this code cannot read (invoices without `receivedAt`, search items or counts). */
-const OLDER_MARKERS = ['v1', 'v2', 'v3', 'v4'];
+const SEED_MARKER = { pk: 'SEED', sk: 'v6' };
+/** Markers of data this code cannot read (invoices without `receivedAt`, search items or counts; notes unlinked, no payment). */
+const OLDER_MARKERS = ['v1', 'v2', 'v3', 'v4', 'v5'];
 
 /** The local data directory holds data of an earlier shape: the stage refuses it rather than misread it. */
 export class OutdatedLocalDataError extends Error {
@@ -51,7 +60,7 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
   const world = buildWorld();
   const items: Item[] = [];
   for (const client of CLIENTS) items.push({ ...keys.client(client.taxId), ...client });
-  for (const supplier of SUPPLIERS) {
+  for (const supplier of [...SUPPLIERS, NO_HABIDO_SUPPLIER]) {
     items.push({ ...keys.supplier(supplier.taxId), ...keys.supplierIndexes(supplier), ...supplier });
   }
   for (const [taxId, offices] of Object.entries(OFFICE_LOCATIONS)) {
@@ -118,6 +127,23 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
     }
     items.push(...invoiceSearchItems(invoice));
   }
+  // Each note under its original's key, and the head whose version counts the notes linked (issue 21).
+  const heads = new Map<string, number>();
+  for (const note of world.invoices) {
+    const reference = note.billingReference;
+    if (!reference) continue;
+    const original = { supplierId: note.supplierId, type: reference.type, id: reference.id };
+    items.push({
+      ...keys.originalNote(original, note),
+      supplierId: note.supplierId,
+      noteType: note.type,
+      noteId: note.id,
+      receivedAt: note.receivedAt,
+    });
+    const head = keys.originalNotesHead(original.supplierId, original.type, original.id);
+    heads.set(head.pk, (heads.get(head.pk) ?? 0) + 1);
+  }
+  for (const [pk, version] of heads) items.push({ pk, sk: 'HEAD', version });
   // Every counter as the invoices' transactions would have left it.
   const counters = invoiceCounterDeltas(world.invoices.map((invoice) => ({ before: null, after: invoice }))).map(
     ({ key, delta }) => ({ ...key, ...delta }),
@@ -190,6 +216,23 @@ const UBL_DOCUMENTS: Partial<Record<Invoice['type'], { root: string; code: strin
   NOTA_DE_DEBITO: { root: 'DebitNote', code: '08' },
 };
 
+/** A note's reason and original (cac:DiscrepancyResponse, cac:BillingReference), as SUNAT's UBL 2.1 guides place them. */
+function noteReferenceXml(invoice: Invoice): string[] {
+  const reference = invoice.billingReference;
+  if (!reference) return [];
+  return [
+    '  <cac:DiscrepancyResponse>',
+    `    <cbc:ReferenceID>${xmlText(reference.id)}</cbc:ReferenceID>`,
+    `    <cbc:ResponseCode>${xmlText(invoice.noteReason?.code ?? '')}</cbc:ResponseCode>`,
+    `    <cbc:Description>${xmlText(invoice.noteReason?.description ?? invoice.noteReason?.label ?? '')}</cbc:Description>`,
+    '  </cac:DiscrepancyResponse>',
+    '  <cac:BillingReference><cac:InvoiceDocumentReference>',
+    `    <cbc:ID>${xmlText(reference.id)}</cbc:ID>`,
+    `    <cbc:DocumentTypeCode>${reference.type === 'BOLETA' ? '03' : '01'}</cbc:DocumentTypeCode>`,
+    '  </cac:InvoiceDocumentReference></cac:BillingReference>',
+  ];
+}
+
 /** A small UBL 2.1 document with the invoice's parties and totals (unsigned: demo data). */
 export function ublXml(invoice: Invoice): string {
   const { root, code } = UBL_DOCUMENTS[invoice.type] ?? { root: 'Invoice', code: '01' };
@@ -212,6 +255,7 @@ export function ublXml(invoice: Invoice): string {
     `  <cbc:IssueDate>${invoice.issuedAt}</cbc:IssueDate>`,
     root === 'Invoice' ? `  <cbc:InvoiceTypeCode listID="0101">${code}</cbc:InvoiceTypeCode>` : '',
     `  <cbc:DocumentCurrencyCode>${invoice.currency}</cbc:DocumentCurrencyCode>`,
+    ...noteReferenceXml(invoice),
     `  <cac:AccountingSupplierParty>${party(invoice.supplierId, invoice.supplierName)}</cac:AccountingSupplierParty>`,
     `  <cac:AccountingCustomerParty>${party(invoice.client, invoice.clientName)}</cac:AccountingCustomerParty>`,
     `  <cac:TaxTotal><cbc:TaxAmount ${money(invoice.taxAmount)}</cbc:TaxAmount></cac:TaxTotal>`,
@@ -227,9 +271,13 @@ export function ublXml(invoice: Invoice): string {
  * Puts a real file at every seeded invoice's pdfUrl and xmlUrl in the documents bucket, so that the
  * demo downloads open. Called by the local stage right after it seeds the table.
  */
-export async function seedDocuments(s3: S3Client, bucket: string): Promise<number> {
+export async function seedDocuments(
+  s3: S3Client,
+  bucket: string,
+  invoices: readonly Invoice[] = buildWorld().invoices,
+): Promise<number> {
   const puts: PutObjectCommand[] = [];
-  for (const invoice of buildWorld().invoices) {
+  for (const invoice of invoices) {
     const name = `${invoice.supplierId}-${invoice.id}`;
     if (invoice.pdfUrl) {
       const pdf = minimalPdf([

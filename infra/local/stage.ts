@@ -19,16 +19,19 @@ import {
   localName,
   type WebConfig,
 } from '@portal/shared';
+import { CLOCK_OFFSET_FILE_ENV, offsetFileClock } from '../../functions/src/adapters/clock.js';
 import { ROOT_DIR, type LocalStageConfig } from './config.js';
 import { startGateway } from './gateway.js';
 import type { LocalOutputs } from './outputs.js';
 import { ensureBucket, ensureQueues, ensureTable } from './provision/aws-resources.js';
 import { ensureIdentity } from './provision/identity.js';
 import { startPoller, type SqsBatchHandler } from './poller.js';
+import { seedConformityDemoIfAbsent } from './seed-conformity.js';
 import { seedDocuments, seedIfEmpty } from './seed.js';
 import {
   ADMIN_GROUP,
   CLIENTS,
+  NO_HABIDO_SUPPLIER,
   CORPORATE_EMAIL_DOMAIN,
   DEMO_USERS,
   LOCAL_SSO_PROVIDER,
@@ -45,6 +48,7 @@ import { startSqs } from './services/sqs.js';
 import { LOCAL_CREDENTIALS, assertPortFree, writeFileAtomic, type RunningService } from './services/types.js';
 import { LOCAL_SAP_CREDENTIALS, localCompanyCodes, startSapSimulator } from './simulators/sap.js';
 import { localSunatCredentials, startSunatSimulator } from './simulators/sunat.js';
+import { stageClockFile } from './stage-clock.js';
 import { startWebServer } from './web-server.js';
 
 const TRIGGER_FUNCTION = 'portal-local-pre-token-generation';
@@ -204,7 +208,11 @@ export async function startLocalStage(
     OTEL_SERVICE_NAME: `portal-${stage}`,
     // No CloudWatch here: EMF metric lines would only fill the console.
     POWERTOOLS_METRICS_DISABLED: 'true',
+    // The stage's one clock offset (npm run clock), read by every handler, worker and job through the clock port.
+    [CLOCK_OFFSET_FILE_ENV]: stageClockFile(dataDir),
   });
+  // The simulators read the same offset: SUNAT's and SAP's "now" is the stage's.
+  const stageClock = offsetFileClock(stageClockFile(dataDir));
 
   const running: RunningService[] = [];
   const stop = async () => {
@@ -247,8 +255,13 @@ export async function startLocalStage(
         lambdaEndpoint: lambda.endpoint,
         triggerFunctionName: TRIGGER_FUNCTION,
       }),
-      startSunatSimulator(ports.sunat, host, { credentials: sunatCredentials }),
-      startSapSimulator(ports.sap, host, { stateFile: path.join(dataDir, 'sap-state.jsonl') }),
+      startSunatSimulator(ports.sunat, host, {
+        credentials: sunatCredentials,
+        clock: stageClock,
+        // The seed's NO HABIDO supplier stays so for whatever it sends (issue 21, the RUC risk gate).
+        taxpayers: { [NO_HABIDO_SUPPLIER.taxId]: { estadoRuc: '00', condDomiRuc: '12' } },
+      }),
+      startSapSimulator(ports.sap, host, { stateFile: path.join(dataDir, 'sap-state.jsonl'), clock: stageClock }),
       startMailbox({ port: ports.mailbox, host, dataDir }),
       startCorporateIdp({
         port: ports.corporateIdp,
@@ -323,6 +336,9 @@ export async function startLocalStage(
       await seedDocuments(s3Client, documentsBucket);
       log('Datos de demostración cargados.');
     }
+    // The Ley 29623 demo, relative to the stage's clock when it is first seeded (its own marker).
+    const conformityDemo = await seedConformityDemoIfAbsent(DynamoDBDocumentClient.from(ddb), tableName, stageClock());
+    if (conformityDemo.length > 0) await seedDocuments(s3Client, documentsBucket, conformityDemo);
 
     const poolIssuer = issuer(cognito.endpoint, identity.userPoolId);
     const api = await startGateway({

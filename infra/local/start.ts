@@ -1,5 +1,6 @@
 import { loadLocalConfig } from './config.js';
 import { demoAccountsListing } from './outputs.js';
+import { stageClockOffset, stageClockStatus } from './stage-clock.js';
 import { startLocalStage } from './stage.js';
 
 /** `npm start`: the whole product on this machine, until Ctrl-C. */
@@ -37,6 +38,10 @@ Portal de Proveedores — entorno local listo
 ${demoAccountsListing(outputs.demoUsers)}
 
 Ctrl-C detiene todo; el próximo "npm start" reutiliza los datos ("npm run reset" los borra).`);
+  // A clock moved forward is kept across restarts: say so, with how to put it back.
+  if (stageClockOffset(config.dataDir) > 0) {
+    console.log(`\n${stageClockStatus(config.dataDir)} "npm run clock -- reset" vuelve a la hora real.`);
+  }
 }
 
 main().catch((error: Error) => {

@@ -24,6 +24,8 @@ export const TEXT_LIMITS = {
   objectKey: 1024,
   /** Short codes read from an XML: UBL version, type codes, installment ids. */
   code: 20,
+  /** A note's reason in the issuer's words (cac:DiscrepancyResponse/cbc:Description: an..500 in SUNAT's UBL 2.1 guides). */
+  noteReasonDescription: 500,
   /** A search typed in a list or the header (a name, RUC or e-mail prefix). */
   search: 100,
   /** A person's first or last name. */
@@ -51,6 +53,11 @@ export const COUNT_LIMITS = {
   allowanceCharges: 20,
   /** Anticipos deducted (cac:PrepaidPayment) read from an XML. */
   prepayments: 20,
+  /**
+   * Notes (credit and debit) of one original: its intake links them all in one transaction (one update each), which
+   * must stay within DynamoDB's 100 items with the invoice, its search items and counters.
+   */
+  notesPerOriginal: 20,
 } as const;
 
 /**

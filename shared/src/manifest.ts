@@ -1,5 +1,6 @@
 import { ErrorBody } from './schemas/common.js';
 import type * as z from 'zod/mini';
+import { acquirerConformityRoutes } from './routes/acquirer-conformity.js';
 import { clientRoutes } from './routes/clients.js';
 import { conformityRoutes } from './routes/conformity.js';
 import { dashboardRoutes } from './routes/dashboard.js';
@@ -27,6 +28,7 @@ export const routes = {
   ...invoiceRoutes,
   ...uploadRoutes,
   ...reviewRoutes,
+  ...acquirerConformityRoutes,
   ...dashboardRoutes,
   ...referenceRoutes,
   ...conformityRoutes,

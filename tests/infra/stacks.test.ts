@@ -7,6 +7,7 @@ import { QUEUES, ROUTE_NOT_FOUND, ROUTES, RUNTIME_ENV, SCHEDULES, TABLE } from '
 import { buildPortalApp, stackNames, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 import { resolveStageConfig } from '../../infra/lib/stage-config.js';
+import { CLOCK_OFFSET_FILE_ENV } from '../../functions/src/adapters/clock.js';
 
 type Resource = { Type: string; Properties?: Record<string, unknown> };
 type Resources = Record<string, Resource>;
@@ -254,6 +255,14 @@ describe('CDK app, stage dev', () => {
       .sort();
     expect(withSap).toEqual(['job-sweep-outbox', 'job-sync-payments', 'worker-miro-requests']);
     expect(Object.keys(stateful.findResources('AWS::SecretsManager::Secret')).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('sets no clock offset on any function: in AWS the portal runs on the system clock', () => {
+    const withOffset = Object.values(statelessResources)
+      .filter((r) => r.Type === 'AWS::Lambda::Function')
+      .filter((r) => JSON.stringify(r.Properties?.Environment ?? {}).includes(CLOCK_OFFSET_FILE_ENV));
+    expect(withOffset).toEqual([]);
+    expect(Object.values(SCHEDULES).map((def) => def.id)).toContain('AcquirerConformityClock');
   });
 });
 

@@ -201,8 +201,15 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   disapproveInvoice: (actor) => invoiceCell(actor, { body: { reason: 'Prueba' } }, 'ACCEPTED'),
   // ADMIN only, and an administrator reaches every tenant: no other tenant to probe.
   retrySapPosting: (actor) => ({ own: { path: ownInvoice(actor, 'ACCEPTED') } }),
+  // ADMIN only (issue 21): a manager cannot lift the RUC risk gate; a pending invoice is refused after authorization.
+  approveInvoiceDespiteRucRisk: (actor) => ({
+    own: { path: ownInvoice(actor, 'PENDING'), body: { reason: 'Prueba' } },
+  }),
   // An accepted invoice is SUNAT-valid: asking SUNAT again is refused (409) after the tenant check.
   requestSunatValidation: (actor) => invoiceCell(actor, {}, 'ACCEPTED'),
+  // The seed's own invoices state no forma de pago: they run no Ley 29623 clock, and the registration is refused
+  // (409 ERROR_ACQUIRER_CONFORMITY_NOT_APPLICABLE) after the tenant check.
+  registerAcquirerConformity: (actor) => invoiceCell(actor, { body: { decision: 'CONFORMITY' } }),
   getDashboard: (actor) => companyList(actor, 'client'),
   listEmployees: (actor) => companyList(actor, 'acquirer'),
   listOfficeLocations: (actor) => companyList(actor, 'taxId'),

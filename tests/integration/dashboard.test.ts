@@ -17,9 +17,12 @@ const FOREIGN = CLIENTS[2]!.taxId;
 const manager = () => idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
 
 /** The two reports of the dashboard, counted from invoice rows. */
-function countsOf(invoices: Pick<InvoiceSummary, 'status' | 'operationType'>[]): DashboardCounts {
-  const count = (match: (invoice: Pick<InvoiceSummary, 'status' | 'operationType'>) => boolean) =>
-    invoices.filter(match).length;
+function countsOf(
+  invoices: Pick<InvoiceSummary, 'status' | 'operationType' | 'acquirerConformity'>[],
+): DashboardCounts {
+  const count = (
+    match: (invoice: Pick<InvoiceSummary, 'status' | 'operationType' | 'acquirerConformity'>) => boolean,
+  ) => invoices.filter(match).length;
   return {
     pending: count((invoice) => invoice.status === 'PENDING'),
     completed: count((invoice) => invoice.status === 'COMPLETED'),
@@ -31,6 +34,8 @@ function countsOf(invoices: Pick<InvoiceSummary, 'status' | 'operationType'>[]):
     invGoods: count((invoice) => invoice.operationType === 'GOODS'),
     invUnassigned: count((invoice) => invoice.operationType === null),
     invWithoutPurchaseOrder: count((invoice) => invoice.operationType === 'WITHOUT_PURCHASE_ORDER'),
+    acquirerConformityOpen: count((invoice) => invoice.acquirerConformity?.state === 'OPEN'),
+    acquirerConformityPresumed: count((invoice) => invoice.acquirerConformity?.state === 'PRESUMED_CONFORMITY'),
     // SAP postings late or failed now, whatever the period: none at this company (no test approves here;
     // tests/integration/sap-posting.test.ts checks these counts at CLIENTS[0]).
     latePostings: 0,

@@ -28,6 +28,7 @@ import {
 import { makeSapClient, type SapPort } from '../../functions/src/adapters/sap.js';
 import type { Caller } from '../../functions/src/http/caller.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
+import { makeNoteLinks } from '../../functions/src/repositories/note-links.js';
 import { makeInvoiceReview } from '../../functions/src/use-cases/review-invoice.js';
 import { makeOutgoing } from '../../functions/src/repositories/outgoing.js';
 import { makeMiroOutbox } from '../../functions/src/workers/miro-requests-outbox.js';
@@ -154,7 +155,7 @@ const ahead = () => new Date(Date.now() + 86_400_000);
 
 /** The worker of functions/src/workers/miro-requests.ts, built in this process against the stage. */
 function inProcessWorker(options: {
-  sap?: Pick<SapPort, 'postSupplierInvoice'>;
+  sap?: Pick<SapPort, 'postSupplierInvoice' | 'findSupplierInvoice'>;
   outbox?: ReturnType<typeof makeMiroOutbox>;
   leaseMs?: number;
   notifications?: NotificationMessage[];
@@ -214,6 +215,7 @@ function inProcessReview(miroMessages: MiroRequestMessage[]) {
     notificationsQueue: { send: async () => undefined },
     clock: ahead,
     log: { info: () => undefined, error: () => undefined },
+    noteLinks: makeNoteLinks(db(), stage().tableName),
   });
 }
 
@@ -433,7 +435,10 @@ describe('MIRO posting (design flow 4)', () => {
     const [invoice] = await completedInBulk(1, SUPPLIER);
     const miro: MiroRequestMessage[] = [];
     await inProcessReview(miro).approve(ADMIN_CALLER, pathOf(invoice!));
-    const failing = { postSupplierInvoice: async () => Promise.reject(new Error('SAP caído')) };
+    const failing = {
+      postSupplierInvoice: async () => Promise.reject(new Error('SAP caído')),
+      findSupplierInvoice: async () => null,
+    };
     const worker = inProcessWorker({ sap: failing, maxAttempts: 2, retryBaseMs: 0 });
     // A failed attempt is kept on the record (the sweeper sends the message again): the message is done.
     expect(await worker({ Records: [recordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
@@ -528,6 +533,8 @@ describe('MIRO posting (design flow 4)', () => {
           firstAnswers.set(posting.idempotencyKey, document.number);
           throw new Error('worker killed right after the SAP call');
         },
+        findSupplierInvoice: (reference: Parameters<SapPort['findSupplierInvoice']>[0]) =>
+          real.findSupplierInvoice(reference),
       };
       const outbox = makeMiroOutbox(db(), stage().tableName);
       const deadOutbox = {

@@ -65,7 +65,7 @@ async function post(endpoint: string, invoiceId: string, requestId: string): Pro
       SupplierInvoiceIDByInvcgParty: invoiceId,
       DocumentCurrency: 'PEN',
       InvoiceGrossAmount: '118.00',
-      to_SuppInvcItemPurOrdRef: {
+      to_SuplrInvcItemPurOrdRef: {
         results: [
           { PurchaseOrder: '4500099001', ServiceEntrySheet: '1000099001', SupplierInvoiceItemAmount: '100.00' },
         ],

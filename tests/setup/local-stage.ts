@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
+import { stageClockFile } from '../../infra/local/stage-clock.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const START_TIMEOUT_MS = 240_000;
@@ -114,6 +115,8 @@ const shared = globalThis as typeof globalThis & { portalLocalStage?: { started:
 async function launch(): Promise<Started> {
   const { dataDir, portBase, lock } = await acquireSlot();
   try {
+    // Every run starts on real time, whatever a run that died left on the stage's clock (npm run clock).
+    await rm(stageClockFile(dataDir), { force: true });
     const stage = await launchLocalStage({
       dataDir,
       portBase,

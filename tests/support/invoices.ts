@@ -150,7 +150,17 @@ export function supplierToken(): Promise<string> {
  * simulator validates it, the manager completes it with a purchase order and a HES of its own (known to
  * the SAP simulator too) and approves it, SAP posts the MIRO, and two payment runs schedule and pay it.
  */
-export async function followToPaid(invoiceId: string, net: number, dates: { scheduledAt: string; paidAt: string }) {
+export async function followToPaid(
+  invoiceId: string,
+  net: number,
+  dates: {
+    scheduledAt: string;
+    paidAt: string;
+    /** The remittance SAP reports with the payment (its own numbering and a transfer otherwise). */
+    paymentDocument?: string;
+    paymentMethod?: 'T' | 'C';
+  },
+) {
   const manager = await managerToken();
   const invoicePath = { supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA', invoiceId };
   const detail = async () => (await call<InvoiceDetail>(routes.getInvoice, { token: manager, path: invoicePath })).body;
@@ -209,8 +219,9 @@ export async function followToPaid(invoiceId: string, net: number, dates: { sche
   const entry = { supplierId: SUPPLIER.taxId, invoiceId, invoiceType: 'FACTURA' };
   await sap('/__control/payment-run', { invoices: [{ ...entry, scheduledAt: dates.scheduledAt }] });
   await runPaymentSync();
+  const { paymentDocument, paymentMethod } = dates;
   await sap('/__control/payment-run', {
-    invoices: [{ ...entry, scheduledAt: dates.scheduledAt, paidAt: dates.paidAt }],
+    invoices: [{ ...entry, scheduledAt: dates.scheduledAt, paidAt: dates.paidAt, paymentDocument, paymentMethod }],
   });
   await runPaymentSync();
   expect(await detail()).toMatchObject({ status: 'PAID', paidAt: dates.paidAt });

@@ -139,6 +139,10 @@ export async function dashboardCounts(page: Page): Promise<DashboardCounts> {
   }
   counts.latePostings = Number(await page.getByTestId('dashboard-late-postings').textContent());
   counts.failedPostings = Number(await page.getByTestId('dashboard-failed-postings').textContent());
+  counts.acquirerConformityOpen = Number(await page.getByTestId('dashboard-acquirer-conformity-open').textContent());
+  counts.acquirerConformityPresumed = Number(
+    await page.getByTestId('dashboard-acquirer-conformity-presumed').textContent(),
+  );
   return counts;
 }
 
@@ -154,13 +158,19 @@ export async function settledDashboard(page: Page, periodText: string): Promise<
   expect(await page.getByTestId('dashboard-error').count()).toBe(0);
 }
 
+/** What the dashboard's counts are computed from: an invoice row. */
+type CountedRow = {
+  status: string;
+  operationType: string | null;
+  acquirerConformity?: { state: string } | null;
+};
+
 /**
  * The counts of the dashboard computed from invoices (by status and by operation type), for a company
  * without late or failed SAP postings (the only ones the browser tests approve are at CLIENTS[0]).
  */
-export function countsOf(invoices: { status: string; operationType: string | null }[]): DashboardCounts {
-  const count = (match: (invoice: { status: string; operationType: string | null }) => boolean) =>
-    invoices.filter(match).length;
+export function countsOf(invoices: CountedRow[]): DashboardCounts {
+  const count = (match: (invoice: CountedRow) => boolean) => invoices.filter(match).length;
   return {
     pending: count((invoice) => invoice.status === 'PENDING'),
     completed: count((invoice) => invoice.status === 'COMPLETED'),
@@ -172,6 +182,8 @@ export function countsOf(invoices: { status: string; operationType: string | nul
     invGoods: count((invoice) => invoice.operationType === 'GOODS'),
     invUnassigned: count((invoice) => invoice.operationType === null),
     invWithoutPurchaseOrder: count((invoice) => invoice.operationType === 'WITHOUT_PURCHASE_ORDER'),
+    acquirerConformityOpen: count((invoice) => invoice.acquirerConformity?.state === 'OPEN'),
+    acquirerConformityPresumed: count((invoice) => invoice.acquirerConformity?.state === 'PRESUMED_CONFORMITY'),
     latePostings: 0,
     failedPostings: 0,
   };

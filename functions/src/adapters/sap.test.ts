@@ -87,13 +87,92 @@ describe('SAP supplier-invoice adapter', () => {
       SupplierInvoiceIDByInvcgParty: 'F001-1',
       DocumentCurrency: 'PEN',
       InvoiceGrossAmount: '1180.00',
-      to_SuppInvcItemPurOrdRef: {
+      to_SuplrInvcItemPurOrdRef: {
         results: [
           { PurchaseOrder: '4500000001', PurchaseOrderItem: '10', ServiceEntrySheet: '1000000001' },
           { ReferenceDocument: '5000000001', ReferenceDocumentFiscalYear: '2026', SupplierInvoiceItemAmount: '400.00' },
         ],
       },
     });
+  });
+
+  it('posts a credit note as a credit memo: the credit-memo flag, the original it credits and price-only lines', async () => {
+    const { calls, port } = client([csrf('t1'), posted]);
+    await port.postSupplierInvoice({
+      ...POSTING,
+      supplierInvoiceId: 'FC01-7',
+      grossAmount: 118,
+      taxAmount: 18,
+      creditMemo: true,
+      adjusts: { number: '5105600001', fiscalYear: '2026' },
+      items: [{ purchaseOrder: '4500000001', purchaseOrderItem: '10', amount: 100 }],
+    });
+    const body = JSON.parse(calls[1]!.body!);
+    expect(body).toMatchObject({
+      SupplierInvoiceIsCreditMemo: 'X',
+      InvoiceReference: '5105600001',
+      InvoiceReferenceFiscalYear: '2026',
+      SupplierInvoiceIDByInvcgParty: 'FC01-7',
+      InvoiceGrossAmount: '118.00',
+      to_SuplrInvcItemPurOrdRef: {
+        results: [{ PurchaseOrder: '4500000001', SupplierInvoiceItemAmount: '100.00', IsSubsequentDebitCredit: 'X' }],
+      },
+    });
+    // The API has no IsInvoice: the header's credit-memo indicator says it.
+    expect(body).not.toHaveProperty('IsInvoice');
+    const invoice = JSON.parse(
+      await (async () => {
+        const again = client([csrf('t2'), posted]);
+        await again.port.postSupplierInvoice(POSTING);
+        return again.calls[1]!.body!;
+      })(),
+    );
+    expect(invoice).toMatchObject({ SupplierInvoiceIsCreditMemo: '' });
+    expect(invoice).not.toHaveProperty('InvoiceReference');
+  });
+
+  it('reads back a posting, telling an invoice, a credit memo and a debit note of one series-number apart', async () => {
+    const rows = [
+      { SupplierInvoice: '5105600010', FiscalYear: '2026', SupplierInvoiceIsCreditMemo: '', InvoiceReference: '' },
+      {
+        SupplierInvoice: '5105600011',
+        FiscalYear: '2026',
+        SupplierInvoiceIsCreditMemo: 'X',
+        InvoiceReference: '5105600001',
+      },
+      {
+        SupplierInvoice: '5105600012',
+        FiscalYear: '2026',
+        SupplierInvoiceIsCreditMemo: '',
+        InvoiceReference: '5105600001',
+      },
+      {
+        SupplierInvoice: '5105600013',
+        FiscalYear: '2026',
+        SupplierInvoiceIsCreditMemo: '',
+        InvoiceReference: '',
+        ReverseDocument: '5105600099',
+      },
+    ];
+    const found = () => new Response(JSON.stringify({ d: { results: rows } }), { status: 200 });
+    const reference = { client: '20100070970', supplierId: '20700001011', supplierInvoiceId: 'F001-5' };
+    const { calls, port } = client([found, found, found]);
+    expect(await port.findSupplierInvoice({ ...reference, creditMemo: false })).toEqual({
+      number: '5105600010',
+      fiscalYear: '2026',
+    });
+    expect(await port.findSupplierInvoice({ ...reference, creditMemo: true })).toEqual({
+      number: '5105600011',
+      fiscalYear: '2026',
+    });
+    expect(await port.findSupplierInvoice({ ...reference, creditMemo: false, adjustment: true })).toEqual({
+      number: '5105600012',
+      fiscalYear: '2026',
+    });
+    expect(decodeURIComponent(calls[0]!.url)).toContain(
+      "$filter=CompanyCode eq '1000' and InvoicingParty eq '20700001011' and SupplierInvoiceIDByInvcgParty eq 'F001-5'",
+    );
+    expect(decodeURIComponent(calls[0]!.url)).toContain('SupplierInvoiceIsCreditMemo,InvoiceReference');
   });
 
   it('fetches a new token once when SAP refuses the CSRF token, and retries 5xx with backoff', async () => {

@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
+import { SAP_WITHHOLDING_TAX, type SapWithholdingKind } from '@portal/shared';
 import { telemetry } from '../http/telemetry.js';
 
 /**
@@ -56,6 +57,14 @@ export interface SupplierInvoiceItem {
   readonly referenceDocumentFiscalYear?: string | null;
 }
 
+/** A withholding the MIRO carries (docs/ap-payment.md): the detracción or the retención del IGV. */
+export interface SupplierInvoiceWithholding {
+  readonly kind: SapWithholdingKind;
+  /** In the document's currency: the invoice's total, and what is withheld of it. */
+  readonly baseAmount: number;
+  readonly amount: number;
+}
+
 /** The supplier invoice to post, as the portal holds it. */
 export interface SupplierInvoicePosting {
   /** Same key, same document: the outbox record's key. */
@@ -73,9 +82,16 @@ export interface SupplierInvoicePosting {
   readonly currency: string;
   readonly grossAmount: number;
   readonly taxAmount: number;
-  /** A credit note is posted as a credit memo (IsInvoice false). */
+  /** A credit note is posted as a credit memo (SupplierInvoiceIsCreditMemo 'X'). */
   readonly creditMemo: boolean;
+  /**
+   * A note (issue 21): a subsequent credit or debit (IsSubsequentDebitCredit 'X' on its lines: a price adjustment of
+   * the order, no quantity) against the original's SAP document (InvoiceReference, InvoiceReferenceFiscalYear).
+   */
+  readonly adjusts?: SapDocument | null;
   readonly items: readonly SupplierInvoiceItem[];
+  /** Withholding tax data of the header (A_SuplrInvcHeaderWhldgTax); none when nothing is withheld. */
+  readonly withholdings?: readonly SupplierInvoiceWithholding[];
 }
 
 export interface SapDocument {
@@ -93,6 +109,15 @@ export interface PaymentRunItem {
   readonly paidAt: string | null;
   /** ISO date-time of the last change of the item in SAP: the sync's cursor. */
   readonly changedAt: string;
+  /** The payment document once paid (the remittance); null before, or when SAP does not report it. */
+  readonly payment?: {
+    readonly document: string;
+    readonly fiscalYear: string | null;
+    readonly method: string;
+    readonly methodName: string;
+    readonly amount: number | null;
+    readonly currency: string | null;
+  } | null;
 }
 
 /** What identifies a posted supplier invoice in SAP besides its document number (see findSupplierInvoice). */
@@ -101,6 +126,11 @@ export interface SupplierInvoiceReference {
   readonly supplierId: string;
   readonly supplierInvoiceId: string;
   readonly creditMemo: boolean;
+  /**
+   * A debit note's subsequent debit (an InvoiceReference set): told apart from an invoice of the same supplier and
+   * series-number, which SUNAT numbers apart (a factura F001-5 and a nota de débito F001-5 may both exist).
+   */
+  readonly adjustment?: boolean;
 }
 
 export interface SapPort {
@@ -143,6 +173,12 @@ export function fromOdataDate(value: string): string {
 
 const decimal = (amount: number) => amount.toFixed(2);
 
+/** An OData Edm.Decimal of a paid amount ('1038.40'), to the cent; null when absent or unreadable. */
+function paidAmount(value: string | null | undefined): number | null {
+  if (!value || !/^\d+(\.\d+)?$/.test(value)) return null;
+  return Math.round(Number(value) * 100) / 100;
+}
+
 const PostedAnswer = z.object({
   d: z.object({
     SupplierInvoice: z.string().check(z.minLength(1)),
@@ -155,7 +191,8 @@ const FoundAnswer = z.object({
       z.object({
         SupplierInvoice: z.string().check(z.minLength(1)),
         FiscalYear: z.string().check(z.minLength(4)),
-        IsInvoice: z.optional(z.boolean()),
+        SupplierInvoiceIsCreditMemo: z.nullish(z.string()),
+        InvoiceReference: z.nullish(z.string()),
         ReverseDocument: z.nullish(z.string()),
       }),
     ),
@@ -173,6 +210,13 @@ const PaymentRunAnswer = z.object({
         ScheduledPaymentDate: z.string(),
         PaymentDate: z.nullish(z.string()),
         LastChangeDateTime: z.string(),
+        // The remittance, once paid.
+        PaymentDocument: z.nullish(z.string()),
+        PaymentDocumentFiscalYear: z.nullish(z.string()),
+        PaymentMethod: z.nullish(z.string()),
+        PaymentMethodName: z.nullish(z.string()),
+        PaidAmount: z.nullish(z.string()),
+        PaymentCurrency: z.nullish(z.string()),
       }),
     ),
     __next: z.nullish(z.string()),
@@ -295,7 +339,11 @@ export function makeSapClient(options: SapClientOptions): SapPort {
       DocumentDate: odataDate(posting.documentDate),
       PostingDate: odataDate(posting.postingDate),
       InvoicingParty: posting.supplierId,
-      IsInvoice: !posting.creditMemo,
+      // S/4HANA's credit-memo indicator on the header (a single-character flag): 'X' credit memo, '' invoice.
+      SupplierInvoiceIsCreditMemo: posting.creditMemo ? 'X' : '',
+      ...(posting.adjusts
+        ? { InvoiceReference: posting.adjusts.number, InvoiceReferenceFiscalYear: posting.adjusts.fiscalYear }
+        : {}),
       SupplierInvoiceIDByInvcgParty: posting.supplierInvoiceId,
       DocumentCurrency: posting.currency,
       InvoiceGrossAmount: decimal(posting.grossAmount),
@@ -303,13 +351,14 @@ export function makeSapClient(options: SapClientOptions): SapPort {
         results:
           posting.taxAmount > 0 ? [{ DocumentCurrency: posting.currency, TaxAmount: decimal(posting.taxAmount) }] : [],
       },
-      to_SuppInvcItemPurOrdRef: {
+      to_SuplrInvcItemPurOrdRef: {
         results: posting.items.map((item, i) => ({
           SupplierInvoiceItem: String(i + 1).padStart(6, '0'),
           PurchaseOrder: item.purchaseOrder,
           PurchaseOrderItem: item.purchaseOrderItem,
           DocumentCurrency: posting.currency,
           SupplierInvoiceItemAmount: decimal(item.amount),
+          ...(posting.adjusts ? { IsSubsequentDebitCredit: 'X' } : {}),
           ...(item.serviceEntrySheet ? { ServiceEntrySheet: item.serviceEntrySheet } : {}),
           ...(item.referenceDocument
             ? {
@@ -319,6 +368,19 @@ export function makeSapClient(options: SapClientOptions): SapPort {
             : {}),
         })),
       },
+      ...(posting.withholdings && posting.withholdings.length > 0
+        ? {
+            to_SuplrInvcHeaderWhldgTax: {
+              results: posting.withholdings.map((withholding) => ({
+                WithholdingTaxType: SAP_WITHHOLDING_TAX[withholding.kind].type,
+                WithholdingTaxCode: SAP_WITHHOLDING_TAX[withholding.kind].code,
+                DocumentCurrency: posting.currency,
+                WithholdingTaxBaseAmount: decimal(withholding.baseAmount),
+                ManuallyEnteredWhldgTaxAmount: decimal(withholding.amount),
+              })),
+            },
+          }
+        : {}),
     };
   }
 
@@ -359,7 +421,8 @@ export function makeSapClient(options: SapClientOptions): SapPort {
      * reference (SupplierInvoiceIDByInvcgParty): the standard entity set is readable with $filter on
      * these header fields. The Repeatability-Request-ID itself cannot be queried in S/4HANA, so the
      * reference is the key; a credit memo and an invoice with the same reference are told apart by
-     * IsInvoice, and a reversed document (ReverseDocument set) does not count as posted.
+     * SupplierInvoiceIsCreditMemo, a note's subsequent debit by its InvoiceReference, and a reversed document
+     * (ReverseDocument set) does not count as posted.
      */
     async findSupplierInvoice(reference) {
       const filter = [
@@ -370,7 +433,7 @@ export function makeSapClient(options: SapClientOptions): SapPort {
       const query = [
         ['$format', 'json'],
         ['$filter', filter],
-        ['$select', 'SupplierInvoice,FiscalYear,IsInvoice,ReverseDocument'],
+        ['$select', 'SupplierInvoice,FiscalYear,SupplierInvoiceIsCreditMemo,InvoiceReference,ReverseDocument'],
       ]
         .map(([name, value]) => `${name}=${encodeURIComponent(value!)}`)
         .join('&');
@@ -382,7 +445,10 @@ export function makeSapClient(options: SapClientOptions): SapPort {
       const answer = FoundAnswer.safeParse(await response.json().catch(() => null));
       if (!answer.success) throw new SapUnavailableError('unreadable A_SupplierInvoice query answer');
       const found = answer.data.d.results.find(
-        (row) => !row.ReverseDocument && (row.IsInvoice === undefined || row.IsInvoice === !reference.creditMemo),
+        (row) =>
+          !row.ReverseDocument &&
+          (row.SupplierInvoiceIsCreditMemo === 'X') === reference.creditMemo &&
+          (reference.creditMemo || Boolean(row.InvoiceReference) === (reference.adjustment ?? false)),
       );
       return found ? { number: found.SupplierInvoice, fiscalYear: found.FiscalYear } : null;
     },
@@ -415,6 +481,17 @@ export function makeSapClient(options: SapClientOptions): SapPort {
             scheduledAt: fromOdataDate(row.ScheduledPaymentDate).slice(0, 10),
             paidAt: row.PaymentDate ? fromOdataDate(row.PaymentDate).slice(0, 10) : null,
             changedAt: fromOdataDate(row.LastChangeDateTime),
+            payment:
+              row.PaymentDate && row.PaymentDocument
+                ? {
+                    document: row.PaymentDocument,
+                    fiscalYear: row.PaymentDocumentFiscalYear ?? null,
+                    method: row.PaymentMethod ?? '',
+                    methodName: row.PaymentMethodName || row.PaymentMethod || 'No informado por SAP',
+                    amount: paidAmount(row.PaidAmount),
+                    currency: row.PaymentCurrency ?? null,
+                  }
+                : null,
           });
         }
         const next = answer.data.d.__next;

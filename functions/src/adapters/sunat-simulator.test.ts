@@ -130,3 +130,37 @@ describe('SUNAT simulator conventions, through the adapter', () => {
     );
   });
 });
+
+describe('SUNAT simulator on the stage’s clock', () => {
+  const issuedOn = (date: string): SunatDocument => ({ ...documentEndingIn('17'), issuedAt: date });
+  const limaToday = (now: Date) => new Date(now.getTime() - 5 * 3_600_000).toISOString().slice(0, 10);
+  const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+  it('knows no document issued after its today (Lima): it answers that it does not exist', async () => {
+    const verdict = await adapter().validate(COMPANY, issuedOn(dayAfter(limaToday(new Date()))));
+
+    expect(verdict).toMatchObject({ certStatus: 'INVALID', estadoCp: '0' });
+  });
+
+  it('reads the stage’s clock: moved two days ahead, a document issued tomorrow exists', async () => {
+    const ahead = await startSunatSimulator(await freePort(), '127.0.0.1', {
+      credentials,
+      clock: () => new Date(Date.now() + 2 * 86_400_000),
+    });
+    try {
+      const client = makeSunatClient({
+        tokenUrl: ahead.endpoint,
+        apiUrl: ahead.endpoint,
+        credentials: async (ruc) => credentials[ruc] ?? null,
+        timeoutMs: 200,
+        baseDelayMs: 10,
+      });
+
+      const verdict = await client.validate(COMPANY, issuedOn(dayAfter(limaToday(new Date()))));
+
+      expect(verdict).toMatchObject({ certStatus: 'VALID', estadoCp: '1' });
+    } finally {
+      await ahead.stop();
+    }
+  });
+});

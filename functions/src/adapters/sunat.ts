@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
-import { PortalError, type InvoiceType } from '@portal/shared';
+import { PortalError, RUC_ADDRESS_CONDITIONS, RUC_STATES, type InvoiceType } from '@portal/shared';
 import { telemetry } from '../http/telemetry.js';
 
 /**
@@ -41,25 +41,9 @@ export const SUNAT_DOCUMENT_CODES: Record<InvoiceType, string> = {
   RECIBO: 'R1',
 };
 
-/** estadoRuc: the taxpayer's state in the RUC register. */
-export const SUNAT_TAXPAYER_STATES: Readonly<Record<string, string>> = {
-  '00': 'ACTIVO',
-  '01': 'BAJA PROVISIONAL',
-  '02': 'BAJA PROVISIONAL POR OFICIO',
-  '03': 'SUSPENSION TEMPORAL',
-  '10': 'BAJA DEFINITIVA',
-  '11': 'BAJA DE OFICIO',
-  '22': 'INHABILITADO-VENT.UNICA',
-};
-
-/** condDomiRuc: the condition of the taxpayer's fiscal address. */
-export const SUNAT_ADDRESS_CONDITIONS: Readonly<Record<string, string>> = {
-  '00': 'HABIDO',
-  '09': 'PENDIENTE',
-  '11': 'POR VERIFICAR',
-  '12': 'NO HABIDO',
-  '20': 'NO HALLADO',
-};
+/** estadoRuc and condDomiRuc: the taxpayer's state and its address condition (shared/src/sunat/catalogues.ts). */
+export const SUNAT_TAXPAYER_STATES: Readonly<Record<string, string>> = RUC_STATES;
+export const SUNAT_ADDRESS_CONDITIONS: Readonly<Record<string, string>> = RUC_ADDRESS_CONDITIONS;
 
 /** Why a document is not valid, by estadoCp; '1' (aceptado) and '3' (autorizado) are valid. */
 const INVALID_REASONS: Readonly<Record<string, string>> = {

@@ -265,7 +265,7 @@ describe('outbox sweeper', () => {
     w.at('2026-11-02T10:01:01Z');
     expect(await w.sweep()).toMatchObject({ resent: 0, recovered: 1 });
     expect(w.lookups).toEqual([
-      { client: CLIENT, supplierId: SUPPLIER, supplierInvoiceId: 'F001-7', creditMemo: false },
+      { client: CLIENT, supplierId: SUPPLIER, supplierInvoiceId: 'F001-7', creditMemo: false, adjustment: false },
     ]);
     expect(w.record()).toMatchObject({ state: 'POSTED', sapDocument: DOCUMENT });
     expect(w.invoice().sapDocument).toEqual(DOCUMENT);

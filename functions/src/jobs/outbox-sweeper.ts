@@ -88,6 +88,7 @@ export function makeOutboxSweeper(deps: OutboxSweeperDeps) {
         supplierId: record.supplierId,
         supplierInvoiceId: record.invoiceId,
         creditMemo: record.invoiceType === 'NOTA_DE_CREDITO',
+        adjustment: record.invoiceType === 'NOTA_DE_DEBITO',
       });
       if (document) {
         log.info('MIRO found at SAP, recorded', { outbox: record.pk, document: document.number });

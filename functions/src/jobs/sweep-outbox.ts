@@ -12,6 +12,7 @@ import { makeMiroOutbox } from '../workers/miro-requests-outbox.js';
 import { makeMiroPosting, miroLeaseMs, miroRetryBaseMs } from '../workers/miro-requests-worker.js';
 import { makeOutboxSweeper } from './outbox-sweeper.js';
 import { makeSunatRecheck } from './sunat-recheck.js';
+import { clock } from '../adapters/clock.js';
 
 const miro = makeMiroOutbox(documentClient, tableName());
 const sap = sapFromEnv();
@@ -28,7 +29,7 @@ export const handler = observed(
       store,
       sap,
       notifications: queueFromEnv(QUEUES.notifications.env),
-      clock: () => new Date(),
+      clock,
       log: logger,
       meter,
       leaseMs: miroLeaseMs(),
@@ -36,7 +37,7 @@ export const handler = observed(
     }),
     sap,
     miroQueue: queueFromEnv(QUEUES.miroRequests.env),
-    clock: () => new Date(),
+    clock,
     log: logger,
     // A minute in AWS; shorter where the stage makes retries quicker (the local stage).
     graceMs: Math.min(MIRO_POSTING.graceSeconds * 1000, 2 * retryBaseMs),
@@ -44,7 +45,7 @@ export const handler = observed(
       checks: makeSunatChecks(documentClient, tableName()),
       invoices: store,
       outgoing,
-      clock: () => new Date(),
+      clock,
       log: logger,
       baseSeconds: sunatRecheckBaseSeconds(),
     }),

@@ -81,8 +81,9 @@ const WRITE_ATTEMPTS = 5;
 /**
  * The payment sync (spec flow 6), run on a schedule:
  * 1. read the payment-run items SAP changed since the cursor (`ge`: an item read twice is a no-op);
- * 2. per item, ACCEPTED → SCHEDULED (scheduledAt) and, once paid, SCHEDULED → PAID (paidAt), each a
- *    version-conditioned write with its history entry, index attributes and dashboard counters;
+ * 2. per item, ACCEPTED → SCHEDULED (scheduledAt) and, once paid, SCHEDULED → PAID (paidAt and the
+ *    remittance: SAP's payment document and method), each a version-conditioned write with its history entry,
+ *    index attributes and dashboard counters;
  * 3. PAYMENT_SCHEDULED / INVOICE_PAID to the notifications queue, committed as an outgoing item in the
  *    step's own transaction and sent right after: a run that dies in between leaves it to the outbox sweeper
  *    (the next run finds the invoice moved and would not announce it again);
@@ -110,12 +111,19 @@ export function makePaymentSync(deps: PaymentSyncDeps) {
         status: to,
         scheduledAt: to === 'SCHEDULED' ? item.scheduledAt : (before.scheduledAt ?? item.scheduledAt),
         paidAt: to === 'PAID' ? item.paidAt : before.paidAt,
+        // The remittance the supplier reads: SAP's payment document, date and method.
+        ...(to === 'PAID' && item.payment && item.paidAt
+          ? { remittance: { ...item.payment, paidAt: item.paidAt } }
+          : {}),
         statusHistory: [
           ...before.statusHistory,
           {
             status: to,
             title: INVOICE_STATUS_LABELS[to],
-            additionalMessage: null,
+            additionalMessage:
+              to === 'PAID' && item.payment
+                ? `Documento de pago ${item.payment.document} (${item.payment.methodName})`
+                : null,
             date: clock().toISOString(),
             by: 'SAP',
           },

@@ -6,13 +6,14 @@ import { observed } from '../http/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { makePaymentSync, makePaymentSyncRepository, type PaymentSyncResult } from './sync-payments-job.js';
+import { clock } from '../adapters/clock.js';
 
 const sync = makePaymentSync({
   repository: makePaymentSyncRepository(documentClient, tableName()),
   store: makeInvoiceStore(documentClient, tableName()),
   sap: sapFromEnv(),
   outgoing,
-  clock: () => new Date(),
+  clock,
   log: logger,
   meter,
 });

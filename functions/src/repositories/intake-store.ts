@@ -12,6 +12,16 @@ import type { Logger } from '../http/logger.js';
 /** An invoice already stored under the same key: what the duplicate rule and a replacement need. */
 export type ExistingInvoice = Invoice & { readonly version: number };
 
+/**
+ * Another item the intake read changed before its transaction committed (a note's original arrived, a note linked
+ * to the invoice, a linked note was approved): the intake reads again and retries.
+ */
+export class IntakeRaceError extends Error {
+  constructor() {
+    super('an item read by the intake changed before its transaction committed');
+  }
+}
+
 export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logger?: Pick<Logger, 'warn'>) {
   /**
    * Deletes the search items of a replaced submission that the new one does not write again. Outside the
@@ -55,6 +65,8 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
       invoice: Invoice,
       replacing: ExistingInvoice | null,
       alsoPut: readonly Record<string, unknown>[] = [],
+      /** Other writes and checks of the same transaction (the links of notes and originals, note-links.ts). */
+      alsoWrite: readonly TransactWriteItem[] = [],
     ): Promise<void> {
       const key = keys.invoice(invoice.supplierId, invoice.type, invoice.id);
       const profile = {
@@ -95,10 +107,19 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
       }
       // The replaced rejection leaves its counters; the new invoice enters its own.
       items.push(...invoiceCounterUpdates(table, [{ before: replacing, after: invoice }]));
+      const firstOther = items.length;
+      items.push(...alsoWrite);
       try {
         await db.send(new TransactWriteCommand({ TransactItems: items as never }));
       } catch (error) {
-        if (error instanceof TransactionCanceledException) throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS');
+        if (error instanceof TransactionCanceledException) {
+          const reasons = error.CancellationReasons ?? [];
+          const failed = (i: number) => reasons[i]?.Code !== undefined && reasons[i]?.Code !== 'None';
+          // The invoice itself is there (or moved): a duplicate. Only another item read moved: read again.
+          if (!failed(0) && reasons.slice(firstOther).some((_, i) => failed(firstOther + i)))
+            throw new IntakeRaceError();
+          throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS');
+        }
         throw error;
       }
       if (replacing) await deleteStaleSearchItems(replacing, invoice);

@@ -174,11 +174,22 @@ function fakeTable(items: Record<string, unknown>[]) {
     const sortKey = (item: Record<string, unknown>) => item[def.sortKey] as string;
     const start = input.ExclusiveStartKey;
     expect(start === undefined || start[def.partitionKey] === values[':pk']).toBe(true);
+    // A key range (BETWEEN :from AND :to) read forwards, or a prefix read newest first, as the plan asks.
+    const range = values[':from'] === undefined ? null : [values[':from'] as string, values[':to'] as string];
+    const forward = input.ScanIndexForward === true;
     const partition = items
       .filter((item) => item[def.partitionKey] === values[':pk'] && typeof item[def.sortKey] === 'string')
-      .filter((item) => sortKey(item).startsWith(values[':prefix'] as string))
-      .sort((a, b) => (sortKey(a) < sortKey(b) ? 1 : -1))
-      .filter((item) => start === undefined || sortKey(item) < (start[def.sortKey] as string));
+      .filter((item) =>
+        range
+          ? sortKey(item) >= range[0]! && sortKey(item) <= range[1]!
+          : sortKey(item).startsWith(values[':prefix'] as string),
+      )
+      .sort((a, b) => (sortKey(a) < sortKey(b) ? 1 : -1) * (forward ? -1 : 1))
+      .filter(
+        (item) =>
+          start === undefined ||
+          (forward ? sortKey(item) > (start[def.sortKey] as string) : sortKey(item) < (start[def.sortKey] as string)),
+      );
     const evaluated = partition.slice(0, input.Limit);
     stats.queries += 1;
     stats.evaluated += evaluated.length;
@@ -512,5 +523,113 @@ describe('cursors', () => {
         code: 'ERROR_INVALID_CURSOR',
       });
     }
+  });
+});
+
+/** An invoice's payment as intake stores it, due on `date`. */
+const paymentDue = (date: string): NonNullable<Invoice['payment']> => ({
+  method: 'CREDITO',
+  installments: [{ number: 1, amount: 118, dueDate: date }],
+  declaredPendingAmount: null,
+  detraction: null,
+  igvRetention: null,
+  netToPay: 118,
+  warnings: [],
+  dueDate: date,
+  expectedPaymentDate: date,
+  movedToPaymentRun: false,
+});
+
+describe('the due-date listing ("vence entre")', () => {
+  // Expected payment dates spread over December; one in seven has nothing to pay (a credit note, say).
+  const invoices = seedInvoices(160).map((invoice, i) => ({
+    ...invoice,
+    payment: i % 7 === 6 ? null : paymentDue(`2026-12-${String(1 + ((i * 11) % 28)).padStart(2, '0')}`),
+  }));
+  const dueOf = (invoice: Invoice) => invoice.payment?.expectedPaymentDate ?? null;
+
+  it('is driven by the due-date index of the company or the supplier, as one key range, whatever else is asked', () => {
+    const filter: InvoiceFilter = {
+      dueFrom: '2026-12-05',
+      dueTo: '2026-12-12',
+      statuses: ['ACCEPTED'],
+      issuer: SUPPLIER,
+    };
+    const plan = planInvoiceQuery(company, filter);
+
+    expect(plan.partitions).toEqual([
+      {
+        index: 'byClientDue',
+        partition: `CLIENT#${CLIENT}`,
+        sortKeyPrefix: 'DUE#',
+        range: { from: 'DUE#2026-12-05', to: 'DUE#2026-12-12~' },
+      },
+    ]);
+    expect(filteredBy(company, filter)).toEqual({ supplierId: [SUPPLIER], status: ['ACCEPTED'] });
+    expect(drivenBy({ ...supplier, client: CLIENT }, { dueTo: '2026-12-12' })).toEqual([
+      `bySupplierDue:SUPPLIER#${SUPPLIER}^DUE#`,
+    ]);
+    expect(filteredBy({ ...supplier, client: CLIENT }, { dueTo: '2026-12-12' })).toEqual({ client: [CLIENT] });
+    expect(planInvoiceQuery(company, { dueFrom: '2026-12-01' }).fingerprint).not.toBe(
+      planInvoiceQuery(company, { dueFrom: '2026-12-02' }).fingerprint,
+    );
+  });
+
+  const cases: [string, InvoiceScope, InvoiceFilter][] = [
+    ['a week of a company', company, { dueFrom: '2026-12-07', dueTo: '2026-12-13' }],
+    [
+      'a day and a status list',
+      company,
+      { dueFrom: '2026-12-12', dueTo: '2026-12-12', statuses: ['ACCEPTED', 'PAID'] },
+    ],
+    ['everything due until a date, of an issuer', company, { dueTo: '2026-12-20', issuer: OTHER_SUPPLIER }],
+    ['a supplier from a date', supplier, { dueFrom: '2026-12-15' }],
+    ['a supplier at one client', { ...supplier, client: OTHER_CLIENT }, { dueFrom: '2026-12-01', dueTo: '2026-12-31' }],
+  ];
+
+  for (const [name, scope, filter] of cases) {
+    it(`returns exactly ${name}, soonest first, page after page, never a rejected one`, async () => {
+      const expected = invoices
+        .filter(
+          (invoice) =>
+            (scope.kind === 'COMPANY' ? invoice.client === scope.client : invoice.supplierId === scope.supplierId) &&
+            (scope.kind === 'COMPANY' || !scope.client || invoice.client === scope.client) &&
+            (!filter.issuer || invoice.supplierId === filter.issuer) &&
+            (!filter.statuses || filter.statuses.includes(invoice.status)) &&
+            invoice.status !== 'REJECTED' &&
+            dueOf(invoice) !== null &&
+            (!filter.dueFrom || dueOf(invoice)! >= filter.dueFrom) &&
+            (!filter.dueTo || dueOf(invoice)! <= filter.dueTo),
+        )
+        .sort((a, b) => (keys.invoiceDueOrder(a, dueOf(a)!) < keys.invoiceDueOrder(b, dueOf(b)!) ? -1 : 1));
+      expect(expected.length).toBeGreaterThan(0);
+      for (const [limit, budget] of [
+        [3, QUERY_BUDGET_TINY],
+        [100, QUERY_BUDGET],
+      ] as const) {
+        const { db } = fakeTable(invoices.map(stored));
+        const plan = planInvoiceQuery(scope, filter);
+        const seen: Invoice[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await runInvoiceQuery(db, 'table', plan, { limit, cursor }, budget);
+          seen.push(...(page.items as Invoice[]));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor && seen.length <= invoices.length);
+        expect(seen.map((invoice) => invoice.id)).toEqual(expected.map((invoice) => invoice.id));
+      }
+    });
+  }
+
+  it('refuses a cursor moved outside the range it was made for', async () => {
+    const { db } = fakeTable(invoices.map(stored));
+    const plan = planInvoiceQuery(company, { dueFrom: '2026-12-01', dueTo: '2026-12-05' });
+    const page = await runInvoiceQuery(db, 'table', plan, { limit: 1 }, QUERY_BUDGET);
+    const decoded = JSON.parse(Buffer.from(page.nextCursor!, 'base64url').toString('utf8')) as unknown;
+    const forged = JSON.stringify(decoded).replace(/DUE#2026-12-0\d/g, 'DUE#2026-12-28');
+
+    await expect(
+      runInvoiceQuery(db, 'table', plan, { limit: 1, cursor: Buffer.from(forged).toString('base64url') }, QUERY_BUDGET),
+    ).rejects.toMatchObject({ code: 'ERROR_INVALID_CURSOR' });
   });
 });

@@ -5,6 +5,7 @@ import {
   InvoiceSummary,
   TABLE,
   keys,
+  type AcquirerConformityState,
   type IndexName,
   type InvoiceStatus,
   type InvoiceType,
@@ -42,13 +43,22 @@ export interface InvoiceFilter {
   readonly office?: string | undefined;
   readonly statuses?: readonly InvoiceStatus[] | undefined;
   readonly types?: readonly InvoiceType[] | undefined;
+  /** "Vence entre": the expected payment date from, to (ISO dates, both included; either may be open). */
+  readonly dueFrom?: string | undefined;
+  readonly dueTo?: string | undefined;
+  /** The state of the Ley 29623 conformity clock (served by the clock records: invoice-conformity-query.ts). */
+  readonly acquirerConformity?: AcquirerConformityState | undefined;
 }
 
-/** One index partition, read newest first within `sortKeyPrefix`. */
+/**
+ * One index partition, read newest first within `sortKeyPrefix`; or, with `range`, the sort keys from `range.from`
+ * to `range.to` read forwards (the due-date listing: soonest first).
+ */
 export interface PartitionQuery {
   readonly index: IndexName;
   readonly partition: string;
   readonly sortKeyPrefix: string;
+  readonly range?: { readonly from: string; readonly to: string };
 }
 
 /** An attribute (a path, e.g. responsible.id) that must equal one of the values. */
@@ -73,13 +83,29 @@ export interface QueryBudget {
 
 export const QUERY_BUDGET: QueryBudget = { itemsPerQuery: 100, queriesPerPartition: 3 };
 
-type Term = 'client' | 'issuer' | 'responsible' | 'office' | 'status' | 'type';
+type Term = 'client' | 'issuer' | 'responsible' | 'office' | 'status' | 'type' | 'due';
 const TERMS: readonly Term[] = ['client', 'issuer', 'responsible', 'office', 'status', 'type'];
 
 const distinctSorted = <T extends string>(values: readonly T[] | undefined): T[] => [...new Set(values ?? [])].sort();
 
 function byOrder(index: IndexName, partition: string): PartitionQuery {
   return { index, partition, sortKeyPrefix: keys.invoiceOrderPrefix };
+}
+
+/** The latest date a due range reaches when it names no end. */
+const OPEN_END = '9999-12-31';
+
+/**
+ * "Vence entre" drives whenever it is asked for: the company's (or the supplier's) due-date index read as one
+ * key range, soonest first, never a filter over a whole partition; every other term filters that range.
+ */
+function byDue(index: 'byClientDue' | 'bySupplierDue', partition: string, filter: InvoiceFilter): PartitionQuery {
+  return {
+    index,
+    partition,
+    sortKeyPrefix: keys.invoiceDuePrefix,
+    range: keys.invoiceDueRange(filter.dueFrom ?? '', filter.dueTo ?? OPEN_END),
+  };
 }
 
 /**
@@ -93,8 +119,12 @@ function drive(
   statuses: readonly InvoiceStatus[],
   types: readonly InvoiceType[],
 ): { partitions: PartitionQuery[]; drivenBy: Term | null } {
+  const dueRange = filter.dueFrom !== undefined || filter.dueTo !== undefined;
   if (scope.kind === 'SUPPLIER') {
     const supplierId = scope.supplierId;
+    if (dueRange) {
+      return { partitions: [byDue('bySupplierDue', keys.supplierInvoices(supplierId), filter)], drivenBy: 'due' };
+    }
     if (scope.client) {
       const partition = keys.clientSupplierInvoices(scope.client, supplierId);
       return { partitions: [byOrder('byClientSupplier', partition)], drivenBy: 'client' };
@@ -109,6 +139,9 @@ function drive(
   }
 
   const client = scope.client;
+  if (dueRange) {
+    return { partitions: [byDue('byClientDue', keys.clientInvoices(client), filter)], drivenBy: 'due' };
+  }
   if (filter.issuer) {
     const partition = keys.clientSupplierInvoices(client, filter.issuer);
     return { partitions: [byOrder('byClientSupplier', partition)], drivenBy: 'issuer' };
@@ -145,6 +178,8 @@ export function planInvoiceQuery(scope: InvoiceScope, filter: InvoiceFilter): In
     office: only(['officeId'], filter.office),
     status: statuses.length > 0 ? { path: ['status'], anyOf: statuses } : undefined,
     type: types.length > 0 ? { path: ['type'], anyOf: types } : undefined,
+    // Served by the due-date index's key range only: it drives whenever it is asked for.
+    due: undefined,
   };
   const { partitions, drivenBy } = drive(scope, filter, statuses, types);
   const filters = TERMS.filter((term) => term !== drivenBy).flatMap((term) => terms[term] ?? []);
@@ -251,6 +286,9 @@ function startKeyOf(query: PartitionQuery, position: KeyPosition | null): RawIte
   const [pk, sk, indexSortKey] = position;
   // Outside the key condition DynamoDB would fail the read: a tampered cursor is the caller's error.
   if (!indexSortKey.startsWith(query.sortKeyPrefix)) throw new BadRequestError('ERROR_INVALID_CURSOR');
+  if (query.range && (indexSortKey < query.range.from || indexSortKey > query.range.to)) {
+    throw new BadRequestError('ERROR_INVALID_CURSOR');
+  }
   const def = TABLE.indexes[query.index];
   return {
     [TABLE.partitionKey]: pk,
@@ -278,11 +316,18 @@ async function fetchPartition(
       new QueryCommand({
         TableName: table,
         IndexName: def.name,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+        KeyConditionExpression: query.range
+          ? '#pk = :pk AND #sk BETWEEN :from AND :to'
+          : '#pk = :pk AND begins_with(#sk, :prefix)',
         FilterExpression: filter?.expression,
         ExpressionAttributeNames: { '#pk': def.partitionKey, '#sk': def.sortKey, ...filter?.names },
-        ExpressionAttributeValues: { ':pk': query.partition, ':prefix': query.sortKeyPrefix, ...filter?.values },
-        ScanIndexForward: false,
+        ExpressionAttributeValues: {
+          ':pk': query.partition,
+          ...(query.range ? { ':from': query.range.from, ':to': query.range.to } : { ':prefix': query.sortKeyPrefix }),
+          ...filter?.values,
+        },
+        // Newest received first; a due range soonest first.
+        ScanIndexForward: query.range !== undefined,
         // Unfiltered, every item evaluated is a match: read no more than the page needs.
         Limit: filter ? budget.itemsPerQuery : Math.min(wanted - items.length, budget.itemsPerQuery),
         ExclusiveStartKey: startKey,

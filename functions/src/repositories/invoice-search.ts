@@ -30,7 +30,7 @@ import type { Page, PageRequest } from './invoices.js';
 type RawItem = Record<string, unknown>;
 
 /** The filters of the listing besides the search, applied to the invoices the search found. */
-function matchesFilter(invoice: RawItem, scope: InvoiceScope, filter: InvoiceFilter): boolean {
+export function matchesFilter(invoice: RawItem, scope: InvoiceScope, filter: InvoiceFilter): boolean {
   if (scope.kind === 'SUPPLIER') {
     if (invoice.supplierId !== scope.supplierId) return false;
     if (scope.client && invoice.client !== scope.client) return false;
@@ -43,10 +43,18 @@ function matchesFilter(invoice: RawItem, scope: InvoiceScope, filter: InvoiceFil
   if (filter.office && invoice.officeId !== filter.office) return false;
   if (filter.statuses?.length && !filter.statuses.includes(invoice.status as InvoiceStatus)) return false;
   if (filter.types?.length && !filter.types.includes(invoice.type as InvoiceType)) return false;
+  if (filter.dueFrom !== undefined || filter.dueTo !== undefined) {
+    // As the due-date index holds them: an expected payment date within the range, not rejected.
+    const expected = (invoice.payment as { expectedPaymentDate?: unknown } | null | undefined)?.expectedPaymentDate;
+    if (typeof expected !== 'string' || invoice.status === 'REJECTED') return false;
+    if ((filter.dueFrom && expected < filter.dueFrom) || (filter.dueTo && expected > filter.dueTo)) return false;
+  }
+  const conformity = invoice.acquirerConformity as { state?: unknown } | null | undefined;
+  if (filter.acquirerConformity && conformity?.state !== filter.acquirerConformity) return false;
   return true;
 }
 
-async function readInvoices(
+export async function readInvoices(
   db: DynamoDBDocumentClient,
   table: string,
   hits: readonly RawItem[],

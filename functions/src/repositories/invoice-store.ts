@@ -49,6 +49,11 @@ export interface InvoiceChange {
    * does not, nothing is written and the change is refused as moved (InvoiceChangedError: reload, check again).
    */
   readonly putIf?: readonly ConditionalPut[];
+  /**
+   * Other writes and checks of the same transaction (a note's approval moves its original's amount to pay,
+   * note-links.ts); if one fails, the change is refused as moved (InvoiceChangedError).
+   */
+  readonly alsoWrite?: readonly TransactWriteItem[];
 }
 
 export interface ConditionalPut {
@@ -205,6 +210,7 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
         } as unknown as TransactWriteItem);
       }
       items.push(...invoiceCounterUpdates(table, [{ before: change.before, after: change.after }]));
+      items.push(...(change.alsoWrite ?? []));
 
       try {
         await db.send(new TransactWriteCommand({ TransactItems: items as never }));

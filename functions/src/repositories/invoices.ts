@@ -7,6 +7,7 @@ import {
   type InvoiceFilter,
   type InvoiceScope,
 } from './invoice-queries.js';
+import { runAcquirerConformityQuery } from './invoice-conformity-query.js';
 import { runInvoiceSearch } from './invoice-search.js';
 
 export interface Page<T> {
@@ -31,7 +32,8 @@ export interface InvoiceRepository {
   list(scope: InvoiceScope, filter: InvoiceFilter, page: PageRequest): Promise<Page<InvoiceSummary>>;
   /**
    * How many invoices the same listing holds: one read of the counters for company or supplier, client,
-   * issuer, statuses and types; otherwise the listing is walked up to COUNT_PAGES pages.
+   * issuer, statuses and types; otherwise (a search, an office, a responsible, a due range) the listing is
+   * walked up to COUNT_PAGES pages.
    */
   count(scope: InvoiceScope, filter: InvoiceFilter): Promise<InvoiceCount>;
 }
@@ -40,7 +42,9 @@ export function makeInvoiceRepository(db: DynamoDBDocumentClient, table: string)
   const list: InvoiceRepository['list'] = (scope, filter, page) =>
     filter.search !== undefined
       ? runInvoiceSearch(db, table, scope, filter, page, QUERY_BUDGET)
-      : runInvoiceQuery(db, table, planInvoiceQuery(scope, filter), page);
+      : filter.acquirerConformity !== undefined
+        ? runAcquirerConformityQuery(db, table, scope, filter, page, QUERY_BUDGET)
+        : runInvoiceQuery(db, table, planInvoiceQuery(scope, filter), page);
 
   async function counters(owner: 'CLIENT' | 'SUPPLIER', taxId: string): Promise<Record<string, unknown>> {
     const result = await db.send(new GetCommand({ TableName: table, Key: keys.invoiceCounts(owner, taxId) }));
@@ -51,7 +55,14 @@ export function makeInvoiceRepository(db: DynamoDBDocumentClient, table: string)
     list,
     async count(scope, filter) {
       const lists = { statuses: filter.statuses ?? [], types: filter.types ?? [] };
-      if (filter.search === undefined && !filter.responsible && !filter.office) {
+      const dueRange = filter.dueFrom !== undefined || filter.dueTo !== undefined;
+      if (
+        filter.search === undefined &&
+        !filter.responsible &&
+        !filter.office &&
+        !dueRange &&
+        !filter.acquirerConformity
+      ) {
         if (scope.kind === 'SUPPLIER') {
           const count = sumCounts(await counters('SUPPLIER', scope.supplierId), { ...lists, client: scope.client });
           return { count, exact: true };

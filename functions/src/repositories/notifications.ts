@@ -140,6 +140,15 @@ export function makeNotificationRepository(db: DynamoDBDocumentClient, table: st
       }
     },
 
+    /**
+     * The e-mail of a company's employee (the invoice's responsible), when the employee directory holds one: the
+     * Ley 29623 reminders are e-mailed to the responsible's own account.
+     */
+    async employeeEmail(client: string, employeeId: string): Promise<string | null> {
+      const result = await db.send(new GetCommand({ TableName: table, Key: keys.employee(client, employeeId) }));
+      return typeof result.Item?.email === 'string' && result.Item.email ? result.Item.email : null;
+    },
+
     /** Gives the right back when the mail could not be sent, so that the retry sends it. */
     async releaseEmail(notification: string, userId: string): Promise<void> {
       await db.send(

@@ -168,7 +168,7 @@ export function makeOutgoing(
                 TableName: table,
                 Key: keys.outgoing(queue, id),
                 UpdateExpression: 'SET abandonedAt = :now REMOVE gsi1pk, gsi1sk',
-                ExpressionAttributeValues: { ':now': new Date().toISOString() },
+                ExpressionAttributeValues: { ':now': clock().toISOString() },
               }),
             );
             continue;

@@ -1,4 +1,8 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+  type TransactWriteItem,
+} from '@aws-sdk/client-dynamodb';
 import {
   GetCommand,
   QueryCommand,
@@ -100,6 +104,7 @@ interface CreatesInvoices {
     invoice: Invoice,
     replacing: ExistingInvoice | null,
     alsoPut?: readonly Record<string, unknown>[],
+    alsoWrite?: readonly TransactWriteItem[],
   ): Promise<void>;
 }
 
@@ -114,8 +119,8 @@ export function withSunatCheck<S extends CreatesInvoices>(
   const sunatMessages = `${keys.outgoingQueue('sunatValidation')}#`;
   return {
     ...store,
-    async create(invoice, replacing, alsoPut = []) {
-      if (invoice.certStatus !== 'PENDING') return store.create(invoice, replacing, alsoPut);
+    async create(invoice, replacing, alsoPut = [], alsoWrite = []) {
+      if (invoice.certStatus !== 'PENDING') return store.create(invoice, replacing, alsoPut, alsoWrite);
       const message = alsoPut.find((item) => String(item.pk).startsWith(sunatMessages));
       const now = options.clock();
       const check = openSunatCheckItem(invoice, {
@@ -123,7 +128,7 @@ export function withSunatCheck<S extends CreatesInvoices>(
         dueAt: new Date(now.getTime() + options.staleAfterSeconds * 1000),
         outgoingId: message ? String(message.pk).slice(sunatMessages.length) : null,
       });
-      return store.create(invoice, replacing, [...alsoPut, check]);
+      return store.create(invoice, replacing, [...alsoPut, check], alsoWrite);
     },
   };
 }

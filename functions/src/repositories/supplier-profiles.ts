@@ -1,10 +1,15 @@
 import { BatchGetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SupplierProfile, keys } from '@portal/shared';
+import { RetentionExemption, SupplierProfile, keys } from '@portal/shared';
+
+/** A directory profile with what the payment rules read: why the supplier is not retained the IGV, if it is not. */
+export interface KnownSupplier extends SupplierProfile {
+  readonly igvRetentionExemption?: RetentionExemption | null;
+}
 
 /** The supplier directory by RUC: the business names of accounts, and the profile of a new supplier. */
 export interface SupplierProfileRepository {
   /** The profiles of the RUCs that have one. */
-  getMany(rucs: readonly string[]): Promise<Map<string, SupplierProfile>>;
+  getMany(rucs: readonly string[]): Promise<Map<string, KnownSupplier>>;
   /** Adds the supplier to the directory unless it is there; answers the profile as stored (the first name wins). */
   createIfAbsent(profile: SupplierProfile): Promise<SupplierProfile>;
 }
@@ -15,7 +20,7 @@ const MAX_ATTEMPTS = 6;
 export function makeSupplierProfileRepository(db: DynamoDBDocumentClient, table: string): SupplierProfileRepository {
   return {
     async getMany(rucs) {
-      const found = new Map<string, SupplierProfile>();
+      const found = new Map<string, KnownSupplier>();
       const unique = [...new Set(rucs)];
       for (let i = 0; i < unique.length; i += BATCH_GET_LIMIT) {
         let pending: Record<string, unknown>[] = unique.slice(i, i + BATCH_GET_LIMIT).map((ruc) => keys.supplier(ruc));
@@ -26,7 +31,7 @@ export function makeSupplierProfileRepository(db: DynamoDBDocumentClient, table:
               RequestItems: {
                 [table]: {
                   Keys: pending,
-                  ProjectionExpression: 'taxId, #name',
+                  ProjectionExpression: 'taxId, #name, igvRetentionExemption',
                   ExpressionAttributeNames: { '#name': 'name' },
                 },
               },
@@ -34,7 +39,8 @@ export function makeSupplierProfileRepository(db: DynamoDBDocumentClient, table:
           );
           for (const item of result.Responses?.[table] ?? []) {
             const profile = SupplierProfile.parse(item);
-            found.set(profile.taxId, profile);
+            const exemption = RetentionExemption.safeParse(item.igvRetentionExemption);
+            found.set(profile.taxId, { ...profile, igvRetentionExemption: exemption.success ? exemption.data : null });
           }
           pending = (result.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
           if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));

@@ -90,6 +90,15 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
         ],
       },
       ...igvOnly(1800, 10000, '1001'),
+      // Operation type 1001 (catálogo 51), service 037 (catálogo 54) at 12 %, the deposit in soles.
+      detraction: {
+        operationType: '1001',
+        code: '037',
+        percent: 12,
+        amount: 1416,
+        currency: 'PEN',
+        account: '00-068-123456',
+      },
     });
   });
 
@@ -134,7 +143,13 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       incomeTaxWithholding: 0,
       payableAmount: 1180,
       purchaseOrders: [],
-      billingReference: { prefixId: 'F001', numericId: '00000458', typeCode: '01' },
+      billingReference: {
+        prefixId: 'F001',
+        numericId: '00000458',
+        typeCode: '01',
+        reasonCode: '07',
+        reasonDescription: 'DEVOLUCIÓN POR ÍTEM: SERVICIO NO PRESTADO EN SU TOTALIDAD',
+      },
       paymentTerms: null,
       ...igvOnly(180, 1000, null),
     });
@@ -157,7 +172,13 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       incomeTaxWithholding: 0,
       payableAmount: 59,
       purchaseOrders: [],
-      billingReference: { prefixId: 'F001', numericId: '00000458', typeCode: '01' },
+      billingReference: {
+        prefixId: 'F001',
+        numericId: '00000458',
+        typeCode: '01',
+        reasonCode: '01',
+        reasonDescription: 'INTERESES POR MORA EN EL PAGO DE LA CUOTA 002',
+      },
       paymentTerms: null,
       ...igvOnly(9, 50, null),
     });
@@ -529,5 +550,68 @@ describe('parseSunatDocument: hostile files are refused', () => {
     const error = refusal(() => parseSunatDocument(manyElements(XML_LIMITS.maxElements)));
 
     expect(error.code).toBe('ERROR_XML_TOO_LARGE');
+  });
+});
+
+describe("parseSunatDocument: a note's reason (issue 21)", () => {
+  const note = utf8Fixture('nota-credito-ubl21.xml');
+
+  it('reads a note without a reason as such, and refuses a description beyond SUNAT’s 500 characters', () => {
+    const silent = note.replace(/<agg:DiscrepancyResponse>[\s\S]*<\/agg:DiscrepancyResponse>/, '');
+    expect(read(utf8(silent)).billingReference).toMatchObject({
+      reasonCode: null,
+      reasonDescription: null,
+    });
+
+    const long = note.replace(/(<basic:Description>)[^<]*(<\/basic:Description>)/, `$1${'A'.repeat(501)}$2`);
+    const error = refusal(() => parseSunatDocument(utf8(long)));
+    expect(error.code).toBe('ERROR_XML_FIELD_TOO_LONG');
+    expect(error.errors[0]!.parameters).toEqual({ field: 'motivo de la nota', limit: 500 });
+  });
+});
+
+describe('parseSunatDocument: the detracción (SPOT)', () => {
+  const factura = utf8Fixture('factura-ubl21-credito.xml');
+  const detractionTerms = /<cac:PaymentTerms>\s*<cbc:ID>Detraccion<\/cbc:ID>[\s\S]*?<\/cac:PaymentTerms>/;
+
+  it('is absent from an operation that is not subject to it', () => {
+    const plain = factura.replace(detractionTerms, '').replace('listID="1001"', 'listID="0101"');
+
+    expect(read(utf8(plain)).detraction).toBeUndefined();
+  });
+
+  it('reads a percentage with decimals', () => {
+    const dollars = factura
+      .replace('<cbc:PaymentPercent>12</cbc:PaymentPercent>', '<cbc:PaymentPercent>1.50</cbc:PaymentPercent>')
+      .replace('<cbc:Amount currencyID="PEN">1416.00</cbc:Amount>', '<cbc:Amount currencyID="PEN">177.00</cbc:Amount>');
+
+    expect(read(utf8(dollars)).detraction).toMatchObject({ percent: 1.5, amount: 177, currency: 'PEN' });
+  });
+
+  it('refuses an operation type of the SPOT without its detracción', () => {
+    const error = refusal(() => parseSunatDocument(utf8(factura.replace(detractionTerms, ''))));
+
+    expect(error.code).toBe('ERROR_XML_MISSING_FIELD');
+    expect(error.errors[0]!.parameters).toEqual({ field: 'detracción' });
+  });
+
+  it.each([
+    [
+      'a code that is not catálogo 54’s three digits',
+      ['>037</cbc:PaymentMeansID>', '>37A</cbc:PaymentMeansID>'],
+      'código de bien o servicio sujeto a detracción',
+    ],
+    ['a percentage above 100', ['<cbc:PaymentPercent>12<', '<cbc:PaymentPercent>120<'], 'porcentaje de detracción'],
+    ['a percentage of zero', ['<cbc:PaymentPercent>12<', '<cbc:PaymentPercent>0<'], 'porcentaje de detracción'],
+    [
+      'an amount in euros',
+      ['<cbc:Amount currencyID="PEN">1416.00', '<cbc:Amount currencyID="EUR">1416.00'],
+      'monto de la detracción',
+    ],
+  ])('refuses %s', (_, [from, to], field) => {
+    const error = refusal(() => parseSunatDocument(utf8(factura.replace(from!, to!))));
+
+    expect(error.code).toBe('ERROR_XML_INVALID_FIELD');
+    expect(error.errors[0]!.parameters).toEqual({ field });
   });
 });

@@ -48,12 +48,31 @@ export const ParsedPaymentTerms = z.object({
 });
 export type ParsedPaymentTerms = z.infer<typeof ParsedPaymentTerms>;
 
-/** The document a note modifies. */
+/** The detracción (SPOT) a document states: cac:PaymentTerms and cac:PaymentMeans with cbc:ID Detraccion. */
+export const ParsedDetraction = z.object({
+  /** Catálogo 51 tipo de operación (cbc:InvoiceTypeCode listID), e.g. '1001'; null when absent. */
+  operationType: z.nullable(z.string()),
+  /** Catálogo 54 code (cbc:PaymentMeansID). */
+  code: z.string(),
+  /** cbc:PaymentPercent. */
+  percent: z.number(),
+  /** cbc:Amount and its currencyID (SUNAT asks for soles). */
+  amount: Money,
+  currency: Currency,
+  /** The supplier's Banco de la Nación account (cac:PayeeFinancialAccount/cbc:ID); null when absent. */
+  account: z.nullable(z.string()),
+});
+export type ParsedDetraction = z.infer<typeof ParsedDetraction>;
+
+/** The document a note modifies, and why. */
 export const ParsedDocumentReference = z.object({
   prefixId: z.string(),
   numericId: z.string(),
   /** SUNAT catálogo 01 code of the modified document ('01' factura, '03' boleta); null when absent. */
   typeCode: z.nullable(z.string()),
+  /** Why (cac:DiscrepancyResponse): the catálogo 09/10 code of cbc:ResponseCode and cbc:Description; null when absent. */
+  reasonCode: z.nullable(z.string()),
+  reasonDescription: z.nullable(z.string()),
 });
 export type ParsedDocumentReference = z.infer<typeof ParsedDocumentReference>;
 
@@ -111,5 +130,7 @@ export const ParsedDocument = z.object({
   freeOfCharge: z.boolean(),
   /** Valor referencial of what is given free: scheme 9996's taxable amount; 0 when nothing is. */
   freeOfChargeValue: Money,
+  /** Present only when the operation is subject to detracción (SPOT). */
+  detraction: z.optional(ParsedDetraction),
 });
 export type ParsedDocument = z.infer<typeof ParsedDocument>;

@@ -18,6 +18,7 @@ import {
 } from '@portal/shared';
 import { NS } from './namespaces.js';
 import type {
+  ParsedDetraction,
   ParsedDocument,
   ParsedDocumentReference,
   ParsedDocumentType,
@@ -66,6 +67,7 @@ const FIELD = {
   withholding: 'retención del impuesto a la renta',
   payableAmount: 'importe total',
   billingReference: 'comprobante que se modifica',
+  noteReason: 'motivo de la nota',
   paymentTerms: 'forma de pago',
   installmentAmount: 'monto de la cuota',
   installmentDueDate: 'fecha de vencimiento de la cuota',
@@ -85,6 +87,11 @@ const FIELD = {
   allowanceTotal: 'total de descuentos',
   chargeTotal: 'total de cargos',
   rounding: 'redondeo del importe total',
+  detraction: 'detracción',
+  detractionCode: 'código de bien o servicio sujeto a detracción',
+  detractionPercent: 'porcentaje de detracción',
+  detractionAmount: 'monto de la detracción',
+  detractionAccount: 'cuenta de detracciones',
 } as const;
 
 const IGV_SCHEME = TAX_SCHEME.IGV;
@@ -353,10 +360,19 @@ function readBillingReference(root: XmlElement): ParsedDocumentReference {
     textOf(childOf(reference, NS.cbc, 'ID')) ?? textOf(pathOf(root, cac('DiscrepancyResponse'), cbc('ReferenceID'))),
     FIELD.billingReference,
   );
+  const discrepancy = pathOf(root, cac('DiscrepancyResponse'));
   return {
     ...seriesAndNumber(bounded(raw, FIELD.billingReference, TEXT_LIMITS.documentId)!, FIELD.billingReference),
     typeCode:
       bounded(textOf(childOf(reference, NS.cbc, 'DocumentTypeCode')), FIELD.billingReference, TEXT_LIMITS.code) ?? null,
+    reasonCode:
+      bounded(textOf(childOf(discrepancy, NS.cbc, 'ResponseCode')), FIELD.noteReason, TEXT_LIMITS.code) ?? null,
+    reasonDescription:
+      bounded(
+        textOf(childOf(discrepancy, NS.cbc, 'Description')),
+        FIELD.noteReason,
+        TEXT_LIMITS.noteReasonDescription,
+      ) ?? null,
   };
 }
 
@@ -638,8 +654,58 @@ function readAmounts(
   };
 }
 
+/** Catálogo 51 operation types of the SPOT: 1001 and the special cases 1002–1004. */
+const DETRACTION_OPERATION = /^100[1-4]$/;
+
+/**
+ * The detracción (SPOT, D. Leg. 940): cac:PaymentTerms with cbc:ID Detraccion (catálogo 54 code in
+ * cbc:PaymentMeansID, cbc:PaymentPercent, cbc:Amount) and the supplier's account in the cac:PaymentMeans of the
+ * same id. An operation type of the SPOT without those terms is a document missing its detracción.
+ */
+function readDetraction(root: XmlElement): ParsedDetraction | null {
+  const typeCode = childOf(root, NS.cbc, 'InvoiceTypeCode');
+  const operationType =
+    bounded(typeCode?.attributes.get('listID')?.trim() || undefined, FIELD.detraction, TEXT_LIMITS.code) ?? null;
+  const isDetraction = (element: XmlElement) => normalised(textOf(childOf(element, NS.cbc, 'ID'))) === 'detraccion';
+  const terms = childrenOf(root, NS.cac, 'PaymentTerms').filter(isDetraction);
+  if (terms.length === 0) {
+    if (operationType !== null && DETRACTION_OPERATION.test(operationType)) throw missing(FIELD.detraction);
+    return null;
+  }
+  if (terms.length > 1) throw invalid(FIELD.detraction);
+  const term = terms[0]!;
+  const code = required(
+    bounded(textOf(childOf(term, NS.cbc, 'PaymentMeansID')), FIELD.detractionCode, TEXT_LIMITS.code),
+    FIELD.detractionCode,
+  );
+  if (!/^\d{3}$/.test(code)) throw invalid(FIELD.detractionCode);
+  const percentText = required(textOf(childOf(term, NS.cbc, 'PaymentPercent')), FIELD.detractionPercent);
+  const percent = /^\d{1,3}(\.\d{1,5})?$/.test(percentText) ? Number(percentText) : NaN;
+  if (!(percent > 0 && percent <= 100)) throw invalid(FIELD.detractionPercent);
+  const amountElement = childOf(term, NS.cbc, 'Amount');
+  const amount = required(amountOf(amountElement, FIELD.detractionAmount), FIELD.detractionAmount);
+  const currency = amountElement?.attributes.get('currencyID')?.trim() || 'PEN';
+  const allowed = CURRENCIES.find((each) => each === currency);
+  if (!allowed) throw invalid(FIELD.detractionAmount);
+  const means = childrenOf(root, NS.cac, 'PaymentMeans').find(isDetraction);
+  const account = bounded(
+    textOf(pathOf(means, cac('PayeeFinancialAccount'), cbc('ID'))),
+    FIELD.detractionAccount,
+    TEXT_LIMITS.sapDocumentId,
+  );
+  return {
+    operationType,
+    code,
+    percent: Math.round(percent * 100) / 100,
+    amount,
+    currency: allowed,
+    account: account ?? null,
+  };
+}
+
 /** The portal's reading of a SUNAT document's element tree. Throws BadRequestError with an ERROR_XML_* code. */
 export function readSunatDocument(root: XmlElement): ParsedDocument {
+  const detraction = readDetraction(root);
   const kind = rootKind(root);
   const { prefixId, numericId } = seriesAndNumber(
     required(bounded(textOf(childOf(root, NS.cbc, 'ID')), FIELD.id, TEXT_LIMITS.documentId), FIELD.id),
@@ -680,5 +746,6 @@ export function readSunatDocument(root: XmlElement): ParsedDocument {
     paymentTerms,
     operationType,
     ...amounts,
+    ...(detraction ? { detraction } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { withCheckDigit, type Client, type Invoice, type InvoiceBreakdown } from
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
 import { makeIntake, type IncomingDocument } from './intake.js';
+import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
 
 // What the XML says beyond its total is stored with the invoice, and an importe total of 0.00 is taken only
 // when nothing is to be paid (issue 21, docs/ap-documents.md).
@@ -63,6 +64,7 @@ function intakeOf(parsed: IncomingDocument) {
       create: async (invoice: Invoice) => void stored.push(invoice),
     } as unknown as IntakeStore,
     outgoing: { deliver: async () => undefined },
+    noteLinks: makeFakeNoteLinks(),
     clock: () => new Date('2026-11-20T15:00:00.000Z'),
   });
   return { submit: () => intake.fromXml(supplier, { url: 'uploads/f.xml' }), stored, discarded };

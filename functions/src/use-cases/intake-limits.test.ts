@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BadRequestError, MAX_AMOUNT_TEXT, withCheckDigit, type Client } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
+import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
 import { makeIntake, type IncomingDocument, type IntakeDeps } from './intake.js';
 
 // The domain's bounds on what a document says, whether read from its XML or typed with its PDF.
@@ -40,10 +41,12 @@ function intakeReading(change: Partial<IncomingDocument>) {
     parseDocument: async () => document,
     checkInvoiceCode: () => true,
     clients: { get: async (taxId: string) => (taxId === CLIENT.taxId ? CLIENT : null) },
+    profiles: { getMany: async () => new Map() },
     store: {
       existing: async () => null,
       create: async (invoice: unknown) => void stored.push(invoice),
     } as unknown as IntakeStore,
+    noteLinks: makeFakeNoteLinks(),
     outgoing: { deliver: async () => undefined },
     clock: () => NOW,
   };

@@ -1,7 +1,8 @@
-import { checkInvoiceCode } from '@portal/shared';
+import { checkInvoiceCode, installmentNumber } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeClientRepository } from '../repositories/clients.js';
 import { makeIntakeStore } from '../repositories/intake-store.js';
+import { makeNoteLinks } from '../repositories/note-links.js';
 import { sunatRecheckBaseSeconds, withSunatCheck } from '../repositories/sunat-checks.js';
 import { makeSupplierProfileRepository } from '../repositories/supplier-profiles.js';
 import { logger } from '../http/logger.js';
@@ -9,6 +10,7 @@ import { parseSunatDocument } from '../ubl/index.js';
 import { makeIntake } from './intake.js';
 import { outgoing } from './outgoing.factory.js';
 import { uploads } from './uploads.factory.js';
+import { clock } from '../adapters/clock.js';
 
 /** Intake wired to S3, the UBL parser, DynamoDB and the queues, built once per cold start. */
 export const intake = makeIntake({
@@ -40,6 +42,21 @@ export const intake = makeIntake({
         freeOfCharge: parsed.freeOfCharge,
         freeOfChargeValue: parsed.freeOfChargeValue,
       },
+      billingReference: parsed.billingReference,
+      noteReason: parsed.billingReference
+        ? { code: parsed.billingReference.reasonCode, description: parsed.billingReference.reasonDescription }
+        : null,
+      paymentTerms: parsed.paymentTerms && {
+        method: parsed.paymentTerms.method,
+        installments: parsed.paymentTerms.installments.map((installment, i) => ({
+          number: installmentNumber(installment.id) ?? i + 1,
+          amount: installment.amount,
+          dueDate: installment.dueDate,
+        })),
+        declaredPendingAmount: parsed.paymentTerms.pendingAmount,
+      },
+      dueDates: parsed.dueDates,
+      detraction: parsed.detraction ?? null,
     };
   },
   checkInvoiceCode,
@@ -47,9 +64,10 @@ export const intake = makeIntake({
   profiles: makeSupplierProfileRepository(documentClient, tableName()),
   // Each invoice is stored with its SUNAT check: the outbox sweeper asks SUNAT again if its message is lost.
   store: withSunatCheck(makeIntakeStore(documentClient, tableName(), logger), {
-    clock: () => new Date(),
+    clock,
     staleAfterSeconds: sunatRecheckBaseSeconds(),
   }),
+  noteLinks: makeNoteLinks(documentClient, tableName()),
   outgoing,
-  clock: () => new Date(),
+  clock,
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BadRequestError, ConflictError, withCheckDigit, type Client, type Invoice } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
-import type { ExistingInvoice, IntakeStore } from '../repositories/intake-store.js';
+import { IntakeRaceError, type ExistingInvoice, type IntakeStore } from '../repositories/intake-store.js';
+import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
 import { makeIntake, type IncomingDocument, type Intake } from './intake.js';
 
 const SUPPLIER = withCheckDigit('2045617832');
@@ -80,20 +81,41 @@ function storedInvoice(change: Partial<ExistingInvoice> = {}): ExistingInvoice {
 
 function setup(
   existing: ExistingInvoice | null = null,
-  options: { failQueues?: boolean; failWrite?: Error; parseError?: Error; knownName?: string } = {},
+  options: {
+    failQueues?: boolean;
+    failWrite?: Error;
+    parseError?: Error;
+    knownName?: string;
+    /** Invoices stored under other keys (`{type}#{id}`): a note's original. */
+    others?: Record<string, ExistingInvoice>;
+    noteLinks?: ReturnType<typeof makeFakeNoteLinks>;
+    /** How many writes find an item the intake read moved meanwhile. */
+    races?: number;
+    document?: Partial<IncomingDocument>;
+  } = {},
 ) {
-  const stored: { invoice: Invoice; replacing: ExistingInvoice | null; alsoPut: readonly Record<string, unknown>[] }[] =
-    [];
+  const stored: {
+    invoice: Invoice;
+    replacing: ExistingInvoice | null;
+    alsoPut: readonly Record<string, unknown>[];
+    alsoWrite: readonly Record<string, unknown>[];
+  }[] = [];
   const sent: unknown[] = [];
+  let races = options.races ?? 0;
+  let writes = 0;
   const store = {
-    existing: async () => existing,
+    existing: async (_supplierId: string, type: string, id: string) =>
+      options.others ? (options.others[`${type}#${id}`] ?? null) : existing,
     create: async (
       invoice: Invoice,
       replacing: ExistingInvoice | null,
       alsoPut: readonly Record<string, unknown>[],
+      alsoWrite: readonly Record<string, unknown>[] = [],
     ) => {
+      writes++;
       if (options.failWrite) throw options.failWrite;
-      stored.push({ invoice, replacing, alsoPut });
+      if (races-- > 0) throw new IntakeRaceError();
+      stored.push({ invoice, replacing, alsoPut, alsoWrite });
     },
   } as unknown as IntakeStore;
   // The real outbox keeps a message it cannot send for the relay; this one just drops it.
@@ -108,7 +130,7 @@ function setup(
     discardUpload: async (key) => void discarded.push(key),
     parseDocument: async () => {
       if (options.parseError) throw options.parseError;
-      return document();
+      return document(options.document);
     },
     checkInvoiceCode: (_type, prefixId) => /^F[A-Z0-9]{3}$/.test(prefixId),
     clients: { get: async (taxId) => (taxId === CLIENT.taxId ? CLIENT : null) },
@@ -117,6 +139,7 @@ function setup(
         new Map(options.knownName ? rucs.map((taxId) => [taxId, { taxId, name: options.knownName! }]) : []),
     },
     store,
+    noteLinks: options.noteLinks ?? makeFakeNoteLinks(),
     outgoing,
     clock: () => new Date('2026-11-20T15:00:00.000Z'),
   });
@@ -135,7 +158,7 @@ function setup(
       pdfUrl: 'uploads/x.pdf',
       ...change,
     }) as never;
-  return { intake, stored, sent, form, discarded };
+  return { intake, stored, sent, form, discarded, writes: () => writes };
 }
 
 describe('document intake', () => {
@@ -320,5 +343,91 @@ describe('document intake', () => {
         usedAt: '2026-11-20T15:00:00.000Z',
       },
     ]);
+  });
+});
+
+describe('the intake of notes and their originals (issue 21)', () => {
+  const creditNote: Partial<IncomingDocument> = {
+    type: 'NOTA_DE_CREDITO',
+    prefixId: 'FC01',
+    numericId: '5',
+    amount: 11.8,
+    taxAmount: 1.8,
+    purchaseOrders: [],
+    billingReference: { prefixId: 'F001', numericId: '00000009', typeCode: '01' },
+    noteReason: { code: '04', description: 'Descuento por volumen' },
+  };
+  const original = storedInvoice({ id: 'F001-9', numericId: '9', purchaseOrders: ['4500012000'], version: 4 });
+  const linkedNote = (status: Invoice['status'], id: string) =>
+    storedInvoice({
+      type: 'NOTA_DE_CREDITO',
+      id,
+      prefixId: 'FC01',
+      numericId: id.slice(5),
+      status,
+      amount: 11.8,
+      taxAmount: 1.8,
+      originalInPortal: true,
+    });
+
+  it("links a note to its original in the same write, taking the original's orders", async () => {
+    const { intake, stored } = setup(null, { document: creditNote, others: { 'FACTURA#F001-9': original } });
+    const note = await intake.fromXml(supplier, { url: 'uploads/nc.xml' });
+    expect(note).toMatchObject({
+      billingReference: { type: 'FACTURA', prefixId: 'F001', numericId: '9', id: 'F001-9' },
+      noteReason: { code: '04', label: 'Descuento global', description: 'Descuento por volumen' },
+      originalInPortal: true,
+      purchaseOrders: ['4500012000'],
+    });
+    const writes = JSON.stringify(stored[0]!.alsoWrite);
+    expect(writes).toContain(`NOTES#${SUPPLIER}#FACTURA#F001-9`);
+    // The original is written again, as read (version 4), so that no write of it read before the note loses it.
+    expect(writes).toContain(`INVOICE#${SUPPLIER}#FACTURA#F001-9`);
+    expect(writes).toContain('#version = :version');
+  });
+
+  it('refuses one note too many for an original, deleting its upload', async () => {
+    const notes = Array.from({ length: 20 }, (_, i) => linkedNote('PENDING', `FC01-${100 + i}`));
+    const { intake, stored, discarded } = setup(null, {
+      document: creditNote,
+      others: { 'FACTURA#F001-9': original },
+      noteLinks: makeFakeNoteLinks({ notes: { [`NOTES#${SUPPLIER}#FACTURA#F001-9`]: notes } }),
+    });
+    const error = await intake.fromXml(supplier, { url: 'uploads/nc.xml' }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).code).toBe('ERROR_NOTE_TOO_MANY_FOR_ORIGINAL');
+    expect((error as BadRequestError).message).toBe(
+      'El comprobante F001-9 ya tiene 20 notas registradas, el máximo del portal.',
+    );
+    expect(stored).toEqual([]);
+    expect(discarded).toEqual(['uploads/nc.xml']);
+  });
+
+  it('starts an original arriving after its notes with the accepted ones deducted, and links them', async () => {
+    const notes = [linkedNote('ACCEPTED', 'FC01-100'), linkedNote('PENDING', 'FC01-101')];
+    const { intake, stored } = setup(null, {
+      document: { numericId: '9', amount: 118, taxAmount: 18 },
+      others: {},
+      noteLinks: makeFakeNoteLinks({ notes: { [`NOTES#${SUPPLIER}#FACTURA#F001-9`]: notes } }),
+    });
+    const invoice = await intake.fromXml(supplier, { url: 'uploads/f.xml' });
+    expect(invoice).toMatchObject({ amountToPay: 106.2, noteAdjustments: { credited: 11.8, debited: 0 } });
+    const writes = JSON.stringify(stored[0]!.alsoWrite);
+    expect(writes).toContain(`INVOICE#${SUPPLIER}#NOTA_DE_CREDITO#FC01-100`);
+    expect(writes).toContain(`INVOICE#${SUPPLIER}#NOTA_DE_CREDITO#FC01-101`);
+  });
+
+  it('reads again when an item it read moved before its write, and gives up after five tries', async () => {
+    const once = setup(null, { document: creditNote, others: {}, races: 1 });
+    await once.intake.fromXml(supplier, { url: 'uploads/nc.xml' });
+    expect(once.writes()).toBe(2);
+    expect(once.stored).toHaveLength(1);
+
+    const always = setup(null, { document: creditNote, others: {}, races: 99 });
+    const error = await always.intake.fromXml(supplier, { url: 'uploads/nc.xml' }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as ConflictError).code).toBe('ERROR_INVOICE_CHANGED_CONCURRENTLY');
+    expect(always.writes()).toBe(5);
+    expect(always.stored).toEqual([]);
   });
 });

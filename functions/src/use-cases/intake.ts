@@ -11,6 +11,15 @@ import {
   peruvianDate,
   todayInLima,
   notificationAbout,
+  computePayment,
+  detractionAmountCents,
+  DETRACTION_CODES,
+  formatMoney,
+  fromCents,
+  toCents,
+  type DetractionStatement,
+  type Installment,
+  type PaymentMethod,
   type Client,
   type Currency,
   type Invoice,
@@ -20,8 +29,13 @@ import {
   type Routes,
   type SunatValidationMessage,
 } from '@portal/shared';
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { IntakeRaceError } from '../repositories/intake-store.js';
+import type { NoteLinks } from '../repositories/note-links.js';
+import { checkNoteDocument, linkOriginal, linkNote, noteOfForm, type NoteDocument } from './note-intake.js';
 import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 import { uploadUseItems } from '../repositories/upload-uses.js';
+import { acquirerConformityAtIntake } from './acquirer-conformity.js';
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
 import type { SupplierProfileRepository } from '../repositories/supplier-profiles.js';
@@ -41,6 +55,19 @@ export interface IncomingDocument {
   readonly notes: string | null;
   /** What the XML says beyond the total (taxes by scheme, discounts, anticipos, transferencia gratuita); none from the form. */
   readonly breakdown?: InvoiceBreakdown | null;
+  /** A note's original (catálogo 01 code of its type, series, number) and SUNAT reason; absent for the others. */
+  readonly billingReference?: NoteDocument['billingReference'];
+  readonly noteReason?: NoteDocument['noteReason'];
+  /** Forma de pago and cuotas (docs/ap-payment.md); absent or null: none stated (read as Contado). */
+  readonly paymentTerms?: {
+    readonly method: PaymentMethod;
+    readonly installments: readonly Installment[];
+    readonly declaredPendingAmount: number | null;
+  } | null;
+  /** Every due date the document states. */
+  readonly dueDates?: readonly string[];
+  /** The detracción (SPOT) the document states. */
+  readonly detraction?: DetractionStatement | null;
 }
 
 export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF';
@@ -65,20 +92,26 @@ export interface IntakeDeps {
   /** The supplier directory: the business name a RUC is known by. */
   readonly profiles: Pick<SupplierProfileRepository, 'getMany'>;
   readonly store: IntakeStore;
+  /** The links between notes and their originals (issue 21). */
+  readonly noteLinks: Pick<NoteLinks, 'notesOf' | 'anotherSupplierHolds' | 'writes'>;
   /** Sends the messages the intake committed with the invoice (SUNAT validation, notification). */
   readonly outgoing: Pick<Outgoing, 'deliver'>;
   readonly clock: () => Date;
 }
 
+/** Reads and writes of one intake when the notes or original it links keep moving under it. */
+const MAX_LINK_ATTEMPTS = 5;
+
 /**
  * Document intake (POST /invoices and POST /invoices/without-xml). Steps:
  * 1. the uploaded file is what it claims to be (and the XML is read);
  * 2. the supplier's RUC carries its check digit and is the caller's (an admin may submit for anyone),
- *    the customer is one of the group's companies, the series-number has SUNAT's format;
+ *    the customer is one of the group's companies, the series-number has SUNAT's format; a note names its
+ *    original and a reason of SUNAT's catálogo (note-intake.ts);
  * 3. the same supplier, type, series and correlative (compared as integers) is not there already,
  *    unless it was rejected with retry allowed, which the new one replaces;
- * 4. one transaction stores it PENDING with certStatus PENDING, then SUNAT validation is queued
- *    and the people concerned are told.
+ * 4. one transaction stores it PENDING with certStatus PENDING — a note linked to its original, an original
+ *    to the notes that came before it — then SUNAT validation is queued and the people concerned are told.
  */
 export function makeIntake(deps: IntakeDeps) {
   async function register(
@@ -134,6 +167,9 @@ export function makeIntake(deps: IntakeDeps) {
       });
     }
 
+    // A note names its original and its SUNAT reason (issue 21).
+    const note = checkNoteDocument(document);
+
     // Correlatives compare as integers: F001-00000123 and F001-123 are the same document.
     const numericId = String(Number(document.numericId));
     const id = `${document.prefixId}-${numericId}`;
@@ -143,6 +179,22 @@ export function makeIntake(deps: IntakeDeps) {
 
     const now = deps.clock().toISOString();
     const by = caller.email || caller.sub;
+    // What the group expects to pay and when: the company's payment runs and retention, the supplier's exemption.
+    const supplierProfile = (await deps.profiles.getMany([document.supplier.taxId])).get(document.supplier.taxId);
+    const payment = computePayment({
+      type: document.type,
+      currency: document.currency,
+      amount: document.amount,
+      taxAmount: document.taxAmount,
+      method: document.paymentTerms?.method ?? null,
+      installments: document.paymentTerms?.installments ?? [],
+      declaredPendingAmount: document.paymentTerms?.declaredPendingAmount ?? null,
+      dueDates: document.dueDates ?? [],
+      detraction: document.detraction ?? null,
+      receivedAt: now,
+      company: client,
+      supplierExemption: supplierProfile?.igvRetentionExemption ?? null,
+    });
     const invoice: Invoice = {
       id,
       prefixId: document.prefixId,
@@ -187,7 +239,11 @@ export function makeIntake(deps: IntakeDeps) {
           by,
         },
       ],
+      payment,
     };
+    // The Ley 29623 conformity clock, when the document runs one; its record is written with the invoice.
+    const conformity = acquirerConformityAtIntake(invoice, retryAllowed ? existing : null, deps.clock());
+    invoice.acquirerConformity = conformity.conformity;
     const sunat: SunatValidationMessage = {
       supplierId: invoice.supplierId,
       invoiceType: invoice.type,
@@ -201,10 +257,30 @@ export function makeIntake(deps: IntakeDeps) {
     ];
     // The files it names are recorded with it: a later refusal of the same key leaves them alone.
     const uses = uploadUseItems([files.xmlUrl, files.pdfUrl], invoice, deps.clock());
-    progress.writing = true;
-    await deps.store.create(invoice, retryAllowed ? existing : null, [...messages.map(outgoingItem), ...uses]);
-    await deps.outgoing.deliver(messages);
-    return invoice;
+    const replacing = retryAllowed ? existing : null;
+    // A note is linked to its original, an original to the notes that came before it, in the same transaction;
+    // when one of the items read moves first, everything is read again.
+    for (let attempt = 1; ; attempt++) {
+      const link: { fields: Partial<Invoice>; writes: readonly TransactWriteItem[] } = note
+        ? await linkNote(deps, invoice, note, client, replacing)
+        : await linkOriginal(deps, invoice);
+      progress.writing = true;
+      try {
+        const stored: Invoice = { ...invoice, ...link.fields };
+        await deps.store.create(
+          stored,
+          replacing,
+          [...messages.map(outgoingItem), ...uses, ...conformity.items],
+          link.writes,
+        );
+        await deps.outgoing.deliver(messages);
+        return stored;
+      } catch (error) {
+        if (!(error instanceof IntakeRaceError)) throw error;
+        if (attempt >= MAX_LINK_ATTEMPTS) throw new ConflictError('ERROR_INVOICE_CHANGED_CONCURRENTLY');
+        progress.writing = false;
+      }
+    }
   }
 
   /**
@@ -255,6 +331,8 @@ export function makeIntake(deps: IntakeDeps) {
             amount: body.amount,
             purchaseOrders: [],
             notes: body.notes ?? null,
+            ...noteOfForm(body),
+            ...typedPayment(body),
           },
           { xmlUrl: null, pdfUrl: upload.key },
           progress,
@@ -265,3 +343,72 @@ export function makeIntake(deps: IntakeDeps) {
 }
 
 export type Intake = ReturnType<typeof makeIntake>;
+
+type WithoutXmlBody = RouteBody<Routes['createInvoiceWithoutXml']>;
+
+/**
+ * The forma de pago and detracción typed in 'Nuevo comprobante', checked as SUNAT checks a document's
+ * (docs/ap-payment.md): Crédito has cuotas, each due after the issue date, Contado none; a detracción names a
+ * catálogo 54 code on a factura or nota de débito, and its deposit is the percentage of the total (a document in
+ * dollars states the deposit in soles). Cuotas that do not add up to the net to pay are flagged, not refused.
+ */
+export function typedPayment(body: WithoutXmlBody): Pick<IncomingDocument, 'paymentTerms' | 'dueDates' | 'detraction'> {
+  const terms = body.paymentTerms ?? { method: 'CONTADO' as const, installments: [] };
+  const refuse = (reason: string) => new BadRequestError('ERROR_PAYMENT_TERMS_INVALID', { reason });
+  if (terms.method === 'CREDITO' && terms.installments.length === 0) {
+    throw refuse('una venta al crédito debe indicar al menos una cuota');
+  }
+  if (terms.method === 'CONTADO' && terms.installments.length > 0) {
+    throw refuse('una venta al contado no tiene cuotas');
+  }
+  terms.installments.forEach((installment, i) => {
+    if (installment.dueDate <= body.issueDate) {
+      throw refuse(
+        `la cuota ${i + 1} vence el ${peruvianDate(installment.dueDate)}, y debe vencer después de la fecha de emisión (${peruvianDate(body.issueDate)})`,
+      );
+    }
+  });
+
+  let detraction: DetractionStatement | null = null;
+  if (body.detraction) {
+    const typed = body.detraction;
+    const refuseDetraction = (reason: string) => new BadRequestError('ERROR_DETRACTION_INVALID', { reason });
+    if (body.type !== 'FACTURA' && body.type !== 'NOTA_DE_DEBITO') {
+      throw refuseDetraction('solo una factura o una nota de débito lleva detracción');
+    }
+    if (!(typed.code in DETRACTION_CODES)) {
+      throw refuseDetraction(`el código ${typed.code} no figura en el catálogo 54 de SUNAT`);
+    }
+    const computed = detractionAmountCents(body.amount, typed.percent);
+    let amount = fromCents(computed);
+    if (body.currency === 'PEN') {
+      if (typed.amountPen !== undefined && toCents(typed.amountPen) !== computed) {
+        throw refuseDetraction(
+          `el depósito es el ${typed.percent} % del importe total, ${formatMoney(amount)}, no ${formatMoney(typed.amountPen)}`,
+        );
+      }
+    } else {
+      if (typed.amountPen === undefined) {
+        throw refuseDetraction('en un comprobante en dólares indique el monto del depósito en soles');
+      }
+      amount = typed.amountPen;
+    }
+    detraction = {
+      operationType: '1001',
+      code: typed.code,
+      percent: typed.percent,
+      amount,
+      currency: 'PEN',
+      account: typed.account ?? null,
+    };
+  }
+  return {
+    paymentTerms: {
+      method: terms.method,
+      installments: terms.installments.map((installment, i) => ({ number: i + 1, ...installment })),
+      declaredPendingAmount: null,
+    },
+    dueDates: [],
+    detraction,
+  };
+}

@@ -1,4 +1,4 @@
-import { BadRequestError, ForbiddenError, type RouteQuery, type Routes } from '@portal/shared';
+import { BadRequestError, ForbiddenError, acquirerConformityView, type RouteQuery, type Routes } from '@portal/shared';
 import type { InvoiceSummary } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import type { InvoiceFilter, InvoiceScope } from '../repositories/invoice-queries.js';
@@ -23,12 +23,21 @@ function listingOf(caller: Caller, query: CountInvoicesQuery): { scope: InvoiceS
     });
   }
   const client = query.client ?? query.acquirer;
+  if (query.dueFrom && query.dueTo && query.dueFrom > query.dueTo) {
+    throw new BadRequestError('ERROR_INVALID_PARAMETER', {
+      parameter: 'dueTo',
+      reason: 'la fecha final de «vence entre» no puede ser anterior a la inicial',
+    });
+  }
   const filter: InvoiceFilter = {
     search: query.search,
     responsible: query.responsible,
     office: query.office,
     statuses: query.invoiceStatus,
     types: query.invoiceType,
+    dueFrom: query.dueFrom,
+    dueTo: query.dueTo,
+    acquirerConformity: query.acquirerConformity,
   };
 
   if (caller.level === 'SUPPLIER') {
@@ -48,10 +57,20 @@ function listingOf(caller: Caller, query: CountInvoicesQuery): { scope: InvoiceS
 }
 
 /** GET /invoices: a page of the listing; the repository plans the reads from the scope and the filters. */
-export function makeListInvoices(deps: { invoices: InvoiceRepository }) {
+export function makeListInvoices(deps: { invoices: InvoiceRepository; clock?: () => Date }) {
   return async (caller: Caller, query: ListInvoicesQuery): Promise<Page<InvoiceSummary>> => {
     const { scope, filter } = listingOf(caller, query);
-    return deps.invoices.list(scope, filter, { limit: query.limit, cursor: query.cursor });
+    const page = await deps.invoices.list(scope, filter, { limit: query.limit, cursor: query.cursor });
+    // Each row's Ley 29623 clock with the days left today (the stage's clock).
+    const now = (deps.clock ?? (() => new Date()))();
+    return {
+      ...page,
+      items: page.items.map((item) =>
+        item.acquirerConformity
+          ? { ...item, acquirerConformity: acquirerConformityView(item.acquirerConformity, item, now) }
+          : item,
+      ),
+    };
   };
 }
 

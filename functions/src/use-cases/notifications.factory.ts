@@ -3,11 +3,12 @@ import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { sesMailer } from '../adapters/email.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
 import { makeNotifications } from './notifications.js';
+import { clock } from '../adapters/clock.js';
 
 /** The notifications wired to DynamoDB and SES, built once per cold start (the notifications worker). */
 export const notifications = makeNotifications({
   repository: makeNotificationRepository(documentClient, tableName()),
   mailer: sesMailer,
-  clock: () => new Date(),
+  clock,
   portalUrl: process.env[RUNTIME_ENV.webOrigin]?.split(',')[0]?.trim() || null,
 });

@@ -6,7 +6,7 @@ import type { Audience, FeedItem, NotificationRepository, Recipient } from '../r
 import { makeNotifications } from './notifications.js';
 
 /** An in-memory repository with the same promises as the DynamoDB one. */
-function fakeRepository(recipients: Record<string, Recipient[]>) {
+function fakeRepository(recipients: Record<string, Recipient[]>, employeeEmails: Record<string, string> = {}) {
   const feeds = new Map<string, FeedItem[]>();
   const marks = new Map<string, string>();
   const claims = new Set<string>();
@@ -42,6 +42,9 @@ function fakeRepository(recipients: Record<string, Recipient[]>) {
     async releaseEmail(notification: string, userId: string) {
       claims.delete(`${notification}#${userId}`);
     },
+    async employeeEmail(client: string, employeeId: string) {
+      return employeeEmails[`${client}#${employeeId}`] ?? null;
+    },
   };
   return { repository, feeds };
 }
@@ -62,16 +65,19 @@ const message = (change: Partial<NotificationMessage> = {}): NotificationMessage
 });
 const supplierCaller = { sub: 'u1', level: 'SUPPLIER', taxIds: [SUPPLIER] } as unknown as Caller;
 
-function setup(options: { failSends?: number } = {}) {
+function setup(options: { failSends?: number; staffAccounts?: Recipient[] } = {}) {
   const sent: Email[] = [];
   let failures = options.failSends ?? 0;
-  const { repository, feeds } = fakeRepository({
-    [SUPPLIER]: [
-      { userId: 'u1', email: 'ana@proveedor.pe', canReceiveEmails: true },
-      { userId: 'u2', email: 'no-mail@proveedor.pe', canReceiveEmails: false },
-    ],
-    [CLIENT]: [{ userId: 'm1', email: 'gestor@grupo.pe', canReceiveEmails: true }],
-  });
+  const { repository, feeds } = fakeRepository(
+    {
+      [SUPPLIER]: [
+        { userId: 'u1', email: 'ana@proveedor.pe', canReceiveEmails: true },
+        { userId: 'u2', email: 'no-mail@proveedor.pe', canReceiveEmails: false },
+      ],
+      [CLIENT]: [{ userId: 'm1', email: 'gestor@grupo.pe', canReceiveEmails: true }, ...(options.staffAccounts ?? [])],
+    },
+    { [`${CLIENT}#E1002`]: 'luis.paredes@grupo.pe', [`${CLIENT}#E1003`]: 'sin.cuenta@grupo.pe' },
+  );
   const notifications = makeNotifications({
     repository,
     mailer: {
@@ -130,6 +136,34 @@ describe('delivering a notification', () => {
     await expect(notifications.deliver(message())).rejects.toThrow('SES unavailable');
     await notifications.deliver(message());
     expect(sent.map((email) => email.to)).toEqual(['ana@proveedor.pe']);
+  });
+});
+
+describe('Ley 29623 reminders', () => {
+  const staffAccounts = [{ userId: 'm2', email: 'Luis.Paredes@grupo.pe', canReceiveEmails: true }];
+  const reminder = (responsibleId: string | null) =>
+    message({ event: 'ACQUIRER_CONFORMITY_DUE_SOON', detail: '2026-11-28', responsibleId });
+
+  it('go to the company feed and by e-mail to the invoice responsible only', async () => {
+    const { notifications, sent, feeds } = setup({ staffAccounts });
+    await notifications.deliver(reminder('E1002'));
+    expect([...feeds.keys()]).toEqual([`CLIENT#${CLIENT}`]);
+    expect(sent.map((email) => email.to)).toEqual(['Luis.Paredes@grupo.pe']);
+    expect(sent[0]!.text).toContain(
+      'Quedan 2 días para expresar en la Plataforma de Confirmación de SUNAT la conformidad o disconformidad de ' +
+        'Corporación Andina de Alimentos S.A.A. con la factura F001-12 de Servicios Industriales Lima S.A.C.: el ' +
+        'plazo vence el 28/11/26. Sin respuesta, la conformidad se presume (Ley 29623).',
+    );
+  });
+
+  it.each([
+    ['no responsible', null],
+    ['a responsible without an account', 'E1003'],
+    ['a responsible unknown to the directory', 'E9999'],
+  ])('go to every staff account of the company with %s', async (_case, responsibleId) => {
+    const { notifications, sent } = setup({ staffAccounts });
+    await notifications.deliver(reminder(responsibleId));
+    expect(sent.map((email) => email.to).sort()).toEqual(['Luis.Paredes@grupo.pe', 'gestor@grupo.pe']);
   });
 });
 

@@ -56,6 +56,19 @@ export function makeNotifications(deps: {
 }) {
   const { repository, mailer, clock } = deps;
 
+  /**
+   * Who is e-mailed for an audience: its accounts; for the company's staff, when the event names the invoice's
+   * responsible (the Ley 29623 reminders), only the responsible's account (by its employee e-mail), and the company's
+   * staff when the responsible has none, so that the reminder always reaches someone.
+   */
+  async function recipientsOf(message: NotificationMessage, audience: Audience) {
+    const accounts = await repository.recipients(audience.taxId);
+    if (audience.kind !== 'CLIENT' || !message.responsibleId) return accounts;
+    const email = (await repository.employeeEmail(message.client, message.responsibleId))?.toLowerCase();
+    const theirs = email ? accounts.filter((account) => account.email.toLowerCase() === email) : [];
+    return theirs.length > 0 ? theirs : accounts;
+  }
+
   return {
     ...makeNotificationFeed(deps),
 
@@ -79,7 +92,7 @@ export function makeNotifications(deps: {
         reference: { issuerTaxId: message.supplierId, invoiceType: message.invoiceType, invoiceId: message.invoiceId },
       });
 
-      const recipients = (await Promise.all(audiences.map((audience) => repository.recipients(audience.taxId)))).flat();
+      const recipients = (await Promise.all(audiences.map((audience) => recipientsOf(message, audience)))).flat();
       const emailed: string[] = [];
       // Every event is about one invoice: the e-mail opens it in the portal, not the portal's first screen.
       const url = deps.portalUrl

@@ -1,4 +1,5 @@
 import { QUEUES } from '@portal/shared';
+import { clock } from '../adapters/clock.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { queueFromEnv } from '../adapters/sqs.js';
 import { logger } from '../http/logger.js';
@@ -13,4 +14,5 @@ export const outgoing = makeOutgoing(
     ReturnType<typeof queueFromEnv>
   >,
   logger,
+  clock,
 );

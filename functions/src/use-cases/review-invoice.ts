@@ -5,11 +5,24 @@ import {
   MIRO_POSTING,
   SUNAT_RECHECK_HISTORY_TITLE,
   sapPostingView,
+  acquirerConformityView,
   sunatCheckView,
   checkConformity,
+  checkNoteReviewShape,
   checkReviewShape,
   notificationAbout,
   keys,
+  ForbiddenError,
+  NOTE_ORIGINAL_TYPES,
+  amountToPayOf,
+  formatMoney,
+  isAccepted,
+  isNoteType,
+  originalAmounts,
+  rucRiskOf,
+  rucRiskText,
+  type LinkedInvoice,
+  type NoteOriginalFacts,
   type ErrorCode,
   type Invoice,
   type InvoiceDetail,
@@ -22,6 +35,7 @@ import {
   type StatusHistoryEntry,
   type SunatValidationMessage,
 } from '@portal/shared';
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Queue } from '../adapters/sqs.js';
 import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
@@ -40,6 +54,7 @@ import {
   type SunatCheckRecord,
   type SunatChecks,
 } from '../repositories/sunat-checks.js';
+import type { InvoiceRef, LinkedNote, NoteLinks } from '../repositories/note-links.js';
 import { newMiroOutboxRecord, type MiroOutbox } from '../workers/miro-requests-outbox.js';
 import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
 
@@ -82,6 +97,38 @@ export interface ReviewDeps {
     /** When the sweeper first looks at a new check (SUNAT_CHECK.staleAfterSeconds, or the stage's). */
     readonly staleAfterSeconds: number;
   };
+  /** The links between notes and their originals (issue 21): the details link them, a note's approval moves its original. */
+  readonly noteLinks: Pick<NoteLinks, 'notesOf' | 'writes'>;
+}
+
+/** An approval by an administrator despite the RUC risk (POST …/approve-despite-ruc-risk). */
+export interface ApproveOptions {
+  readonly overrideReason?: string;
+}
+
+/** What the other's detail shows of a note or an original. */
+function linkedOf(invoice: Invoice): LinkedInvoice {
+  return {
+    supplierId: invoice.supplierId,
+    type: invoice.type,
+    id: invoice.id,
+    status: invoice.status,
+    currency: invoice.currency,
+    amount: invoice.amount,
+    issuedAt: invoice.issuedAt,
+    amountToPay: invoice.amountToPay ?? null,
+    noteReason: invoice.noteReason ?? null,
+    operationType: invoice.operationType,
+    purchaseOrders: invoice.purchaseOrders,
+  };
+}
+
+/** The key parts of a note's original. */
+function originalRefOf(note: Invoice): InvoiceRef | null {
+  const reference = note.billingReference;
+  return isNoteType(note.type) && reference
+    ? { supplierId: note.supplierId, type: reference.type, id: reference.id }
+    : null;
 }
 
 /** How many times a write is retried after another writer moved the invoice first. */
@@ -104,27 +151,79 @@ export function makeInvoiceReview(deps: ReviewDeps) {
 
   const load = (caller: Caller, path: InvoicePath): Promise<StoredInvoice> => loadInvoiceInReach(store, caller, path);
 
+  /** A note's original in the portal, of the note's company (the only one a note may modify). */
+  async function originalOf(note: Invoice): Promise<StoredInvoice | null> {
+    const ref = originalRefOf(note);
+    const original = ref ? await store.get(ref.supplierId, ref.type, ref.id) : null;
+    return original && original.client === note.client ? original : null;
+  }
+
+  /** An original's notes of its own company, oldest received first. */
+  async function notesOf(invoice: Invoice): Promise<readonly LinkedNote[]> {
+    if (!(NOTE_ORIGINAL_TYPES as readonly string[]).includes(invoice.type)) return [];
+    const { notes } = await deps.noteLinks.notesOf(invoice);
+    return notes.filter((note) => note.client === invoice.client);
+  }
+
   /**
-   * The invoice as the user sees it, with its office, SAP posting and SUNAT check. `knownCheck` is the check the
-   * caller just committed with the invoice: the response shows that snapshot, not a check SUNAT's worker may already
-   * have closed since.
+   * The invoice as the user sees it, with its office, SAP posting, SUNAT check and notes. `knownCheck` is the check
+   * the caller just committed with the invoice: the response shows that snapshot, not a check SUNAT's worker may
+   * already have closed since.
    */
   async function detail(invoice: Invoice, knownCheck?: SunatCheckRecord): Promise<InvoiceDetail> {
-    const [officeLocation, record, check] = await Promise.all([
+    const [officeLocation, record, check, original, notes] = await Promise.all([
       invoice.locationId ? store.officeLocation(invoice.client, invoice.locationId) : null,
       invoice.approved && deps.miro
         ? deps.miro.get(keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id))
         : null,
       knownCheck ??
         (invoice.certStatus === 'PENDING' && deps.sunat ? deps.sunat.checks.get(sunatCheckKeyOf(invoice)) : null),
+      originalOf(invoice),
+      notesOf(invoice),
     ]);
     const sunatCheck = check ? sunatCheckView(check) : null;
     return {
       ...invoice,
       officeLocation,
+      // The Ley 29623 clock with the days left today (the stage's clock).
+      ...(invoice.acquirerConformity
+        ? { acquirerConformity: acquirerConformityView(invoice.acquirerConformity, invoice, clock()) }
+        : {}),
       ...(record ? { sapPosting: sapPostingView(record, clock()) } : {}),
       ...(sunatCheck ? { sunatCheck } : {}),
+      ...(isNoteType(invoice.type) ? { original: original ? linkedOf(original) : null } : {}),
+      ...(notes.length > 0 ? { linkedNotes: notes.map(linkedOf) } : {}),
     };
+  }
+
+  /**
+   * What a note's approval writes to its original (issue 21): the original must be approved itself, a credit note
+   * may take at most what is left to pay, and the original's amount to pay moves in the note's transaction,
+   * conditioned on the original as read. A note whose original is not in the portal conditions on its absence, so
+   * that an original arriving meanwhile is not left without it.
+   */
+  async function noteApproval(note: StoredInvoice): Promise<readonly TransactWriteItem[]> {
+    const ref = originalRefOf(note);
+    if (!ref) return [];
+    const original = await store.get(ref.supplierId, ref.type, ref.id);
+    if (!original) return [deps.noteLinks.writes.originalAbsent(ref)];
+    // A note of another company's document was never linked to it (intake refuses those; older data may hold one).
+    if (original.client !== note.client || note.originalInPortal !== true) return [];
+    if (!isAccepted(original.status)) throw new ConflictError('ERROR_NOTE_ORIGINAL_NOT_APPROVED', { original: ref.id });
+    const { notes } = await deps.noteLinks.notesOf(ref);
+    const others = notes.filter(
+      (linked) => linked.originalInPortal === true && !(linked.type === note.type && linked.id === note.id),
+    );
+    const before = originalAmounts(original.amount, others);
+    if (note.type === 'NOTA_DE_CREDITO' && Math.round(note.amount * 100) > Math.round(before.amountToPay * 100)) {
+      throw new ConflictError('ERROR_CREDIT_NOTE_EXCEEDS_AMOUNT_TO_PAY', {
+        amount: formatMoney(note.amount, note.currency),
+        original: ref.id,
+        left: formatMoney(amountToPayOf(original.amount, before.noteAdjustments), original.currency),
+      });
+    }
+    const after = originalAmounts(original.amount, [...others, { ...note, status: 'ACCEPTED' }]);
+    return [deps.noteLinks.writes.originalAmounts(original, after)];
   }
 
   /** The check as read, for a write that must find it unchanged: absent, open (its place in the due list) or done. */
@@ -203,7 +302,13 @@ export function makeInvoiceReview(deps: ReviewDeps) {
         if (before.certStatus === 'INVALID') {
           throw new ConflictError('ERROR_UPDATE_INVOICE_WITH_INVALID_CERTIFICATION_STATUS');
         }
-        const shapeError = checkReviewShape(body);
+        // A note is reviewed as an adjustment of its original (issue 21): no HES/MIGO, no amount match.
+        const note = isNoteType(before.type);
+        const original = note ? await originalOf(before) : null;
+        const originalFacts: NoteOriginalFacts | null = original
+          ? { id: original.id, operationType: original.operationType, purchaseOrders: original.purchaseOrders }
+          : null;
+        const shapeError = note ? checkNoteReviewShape(body, originalFacts) : checkReviewShape(body);
         if (shapeError) throw new BadRequestError(shapeError.code, shapeError.parameters);
         const added = await checkNewAttachments(caller, before, body.attachments);
 
@@ -224,15 +329,22 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           store.conformityDocuments(before.client, wanted),
           store.purchaseOrdersOf(before.client, before.supplierId, body.purchaseOrders),
         ]);
-        const conformityError = checkConformity(
-          { key: invoiceKeyOf(before), ...before },
-          body,
-          // A document is known only under the kind it was entered as (an HES id is not a MIGO).
-          new Map(
-            [...documents].filter(([, doc]) => wanted.some(sameRef({ kind: doc.kind, documentId: doc.documentId }))),
-          ),
-          orders,
-        );
+        // A note's orders are its original's, or those the manager gives a note whose original is not here.
+        const unknownOrder = note && !original ? body.purchaseOrders.find((order) => !orders.has(order)) : undefined;
+        if (unknownOrder) throw new BadRequestError('ERROR_PURCHASE_ORDER_NOT_FOUND', { documentId: unknownOrder });
+        const conformityError = note
+          ? null
+          : checkConformity(
+              { key: invoiceKeyOf(before), ...before },
+              body,
+              // A document is known only under the kind it was entered as (an HES id is not a MIGO).
+              new Map(
+                [...documents].filter(([, doc]) =>
+                  wanted.some(sameRef({ kind: doc.kind, documentId: doc.documentId })),
+                ),
+              ),
+              orders,
+            );
         if (conformityError) {
           const status =
             conformityError.code === 'ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE' ? ConflictError : BadRequestError;
@@ -264,7 +376,13 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           release: held.filter((ref) => !wanted.some(sameRef(ref))),
           alsoPut: uploadUseItems(added, before, clock()),
         });
-        return { ...plain, officeLocation: location };
+        return {
+          ...plain,
+          officeLocation: location,
+          ...(plain.acquirerConformity
+            ? { acquirerConformity: acquirerConformityView(plain.acquirerConformity, plain, clock()) }
+            : {}),
+        };
       });
     },
 
@@ -272,12 +390,37 @@ export function makeInvoiceReview(deps: ReviewDeps) {
      * Approve: COMPLETED → ACCEPTED, the MIRO outbox record and the queue message's outgoing item in one
      * conditional transaction, then the message. If it cannot be sent, the outgoing item stays for the relay.
      */
-    async approve(caller: Caller, path: InvoicePath): Promise<InvoiceDetail> {
+    async approve(caller: Caller, path: InvoicePath, options: ApproveOptions = {}): Promise<InvoiceDetail> {
+      const overrideReason = options.overrideReason ?? null;
+      // The manifest lets only administrators send an override; a wiring that let anyone else is refused here too.
+      if (overrideReason !== null && caller.level !== 'ADMIN') throw new ForbiddenError();
       const approved = await retrying(async () => {
         const before = await load(caller, path);
         requireStatus(before, ['COMPLETED'], 'ERROR_APPROVE_INVOICE_WITHOUT_COMPLETED_STATUS');
+        // The RUC risk gate (issue 21): SUNAT does not report the supplier ACTIVO and HABIDO.
+        const risk = rucRiskOf(before.sunat);
+        if (risk && overrideReason === null) {
+          throw new ConflictError('ERROR_APPROVE_INVOICE_WITH_RUC_RISK', {
+            risk: rucRiskText(risk),
+            estadoRuc: risk.estadoRuc,
+            condDomiRuc: risk.condDomiRuc,
+          });
+        }
+        if (!risk && overrideReason !== null) throw new ConflictError('ERROR_RUC_RISK_OVERRIDE_NOT_NEEDED');
+        const noteWrites = await noteApproval(before);
         const outbox = keys.miroOutbox(before.supplierId, before.type, before.id);
         const now = clock();
+        const by = caller.email || caller.sub;
+        const override =
+          risk && overrideReason !== null
+            ? {
+                by,
+                at: now.toISOString(),
+                reason: overrideReason,
+                estadoRuc: risk.estadoRuc,
+                condDomiRuc: risk.condDomiRuc,
+              }
+            : null;
         const request: MiroRequestMessage = {
           supplierId: before.supplierId,
           invoiceType: before.type,
@@ -292,11 +435,20 @@ export function makeInvoiceReview(deps: ReviewDeps) {
             status: 'ACCEPTED',
             approved: true,
             approvedAt: now.toISOString(),
-            statusHistory: [...before.statusHistory, historyEntry(caller, 'ACCEPTED', null)],
+            statusHistory: [
+              ...before.statusHistory,
+              historyEntry(
+                caller,
+                'ACCEPTED',
+                override ? `Excepción por el estado del RUC (${rucRiskText(override)}): ${override.reason}` : null,
+              ),
+            ],
+            ...(override ? { rucRiskOverride: override } : {}),
           },
           whileStatusIn: ['COMPLETED'],
-          create: newMiroOutboxRecord(before, caller.email || caller.sub, now, miroGraceMs),
+          create: newMiroOutboxRecord(before, by, now, miroGraceMs),
           alsoPut: [outgoingItem(message)],
+          alsoWrite: noteWrites,
         });
         return { stored, message };
       });

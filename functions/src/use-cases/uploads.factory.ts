@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { systemClock } from '../adapters/clock.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { documentsBucketFromEnv, makeDocumentFiles } from '../adapters/s3.js';
 import { logger } from '../http/logger.js';
@@ -11,7 +12,8 @@ export const uploads = makeUploads({
   files: makeDocumentFiles(documentsBucketFromEnv()),
   invoices: makeInvoiceStore(documentClient, tableName()),
   uses: makeUploadUses(documentClient, tableName()),
-  clock: () => new Date(),
+  // Real time, not the stage's clock: what it times are S3 links and POST policies, which S3 checks with real time.
+  clock: systemClock,
   newId: randomUUID,
   log: logger,
 });

@@ -11,6 +11,7 @@ import { makeSupplierProfileRepository } from '../repositories/supplier-profiles
 import { makeSupplierDirectoryRepository } from '../repositories/suppliers.js';
 import { makeUserAdminChanges } from '../repositories/user-admin-changes.js';
 import { makeUserAdmin } from './user-admin.js';
+import { clock } from '../adapters/clock.js';
 
 /** The user administration wired to Cognito, DynamoDB and SES, built once per cold start. */
 export const userAdmin = makeUserAdmin({
@@ -22,7 +23,7 @@ export const userAdmin = makeUserAdmin({
   profiles: makeSupplierProfileRepository(documentClient, tableName()),
   clients: makeClientRepository(documentClient, tableName()),
   mailer: sesMailer,
-  clock: () => new Date(),
+  clock,
   newId: randomUUID,
   newPassword: generateTemporaryPassword,
   portalUrl: process.env[RUNTIME_ENV.webOrigin]?.split(',')[0]?.trim() || null,

@@ -93,11 +93,12 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
       { kind: 'SERVICE_SHEET', documentId: 'H1', purchaseOrder: '4500000001', fiscalYear: '2026', amount: 100 },
     ],
   };
-  const sap: Pick<SapPort, 'postSupplierInvoice'> = {
+  const sap: Pick<SapPort, 'postSupplierInvoice' | 'findSupplierInvoice'> = {
     postSupplierInvoice: async () => {
       sapCalls++;
       return sapBehaviour();
     },
+    findSupplierInvoice: async () => null,
   };
   const { meter, counted } = fakeMeter();
   const handler = makeMiroRequestsWorker({

@@ -8,10 +8,11 @@ import {
   miroBackoffSeconds,
   notificationAbout,
   keys,
+  isNoteType,
   type Invoice,
   type NotificationEvent,
 } from '@portal/shared';
-import type { SapDocument, SapPort, SupplierInvoicePosting } from '../adapters/sap.js';
+import type { SapDocument, SapPort, SupplierInvoicePosting, SupplierInvoiceWithholding } from '../adapters/sap.js';
 import type { Queue } from '../adapters/sqs.js';
 import type { Logger } from '../http/logger.js';
 import { UNCOUNTED, metered, type Meter } from '../http/meter.js';
@@ -22,7 +23,7 @@ import { sqsBatchHandler } from './sqs-batch.js';
 export interface MiroRequestsDeps {
   readonly outbox: MiroOutbox;
   readonly store: Pick<InvoiceStore, 'get' | 'commit'>;
-  readonly sap: Pick<SapPort, 'postSupplierInvoice'>;
+  readonly sap: Pick<SapPort, 'postSupplierInvoice' | 'findSupplierInvoice'>;
   readonly notifications: Queue;
   readonly clock: () => Date;
   readonly log: Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -155,7 +156,68 @@ export function makeMiroPosting(deps: MiroRequestsDeps) {
     await outbox.markNotified(record, clock().toISOString());
   }
 
+  /**
+   * A note (issue 21) adjusts its original's SAP document: the portal's record of it, else SAP's own (an original
+   * that never passed through the portal). Its net amount goes on its purchase orders — the original's — in the
+   * proportion the original's HES/MIGO gave them, else in equal parts; a note without orders has no lines.
+   */
+  async function notePostingOf(
+    record: MiroOutboxRecord,
+    note: Invoice,
+    reference: NonNullable<Invoice['billingReference']>,
+  ): Promise<SupplierInvoicePosting> {
+    const original = await store.get(note.supplierId, reference.type, reference.id);
+    const inPortal = original && original.client === note.client ? original : null;
+    const adjusts =
+      inPortal?.sapDocument ??
+      (await sap.findSupplierInvoice({
+        client: note.client,
+        supplierId: note.supplierId,
+        supplierInvoiceId: reference.id,
+        creditMemo: false,
+        adjustment: false,
+      }));
+    if (!adjusts) throw new Error(`SAP no registra el comprobante original ${reference.id} de la nota ${note.id}.`);
+    const lines = inPortal
+      ? await outbox.conformityLines(inPortal.client, [
+          ...inPortal.serviceSheets.map((documentId) => ({ kind: 'SERVICE_SHEET' as const, documentId })),
+          ...inPortal.materialDocs.map((documentId) => ({ kind: 'MATERIAL_DOCUMENT' as const, documentId })),
+        ])
+      : [];
+    const orders = [...new Set(note.purchaseOrders)];
+    const weights = orders.map((order) =>
+      lines.filter((line) => line.purchaseOrder === order).reduce((sum, line) => sum + line.amount, 0),
+    );
+    const total = weights.reduce((sum, weight) => sum + weight, 0);
+    const netCents = Math.round((note.amount - note.taxAmount) * 100);
+    let left = netCents;
+    const items = orders.map((purchaseOrder, i) => {
+      const share =
+        i === orders.length - 1
+          ? left
+          : Math.round((netCents * (total > 0 ? weights[i]! : 1)) / (total > 0 ? total : orders.length));
+      left -= share;
+      return { purchaseOrder, purchaseOrderItem: PURCHASE_ORDER_ITEM, amount: share / 100 };
+    });
+    return {
+      idempotencyKey: record.idempotencyKey,
+      client: note.client,
+      supplierId: note.supplierId,
+      supplierInvoiceId: note.id,
+      documentDate: note.issuedAt,
+      postingDate: clock().toISOString().slice(0, 10),
+      currency: note.currency,
+      grossAmount: note.amount,
+      taxAmount: note.taxAmount,
+      creditMemo: note.type === 'NOTA_DE_CREDITO',
+      adjusts,
+      items,
+    };
+  }
+
   async function postingOf(record: MiroOutboxRecord, invoice: Invoice): Promise<SupplierInvoicePosting> {
+    if (isNoteType(invoice.type) && invoice.billingReference)
+      return notePostingOf(record, invoice, invoice.billingReference);
     const refs = [
       ...invoice.serviceSheets.map((documentId) => ({ kind: 'SERVICE_SHEET' as const, documentId })),
       ...invoice.materialDocs.map((documentId) => ({ kind: 'MATERIAL_DOCUMENT' as const, documentId })),
@@ -174,6 +236,7 @@ export function makeMiroPosting(deps: MiroRequestsDeps) {
       grossAmount: invoice.amount,
       taxAmount: invoice.taxAmount,
       creditMemo: invoice.type === 'NOTA_DE_CREDITO',
+      withholdings: withholdingsOf(invoice),
       items: lines.map((line) => ({
         purchaseOrder: line.purchaseOrder,
         purchaseOrderItem: PURCHASE_ORDER_ITEM,
@@ -273,4 +336,25 @@ export function makeMiroRequestsWorker(deps: MiroRequestsDeps) {
   return sqsBatchHandler(MiroRequestMessage, async (message) => {
     await posting.post(message);
   });
+}
+
+/**
+ * The withholdings the MIRO carries (docs/ap-payment.md): the detracción the document states and the retención
+ * del IGV the company applies, each on the invoice's total, in its currency, as computed at intake.
+ */
+export function withholdingsOf(invoice: Invoice): SupplierInvoiceWithholding[] {
+  const payment = invoice.payment;
+  if (!payment) return [];
+  const withholdings: SupplierInvoiceWithholding[] = [];
+  if (payment.detraction) {
+    withholdings.push({
+      kind: 'DETRACTION',
+      baseAmount: invoice.amount,
+      amount: payment.detraction.amountInDocumentCurrency,
+    });
+  }
+  if (payment.igvRetention?.applies) {
+    withholdings.push({ kind: 'IGV_RETENTION', baseAmount: invoice.amount, amount: payment.igvRetention.amount });
+  }
+  return withholdings;
 }

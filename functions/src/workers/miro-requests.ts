@@ -10,6 +10,7 @@ import { makeMiroOutbox } from './miro-requests-outbox.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { acknowledgingOutgoing } from './acknowledge.js';
 import { makeMiroRequestsWorker, miroLeaseMs, miroRetryBaseMs } from './miro-requests-worker.js';
+import { clock } from '../adapters/clock.js';
 
 /** Consumer of the MIRO queue, wired to the real adapters once per cold start. */
 export const handler = observed(
@@ -21,7 +22,7 @@ export const handler = observed(
       store: makeInvoiceStore(documentClient, tableName()),
       sap: sapFromEnv(),
       notifications: queueFromEnv(QUEUES.notifications.env),
-      clock: () => new Date(),
+      clock,
       log: logger,
       meter,
       // Twice the function's timeout: a delivery whose worker died frees the record well before SQS redelivers.

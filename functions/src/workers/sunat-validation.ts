@@ -9,6 +9,7 @@ import { makeSunatChecks } from '../repositories/sunat-checks.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { acknowledgingOutgoing } from './acknowledge.js';
 import { makeSunatValidationWorker } from './sunat-validation-worker.js';
+import { clock } from '../adapters/clock.js';
 
 /** Consumer of the SUNAT queue, wired to the real adapters once per cold start. */
 export const handler = observed(
@@ -19,7 +20,7 @@ export const handler = observed(
       store: makeInvoiceStore(documentClient, tableName()),
       sunat: sunatFromEnv(),
       outgoing,
-      clock: () => new Date(),
+      clock,
       log: logger,
       meter,
       maxReceiveCount: QUEUES.sunatValidation.maxReceiveCount,

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import {
+  IGV_RETENTION_PERCENT,
+  IGV_RETENTION_THRESHOLD_PEN,
+  SAP_WITHHOLDING_TAX,
+  percentOfCents,
+  toBasisPoints,
+  toCents,
+  type SapWithholdingKind,
+} from '@portal/shared';
 import type { RunningService } from '../services/types.js';
-import { CLIENTS, buildWorld, type SeedConformityDocument, type SeedPurchaseOrder } from '../seed-data.js';
+import { CLIENTS, SUPPLIERS, buildWorld, type SeedConformityDocument, type SeedPurchaseOrder } from '../seed-data.js';
 import { startSimulator, type SimRoute } from './http.js';
 
 const SERVICE = '/sap/opu/odata/sap/API_SUPPLIERINVOICE_PROCESS_SRV';
@@ -30,9 +39,157 @@ interface Posting {
   readonly invoiceId: string;
   readonly requestId: string | null;
   readonly postedAt: string;
-  /** False for a credit memo (absent on postings recorded before it was kept: an invoice). */
+  /** False for a credit memo (postings journaled before `creditMemo` was kept). */
   readonly isInvoice?: boolean;
+  /** SupplierInvoiceIsCreditMemo 'X' (issue 21). */
+  readonly creditMemo?: boolean;
+  /** The invoice a credit memo or subsequent debit adjusts (InvoiceReference, InvoiceReferenceFiscalYear). */
+  readonly adjusts?: { readonly document: string; readonly fiscalYear: string } | null;
+  readonly grossAmount?: number;
+  readonly currency?: string;
+  readonly purchaseOrders?: readonly string[];
+  /** SAP's own, from before the portal (the demo world's): not one of the portal's postings. */
+  readonly legacy?: boolean;
+  /** The withholding tax data posted with it (absent on postings recorded before it was kept: none). */
+  readonly withholdings?: readonly { kind: SapWithholdingKind; baseAmount: number; amount: number }[];
 }
+
+const isCreditMemo = (posting: Posting) => posting.creditMemo ?? posting.isInvoice === false;
+
+/**
+ * The properties of API_SUPPLIERINVOICE_PROCESS_SRV's A_SupplierInvoice (header, with its navigation properties) and
+ * A_SuplrInvcItemPurOrdRef (purchase-order lines), as S/4HANA's metadata declares them: a deep insert naming any
+ * other property is refused as S/4HANA refuses it.
+ */
+const HEADER_PROPERTIES = new Set([
+  'SupplierInvoice',
+  'FiscalYear',
+  'CompanyCode',
+  'DocumentDate',
+  'PostingDate',
+  'CreationDate',
+  'SupplierInvoiceIDByInvcgParty',
+  'InvoicingParty',
+  'DocumentCurrency',
+  'InvoiceGrossAmount',
+  'UnplannedDeliveryCost',
+  'DocumentHeaderText',
+  'ManualCashDiscount',
+  'PaymentTerms',
+  'DueCalculationBaseDate',
+  'CashDiscount1Percent',
+  'CashDiscount1Days',
+  'CashDiscount2Percent',
+  'CashDiscount2Days',
+  'NetPaymentDays',
+  'PaymentBlockingReason',
+  'AccountingDocumentType',
+  'BPBankAccountInternalID',
+  'SupplierInvoiceStatus',
+  'IndirectQuotedExchangeRate',
+  'DirectQuotedExchangeRate',
+  'StateCentralBankPaymentReason',
+  'SupplyingCountry',
+  'PaymentMethod',
+  'PaymentMethodSupplement',
+  'PaymentReference',
+  'InvoiceReference',
+  'InvoiceReferenceFiscalYear',
+  'FixedCashDiscount',
+  'UnplannedDeliveryCostTaxCode',
+  'UnplndDelivCostTaxJurisdiction',
+  'UnplndDeliveryCostTaxCountry',
+  'AssignmentReference',
+  'SupplierPostingLineItemText',
+  'TaxIsCalculatedAutomatically',
+  'BusinessPlace',
+  'BusinessSectionCode',
+  'BusinessArea',
+  'SuplrInvcIsCapitalGoodsRelated',
+  'SupplierInvoiceIsCreditMemo',
+  'PaytSlipWthRefSubscriber',
+  'PaytSlipWthRefCheckDigit',
+  'PaytSlipWthRefReference',
+  'TaxDeterminationDate',
+  'TaxReportingDate',
+  'TaxFulfillmentDate',
+  'InvoiceReceiptDate',
+  'DeliveryOfGoodsReportingCntry',
+  'SupplierVATRegistration',
+  'IsEUTriangularDeal',
+  'SuplrInvcDebitCrdtCodeDelivery',
+  'SuplrInvcDebitCrdtCodeReturns',
+  'RetentionDueDate',
+  'PaymentReason',
+  'HouseBank',
+  'HouseBankAccount',
+  'JrnlEntryCntrySpecificRef1',
+  'JrnlEntryCntrySpecificDate1',
+  'JrnlEntryCntrySpecificRef2',
+  'JrnlEntryCntrySpecificDate2',
+  'JrnlEntryCntrySpecificRef3',
+  'JrnlEntryCntrySpecificDate3',
+  'JrnlEntryCntrySpecificRef4',
+  'JrnlEntryCntrySpecificDate4',
+  'JrnlEntryCntrySpecificRef5',
+  'JrnlEntryCntrySpecificDate5',
+  'JrnlEntryCntrySpecificBP1',
+  'JrnlEntryCntrySpecificBP2',
+  'to_SelectedDeliveryNotes',
+  'to_SelectedPurchaseOrders',
+  'to_SelectedServiceEntrySheets',
+  'to_SuplrInvcItemAsset',
+  'to_SuplrInvcItemMaterial',
+  'to_SuplrInvcItemPurOrdRef',
+  'to_SuplrInvoiceAdditionalData',
+  'to_SupplierInvoiceItemGLAcct',
+  'to_SupplierInvoiceTax',
+  'to_SupplierInvoiceWhldgTax',
+  // The header's withholding taxes (A_SuplrInvcHeaderWhldgTax): the detracción and the retención del IGV (issue 21).
+  'to_SuplrInvcHeaderWhldgTax',
+]);
+const PURCHASE_ORDER_LINE_PROPERTIES = new Set([
+  'SupplierInvoice',
+  'FiscalYear',
+  'SupplierInvoiceItem',
+  'PurchaseOrder',
+  'PurchaseOrderItem',
+  'Plant',
+  'ReferenceDocument',
+  'ReferenceDocumentFiscalYear',
+  'ReferenceDocumentItem',
+  'IsSubsequentDebitCredit',
+  'TaxCode',
+  'TaxJurisdiction',
+  'DocumentCurrency',
+  'SupplierInvoiceItemAmount',
+  'PurchaseOrderQuantityUnit',
+  'PurchaseOrderQtyUnitSAPCode',
+  'PurchaseOrderQtyUnitISOCode',
+  'QuantityInPurchaseOrderUnit',
+  'PurchaseOrderPriceUnit',
+  'PurchaseOrderPriceUnitSAPCode',
+  'PurchaseOrderPriceUnitISOCode',
+  'QtyInPurchaseOrderPriceUnit',
+  'SuplrInvcDeliveryCostCndnType',
+  'SuplrInvcDeliveryCostCndnStep',
+  'SuplrInvcDeliveryCostCndnCount',
+  'SupplierInvoiceItemText',
+  'FreightSupplier',
+  'IsNotCashDiscountLiable',
+  'PurchasingDocumentItemCategory',
+  'ProductType',
+  'RetentionAmountInDocCurrency',
+  'RetentionPercentage',
+  'RetentionDueDate',
+  'SuplrInvcItmIsNotRlvtForRtntn',
+  'ServiceEntrySheet',
+  'ServiceEntrySheetItem',
+  'TaxCountry',
+  'IsFinallyInvoiced',
+  'TaxDeterminationDate',
+  'to_SupplierInvoiceItmAcctAssgmt',
+]);
 
 interface PaymentRunEntry {
   readonly supplierId: string;
@@ -41,6 +198,103 @@ interface PaymentRunEntry {
   readonly scheduledAt: string;
   readonly paidAt: string | null;
   readonly changedAt: number;
+  /** The remittance of a paid item (absent on entries recorded before it was kept). */
+  readonly payment?: {
+    readonly document: string;
+    readonly fiscalYear: string;
+    readonly method: string;
+    readonly methodName: string;
+    readonly amount: number | null;
+    readonly currency: string | null;
+  } | null;
+}
+
+/** The payment methods the simulated payment runs use (SAP's codes are the group's customizing). */
+const PAYMENT_METHODS: Record<string, string> = { T: 'Transferencia bancaria', C: 'Cheque' };
+
+type Withholding = NonNullable<Posting['withholdings']>[number];
+
+/** The rows of the deep insert's A_SuplrInvcHeaderWhldgTax. */
+function withholdingRows(payload: Record<string, unknown>): Record<string, unknown>[] {
+  return ((payload.to_SuplrInvcHeaderWhldgTax as { results?: unknown[] } | undefined)?.results ?? []) as Record<
+    string,
+    unknown
+  >[];
+}
+
+/** Which of the group's withholdings a row's type and code name; undefined when none. */
+function withholdingKind(row: Record<string, unknown>): SapWithholdingKind | undefined {
+  return (Object.keys(SAP_WITHHOLDING_TAX) as SapWithholdingKind[]).find(
+    (each) =>
+      SAP_WITHHOLDING_TAX[each].type === row.WithholdingTaxType &&
+      SAP_WITHHOLDING_TAX[each].code === row.WithholdingTaxCode,
+  );
+}
+
+/**
+ * The withholding tax data of a posting as S/4HANA checks it against its customizing and the supplier master
+ * (docs/ap-payment.md): only the group's withholding types and codes, in the document currency, on the gross
+ * amount; the detracción and the retención del IGV never together; the retención (3 %, to the cent) present
+ * exactly when the company is agente de retención, the supplier is not exempt and the gross amount passes
+ * S/ 700; absent otherwise. Answers the lines read, or the reason for refusing them.
+ */
+function withholdingsOf(
+  payload: Record<string, unknown>,
+  acquirer: string,
+  gross: number,
+  tax: number,
+): { lines: Withholding[] } | { problem: string } {
+  const currency = String(payload.DocumentCurrency ?? '');
+  const lines: Withholding[] = [];
+  for (const row of withholdingRows(payload)) {
+    const kind = withholdingKind(row);
+    if (!kind) {
+      return {
+        problem: `El tipo de retención ${String(row.WithholdingTaxType)} con el indicador ${String(row.WithholdingTaxCode)} no está definido.`,
+      };
+    }
+    if (lines.some((line) => line.kind === kind))
+      return { problem: `El tipo de retención ${String(row.WithholdingTaxType)} figura dos veces.` };
+    if (row.DocumentCurrency !== currency)
+      return { problem: `La retención no está en la moneda del documento (${currency}).` };
+    const baseAmount = Number(row.WithholdingTaxBaseAmount);
+    const amount = Number(row.ManuallyEnteredWhldgTaxAmount);
+    if (!Number.isFinite(baseAmount) || toCents(baseAmount) !== toCents(gross)) {
+      return {
+        problem: `La base de la retención (${String(row.WithholdingTaxBaseAmount)}) no es el importe bruto ${gross.toFixed(2)}.`,
+      };
+    }
+    if (!Number.isFinite(amount) || !(amount > 0) || amount >= baseAmount) {
+      return { problem: `El importe retenido ${String(row.ManuallyEnteredWhldgTaxAmount)} no es válido.` };
+    }
+    lines.push({ kind, baseAmount, amount });
+  }
+  const detraction = lines.some((line) => line.kind === 'DETRACTION');
+  const retention = lines.find((line) => line.kind === 'IGV_RETENTION');
+  const company = CLIENTS.find((client) => client.taxId === acquirer);
+  const supplier = SUPPLIERS.find((each) => each.taxId === String(payload.InvoicingParty ?? ''));
+  const retentionDue =
+    company?.igvRetentionAgent === true &&
+    payload.IsInvoice !== false &&
+    !supplier?.igvRetentionExemption &&
+    !detraction &&
+    tax > 0 &&
+    toCents(gross) > IGV_RETENTION_THRESHOLD_PEN * 100;
+  if (detraction && retention) return { problem: 'Una operación sujeta a detracción no lleva retención del IGV.' };
+  if (retentionDue && !retention) {
+    return {
+      problem: `Falta la retención del IGV: el acreedor ${String(payload.InvoicingParty)} está sujeto a retención en esta sociedad.`,
+    };
+  }
+  if (!retentionDue && retention)
+    return { problem: 'La retención del IGV no corresponde a este acreedor, sociedad o importe.' };
+  if (retention) {
+    const expected = percentOfCents(toCents(gross), toBasisPoints(IGV_RETENTION_PERCENT));
+    if (toCents(retention.amount) !== expected) {
+      return { problem: `La retención del IGV debe ser ${(expected / 100).toFixed(2)} (3 % de ${gross.toFixed(2)}).` };
+    }
+  }
+  return { lines };
 }
 
 export interface SapSimulator extends RunningService {
@@ -63,11 +317,19 @@ const docKey = (kind: string, acquirer: string, id: string) => `${kind}#${acquir
  *   supplier and company, the HES/MIGO belongs to that order, the amounts add up within a cent).
  *   Repeatability-Request-ID is honoured: a repeated request answers the first document and posts
  *   nothing. Other duplicates are not refused (SAP only warns), so a double posting shows in the count.
- *   GET A_SupplierInvoice with `$filter` (eq … and eq …) on the header fields finds what was posted.
+ *   A property the entity's metadata does not declare is refused. A credit memo (SupplierInvoiceIsCreditMemo 'X')
+ *   or a subsequent debit names the invoice it adjusts (InvoiceReference, InvoiceReferenceFiscalYear): that
+ *   invoice exists for the same supplier and company, the lines are its purchase orders (IsSubsequentDebitCredit
+ *   'X': no HES or MIGO), and a credit takes at most what is left of it (issue 21).
+ *   GET A_SupplierInvoice with `$filter` (eq … and eq …) on the header fields finds what was posted, with its
+ *   credit-memo flag and invoice reference. SAP also holds the demo world's invoices from before the portal.
  * - The purchase orders, HES and MIGO it knows: the seed's (buildWorld), plus those registered with
  *   `POST /__control/documents` — tests that create documents in DynamoDB register them here too, as
  *   SAP is where they really come from. Unknown documents are refused.
- * - Payment runs: recorded with `POST /__control/payment-run`, read through ZPORTAL_PAYMENT_RUN_SRV.
+ * - The withholding tax data of a posting (A_SuplrInvcHeaderWhldgTax: detracción, retención del IGV) checked
+ *   against the companies that are agentes de retención and the suppliers that are exempt (withholdingsOf).
+ * - Payment runs: recorded with `POST /__control/payment-run`, read through ZPORTAL_PAYMENT_RUN_SRV; a paid item
+ *   carries its remittance (payment document, method, amount).
  * Control API (no auth): GET /__control/postings, POST /__control/fail, POST /__control/documents,
  * POST /__control/payment-run, POST|GET /__control/schedules/{id}.
  */
@@ -82,8 +344,11 @@ export async function startSapSimulator(
      * (a line torn by a crash is the change that was never answered, and is ignored).
      */
     stateFile?: string;
+    /** SAP's "now" (posting dates, fiscal years, payment-run change times): the stage's clock. @default real time */
+    clock?: () => Date;
   } = {},
 ): Promise<SapSimulator> {
+  const now = options.clock ?? (() => new Date());
   const companies = new Map(
     Object.entries(options.companyCodes ?? localCompanyCodes()).map(([ruc, code]) => [code, ruc]),
   );
@@ -97,6 +362,8 @@ export async function startSapSimulator(
   let failuresLeft = 0;
   let failureStatus = 503;
   let documentNumber = 5105600000;
+  /** Payment documents of the payment runs (SAP's FI document numbers of class ZP). */
+  let paymentNumber = 2000000000;
   let lastChange = 0;
   let scheduleRunner: ((id: string) => Promise<void>) | null = null;
   const scheduleRuns = new Map<string, { started: number; completed: number; lastError: string | null }>();
@@ -108,6 +375,24 @@ export async function startSapSimulator(
   }
   const world = buildWorld();
   register(world);
+  const codes = new Map([...companies].map(([code, ruc]) => [ruc, code]));
+  for (const legacy of world.legacyPostings) {
+    postings.push({
+      document: legacy.document,
+      fiscalYear: legacy.fiscalYear,
+      companyCode: codes.get(legacy.acquirerTaxId) ?? '',
+      supplierId: legacy.supplierId,
+      invoiceId: legacy.invoiceId,
+      requestId: null,
+      postedAt: `${legacy.fiscalYear}-01-01T00:00:00.000Z`,
+      creditMemo: false,
+      adjusts: null,
+      grossAmount: legacy.grossAmount,
+      currency: legacy.currency,
+      purchaseOrders: legacy.purchaseOrders,
+      legacy: true,
+    });
+  }
 
   type Change =
     | { kind: 'posting'; posting: Posting }
@@ -122,6 +407,8 @@ export async function startSapSimulator(
     else {
       paymentRuns.push(change.entry);
       lastChange = Math.max(lastChange, change.entry.changedAt);
+      const paid = Number(change.entry.payment?.document);
+      if (Number.isInteger(paid) && paid > paymentNumber && paid < 3000000000) paymentNumber = paid;
     }
   }
   const stateFile = options.stateFile;
@@ -148,25 +435,89 @@ export async function startSapSimulator(
     fsyncSync(journal);
   }
 
+  const linesOf = (payload: Record<string, unknown>) =>
+    ((payload.to_SuplrInvcItemPurOrdRef as { results?: unknown[] } | undefined)?.results ?? []) as Record<
+      string,
+      unknown
+    >[];
+
+  /** A property the entity does not have, as S/4HANA names it in its refusal; null when all are known. */
+  function unknownProperty(payload: Record<string, unknown>): string | null {
+    const header = Object.keys(payload).find((name) => !HEADER_PROPERTIES.has(name));
+    if (header) return `La propiedad '${header}' no es válida para A_SupplierInvoice.`;
+    for (const line of linesOf(payload)) {
+      const item = Object.keys(line).find((name) => !PURCHASE_ORDER_LINE_PROPERTIES.has(name));
+      if (item) return `La propiedad '${item}' no es válida para A_SuplrInvcItemPurOrdRef.`;
+    }
+    return null;
+  }
+
+  /**
+   * A credit memo or subsequent debit (issue 21): the invoice it names (InvoiceReference) exists at the company for
+   * the same supplier and is an invoice; its lines are that invoice's purchase orders; a credit takes at most what is
+   * left of the invoice (its gross − credits + subsequent debits already referencing it). Null when it holds.
+   */
+  function adjustmentMismatch(payload: Record<string, unknown>, acquirer: string): string | null {
+    const creditMemo = payload.SupplierInvoiceIsCreditMemo === 'X';
+    const reference = payload.InvoiceReference ? String(payload.InvoiceReference) : null;
+    if (!reference) return creditMemo ? 'Un abono debe indicar la factura que abona (InvoiceReference).' : null;
+    const year = String(payload.InvoiceReferenceFiscalYear ?? '');
+    const code = String(payload.CompanyCode);
+    const supplier = String(payload.InvoicingParty ?? '');
+    const original = postings.find((p) => p.document === reference && p.fiscalYear === year && p.companyCode === code);
+    if (!original) return `La factura de referencia ${reference}/${year} no existe en la sociedad ${code}.`;
+    if (original.supplierId !== supplier || isCreditMemo(original) || original.adjusts)
+      return `El documento ${reference}/${year} no es una factura del acreedor ${supplier}.`;
+    if (original.currency && original.currency !== String(payload.DocumentCurrency ?? ''))
+      return `La moneda no es la de la factura de referencia ${reference}.`;
+    for (const line of linesOf(payload)) {
+      const order = String(line.PurchaseOrder);
+      if (original.purchaseOrders && !original.purchaseOrders.includes(order))
+        return `El pedido ${order} no corresponde a la factura de referencia ${reference}.`;
+      if (line.IsSubsequentDebitCredit !== 'X')
+        return `La posición del pedido ${order} debe ser un cargo o abono posterior.`;
+      if (!orders.has(`${acquirer}#${order}`)) return `El pedido ${order} no existe para el acreedor ${supplier}.`;
+    }
+    if (creditMemo && original.grossAmount !== undefined) {
+      const adjusting = postings.filter(
+        (p) => p.adjusts?.document === reference && p.adjusts.fiscalYear === year && p.companyCode === code,
+      );
+      const cents = (amount: number | undefined) => Math.round((amount ?? 0) * 100);
+      const left =
+        cents(original.grossAmount) -
+        adjusting.filter(isCreditMemo).reduce((sum, p) => sum + cents(p.grossAmount), 0) +
+        adjusting.filter((p) => !isCreditMemo(p)).reduce((sum, p) => sum + cents(p.grossAmount), 0);
+      const gross = cents(Number(payload.InvoiceGrossAmount));
+      if (gross > left)
+        return `El abono ${(gross / 100).toFixed(2)} supera el saldo ${(left / 100).toFixed(2)} de la factura ${reference}.`;
+    }
+    return null;
+  }
+
   /** The three-way match of one posting; null when it holds. */
   function mismatch(payload: Record<string, unknown>): string | null {
     const acquirer = companies.get(String(payload.CompanyCode));
     if (!acquirer) return `La sociedad ${String(payload.CompanyCode)} no existe.`;
     const supplier = String(payload.InvoicingParty ?? '');
     const currency = String(payload.DocumentCurrency ?? '');
-    const items = ((payload.to_SuppInvcItemPurOrdRef as { results?: unknown[] } | undefined)?.results ?? []) as Record<
-      string,
-      unknown
-    >[];
+    const items = linesOf(payload);
     const taxes = ((payload.to_SupplierInvoiceTax as { results?: unknown[] } | undefined)?.results ?? []) as Record<
       string,
       unknown
     >[];
+    const adjustment = adjustmentMismatch(payload, acquirer);
+    if (adjustment) return adjustment;
     let net = 0;
     for (const item of items) {
       const order = orders.get(`${acquirer}#${String(item.PurchaseOrder)}`);
       if (!order || order.issuerTaxId !== supplier)
         return `El pedido ${String(item.PurchaseOrder)} no existe para el acreedor ${supplier}.`;
+      if (item.IsSubsequentDebitCredit === 'X') {
+        // A price adjustment of the order: no HES or MIGO receives it.
+        if (order.currency !== currency) return `La moneda del pedido ${order.id} no es ${currency}.`;
+        net += Number(item.SupplierInvoiceItemAmount);
+        continue;
+      }
       const hes = item.ServiceEntrySheet ? String(item.ServiceEntrySheet) : null;
       const migo = item.ReferenceDocument ? String(item.ReferenceDocument) : null;
       const doc = hes
@@ -189,6 +540,8 @@ export async function startSapSimulator(
     if (!Number.isFinite(gross)) return 'Falta el importe bruto de la factura.';
     if (items.length > 0 && !closeEnough(gross, net + tax))
       return `El importe bruto ${gross.toFixed(2)} no cuadra con las posiciones (${net.toFixed(2)}) más impuestos (${tax.toFixed(2)}).`;
+    const withholdings = withholdingsOf(payload, acquirer, gross, tax);
+    if ('problem' in withholdings) return withholdings.problem;
     return null;
   }
 
@@ -205,6 +558,12 @@ export async function startSapSimulator(
       ScheduledPaymentDate: odataDate(Date.parse(`${entry.scheduledAt}T00:00:00Z`)),
       PaymentDate: entry.paidAt ? odataDate(Date.parse(`${entry.paidAt}T00:00:00Z`)) : null,
       LastChangeDateTime: odataDate(entry.changedAt),
+      PaymentDocument: entry.payment?.document ?? null,
+      PaymentDocumentFiscalYear: entry.payment?.fiscalYear ?? null,
+      PaymentMethod: entry.payment?.method ?? null,
+      PaymentMethodName: entry.payment?.methodName ?? null,
+      PaidAmount: entry.payment?.amount != null ? entry.payment.amount.toFixed(2) : null,
+      PaymentCurrency: entry.payment?.currency ?? null,
     };
   }
 
@@ -257,6 +616,8 @@ export async function startSapSimulator(
         }
         const payload = readJson(body);
         if (!payload) return odataError(400, '/IWBEP/CM_MGW_RT/021', 'Malformed JSON');
+        const invalid = unknownProperty(payload);
+        if (invalid) return odataError(400, '/IWBEP/CM_MGW_RT/004', invalid);
         const requestId = headers['repeatability-request-id']?.toString() ?? null;
         const earlier = requestId ? repeatable.get(requestId) : undefined;
         if (earlier) return answerOf(payload, earlier);
@@ -264,13 +625,25 @@ export async function startSapSimulator(
         if (problem) return odataError(400, 'M8/000', problem);
         const posting: Posting = {
           document: String(documentNumber + 1),
-          fiscalYear: String(new Date().getUTCFullYear()),
+          fiscalYear: String(now().getUTCFullYear()),
           companyCode: String(payload.CompanyCode),
           supplierId: String(payload.InvoicingParty),
           invoiceId: String(payload.SupplierInvoiceIDByInvcgParty),
           requestId,
-          postedAt: new Date().toISOString(),
+          postedAt: now().toISOString(),
+          creditMemo: payload.SupplierInvoiceIsCreditMemo === 'X',
+          adjusts: payload.InvoiceReference
+            ? { document: String(payload.InvoiceReference), fiscalYear: String(payload.InvoiceReferenceFiscalYear) }
+            : null,
+          grossAmount: Number(payload.InvoiceGrossAmount),
+          currency: String(payload.DocumentCurrency ?? ''),
+          purchaseOrders: [...new Set(linesOf(payload).map((line) => String(line.PurchaseOrder)))],
           isInvoice: payload.IsInvoice !== false,
+          withholdings: withholdingRows(payload).map((row) => ({
+            kind: withholdingKind(row)!,
+            baseAmount: Number(row.WithholdingTaxBaseAmount),
+            amount: Number(row.ManuallyEnteredWhldgTaxAmount),
+          })),
         };
         record({ kind: 'posting', posting });
         return answerOf(payload, posting);
@@ -306,7 +679,9 @@ export async function startSapSimulator(
             CompanyCode: p.companyCode,
             InvoicingParty: p.supplierId,
             SupplierInvoiceIDByInvcgParty: p.invoiceId,
-            IsInvoice: p.isInvoice !== false,
+            SupplierInvoiceIsCreditMemo: isCreditMemo(p) ? 'X' : '',
+            InvoiceReference: p.adjusts?.document ?? '',
+            InvoiceReferenceFiscalYear: p.adjusts?.fiscalYear ?? '',
             ReverseDocument: '',
           }));
         return { status: 200, body: { d: { results } } };
@@ -339,7 +714,8 @@ export async function startSapSimulator(
       pattern: /^\/__control\/postings$/,
       handle: ({ url }) => {
         const supplierId = url.searchParams.get('supplierId');
-        const selected = supplierId ? postings.filter((p) => p.supplierId === supplierId) : postings;
+        const portal = postings.filter((p) => !p.legacy);
+        const selected = supplierId ? portal.filter((p) => p.supplierId === supplierId) : portal;
         const byInvoice: Record<string, number> = {};
         for (const p of selected) {
           const key = `${p.supplierId}/${p.invoiceId}`;
@@ -383,6 +759,13 @@ export async function startSapSimulator(
             return { status: 400, body: { message: 'cada pago requiere supplierId, invoiceId y scheduledAt' } };
           if (entry.paidAt != null && !isDate(entry.paidAt))
             return { status: 400, body: { message: 'paidAt: fecha yyyy-mm-dd' } };
+          if (entry.paymentMethod != null && !(String(entry.paymentMethod) in PAYMENT_METHODS))
+            return {
+              status: 400,
+              body: { message: `paymentMethod: uno de ${Object.keys(PAYMENT_METHODS).join(', ')}` },
+            };
+          if (entry.paidAmount != null && !(typeof entry.paidAmount === 'number' && entry.paidAmount > 0))
+            return { status: 400, body: { message: 'paidAmount: importe positivo' } };
         }
         for (const entry of invoices as Record<string, unknown>[]) {
           // Strictly increasing change times, so a cursor never skips an entry recorded in the same ms.
@@ -394,7 +777,20 @@ export async function startSapSimulator(
               invoiceType: typeof entry.invoiceType === 'string' ? entry.invoiceType : null,
               scheduledAt: (entry.scheduledAt as string).slice(0, 10),
               paidAt: typeof entry.paidAt === 'string' ? entry.paidAt.slice(0, 10) : null,
-              changedAt: Math.max(Date.now(), lastChange + 1),
+              changedAt: Math.max(now().getTime(), lastChange + 1),
+              // A paid item has its payment document: the one given, or the next of the run's numbering.
+              payment:
+                typeof entry.paidAt === 'string'
+                  ? {
+                      document:
+                        typeof entry.paymentDocument === 'string' ? entry.paymentDocument : String(++paymentNumber),
+                      fiscalYear: entry.paidAt.slice(0, 4),
+                      method: typeof entry.paymentMethod === 'string' ? entry.paymentMethod : 'T',
+                      methodName: PAYMENT_METHODS[typeof entry.paymentMethod === 'string' ? entry.paymentMethod : 'T']!,
+                      amount: typeof entry.paidAmount === 'number' ? entry.paidAmount : null,
+                      currency: typeof entry.currency === 'string' ? entry.currency : null,
+                    }
+                  : null,
             },
           });
         }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { RUC_ADDRESS_CONDITIONS, RUC_STATES } from '@portal/shared';
 import { listen, type RunningService } from '../services/types.js';
 
 /**
@@ -11,6 +12,10 @@ import { listen, type RunningService } from '../services/types.js';
  * - by convention, from the last two digits of the correlative (numero): 90 NOT_FOUND (estadoCp 0),
  *   91 ANNULLED (2), 92 SLOW (the first query sleeps longer than the adapter's timeout, later ones
  *   answer valid), 93 FLAKY (500 twice, then valid), 94 FAILING (always 500); any other is VALID (1).
+ * The state of the issuer's RUC (estadoRuc) and of its address (condDomiRuc) in every valid answer: '00' (ACTIVO,
+ * HABIDO) unless chosen for the document (above), or for the RUC: POST /__control/taxpayers {numRuc, estadoRuc,
+ * condDomiRuc} (any code of SUNAT's tables, shared/src/sunat/catalogues.ts; the local stage starts with the seed's
+ * NO HABIDO supplier). A code outside SUNAT's tables is refused (400), as no SUNAT answer carries one.
  * GET /__control/requests counts token and validation requests, also per document `ruc-serie-numero`.
  */
 export const SUNAT_OUTCOMES = [
@@ -64,6 +69,28 @@ export interface SunatSimulatorOptions {
   readonly slowMs?: number;
   /** @default 3600 */
   readonly tokenTtlSeconds?: number;
+  /**
+   * SUNAT's "now" for the documents it knows (the stage's clock): a document issued after today in Lima does not exist
+   * yet. Its OAuth tokens keep real time, as the adapter that caches them does. @default real time
+   */
+  readonly clock?: () => Date;
+  /** The state of some RUCs from the start (estadoRuc, condDomiRuc codes); the others are ACTIVO and HABIDO. */
+  readonly taxpayers?: Readonly<Record<string, TaxpayerState>>;
+}
+
+/** SUNAT's codes of a RUC's state and of its address condition. */
+export interface TaxpayerState {
+  readonly estadoRuc: string;
+  readonly condDomiRuc: string;
+}
+
+/** Why a state is not one SUNAT answers, or null. */
+function taxpayerProblem(estadoRuc: unknown, condDomiRuc: unknown): string | null {
+  if (estadoRuc !== undefined && !(typeof estadoRuc === 'string' && estadoRuc in RUC_STATES))
+    return `estadoRuc: uno de ${Object.keys(RUC_STATES).join(', ')}`;
+  if (condDomiRuc !== undefined && !(typeof condDomiRuc === 'string' && condDomiRuc in RUC_ADDRESS_CONDITIONS))
+    return `condDomiRuc: uno de ${Object.keys(RUC_ADDRESS_CONDITIONS).join(', ')}`;
+  return null;
 }
 
 interface Choice {
@@ -86,6 +113,7 @@ export function startSunatSimulator(
   const tokenTtlSeconds = options.tokenTtlSeconds ?? 3600;
   const tokens = new Map<string, { ruc: string; expiresAt: number }>();
   const chosen = new Map<string, Choice>();
+  const taxpayers = new Map<string, TaxpayerState>(Object.entries(options.taxpayers ?? {}));
   const counts = { token: 0, validate: 0, documents: new Map<string, number>() };
 
   const documentKey = (ruc: string, serie: string, numero: string) =>
@@ -129,6 +157,17 @@ export function startSunatSimulator(
     if (missing.length > 0 || !/^\d{2}\/\d{2}\/\d{4}$/.test(String(query.fechaEmision))) {
       return { status: 400, body: { success: false, message: `Parámetros inválidos: ${missing.join(', ')}` } };
     }
+    // SUNAT knows no document issued after its today (Lima): it answers that it does not exist.
+    const [day, month, year] = String(query.fechaEmision).split('/');
+    const today = new Date((options.clock ?? (() => new Date()))().getTime() - 5 * 3_600_000)
+      .toISOString()
+      .slice(0, 10);
+    if (`${year}-${month}-${day}` > today) {
+      return {
+        status: 200,
+        body: { success: true, message: 'Operation Success! ', data: { estadoCp: '0', observaciones: [] } },
+      };
+    }
     const numero = String(query.numero);
     const key = documentKey(String(query.numRuc), String(query.numeroSerie), numero);
     const seen = (counts.documents.get(key) ?? 0) + 1;
@@ -152,8 +191,8 @@ export function startSunatSimulator(
             ? { estadoCp, observaciones: [] }
             : {
                 estadoCp,
-                estadoRuc: choice.estadoRuc ?? '00',
-                condDomiRuc: choice.condDomiRuc ?? '00',
+                estadoRuc: choice.estadoRuc ?? taxpayers.get(String(query.numRuc))?.estadoRuc ?? '00',
+                condDomiRuc: choice.condDomiRuc ?? taxpayers.get(String(query.numRuc))?.condDomiRuc ?? '00',
                 observaciones: estadoCp === '2' ? ['- El comprobante ha sido dado de baja.'] : [],
               },
       },
@@ -179,6 +218,8 @@ export function startSunatSimulator(
         body: { message: `Se espera {numRuc, numeroSerie, numero, outcome: ${SUNAT_OUTCOMES.join('|')}}` },
       };
     }
+    const problem = taxpayerProblem(estadoRuc, condDomiRuc);
+    if (problem) return { status: 400, body: { message: problem } };
     const key = documentKey(numRuc, numeroSerie, String(numero));
     chosen.set(key, {
       outcome: outcome as SunatOutcome,
@@ -189,6 +230,33 @@ export function startSunatSimulator(
     return { status: 200, body: { document: key, outcome } };
   }
 
+  function chooseTaxpayer(body: string): Answer {
+    let input: Record<string, unknown>;
+    try {
+      input = JSON.parse(body) as Record<string, unknown>;
+    } catch {
+      return { status: 400, body: { message: 'JSON inválido' } };
+    }
+    const { numRuc, estadoRuc = '00', condDomiRuc = '00' } = input;
+    if (typeof numRuc !== 'string' || !/^\d{11}$/.test(numRuc))
+      return { status: 400, body: { message: 'Se espera {numRuc (11 dígitos), estadoRuc, condDomiRuc}' } };
+    const problem = taxpayerProblem(estadoRuc, condDomiRuc);
+    if (problem) return { status: 400, body: { message: problem } };
+    taxpayers.set(numRuc, { estadoRuc: estadoRuc as string, condDomiRuc: condDomiRuc as string });
+    return {
+      status: 200,
+      body: {
+        numRuc,
+        estadoRuc,
+        condDomiRuc,
+        labels: {
+          estadoRuc: RUC_STATES[estadoRuc as string],
+          condDomiRuc: RUC_ADDRESS_CONDITIONS[condDomiRuc as string],
+        },
+      },
+    };
+  }
+
   async function route(req: http.IncomingMessage, body: string): Promise<Answer> {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     const tokenPath = /^\/v1\/clientesextranet\/([^/]+)\/oauth2\/token\/?$/.exec(pathname);
@@ -196,6 +264,7 @@ export function startSunatSimulator(
     const validatePath = /^\/v1\/contribuyente\/contribuyentes\/(\d{11})\/validarcomprobante$/.exec(pathname);
     if (req.method === 'POST' && validatePath) return validate(validatePath[1]!, req.headers.authorization, body);
     if (req.method === 'POST' && pathname === '/__control/outcomes') return choose(body);
+    if (req.method === 'POST' && pathname === '/__control/taxpayers') return chooseTaxpayer(body);
     if (req.method === 'GET' && pathname === '/__control/requests') {
       return {
         status: 200,

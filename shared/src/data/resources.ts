@@ -60,6 +60,16 @@ export const SCHEDULES = {
    * postings still open past their lease or backoff (reading back from SAP what was posted but not recorded).
    */
   outboxSweeper: { id: 'OutboxSweeper', handler: 'sweep-outbox', everyMinutes: 1, localEverySeconds: 3 },
+  /**
+   * The Ley 29623 conformity clocks (docs/ap-conformity.md): the reminders two days before and on the last day, and
+   * the presumed conformity once the last day ended. Every step is due at the start of a Lima day.
+   */
+  acquirerConformity: {
+    id: 'AcquirerConformityClock',
+    handler: 'run-acquirer-conformity-clock',
+    everyMinutes: 15,
+    localEverySeconds: 5,
+  },
 } as const;
 
 export const BUCKETS = {

@@ -30,16 +30,17 @@ export const TABLE = {
     /** Invoices of a company under one responsible · conformity documents by responsible (sparse). */
     byClientResponsible: { name: 'gsi8', partitionKey: 'gsi8pk', sortKey: 'gsi8sk' },
     /**
-     * Spare: held invoice-number prefixes until invoices got search index items (issue 20). Kept defined
-     * because a deployed table can only drop one index per update; nothing writes `numberKey` now.
+     * Invoices of a company by expected payment date ("vence entre", sparse: invoices with a date to pay, not
+     * rejected). The index held invoice-number prefixes until issue 20; an index's key schema cannot change, so
+     * its sort key attribute keeps the name `numberKey` (see keys.invoiceDueOrder).
      */
-    byClientNumber: { name: 'gsi9', partitionKey: 'gsi1pk', sortKey: 'numberKey' },
+    byClientDue: { name: 'gsi9', partitionKey: 'gsi1pk', sortKey: 'numberKey' },
     /** The supplier directory by RUC prefix. */
     byClientRuc: { name: 'gsi10', partitionKey: 'gsi1pk', sortKey: 'rucKey' },
     /** The supplier directory by name prefix. */
     byClientName: { name: 'gsi11', partitionKey: 'gsi1pk', sortKey: 'nameKey' },
-    /** Spare, as byClientNumber. */
-    bySupplierNumber: { name: 'gsi12', partitionKey: 'gsi2pk', sortKey: 'numberKey' },
+    /** Invoices of a supplier by expected payment date, as byClientDue. */
+    bySupplierDue: { name: 'gsi12', partitionKey: 'gsi2pk', sortKey: 'numberKey' },
   },
 } as const;
 
@@ -78,12 +79,15 @@ export interface InvoiceIndexSource {
   readonly status: string;
   readonly officeId: string | null;
   readonly responsible: { readonly id: string } | null;
+  /** When the portal expects to pay it (docs/ap-payment.md): the due-date listing's order. */
+  readonly payment?: { readonly expectedPaymentDate: string | null } | null | undefined;
 }
 
 export const CONFORMITY_KINDS = ['SERVICE_SHEET', 'MATERIAL_DOCUMENT'] as const;
 export type ConformityKind = (typeof CONFORMITY_KINDS)[number];
 
 const ORDER_PREFIX = 'INVOICE#';
+const DUE_PREFIX = 'DUE#';
 /** Past every millisecond timestamp until the year 2286: subtracting from it orders newest first. */
 const INVERTED_TIME_BASE = 9_999_999_999_999;
 
@@ -96,6 +100,22 @@ export const keys = {
     return `${ORDER_PREFIX}${invoice.receivedAt}#${invoice.supplierId}#${invoice.type}#${invoice.id}`;
   },
   invoiceOrderPrefix: ORDER_PREFIX,
+  /**
+   * The due-date listing's sort key (byClientDue, bySupplierDue): `DUE#{expected payment date}#{receivedAt}#…`,
+   * soonest first read forwards, a total order as the invoice order. Written in the attribute `numberKey`.
+   */
+  invoiceDueOrder(
+    invoice: Pick<InvoiceIndexSource, 'receivedAt' | 'supplierId' | 'type' | 'id'>,
+    expectedPaymentDate: string,
+  ): string {
+    return `${DUE_PREFIX}${expectedPaymentDate}#${invoice.receivedAt}#${invoice.supplierId}#${invoice.type}#${invoice.id}`;
+  },
+  /** The range of due keys from `from` to `to` (ISO dates, both included). */
+  invoiceDueRange(from: string, to: string): { from: string; to: string } {
+    // '~' sorts after '#' and every digit: the whole last day is inside the range.
+    return { from: `${DUE_PREFIX}${from}`, to: `${DUE_PREFIX}${to}~` };
+  },
+  invoiceDuePrefix: DUE_PREFIX,
   /**
    * Every index attribute an invoice item carries. Written on every change of the invoice, so that
    * a status, office or responsible change moves it between partitions in the same write.
@@ -124,6 +144,9 @@ export const keys = {
       attributes.gsi8pk = keys.clientResponsibleInvoices(invoice.client, invoice.responsible.id);
       attributes.gsi8sk = order;
     }
+    // In the due-date listings (gsi1pk's company, gsi2pk's supplier) while there is something to pay.
+    const expected = invoice.payment?.expectedPaymentDate;
+    if (expected && invoice.status !== 'REJECTED') attributes.numberKey = keys.invoiceDueOrder(invoice, expected);
     return attributes;
   },
   clientInvoices: (client: string) => `CLIENT#${client}`,
@@ -176,6 +199,37 @@ export const keys = {
   sunatDue: 'SUNAT#DUE',
   sunatCheckIndexes(pk: string, dueAt: string): Record<string, string> {
     return { gsi1pk: keys.sunatDue, gsi1sk: `${dueAt}#${pk}` };
+  },
+
+  /**
+   * The Ley 29623 conformity clock of an invoice (docs/data-design.md, "Acquirer conformity clocks"), written with
+   * every change of the clock on the invoice. While OPEN it sits in the byClient index under `ACQ_CONFORMITY#DUE`, by
+   * when the scheduled job takes its next step (a reminder, the presumed conformity); in every state it is listed by
+   * deadline per company (byClientSupplier) and per supplier (bySupplierStatus), for the list's filter.
+   */
+  acquirerConformity(supplierId: string, type: string, invoiceId: string): ItemKey {
+    return { pk: `ACQ_CONFORMITY#${supplierId}#${type}#${invoiceId}`, sk: 'CLOCK' };
+  },
+  acquirerConformityDue: 'ACQ_CONFORMITY#DUE',
+  acquirerConformityOfClient: (client: string, state: string) => `ACQ_CONFORMITY#CLIENT#${client}#${state}`,
+  acquirerConformityOfSupplier: (supplierId: string, state: string) => `ACQ_CONFORMITY#SUPPLIER#${supplierId}#${state}`,
+  acquirerConformityIndexes(clock: {
+    readonly pk: string;
+    readonly client: string;
+    readonly supplierId: string;
+    readonly state: string;
+    readonly deadline: string;
+    /** When the job takes the next step; null once no step is left (an answer, the presumption). */
+    readonly nextAt: string | null;
+  }): Record<string, string> {
+    const byDeadline = `${clock.deadline}#${clock.pk}`;
+    return {
+      ...(clock.nextAt ? { gsi1pk: keys.acquirerConformityDue, gsi1sk: `${clock.nextAt}#${clock.pk}` } : {}),
+      gsi3pk: keys.acquirerConformityOfClient(clock.client, clock.state),
+      gsi3sk: byDeadline,
+      gsi5pk: keys.acquirerConformityOfSupplier(clock.supplierId, clock.state),
+      gsi5sk: byDeadline,
+    };
   },
 
   clients: { pk: 'CLIENTS', skPrefix: 'CLIENT#' },
@@ -346,6 +400,27 @@ export const keys = {
     return { pk: `UPLOAD#${objectKey}`, sk: `USE#${invoiceKey}` };
   },
   uploadUses: (objectKey: string) => `UPLOAD#${objectKey}`,
+
+  /**
+   * The notes of one original (issue 21), keyed by the original's key (the note's issuer, the original's type and
+   * series-number), whether the original is in the portal yet or not: one item per note (`NOTE#{type}#{id}`), and a
+   * head whose `version` every note that links to it moves, so that the original's intake, which reads the notes,
+   * and a note's intake, which adds one, never both commit without seeing each other.
+   */
+  originalNotes: (supplierId: string, type: string, invoiceId: string) => `NOTES#${supplierId}#${type}#${invoiceId}`,
+  originalNotesHead(supplierId: string, type: string, invoiceId: string): ItemKey {
+    return { pk: keys.originalNotes(supplierId, type, invoiceId), sk: 'HEAD' };
+  },
+  originalNote(
+    original: { supplierId: string; type: string; id: string },
+    note: { type: string; id: string },
+  ): ItemKey {
+    return {
+      pk: keys.originalNotes(original.supplierId, original.type, original.id),
+      sk: `NOTE#${note.type}#${note.id}`,
+    };
+  },
+  originalNotePrefix: 'NOTE#',
 
   /** Read by the health check: the item need not exist, the read must succeed. */
   health: { pk: 'HEALTH', sk: 'HEALTH' } as ItemKey,

@@ -94,6 +94,57 @@ export const INVOICE_ERROR_MESSAGES = {
   /** Asking SUNAT again about an invoice no longer under review (a rejected one: the supplier sends it again). */
   ERROR_SUNAT_VALIDATION_NOT_UNDER_REVIEW:
     'Solo se puede volver a consultar SUNAT mientras el comprobante está pendiente de revisión («Debe revisar»).',
+  // Issue 21, notes tied to their original (docs/ap-notes-and-risk.md).
+  ERROR_NOTE_WITHOUT_BILLING_REFERENCE:
+    'Una nota de crédito o débito debe indicar el comprobante que modifica (tipo, serie y número).',
+  ERROR_NOTE_BILLING_REFERENCE_INVALID:
+    'El comprobante que modifica la nota ({reference}) debe ser una factura o una boleta con serie y número válidos.',
+  ERROR_NOTE_WITHOUT_REASON: 'Una nota de crédito o débito debe indicar su motivo (catálogo {catalogue} de SUNAT).',
+  ERROR_NOTE_REASON_NOT_IN_CATALOGUE:
+    'El motivo «{code}» no está en el catálogo {catalogue} de SUNAT para una {noteType}.',
+  ERROR_NOTE_ORIGINAL_OF_ANOTHER_COMPANY:
+    'El comprobante {original} que modifica la nota fue emitido a otra sociedad ({company}): una nota solo modifica comprobantes del mismo adquirente.',
+  ERROR_NOTE_ORIGINAL_OF_ANOTHER_SUPPLIER:
+    'El comprobante {original} registrado en el portal para esta sociedad es de otro proveedor: una nota solo modifica comprobantes de su mismo emisor.',
+  ERROR_NOTE_CURRENCY_DIFFERS_FROM_ORIGINAL:
+    'La moneda de la nota ({currency}) no es la del comprobante que modifica, {original} ({originalCurrency}).',
+  ERROR_NOTE_TOO_MANY_FOR_ORIGINAL:
+    'El comprobante {original} ya tiene {limit} notas registradas, el máximo del portal.',
+  ERROR_NOTE_WITH_CONFORMITY_DOCUMENTS:
+    'Una nota no lleva HES ni MIGO: es un ajuste de su comprobante original, que ya las tiene.',
+  ERROR_NOTE_ORIGINAL_NOT_REVIEWED:
+    'Complete primero los datos del comprobante original {original}: la nota toma su tipo de operación y sus órdenes de compra.',
+  ERROR_NOTE_REVIEW_NOT_ORIGINAL:
+    'Una nota se revisa como ajuste de su comprobante original {original}: lleva su tipo de operación y sus órdenes de compra ({purchaseOrders}).',
+  ERROR_NOTE_ORIGINAL_NOT_APPROVED:
+    'Apruebe primero el comprobante original {original}: una nota se aprueba como ajuste de un comprobante aprobado.',
+  ERROR_CREDIT_NOTE_EXCEEDS_AMOUNT_TO_PAY:
+    'La nota de crédito ({amount}) supera el monto a pagar que queda del comprobante original {original} ({left}).',
+  // Issue 21, the RUC risk gate.
+  ERROR_APPROVE_INVOICE_WITH_RUC_RISK:
+    'No se puede aprobar: SUNAT informa que el proveedor no está ACTIVO y HABIDO ({risk}). Solo un administrador puede aprobarlo, indicando el motivo.',
+  ERROR_RUC_RISK_OVERRIDE_WITHOUT_REASON:
+    'Indique el motivo por el que aprueba el comprobante pese al estado del RUC del proveedor.',
+  ERROR_RUC_RISK_OVERRIDE_NOT_NEEDED:
+    'SUNAT informa que el proveedor está ACTIVO y HABIDO: apruebe el comprobante sin excepción.',
+  /** The forma de pago of a document typed without XML (docs/ap-payment.md). */
+  ERROR_PAYMENT_TERMS_INVALID: 'La forma de pago no es válida: {reason}',
+  /** The detracción of a document typed without XML (docs/ap-payment.md). */
+  ERROR_DETRACTION_INVALID: 'La detracción no es válida: {reason}',
+  /** Registering the acquirer's conformity (Ley 29623) of a document outside its scope (rules/acquirer-conformity.ts). */
+  ERROR_ACQUIRER_CONFORMITY_NOT_APPLICABLE:
+    'Este comprobante no está sujeto al plazo de conformidad de la Ley 29623: {reason}.',
+  /** Conformity, expressed or presumed, is irrevocable (D.U. 013-2020 art. 7). */
+  ERROR_ACQUIRER_CONFORMITY_IRREVOCABLE:
+    'La conformidad de este comprobante ya quedó registrada ({state}, {date}) y es irrevocable (Ley 29623).',
+  /** A second disconformity: after the supplier corrects the document, only conformity is registered. */
+  ERROR_ACQUIRER_DISCONFORMITY_ALREADY_REGISTERED:
+    'La disconformidad ya se registró el {date}. Cuando el proveedor subsane el comprobante, registre la conformidad.',
+  ERROR_ACQUIRER_CONFORMITY_PERIOD_ENDED:
+    'El plazo para responder venció el {deadline}: ya no puede registrarse una respuesta en SUNAT ni en el portal.',
+  ERROR_ACQUIRER_DISCONFORMITY_WITHOUT_CAUSE:
+    'Indique la causal de la disconformidad: plazo de pago acordado, monto neto pendiente de pago o reclamo sobre los bienes o servicios.',
+  ERROR_ACQUIRER_DISCONFORMITY_WITHOUT_REASON: 'Por favor, describa el motivo de la disconformidad.',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */

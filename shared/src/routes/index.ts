@@ -6,6 +6,7 @@ export {
   type RouteDef,
   type UserPoolOperation,
 } from './route.js';
+export { acquirerConformityRoutes } from './acquirer-conformity.js';
 export { clientRoutes } from './clients.js';
 export { conformityRoutes } from './conformity.js';
 export { dashboardRoutes } from './dashboard.js';

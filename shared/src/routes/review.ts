@@ -1,4 +1,5 @@
 import {
+  ApproveDespiteRucRiskBody,
   DisapproveBody,
   DisapproveQuery,
   InvoiceDetail,
@@ -82,5 +83,21 @@ export const reviewRoutes = {
     response: InvoiceDetail,
     successStatus: 202,
     handler: 'invoices/request-sunat-validation',
+  }),
+  approveInvoiceDespiteRucRisk: route({
+    id: 'approveInvoiceDespiteRucRisk',
+    method: 'POST',
+    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/approve-despite-ruc-risk',
+    summary:
+      'Aprueba un comprobante cuyo proveedor SUNAT no informa ACTIVO y HABIDO, con el motivo escrito del administrador',
+    auth: 'jwt',
+    roles: ADMIN_ONLY,
+    request: {
+      path: InvoiceKeyPath,
+      body: ApproveDespiteRucRiskBody,
+      parameterCodes: { ...INVOICE_ID_CODES, reason: 'ERROR_RUC_RISK_OVERRIDE_WITHOUT_REASON' },
+    },
+    response: InvoiceDetail,
+    handler: 'invoices/approve-invoice-despite-ruc-risk',
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -1,5 +1,6 @@
 import type { DashboardCounts } from '../schemas/dashboard.js';
 import type { InvoiceStatus, OperationType } from '../domain.js';
+import type { AcquirerConformityState } from '../schemas/acquirer-conformity.js';
 
 export type DashboardCounter = keyof DashboardCounts;
 
@@ -28,9 +29,17 @@ function operationCounter(operationType: OperationType | null): DashboardCounter
   }
 }
 
+/** The dashboard's Ley 29623 counters: clocks running (por vencer) and run out without an answer (vencidas). */
+function acquirerConformityCounter(state: AcquirerConformityState | undefined): DashboardCounter | null {
+  if (state === 'OPEN') return 'acquirerConformityOpen';
+  if (state === 'PRESUMED_CONFORMITY') return 'acquirerConformityPresumed';
+  return null;
+}
+
 export interface CountedInvoice {
   readonly status: InvoiceStatus;
   readonly operationType: OperationType | null;
+  readonly acquirerConformity?: { readonly state: AcquirerConformityState } | null | undefined;
 }
 
 /**
@@ -48,10 +57,12 @@ export function dashboardDelta(
   if (before) {
     add(STATUS_COUNTER[before.status], -1);
     add(operationCounter(before.operationType), -1);
+    add(acquirerConformityCounter(before.acquirerConformity?.state), -1);
   }
   if (after) {
     add(STATUS_COUNTER[after.status], 1);
     add(operationCounter(after.operationType), 1);
+    add(acquirerConformityCounter(after.acquirerConformity?.state), 1);
   }
   for (const [counter, value] of Object.entries(delta)) if (value === 0) delete delta[counter as DashboardCounter];
   return delta;
@@ -68,6 +79,8 @@ export const EMPTY_DASHBOARD: DashboardCounts = {
   invGoods: 0,
   invUnassigned: 0,
   invWithoutPurchaseOrder: 0,
+  acquirerConformityOpen: 0,
+  acquirerConformityPresumed: 0,
 };
 
 /** The month an invoice is counted in: its issue month, as the dashboard's period (YYYY-MM). */

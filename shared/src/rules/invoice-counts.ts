@@ -1,5 +1,6 @@
 import { keys, type ItemKey } from '../data/table.js';
 import type { InvoiceStatus, InvoiceType, OperationType } from '../domain.js';
+import type { AcquirerConformityState } from '../schemas/acquirer-conformity.js';
 import { dashboardDelta, dashboardMonth } from './dashboard.js';
 
 /**
@@ -16,6 +17,8 @@ export interface CountableInvoice {
   readonly status: InvoiceStatus;
   readonly type: InvoiceType;
   readonly operationType: OperationType | null;
+  /** Counted on the dashboard while running or once presumed (rules/dashboard.ts). */
+  readonly acquirerConformity?: { readonly state: AcquirerConformityState } | null | undefined;
 }
 
 export interface CounterDelta {

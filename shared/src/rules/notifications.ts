@@ -3,6 +3,9 @@ import { formatDate } from '../format.js';
 import type { NotificationEvent, NotificationMessage } from '../schemas/messages.js';
 import type { Invoice } from '../schemas/invoices.js';
 
+/** The events that tell when the invoice is expected to be paid: its reception and its approval. */
+const EXPECTED_PAYMENT_EVENTS: readonly NotificationEvent[] = ['INVOICE_RECEIVED', 'INVOICE_APPROVED'];
+
 /** Who reads an event in the portal: the supplier's users, the company's staff, or both. */
 const AUDIENCES: Record<NotificationEvent, { supplier: boolean; client: boolean }> = {
   INVOICE_RECEIVED: { supplier: true, client: true },
@@ -13,6 +16,11 @@ const AUDIENCES: Record<NotificationEvent, { supplier: boolean; client: boolean 
   PAYMENT_SCHEDULED: { supplier: true, client: false },
   INVOICE_PAID: { supplier: true, client: true },
   MIRO_FAILED: { supplier: false, client: true },
+  ACQUIRER_CONFORMITY_DUE_SOON: { supplier: false, client: true },
+  ACQUIRER_CONFORMITY_DUE_TODAY: { supplier: false, client: true },
+  ACQUIRER_CONFORMITY_PRESUMED: { supplier: true, client: true },
+  ACQUIRER_CONFORMITY_REGISTERED: { supplier: true, client: false },
+  ACQUIRER_DISCONFORMITY_REGISTERED: { supplier: true, client: false },
 };
 
 export function audiencesOf(event: NotificationEvent): { supplier: boolean; client: boolean } {
@@ -32,22 +40,43 @@ function notificationBody(message: NotificationMessage): string {
   const detail = message.detail ?? '';
   switch (message.event) {
     case 'INVOICE_RECEIVED':
-      return `Se recibió la ${document} de ${message.supplierName} para ${message.clientName}.`;
+      return `Se recibió la ${document} de ${message.supplierName} para ${message.clientName}.${expectedPayment(message)}`;
     case 'SUNAT_VALID':
       return `SUNAT confirmó la validez de la ${document} de ${message.supplierName}.`;
     case 'SUNAT_INVALID':
       return `SUNAT no validó la ${document} de ${message.supplierName}${detail ? `: ${detail}` : '.'}`;
     case 'INVOICE_APPROVED':
-      return `${message.clientName} aprobó la ${document}.`;
+      return `${message.clientName} aprobó la ${document}.${expectedPayment(message)}`;
     case 'INVOICE_REJECTED':
       return `${message.clientName} rechazó la ${document}.${detail ? ` Motivo: ${sentence(detail)}` : ''}${rejectionOutcome(message.retryAllowed)}`;
     case 'PAYMENT_SCHEDULED':
       return `${message.clientName} programó el pago de la ${document}${detail ? ` para el ${formatDate(detail)}` : ''}.`;
     case 'INVOICE_PAID':
-      return `${message.clientName} pagó la ${document}${detail ? ` el ${formatDate(detail)}` : ''}.`;
+      return `${message.clientName} pagó la ${document}${detail ? ` el ${formatDate(detail)}` : ''}${remittance(message)}.`;
     case 'MIRO_FAILED':
       return `No se pudo registrar en SAP la ${document} de ${message.supplierName}${detail ? `: ${detail}` : '.'}`;
+    case 'ACQUIRER_CONFORMITY_DUE_SOON':
+      return `Quedan 2 días para expresar en la Plataforma de Confirmación de SUNAT la conformidad o disconformidad de ${message.clientName} con la ${document} de ${message.supplierName}: el plazo vence el ${formatDate(detail)}. Sin respuesta, la conformidad se presume (Ley 29623).`;
+    case 'ACQUIRER_CONFORMITY_DUE_TODAY':
+      return `Hoy ${formatDate(detail)} vence el plazo para expresar en la Plataforma de Confirmación de SUNAT la conformidad o disconformidad de ${message.clientName} con la ${document} de ${message.supplierName}. Sin respuesta, la conformidad se presume (Ley 29623).`;
+    case 'ACQUIRER_CONFORMITY_PRESUMED':
+      return `Venció el ${formatDate(detail)} el plazo sin respuesta de ${message.clientName}: se presume su conformidad con la ${document} de ${message.supplierName} (Ley 29623).`;
+    case 'ACQUIRER_CONFORMITY_REGISTERED':
+      return `${message.clientName} registró su conformidad con la ${document} (Ley 29623).`;
+    case 'ACQUIRER_DISCONFORMITY_REGISTERED':
+      return `${message.clientName} registró su disconformidad con la ${document} (Ley 29623)${detail ? `. ${sentence(detail)}` : '.'}`;
   }
+}
+
+/** ' Fecha de pago estimada: 20/03/26.' when the portal expects a payment (docs/ap-payment.md). */
+function expectedPayment(message: NotificationMessage): string {
+  return message.expectedPaymentDate ? ` Fecha de pago estimada: ${formatDate(message.expectedPaymentDate)}.` : '';
+}
+
+/** ' (documento de pago 2000000123, Transferencia bancaria)': SAP's remittance of a payment. */
+function remittance(message: NotificationMessage): string {
+  const paid = message.remittance;
+  return paid ? ` (documento de pago ${paid.document}, ${paid.methodName})` : '';
 }
 
 /** What the supplier may do after a rejection (spec §4: definitive, unless the rejecter allowed a retry). */
@@ -82,11 +111,19 @@ export function notificationSubject(message: NotificationMessage): string {
 /** The event message about an invoice, as every producer (review, intake, workers, jobs) sends it. */
 export function notificationAbout(
   event: NotificationEvent,
-  invoice: Pick<Invoice, 'supplierId' | 'supplierName' | 'client' | 'clientName' | 'type' | 'id'>,
+  invoice: Pick<Invoice, 'supplierId' | 'supplierName' | 'client' | 'clientName' | 'type' | 'id'> &
+    Partial<Pick<Invoice, 'payment' | 'remittance'>>,
   detail: string | null,
   occurredAt: Date,
 ): NotificationMessage {
+  const payment = invoice.payment;
   return {
+    ...(payment?.expectedPaymentDate && EXPECTED_PAYMENT_EVENTS.includes(event)
+      ? { expectedPaymentDate: payment.expectedPaymentDate }
+      : {}),
+    ...(event === 'INVOICE_PAID' && invoice.remittance
+      ? { remittance: { document: invoice.remittance.document, methodName: invoice.remittance.methodName } }
+      : {}),
     event,
     supplierId: invoice.supplierId,
     supplierName: invoice.supplierName,

@@ -130,3 +130,45 @@ function cents(amount: number): number {
 function item(code: ErrorItem['code'], parameters: Record<string, unknown> = {}): ErrorItem {
   return { code, parameters };
 }
+
+/**
+ * The rules of spec §5 for a note (issue 21, docs/ap-notes-and-risk.md "Which §5 rules apply to notes"). A note is
+ * an adjustment of its original: it carries no HES or MIGO (the original claimed them) and no amount match; it takes
+ * its original's operation type and purchase orders. A note whose original is not in the portal gets them from the
+ * manager, as an invoice does: purchase orders, or PDF support when it has none.
+ */
+export interface NoteOriginalFacts {
+  /** SERIE-NÚMERO of the original. */
+  readonly id: string;
+  readonly operationType: OperationType | null;
+  readonly purchaseOrders: readonly string[];
+}
+
+export function checkNoteReviewShape(input: ReviewInput, original: NoteOriginalFacts | null): ErrorItem | null {
+  if (input.serviceSheets.length > 0 || input.materialDocs.length > 0)
+    return item('ERROR_NOTE_WITH_CONFORMITY_DOCUMENTS');
+  if (original) {
+    if (original.operationType === null) return item('ERROR_NOTE_ORIGINAL_NOT_REVIEWED', { original: original.id });
+    const sameOrders =
+      new Set(input.purchaseOrders).size === new Set(original.purchaseOrders).size &&
+      input.purchaseOrders.every((order) => original.purchaseOrders.includes(order));
+    if (input.operationType !== original.operationType || !sameOrders) {
+      return item('ERROR_NOTE_REVIEW_NOT_ORIGINAL', {
+        original: original.id,
+        purchaseOrders: original.purchaseOrders.length > 0 ? original.purchaseOrders.join(', ') : 'ninguna',
+      });
+    }
+    // The original's own review stands for the rest (its orders, or its PDF support without them).
+    return null;
+  }
+  if (input.operationType === 'WITHOUT_PURCHASE_ORDER') {
+    if (input.purchaseOrders.length > 0) {
+      return {
+        code: 'ERROR_INVALID_PARAMETER',
+        parameters: { parameter: 'purchaseOrders', reason: 'una operación sin orden de compra no lleva OC' },
+      };
+    }
+    return input.attachments.some(isPdf) ? null : item('ERROR_WITHOUT_PO_REQUIRES_ATTACHMENTS');
+  }
+  return input.purchaseOrders.length === 0 ? item('ERROR_UPDATE_INVOICE_WITHOUT_PURCHASE_ORDERS') : null;
+}

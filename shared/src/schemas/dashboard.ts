@@ -14,6 +14,10 @@ export const DashboardCounts = z.object({
   invGoods: z.int(),
   invUnassigned: z.int(),
   invWithoutPurchaseOrder: z.int(),
+  /** Ley 29623 conformity clocks still running (por vencer): no answer registered, not presumed yet. */
+  acquirerConformityOpen: z.int(),
+  /** Ley 29623 conformity clocks that ran out without an answer (vencidas): conformity presumed. */
+  acquirerConformityPresumed: z.int(),
   /** Approved invoices whose SAP posting is not done MIRO_POSTING.lateAfterSeconds after the approval (now). */
   latePostings: z.optional(z.int()),
   /** Approved invoices whose SAP posting FAILED (now; an administrator can retry them). */

@@ -14,8 +14,11 @@ import {
 } from './common.js';
 import { InvoiceBreakdown } from './invoice-breakdown.js';
 import { Employee, OfficeLocation } from './reference.js';
+import { DetractionInput, InvoicePayment, PaymentTermsInput, Remittance } from './payment.js';
 import { SapPosting } from './sap-posting.js';
 import { SunatCheck } from './sunat-check.js';
+import { NOTE_ORIGINAL_TYPES } from '../sunat/catalogues.js';
+import { AcquirerConformity, AcquirerConformityFilter } from './acquirer-conformity.js';
 
 // Invoices (spec §3) and the requests that list, create and review them.
 
@@ -27,6 +30,38 @@ export const StatusHistoryEntry = z.object({
   by: z.nullable(z.string()),
 });
 export type StatusHistoryEntry = z.infer<typeof StatusHistoryEntry>;
+
+/** The document a note modifies (cac:BillingReference/cac:InvoiceDocumentReference): type, series and number. */
+export const BillingReference = z.object({
+  type: z.enum(NOTE_ORIGINAL_TYPES),
+  prefixId: z.string(),
+  numericId: z.string(),
+  /** SERIE-NÚMERO as the portal keys invoices (the correlative without leading zeros). */
+  id: z.string(),
+});
+export type BillingReference = z.infer<typeof BillingReference>;
+
+/** A note's reason (cac:DiscrepancyResponse): SUNAT's catálogo 09/10 code and label, and the issuer's words. */
+export const NoteReason = z.object({
+  code: z.string(),
+  label: z.string(),
+  description: z.nullable(z.string()),
+});
+export type NoteReason = z.infer<typeof NoteReason>;
+
+/** What an original's accepted notes credit and debit. */
+export const NoteAdjustments = z.object({ credited: Money, debited: Money });
+export type NoteAdjustments = z.infer<typeof NoteAdjustments>;
+
+/** An administrator's approval despite the RUC risk: who, when, why, and what SUNAT said of the RUC then. */
+export const RucRiskOverride = z.object({
+  by: z.string(),
+  at: IsoDateTime,
+  reason: z.string(),
+  estadoRuc: z.nullable(z.string()),
+  condDomiRuc: z.nullable(z.string()),
+});
+export type RucRiskOverride = z.infer<typeof RucRiskOverride>;
 
 /** The invoice of spec §3. */
 export const Invoice = z.object({
@@ -84,8 +119,48 @@ export const Invoice = z.object({
    * operation type (docs/ap-documents.md). Absent or null for an invoice typed in the form or stored before.
    */
   breakdown: z.optional(z.nullable(InvoiceBreakdown)),
+  // Issue 21, notes tied to their original (docs/ap-notes-and-risk.md); absent on documents that are not notes.
+  /** A note's original (cac:BillingReference): its type, series and number. */
+  billingReference: z.optional(z.nullable(BillingReference)),
+  /** A note's SUNAT reason: catálogo 09 (credit) or 10 (debit) code and label, and the issuer's description. */
+  noteReason: z.optional(z.nullable(NoteReason)),
+  /** A note whose original is in the portal (false: issued before the portal, marked for the manager). */
+  originalInPortal: z.optional(z.boolean()),
+  /** An original's accepted notes: what they credit and debit (absent: none). */
+  noteAdjustments: z.optional(z.nullable(NoteAdjustments)),
+  /** An original's amount to pay: amount − accepted credit notes + accepted debit notes (absent: the amount). */
+  amountToPay: z.optional(z.nullable(Money)),
+  // Issue 21, the RUC risk gate.
+  /** Approved by an administrator although SUNAT did not report the supplier ACTIVO and HABIDO. */
+  rucRiskOverride: z.optional(z.nullable(RucRiskOverride)),
+  /**
+   * Forma de pago, cuotas, detracción, retención, net to pay, due and expected payment dates (docs/ap-payment.md).
+   * Absent on invoices stored before it was kept.
+   */
+  payment: z.optional(z.nullable(InvoicePayment)),
+  /** SAP's payment once paid (the payment sync): document, date and method. */
+  remittance: z.optional(z.nullable(Remittance)),
+  /** The Ley 29623 conformity clock (schemas/acquirer-conformity.ts); absent or null when it does not apply. */
+  acquirerConformity: z.optional(z.nullable(AcquirerConformity)),
 });
 export type Invoice = z.infer<typeof Invoice>;
+
+/** A note or an original as the other's detail links to it (issue 21). */
+export const LinkedInvoice = z.object({
+  supplierId: Ruc,
+  type: InvoiceType,
+  id: z.string(),
+  status: InvoiceStatus,
+  currency: Currency,
+  amount: Money,
+  issuedAt: IsoDate,
+  amountToPay: z.optional(z.nullable(Money)),
+  noteReason: z.optional(z.nullable(NoteReason)),
+  /** An original's review data, which its notes take (issue 21). */
+  operationType: z.optional(z.nullable(OperationType)),
+  purchaseOrders: z.optional(z.array(z.string())),
+});
+export type LinkedInvoice = z.infer<typeof LinkedInvoice>;
 
 /** The invoice as its detail panel shows it: with the office location resolved. */
 export const InvoiceDetail = z.extend(Invoice, {
@@ -94,6 +169,10 @@ export const InvoiceDetail = z.extend(Invoice, {
   sapPosting: z.optional(z.nullable(SapPosting)),
   /** While SUNAT has not answered (certStatus PENDING): since when it waits and when the portal asks again. */
   sunatCheck: z.optional(z.nullable(SunatCheck)),
+  /** A note's original, when it is in the portal (issue 21). */
+  original: z.optional(z.nullable(LinkedInvoice)),
+  /** An original's notes, credit and debit, oldest received first (issue 21). */
+  linkedNotes: z.optional(z.array(LinkedInvoice)),
 });
 export type InvoiceDetail = z.infer<typeof InvoiceDetail>;
 
@@ -117,6 +196,11 @@ const invoiceFilter = {
   office: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.referenceId))),
   acquirer: z.optional(Ruc),
   issuer: z.optional(Ruc),
+  /** "Vence entre": the expected payment date from `dueFrom` to `dueTo`, both included (soonest first). */
+  dueFrom: z.optional(IsoDate),
+  dueTo: z.optional(IsoDate),
+  /** Invoices whose Ley 29623 conformity clock is in this state (OPEN: soonest deadline first). */
+  acquirerConformity: z.optional(AcquirerConformityFilter),
 };
 
 /** GET /invoices: the invoice filter of spec §3, paginated. */
@@ -155,6 +239,24 @@ export const CreateInvoiceWithoutXmlBody = z.object({
       z.maxLength(TEXT_LIMITS.objectKey),
     ),
   notes: z.optional(z.string().check(z.maxLength(TEXT_LIMITS.notes))),
+  /** A note's original (required when the type is a note; issue 21). */
+  billingReference: z.optional(
+    z.object({
+      type: z.enum(NOTE_ORIGINAL_TYPES),
+      prefixId: z.string().check(z.trim(), z.regex(/^[A-Z0-9]{4}$/, 'la serie tiene 4 caracteres')),
+      numericId: z.string().check(z.trim(), z.regex(/^\d{1,8}$/, 'el correlativo tiene de 1 a 8 dígitos')),
+    }),
+  ),
+  /** A note's reason: its catálogo 09 (credit) or 10 (debit) code (required when the type is a note). */
+  noteReasonCode: z.optional(z.string().check(z.trim(), z.regex(/^\d{2}$/, 'el código tiene 2 dígitos'))),
+  /** The issuer's words for the reason (cbc:Description). */
+  noteReasonDescription: z.optional(
+    z.string().check(z.trim(), z.minLength(1), z.maxLength(TEXT_LIMITS.noteReasonDescription)),
+  ),
+  /** Forma de pago and cuotas; Contado when absent. */
+  paymentTerms: z.optional(PaymentTermsInput),
+  /** The detracción (SPOT) the document states, if any. */
+  detraction: z.optional(DetractionInput),
 });
 
 export const CreateInvoiceFromXmlBody = z.object({
@@ -193,6 +295,17 @@ export const DisapproveBody = z.object({
     .check(
       z.trim(),
       z.minLength(1, 'Por favor, ingrese el motivo de rechazo del comprobante.'),
+      z.maxLength(TEXT_LIMITS.reason),
+    ),
+});
+
+/** POST …/approve-despite-ruc-risk: an administrator's written reason (issue 21). */
+export const ApproveDespiteRucRiskBody = z.object({
+  reason: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'Indique el motivo por el que aprueba el comprobante pese al estado del RUC del proveedor.'),
       z.maxLength(TEXT_LIMITS.reason),
     ),
 });

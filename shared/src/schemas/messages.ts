@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { InvoiceType } from '../domain.js';
-import { Ruc } from './common.js';
+import { IsoDate, Ruc } from './common.js';
 
 /** What the MIRO queue carries: the invoice whose outbox record the worker must post to SAP. */
 export const MiroRequestMessage = z.object({
@@ -29,6 +29,12 @@ export const NOTIFICATION_EVENTS = [
   'PAYMENT_SCHEDULED',
   'INVOICE_PAID',
   'MIRO_FAILED',
+  // The Ley 29623 conformity clock (rules/acquirer-conformity.ts).
+  'ACQUIRER_CONFORMITY_DUE_SOON',
+  'ACQUIRER_CONFORMITY_DUE_TODAY',
+  'ACQUIRER_CONFORMITY_PRESUMED',
+  'ACQUIRER_CONFORMITY_REGISTERED',
+  'ACQUIRER_DISCONFORMITY_REGISTERED',
 ] as const;
 export const NotificationEvent = z.enum(NOTIFICATION_EVENTS);
 export type NotificationEvent = z.infer<typeof NotificationEvent>;
@@ -53,5 +59,14 @@ export const NotificationMessage = z.object({
    * Absent in messages committed before issue 20; the text then says neither.
    */
   retryAllowed: z.optional(z.boolean()),
+  /** When the portal expects to pay the invoice (docs/ap-payment.md), said with its reception and approval. */
+  expectedPaymentDate: z.optional(z.nullable(IsoDate)),
+  /** INVOICE_PAID: SAP's payment document and method (the remittance). */
+  remittance: z.optional(z.nullable(z.object({ document: z.string(), methodName: z.string() }))),
+  /**
+   * ACQUIRER_CONFORMITY_DUE_*: the invoice's responsible employee (its id at the company), whom the reminder's e-mail
+   * goes to; absent or null, the company's staff are e-mailed.
+   */
+  responsibleId: z.optional(z.nullable(z.string())),
 });
 export type NotificationMessage = z.infer<typeof NotificationMessage>;

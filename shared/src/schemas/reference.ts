@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { TEXT_LIMITS } from '../limits.js';
 import { PageQuery, Ruc } from './common.js';
+import { PaymentRunDays } from './payment.js';
 
 // Reference data a user picks from: employees, office locations, the group's companies, suppliers.
 
@@ -24,6 +25,10 @@ export const Client = z.object({
   address: z.string(),
   logo: z.nullable(z.string()),
   system_name: z.string(),
+  /** Days of the month the company pays its suppliers (docs/ap-payment.md); absent: the due date itself. */
+  paymentRunDays: z.optional(z.nullable(PaymentRunDays)),
+  /** Designated by SUNAT as agente de retención del IGV (R.S. 037-2002/SUNAT). */
+  igvRetentionAgent: z.optional(z.boolean()),
 });
 export type Client = z.infer<typeof Client>;
 

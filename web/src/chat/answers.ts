@@ -4,6 +4,7 @@ import {
   INVOICE_TYPE_LABELS,
   formatDate,
   formatMoney,
+  netToPayLine,
   type InvoiceCount,
   type InvoiceStatus,
   type InvoiceSummary,
@@ -114,30 +115,81 @@ function numberForms(number: string): string[] {
   return [...new Set([number, `${series}-${bare}`, `${series}-${bare.padStart(8, '0')}`])];
 }
 
-async function invoiceStatus(number: string, context: AnswerContext): Promise<Answer> {
+/** The user's invoices of this number, whatever zeros pad its correlative. */
+async function invoicesNumbered(number: string, context: AnswerContext): Promise<InvoiceSummary[]> {
   const pages = await Promise.all(numberForms(number).map((search) => lookupAll(context, { search, limit: 20 })));
   const byKey = new Map<string, InvoiceSummary>();
   for (const invoice of pages.flatMap((page) => page.items)) {
     if (sameNumber(invoice, number)) byKey.set(`${invoice.supplierId}#${invoice.type}#${invoice.id}`, invoice);
   }
-  const found = [...byKey.values()];
+  return [...byKey.values()];
+}
+
+/** One invoice described by `describe`, or each of several, with a link to them in the list. */
+async function aboutNumber(
+  number: string,
+  context: AnswerContext,
+  describe: (invoice: InvoiceSummary, level: Level) => Answer,
+): Promise<Answer> {
+  const found = await invoicesNumbered(number, context);
   const link = { text: text.invoice.open(number), href: invoicesSearchHref(number) };
   if (found.length === 0) return { text: text.invoice.notFound(number) };
   if (found.length === 1) {
     const invoice = found[0]!;
     return {
-      ...describeInvoice(invoice, context.level),
+      ...describe(invoice, context.level),
       link: { text: text.invoice.open(invoice.id), href: invoicesSearchHref(invoice.id) },
     };
   }
   return {
     text: text.invoice.several(found.length, number),
     lists: found.map((invoice) => {
-      const described = describeInvoice(invoice, context.level);
+      const described = describe(invoice, context.level);
       return { title: described.text, items: described.lists?.[0]?.items ?? [] };
     }),
     link,
   };
+}
+
+function invoiceStatus(number: string, context: AnswerContext): Promise<Answer> {
+  return aboutNumber(number, context, describeInvoice);
+}
+
+/**
+ * "¿Cuándo me pagan la F001-123?" (docs/ap-payment.md): the day it was paid, with SAP's payment document; the day
+ * SAP scheduled; else the expected payment date (its due date moved to the company's payment-run day) and the
+ * net to pay. A rejected invoice, or one with nothing to pay, has no payment date.
+ */
+function describePayment(invoice: InvoiceSummary, level: Level): Answer {
+  const t = text.paymentDate;
+  const number = `${invoice.prefixId}-${invoice.numericId}`;
+  const party =
+    level === 'SUPPLIER' ? text.invoice.toClient(invoice.clientName) : text.invoice.fromSupplier(invoice.supplierName);
+  const document = text.invoice.document(INVOICE_TYPE_LABELS[invoice.type], number, party);
+  const payment = invoice.payment ?? null;
+  const lines: string[] = [];
+  if (payment) lines.push(`${netToPayLine(payment, invoice.currency)}.`);
+  if (invoice.status === 'PAID' && invoice.paidAt) {
+    const remittance = invoice.remittance;
+    return {
+      text: remittance
+        ? t.paidWith(document, formatDate(invoice.paidAt), remittance.document, remittance.methodName)
+        : t.paid(document, formatDate(invoice.paidAt)),
+      lists: lines.length > 0 ? [{ items: lines }] : undefined,
+    };
+  }
+  if (invoice.status === 'REJECTED') return { text: t.rejected(document) };
+  if (invoice.status === 'SCHEDULED' && invoice.scheduledAt) {
+    return { text: t.scheduled(document, formatDate(invoice.scheduledAt)), lists: [{ items: lines }] };
+  }
+  if (!payment?.expectedPaymentDate) return { text: t.unknown(document, INVOICE_STATUS_LABELS[invoice.status]) };
+  if (payment.dueDate && payment.movedToPaymentRun) lines.unshift(t.moved(formatDate(payment.dueDate)));
+  lines.push(t.status(INVOICE_STATUS_LABELS[invoice.status], meanings[invoice.status]));
+  return { text: t.expected(document, formatDate(payment.expectedPaymentDate)), lists: [{ items: lines }] };
+}
+
+function paymentDate(number: string, context: AnswerContext): Promise<Answer> {
+  return aboutNumber(number, context, describePayment);
 }
 
 async function payments(context: AnswerContext): Promise<Answer> {
@@ -259,10 +311,12 @@ export async function answer(intent: Intent, context: AnswerContext): Promise<An
     case 'howTo':
       return HOW_TO[intent.topic]();
     case 'invoiceStatus':
+    case 'paymentDate':
     case 'payments':
     case 'count':
       try {
         if (intent.kind === 'count') return await count(intent, context);
+        if (intent.kind === 'paymentDate') return await paymentDate(intent.number, context);
         return intent.kind === 'payments' ? await payments(context) : await invoiceStatus(intent.number, context);
       } catch (error) {
         return { text: `${text.invoice.failed} ${errorMessage(error)}` };

@@ -48,5 +48,13 @@ describe('"how many" questions', () => {
 
   it('still reads an invoice number first', () => {
     expect(understand('¿cuánto me deben por la F001-123?')).toEqual({ kind: 'invoiceStatus', number: 'F001-123' });
+    // Asked when it is paid, the number's payment date.
+    for (const question of [
+      '¿cuándo me pagan la F001-123?',
+      'Fecha de pago de la f001-123',
+      '¿Me pagan la F001-123?',
+    ]) {
+      expect(understand(question)).toEqual({ kind: 'paymentDate', number: 'F001-123' });
+    }
   });
 });

@@ -14,6 +14,8 @@ export type CountedStatuses = readonly InvoiceStatus[] | 'OPEN' | 'ALL';
 
 export type Intent =
   | { readonly kind: 'invoiceStatus'; readonly number: string }
+  /** "¿Cuándo me pagan la F001-123?": the payment date of one invoice (docs/ap-payment.md). */
+  | { readonly kind: 'paymentDate'; readonly number: string }
   | { readonly kind: 'count'; readonly statuses: CountedStatuses; readonly types: readonly InvoiceType[] }
   | { readonly kind: 'payments' }
   | { readonly kind: 'howTo'; readonly topic: HowToTopic }
@@ -136,13 +138,17 @@ function containsPhrase(text: string, phrase: string): boolean {
 }
 
 /**
- * Reads a question: an invoice number wins, then a "how many" question, then the payment question, then the
- * best-scoring topic.
+ * Reads a question: an invoice number wins (its payment date when the question is about paying it, else its
+ * status), then a "how many" question, then the payment question, then the best-scoring topic.
  */
 export function understand(question: string): Intent {
   const number = invoiceNumberIn(question);
-  if (number) return { kind: 'invoiceStatus', number };
   const text = normalize(question);
+  if (number) {
+    const aboutPayment =
+      PAYMENT_PHRASES.some((phrase) => containsPhrase(text, phrase)) || /\bpag(o|an|aran)\b/.test(text);
+    return aboutPayment ? { kind: 'paymentDate', number } : { kind: 'invoiceStatus', number };
+  }
   if (!text) return { kind: 'unknown' };
   const count = countQuestion(text);
   if (count) return count;

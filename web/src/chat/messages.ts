@@ -106,4 +106,17 @@ export const chatMessages = {
       'Un comprobante se programa para pago después de ser aprobado; los que aún están en revisión no aparecen aquí.',
     open: 'Ir a Mis comprobantes',
   },
+  /** "¿Cuándo me pagan la F001-123?" (docs/ap-payment.md). */
+  paymentDate: {
+    expected: (document: string, date: string) => `La fecha de pago estimada de la ${document} es el ${date}.`,
+    moved: (due: string) => `Vence el ${due}; se paga el siguiente día de pago de la sociedad.`,
+    scheduled: (document: string, date: string) => `El pago de la ${document} está programado para el ${date}.`,
+    paid: (document: string, date: string) => `La ${document} se pagó el ${date}.`,
+    paidWith: (document: string, date: string, paymentDocument: string, method: string) =>
+      `La ${document} se pagó el ${date} (documento de pago ${paymentDocument}, ${method}).`,
+    rejected: (document: string) => `La ${document} fue rechazada: no tiene un pago previsto.`,
+    unknown: (document: string, status: string) =>
+      `La ${document} aún no tiene una fecha de pago estimada (estado "${status}").`,
+    status: (status: string, meaning: string) => `Estado: "${status}" (${meaning.replace(/\.$/, '').toLowerCase()}).`,
+  },
 } as const;

@@ -1,4 +1,5 @@
 import { dashboardRoutes } from '@portal/shared';
+import { clock } from '../../adapters/clock.js';
 import { documentClient, tableName } from '../../adapters/dynamodb.js';
 import { httpHandler } from '../../http/wrapper.js';
 import { makeClientRepository } from '../../repositories/clients.js';
@@ -10,6 +11,7 @@ const getDashboard = makeGetDashboard({
   dashboard: makeDashboardRepository(documentClient, tableName()),
   clients: makeClientRepository(documentClient, tableName()),
   postings: makeMiroOutbox(documentClient, tableName()),
+  clock,
 });
 
 export const handler = httpHandler(dashboardRoutes.getDashboard, ({ caller, query }) => getDashboard(caller, query));

@@ -122,6 +122,21 @@ export default function ClientsPage() {
             header: text.address,
             content: (client) => <span data-testid="client-address">{client.address}</span>,
           },
+          {
+            // How the company pays (docs/ap-payment.md): what the expected payment dates and net to pay follow.
+            id: 'payments',
+            header: text.payments,
+            content: (client) => (
+              <span data-testid="client-payments">
+                {[
+                  client.paymentRunDays?.length ? text.paymentRunDays(client.paymentRunDays) : text.noPaymentRun,
+                  client.igvRetentionAgent ? text.retentionAgent : null,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </span>
+            ),
+          },
         ],
       }}
       empty={

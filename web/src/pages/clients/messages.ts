@@ -16,4 +16,12 @@ export const clientsMessages = {
   taxId: 'RUC',
   address: 'Dirección',
   logo: (name: string) => `Logo de ${name}`,
+  payments: 'Pagos a proveedores',
+  paymentRunDays: (days: readonly number[]) => {
+    const named = [...days].sort((a, b) => a - b).map((day) => (day > 28 ? `${day} (o fin de mes)` : String(day)));
+    const list = named.length > 1 ? `${named.slice(0, -1).join(', ')} y ${named.at(-1)}` : named[0];
+    return `Paga los días ${list} de cada mes`;
+  },
+  noPaymentRun: 'Paga en la fecha de vencimiento',
+  retentionAgent: 'Agente de retención del IGV (3 %)',
 } as const;

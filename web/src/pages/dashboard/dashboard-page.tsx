@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -18,7 +18,7 @@ import { resolveActiveCompany, useChosenCompany } from '../../session/active-com
 import { useCurrentUser } from '../../session/use-current-user';
 import { dashboardPeriod, parsePeriod, withPeriod, yearsOffered, type DashboardPeriod } from './dashboard-period';
 import { dashboardMessages as text } from './messages';
-import { PostingsReport, StatusReport, TypeReport } from './reports';
+import { ConformityReport, PostingsReport, StatusReport, TypeReport } from './reports';
 
 const ANY_MONTH: SelectProps.Option = { value: '', label: text.anyMonth };
 const ANY_YEAR: SelectProps.Option = { value: '', label: text.anyYear };
@@ -58,6 +58,7 @@ export default function DashboardPage() {
   const chosen = useChosenCompany();
   const client = resolveActiveCompany(taxIds, chosen);
   const { clients } = useClients();
+  const navigate = useNavigate();
   const companyName = clients.find((candidate) => candidate.taxId === client)?.name ?? client ?? '';
   // The group's year: a browser elsewhere may already be in the next one.
   const [thisYear] = useState(() => Number(todayInLima().slice(0, 4)));
@@ -149,6 +150,12 @@ export default function DashboardPage() {
             </Alert>
           ) : null}
           <PostingsReport counts={data} loading={isLoading} />
+          <ConformityReport
+            counts={data}
+            loading={isLoading}
+            listHref={(state) => `/invoices?acquirerConformity=${state}`}
+            onFollow={(href) => navigate(href)}
+          />
           <ColumnLayout columns={2}>
             <StatusReport counts={data} state={state} />
             <TypeReport counts={data} state={state} />

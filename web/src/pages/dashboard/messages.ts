@@ -57,6 +57,16 @@ export const dashboardMessages = {
     invWithoutPurchaseOrder: OPERATION_TYPE_LABELS.WITHOUT_PURCHASE_ORDER,
     invUnassigned: 'Sin tipo asignado',
   },
+  conformity: {
+    title: 'Conformidad ante SUNAT (Ley 29623)',
+    description:
+      'Facturas y recibos por honorarios al crédito del periodo: la conformidad o disconformidad se expresa en la Plataforma de Confirmación de SUNAT dentro de 8 días.',
+    open: 'Por vencer',
+    openHint: 'Aún sin respuesta registrada y dentro del plazo.',
+    presumed: 'Vencidas',
+    presumedHint: 'El plazo venció sin respuesta registrada: la conformidad se presume.',
+    listLabel: (count: number) => `Ver ${plural(count, 'comprobante', 'comprobantes')} en la lista`,
+  },
   postings: {
     title: 'Contabilización en SAP',
     description: 'Comprobantes aprobados cuya contabilización en SAP necesita atención, en este momento.',

@@ -3,6 +3,7 @@ import Box from '@cloudscape-design/components/box';
 import Container from '@cloudscape-design/components/container';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
+import Link from '@cloudscape-design/components/link';
 import PieChart from '@cloudscape-design/components/pie-chart';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
@@ -242,6 +243,64 @@ export function TypeReport({ counts, state }: { counts: DashboardCounts | undefi
           loading={state.status === 'loading'}
         />
       </SpaceBetween>
+    </Container>
+  );
+}
+
+/**
+ * The company's Ley 29623 conformity clocks in the period: running (por vencer, an answer still due on SUNAT's
+ * platform) and run out without an answer (vencidas: conformity presumed). Each links to the invoices list filtered
+ * by that state.
+ */
+export function ConformityReport({
+  counts,
+  loading,
+  listHref,
+  onFollow,
+}: {
+  counts: DashboardCounts | undefined;
+  loading: boolean;
+  listHref: (state: 'OPEN' | 'PRESUMED_CONFORMITY') => string;
+  /** Opens a link inside the app (without reloading it). */
+  onFollow: (href: string) => void;
+}) {
+  const t = text.conformity;
+  const open = counts?.acquirerConformityOpen ?? 0;
+  const presumed = counts?.acquirerConformityPresumed ?? 0;
+  const value = (count: number, testId: string, type: 'warning' | 'info', href: string) =>
+    loading ? (
+      <StatusIndicator type="loading">{text.loading}</StatusIndicator>
+    ) : (
+      <StatusIndicator type={count > 0 ? type : 'success'}>
+        <Link
+          href={href}
+          ariaLabel={t.listLabel(count)}
+          onFollow={(event) => {
+            event.preventDefault();
+            onFollow(href);
+          }}
+        >
+          <span data-testid={testId}>{count}</span>
+        </Link>
+      </StatusIndicator>
+    );
+  return (
+    <Container header={<Header description={t.description}>{t.title}</Header>}>
+      <KeyValuePairs
+        columns={2}
+        items={[
+          {
+            label: t.open,
+            info: <Box variant="small">{t.openHint}</Box>,
+            value: value(open, 'dashboard-acquirer-conformity-open', 'warning', listHref('OPEN')),
+          },
+          {
+            label: t.presumed,
+            info: <Box variant="small">{t.presumedHint}</Box>,
+            value: value(presumed, 'dashboard-acquirer-conformity-presumed', 'info', listHref('PRESUMED_CONFORMITY')),
+          },
+        ]}
+      />
     </Container>
   );
 }

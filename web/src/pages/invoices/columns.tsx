@@ -9,13 +9,18 @@ import {
   INVOICE_TYPE_LABELS,
   formatDate,
   formatMoney,
+  rucRiskOf,
+  rucRiskText,
   sapPostingMark,
   type CertStatus,
   type InvoiceStatus,
   type InvoiceSummary,
 } from '@portal/shared';
+import { ConformityStatus } from './acquirer-conformity/conformity-status';
+import { conformityMessages } from './acquirer-conformity/messages';
 import { FileActions } from './file-actions';
 import { invoicesMessages } from './messages';
+import { paymentMessages } from './payment-messages';
 import type { ColumnWidths, InvoiceColumnId } from './table-preferences';
 
 const text = invoicesMessages;
@@ -62,6 +67,67 @@ function SapPostingMark({ invoice }: { invoice: InvoiceSummary }) {
   );
 }
 
+/** A supplier SUNAT does not report ACTIVO and HABIDO, marked under the status (issue 21, the RUC risk gate). */
+function RucRiskMark({ invoice }: { invoice: InvoiceSummary }) {
+  const risk = rucRiskOf(invoice.sunat);
+  if (!risk) return null;
+  return (
+    <span data-testid="invoice-ruc-risk" title={text.rucRisk.title(rucRiskText(risk))}>
+      <br />
+      <StatusIndicator type="warning">
+        {text.rucRisk.mark(risk.condDomiRuc !== 'HABIDO' ? risk.condDomiRuc : risk.estadoRuc)}
+      </StatusIndicator>
+    </span>
+  );
+}
+
+/** A note's original under its type; one not in the portal is said so (issue 21). */
+function NoteOriginalMark({ invoice }: { invoice: InvoiceSummary }) {
+  const reference = invoice.billingReference;
+  if (!reference) return null;
+  return (
+    <span data-testid="invoice-note-original" data-in-portal={String(invoice.originalInPortal !== false)}>
+      <br />
+      {invoice.originalInPortal === false ? (
+        <StatusIndicator type="info">{text.notes.notInPortal(reference.id)}</StatusIndicator>
+      ) : (
+        <small>{text.notes.of(reference.id)}</small>
+      )}
+    </span>
+  );
+}
+
+/**
+ * When the invoice is paid, as far as anyone knows: the day SAP paid it or scheduled it; before that, the day the
+ * portal expects it paid (docs/ap-payment.md: its due date moved to the company's payment-run day), marked as an
+ * estimate. A rejected invoice, or one with nothing to pay, has none.
+ */
+function paymentDateOf(invoice: InvoiceSummary): { date: string | null; estimated: boolean } {
+  const known = invoice.paidAt ?? invoice.scheduledAt;
+  if (known) return { date: known, estimated: false };
+  const expected = invoice.status === 'REJECTED' ? null : (invoice.payment?.expectedPaymentDate ?? null);
+  return { date: expected, estimated: expected !== null };
+}
+
+function PaymentDateCell({ invoice }: { invoice: InvoiceSummary }) {
+  const { date, estimated } = paymentDateOf(invoice);
+  const payment = invoice.payment;
+  if (!estimated) return <span data-testid="invoice-payment-date">{formatDate(date)}</span>;
+  return (
+    <span
+      data-testid="invoice-payment-date"
+      data-estimated="true"
+      title={
+        payment?.movedToPaymentRun && payment.dueDate
+          ? paymentMessages.movedHint(formatDate(payment.dueDate))
+          : paymentMessages.estimatedHint
+      }
+    >
+      <span data-testid="invoice-expected-payment">{formatDate(date)}</span> {paymentMessages.estimated}
+    </span>
+  );
+}
+
 export interface ColumnHandlers {
   /** The address of the invoice's detail (a deep link), so that it also opens in a new tab. */
   readonly detailHref: (invoice: InvoiceSummary) => string;
@@ -84,6 +150,7 @@ export const COLUMN_WIDTHS: Readonly<Record<InvoiceColumnId, { width: number; mi
   issuedAt: { width: 185, minWidth: 120 },
   paymentDate: { width: 165, minWidth: 120 },
   file: { width: 145, minWidth: 140 },
+  acquirerConformity: { width: 250, minWidth: 170 },
 };
 
 type InvoiceColumn = TableProps.ColumnDefinition<InvoiceSummary> & { readonly id: InvoiceColumnId };
@@ -126,7 +193,12 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       id: 'type',
       header: text.columns.type,
       ...COLUMN_WIDTHS.type,
-      cell: (invoice) => <span data-testid="invoice-type">{INVOICE_TYPE_LABELS[invoice.type]}</span>,
+      cell: (invoice) => (
+        <>
+          <span data-testid="invoice-type">{INVOICE_TYPE_LABELS[invoice.type]}</span>
+          <NoteOriginalMark invoice={invoice} />
+        </>
+      ),
       sortingComparator: (a, b) => byText(INVOICE_TYPE_LABELS[a.type], INVOICE_TYPE_LABELS[b.type]),
     },
     {
@@ -164,6 +236,13 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
               <StatusIndicator type="info">{text.freeOfCharge}</StatusIndicator>
             </span>
           )}
+          {/* An original with notes: what is paid for it now, beside its own amount (issue 21). */}
+          {invoice.noteAdjustments && invoice.amountToPay != null && (
+            <span data-testid="invoice-amount-to-pay">
+              <br />
+              <small>{text.notes.toPay(formatMoney(invoice.amountToPay, invoice.currency))}</small>
+            </span>
+          )}
         </>
       ),
       // Amounts compare within a currency: soles first, then dollars.
@@ -179,6 +258,7 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
             {INVOICE_STATUS_LABELS[invoice.status]}
           </StatusIndicator>
           <SapPostingMark invoice={invoice} />
+          <RucRiskMark invoice={invoice} />
         </span>
       ),
       // In the order of the invoice's life (spec §4), not alphabetically.
@@ -208,10 +288,8 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       id: 'paymentDate',
       header: text.columns.paymentDate,
       ...COLUMN_WIDTHS.paymentDate,
-      cell: (invoice) => (
-        <span data-testid="invoice-payment-date">{formatDate(invoice.paidAt ?? invoice.scheduledAt)}</span>
-      ),
-      sortingComparator: (a, b) => byDate(a.paidAt ?? a.scheduledAt, b.paidAt ?? b.scheduledAt),
+      cell: (invoice) => <PaymentDateCell invoice={invoice} />,
+      sortingComparator: (a, b) => byDate(paymentDateOf(a).date, paymentDateOf(b).date),
     },
     {
       id: 'file',
@@ -224,6 +302,21 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
         </SpaceBetween>
       ),
       sortingComparator: (a, b) => byText(fileKinds(a), fileKinds(b)),
+    },
+    {
+      // The Ley 29623 clock: its deadline and days left while it runs, else how it ended.
+      id: 'acquirerConformity',
+      header: text.columns.acquirerConformity,
+      ...COLUMN_WIDTHS.acquirerConformity,
+      cell: (invoice) =>
+        invoice.acquirerConformity ? (
+          <ConformityStatus conformity={invoice.acquirerConformity} testId="invoice-acquirer-conformity" />
+        ) : (
+          conformityMessages.none
+        ),
+      // Soonest deadline first; invoices without a clock last.
+      sortingComparator: (a, b) =>
+        byDate(a.acquirerConformity?.deadline ?? null, b.acquirerConformity?.deadline ?? null),
     },
   ];
   // A column the user resized keeps its width.

@@ -24,4 +24,20 @@ describe('the invoices filter in the URL', () => {
     expect(parseFilter(new URLSearchParams(written))).toEqual(filter);
     expect(serializeFilter(EMPTY_FILTER).toString()).toBe('');
   });
+
+  it('reads and writes "vence entre" as two ISO dates, dropping a day that does not exist', () => {
+    const filter = parseFilter(new URLSearchParams('dueFrom=2026-12-01&dueTo=2026-12-15'));
+    expect(filter).toMatchObject({ dueFrom: '2026-12-01', dueTo: '2026-12-15' });
+    expect(isFiltered(filter)).toBe(true);
+    expect(serializeFilter(filter).toString()).toBe('dueFrom=2026-12-01&dueTo=2026-12-15');
+    expect(parseFilter(new URLSearchParams('dueFrom=2026-02-30&dueTo=15/12/26'))).toEqual(EMPTY_FILTER);
+  });
+
+  it('keeps the Ley 29623 filter: one known state, written back the same way', () => {
+    const filter = parseFilter(new URLSearchParams('acquirerConformity=OPEN'));
+    expect(filter.acquirerConformity).toBe('OPEN');
+    expect(isFiltered(filter)).toBe(true);
+    expect(serializeFilter(filter).toString()).toBe('acquirerConformity=OPEN');
+    expect(parseFilter(new URLSearchParams('acquirerConformity=VENCIDA')).acquirerConformity).toBeUndefined();
+  });
 });

@@ -1,4 +1,11 @@
-import { INVOICE_STATUSES, INVOICE_TYPES, type InvoiceStatus, type InvoiceType } from '@portal/shared';
+import {
+  ACQUIRER_CONFORMITY_STATES,
+  INVOICE_STATUSES,
+  INVOICE_TYPES,
+  type AcquirerConformityState,
+  type InvoiceStatus,
+  type InvoiceType,
+} from '@portal/shared';
 
 /** The conformity kind the reviewer works with (spec §2: a mode choice between HES and MIGO). */
 export const FILTER_MODES = ['HES', 'MIGO'] as const;
@@ -18,6 +25,11 @@ export interface InvoiceFilterState {
   readonly acquirer?: string;
   readonly issuer?: string;
   readonly search?: string;
+  /** "Vence entre": the expected payment date from, to (yyyy-mm-dd, both included). */
+  readonly dueFrom?: string;
+  readonly dueTo?: string;
+  /** Invoices whose Ley 29623 conformity clock is in this state. */
+  readonly acquirerConformity?: AcquirerConformityState;
   readonly mode: FilterMode;
 }
 
@@ -53,6 +65,13 @@ function text(raw: string | null, max = SEARCH_MAX_LENGTH): string | undefined {
   return value ? value.slice(0, max) : undefined;
 }
 
+/** A calendar date of the URL (yyyy-mm-dd) that exists; anything else is dropped. */
+function isoDate(raw: string | null): string | undefined {
+  const value = raw?.trim();
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  return new Date(`${value}T00:00:00Z`).toISOString().startsWith(value) ? value : undefined;
+}
+
 function ruc(raw: string | null): string | undefined {
   const value = raw?.trim();
   return value && isRuc(value) ? value : undefined;
@@ -70,6 +89,9 @@ export function parseFilter(params: URLSearchParams): InvoiceFilterState {
     acquirer: ruc(params.get('acquirer')),
     issuer: ruc(params.get('issuer')),
     search: text(params.get('search')),
+    dueFrom: isoDate(params.get('dueFrom')),
+    dueTo: isoDate(params.get('dueTo')),
+    acquirerConformity: listOf(params.get('acquirerConformity'), ACQUIRER_CONFORMITY_STATES)[0],
     mode: mode === 'MIGO' ? 'MIGO' : 'HES',
   };
 }
@@ -89,6 +111,9 @@ export function serializeFilter(filter: InvoiceFilterState): URLSearchParams {
   set('acquirer', filter.acquirer);
   set('issuer', filter.issuer);
   set('search', filter.search);
+  set('dueFrom', filter.dueFrom);
+  set('dueTo', filter.dueTo);
+  set('acquirerConformity', filter.acquirerConformity);
   if (filter.mode !== 'HES') params.set('mode', filter.mode);
   return params;
 }
@@ -107,6 +132,9 @@ export function isFiltered(filter: InvoiceFilterState): boolean {
     filter.responsible ||
     filter.acquirer ||
     filter.issuer ||
-    filter.search,
+    filter.search ||
+    filter.dueFrom ||
+    filter.dueTo ||
+    filter.acquirerConformity,
   );
 }

@@ -11,17 +11,22 @@ import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import TokenGroup, { type TokenGroupProps } from '@cloudscape-design/components/token-group';
 import {
+  ACQUIRER_CONFORMITY_STATES,
   INVOICE_STATUSES,
   INVOICE_STATUS_LABELS,
   INVOICE_TYPES,
   INVOICE_TYPE_LABELS,
+  formatDate,
+  parseTypedDate,
   routes,
+  type AcquirerConformityState,
   type Client,
   type InvoiceStatus,
   type InvoiceType,
   type Level,
 } from '@portal/shared';
 import { useApi } from '../../api/use-api';
+import { DateInput } from '../../components/date-input';
 import {
   FILTER_MODES,
   SEARCH_MAX_LENGTH,
@@ -30,7 +35,9 @@ import {
   type FilterPatch,
   type InvoiceFilterState,
 } from './invoice-filter';
+import { conformityMessages } from './acquirer-conformity/messages';
 import { invoicesMessages } from './messages';
+import { paymentMessages } from './payment-messages';
 import type { FilterChange, ResolvedFilter } from './use-invoice-filter';
 
 const text = invoicesMessages.filters;
@@ -46,6 +53,11 @@ const TYPE_OPTIONS: MultiselectProps.Option[] = INVOICE_TYPES.map((type) => ({
   value: type,
   label: INVOICE_TYPE_LABELS[type],
 }));
+
+const CONFORMITY_OPTIONS: SelectProps.Option[] = [
+  { value: '', label: conformityMessages.filter.all },
+  ...ACQUIRER_CONFORMITY_STATES.map((state) => ({ value: state, label: conformityMessages.filter.options[state] })),
+];
 
 /**
  * The companies a level may pick. Suppliers may look at all their clients at once; managers only at
@@ -175,6 +187,73 @@ function SearchField({
           if (detail.key === 'Enter') onCommit(draft.trim() || undefined);
         }}
       />
+    </FormField>
+  );
+}
+
+/** One end of "vence entre": applied once a whole date is typed (or chosen), removed when emptied. */
+function DueDateField({
+  label,
+  value,
+  onCommit,
+  errorText,
+  testId,
+}: {
+  label: string;
+  value: string | undefined;
+  onCommit: (date: string | undefined) => void;
+  errorText?: string;
+  testId: string;
+}) {
+  const [draft, setDraft] = useDraft(value ? formatDate(value) : undefined);
+  const [touched, setTouched] = useState(false);
+  const parsed = parseTypedDate(draft);
+  const invalid = draft.trim() !== '' && !('date' in parsed);
+  return (
+    <FormField
+      label={label}
+      errorText={(touched && invalid ? paymentMessages.filter.invalid : undefined) ?? errorText}
+      data-testid={testId}
+    >
+      <DateInput
+        value={draft}
+        invalid={(touched && invalid) || Boolean(errorText)}
+        onChange={(typed) => {
+          setDraft(typed);
+          const read = parseTypedDate(typed);
+          if (typed.trim() === '') onCommit(undefined);
+          else if ('date' in read && read.date !== value) onCommit(read.date);
+        }}
+        onBlur={() => setTouched(true)}
+      />
+    </FormField>
+  );
+}
+
+/** "Vence entre": the expected payment date from, to (docs/ap-payment.md), served by the due-date index. */
+function DueRangeField({
+  from,
+  to,
+  onCommit,
+}: {
+  from: string | undefined;
+  to: string | undefined;
+  onCommit: (range: { dueFrom?: string | undefined; dueTo?: string | undefined }) => void;
+}) {
+  const t = paymentMessages.filter;
+  const reversed = from !== undefined && to !== undefined && from > to;
+  return (
+    <FormField label={t.label} description={t.description} data-testid="due-filter">
+      <SpaceBetween size="xs">
+        <DueDateField label={t.from} value={from} onCommit={(dueFrom) => onCommit({ dueFrom })} testId="due-from" />
+        <DueDateField
+          label={t.to}
+          value={to}
+          onCommit={(dueTo) => onCommit({ dueTo })}
+          errorText={reversed ? t.reversed : undefined}
+          testId="due-to"
+        />
+      </SpaceBetween>
     </FormField>
   );
 }
@@ -325,6 +404,18 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
       add(text.token.acquirer(filter.acquirer), { acquirer: undefined });
     if (staff && filter.issuer) add(text.token.issuer(filter.issuer), { issuer: undefined });
     if (filter.search) add(text.token.search(filter.search), { search: undefined });
+    if (filter.dueFrom || filter.dueTo) {
+      const day = (date: string | undefined) => (date ? formatDate(date) : null);
+      add(paymentMessages.filter.token(day(filter.dueFrom), day(filter.dueTo)), {
+        dueFrom: undefined,
+        dueTo: undefined,
+      });
+    }
+    if (filter.acquirerConformity) {
+      add(conformityMessages.filter.token(conformityMessages.filter.options[filter.acquirerConformity]), {
+        acquirerConformity: undefined,
+      });
+    }
     return list;
   }, [filter, level, props.clients, responsibleName, resolved.acquirerNotAllowed, staff]);
 
@@ -384,6 +475,20 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
               />
             </FormField>
           )}
+          <DueRangeField from={filter.dueFrom} to={filter.dueTo} onCommit={(range) => onChange(range)} />
+          <FormField label={conformityMessages.filter.label} data-testid="acquirer-conformity-filter">
+            <Select
+              options={CONFORMITY_OPTIONS}
+              selectedOption={
+                CONFORMITY_OPTIONS.find((option) => option.value === (filter.acquirerConformity ?? '')) ?? null
+              }
+              onChange={({ detail }) =>
+                onChange({
+                  acquirerConformity: (detail.selectedOption.value || undefined) as AcquirerConformityState | undefined,
+                })
+              }
+            />
+          </FormField>
         </ColumnLayout>
 
         <Button

@@ -160,14 +160,21 @@ export default function InvoicesPage() {
 
   // Callbacks that outlive a render (a sidebar, an upload under way) read the latest handlers, with the
   // filters of the moment; the sidebar itself changes only with the invoice.
-  const handlers = useRef({ closeDetail, refreshAll, received });
-  handlers.current = { closeDetail, refreshAll, received };
+  const handlers = useRef({ closeDetail, refreshAll, received, openDetail });
+  handlers.current = { closeDetail, refreshAll, received, openDetail };
   useEffect(() => {
     if (!panelId) return;
     const close = () => handlers.current.closeDetail();
     sidePanel.open(
       linkedKey ? (
-        <InvoiceDetailPanel invoice={linkedKey} onClose={close} onChanged={() => void handlers.current.refreshAll()} />
+        <InvoiceDetailPanel
+          invoice={linkedKey}
+          onClose={close}
+          onChanged={() => void handlers.current.refreshAll()}
+          onOpenInvoice={(key) =>
+            handlers.current.openDetail({ supplierId: key.supplierId, type: key.invoiceType, id: key.invoiceId })
+          }
+        />
       ) : (
         <InvoiceNotFoundPanel onClose={close} />
       ),

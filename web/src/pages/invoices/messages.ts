@@ -38,11 +38,23 @@ export const invoicesMessages = {
     issuedAt: 'Fecha de emisión',
     paymentDate: 'Fecha de pago',
     status: 'Estado',
+    acquirerConformity: 'Conformidad SUNAT',
   },
   /** Under the amount of a transferencia gratuita (docs/ap-documents.md): registered, nothing to pay. */
   freeOfCharge: 'Transferencia gratuita: nada que pagar',
   /** Under the status of an approved invoice whose SAP posting needs attention. */
   sapPosting: { FAILED: 'SAP: contabilización fallida', LATE: 'SAP: contabilización atrasada' },
+  /** Issue 21: a supplier SUNAT does not report ACTIVO and HABIDO. */
+  rucRisk: {
+    mark: (state: string | null) => `RUC: ${state ?? 'con observaciones'}`,
+    title: (risk: string) => `SUNAT informa ${risk}: solo un administrador puede aprobarlo, indicando el motivo.`,
+  },
+  /** Issue 21: notes and the amount to pay of their originals. */
+  notes: {
+    of: (number: string) => `de ${number}`,
+    notInPortal: (number: string) => `de ${number}, fuera del portal`,
+    toPay: (amount: string) => `A pagar: ${amount}`,
+  },
   openDetail: (invoiceNumber: string) => `Ver el detalle del comprobante ${invoiceNumber}`,
   detailPanelLabel: (invoiceNumber: string) => `Detalle del comprobante ${invoiceNumber}`,
   pagination: {
@@ -184,6 +196,20 @@ export const invoicesMessages = {
     cancel: 'Cancelar',
     uploading: 'Enviando el PDF...',
     registering: 'Registrando el comprobante...',
+    /** A note's original and reason (issue 21). */
+    note: {
+      header: 'Comprobante que modifica la nota',
+      description: 'La factura o boleta que esta nota corrige, como figura en la nota.',
+      originalType: 'Tipo del comprobante original',
+      originalPrefixId: 'Serie del original',
+      originalNumericId: 'Correlativo del original',
+      reason: 'Motivo de la nota',
+      reasonCredit: 'Catálogo 09 de SUNAT: tipos de nota de crédito.',
+      reasonDebit: 'Catálogo 10 de SUNAT: tipos de nota de débito.',
+      reasonPlaceholder: 'Elija el motivo',
+      reasonOption: (code: string, label: string) => `${code} · ${label}`,
+      reasonDescription: 'Sustento del motivo',
+    },
     errors: {
       prefixId: 'Ingrese la serie: 4 letras mayúsculas o dígitos (p. ej. F001).',
       prefixIdForType: 'La serie no corresponde al tipo de comprobante (p. ej. F001 para facturas, B001 para boletas).',
@@ -199,6 +225,12 @@ export const invoicesMessages = {
       issueDate: `Elija la fecha de emisión: desde el ${peruvianDate(ISSUE_DATE_FLOOR)} hasta hoy.`,
       pdfUrl: ERROR_MESSAGES.ERROR_INVOICE_PDF_REQUIRED,
       notes: `Las notas admiten hasta ${TEXT_LIMITS.notes} caracteres.`,
+      billingReference:
+        'Ingrese la serie (4 caracteres) y el correlativo (1 a 8 dígitos) del comprobante que modifica.',
+      originalPrefixForType:
+        'La serie del original no corresponde a su tipo (p. ej. F001 para una factura, B001 para una boleta).',
+      noteReasonCode: ERROR_MESSAGES.ERROR_NOTE_WITHOUT_REASON.replace('{catalogue}', '09 o 10'),
+      noteReasonDescription: `El sustento admite hasta ${TEXT_LIMITS.noteReasonDescription} caracteres.`,
       summary: 'Revise los datos marcados antes de continuar.',
     },
   },

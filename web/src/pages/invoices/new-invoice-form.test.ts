@@ -56,3 +56,36 @@ describe('the issue date, typed dd/mm/aa (spec §1, §9)', () => {
     expect(validateForm({ ...filled, issueDate: '' }).errors).toEqual({ issueDate: messages.issueDate });
   });
 });
+
+describe('a note in the form without XML (issue 21)', () => {
+  const note = { ...filled, type: 'NOTA_DE_CREDITO' as const, prefixId: 'FC01' };
+
+  it('asks for the original it modifies and a reason of its catálogo', () => {
+    expect(validateForm(note).errors).toEqual({
+      billingReference: messages.billingReference,
+      noteReasonCode: messages.noteReasonCode,
+    });
+    expect(
+      validateForm({ ...note, originalPrefixId: 'B001', originalNumericId: '7', noteReasonCode: '04' }).errors,
+    ).toEqual({ billingReference: messages.originalPrefixForType });
+  });
+
+  it('sends the original and the reason with the note, and neither with a factura', () => {
+    const { errors, body } = validateForm({
+      ...note,
+      originalPrefixId: 'f001',
+      originalNumericId: '00000458',
+      noteReasonCode: '07',
+      noteReasonDescription: ' Devolución de dos unidades ',
+    });
+    expect(errors).toEqual({});
+    expect(body).toMatchObject({
+      billingReference: { type: 'FACTURA', prefixId: 'F001', numericId: '00000458' },
+      noteReasonCode: '07',
+      noteReasonDescription: 'Devolución de dos unidades',
+    });
+    const factura = validateForm({ ...filled, originalPrefixId: 'F001', originalNumericId: '1', noteReasonCode: '07' });
+    expect(factura.body).not.toHaveProperty('billingReference');
+    expect(factura.body).not.toHaveProperty('noteReasonCode');
+  });
+});

@@ -2,10 +2,12 @@ import {
   CreateInvoiceWithoutXmlBody,
   DEFAULT_CURRENCY,
   checkInvoiceCode,
+  isNoteType,
   isValidRuc,
   parseTypedDate,
   type Currency,
   type InvoiceType,
+  type NoteOriginalType,
   type RouteBodyInput,
   type routes,
 } from '@portal/shared';
@@ -29,6 +31,13 @@ export interface NewInvoiceForm {
   readonly supplierName: string;
   readonly notes: string;
   readonly pdf: readonly File[];
+  /** A note's original (issue 21): its type, series and correlative as typed. */
+  readonly originalType: NoteOriginalType;
+  readonly originalPrefixId: string;
+  readonly originalNumericId: string;
+  /** A note's reason: its catálogo 09/10 code, and the issuer's words. */
+  readonly noteReasonCode: string;
+  readonly noteReasonDescription: string;
 }
 
 export type FieldName = keyof typeof invoicesMessages.create.errors;
@@ -48,6 +57,11 @@ export function emptyForm(defaults: Partial<NewInvoiceForm> = {}): NewInvoiceFor
     supplierName: '',
     notes: '',
     pdf: [],
+    originalType: 'FACTURA',
+    originalPrefixId: '',
+    originalNumericId: '',
+    noteReasonCode: '',
+    noteReasonDescription: '',
     ...defaults,
   };
 }
@@ -91,6 +105,18 @@ export function validateForm(form: NewInvoiceForm): { errors: FieldErrors; body:
     issueDate: 'date' in issueDate ? issueDate.date : '',
     pdfUrl: form.pdf.length > 0 ? PDF_PLACEHOLDER : '',
     ...(form.notes.trim() ? { notes: form.notes.trim() } : {}),
+    // A note names its original and its reason (issue 21); the other documents send neither.
+    ...(isNoteType(form.type)
+      ? {
+          billingReference: {
+            type: form.originalType,
+            prefixId: form.originalPrefixId.trim().toUpperCase(),
+            numericId: form.originalNumericId.trim(),
+          },
+          ...(form.noteReasonCode ? { noteReasonCode: form.noteReasonCode } : {}),
+          ...(form.noteReasonDescription.trim() ? { noteReasonDescription: form.noteReasonDescription.trim() } : {}),
+        }
+      : {}),
   };
 
   const errors: FieldErrors = {};
@@ -110,6 +136,20 @@ export function validateForm(form: NewInvoiceForm): { errors: FieldErrors; body:
     else errors.prefixId = messages.prefixIdForType;
   }
   if (!errors.supplierTaxId && !isValidRuc(draft.supplierTaxId)) errors.supplierTaxId = messages.supplierTaxId;
+  if (isNoteType(draft.type)) {
+    const reference = draft.billingReference;
+    if (
+      !errors.billingReference &&
+      reference &&
+      !checkInvoiceCode(reference.type, reference.prefixId, reference.numericId)
+    ) {
+      errors.billingReference =
+        /^\d{1,8}$/.test(reference.numericId) && Number(reference.numericId) > 0
+          ? messages.originalPrefixForType
+          : messages.billingReference;
+    }
+    if (!draft.noteReasonCode) errors.noteReasonCode = messages.noteReasonCode;
+  }
   // Optional for the API (a known RUC keeps the directory's name), but the form always shows one.
   if (!errors.supplierName && !draft.supplierName) errors.supplierName = messages.supplierName;
   if (!errors.amount && !errors.taxAmount && draft.taxAmount > draft.amount) errors.taxAmount = messages.taxAboveAmount;

@@ -14,11 +14,15 @@ import {
   CURRENCIES,
   INVOICE_TYPES,
   INVOICE_TYPE_LABELS,
+  NOTE_ORIGINAL_TYPES,
+  isNoteType,
   issueDateProblem,
+  noteReasonsOf,
   routes,
   type Currency,
   type Invoice,
   type InvoiceType,
+  type NoteOriginalType,
 } from '@portal/shared';
 import { apiCall } from '../../api/client';
 import { DateInput } from '../../components/date-input';
@@ -26,6 +30,8 @@ import { useFeedback } from '../../feedback/feedback';
 import { useClients } from '../../hooks/use-clients';
 import { invoicesMessages } from './messages';
 import { emptyForm, issueDateOf, validateForm, type FieldErrors, type NewInvoiceForm } from './new-invoice-form';
+import { EMPTY_PAYMENT, validatePayment, type PaymentErrors, type PaymentForm } from './new-invoice-payment';
+import { NewInvoicePaymentFields } from './new-invoice-payment-fields';
 import { FILE_RULES, uploadFile } from './upload-file';
 import { announceReceived, reportFailure } from './xml-upload';
 
@@ -35,6 +41,10 @@ const text = invoicesMessages.create;
 const DAY_IN_WORDS = new Intl.DateTimeFormat('es-PE', { dateStyle: 'full', timeZone: 'UTC' });
 
 const TYPE_OPTIONS: SelectProps.Option[] = INVOICE_TYPES.map((type) => ({
+  value: type,
+  label: INVOICE_TYPE_LABELS[type],
+}));
+const ORIGINAL_TYPE_OPTIONS: SelectProps.Option[] = NOTE_ORIGINAL_TYPES.map((type) => ({
   value: type,
   label: INVOICE_TYPE_LABELS[type],
 }));
@@ -78,8 +88,18 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
   );
   const [checked, setChecked] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
+  const [payment, setPayment] = useState<PaymentForm>(EMPTY_PAYMENT);
+  const paymentOf = () => {
+    const issued = issueDateOf(form.issueDate);
+    return validatePayment(payment, {
+      issueDate: 'date' in issued ? issued.date : null,
+      currency: form.currency,
+      type: form.type,
+    });
+  };
   // Once the user tried to send, errors follow every change.
   const errors: FieldErrors = checked ? validateForm(form).errors : {};
+  const paymentErrors: PaymentErrors = checked ? paymentOf().errors : {};
   const busy = phase !== 'idle';
   // The date says what is wrong with it as soon as the user leaves the field, not only on sending.
   const [dateLeft, setDateLeft] = useState(false);
@@ -104,13 +124,14 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
     if (busy) return;
     setChecked(true);
     const { body } = validateForm(form);
+    const { body: paymentBody } = paymentOf();
     const pdf = form.pdf[0];
-    if (!body || !pdf) return;
+    if (!body || !paymentBody || !pdf) return;
     try {
       setPhase('uploading');
       const pdfUrl = await uploadFile(pdf, 'INVOICE_PDF');
       setPhase('registering');
-      const invoice = await apiCall(routes.createInvoiceWithoutXml, { body: { ...body, pdfUrl } });
+      const invoice = await apiCall(routes.createInvoiceWithoutXml, { body: { ...body, ...paymentBody, pdfUrl } });
       announceReceived(feedback, invoice);
       props.onCreated(invoice);
     } catch (error) {
@@ -119,7 +140,14 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
     }
   };
 
-  const hasErrors = Object.keys(errors).length > 0;
+  const hasErrors = Object.keys(errors).length > 0 || Object.keys(paymentErrors).length > 0;
+  // A note names its original and a reason of SUNAT's catálogo 09 (credit) or 10 (debit) (issue 21).
+  const reasonOptions: SelectProps.Option[] = isNoteType(form.type)
+    ? noteReasonsOf(form.type).map((entry) => ({
+        value: entry.code,
+        label: text.note.reasonOption(entry.code, entry.label),
+      }))
+    : [];
 
   return (
     <Box padding={{ horizontal: 'l', vertical: 'm' }} data-testid="new-invoice-panel">
@@ -175,11 +203,94 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
               <Select
                 options={TYPE_OPTIONS}
                 selectedOption={TYPE_OPTIONS.find((option) => option.value === form.type) ?? null}
-                onChange={({ detail }) => set('type')(detail.selectedOption.value as InvoiceType)}
+                onChange={({ detail }) =>
+                  // A reason of one catálogo is no reason of the other.
+                  setForm((current) => ({
+                    ...current,
+                    type: detail.selectedOption.value as InvoiceType,
+                    noteReasonCode: '',
+                  }))
+                }
                 invalid={Boolean(errors.type)}
                 ariaRequired
               />
             </FormField>
+            {isNoteType(form.type) && (
+              <div data-testid="new-invoice-note">
+                <SpaceBetween size="m">
+                  <FormField
+                    label={text.note.header}
+                    description={text.note.description}
+                    errorText={errors.billingReference}
+                  >
+                    <ColumnLayout columns={3}>
+                      <FormField label={text.note.originalType}>
+                        <Select
+                          options={ORIGINAL_TYPE_OPTIONS}
+                          selectedOption={
+                            ORIGINAL_TYPE_OPTIONS.find((option) => option.value === form.originalType) ?? null
+                          }
+                          onChange={({ detail }) =>
+                            set('originalType')(detail.selectedOption.value as NoteOriginalType)
+                          }
+                        />
+                      </FormField>
+                      <FormField label={text.note.originalPrefixId}>
+                        <Input
+                          value={form.originalPrefixId}
+                          placeholder={text.prefixIdPlaceholder}
+                          onChange={({ detail }) => set('originalPrefixId')(detail.value.toUpperCase().slice(0, 4))}
+                          invalid={Boolean(errors.billingReference)}
+                          ariaRequired
+                          autoComplete={false}
+                        />
+                      </FormField>
+                      <FormField label={text.note.originalNumericId}>
+                        <Input
+                          value={form.originalNumericId}
+                          placeholder={text.numericIdPlaceholder}
+                          inputMode="numeric"
+                          onChange={({ detail }) =>
+                            set('originalNumericId')(detail.value.replace(/\D/g, '').slice(0, 8))
+                          }
+                          invalid={Boolean(errors.billingReference)}
+                          ariaRequired
+                          autoComplete={false}
+                        />
+                      </FormField>
+                    </ColumnLayout>
+                  </FormField>
+                  <FormField
+                    label={text.note.reason}
+                    description={form.type === 'NOTA_DE_CREDITO' ? text.note.reasonCredit : text.note.reasonDebit}
+                    errorText={errors.noteReasonCode}
+                  >
+                    <Select
+                      options={reasonOptions}
+                      placeholder={text.note.reasonPlaceholder}
+                      selectedOption={reasonOptions.find((option) => option.value === form.noteReasonCode) ?? null}
+                      onChange={({ detail }) => set('noteReasonCode')(detail.selectedOption.value ?? '')}
+                      invalid={Boolean(errors.noteReasonCode)}
+                      ariaRequired
+                    />
+                  </FormField>
+                  <FormField
+                    label={
+                      <span>
+                        {text.note.reasonDescription} <i>- {text.optional}</i>
+                      </span>
+                    }
+                    errorText={errors.noteReasonDescription}
+                  >
+                    <Input
+                      value={form.noteReasonDescription}
+                      onChange={({ detail }) => set('noteReasonDescription')(detail.value)}
+                      invalid={Boolean(errors.noteReasonDescription)}
+                    />
+                  </FormField>
+                </SpaceBetween>
+              </div>
+            )}
             <FormField label={text.client} errorText={errors.clientTaxId}>
               <Select
                 options={clientOptions}
@@ -242,6 +353,12 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
                 />
               </FormField>
             </ColumnLayout>
+            <NewInvoicePaymentFields
+              form={payment}
+              currency={form.currency}
+              errors={paymentErrors}
+              onChange={(change) => setPayment((current) => ({ ...current, ...change }))}
+            />
             <FormField label={text.supplierTaxId} errorText={errors.supplierTaxId}>
               <Input
                 value={form.supplierTaxId}

@@ -23,6 +23,8 @@ describe("the invoices table's columns", () => {
       'issuedAt',
       'paymentDate',
       'file',
+      // Ley 29623: the conformity deadline, after what the spec's table shows.
+      'acquirerConformity',
     ]);
     for (const level of ['MANAGER', 'ADMIN'] as const) {
       expect(visibleIds(defaultPreferences(level).contentDisplay).slice(0, 5)).toEqual([

@@ -16,6 +16,7 @@ export const INVOICE_COLUMN_IDS = [
   'issuedAt',
   'paymentDate',
   'file',
+  'acquirerConformity',
 ] as const;
 
 export type InvoiceColumnId = (typeof INVOICE_COLUMN_IDS)[number];
@@ -73,6 +74,7 @@ export function defaultPreferences(level: Level | undefined): InvoicesTablePrefe
       { id: 'issuedAt', visible: true },
       { id: 'paymentDate', visible: true },
       { id: 'file', visible: true },
+      { id: 'acquirerConformity', visible: true },
     ],
     wrapLines: false,
     columnWidths: {},

@@ -93,6 +93,7 @@ export function resolveFilter(
   else client = filter.client;
 
   const company = acquirer ?? client;
+  const dueReversed = !!filter.dueFrom && !!filter.dueTo && filter.dueFrom > filter.dueTo;
   const waiting = level === undefined || (level === 'ADMIN' && company === undefined);
   const query: InvoiceFilter | null = waiting
     ? null
@@ -101,9 +102,13 @@ export function resolveFilter(
         ...(filter.invoiceStatus.length > 0 ? { invoiceStatus: filter.invoiceStatus.join(',') } : {}),
         ...(filter.invoiceType.length > 0 ? { invoiceType: filter.invoiceType.join(',') } : {}),
         ...(filter.search ? { search: filter.search } : {}),
+        ...(filter.acquirerConformity ? { acquirerConformity: filter.acquirerConformity } : {}),
         ...(staff && filter.office ? { office: filter.office } : {}),
         ...(staff && filter.responsible ? { responsible: filter.responsible } : {}),
         ...(staff && filter.issuer ? { issuer: filter.issuer } : {}),
+        // A reversed range is not sent: the field says what is wrong.
+        ...(filter.dueFrom && !dueReversed ? { dueFrom: filter.dueFrom } : {}),
+        ...(filter.dueTo && !dueReversed ? { dueTo: filter.dueTo } : {}),
       };
   return { company, selectedClient: company, query, acquirerNotAllowed, staff };
 }

@@ -135,3 +135,67 @@ export function RejectModal({ path, number, onDone, onDismiss }: DecisionProps) 
     </Modal>
   );
 }
+
+/**
+ * The RUC risk gate (issue 21): an administrator approves an invoice whose supplier SUNAT does not report ACTIVO
+ * and HABIDO, writing why; the reason stays in the invoice's history.
+ */
+export function ApproveDespiteRucRiskModal({
+  path,
+  number,
+  risk,
+  onDone,
+  onDismiss,
+}: DecisionProps & { risk: string }) {
+  const text = detailMessages.rucRisk;
+  const [reason, setReason] = useState('');
+  const [attempted, setAttempted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const missingReason = reason.trim() === '';
+
+  const approve = async () => {
+    setAttempted(true);
+    setError(null);
+    if (missingReason) return;
+    setBusy(true);
+    try {
+      onDone(await apiCall(routes.approveInvoiceDespiteRucRisk, { path, body: { reason: reason.trim() } }));
+    } catch (cause) {
+      setError(errorMessage(cause));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      visible
+      header={text.modalHeader}
+      closeAriaLabel={detailMessages.close}
+      onDismiss={() => !busy && onDismiss()}
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={onDismiss} disabled={busy}>
+              {text.cancel}
+            </Button>
+            <Button variant="primary" loading={busy} onClick={() => void approve()} data-testid="ruc-override-confirm">
+              {text.confirm}
+            </Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        <Box variant="p">{text.question(number, risk)}</Box>
+        <Box variant="p" color="text-body-secondary">
+          {text.consequence}
+        </Box>
+        <FormField label={text.reason} errorText={attempted && missingReason ? text.reasonRequired : undefined} stretch>
+          <Textarea value={reason} rows={4} ariaRequired onChange={({ detail }) => setReason(detail.value)} />
+        </FormField>
+        {error && <Alert type="error">{error}</Alert>}
+      </SpaceBetween>
+    </Modal>
+  );
+}

@@ -6,6 +6,7 @@ import {
   INVOICE_STATUS_LABELS,
   SUNAT_RECHECK_HISTORY_TITLE,
   formatDateTime,
+  isAcquirerConformityHistoryEntry,
   type StatusHistoryEntry,
 } from '@portal/shared';
 import { detailMessages } from './messages';
@@ -43,9 +44,11 @@ const COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
     cell: (row) => {
       // A new SUNAT check asked for is an event of its own: the status does not change.
       const sunatRecheck = row.entry.title === SUNAT_RECHECK_HISTORY_TITLE;
+      // So is what the Ley 29623 clock records (an answer registered, the presumed conformity): its text says it all.
+      const conformity = isAcquirerConformityHistoryEntry(row.entry);
       return (
-        <div>
-          {sunatRecheck ? (
+        <div data-testid="history-entry" data-title={row.entry.title}>
+          {sunatRecheck || conformity ? (
             <div>{row.entry.title}</div>
           ) : (
             <div>
@@ -57,7 +60,9 @@ const COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
             <Box variant="small" color="text-body-secondary">
               {sunatRecheck
                 ? text.previousAnswer(row.entry.additionalMessage)
-                : text.reason(row.entry.additionalMessage)}
+                : conformity
+                  ? row.entry.additionalMessage
+                  : text.reason(row.entry.additionalMessage)}
             </Box>
           )}
         </div>

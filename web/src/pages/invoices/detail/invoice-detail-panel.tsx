@@ -5,14 +5,16 @@ import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { ERROR_MESSAGES, routes, type InvoiceDetail } from '@portal/shared';
+import { ERROR_MESSAGES, routes, rucRiskOf, rucRiskText, type InvoiceDetail } from '@portal/shared';
 import { apiCall, errorMessage } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { useFeedback } from '../../../feedback/feedback';
 import type { InvoiceKey } from '../../../layout/header/invoice-links';
 import { useCurrentUser } from '../../../session/use-current-user';
+import { AcquirerConformitySection } from '../acquirer-conformity/conformity-section';
+import { conformityMessages } from '../acquirer-conformity/messages';
 import { invoiceNumber } from '../columns';
-import { ApproveModal, RejectModal } from './decision-modals';
+import { ApproveDespiteRucRiskModal, ApproveModal, RejectModal } from './decision-modals';
 import { HistoryModal } from './history-modal';
 import { InvoiceSummary } from './invoice-summary';
 import { detailMessages as text } from './messages';
@@ -27,6 +29,8 @@ export interface InvoiceDetailPanelProps {
   readonly onClose: () => void;
   /** Called after a change (update, approve, reject) so that the list refreshes. */
   readonly onChanged: () => void;
+  /** Opens another invoice's detail in its place: a note's original, an original's note (issue 21). */
+  readonly onOpenInvoice?: (key: InvoiceKey) => void;
 }
 
 /** While SAP has not answered an approval with its MIRO document, the sidebar asks again this often. */
@@ -70,9 +74,9 @@ export function InvoiceNotFoundPanel({ onClose }: { onClose: () => void }) {
   );
 }
 
-type Dialog = 'approve' | 'reject' | 'history' | null;
+type Dialog = 'approve' | 'approveDespiteRucRisk' | 'reject' | 'history' | null;
 
-function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelProps) {
+function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: InvoiceDetailPanelProps) {
   const { user } = useCurrentUser();
   const feedback = useFeedback();
   const [editing, setEditing] = useState(false);
@@ -183,6 +187,7 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
   const invoice = detail.data;
   const number = invoiceNumber(invoice);
   const access = reviewAccess(invoice, user?.level);
+  const risk = rucRiskOf(invoice.sunat);
 
   return (
     <Box padding={{ horizontal: 'l', vertical: 'm' }}>
@@ -205,6 +210,11 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
                 {text.actions.approve}
               </Button>
             )}
+            {access.canApproveDespiteRucRisk && !editing && (
+              <Button variant="primary" onClick={() => setDialog('approveDespiteRucRisk')}>
+                {text.rucRisk.approve}
+              </Button>
+            )}
             {access.canReject && !editing && <Button onClick={() => setDialog('reject')}>{text.actions.reject}</Button>}
             {access.canRequestSunatValidation && !editing && (
               <Button iconName="refresh" loading={requestingSunat} onClick={() => void requestSunat()}>
@@ -223,6 +233,30 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
 
           {invoice.sapPosting && <SapPostingAlert posting={invoice.sapPosting} canRetry={access.canRetrySapPosting} />}
 
+          {risk && !invoice.approved && (
+            <div data-testid="invoice-detail-ruc-risk">
+              <Alert type="warning" header={text.rucRisk.header}>
+                {text.rucRisk.body(rucRiskText(risk))}
+              </Alert>
+            </div>
+          )}
+
+          {invoice.originalInPortal === false && invoice.billingReference && !invoice.original && (
+            <div data-testid="invoice-detail-original-not-in-portal">
+              <Alert type="info" header={text.notes.notInPortalHeader}>
+                {text.notes.notInPortalAlert(invoice.billingReference.id)}
+              </Alert>
+            </div>
+          )}
+
+          <AcquirerConformitySection
+            invoice={invoice}
+            level={user?.level}
+            path={path}
+            number={number}
+            onRegistered={(updated, decision) => changed(updated, conformityMessages.modal.success[decision])}
+          />
+
           {access.editBlockedReason && (
             <div data-testid="invoice-detail-not-editable">
               <Alert type="info">{access.editBlockedReason}</Alert>
@@ -231,12 +265,26 @@ function DetailPanel({ invoice: key, onClose, onChanged }: InvoiceDetailPanelPro
 
           {editing && <ReviewForm invoice={invoice} path={path} onCancel={() => setEditing(false)} onSaved={saved} />}
           {/* While editing, the form holds the review data; the rest stays in view below it. */}
-          <InvoiceSummary invoice={invoice} reviewPart={!editing} canRequestSunat={access.canRequestSunatValidation} />
+          <InvoiceSummary
+            invoice={invoice}
+            reviewPart={!editing}
+            canRequestSunat={access.canRequestSunatValidation}
+            onOpenInvoice={onOpenInvoice}
+          />
         </SpaceBetween>
       </div>
 
       {dialog === 'approve' && (
         <ApproveModal path={path} number={number} onDismiss={() => setDialog(null)} onDone={approved} />
+      )}
+      {dialog === 'approveDespiteRucRisk' && risk && (
+        <ApproveDespiteRucRiskModal
+          path={path}
+          number={number}
+          risk={rucRiskText(risk)}
+          onDismiss={() => setDialog(null)}
+          onDone={approved}
+        />
       )}
       {dialog === 'reject' && (
         <RejectModal

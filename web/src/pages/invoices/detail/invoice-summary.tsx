@@ -3,18 +3,26 @@ import Header from '@cloudscape-design/components/header';
 import KeyValuePairs, { type KeyValuePairsProps } from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Box from '@cloudscape-design/components/box';
+import Link from '@cloudscape-design/components/link';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
 import {
+  INVOICE_STATUS_LABELS,
+  INVOICE_TYPE_LABELS,
   OPERATION_TYPE_LABELS,
+  amountToPayOf,
   formatDate,
+  formatDateTime,
   formatTime,
   formatMoney,
   type InvoiceDetail,
+  type InvoiceType,
   type SapPosting,
   type SapPostingState,
 } from '@portal/shared';
 import { InvoiceBreakdownSection } from './invoice-breakdown';
+import { invoiceDetailHref, type InvoiceKey } from '../../../layout/header/invoice-links';
 import { InvoiceFiles } from './invoice-files';
+import { PaymentSection } from './payment-section';
 import { detailMessages } from './messages';
 import { CertStatusBadge, InvoiceStatusBadge } from './status-badges';
 import { SunatWait } from './sunat-wait';
@@ -80,16 +88,104 @@ function sapPostingItems(posting: SapPosting): KeyValuePairsProps.Pair[] {
   ];
 }
 
+/** A link to another invoice's detail: its address (a new tab works too), opened in this sidebar's place. */
+function InvoiceLink({
+  to,
+  label,
+  onOpen,
+  testId,
+}: {
+  to: { supplierId: string; type: InvoiceType; id: string };
+  label: string;
+  onOpen?: (key: InvoiceKey) => void;
+  testId: string;
+}) {
+  const key: InvoiceKey = { supplierId: to.supplierId, invoiceType: to.type, invoiceId: to.id };
+  return (
+    <Link
+      href={invoiceDetailHref(key, window.location.search)}
+      onFollow={(event) => {
+        if (!onOpen) return;
+        event.preventDefault();
+        onOpen(key);
+      }}
+    >
+      <span data-testid={testId} data-invoice-id={to.id}>
+        {label}
+      </span>
+    </Link>
+  );
+}
+
+/** What a note says of its original and why (issue 21). */
+function noteItems(invoice: InvoiceDetail, onOpen?: (key: InvoiceKey) => void): KeyValuePairsProps.Pair[] {
+  const reference = invoice.billingReference;
+  if (!reference) return [];
+  const n = text.notes;
+  const original = invoice.original ? (
+    <InvoiceLink
+      to={invoice.original}
+      label={n.originalLabel(INVOICE_TYPE_LABELS[reference.type], reference.id)}
+      onOpen={onOpen}
+      testId="invoice-detail-original-link"
+    />
+  ) : (
+    n.notInPortal(`${INVOICE_TYPE_LABELS[reference.type]} ${reference.id}`)
+  );
+  const reason = invoice.noteReason;
+  return [
+    pair(n.original, original, 'invoice-detail-original'),
+    ...(reason
+      ? [pair(n.reason, n.reasonValue(reason.code, reason.label, reason.description), 'invoice-detail-note-reason')]
+      : []),
+  ];
+}
+
+/** An original's notes, each a link to its detail (issue 21). */
+function LinkedNotes({ invoice, onOpen }: { invoice: InvoiceDetail; onOpen?: (key: InvoiceKey) => void }) {
+  const notes = invoice.linkedNotes ?? [];
+  return (
+    <SpaceBetween size="xs">
+      <Header variant="h3" description={text.notes.amountToPayHint}>
+        {text.notes.section}
+      </Header>
+      <div data-testid="invoice-detail-linked-notes">
+        <SpaceBetween size="xxs">
+          {notes.map((note) => (
+            <div key={`${note.type}#${note.id}`} data-testid="invoice-detail-linked-note" data-invoice-id={note.id}>
+              <InvoiceLink
+                to={note}
+                label={text.notes.linkedNote(INVOICE_TYPE_LABELS[note.type], note.id)}
+                onOpen={onOpen}
+                testId="invoice-detail-linked-note-link"
+              />{' '}
+              <Box variant="small" display="inline">
+                {text.notes.linkedNoteDetail(
+                  INVOICE_STATUS_LABELS[note.status],
+                  formatMoney(note.amount, note.currency),
+                )}
+              </Box>
+            </div>
+          ))}
+        </SpaceBetween>
+      </div>
+    </SpaceBetween>
+  );
+}
+
 /** Everything the sidebar shows of an invoice (spec §2 edit/detail sidebar), read-only. */
 export function InvoiceSummary({
   invoice,
   reviewPart,
   canRequestSunat = false,
+  onOpenInvoice,
 }: {
   invoice: InvoiceDetail;
   reviewPart: boolean;
   /** The user may ask SUNAT again (staff): the SUNAT status says so after a refusal. */
   canRequestSunat?: boolean;
+  /** Opens a linked invoice (a note's original, an original's note) in this sidebar. */
+  onOpenInvoice?: (key: InvoiceKey) => void;
 }) {
   const f = text.fields;
   const sap = sapValue(invoice);
@@ -98,6 +194,7 @@ export function InvoiceSummary({
   const retryNote = invoice.status === 'REJECTED' && invoice.disapprovedWithoutRejection;
   // A MIRO failure reads in the SAP section; any other message (SUNAT's, the rejection's) here.
   const observation = invoice.approved && !invoice.sapDocument ? null : invoice.statusMessage;
+  const hasNotes = (invoice.linkedNotes?.length ?? 0) > 0 || Boolean(invoice.noteAdjustments);
 
   return (
     <SpaceBetween size="l">
@@ -118,6 +215,20 @@ export function InvoiceSummary({
           ...(retryNote ? [pair(f.retry, text.values.retryAllowed)] : []),
           pair(f.client, text.values.client(invoice.clientName, invoice.client)),
           pair(f.supplier, text.values.supplier(invoice.supplierName, invoice.supplierId)),
+          ...noteItems(invoice, onOpenInvoice),
+          ...(invoice.rucRiskOverride
+            ? [
+                pair(
+                  text.rucRisk.overrideLabel,
+                  text.rucRisk.overridden(
+                    invoice.rucRiskOverride.by,
+                    formatDateTime(invoice.rucRiskOverride.at),
+                    invoice.rucRiskOverride.reason,
+                  ),
+                  'invoice-detail-ruc-override',
+                ),
+              ]
+            : []),
         ]}
       />
       {/* Each section a child of its own, for SpaceBetween to space them. */}
@@ -146,6 +257,19 @@ export function InvoiceSummary({
         title={text.sections.amounts}
         items={[
           pair(f.amount, formatMoney(invoice.amount, invoice.currency)),
+          // An original with notes: what is paid for it now (issue 21).
+          ...(hasNotes
+            ? [
+                pair(
+                  text.notes.amountToPay,
+                  formatMoney(
+                    invoice.amountToPay ?? amountToPayOf(invoice.amount, invoice.noteAdjustments),
+                    invoice.currency,
+                  ),
+                  'invoice-detail-amount-to-pay',
+                ),
+              ]
+            : []),
           pair(f.taxAmount, formatMoney(invoice.taxAmount, invoice.currency)),
           pair(f.netAmount, formatMoney(invoice.amount - invoice.taxAmount, invoice.currency)),
           pair(f.issuedAt, formatDate(invoice.issuedAt)),
@@ -154,6 +278,7 @@ export function InvoiceSummary({
         ]}
       />
       <InvoiceBreakdownSection invoice={invoice} />
+      <PaymentSection invoice={invoice} />
       {(sap || posting) && (
         <Section
           title={text.sections.sap}
@@ -164,6 +289,7 @@ export function InvoiceSummary({
           ]}
         />
       )}
+      {(invoice.linkedNotes?.length ?? 0) > 0 && <LinkedNotes invoice={invoice} onOpen={onOpenInvoice} />}
       {invoice.notes && <Section title={f.notes} items={[pair(f.notes, invoice.notes)]} />}
       <SpaceBetween size="xs">
         <Header variant="h3">{text.sections.files}</Header>

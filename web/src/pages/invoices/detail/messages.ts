@@ -273,6 +273,49 @@ export const detailMessages = {
     success: 'El comprobante ha sido rechazado. Se ha notificado al proveedor.',
   },
 
+  /** A note and its original (issue 21). */
+  notes: {
+    original: 'Comprobante que modifica',
+    originalLabel: (type: string, number: string) => `${type} ${number}`,
+    notInPortal: (number: string) => `${number} (no registrado en el portal)`,
+    notInPortalHeader: 'Comprobante original fuera del portal',
+    notInPortalAlert: (number: string) =>
+      `El comprobante original ${number} no está en el portal (se emitió antes de que existiera). Al completar la nota, ingrese la orden de compra que ajusta; se enlazará si el original llega después.`,
+    reason: 'Motivo de la nota (SUNAT)',
+    reasonValue: (code: string, label: string, description: string | null) =>
+      `${code} · ${label}${description ? ` — ${description}` : ''}`,
+    section: 'Notas de crédito y débito',
+    amountToPay: 'Monto a pagar',
+    amountToPayHint: 'Monto total − notas de crédito aceptadas + notas de débito aceptadas.',
+    credited: 'Notas de crédito aceptadas',
+    debited: 'Notas de débito aceptadas',
+    linkedNote: (type: string, number: string) => `${type} ${number}`,
+    linkedNoteDetail: (status: string, amount: string) => `${status} · ${amount}`,
+    adjustment:
+      'Una nota se revisa como ajuste de su comprobante original: lleva su tipo de operación y sus órdenes de compra, sin HES ni MIGO ni cuadre de montos.',
+    fromOriginal: (number: string) => `Del comprobante original ${number}`,
+  },
+
+  /** The RUC risk gate (issue 21): SUNAT does not report the supplier ACTIVO and HABIDO. */
+  rucRisk: {
+    header: 'El RUC del proveedor no está ACTIVO y HABIDO',
+    body: (risk: string) =>
+      `SUNAT informa: ${risk}. Un gestor no puede aprobar este comprobante; un administrador puede aprobarlo indicando el motivo.`,
+    overridden: (by: string, at: string, reason: string) =>
+      `Aprobado con excepción por ${by} el ${at} (hora de Lima). Motivo: ${reason}`,
+    overrideLabel: 'Excepción de RUC',
+    approve: 'Aprobar con excepción',
+    modalHeader: 'Aprobar pese al estado del RUC',
+    question: (number: string, risk: string) =>
+      `SUNAT informa ${risk} para el proveedor del comprobante ${number}. ¿Desea aprobarlo de todos modos?`,
+    consequence:
+      'Se enviará la solicitud de MIRO a SAP y se notificará al proveedor. El motivo quedará en el historial del comprobante.',
+    reason: 'Motivo de la excepción',
+    reasonRequired: catalogue('ERROR_RUC_RISK_OVERRIDE_WITHOUT_REASON'),
+    confirm: 'Aprobar con excepción',
+    cancel: 'Cancelar',
+  },
+
   history: {
     header: 'Historial',
     description: (number: string) => `Cambios de estado del comprobante ${number}`,

@@ -1,4 +1,11 @@
-import { INVOICE_TYPE_LABELS, routes, type InvoiceDetail, type InvoiceType, type Level } from '@portal/shared';
+import {
+  INVOICE_TYPE_LABELS,
+  routes,
+  rucRiskOf,
+  type InvoiceDetail,
+  type InvoiceType,
+  type Level,
+} from '@portal/shared';
 import { detailMessages as text } from './messages';
 
 /** The sidebar's title: the document type in capitals, as spec §2 shows it ('FACTURA', 'NOTA DE CRÉDITO'). */
@@ -12,6 +19,8 @@ export interface ReviewAccess {
   /** Why not, for a user whose role could edit otherwise (null when editing is allowed or not the user's job). */
   readonly editBlockedReason: string | null;
   readonly canApprove: boolean;
+  /** SUNAT does not report the supplier ACTIVO and HABIDO: only an administrator approves, with a reason (issue 21). */
+  readonly canApproveDespiteRucRisk: boolean;
   readonly canReject: boolean;
   /** A FAILED SAP posting may be retried (administrators: the manifest's roles of the retry route). */
   readonly canRetrySapPosting: boolean;
@@ -27,7 +36,7 @@ export interface ReviewAccess {
  * is read from the route manifest, so the sidebar never offers what the API would refuse.
  */
 export function reviewAccess(
-  invoice: Pick<InvoiceDetail, 'status' | 'certStatus' | 'sapPosting'>,
+  invoice: Pick<InvoiceDetail, 'status' | 'certStatus' | 'sapPosting' | 'sunat'>,
   level: Level | undefined,
 ): ReviewAccess {
   const allowed = (roles: readonly Level[]) => level !== undefined && roles.includes(level);
@@ -42,7 +51,11 @@ export function reviewAccess(
   return {
     canEdit: mayUpdate && editBlockedReason === null,
     editBlockedReason,
-    canApprove: allowed(routes.approveInvoice.roles) && invoice.status === 'COMPLETED',
+    canApprove: allowed(routes.approveInvoice.roles) && invoice.status === 'COMPLETED' && !rucRiskOf(invoice.sunat),
+    canApproveDespiteRucRisk:
+      allowed(routes.approveInvoiceDespiteRucRisk.roles) &&
+      invoice.status === 'COMPLETED' &&
+      rucRiskOf(invoice.sunat) !== null,
     canReject: allowed(routes.disapproveInvoice.roles) && underReview,
     canRetrySapPosting: allowed(routes.retrySapPosting.roles) && invoice.sapPosting?.state === 'FAILED',
     canRequestSunatValidation:

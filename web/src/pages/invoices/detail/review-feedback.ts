@@ -1,12 +1,15 @@
 import {
   checkConformity,
+  checkNoteReviewShape,
   checkReviewShape,
+  isNoteType,
   formatErrorMessage,
   type ConformityFacts,
   type Employee,
   type ErrorCode,
   type ErrorItem,
   type InvoiceDetail,
+  type NoteOriginalFacts,
   type OperationType,
 } from '@portal/shared';
 import type { CodeCheck, CodeKind } from './use-code-checks';
@@ -46,13 +49,27 @@ export interface ReviewFeedback {
   readonly documentsTotal: number | null;
 }
 
+/**
+ * A note's original as its review takes it (issue 21): null when the original is not in the portal; undefined for a
+ * document that is no note.
+ */
+export function noteOriginalOf(invoice: InvoiceDetail): NoteOriginalFacts | null | undefined {
+  if (!isNoteType(invoice.type)) return undefined;
+  const original = invoice.original;
+  return original
+    ? { id: original.id, operationType: original.operationType ?? null, purchaseOrders: original.purchaseOrders ?? [] }
+    : null;
+}
+
 export function draftOf(invoice: InvoiceDetail): ReviewDraft {
+  // A note takes its original's operation type and orders (issue 21).
+  const original = noteOriginalOf(invoice);
   return {
-    operationType: invoice.operationType,
+    operationType: original?.operationType ?? invoice.operationType,
     responsible: invoice.responsible,
     officeId: invoice.officeId,
     locationId: invoice.locationId,
-    purchaseOrders: invoice.purchaseOrders,
+    purchaseOrders: original ? original.purchaseOrders : invoice.purchaseOrders,
     serviceSheets: invoice.serviceSheets,
     materialDocs: invoice.materialDocs,
     attachments: invoice.attachments,
@@ -65,6 +82,9 @@ const REFUSED: Partial<Record<ErrorCode, readonly ReviewField[]>> = {
   ERROR_ADD_MIGO_WITH_SERVICE_OPERATION_TYPE: ['materialDocs'],
   ERROR_UPDATE_INVOICE_WITH_HES_AND_MIGO_AT_THE_SAME_TIME: ['serviceSheets', 'materialDocs'],
   ERROR_INVALID_PARAMETER: ['purchaseOrders'],
+  ERROR_NOTE_WITH_CONFORMITY_DOCUMENTS: ['serviceSheets', 'materialDocs'],
+  ERROR_NOTE_ORIGINAL_NOT_REVIEWED: ['purchaseOrders'],
+  ERROR_NOTE_REVIEW_NOT_ORIGINAL: ['purchaseOrders'],
 };
 
 /** Shape rules that ask for something still missing: shown once the user tries to save. */
@@ -98,6 +118,8 @@ export function reviewFeedback(
   draft: ReviewDraft,
   lookup: (kind: CodeKind, code: string) => CodeCheck | undefined,
   submitted: boolean,
+  /** A note's original (null: not in the portal); undefined for a document that is no note (issue 21). */
+  noteOriginal?: NoteOriginalFacts | null,
 ): ReviewFeedback {
   const errors: Partial<Record<ReviewField, string>> = {};
   const put = (field: ReviewField, message: string) => {
@@ -111,10 +133,17 @@ export function reviewFeedback(
     if (!draft.locationId) put('location', text.locationRequired);
   }
 
-  // Without an operation type only the combination of HES and MIGO can be judged yet.
-  const shape = checkReviewShape({ ...draft, operationType: draft.operationType ?? 'GOOD_AND_SERVICE' });
+  // Without an operation type only the combination of HES and MIGO can be judged yet. A note has its own rules.
+  const note = noteOriginal !== undefined;
+  const shape = note
+    ? checkNoteReviewShape({ ...draft, operationType: draft.operationType ?? 'GOOD_AND_SERVICE' }, noteOriginal)
+    : checkReviewShape({ ...draft, operationType: draft.operationType ?? 'GOOD_AND_SERVICE' });
   const judged =
-    draft.operationType || shape?.code === 'ERROR_UPDATE_INVOICE_WITH_HES_AND_MIGO_AT_THE_SAME_TIME' ? shape : null;
+    draft.operationType ||
+    shape?.code === 'ERROR_UPDATE_INVOICE_WITH_HES_AND_MIGO_AT_THE_SAME_TIME' ||
+    shape?.code === 'ERROR_NOTE_WITH_CONFORMITY_DOCUMENTS'
+      ? shape
+      : null;
   if (judged) {
     const refused = REFUSED[judged.code];
     const missing = MISSING[judged.code];
@@ -158,9 +187,9 @@ export function reviewFeedback(
     }
   }
 
-  // The rules that need the documents, once the shape is right and SAP's answers are all in.
+  // The rules that need the documents, once the shape is right and SAP's answers are all in (never for a note).
   let documentsTotal: number | null = null;
-  if (!shape && allKnown && facts.size > 0) {
+  if (!note && !shape && allKnown && facts.size > 0) {
     documentsTotal = [...facts.values()].reduce((sum, doc) => sum + doc.amount, 0);
     const mismatch = checkConformity({ key: 'this-invoice', ...invoice }, draft, facts, knownOrders);
     if (mismatch) {

@@ -21,7 +21,7 @@ import { useApi } from '../../../api/use-api';
 import { AttachmentsField, type PendingUpload } from './attachments-field';
 import { CodeTokens } from './code-tokens';
 import { detailMessages } from './messages';
-import { draftOf, reviewFeedback, type ReviewDraft } from './review-feedback';
+import { draftOf, noteOriginalOf, reviewFeedback, type ReviewDraft } from './review-feedback';
 import { UploadRefusedError, uploadAttachment } from './upload-attachment';
 import { useCodeChecks, type CodeKind } from './use-code-checks';
 
@@ -85,7 +85,9 @@ export function ReviewForm({
 
   const uploadedKeys = uploads.flatMap((upload) => (upload.state === 'done' && upload.key ? [upload.key] : []));
   const attachments = [...draft.attachments, ...uploadedKeys];
-  const feedback = reviewFeedback(invoice, { ...draft, attachments }, lookup, submitted);
+  // A note is reviewed as an adjustment of its original (issue 21): its orders are the original's, no HES or MIGO.
+  const noteOriginal = noteOriginalOf(invoice);
+  const feedback = reviewFeedback(invoice, { ...draft, attachments }, lookup, submitted, noteOriginal);
   const net = invoice.amount - invoice.taxAmount;
 
   // Responsible: the company's active employees, narrowed by name on the server as the user types.
@@ -151,7 +153,7 @@ export function ReviewForm({
     if (uploads.some((upload) => upload.state === 'uploading')) return setFormError(text.uploadPending);
     if (feedback.checking) return setFormError(text.checkPending);
     // The errors as they read once missing fields count too.
-    const complete = reviewFeedback(invoice, { ...draft, attachments }, lookup, true);
+    const complete = reviewFeedback(invoice, { ...draft, attachments }, lookup, true, noteOriginal);
     const { operationType, responsible, officeId, locationId } = draft;
     if (Object.keys(complete.errors).length > 0 || !operationType || !responsible || !officeId || !locationId) {
       return setFormError(text.fixErrors);
@@ -217,11 +219,22 @@ export function ReviewForm({
         }
       >
         <SpaceBetween size="m">
-          <FormField label={text.operationType} errorText={feedback.errors.operationType} stretch>
+          {noteOriginal !== undefined && (
+            <Box variant="small" color="text-body-secondary">
+              <span data-testid="review-note-adjustment">{detailMessages.notes.adjustment}</span>
+            </Box>
+          )}
+          <FormField
+            label={text.operationType}
+            errorText={feedback.errors.operationType}
+            description={noteOriginal ? detailMessages.notes.fromOriginal(noteOriginal.id) : undefined}
+            stretch
+          >
             <Select
               placeholder={text.operationTypePlaceholder}
               options={OPERATION_OPTIONS}
               selectedOption={OPERATION_OPTIONS.find((option) => option.value === draft.operationType) ?? null}
+              disabled={Boolean(noteOriginal)}
               onChange={({ detail }) => update({ operationType: detail.selectedOption.value as OperationType })}
             />
           </FormField>
@@ -289,9 +302,23 @@ export function ReviewForm({
             />
           </FormField>
 
-          {codeField('PURCHASE_ORDER', 'purchaseOrders', text.purchaseOrders, 'OC')}
-          {codeField('SERVICE_SHEET', 'serviceSheets', text.serviceSheets, 'HES')}
-          {codeField('MATERIAL_DOCUMENT', 'materialDocs', text.materialDocs, 'MIGO')}
+          {noteOriginal ? (
+            <FormField
+              label={text.purchaseOrders}
+              description={detailMessages.notes.fromOriginal(noteOriginal.id)}
+              errorText={feedback.errors.purchaseOrders}
+            >
+              <span data-testid="review-purchaseOrders-fixed">
+                {noteOriginal.purchaseOrders.length > 0
+                  ? noteOriginal.purchaseOrders.join(', ')
+                  : detailMessages.values.none}
+              </span>
+            </FormField>
+          ) : (
+            codeField('PURCHASE_ORDER', 'purchaseOrders', text.purchaseOrders, 'OC')
+          )}
+          {noteOriginal === undefined && codeField('SERVICE_SHEET', 'serviceSheets', text.serviceSheets, 'HES')}
+          {noteOriginal === undefined && codeField('MATERIAL_DOCUMENT', 'materialDocs', text.materialDocs, 'MIGO')}
           {feedback.documentsTotal !== null && (
             <div data-testid="review-documents-total">
               <Box variant="small" color="text-body-secondary">

@@ -1,0 +1,19 @@
+import { clock } from '../adapters/clock.js';
+import { documentClient, tableName } from '../adapters/dynamodb.js';
+import { logger } from '../http/logger.js';
+import { observed } from '../http/observed.js';
+import { makeConformityClocks } from '../repositories/acquirer-conformity-clocks.js';
+import { makeInvoiceStore } from '../repositories/invoice-store.js';
+import { outgoing } from '../use-cases/outgoing.factory.js';
+import { makeAcquirerConformityClock, type AcquirerConformityClockResult } from './acquirer-conformity-clock.js';
+
+const job = makeAcquirerConformityClock({
+  clocks: makeConformityClocks(documentClient, tableName()),
+  store: makeInvoiceStore(documentClient, tableName()),
+  outgoing,
+  clock,
+  log: logger,
+});
+
+/** The AcquirerConformityClock schedule (SCHEDULES.acquirerConformity): EventBridge in AWS, a timer on the local stage. */
+export const handler = observed(async (): Promise<AcquirerConformityClockResult> => job.run());

@@ -1,0 +1,15 @@
+import { clock } from '../adapters/clock.js';
+import { documentClient, tableName } from '../adapters/dynamodb.js';
+import { makeConformityClocks } from '../repositories/acquirer-conformity-clocks.js';
+import { makeAcquirerConformity } from './acquirer-conformity.js';
+import { outgoing } from './outgoing.factory.js';
+import { invoiceReview, reviewDeps } from './review-invoice.factory.js';
+
+/** The Ley 29623 conformity registration wired to the real adapters, built once per cold start. */
+export const acquirerConformity = makeAcquirerConformity({
+  store: reviewDeps.store,
+  clocks: makeConformityClocks(documentClient, tableName()),
+  outgoing,
+  clock,
+  detail: (caller, path) => invoiceReview.get(caller, path),
+});

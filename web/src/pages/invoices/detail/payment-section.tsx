@@ -1,0 +1,142 @@
+import type { ReactNode } from 'react';
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Header from '@cloudscape-design/components/header';
+import KeyValuePairs, { type KeyValuePairsProps } from '@cloudscape-design/components/key-value-pairs';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import {
+  PAYMENT_METHOD_LABELS,
+  detractionCodeLabel,
+  formatDate,
+  formatMoney,
+  formatPercent,
+  netToPayLine,
+  type InvoiceDetail,
+} from '@portal/shared';
+import { paymentMessages } from '../payment-messages';
+
+const text = paymentMessages.section;
+
+const pair = (label: string, value: ReactNode, testId: string): KeyValuePairsProps.Pair => ({
+  label,
+  value: <span data-testid={testId}>{value}</span>,
+});
+
+/**
+ * What the group will pay and when (docs/ap-payment.md): the forma de pago and its cuotas, the detracción, the
+ * retención del IGV, the net to pay, the due and expected payment dates, and SAP's remittance once paid. What does
+ * not add up is flagged at the top. An invoice stored before payments were kept shows only its remittance.
+ */
+export function PaymentSection({ invoice }: { invoice: InvoiceDetail }) {
+  const payment = invoice.payment ?? null;
+  const remittance = invoice.remittance ?? null;
+  if (!payment && !remittance) return null;
+  const money = (amount: number) => formatMoney(amount, invoice.currency);
+  const items: KeyValuePairsProps.Pair[] = [];
+  if (payment) {
+    items.push(pair(text.method, PAYMENT_METHOD_LABELS[payment.method], 'invoice-payment-method'));
+    if (payment.installments.length > 0) {
+      items.push(
+        pair(
+          text.installments,
+          <SpaceBetween size="xxxs">
+            {payment.installments.map((installment) => (
+              <span key={installment.number}>
+                {text.installment(installment.number, money(installment.amount), formatDate(installment.dueDate))}
+              </span>
+            ))}
+          </SpaceBetween>,
+          'invoice-payment-installments',
+        ),
+      );
+    }
+    items.push(pair(text.dueDate, formatDate(payment.dueDate), 'invoice-due-date'));
+    items.push(
+      pair(
+        text.expected,
+        payment.expectedPaymentDate ? (
+          <SpaceBetween size="xxxs">
+            <span>{formatDate(payment.expectedPaymentDate)}</span>
+            {payment.movedToPaymentRun && payment.dueDate && (
+              <Box variant="small">{text.movedNote(formatDate(payment.dueDate))}</Box>
+            )}
+          </SpaceBetween>
+        ) : (
+          text.noPayment
+        ),
+        'invoice-expected-payment-date',
+      ),
+    );
+    if (payment.detraction) {
+      const detraction = payment.detraction;
+      items.push(
+        pair(
+          text.detraction,
+          <SpaceBetween size="xxxs">
+            <span>
+              {text.detractionValue(
+                formatMoney(detraction.amount, detraction.currency),
+                formatPercent(detraction.percent),
+                detraction.code,
+                detractionCodeLabel(detraction.code),
+              )}
+            </span>
+            {detraction.account && <Box variant="small">{text.detractionAccount(detraction.account)}</Box>}
+          </SpaceBetween>,
+          'invoice-detraction',
+        ),
+      );
+    }
+    if (payment.igvRetention) {
+      const retention = payment.igvRetention;
+      items.push(
+        pair(
+          text.retention,
+          retention.applies
+            ? text.retentionValue(money(retention.amount), formatPercent(retention.percent))
+            : text.retentionNone(retention.reason ?? ''),
+          'invoice-igv-retention',
+        ),
+      );
+    }
+  }
+  if (remittance) {
+    items.push(
+      pair(
+        text.remittance,
+        <SpaceBetween size="xxxs">
+          <span>{text.remittanceValue(formatDate(remittance.paidAt), remittance.document, remittance.methodName)}</span>
+          {remittance.amount !== null && (
+            <Box variant="small">
+              {text.remittanceAmount(
+                formatMoney(remittance.amount, remittance.currency === 'USD' ? 'USD' : invoice.currency),
+              )}
+            </Box>
+          )}
+        </SpaceBetween>,
+        'invoice-remittance',
+      ),
+    );
+  }
+
+  return (
+    <SpaceBetween size="xs">
+      <Header variant="h3">{text.title}</Header>
+      {payment && payment.warnings.length > 0 && (
+        <Alert type="warning" header={text.warningsHeader} data-testid="invoice-payment-warnings">
+          <SpaceBetween size="xxxs">
+            {payment.warnings.map((warning) => (
+              <span key={warning}>{warning}</span>
+            ))}
+          </SpaceBetween>
+        </Alert>
+      )}
+      {payment && (
+        <Box variant="strong" data-testid="invoice-net-to-pay">
+          {netToPayLine(payment, invoice.currency)}
+        </Box>
+      )}
+      <KeyValuePairs columns={2} minColumnWidth={150} items={items} />
+    </SpaceBetween>
+  );
+}
