@@ -133,7 +133,13 @@ describe('supplier journey (issue 6)', () => {
       expect(await invoiceRow(page, pdfNumber).getByTestId('invoice-files').innerText()).toBe('PDF');
       expect(await invoiceRow(page, pdfNumber).getByTestId('invoice-amount').innerText()).toBe('S/ 2,360.00');
 
-      // Act: 'Descargar XML' from the row's file actions
+      // Act: 'Descargar XML' from the row's file actions, once the page is still (the sidebar of the invoice just
+      // registered loaded, the table counted): a menu opened while the page still moves focus closes again.
+      await page
+        .locator(`[data-testid="invoice-detail-panel"][data-invoice-id="${pdfNumber}"]`)
+        .getByRole('button', { name: 'Historial' })
+        .waitFor();
+      await page.getByRole('heading', { name: /\(2\)/, level: 1 }).waitFor();
       await invoiceRow(page, factura.invoiceId)
         .getByRole('button', { name: INVOICES_TEXT.fileActions(factura.invoiceId) })
         .click();

@@ -338,6 +338,8 @@ describe('the scheduled job, as the stage’s clock moves', () => {
 
   afterAll(async () => {
     await putStageClockBack();
+    // The employee directory of the company is the seed's again (reference-data.test.ts compares it).
+    await table().delete(keys.employee(company.taxId, responsible.id));
   });
 
   it('reminds the responsible two days before and on the last day, exactly once; presumes the conformity once, telling both sides', async () => {

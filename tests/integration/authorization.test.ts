@@ -417,6 +417,7 @@ describe('the matrix itself', () => {
         'listServiceSheets',
         'materialDocAvailability',
         'purchaseOrderAvailability',
+        'registerAcquirerConformity',
         'requestSunatValidation',
         'serviceSheetAvailability',
         'updateInvoice',

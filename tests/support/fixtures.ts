@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import {
   BatchWriteCommand,
+  DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -81,6 +82,9 @@ export function table() {
     },
     async put(item: Record<string, unknown>) {
       await db.send(new PutCommand({ TableName: tableName, Item: item }));
+    },
+    async delete(key: { pk: string; sk: string }) {
+      await db.send(new DeleteCommand({ TableName: tableName, Key: key }));
     },
     /** Stores a new invoice with all its index attributes, search items and counters, as intake does. */
     async putInvoice(invoice: Invoice) {
