@@ -511,11 +511,13 @@ describe('MIRO posting (design flow 4)', () => {
   });
 
   it(
-    'posts 1,000 approvals exactly once with every message delivered three times and the worker killed after SAP',
+    // Exactly once is a property of every message, not of their number: 250 keep every batch full and both later
+    // deliveries racing for leases; how many a worker posts per second is the benchmark's (npm run bench).
+    'posts 250 approvals exactly once with every message delivered three times and the worker killed after SAP',
     { timeout: 240_000 },
     async () => {
       const started = Date.now();
-      const count = 1000;
+      const count = 250;
       const invoices = await completedInBulk(count, STRESS_SUPPLIER);
       const miro: MiroRequestMessage[] = [];
       const review = inProcessReview(miro);
