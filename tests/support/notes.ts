@@ -1,4 +1,6 @@
 import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'vitest';
 import { keys, routes, withCheckDigit, type InvoiceDetail, type InvoiceType } from '@portal/shared';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
@@ -252,4 +254,17 @@ export function postedRecord(invoice: { supplierId: string; type: string; id: st
     const record = await table().get(key);
     return record?.state === 'POSTED' && record.notifiedAt ? record : null;
   });
+}
+
+/**
+ * The corpus' nota de crédito (tests/fixtures/ubl/nota-credito-ubl21.xml: S/ 1,180.00, catálogo 09 reason 07) as the
+ * demo supplier issues it to the demo company, numbered FC01-`numericId`, modifying `original` (its BillingReference
+ * and DiscrepancyResponse name it, padded as SUNAT's XML pads it).
+ */
+export function creditNoteXml(options: { numericId: string; original: { prefixId: string; numericId: string } }) {
+  const original = `${options.original.prefixId}-${options.original.numericId.padStart(8, '0')}`;
+  const xml = readFileSync(path.join(import.meta.dirname, '../fixtures/ubl/nota-credito-ubl21.xml'), 'utf8')
+    .replaceAll('F001-00000458', original)
+    .replace('FC01-00000012', `FC01-${options.numericId}`);
+  return Buffer.from(xml, 'utf8');
 }

@@ -11,7 +11,7 @@ import {
   type InvoiceType,
   type Level,
 } from '@portal/shared';
-import { errorMessage } from '../api/client';
+import { errorMessage } from '../api/errors';
 import { headerMessages } from '../layout/header/messages';
 import { invoicesSearchHref } from '../layout/header/invoice-links';
 import type { HowToTopic, Intent } from './intents';
