@@ -336,9 +336,14 @@ export async function startLocalStage(
       await seedDocuments(s3Client, documentsBucket);
       log('Datos de demostración cargados.');
     }
-    // The Ley 29623 demo, relative to the stage's clock when it is first seeded (its own marker).
-    const conformityDemo = await seedConformityDemoIfAbsent(DynamoDBDocumentClient.from(ddb), tableName, stageClock());
-    if (conformityDemo.length > 0) await seedDocuments(s3Client, documentsBucket, conformityDemo);
+    // The Ley 29623 demo, relative to the stage's clock when it is first seeded (its own marker). The test stage
+    // goes without (LOCAL_CONFORMITY_DEMO=off): its tests move the clock, which would presume the demo's conformities
+    // and leave notices dated days ahead in the demo supplier's feed, which other tests read.
+    if (process.env.LOCAL_CONFORMITY_DEMO !== 'off') {
+      const db = DynamoDBDocumentClient.from(ddb);
+      const conformityDemo = await seedConformityDemoIfAbsent(db, tableName, stageClock());
+      if (conformityDemo.length > 0) await seedDocuments(s3Client, documentsBucket, conformityDemo);
+    }
 
     const poolIssuer = issuer(cognito.endpoint, identity.userPoolId);
     const api = await startGateway({

@@ -133,13 +133,13 @@ describe('supplier journey (issue 6)', () => {
       expect(await invoiceRow(page, pdfNumber).getByTestId('invoice-files').innerText()).toBe('PDF');
       expect(await invoiceRow(page, pdfNumber).getByTestId('invoice-amount').innerText()).toBe('S/ 2,360.00');
 
-      // Act: 'Descargar XML' from the row's file actions, once the page is still (the sidebar of the invoice just
-      // registered loaded, the table counted): a menu opened while the page still moves focus closes again.
-      await page
-        .locator(`[data-testid="invoice-detail-panel"][data-invoice-id="${pdfNumber}"]`)
-        .getByRole('button', { name: 'Historial' })
-        .waitFor();
-      await page.getByRole('heading', { name: /\(2\)/, level: 1 }).waitFor();
+      // Act: close the two error messages of earlier (they push the table below the window, its first row under
+      // the table's sticky header, where a menu opened by scrolling closes again), then 'Descargar XML' from the
+      // row's file actions
+      for (let open = await page.getByRole('button', { name: 'Cerrar mensaje' }).count(); open > 0; open -= 1) {
+        await page.getByRole('button', { name: 'Cerrar mensaje' }).first().click();
+        await expect.poll(() => page.getByRole('button', { name: 'Cerrar mensaje' }).count()).toBe(open - 1);
+      }
       await invoiceRow(page, factura.invoiceId)
         .getByRole('button', { name: INVOICES_TEXT.fileActions(factura.invoiceId) })
         .click();

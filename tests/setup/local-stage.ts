@@ -120,7 +120,8 @@ async function launch(): Promise<Started> {
     const stage = await launchLocalStage({
       dataDir,
       portBase,
-      env: { POWERTOOLS_LOG_LEVEL: 'INFO' },
+      // No Ley 29623 demo: the clock tests move the stage's clock (infra/local/stage.ts).
+      env: { POWERTOOLS_LOG_LEVEL: 'INFO', LOCAL_CONFORMITY_DEMO: 'off' },
       startTimeoutMs: START_TIMEOUT_MS,
     });
     return { stage, lock };

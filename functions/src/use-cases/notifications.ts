@@ -37,18 +37,11 @@ export function makeNotificationFeed(deps: { repository: NotificationRepository;
   return {
     list,
 
-    /**
-     * Marks as read everything in the feed now, or up to the moment given, never later than now or the newest
-     * notice of the feed. A notice dated after now is there only when the stage's clock ran ahead and was put back
-     * (docs/local-stage.md): «Marcar como leídas» leaves it read too.
-     */
+    /** Marks as read everything up to now (or up to the moment given, never later than now). */
     async markAsRead(caller: Caller, upTo: string | undefined): Promise<{ updated: number }> {
+      const now = clock().toISOString();
+      const mark = upTo && upTo < now ? new Date(upTo).toISOString() : now;
       const { items } = await list(caller);
-      const limit = items.reduce(
-        (latest, item) => (item.registeredAt > latest ? item.registeredAt : latest),
-        clock().toISOString(),
-      );
-      const mark = upTo && upTo < limit ? new Date(upTo).toISOString() : limit;
       await repository.markRead(caller.sub, mark);
       return { updated: items.filter((item) => !item.isRead && item.registeredAt <= mark).length };
     },
