@@ -6,12 +6,12 @@ import { pathToFileURL } from 'node:url';
 import { ROOT_DIR } from '../infra/local/config.js';
 import { launchLocalStage, type LaunchedStage } from '../infra/local/launch.js';
 import { evaluate, type BenchContext, type BenchStage, type BenchSuite, type FigureResult } from './lib/figures.js';
-import { README_END, README_START, renderMarkdown, renderReadmeTable, type BenchReport } from './lib/report.js';
+import { renderMarkdown, renderSummary, type BenchReport } from './lib/report.js';
 
 /**
  * `npm run bench [-- --check] [--quick] [--only=api,web]`: runs every suite of bench/suites on the local stage
  * (started once, fresh, on its own ports), writes bench/results/latest.json and latest.md, and — on a full
- * run of every suite — the README table. `--check` exits 1 when a median misses its target.
+ * run of every suite — bench/results/summary.md. `--check` exits 1 when a median misses its target.
  */
 
 const SUITE_ORDER = ['functions', 'web', 'ubl', 'api'];
@@ -156,19 +156,11 @@ async function main(): Promise<void> {
   writeFileSync(path.join(resultsDir, 'latest.md'), markdown);
   console.log(`\n${markdown}`);
 
-  // The README keeps the figures of the last complete run.
+  // summary.md keeps the figures of the last complete run.
   const complete = !options.quick && !options.only;
   if (complete) {
-    const readmeFile = path.join(ROOT_DIR, 'README.md');
-    const readme = readFileSync(readmeFile, 'utf8');
-    const start = readme.indexOf(README_START);
-    const end = readme.indexOf(README_END);
-    if (start === -1 || end === -1) throw new Error(`README.md lacks the ${README_START} … ${README_END} markers`);
-    writeFileSync(
-      readmeFile,
-      readme.slice(0, start) + renderReadmeTable(report) + readme.slice(end + README_END.length),
-    );
-    console.log('README.md: benchmark table updated.');
+    writeFileSync(path.join(resultsDir, 'summary.md'), renderSummary(report));
+    console.log('bench/results/summary.md: updated.');
   }
 
   const missed = figures.filter((figure) => figure.pass === false);

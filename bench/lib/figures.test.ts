@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate, percentile, summarize } from './figures.js';
-import { README_END, README_START, renderMarkdown, renderReadmeTable, type BenchReport } from './report.js';
+import { renderMarkdown, renderSummary, type BenchReport } from './report.js';
 
 describe('figures', () => {
   it('summarizes samples as min, median and max, whatever their order', () => {
@@ -38,14 +38,20 @@ describe('report', () => {
     figures: [
       evaluate({ id: 'api.list.p50.1k', label: 'List p50 (1k)', unit: 'ms', samples: [10, 12, 11] }),
       evaluate({ id: 'api.list.errors', label: 'List errors', unit: 'count', samples: [0, 2, 1], target: { max: 0 } }),
-      evaluate({ id: 'api.list.rps.1k', label: 'List throughput (1k)', unit: 'req/s', samples: [900], readme: true }),
+      evaluate({
+        id: 'api.list.rps.1k',
+        label: 'List throughput (1k)',
+        unit: 'req/s',
+        samples: [900],
+        inSummary: true,
+      }),
       evaluate({
         id: 'functions.heartbeat.raw',
         label: 'heartbeat bundle',
         unit: 'KB',
         samples: [266],
         target: { max: 400 },
-        readme: false,
+        inSummary: false,
       }),
     ],
   };
@@ -57,10 +63,9 @@ describe('report', () => {
     expect(markdown).toContain('1 of 2 targets met.');
   });
 
-  it('puts the targeted figures and those chosen for it, the date and the machine between the README markers', () => {
-    const table = renderReadmeTable(report);
-    expect(table.startsWith(README_START)).toBe(true);
-    expect(table.endsWith(README_END)).toBe(true);
+  it('summarizes the targeted figures and those chosen for it, with the date and the machine', () => {
+    const table = renderSummary(report);
+    expect(table.startsWith('# Benchmarks')).toBe(true);
     expect(table).toContain('2026-11-22');
     expect(table).toContain('Test CPU, 2 cores');
     expect(table).toContain('List errors');

@@ -16,17 +16,17 @@ export interface Target {
 export interface Figure {
   /** Stable dotted id, e.g. `api.list.p50.100k`, `functions.list-invoices.gzip`. */
   readonly id: string;
-  /** What it is, for the Markdown summary and the README table. */
+  /** What it is, for bench/results/latest.md and summary.md. */
   readonly label: string;
   readonly unit: Unit;
   /** One value per repetition (a size measured once is one sample). */
   readonly samples: readonly number[];
   readonly target?: Target;
   /**
-   * Whether the README's table shows it: by default the figures with a target. Suites that report many
+   * Whether bench/results/summary.md shows it: by default the figures with a target. Suites that report many
    * figures of one kind (every function, every route, every endpoint's error count) show a summary there.
    */
-  readonly readme?: boolean;
+  readonly inSummary?: boolean;
 }
 
 export interface Summary {
@@ -51,7 +51,7 @@ export interface BenchStage {
 export interface BenchContext {
   /** Repetitions of each measurement (min/median/max are taken over them). */
   readonly repeats: number;
-  /** `--quick`: shorter load windows and fewer repetitions, for trying the harness (not for the README). */
+  /** `--quick`: shorter load windows and fewer repetitions, for trying the harness (not for bench/results/summary.md). */
   readonly quick: boolean;
   log(line: string): void;
   /** Starts the local stage on first use (fresh data), and returns the same one afterwards. */

@@ -18,9 +18,6 @@ export interface BenchReport {
   readonly figures: readonly FigureResult[];
 }
 
-export const README_START = '<!-- bench:start -->';
-export const README_END = '<!-- bench:end -->';
-
 function formatNumber(value: number): string {
   if (Number.isInteger(value)) return value.toLocaleString('en-US');
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
@@ -66,16 +63,18 @@ export function renderMarkdown(report: BenchReport): string {
   return lines.join('\n');
 }
 
-/** The README's section between the markers: the figures it shows (`Figure.readme`), with date and machine. */
-export function renderReadmeTable(report: BenchReport): string {
-  const targeted = report.figures.filter((figure) => figure.readme ?? figure.target !== undefined);
+/**
+ * bench/results/summary.md, the last complete run's figures with a target and those chosen for it
+ * (`Figure.inSummary`), with date and machine. docs/benchmarks.md links to it.
+ */
+export function renderSummary(report: BenchReport): string {
+  const targeted = report.figures.filter((figure) => figure.inSummary ?? figure.target !== undefined);
   return [
-    README_START,
+    '# Benchmarks — the last complete run',
     '',
-    `Last run ${report.date.slice(0, 10)} on ${machineLine(report)} (\`npm run bench\`, ${report.repeats} repetitions; every figure in \`bench/results/latest.md\`).`,
+    `Last run ${report.date.slice(0, 10)} on ${machineLine(report)} (\`npm run bench\`, ${report.repeats} repetitions; every figure in [latest.md](latest.md), which a partial run also rewrites). What the suites measure: [docs/benchmarks.md](../../docs/benchmarks.md).`,
     '',
     ...table(targeted),
     '',
-    README_END,
   ].join('\n');
 }

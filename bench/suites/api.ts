@@ -638,7 +638,7 @@ async function measure(
   }
 }
 
-function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[], inReadme: boolean): Figure[] {
+function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[], inSummary: boolean): Figure[] {
   const tag = sizeLabel(size);
   const { endpoint: what, raw, wire } = LABELS[endpoint];
   const at = `${tag} invoices, ${CONNECTIONS} connections`;
@@ -662,7 +662,7 @@ function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[
       label: `API ${what} throughput (${at})`,
       unit: 'req/s',
       samples: samples.map((sample) => sample.endpoint.rps),
-      readme: inReadme,
+      inSummary,
     },
     {
       id: `api.${endpoint}.sdk.p50.${tag}`,
@@ -693,8 +693,8 @@ function sizeFigures(endpoint: Endpoint, size: number, samples: readonly Sample[
       unit: 'count',
       samples: samples.map((sample) => sample.endpoint.errors + sample.sdk.errors + (sample.wire?.errors ?? 0)),
       target: { max: 0 },
-      // The README shows their sum (api.errors).
-      readme: false,
+      // The summary shows their sum (api.errors).
+      inSummary: false,
     },
   ];
 }

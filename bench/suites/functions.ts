@@ -60,9 +60,9 @@ export const suite: BenchSuite = {
   },
 };
 
-/** Per-function figures reach the README only when they miss their budget; the summaries stand for the rest. */
+/** Per-function figures reach the summary only when they miss their budget; the summaries stand for the rest. */
 function inReadmeWhenMissed(figure: Figure): Figure {
-  return { ...figure, readme: evaluate(figure).pass === false };
+  return { ...figure, inSummary: evaluate(figure).pass === false };
 }
 
 /** For each kind of function and measure, the worst function's figure, named, against the same budget. */
@@ -81,7 +81,7 @@ function summaries(figures: readonly Figure[]): Figure[] {
         ...worst,
         id: `functions.${kind}.worst.${measure}`,
         label: `${kind === 'api' ? 'API handlers' : 'Workers, jobs and trigger'}: ${what} (${name}, of ${candidates.length})`,
-        readme: true,
+        inSummary: true,
       });
     }
   }

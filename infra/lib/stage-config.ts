@@ -233,7 +233,7 @@ export const StageConfig = z
     /**
      * Years the invoices' documents (every version of every object of the documents bucket) and the table's
      * backups are kept: Código Tributario art. 87 asks for five years, or the prescription period when longer,
-     * which reaches ten years for a retention agent (docs/decisions.md, "Documents kept").
+     * which reaches ten years for a retention agent (docs/adr/0015-documents-kept.md).
      */
     retentionYears: z
       .number({ error: 'retentionYears: a whole number of years, 5 or more' })

@@ -1,5 +1,5 @@
 /**
- * How the functions' spans leave Lambda (docs/decisions.md, "Tracing on OpenTelemetry"): each function exports
+ * How the functions' spans leave Lambda (docs/adr/0011-tracing-on-opentelemetry.md): each function exports
  * OTLP/HTTP to the ADOT collector that the collector layer runs beside it as a Lambda extension, on localhost:4318;
  * the collector's `awsxray` exporter writes them to X-Ray as segments. Read by PortalFunction (CDK) and by the cold
  * import measurement (bench/lib/bundles.ts), so that what is measured loads as deployed. Free of CDK imports.

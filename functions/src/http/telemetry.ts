@@ -39,7 +39,7 @@ import {
 import { METRICS } from '@portal/shared';
 
 /**
- * Tracing on OpenTelemetry (docs/decisions.md, "Tracing on OpenTelemetry").
+ * Tracing on OpenTelemetry (docs/adr/0011-tracing-on-opentelemetry.md).
  *
  * Each function builds one tracer provider when its module loads and exports its spans over OTLP/HTTP to
  * OTEL_EXPORTER_OTLP_ENDPOINT: in AWS the ADOT collector layer beside the function (localhost:4318), which sends

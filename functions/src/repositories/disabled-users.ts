@@ -4,7 +4,7 @@ import { keys } from '@portal/shared';
 /**
  * The one item listing the accounts an administrator disabled (keys.disabledUsers): the Cognito Usernames in
  * a string set. A Username is at most 128 characters (a password user's is its 36-character sub), so the
- * 400 KB item holds about ten thousand disabled accounts; docs/decisions.md says what to do before that.
+ * 400 KB item holds about ten thousand disabled accounts; docs/adr/0014-access-ends-when-it-should.md says what to do before that.
  */
 export const DISABLED_USERS_ATTRIBUTE = 'userIds';
 

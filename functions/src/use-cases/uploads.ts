@@ -131,7 +131,7 @@ export function makeUploads(deps: UploadsDeps) {
 
   /**
    * A refused upload is deleted, so that nothing half-stored remains under a key someone might use
-   * later (docs/decisions.md), unless an invoice names it (an XML or PDF sent again, an invoice's file
+   * later (docs/adr/0004-files-belong-to-their-tenant.md), unless an invoice names it (an XML or PDF sent again, an invoice's file
    * offered as something else): that file is the invoice's record and stays. The refusal is logged
    * with its key and reason for the audit trail; a failed delete is logged and the refusal stands.
    */

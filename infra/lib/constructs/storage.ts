@@ -53,7 +53,7 @@ export class Storage extends Construct {
         // A browser upload that never completes leaves parts behind that cost money and are never read.
         { id: 'AbortIncompleteUploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // A document is never expired while current; an overwritten or deleted one stays recoverable (its
-        // earlier version) for the whole retention period, then goes (docs/decisions.md, "Documents kept").
+        // earlier version) for the whole retention period, then goes (docs/adr/0015-documents-kept.md).
         {
           id: 'KeepOldVersionsForTaxRetention',
           noncurrentVersionExpiration: Duration.days(retentionDays(props.retentionYears)),

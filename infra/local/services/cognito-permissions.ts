@@ -14,6 +14,7 @@ import {
   type JSONWebKeySet,
   type JWTPayload,
 } from 'jose';
+import { isRecord, parseJson, type AuthRefusal } from './cognito-http.js';
 
 /**
  * What Cognito checks on the calls a user makes about itself, which cognito-local does not:
@@ -29,10 +30,6 @@ import {
  *   write, else NotAuthorizedException "A client attempted to write unauthorized attribute". A client
  *   without WriteAttributes may write the standard attributes only. The admin API (IAM) is not limited.
  */
-export interface AuthRefusal {
-  readonly __type: string;
-  readonly message: string;
-}
 
 const ADMIN_SCOPE = 'aws.cognito.signin.user.admin';
 
@@ -230,16 +227,4 @@ function attributesWritten(operation: string, request: Record<string, unknown>):
     default:
       return [];
   }
-}
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

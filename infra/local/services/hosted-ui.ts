@@ -30,7 +30,7 @@ import type { ClientPermissions } from './cognito-permissions.js';
  * Step 4 goes through cognito-local's own hosted login (POST /oauth2/authorize with the user's
  * credentials), so the code, its PKCE check at /oauth2/token, the tokens and the PreTokenGeneration
  * trigger are cognito-local's. The federated user gets a random password for that hand-over; nobody
- * ever learns it. Differences from Cognito, documented in docs/decisions.md: the federated user's
+ * ever learns it. Differences from Cognito, documented in docs/adr/0006-identity-on-the-local-stage.md: the federated user's
  * username is a UUID (Cognito: `<provider>_<sub>`) and its e-mail must not belong to a password user.
  */
 

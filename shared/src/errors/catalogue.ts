@@ -1,6 +1,6 @@
 /**
  * Every error code the API answers with, and the Spanish message a person reads (spec §8).
- * Where the spec shows only the meaning, the message is ours; see docs/decisions.md.
+ * Where the spec shows only the meaning, the message is ours; see docs/adr/0003-errors.md.
  * Messages may hold {placeholders} filled from the error's parameters.
  */
 export const INVOICE_ERROR_MESSAGES = {

@@ -92,7 +92,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   },
   { path: '/clients', ...ClientsPage, levels: ADMIN, nav: { label: messages.nav.clients } },
   { path: '/employees', ...EmployeesPage, levels: ADMIN, nav: { label: messages.nav.employees } },
-  // Spec §2 declares no role for /suppliers; its calls are the administrator's (docs/decisions.md).
+  // Spec §2 declares no role for /suppliers; its calls are the administrator's (docs/adr/0005-user-administration.md).
   { path: '/suppliers', ...SuppliersPage, levels: ADMIN, nav: { label: messages.nav.suppliers } },
   {
     path: '/notifications',

@@ -8,7 +8,7 @@ export const CONFORMITY_PAGE_SIZE = 20;
 
 /**
  * How many answers one page of the table may take. A selective filter can answer short or empty
- * pages that still carry a nextCursor (docs/decisions.md "Pages of a filtered list"); past this many
+ * pages that still carry a nextCursor (docs/adr/0001-calls-and-headers.md "Pages of a filtered list"); past this many
  * the table shows what it has and lets the user ask for the next page.
  */
 const MAX_REQUESTS_PER_PAGE = 10;

@@ -19,7 +19,7 @@ const text = employeesMessages.reassign;
 /**
  * 'Reasignar': the companies of a staff account. The administrator adds and removes companies here,
  * and 'Guardar cambios' applies them: assign-client for each company added, unassign-client for each
- * removed (docs/decisions.md: reassigning is assign + unassign).
+ * removed (docs/adr/0005-user-administration.md: reassigning is assign + unassign).
  */
 export function ReassignModal(props: { user: InternalUser; onDismiss: () => void; onSaved: () => void }) {
   const { user } = props;

@@ -8,7 +8,7 @@ const MB = 1024 * 1024;
 
 /**
  * What each purpose accepts, checked before anything is sent (the API checks type, size and first
- * bytes again, docs/decisions.md "Uploads and downloads"): the XML of a comprobante up to 2 MB, its
+ * bytes again, docs/adr/0001-calls-and-headers.md "Uploads and downloads"): the XML of a comprobante up to 2 MB, its
  * PDF up to 10 MB.
  */
 export const FILE_RULES = {

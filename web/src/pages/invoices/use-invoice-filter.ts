@@ -70,7 +70,7 @@ export interface ResolvedFilter {
 }
 
 /**
- * Reads the filter of the URL for a level (docs/decisions.md, GET /invoices without client):
+ * Reads the filter of the URL for a level (docs/adr/0001-calls-and-headers.md, GET /invoices without client):
  * - a supplier lists what it issued, at every client or one; issuer, office and responsible are staff
  *   filters (the supplier is the issuer, and offices and employees are staff calls), so they are ignored;
  * - a manager lists its active company (the one the header menu switches); an admin the company it

@@ -20,7 +20,7 @@ interface FilledPage {
 
 /**
  * One page of the screen, of `pageSize` rows. A filtered listing may answer a short (even empty) page that
- * still has a nextCursor (docs/decisions.md, "Pages of a filtered list"): the page keeps asking with that
+ * still has a nextCursor (docs/adr/0001-calls-and-headers.md, "Pages of a filtered list"): the page keeps asking with that
  * cursor for what is missing, up to MAX_CALLS_PER_PAGE calls, and otherwise stays short with the pagination
  * open.
  */

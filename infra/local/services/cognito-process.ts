@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { openLogFile } from './types.js';
+
+/**
+ * cognito-local as a supervised child process: its config.json, the spawn with a watchdog that ends it
+ * when the stage dies, the wait until it answers, and its stop. Its output goes straight into the log
+ * file (cognito-log.ts reads the codes back from there).
+ */
+
+export interface CognitoLocalOptions {
+  /** cognito-local's working directory: its state lives in <workDir>/.cognito. */
+  readonly workDir: string;
+  readonly host: string;
+  readonly port: number;
+  /** The public endpoint (the proxy): the issuer written into tokens, which also serves the JWKS. */
+  readonly issuerEndpoint: string;
+  /** Lambda Invoke API endpoint serving the triggers (see lambda-endpoint.ts). */
+  readonly lambdaEndpoint: string;
+  /** Function name the PreTokenGeneration trigger is invoked with. */
+  readonly triggerFunctionName: string;
+  /** Where its stdout and stderr go. */
+  readonly logFile: string;
+}
+
+export interface CognitoLocalProcess {
+  /** Resolves with the exit code when the process ends, for whatever reason. */
+  readonly exited: Promise<number | null>;
+  /** Resolves once cognito-local answers its health check; rejects when it exits first or the time is up. */
+  waitUntilReady(timeoutMs: number): Promise<void>;
+  /** SIGTERM, then SIGKILL after 5 s; resolves when it has exited. */
+  stop(): Promise<void>;
+}
+
+export async function writeCognitoLocalConfig(options: CognitoLocalOptions): Promise<void> {
+  await mkdir(path.join(options.workDir, '.cognito'), { recursive: true });
+  await writeFile(
+    path.join(options.workDir, '.cognito', 'config.json'),
+    `${JSON.stringify(cognitoLocalConfig(options), null, 2)}\n`,
+  );
+}
+
+/** Spawns cognito-local (after writeCognitoLocalConfig); a SIGKILL follows it when the stage's process exits. */
+export function launchCognitoLocal(options: CognitoLocalOptions): CognitoLocalProcess {
+  const logFd = openLogFile(options.logFile);
+  let child: ChildProcess;
+  try {
+    child = spawnCognitoLocal(options.workDir, options.host, options.port, logFd);
+  } finally {
+    closeSync(logFd);
+  }
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const internalEndpoint = `http://${options.host}:${options.port}`;
+
+  return {
+    exited,
+    waitUntilReady: (timeoutMs) => waitUntilReady(internalEndpoint, exited, timeoutMs),
+    stop: async () => {
+      process.off('exit', killOnExit);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function cognitoLocalConfig(options: CognitoLocalOptions): unknown {
+  return {
+    LambdaClient: {
+      endpoint: options.lambdaEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxRetries: 0,
+    },
+    TriggerFunctions: { PreTokenGeneration: options.triggerFunctionName },
+    // The issuer written into tokens: the public endpoint (the proxy), which also serves the JWKS.
+    TokenConfig: { IssuerDomain: options.issuerEndpoint },
+    UserPoolDefaults: { UsernameAttributes: ['email'] },
+    // cognito-local honours this hostname: it listens on loopback only.
+    ServerConfig: { port: options.port, hostname: options.host, https: false, development: false },
+  };
+}
+
+function spawnCognitoLocal(workDir: string, host: string, port: number, logFd: number): ChildProcess {
+  const require = createRequire(import.meta.url);
+  const packageDir = path.dirname(require.resolve('cognito-local/package.json'));
+  const bin = path.join(packageDir, 'lib', 'bin', 'start.js');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: host,
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+    AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: '1',
+  };
+  // DEBUG would make cognito-local log every request body, tokens and passwords included.
+  delete env.DEBUG;
+  delete env.COGNITO_LOCAL_DEVMODE;
+  delete env.CODE;
+  // A watchdog around the CLI: when this process dies, even by SIGKILL, the stdin pipe closes and the
+  // child exits, so that no orphaned cognito-local keeps the port.
+  const script = `process.stdin.on('end', () => process.exit(0)); process.stdin.on('error', () => process.exit(0)); process.stdin.resume(); require(${JSON.stringify(bin)});`;
+  return spawn(process.execPath, ['-e', script], { cwd: workDir, env, stdio: ['pipe', logFd, logFd] });
+}
+
+async function waitUntilReady(
+  internalEndpoint: string,
+  exited: Promise<number | null>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => {
+    exitCode = code;
+  });
+  for (;;) {
+    if (exitCode !== undefined) throw new Error(`cognito-local terminó al arrancar (código ${exitCode})`);
+    try {
+      const response = await fetch(`${internalEndpoint}/health`, { signal: AbortSignal.timeout(1_000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`cognito-local no respondió en ${internalEndpoint} en ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
