@@ -18,7 +18,7 @@ import {
 import { errorMessage } from '../../api/client';
 import { useClients } from '../../hooks/use-clients';
 import { adminMessages } from './messages';
-import { useCursorPages } from './use-cursor-pages';
+import { useCursorPages } from '../../hooks/use-cursor-pages';
 import { displayName } from './user-cell';
 
 const text = adminMessages.history;

@@ -11,7 +11,7 @@ import { errorMessage } from '../../api/client';
 import { useClients } from '../../hooks/use-clients';
 import { HistoryModal } from '../admin-shared/history-modal';
 import { adminMessages } from '../admin-shared/messages';
-import { useCursorPages } from '../admin-shared/use-cursor-pages';
+import { useCursorPages } from '../../hooks/use-cursor-pages';
 import { useForgetRoute } from '../admin-shared/use-forget-route';
 import { employeeColumns } from './columns';
 import { employeesMessages } from './messages';

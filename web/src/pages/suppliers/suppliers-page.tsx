@@ -19,7 +19,7 @@ import { apiCall, errorMessage } from '../../api/client';
 import { useFeedback } from '../../feedback/feedback';
 import { HistoryModal } from '../admin-shared/history-modal';
 import { adminMessages } from '../admin-shared/messages';
-import { useCursorPages, type PageFilter } from '../admin-shared/use-cursor-pages';
+import { useCursorPages, type PageFilter } from '../../hooks/use-cursor-pages';
 import { useForgetRoute } from '../admin-shared/use-forget-route';
 import { supplierColumns, type SupplierAction } from './columns';
 import { CreateSupplierModal } from './create-supplier-modal';
