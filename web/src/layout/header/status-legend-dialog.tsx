@@ -2,10 +2,9 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { INVOICE_STATUSES, INVOICE_STATUS_LABELS } from '@portal/shared';
+import { INVOICE_STATUSES } from '@portal/shared';
+import { InvoiceStatusIndicator } from '../../components/status-indicators';
 import { headerMessages } from './messages';
-import { INVOICE_STATUS_INDICATOR } from './status-legend';
 
 const text = headerMessages.legend;
 
@@ -30,7 +29,7 @@ export default function StatusLegendDialog({ visible, onDismiss }: { visible: bo
         <ul className="portal-status-legend" aria-label={text.listLabel} data-testid="status-legend">
           {INVOICE_STATUSES.map((status) => (
             <li key={status} data-status={status}>
-              <StatusIndicator type={INVOICE_STATUS_INDICATOR[status]}>{INVOICE_STATUS_LABELS[status]}</StatusIndicator>
+              <InvoiceStatusIndicator status={status} />
               <Box variant="small" color="text-body-secondary" display="block">
                 {text.meanings[status]}
               </Box>

@@ -10,7 +10,7 @@ import {
   type StatusHistoryEntry,
 } from '@portal/shared';
 import { detailMessages } from './messages';
-import { InvoiceStatusBadge } from './status-badges';
+import { InvoiceStatusIndicator } from '../../../components/status-indicators';
 
 const text = detailMessages.history;
 
@@ -53,7 +53,7 @@ const COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
           ) : (
             <div>
               {row.from ? text.from(INVOICE_STATUS_LABELS[row.from]) : text.initial}{' '}
-              <InvoiceStatusBadge status={row.entry.status} />
+              <InvoiceStatusIndicator status={row.entry.status} />
             </div>
           )}
           {row.entry.additionalMessage && (
