@@ -22,6 +22,9 @@ export const messages = {
     headerSession: CLIENT_MESSAGES.headerSession,
     retry: 'Reintentar',
   },
+  table: {
+    retry: 'Reintentar',
+  },
   feedback: {
     dismiss: 'Cerrar mensaje',
     understood: 'Entendido',

@@ -3,7 +3,6 @@ import Button from '@cloudscape-design/components/button';
 import Modal from '@cloudscape-design/components/modal';
 import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import {
   AUDIT_ACTION_LABELS,
@@ -15,11 +14,11 @@ import {
   type AuditValues,
   type Client,
 } from '@portal/shared';
-import { errorMessage } from '../../api/client';
 import { useClients } from '../../hooks/use-clients';
 import { adminMessages } from './messages';
 import { useCursorPages } from '../../hooks/use-cursor-pages';
 import { displayName } from './user-cell';
+import { TableEmptyState } from '../../components/table-empty-state';
 
 const text = adminMessages.history;
 const HISTORY_PAGE_SIZE = 10;
@@ -144,20 +143,7 @@ export function HistoryModal({
           trackBy="id"
           loading={events.isLoading}
           loadingText={text.loading}
-          empty={
-            events.error ? (
-              <Box textAlign="center" padding="m">
-                <SpaceBetween size="s">
-                  <StatusIndicator type="error">{errorMessage(events.error)}</StatusIndicator>
-                  <Button onClick={() => void events.refresh()}>{adminMessages.retry}</Button>
-                </SpaceBetween>
-              </Box>
-            ) : (
-              <Box textAlign="center" color="inherit" padding="m">
-                {text.empty}
-              </Box>
-            )
-          }
+          empty={<TableEmptyState error={events.error} onRetry={events.refresh} message={text.empty} />}
           pagination={
             <Pagination
               currentPageIndex={events.pageIndex + 1}

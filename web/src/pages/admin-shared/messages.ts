@@ -1,7 +1,6 @@
 /** Texts shared by the user administration screens (Employees and Suppliers, spec §2). */
 export const adminMessages = {
   refresh: 'Actualizar',
-  retry: 'Reintentar',
   cancel: 'Cancelar',
   close: 'Cerrar',
   closeModal: 'Cerrar ventana',

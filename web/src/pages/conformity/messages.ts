@@ -49,7 +49,6 @@ export const conformityMessages = {
   available: 'Disponible',
   openInvoice: (invoice: string) => `Ver comprobante ${invoice}`,
   refresh: 'Actualizar',
-  retry: 'Reintentar',
   clearFilters: 'Limpiar filtros',
   filters: {
     responsibleLabel: 'Responsable de la orden de compra',

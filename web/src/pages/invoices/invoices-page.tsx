@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
-import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import CollectionPreferences, {
   type CollectionPreferencesProps,
@@ -8,10 +7,8 @@ import CollectionPreferences, {
 import Header from '@cloudscape-design/components/header';
 import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import type { Invoice, InvoiceSummary } from '@portal/shared';
-import { errorMessage } from '../../api/client';
 import { useClients } from '../../hooks/use-clients';
 import { INVOICES_PATH, invoiceDetailHref, invoiceKeyOf } from '../../layout/header/invoice-links';
 import { useSidePanel } from '../../layout/side-panel';
@@ -31,6 +28,7 @@ import { useInvoicesPageSize } from './use-page-size';
 import { ALWAYS_VISIBLE, type InvoiceColumnId } from './table-preferences';
 import { useInvoicesTablePreferences } from './use-table-preferences';
 import { XmlUploadButton, XmlUploadProgress, useXmlUpload } from './xml-upload';
+import { TableEmptyState } from '../../components/table-empty-state';
 
 const text = invoicesMessages;
 
@@ -309,36 +307,20 @@ export default function InvoicesPage() {
           />
         }
         empty={
-          invoices.error ? (
-            <Box textAlign="center" padding="m">
-              <SpaceBetween size="s">
-                <StatusIndicator type="error">
-                  <span data-testid="invoices-error">{errorMessage(invoices.error)}</span>
-                </StatusIndicator>
-                <Button onClick={() => void invoices.refresh()}>{text.retry}</Button>
-              </SpaceBetween>
-            </Box>
-          ) : invoices.mayHaveMore ? (
-            <Box textAlign="center" color="inherit" padding="m">
-              <SpaceBetween size="s">
-                <span>{text.shortPage}</span>
-                <Button onClick={invoices.nextPage}>{text.keepSearching}</Button>
-              </SpaceBetween>
-            </Box>
+          invoices.mayHaveMore && !invoices.error ? (
+            <TableEmptyState
+              message={text.shortPage}
+              action={{ text: text.keepSearching, onClick: invoices.nextPage }}
+            />
           ) : (
-            <Box textAlign="center" color="inherit" padding="m">
-              <SpaceBetween size="s">
-                <span>{text.empty}</span>
-                {filtered && (
-                  <>
-                    <span>{text.emptyFiltered}</span>
-                    <Box>
-                      <Button onClick={() => clear()}>{text.filters.clear}</Button>
-                    </Box>
-                  </>
-                )}
-              </SpaceBetween>
-            </Box>
+            <TableEmptyState
+              testId="invoices"
+              error={invoices.error}
+              onRetry={invoices.refresh}
+              message={text.empty}
+              detail={filtered ? text.emptyFiltered : undefined}
+              action={filtered ? { text: text.filters.clear, onClick: () => clear() } : undefined}
+            />
           )
         }
         pagination={

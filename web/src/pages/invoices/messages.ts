@@ -20,7 +20,6 @@ export const invoicesMessages = {
   emptyFiltered: 'Ningún comprobante coincide con los filtros.',
   shortPage: 'En este tramo no se encontraron comprobantes con esos filtros; puede haber más en la página siguiente.',
   keepSearching: 'Seguir buscando',
-  retry: 'Reintentar',
   refresh: 'Actualizar',
   tableLabel: 'Comprobantes',
   noFile: 'Sin archivo',

@@ -1,10 +1,8 @@
 import { useMemo, useState } from 'react';
-import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import {
@@ -15,7 +13,7 @@ import {
   type CreatedExternalUser,
   type ExternalUser,
 } from '@portal/shared';
-import { apiCall, errorMessage } from '../../api/client';
+import { apiCall } from '../../api/client';
 import { useFeedback } from '../../feedback/feedback';
 import { HistoryModal } from '../admin-shared/history-modal';
 import { adminMessages } from '../admin-shared/messages';
@@ -25,6 +23,7 @@ import { supplierColumns, type SupplierAction } from './columns';
 import { CreateSupplierModal } from './create-supplier-modal';
 import { SupplierConfirmModal, type ConfirmableAction } from './supplier-confirm-modal';
 import { suppliersMessages } from './messages';
+import { TableEmptyState } from '../../components/table-empty-state';
 
 const text = suppliersMessages;
 const PAGE_SIZE = 50;
@@ -206,20 +205,12 @@ export default function SuppliersPage() {
         loading={users.isLoading}
         loadingText={text.loading}
         empty={
-          users.error ? (
-            <Box textAlign="center" padding="m">
-              <SpaceBetween size="s">
-                <StatusIndicator type="error">
-                  <span data-testid="suppliers-error">{errorMessage(users.error)}</span>
-                </StatusIndicator>
-                <Button onClick={() => void users.refresh()}>{adminMessages.retry}</Button>
-              </SpaceBetween>
-            </Box>
-          ) : (
-            <Box textAlign="center" color="inherit" padding="m">
-              {query ? text.noMatch : text.empty}
-            </Box>
-          )
+          <TableEmptyState
+            testId="suppliers"
+            error={users.error}
+            onRetry={users.refresh}
+            message={query ? text.noMatch : text.empty}
+          />
         }
         pagination={
           <Pagination

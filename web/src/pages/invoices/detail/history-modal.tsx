@@ -11,6 +11,7 @@ import {
 } from '@portal/shared';
 import { detailMessages } from './messages';
 import { InvoiceStatusIndicator } from '../../../components/status-indicators';
+import { TableEmptyState } from '../../../components/table-empty-state';
 
 const text = detailMessages.history;
 
@@ -108,11 +109,7 @@ export function HistoryModal(props: {
           items={rows}
           trackBy={(row) => String(row.index)}
           wrapLines
-          empty={
-            <Box textAlign="center" color="inherit">
-              {text.empty}
-            </Box>
-          }
+          empty={<TableEmptyState message={text.empty} />}
         />
       </div>
     </Modal>
