@@ -25,6 +25,10 @@ export const messages = {
   table: {
     retry: 'Reintentar',
   },
+  dialog: {
+    cancel: 'Cancelar',
+    close: 'Cerrar',
+  },
   feedback: {
     dismiss: 'Cerrar mensaje',
     understood: 'Entendido',
