@@ -24,6 +24,11 @@ export const messages = {
   },
   table: {
     retry: 'Reintentar',
+    pagination: {
+      nextPageLabel: 'Página siguiente',
+      previousPageLabel: 'Página anterior',
+      pageLabel: (page: number) => `Página ${page}`,
+    },
   },
   dialog: {
     cancel: 'Cancelar',

@@ -1,7 +1,6 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Modal from '@cloudscape-design/components/modal';
-import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import {
@@ -19,6 +18,7 @@ import { adminMessages } from './messages';
 import { useCursorPages } from '../../hooks/use-cursor-pages';
 import { displayName } from './user-cell';
 import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 
 const text = adminMessages.history;
 const HISTORY_PAGE_SIZE = 10;
@@ -144,16 +144,7 @@ export function HistoryModal({
           loading={events.isLoading}
           loadingText={text.loading}
           empty={<TableEmptyState error={events.error} onRetry={events.refresh} message={text.empty} />}
-          pagination={
-            <Pagination
-              currentPageIndex={events.pageIndex + 1}
-              pagesCount={events.pagesCount}
-              openEnd={events.openEnd}
-              disabled={events.isLoading}
-              onChange={({ detail }) => events.goToPage(detail.currentPageIndex - 1)}
-              ariaLabels={adminMessages.pagination}
-            />
-          }
+          pagination={<CursorPagination pages={events} />}
         />
       </SpaceBetween>
     </Modal>

@@ -5,11 +5,6 @@ export const adminMessages = {
   close: 'Cerrar',
   closeModal: 'Cerrar ventana',
   errorIcon: 'Error',
-  pagination: {
-    nextPageLabel: 'Página siguiente',
-    previousPageLabel: 'Página anterior',
-    pageLabel: (page: number) => `Página ${page}`,
-  },
   account: {
     enabled: 'Habilitado',
     disabled: 'Deshabilitado',

@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
-import Pagination from '@cloudscape-design/components/pagination';
 import Table from '@cloudscape-design/components/table';
 import type { ConformityDocument, ConformityKind } from '@portal/shared';
 import { useClients } from '../../hooks/use-clients';
@@ -12,6 +11,7 @@ import { ConformityFilters, NO_FILTER, appliedIssuer, type ConformityFilterInput
 import { conformityMessages } from './messages';
 import { useConformityDocuments, type ConformityFilter } from './use-conformity-documents';
 import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 
 const text = conformityMessages;
 
@@ -89,20 +89,7 @@ export function ConformityPage({ kind }: { kind: ConformityKind }) {
           />
         )
       }
-      pagination={
-        <Pagination
-          currentPageIndex={documents.pageIndex + 1}
-          pagesCount={documents.pagesCount}
-          openEnd={documents.openEnd}
-          disabled={documents.isLoading}
-          onChange={({ detail }) => documents.goToPage(detail.currentPageIndex - 1)}
-          ariaLabels={{
-            nextPageLabel: text.pagination.nextPageLabel,
-            previousPageLabel: text.pagination.previousPageLabel,
-            pageLabel: text.pagination.pageLabel,
-          }}
-        />
-      }
+      pagination={<CursorPagination pages={documents} />}
     />
   );
 }

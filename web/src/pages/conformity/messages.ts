@@ -65,10 +65,5 @@ export const conformityMessages = {
     issuerClear: 'Borrar RUC emisor',
     issuerInvalid: 'El RUC tiene 11 dígitos.',
   },
-  pagination: {
-    nextPageLabel: 'Página siguiente',
-    previousPageLabel: 'Página anterior',
-    pageLabel: (page: number) => `Página ${page}`,
-  },
   noCompany: 'Tu usuario no tiene una sociedad activa.',
 } as const;

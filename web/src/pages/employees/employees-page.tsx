@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
-import Pagination from '@cloudscape-design/components/pagination';
 import Table from '@cloudscape-design/components/table';
 import { routes, type InternalUser } from '@portal/shared';
 import { useClients } from '../../hooks/use-clients';
@@ -13,6 +12,7 @@ import { employeeColumns } from './columns';
 import { employeesMessages } from './messages';
 import { ReassignModal } from './reassign-modal';
 import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 
 const text = employeesMessages;
 const PAGE_SIZE = 50;
@@ -65,16 +65,7 @@ export default function EmployeesPage() {
         loading={users.isLoading}
         loadingText={text.loading}
         empty={<TableEmptyState testId="employees" error={users.error} onRetry={users.refresh} message={text.empty} />}
-        pagination={
-          <Pagination
-            currentPageIndex={users.pageIndex + 1}
-            pagesCount={users.pagesCount}
-            openEnd={users.openEnd}
-            disabled={users.isLoading}
-            onChange={({ detail }) => users.goToPage(detail.currentPageIndex - 1)}
-            ariaLabels={adminMessages.pagination}
-          />
-        }
+        pagination={<CursorPagination pages={users} />}
       />
       {reassigning && (
         <ReassignModal user={reassigning} onDismiss={() => setReassigning(null)} onSaved={afterReassign} />

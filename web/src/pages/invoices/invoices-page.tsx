@@ -5,7 +5,6 @@ import CollectionPreferences, {
   type CollectionPreferencesProps,
 } from '@cloudscape-design/components/collection-preferences';
 import Header from '@cloudscape-design/components/header';
-import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import type { Invoice, InvoiceSummary } from '@portal/shared';
@@ -29,6 +28,7 @@ import { ALWAYS_VISIBLE, type InvoiceColumnId } from './table-preferences';
 import { useInvoicesTablePreferences } from './use-table-preferences';
 import { XmlUploadButton, XmlUploadProgress, useXmlUpload } from './xml-upload';
 import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 
 const text = invoicesMessages;
 
@@ -323,20 +323,7 @@ export default function InvoicesPage() {
             />
           )
         }
-        pagination={
-          <Pagination
-            currentPageIndex={invoices.pageIndex + 1}
-            pagesCount={invoices.pagesCount}
-            openEnd={invoices.openEnd}
-            disabled={invoices.isLoading}
-            onChange={({ detail }) => invoices.goToPage(detail.currentPageIndex - 1)}
-            ariaLabels={{
-              nextPageLabel: text.pagination.nextPageLabel,
-              previousPageLabel: text.pagination.previousPageLabel,
-              pageLabel: text.pagination.pageLabel,
-            }}
-          />
-        }
+        pagination={<CursorPagination pages={invoices} />}
         preferences={
           <CollectionPreferences
             title={text.preferences.title}

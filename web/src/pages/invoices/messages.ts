@@ -56,11 +56,6 @@ export const invoicesMessages = {
   },
   openDetail: (invoiceNumber: string) => `Ver el detalle del comprobante ${invoiceNumber}`,
   detailPanelLabel: (invoiceNumber: string) => `Detalle del comprobante ${invoiceNumber}`,
-  pagination: {
-    nextPageLabel: 'Página siguiente',
-    previousPageLabel: 'Página anterior',
-    pageLabel: (page: number) => `Página ${page}`,
-  },
   preferences: {
     title: 'Preferencias',
     confirm: 'Confirmar',

@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
-import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
@@ -24,6 +23,7 @@ import { CreateSupplierModal } from './create-supplier-modal';
 import { SupplierConfirmModal, type ConfirmableAction } from './supplier-confirm-modal';
 import { suppliersMessages } from './messages';
 import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 
 const text = suppliersMessages;
 const PAGE_SIZE = 50;
@@ -212,16 +212,7 @@ export default function SuppliersPage() {
             message={query ? text.noMatch : text.empty}
           />
         }
-        pagination={
-          <Pagination
-            currentPageIndex={users.pageIndex + 1}
-            pagesCount={users.pagesCount}
-            openEnd={users.openEnd}
-            disabled={users.isLoading}
-            onChange={({ detail }) => users.goToPage(detail.currentPageIndex - 1)}
-            ariaLabels={adminMessages.pagination}
-          />
-        }
+        pagination={<CursorPagination pages={users} />}
       />
       {creating && <CreateSupplierModal onDismiss={() => setCreating(false)} onCreated={onCreated} />}
       {confirming && (
