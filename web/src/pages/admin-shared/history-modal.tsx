@@ -1,6 +1,4 @@
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
-import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import {
@@ -19,6 +17,7 @@ import { useCursorPages } from '../../hooks/use-cursor-pages';
 import { displayName } from './user-cell';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { CursorPagination } from '../../components/cursor-pagination';
+import { InfoModal } from '../../components/info-modal';
 
 const text = adminMessages.history;
 const HISTORY_PAGE_SIZE = 10;
@@ -117,20 +116,12 @@ export function HistoryModal({
   const name = displayName(user);
 
   return (
-    <Modal
-      visible
+    <InfoModal
       size="large"
       header={text.actionFor(name)}
       closeAriaLabel={adminMessages.closeModal}
       onDismiss={onDismiss}
-      data-testid="history-modal"
-      footer={
-        <Box float="right">
-          <Button variant="primary" onClick={onDismiss}>
-            {adminMessages.close}
-          </Button>
-        </Box>
-      }
+      testId="history-modal"
     >
       <SpaceBetween size="m">
         <Box color="text-body-secondary">{text.description(name, user.email)}</Box>
@@ -147,6 +138,6 @@ export function HistoryModal({
           pagination={<CursorPagination pages={events} />}
         />
       </SpaceBetween>
-    </Modal>
+    </InfoModal>
   );
 }

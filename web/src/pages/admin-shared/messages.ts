@@ -2,7 +2,6 @@
 export const adminMessages = {
   refresh: 'Actualizar',
   cancel: 'Cancelar',
-  close: 'Cerrar',
   closeModal: 'Cerrar ventana',
   errorIcon: 'Error',
   account: {

@@ -131,7 +131,6 @@ export const invoicesMessages = {
     attachmentsDescription: 'Los enlaces abren cada archivo en una pestaña nueva y vencen a los 5 minutos.',
     attachmentLoading: (index: number) => `Preparando el adjunto ${index}...`,
     attachmentOpens: 'se abre en una pestaña nueva',
-    close: 'Cerrar',
   },
   upload: {
     button: 'Cargar XML',

@@ -1,6 +1,4 @@
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
-import Modal from '@cloudscape-design/components/modal';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import {
   INVOICE_STATUS_LABELS,
@@ -12,6 +10,7 @@ import {
 import { detailMessages } from './messages';
 import { InvoiceStatusIndicator } from '../../../components/status-indicators';
 import { TableEmptyState } from '../../../components/table-empty-state';
+import { InfoModal } from '../../../components/info-modal';
 
 const text = detailMessages.history;
 
@@ -84,20 +83,7 @@ export function HistoryModal(props: {
     from: index > 0 ? props.history[index - 1]!.status : null,
   }));
   return (
-    <Modal
-      visible
-      size="large"
-      header={text.header}
-      closeAriaLabel={text.close}
-      onDismiss={props.onDismiss}
-      footer={
-        <Box float="right">
-          <Button variant="primary" onClick={props.onDismiss}>
-            {text.close}
-          </Button>
-        </Box>
-      }
-    >
+    <InfoModal size="large" header={text.header} onDismiss={props.onDismiss}>
       <div data-testid="invoice-history">
         <Box color="text-body-secondary" margin={{ bottom: 's' }}>
           {text.description(props.number)}
@@ -112,6 +98,6 @@ export function HistoryModal(props: {
           empty={<TableEmptyState message={text.empty} />}
         />
       </div>
-    </Modal>
+    </InfoModal>
   );
 }

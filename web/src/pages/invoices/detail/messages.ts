@@ -316,7 +316,6 @@ export const detailMessages = {
   history: {
     header: 'Historial',
     description: (number: string) => `Cambios de estado del comprobante ${number}`,
-    close: 'Cerrar',
     tableLabel: (number: string) => `Historial de estados del comprobante ${number}`,
     empty: 'El comprobante no tiene cambios de estado registrados.',
     columns: {
