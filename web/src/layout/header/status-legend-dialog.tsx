@@ -2,8 +2,8 @@ import Box from '@cloudscape-design/components/box';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { INVOICE_STATUSES } from '@portal/shared';
 import { InvoiceStatusIndicator } from '../../components/status-indicators';
-import { headerMessages } from './messages';
 import { InfoModal } from '../../components/info-modal';
+import { headerMessages } from './messages';
 
 const text = headerMessages.legend;
 

@@ -12,12 +12,12 @@ import {
   type Client,
 } from '@portal/shared';
 import { useClients } from '../../hooks/use-clients';
-import { adminMessages } from './messages';
-import { useCursorPages } from '../../hooks/use-cursor-pages';
-import { displayName } from './user-cell';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { CursorPagination } from '../../components/cursor-pagination';
 import { InfoModal } from '../../components/info-modal';
+import { adminMessages } from './messages';
+import { useCursorPages } from '../../hooks/use-cursor-pages';
+import { displayName } from './user-cell';
 
 const text = adminMessages.history;
 const HISTORY_PAGE_SIZE = 10;

@@ -4,9 +4,9 @@ import Header from '@cloudscape-design/components/header';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { normalizeForSearch, routes, type Client } from '@portal/shared';
 import { useApi } from '../../api/use-api';
+import { TableEmptyState } from '../../components/table-empty-state';
 import { avatarColourOf, initialsOf } from './initials';
 import { clientsMessages as text } from './messages';
-import { TableEmptyState } from '../../components/table-empty-state';
 
 const LOGO_SIZE = 48;
 

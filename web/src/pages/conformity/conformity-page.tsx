@@ -6,12 +6,12 @@ import type { ConformityDocument, ConformityKind } from '@portal/shared';
 import { useClients } from '../../hooks/use-clients';
 import { resolveActiveCompany, useChosenCompany } from '../../session/active-company';
 import { useCurrentUser } from '../../session/use-current-user';
+import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 import { conformityColumns } from './columns';
 import { ConformityFilters, NO_FILTER, appliedIssuer, type ConformityFilterInput } from './conformity-filters';
 import { conformityMessages } from './messages';
 import { useConformityDocuments, type ConformityFilter } from './use-conformity-documents';
-import { TableEmptyState } from '../../components/table-empty-state';
-import { CursorPagination } from '../../components/cursor-pagination';
 
 const text = conformityMessages;
 

@@ -8,11 +8,11 @@ import { HistoryModal } from '../admin-shared/history-modal';
 import { adminMessages } from '../admin-shared/messages';
 import { useCursorPages } from '../../hooks/use-cursor-pages';
 import { useForgetRoute } from '../admin-shared/use-forget-route';
+import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 import { employeeColumns } from './columns';
 import { employeesMessages } from './messages';
 import { ReassignModal } from './reassign-modal';
-import { TableEmptyState } from '../../components/table-empty-state';
-import { CursorPagination } from '../../components/cursor-pagination';
 
 const text = employeesMessages;
 const PAGE_SIZE = 50;

@@ -8,8 +8,8 @@ import { routes, type InvoiceSummary } from '@portal/shared';
 import { apiCall, errorMessage } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { useFeedback } from '../../feedback/feedback';
-import { invoicesMessages } from './messages';
 import { InfoModal } from '../../components/info-modal';
+import { invoicesMessages } from './messages';
 
 const text = invoicesMessages.files;
 

@@ -13,6 +13,8 @@ import { INVOICES_PATH, invoiceDetailHref, invoiceKeyOf } from '../../layout/hea
 import { useSidePanel } from '../../layout/side-panel';
 import { chooseCompany, resolveActiveCompany, useChosenCompany } from '../../session/active-company';
 import { useCurrentUser } from '../../session/use-current-user';
+import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 import { InvoiceDetailPanel, InvoiceNotFoundPanel } from './detail/invoice-detail-panel';
 import { COLUMN_WIDTHS, invoiceColumns, invoiceNumber, sortInvoices } from './columns';
 import { AttachmentsModal, useFileActions } from './file-actions';
@@ -27,8 +29,6 @@ import { useInvoicesPageSize } from './use-page-size';
 import { ALWAYS_VISIBLE, type InvoiceColumnId } from './table-preferences';
 import { useInvoicesTablePreferences } from './use-table-preferences';
 import { XmlUploadButton, XmlUploadProgress, useXmlUpload } from './xml-upload';
-import { TableEmptyState } from '../../components/table-empty-state';
-import { CursorPagination } from '../../components/cursor-pagination';
 
 const text = invoicesMessages;
 

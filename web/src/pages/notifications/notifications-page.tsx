@@ -8,9 +8,9 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import { formatDateTime, type Notification } from '@portal/shared';
 import { useFeedback } from '../../feedback/feedback';
+import { TableEmptyState } from '../../components/table-empty-state';
 import { notificationMessages as text } from './messages';
 import { notificationHref, useNotifications } from './use-notifications';
-import { TableEmptyState } from '../../components/table-empty-state';
 
 function columns(follow: (href: string) => void): TableProps.ColumnDefinition<Notification>[] {
   return [

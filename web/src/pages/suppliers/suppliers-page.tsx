@@ -18,12 +18,12 @@ import { HistoryModal } from '../admin-shared/history-modal';
 import { adminMessages } from '../admin-shared/messages';
 import { useCursorPages, type PageFilter } from '../../hooks/use-cursor-pages';
 import { useForgetRoute } from '../admin-shared/use-forget-route';
+import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 import { supplierColumns, type SupplierAction } from './columns';
 import { CreateSupplierModal } from './create-supplier-modal';
 import { SupplierConfirmModal, type ConfirmableAction } from './supplier-confirm-modal';
 import { suppliersMessages } from './messages';
-import { TableEmptyState } from '../../components/table-empty-state';
-import { CursorPagination } from '../../components/cursor-pagination';
 
 const text = suppliersMessages;
 const PAGE_SIZE = 50;

@@ -7,10 +7,10 @@ import {
   isAcquirerConformityHistoryEntry,
   type StatusHistoryEntry,
 } from '@portal/shared';
-import { detailMessages } from './messages';
 import { InvoiceStatusIndicator } from '../../../components/status-indicators';
 import { TableEmptyState } from '../../../components/table-empty-state';
 import { InfoModal } from '../../../components/info-modal';
+import { detailMessages } from './messages';
 
 const text = detailMessages.history;
 

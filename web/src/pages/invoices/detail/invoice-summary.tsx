@@ -19,12 +19,12 @@ import {
   type SapPosting,
   type SapPostingState,
 } from '@portal/shared';
+import { CertStatusIndicator, InvoiceStatusIndicator } from '../../../components/status-indicators';
 import { InvoiceBreakdownSection } from './invoice-breakdown';
 import { invoiceDetailHref, type InvoiceKey } from '../../../layout/header/invoice-links';
 import { InvoiceFiles } from './invoice-files';
 import { PaymentSection } from './payment-section';
 import { detailMessages } from './messages';
-import { CertStatusIndicator, InvoiceStatusIndicator } from '../../../components/status-indicators';
 import { SunatWait } from './sunat-wait';
 
 const text = detailMessages;
