@@ -22,6 +22,18 @@ export const messages = {
     headerSession: CLIENT_MESSAGES.headerSession,
     retry: 'Reintentar',
   },
+  table: {
+    retry: 'Reintentar',
+    pagination: {
+      nextPageLabel: 'Página siguiente',
+      previousPageLabel: 'Página anterior',
+      pageLabel: (page: number) => `Página ${page}`,
+    },
+  },
+  dialog: {
+    cancel: 'Cancelar',
+    close: 'Cerrar',
+  },
   feedback: {
     dismiss: 'Cerrar mensaje',
     understood: 'Entendido',

@@ -52,6 +52,5 @@ export const headerMessages = {
       SCHEDULED: 'El pago tiene una fecha programada.',
       PAID: 'El pago fue realizado.',
     } satisfies Record<InvoiceStatus, string>,
-    close: 'Cerrar',
   },
 } as const;

@@ -1,9 +1,5 @@
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
-import Modal from '@cloudscape-design/components/modal';
-import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import {
   AUDIT_ACTION_LABELS,
@@ -15,10 +11,12 @@ import {
   type AuditValues,
   type Client,
 } from '@portal/shared';
-import { errorMessage } from '../../api/client';
 import { useClients } from '../../hooks/use-clients';
+import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
+import { InfoModal } from '../../components/info-modal';
 import { adminMessages } from './messages';
-import { useCursorPages } from './use-cursor-pages';
+import { useCursorPages } from '../../hooks/use-cursor-pages';
 import { displayName } from './user-cell';
 
 const text = adminMessages.history;
@@ -118,20 +116,12 @@ export function HistoryModal({
   const name = displayName(user);
 
   return (
-    <Modal
-      visible
+    <InfoModal
       size="large"
       header={text.actionFor(name)}
       closeAriaLabel={adminMessages.closeModal}
       onDismiss={onDismiss}
-      data-testid="history-modal"
-      footer={
-        <Box float="right">
-          <Button variant="primary" onClick={onDismiss}>
-            {adminMessages.close}
-          </Button>
-        </Box>
-      }
+      testId="history-modal"
     >
       <SpaceBetween size="m">
         <Box color="text-body-secondary">{text.description(name, user.email)}</Box>
@@ -144,32 +134,10 @@ export function HistoryModal({
           trackBy="id"
           loading={events.isLoading}
           loadingText={text.loading}
-          empty={
-            events.error ? (
-              <Box textAlign="center" padding="m">
-                <SpaceBetween size="s">
-                  <StatusIndicator type="error">{errorMessage(events.error)}</StatusIndicator>
-                  <Button onClick={() => void events.refresh()}>{adminMessages.retry}</Button>
-                </SpaceBetween>
-              </Box>
-            ) : (
-              <Box textAlign="center" color="inherit" padding="m">
-                {text.empty}
-              </Box>
-            )
-          }
-          pagination={
-            <Pagination
-              currentPageIndex={events.pageIndex + 1}
-              pagesCount={events.pagesCount}
-              openEnd={events.openEnd}
-              disabled={events.isLoading}
-              onChange={({ detail }) => events.goToPage(detail.currentPageIndex - 1)}
-              ariaLabels={adminMessages.pagination}
-            />
-          }
+          empty={<TableEmptyState error={events.error} onRetry={events.refresh} message={text.empty} />}
+          pagination={<CursorPagination pages={events} />}
         />
       </SpaceBetween>
-    </Modal>
+    </InfoModal>
   );
 }

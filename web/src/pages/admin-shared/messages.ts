@@ -1,16 +1,9 @@
 /** Texts shared by the user administration screens (Employees and Suppliers, spec §2). */
 export const adminMessages = {
   refresh: 'Actualizar',
-  retry: 'Reintentar',
   cancel: 'Cancelar',
-  close: 'Cerrar',
   closeModal: 'Cerrar ventana',
   errorIcon: 'Error',
-  pagination: {
-    nextPageLabel: 'Página siguiente',
-    previousPageLabel: 'Página anterior',
-    pageLabel: (page: number) => `Página ${page}`,
-  },
   account: {
     enabled: 'Habilitado',
     disabled: 'Deshabilitado',

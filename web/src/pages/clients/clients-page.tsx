@@ -1,14 +1,10 @@
 import { useMemo, useState } from 'react';
-import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import Cards from '@cloudscape-design/components/cards';
 import Header from '@cloudscape-design/components/header';
-import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import { normalizeForSearch, routes, type Client } from '@portal/shared';
-import { errorMessage } from '../../api/client';
 import { useApi } from '../../api/use-api';
+import { TableEmptyState } from '../../components/table-empty-state';
 import { avatarColourOf, initialsOf } from './initials';
 import { clientsMessages as text } from './messages';
 
@@ -140,27 +136,13 @@ export default function ClientsPage() {
         ],
       }}
       empty={
-        error ? (
-          <Box textAlign="center" padding="m">
-            <SpaceBetween size="s">
-              <StatusIndicator type="error">
-                <span data-testid="clients-error">{errorMessage(error)}</span>
-              </StatusIndicator>
-              <Button onClick={() => void mutate()}>{text.retry}</Button>
-            </SpaceBetween>
-          </Box>
-        ) : filter && clients.length > 0 ? (
-          <Box textAlign="center" color="inherit" padding="m">
-            <SpaceBetween size="s">
-              <span>{text.noMatch}</span>
-              <Button onClick={() => setFilter('')}>{text.clearFilter}</Button>
-            </SpaceBetween>
-          </Box>
-        ) : (
-          <Box textAlign="center" color="inherit" padding="m">
-            {text.empty}
-          </Box>
-        )
+        <TableEmptyState
+          testId="clients"
+          error={error}
+          onRetry={mutate}
+          message={filter && clients.length > 0 ? text.noMatch : text.empty}
+          action={filter && clients.length > 0 ? { text: text.clearFilter, onClick: () => setFilter('') } : undefined}
+        />
       }
     />
   );

@@ -8,7 +8,6 @@ export const clientsMessages = {
   empty: 'No hay sociedades registradas.',
   noMatch: 'Ninguna sociedad coincide con la búsqueda.',
   clearFilter: 'Limpiar búsqueda',
-  retry: 'Reintentar',
   filterPlaceholder: 'Buscar por nombre o RUC',
   filterLabel: 'Buscar sociedades por nombre o RUC',
   filterClear: 'Borrar búsqueda',

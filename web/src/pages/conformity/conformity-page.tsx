@@ -1,16 +1,13 @@
 import { useMemo, useState } from 'react';
-import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
-import Pagination from '@cloudscape-design/components/pagination';
-import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import type { ConformityDocument, ConformityKind } from '@portal/shared';
-import { errorMessage } from '../../api/client';
 import { useClients } from '../../hooks/use-clients';
 import { resolveActiveCompany, useChosenCompany } from '../../session/active-company';
 import { useCurrentUser } from '../../session/use-current-user';
+import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 import { conformityColumns } from './columns';
 import { ConformityFilters, NO_FILTER, appliedIssuer, type ConformityFilterInput } from './conformity-filters';
 import { conformityMessages } from './messages';
@@ -81,45 +78,18 @@ export function ConformityPage({ kind }: { kind: ConformityKind }) {
       filter={acquirer ? <ConformityFilters acquirer={acquirer} value={input} onChange={setInput} /> : undefined}
       empty={
         !acquirer ? (
-          <Box textAlign="center" color="inherit" padding="m">
-            {text.noCompany}
-          </Box>
-        ) : documents.error ? (
-          <Box textAlign="center" padding="m">
-            <SpaceBetween size="s">
-              <StatusIndicator type="error">
-                <span data-testid="conformity-error">{errorMessage(documents.error)}</span>
-              </StatusIndicator>
-              <Button onClick={() => void documents.refresh()}>{text.retry}</Button>
-            </SpaceBetween>
-          </Box>
-        ) : filtered ? (
-          <Box textAlign="center" color="inherit" padding="m">
-            <SpaceBetween size="s">
-              <span data-testid="conformity-empty">{texts.noMatch}</span>
-              <Button onClick={() => setInput(NO_FILTER)}>{text.clearFilters}</Button>
-            </SpaceBetween>
-          </Box>
+          <TableEmptyState message={text.noCompany} />
         ) : (
-          <Box textAlign="center" color="inherit" padding="m">
-            <span data-testid="conformity-empty">{texts.empty}</span>
-          </Box>
+          <TableEmptyState
+            testId="conformity"
+            error={documents.error}
+            onRetry={documents.refresh}
+            message={filtered ? texts.noMatch : texts.empty}
+            action={filtered ? { text: text.clearFilters, onClick: () => setInput(NO_FILTER) } : undefined}
+          />
         )
       }
-      pagination={
-        <Pagination
-          currentPageIndex={documents.pageIndex + 1}
-          pagesCount={documents.pagesCount}
-          openEnd={documents.openEnd}
-          disabled={documents.isLoading}
-          onChange={({ detail }) => documents.goToPage(detail.currentPageIndex - 1)}
-          ariaLabels={{
-            nextPageLabel: text.pagination.nextPageLabel,
-            previousPageLabel: text.pagination.previousPageLabel,
-            pageLabel: text.pagination.pageLabel,
-          }}
-        />
-      }
+      pagination={<CursorPagination pages={documents} />}
     />
   );
 }

@@ -49,7 +49,6 @@ export const conformityMessages = {
   available: 'Disponible',
   openInvoice: (invoice: string) => `Ver comprobante ${invoice}`,
   refresh: 'Actualizar',
-  retry: 'Reintentar',
   clearFilters: 'Limpiar filtros',
   filters: {
     responsibleLabel: 'Responsable de la orden de compra',
@@ -65,11 +64,6 @@ export const conformityMessages = {
     issuerPlaceholder: '11 dígitos',
     issuerClear: 'Borrar RUC emisor',
     issuerInvalid: 'El RUC tiene 11 dígitos.',
-  },
-  pagination: {
-    nextPageLabel: 'Página siguiente',
-    previousPageLabel: 'Página anterior',
-    pageLabel: (page: number) => `Página ${page}`,
   },
   noCompany: 'Tu usuario no tiene una sociedad activa.',
 } as const;

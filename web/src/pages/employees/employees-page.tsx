@@ -1,18 +1,15 @@
 import { useMemo, useState } from 'react';
-import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
-import Pagination from '@cloudscape-design/components/pagination';
-import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import { routes, type InternalUser } from '@portal/shared';
-import { errorMessage } from '../../api/client';
 import { useClients } from '../../hooks/use-clients';
 import { HistoryModal } from '../admin-shared/history-modal';
 import { adminMessages } from '../admin-shared/messages';
-import { useCursorPages } from '../admin-shared/use-cursor-pages';
+import { useCursorPages } from '../../hooks/use-cursor-pages';
 import { useForgetRoute } from '../admin-shared/use-forget-route';
+import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 import { employeeColumns } from './columns';
 import { employeesMessages } from './messages';
 import { ReassignModal } from './reassign-modal';
@@ -67,32 +64,8 @@ export default function EmployeesPage() {
         trackBy="id"
         loading={users.isLoading}
         loadingText={text.loading}
-        empty={
-          users.error ? (
-            <Box textAlign="center" padding="m">
-              <SpaceBetween size="s">
-                <StatusIndicator type="error">
-                  <span data-testid="employees-error">{errorMessage(users.error)}</span>
-                </StatusIndicator>
-                <Button onClick={() => void users.refresh()}>{adminMessages.retry}</Button>
-              </SpaceBetween>
-            </Box>
-          ) : (
-            <Box textAlign="center" color="inherit" padding="m">
-              {text.empty}
-            </Box>
-          )
-        }
-        pagination={
-          <Pagination
-            currentPageIndex={users.pageIndex + 1}
-            pagesCount={users.pagesCount}
-            openEnd={users.openEnd}
-            disabled={users.isLoading}
-            onChange={({ detail }) => users.goToPage(detail.currentPageIndex - 1)}
-            ariaLabels={adminMessages.pagination}
-          />
-        }
+        empty={<TableEmptyState testId="employees" error={users.error} onRetry={users.refresh} message={text.empty} />}
+        pagination={<CursorPagination pages={users} />}
       />
       {reassigning && (
         <ReassignModal user={reassigning} onDismiss={() => setReassigning(null)} onSaved={afterReassign} />

@@ -1,21 +1,19 @@
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import type { TableProps } from '@cloudscape-design/components/table';
 import {
   CERT_STATUS_LABELS,
   INVOICE_STATUSES,
-  INVOICE_STATUS_LABELS,
   INVOICE_TYPE_LABELS,
   formatDate,
   formatMoney,
   rucRiskOf,
   rucRiskText,
   sapPostingMark,
-  type CertStatus,
-  type InvoiceStatus,
   type InvoiceSummary,
 } from '@portal/shared';
+import { CertStatusIndicator, InvoiceStatusIndicator } from '../../components/status-indicators';
 import { ConformityStatus } from './acquirer-conformity/conformity-status';
 import { conformityMessages } from './acquirer-conformity/messages';
 import { FileActions } from './file-actions';
@@ -24,21 +22,6 @@ import { paymentMessages } from './payment-messages';
 import type { ColumnWidths, InvoiceColumnId } from './table-preferences';
 
 const text = invoicesMessages;
-
-export const STATUS_INDICATOR: Record<InvoiceStatus, StatusIndicatorProps.Type> = {
-  PENDING: 'warning',
-  COMPLETED: 'info',
-  ACCEPTED: 'success',
-  REJECTED: 'error',
-  SCHEDULED: 'pending',
-  PAID: 'success',
-};
-
-const CERT_STATUS_INDICATOR: Record<CertStatus, StatusIndicatorProps.Type> = {
-  PENDING: 'pending',
-  INVALID: 'error',
-  VALID: 'success',
-};
 
 /** The invoice number people read: SERIE-CORRELATIVO, or the id when either part is missing. */
 export function invoiceNumber(invoice: Pick<InvoiceSummary, 'prefixId' | 'numericId' | 'id'>): string {
@@ -254,9 +237,7 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       ...COLUMN_WIDTHS.status,
       cell: (invoice) => (
         <span data-testid="invoice-status" data-status={invoice.status}>
-          <StatusIndicator type={STATUS_INDICATOR[invoice.status]}>
-            {INVOICE_STATUS_LABELS[invoice.status]}
-          </StatusIndicator>
+          <InvoiceStatusIndicator status={invoice.status} />
           <SapPostingMark invoice={invoice} />
           <RucRiskMark invoice={invoice} />
         </span>
@@ -270,9 +251,7 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       ...COLUMN_WIDTHS.certStatus,
       cell: (invoice) => (
         <span data-testid="invoice-cert-status">
-          <StatusIndicator type={CERT_STATUS_INDICATOR[invoice.certStatus]}>
-            {CERT_STATUS_LABELS[invoice.certStatus]}
-          </StatusIndicator>
+          <CertStatusIndicator status={invoice.certStatus} />
         </span>
       ),
       sortingComparator: (a, b) => byText(CERT_STATUS_LABELS[a.certStatus], CERT_STATUS_LABELS[b.certStatus]),

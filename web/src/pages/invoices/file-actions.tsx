@@ -1,15 +1,14 @@
 import { useCallback, useMemo } from 'react';
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import ButtonDropdown, { type ButtonDropdownProps } from '@cloudscape-design/components/button-dropdown';
 import Link from '@cloudscape-design/components/link';
-import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { routes, type InvoiceSummary } from '@portal/shared';
 import { apiCall, errorMessage } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { useFeedback } from '../../feedback/feedback';
+import { InfoModal } from '../../components/info-modal';
 import { invoicesMessages } from './messages';
 
 const text = invoicesMessages.files;
@@ -143,19 +142,7 @@ export function AttachmentsModal({
   onDismiss: () => void;
 }) {
   return (
-    <Modal
-      visible
-      onDismiss={onDismiss}
-      header={text.attachmentsTitle(label)}
-      closeAriaLabel={text.close}
-      footer={
-        <Box float="right">
-          <Button variant="primary" onClick={onDismiss}>
-            {text.close}
-          </Button>
-        </Box>
-      }
-    >
+    <InfoModal header={text.attachmentsTitle(label)} onDismiss={onDismiss}>
       <SpaceBetween size="s">
         <Box color="text-body-secondary">{text.attachmentsDescription}</Box>
         <ul data-testid="invoice-attachments" style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
@@ -166,6 +153,6 @@ export function AttachmentsModal({
           ))}
         </ul>
       </SpaceBetween>
-    </Modal>
+    </InfoModal>
   );
 }

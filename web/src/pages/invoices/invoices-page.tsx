@@ -1,22 +1,20 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
-import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import CollectionPreferences, {
   type CollectionPreferencesProps,
 } from '@cloudscape-design/components/collection-preferences';
 import Header from '@cloudscape-design/components/header';
-import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import type { Invoice, InvoiceSummary } from '@portal/shared';
-import { errorMessage } from '../../api/client';
 import { useClients } from '../../hooks/use-clients';
 import { INVOICES_PATH, invoiceDetailHref, invoiceKeyOf } from '../../layout/header/invoice-links';
 import { useSidePanel } from '../../layout/side-panel';
 import { chooseCompany, resolveActiveCompany, useChosenCompany } from '../../session/active-company';
 import { useCurrentUser } from '../../session/use-current-user';
+import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 import { InvoiceDetailPanel, InvoiceNotFoundPanel } from './detail/invoice-detail-panel';
 import { COLUMN_WIDTHS, invoiceColumns, invoiceNumber, sortInvoices } from './columns';
 import { AttachmentsModal, useFileActions } from './file-actions';
@@ -309,52 +307,23 @@ export default function InvoicesPage() {
           />
         }
         empty={
-          invoices.error ? (
-            <Box textAlign="center" padding="m">
-              <SpaceBetween size="s">
-                <StatusIndicator type="error">
-                  <span data-testid="invoices-error">{errorMessage(invoices.error)}</span>
-                </StatusIndicator>
-                <Button onClick={() => void invoices.refresh()}>{text.retry}</Button>
-              </SpaceBetween>
-            </Box>
-          ) : invoices.mayHaveMore ? (
-            <Box textAlign="center" color="inherit" padding="m">
-              <SpaceBetween size="s">
-                <span>{text.shortPage}</span>
-                <Button onClick={invoices.nextPage}>{text.keepSearching}</Button>
-              </SpaceBetween>
-            </Box>
+          invoices.mayHaveMore && !invoices.error ? (
+            <TableEmptyState
+              message={text.shortPage}
+              action={{ text: text.keepSearching, onClick: invoices.nextPage }}
+            />
           ) : (
-            <Box textAlign="center" color="inherit" padding="m">
-              <SpaceBetween size="s">
-                <span>{text.empty}</span>
-                {filtered && (
-                  <>
-                    <span>{text.emptyFiltered}</span>
-                    <Box>
-                      <Button onClick={() => clear()}>{text.filters.clear}</Button>
-                    </Box>
-                  </>
-                )}
-              </SpaceBetween>
-            </Box>
+            <TableEmptyState
+              testId="invoices"
+              error={invoices.error}
+              onRetry={invoices.refresh}
+              message={text.empty}
+              detail={filtered ? text.emptyFiltered : undefined}
+              action={filtered ? { text: text.filters.clear, onClick: () => clear() } : undefined}
+            />
           )
         }
-        pagination={
-          <Pagination
-            currentPageIndex={invoices.pageIndex + 1}
-            pagesCount={invoices.pagesCount}
-            openEnd={invoices.openEnd}
-            disabled={invoices.isLoading}
-            onChange={({ detail }) => invoices.goToPage(detail.currentPageIndex - 1)}
-            ariaLabels={{
-              nextPageLabel: text.pagination.nextPageLabel,
-              previousPageLabel: text.pagination.previousPageLabel,
-              pageLabel: text.pagination.pageLabel,
-            }}
-          />
-        }
+        pagination={<CursorPagination pages={invoices} />}
         preferences={
           <CollectionPreferences
             title={text.preferences.title}

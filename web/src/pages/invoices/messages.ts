@@ -20,7 +20,6 @@ export const invoicesMessages = {
   emptyFiltered: 'Ningún comprobante coincide con los filtros.',
   shortPage: 'En este tramo no se encontraron comprobantes con esos filtros; puede haber más en la página siguiente.',
   keepSearching: 'Seguir buscando',
-  retry: 'Reintentar',
   refresh: 'Actualizar',
   tableLabel: 'Comprobantes',
   noFile: 'Sin archivo',
@@ -57,11 +56,6 @@ export const invoicesMessages = {
   },
   openDetail: (invoiceNumber: string) => `Ver el detalle del comprobante ${invoiceNumber}`,
   detailPanelLabel: (invoiceNumber: string) => `Detalle del comprobante ${invoiceNumber}`,
-  pagination: {
-    nextPageLabel: 'Página siguiente',
-    previousPageLabel: 'Página anterior',
-    pageLabel: (page: number) => `Página ${page}`,
-  },
   preferences: {
     title: 'Preferencias',
     confirm: 'Confirmar',
@@ -137,7 +131,6 @@ export const invoicesMessages = {
     attachmentsDescription: 'Los enlaces abren cada archivo en una pestaña nueva y vencen a los 5 minutos.',
     attachmentLoading: (index: number) => `Preparando el adjunto ${index}...`,
     attachmentOpens: 'se abre en una pestaña nueva',
-    close: 'Cerrar',
   },
   upload: {
     button: 'Cargar XML',

@@ -1,41 +1,55 @@
 import { useState } from 'react';
 import { confirmSignIn } from 'aws-amplify/auth';
+import FormField from '@cloudscape-design/components/form-field';
+import Input from '@cloudscape-design/components/input';
+import SpaceBetween from '@cloudscape-design/components/space-between';
 import { messages } from '../../messages';
 import { authErrorName } from '../../session/auth-errors';
 import { LoginStepForm } from './login-step-form';
-import { NewPasswordFields } from './new-password-fields';
 import { newPasswordErrors } from './validation';
 
+/** What the user typed: the new password and, where the step asks for it, the e-mailed code. */
+export interface PasswordInput {
+  readonly password: string;
+  readonly code: string;
+}
+
 /**
- * First sign-in of an invited supplier: Cognito asks for a new password in place of the temporary one
- * (NEW_PASSWORD_REQUIRED); the sign-in completes with it.
+ * The step that sets a password: a new password and its repetition (the pool's policy as the constraint
+ * text), and first the e-mailed code when `withCode`. `onSubmit` throws when the identity service refuses;
+ * `failures` names the sentence for each of its error names, `fallbackFailure` the one for anything else.
  */
-export function NewPasswordForm({ onSignedIn, onCancel }: { onSignedIn: () => Promise<void>; onCancel: () => void }) {
+export function PasswordForm(props: {
+  title: string;
+  description: string;
+  submitText: string;
+  withCode?: boolean;
+  onSubmit: (input: PasswordInput) => Promise<void>;
+  failures: ReadonlyMap<string, string>;
+  fallbackFailure: string;
+  failureTestId: string;
+  onBack: () => void;
+}) {
+  const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [repeated, setRepeated] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const errors = newPasswordErrors(password, repeated, submitted);
+  const missingCode = Boolean(props.withCode) && !code.trim();
+  const codeError = submitted && missingCode ? messages.resetPassword.codeRequired : undefined;
 
   const submit = async () => {
     setSubmitted(true);
     setFailure(null);
     const problems = newPasswordErrors(password, repeated, true);
-    if (problems.password || problems.repeated) return;
+    if (missingCode || problems.password || problems.repeated) return;
     setBusy(true);
     try {
-      const result = await confirmSignIn({ challengeResponse: password });
-      if (!result.isSignedIn) {
-        setFailure(messages.login.failed);
-        return;
-      }
-      await onSignedIn();
+      await props.onSubmit({ password, code: code.trim() });
     } catch (error) {
-      const name = authErrorName(error);
-      if (name === 'InvalidPasswordException') setFailure(messages.newPassword.rejected);
-      else if (name === 'NotAuthorizedException') setFailure(messages.newPassword.expired);
-      else setFailure(messages.login.failed);
+      setFailure(props.failures.get(authErrorName(error) ?? '') ?? props.fallbackFailure);
     } finally {
       setBusy(false);
     }
@@ -43,21 +57,84 @@ export function NewPasswordForm({ onSignedIn, onCancel }: { onSignedIn: () => Pr
 
   return (
     <LoginStepForm
+      title={props.title}
+      description={props.description}
+      submitText={props.submitText}
+      busy={busy}
+      onSubmit={submit}
+      onBack={props.onBack}
+      outcome={failure ? { type: 'error', text: failure, testId: props.failureTestId } : null}
+    >
+      {props.withCode && (
+        <FormField label={messages.resetPassword.codeLabel} errorText={codeError}>
+          <Input
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={({ detail }) => setCode(detail.value)}
+            invalid={Boolean(codeError)}
+          />
+        </FormField>
+      )}
+      <SpaceBetween size="l">
+        <FormField
+          label={messages.newPassword.passwordLabel}
+          constraintText={messages.newPassword.constraint}
+          errorText={errors.password}
+        >
+          <Input
+            type="password"
+            name="new-password"
+            autoComplete="new-password"
+            value={password}
+            onChange={({ detail }) => setPassword(detail.value)}
+            invalid={Boolean(errors.password)}
+          />
+        </FormField>
+        <FormField label={messages.newPassword.repeatLabel} errorText={errors.repeated}>
+          <Input
+            type="password"
+            name="repeat-password"
+            autoComplete="new-password"
+            value={repeated}
+            onChange={({ detail }) => setRepeated(detail.value)}
+            invalid={Boolean(errors.repeated)}
+          />
+        </FormField>
+      </SpaceBetween>
+    </LoginStepForm>
+  );
+}
+
+/** Cognito's refusals of a first password, as the supplier reads them. */
+const NEW_PASSWORD_FAILURES: ReadonlyMap<string, string> = new Map([
+  ['InvalidPasswordException', messages.newPassword.rejected],
+  ['NotAuthorizedException', messages.newPassword.expired],
+]);
+
+/** Cognito answered the new password without completing the sign-in. */
+class SignInIncompleteError extends Error {}
+
+/**
+ * First sign-in of an invited supplier: Cognito asks for a new password in place of the temporary one
+ * (NEW_PASSWORD_REQUIRED); the sign-in completes with it.
+ */
+export function NewPasswordForm({ onSignedIn, onCancel }: { onSignedIn: () => Promise<void>; onCancel: () => void }) {
+  return (
+    <PasswordForm
       title={messages.newPassword.title}
       description={messages.newPassword.description}
       submitText={messages.newPassword.submit}
-      busy={busy}
-      onSubmit={submit}
+      onSubmit={async ({ password }) => {
+        const result = await confirmSignIn({ challengeResponse: password });
+        if (!result.isSignedIn) throw new SignInIncompleteError();
+        await onSignedIn();
+      }}
+      failures={NEW_PASSWORD_FAILURES}
+      fallbackFailure={messages.login.failed}
+      failureTestId="new-password-failure"
       onBack={onCancel}
-      outcome={failure ? { type: 'error', text: failure, testId: 'new-password-failure' } : null}
-    >
-      <NewPasswordFields
-        password={password}
-        repeated={repeated}
-        onPassword={setPassword}
-        onRepeated={setRepeated}
-        errors={errors}
-      />
-    </LoginStepForm>
+    />
   );
 }

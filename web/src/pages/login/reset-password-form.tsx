@@ -1,15 +1,13 @@
 import { useState } from 'react';
 import { confirmResetPassword, resetPassword } from 'aws-amplify/auth';
 import Button from '@cloudscape-design/components/button';
-import FormField from '@cloudscape-design/components/form-field';
-import Input from '@cloudscape-design/components/input';
 import { messages } from '../../messages';
 import { authErrorName } from '../../session/auth-errors';
 import { EmailField } from './email-field';
 import { LoginStepForm } from './login-step-form';
-import { NewPasswordFields } from './new-password-fields';
+import { PasswordForm } from './new-password-form';
 import { runtimeConfig } from '../../config/runtime-config';
-import { corporateDomainOf, emailError, newPasswordErrors } from './validation';
+import { corporateDomainOf, emailError } from './validation';
 
 type Outcome = { type: 'success' | 'error'; text: string } | null;
 
@@ -108,65 +106,30 @@ function RequestResetForm({
   );
 }
 
+/** Cognito's refusals of a reset code or its new password, as the user reads them. */
+const CONFIRM_RESET_FAILURES: ReadonlyMap<string, string> = new Map([
+  ['CodeMismatchException', messages.resetPassword.codeMismatch],
+  ['ExpiredCodeException', messages.resetPassword.codeExpired],
+  ['InvalidPasswordException', messages.newPassword.rejected],
+  ['LimitExceededException', messages.resetPassword.tooManyAttempts],
+]);
+
 /** The code from the e-mail and the new password: Cognito's ConfirmForgotPassword. */
 function ConfirmResetForm({ email, onBack }: { email: string; onBack: (done: boolean) => void }) {
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [repeated, setRepeated] = useState('');
-  const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const errors = newPasswordErrors(password, repeated, submitted);
-  const codeError = submitted && !code.trim() ? messages.resetPassword.codeRequired : undefined;
-
-  const submit = async () => {
-    setSubmitted(true);
-    setFailure(null);
-    const problems = newPasswordErrors(password, repeated, true);
-    if (!code.trim() || problems.password || problems.repeated) return;
-    setBusy(true);
-    try {
-      await confirmResetPassword({ username: email.trim(), confirmationCode: code.trim(), newPassword: password });
-      onBack(true);
-    } catch (error) {
-      const name = authErrorName(error);
-      if (name === 'CodeMismatchException') setFailure(messages.resetPassword.codeMismatch);
-      else if (name === 'ExpiredCodeException') setFailure(messages.resetPassword.codeExpired);
-      else if (name === 'InvalidPasswordException') setFailure(messages.newPassword.rejected);
-      else if (name === 'LimitExceededException') setFailure(messages.resetPassword.tooManyAttempts);
-      else setFailure(messages.resetPassword.confirmFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <LoginStepForm
+    <PasswordForm
       title={messages.resetPassword.codeTitle}
       description={messages.resetPassword.codeDescription}
       submitText={messages.resetPassword.confirm}
-      busy={busy}
-      onSubmit={submit}
+      withCode
+      onSubmit={async ({ password, code }) => {
+        await confirmResetPassword({ username: email.trim(), confirmationCode: code, newPassword: password });
+        onBack(true);
+      }}
+      failures={CONFIRM_RESET_FAILURES}
+      fallbackFailure={messages.resetPassword.confirmFailed}
+      failureTestId="reset-password-failure"
       onBack={() => onBack(false)}
-      outcome={failure ? { type: 'error', text: failure, testId: 'reset-password-failure' } : null}
-    >
-      <FormField label={messages.resetPassword.codeLabel} errorText={codeError}>
-        <Input
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          value={code}
-          onChange={({ detail }) => setCode(detail.value)}
-          invalid={Boolean(codeError)}
-        />
-      </FormField>
-      <NewPasswordFields
-        password={password}
-        repeated={repeated}
-        onPassword={setPassword}
-        onRepeated={setRepeated}
-        errors={errors}
-      />
-    </LoginStepForm>
+    />
   );
 }

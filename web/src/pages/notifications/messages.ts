@@ -9,7 +9,6 @@ export const notificationMessages = {
   tableLabel: 'Notificaciones',
   loading: 'Cargando notificaciones...',
   refresh: 'Actualizar notificaciones',
-  retry: 'Reintentar',
   markAllAsRead: 'Marcar todas como leídas',
   markedAsRead: 'Tus notificaciones fueron marcadas como leídas.',
   unreadCounter: (unread: number, total: number) => `(${unread} sin leer de ${total})`,

@@ -5,10 +5,10 @@ import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import { formatDateTime, type Notification } from '@portal/shared';
 import { useFeedback } from '../../feedback/feedback';
+import { TableEmptyState } from '../../components/table-empty-state';
 import { notificationMessages as text } from './messages';
 import { notificationHref, useNotifications } from './use-notifications';
 
@@ -112,20 +112,13 @@ export default function NotificationsPage() {
       loading={isLoading}
       loadingText={text.loading}
       empty={
-        error ? (
-          <Box textAlign="center" padding="m">
-            <SpaceBetween size="s">
-              <StatusIndicator type="error">
-                <span data-testid="notifications-error">{text.loadError}</span>
-              </StatusIndicator>
-              <Button onClick={() => void notifications.refresh()}>{text.retry}</Button>
-            </SpaceBetween>
-          </Box>
-        ) : (
-          <Box textAlign="center" color="inherit" padding="m">
-            {text.empty}
-          </Box>
-        )
+        <TableEmptyState
+          testId="notifications"
+          error={error}
+          errorText={text.loadError}
+          onRetry={notifications.refresh}
+          message={text.empty}
+        />
       }
     />
   );

@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import Box from '@cloudscape-design/components/box';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { routes, type ExternalUser } from '@portal/shared';
 import { apiCall } from '../../api/client';
 import { useFeedback } from '../../feedback/feedback';
-import { ConfirmModal } from '../admin-shared/confirm-modal';
+import { DecisionModal } from '../../components/decision-modal';
+import { adminMessages } from '../admin-shared/messages';
 import { suppliersMessages } from './messages';
 
 const text = suppliersMessages;
@@ -49,27 +49,24 @@ export function SupplierConfirmModal(props: {
   onDone: () => void;
 }) {
   const feedback = useFeedback();
-  const [busy, setBusy] = useState(false);
   const copy = COPY[props.action];
 
   const confirm = async () => {
-    setBusy(true);
     try {
       feedback.success(await perform(props.action, props.user));
     } catch (error) {
       feedback.error(error);
     } finally {
-      setBusy(false);
       props.onDone();
     }
   };
 
   return (
-    <ConfirmModal
+    <DecisionModal
       header={copy.title}
       confirmLabel={copy.confirm}
-      busy={busy}
-      onConfirm={() => void confirm()}
+      closeAriaLabel={adminMessages.closeModal}
+      onConfirm={confirm}
       onDismiss={props.onDismiss}
       testId={`confirm-${props.action}`}
     >
@@ -79,6 +76,6 @@ export function SupplierConfirmModal(props: {
           {copy.detail}
         </Box>
       </SpaceBetween>
-    </ConfirmModal>
+    </DecisionModal>
   );
 }

@@ -1,10 +1,7 @@
 import { useMemo, useState } from 'react';
-import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
-import Pagination from '@cloudscape-design/components/pagination';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
 import {
@@ -15,12 +12,14 @@ import {
   type CreatedExternalUser,
   type ExternalUser,
 } from '@portal/shared';
-import { apiCall, errorMessage } from '../../api/client';
+import { apiCall } from '../../api/client';
 import { useFeedback } from '../../feedback/feedback';
 import { HistoryModal } from '../admin-shared/history-modal';
 import { adminMessages } from '../admin-shared/messages';
-import { useCursorPages, type PageFilter } from '../admin-shared/use-cursor-pages';
+import { useCursorPages, type PageFilter } from '../../hooks/use-cursor-pages';
 import { useForgetRoute } from '../admin-shared/use-forget-route';
+import { TableEmptyState } from '../../components/table-empty-state';
+import { CursorPagination } from '../../components/cursor-pagination';
 import { supplierColumns, type SupplierAction } from './columns';
 import { CreateSupplierModal } from './create-supplier-modal';
 import { SupplierConfirmModal, type ConfirmableAction } from './supplier-confirm-modal';
@@ -206,31 +205,14 @@ export default function SuppliersPage() {
         loading={users.isLoading}
         loadingText={text.loading}
         empty={
-          users.error ? (
-            <Box textAlign="center" padding="m">
-              <SpaceBetween size="s">
-                <StatusIndicator type="error">
-                  <span data-testid="suppliers-error">{errorMessage(users.error)}</span>
-                </StatusIndicator>
-                <Button onClick={() => void users.refresh()}>{adminMessages.retry}</Button>
-              </SpaceBetween>
-            </Box>
-          ) : (
-            <Box textAlign="center" color="inherit" padding="m">
-              {query ? text.noMatch : text.empty}
-            </Box>
-          )
-        }
-        pagination={
-          <Pagination
-            currentPageIndex={users.pageIndex + 1}
-            pagesCount={users.pagesCount}
-            openEnd={users.openEnd}
-            disabled={users.isLoading}
-            onChange={({ detail }) => users.goToPage(detail.currentPageIndex - 1)}
-            ariaLabels={adminMessages.pagination}
+          <TableEmptyState
+            testId="suppliers"
+            error={users.error}
+            onRetry={users.refresh}
+            message={query ? text.noMatch : text.empty}
           />
         }
+        pagination={<CursorPagination pages={users} />}
       />
       {creating && <CreateSupplierModal onDismiss={() => setCreating(false)} onCreated={onCreated} />}
       {confirming && (

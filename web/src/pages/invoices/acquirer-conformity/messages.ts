@@ -72,8 +72,6 @@ export const conformityMessages = {
     reasonRequired: ERROR_MESSAGES.ERROR_ACQUIRER_DISCONFORMITY_WITHOUT_REASON,
     comment: 'Comentario',
     optional: 'opcional',
-    cancel: 'Cancelar',
-    close: 'Cerrar',
     confirm: { CONFORMITY: 'Registrar conformidad', DISCONFORMITY: 'Registrar disconformidad' },
     success: {
       CONFORMITY: 'Se registró la conformidad. Se ha notificado al proveedor.',

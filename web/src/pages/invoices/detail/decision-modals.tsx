@@ -1,14 +1,11 @@
 import { useState } from 'react';
-import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import FormField from '@cloudscape-design/components/form-field';
-import Modal from '@cloudscape-design/components/modal';
-import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
 import { routes, type InvoiceDetail, type RoutePath } from '@portal/shared';
-import { apiCall, errorMessage } from '../../../api/client';
+import { apiCall } from '../../../api/client';
+import { DecisionModal } from '../../../components/decision-modal';
 import { detailMessages } from './messages';
 
 /** The invoice's key in the paths of its routes. */
@@ -21,53 +18,41 @@ interface DecisionProps {
   readonly onDismiss: () => void;
 }
 
+/** A required reason, with its error once the user tried to confirm without one. */
+function ReasonField(props: {
+  label: string;
+  requiredText: string;
+  value: string;
+  attempted: boolean;
+  onChange: (value: string) => void;
+}) {
+  const missing = props.value.trim() === '';
+  return (
+    <FormField label={props.label} errorText={props.attempted && missing ? props.requiredText : undefined} stretch>
+      <Textarea value={props.value} rows={4} ariaRequired onChange={({ detail }) => props.onChange(detail.value)} />
+    </FormField>
+  );
+}
+
 /**
  * Spec §4: approving is definitive (a MIRO request to SAP) and notifies the supplier, so it asks
- * first. An error shows inside the dialog, where the user is, by the display rule of spec §8.
+ * first.
  */
 export function ApproveModal({ path, number, onDone, onDismiss }: DecisionProps) {
   const text = detailMessages.approve;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const approve = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      onDone(await apiCall(routes.approveInvoice, { path }));
-    } catch (cause) {
-      setError(errorMessage(cause));
-      setBusy(false);
-    }
-  };
-
   return (
-    <Modal
-      visible
+    <DecisionModal
       header={text.header}
-      closeAriaLabel={detailMessages.close}
-      onDismiss={() => !busy && onDismiss()}
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss} disabled={busy}>
-              {text.cancel}
-            </Button>
-            <Button variant="primary" loading={busy} onClick={() => void approve()} data-testid="approve-confirm">
-              {text.confirm}
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      confirmLabel={text.confirm}
+      confirmTestId="approve-confirm"
+      onConfirm={async () => onDone(await apiCall(routes.approveInvoice, { path }))}
+      onDismiss={onDismiss}
     >
-      <SpaceBetween size="s">
-        <Box variant="p">{text.question(number)}</Box>
-        <Box variant="p" color="text-body-secondary">
-          {text.consequence}
-        </Box>
-        {error && <Alert type="error">{error}</Alert>}
-      </SpaceBetween>
-    </Modal>
+      <Box variant="p">{text.question(number)}</Box>
+      <Box variant="p" color="text-body-secondary">
+        {text.consequence}
+      </Box>
+    </DecisionModal>
   );
 }
 
@@ -79,60 +64,39 @@ export function RejectModal({ path, number, onDone, onDismiss }: DecisionProps) 
   const text = detailMessages.reject;
   const [reason, setReason] = useState('');
   const [allowRetry, setAllowRetry] = useState(false);
-  const [attempted, setAttempted] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const missingReason = reason.trim() === '';
-
-  const reject = async () => {
-    setAttempted(true);
-    setError(null);
-    if (missingReason) return;
-    setBusy(true);
-    try {
-      onDone(
-        await apiCall(routes.disapproveInvoice, {
-          path,
-          query: { noRejection: allowRetry ? 'true' : 'false' },
-          body: { reason: reason.trim() },
-        }),
-      );
-    } catch (cause) {
-      setError(errorMessage(cause));
-      setBusy(false);
-    }
-  };
-
   return (
-    <Modal
-      visible
+    <DecisionModal
       header={text.header}
-      closeAriaLabel={detailMessages.close}
-      onDismiss={() => !busy && onDismiss()}
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss} disabled={busy}>
-              {text.cancel}
-            </Button>
-            <Button variant="primary" loading={busy} onClick={() => void reject()} data-testid="reject-confirm">
-              {text.confirm}
-            </Button>
-          </SpaceBetween>
-        </Box>
+      confirmLabel={text.confirm}
+      confirmTestId="reject-confirm"
+      invalid={reason.trim() === ''}
+      onConfirm={async () =>
+        onDone(
+          await apiCall(routes.disapproveInvoice, {
+            path,
+            query: { noRejection: allowRetry ? 'true' : 'false' },
+            body: { reason: reason.trim() },
+          }),
+        )
       }
+      onDismiss={onDismiss}
     >
-      <SpaceBetween size="m">
-        <Box variant="p">{text.intro(number)}</Box>
-        <FormField label={text.reason} errorText={attempted && missingReason ? text.reasonRequired : undefined} stretch>
-          <Textarea value={reason} rows={4} ariaRequired onChange={({ detail }) => setReason(detail.value)} />
-        </FormField>
-        <Checkbox checked={allowRetry} onChange={({ detail }) => setAllowRetry(detail.checked)}>
-          {text.allowRetry}
-        </Checkbox>
-        {error && <Alert type="error">{error}</Alert>}
-      </SpaceBetween>
-    </Modal>
+      {({ attempted }) => (
+        <>
+          <Box variant="p">{text.intro(number)}</Box>
+          <ReasonField
+            label={text.reason}
+            requiredText={text.reasonRequired}
+            value={reason}
+            attempted={attempted}
+            onChange={setReason}
+          />
+          <Checkbox checked={allowRetry} onChange={({ detail }) => setAllowRetry(detail.checked)}>
+            {text.allowRetry}
+          </Checkbox>
+        </>
+      )}
+    </DecisionModal>
   );
 }
 
@@ -149,53 +113,32 @@ export function ApproveDespiteRucRiskModal({
 }: DecisionProps & { risk: string }) {
   const text = detailMessages.rucRisk;
   const [reason, setReason] = useState('');
-  const [attempted, setAttempted] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const missingReason = reason.trim() === '';
-
-  const approve = async () => {
-    setAttempted(true);
-    setError(null);
-    if (missingReason) return;
-    setBusy(true);
-    try {
-      onDone(await apiCall(routes.approveInvoiceDespiteRucRisk, { path, body: { reason: reason.trim() } }));
-    } catch (cause) {
-      setError(errorMessage(cause));
-      setBusy(false);
-    }
-  };
-
   return (
-    <Modal
-      visible
+    <DecisionModal
       header={text.modalHeader}
-      closeAriaLabel={detailMessages.close}
-      onDismiss={() => !busy && onDismiss()}
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={onDismiss} disabled={busy}>
-              {text.cancel}
-            </Button>
-            <Button variant="primary" loading={busy} onClick={() => void approve()} data-testid="ruc-override-confirm">
-              {text.confirm}
-            </Button>
-          </SpaceBetween>
-        </Box>
+      confirmLabel={text.confirm}
+      confirmTestId="ruc-override-confirm"
+      invalid={reason.trim() === ''}
+      onConfirm={async () =>
+        onDone(await apiCall(routes.approveInvoiceDespiteRucRisk, { path, body: { reason: reason.trim() } }))
       }
+      onDismiss={onDismiss}
     >
-      <SpaceBetween size="m">
-        <Box variant="p">{text.question(number, risk)}</Box>
-        <Box variant="p" color="text-body-secondary">
-          {text.consequence}
-        </Box>
-        <FormField label={text.reason} errorText={attempted && missingReason ? text.reasonRequired : undefined} stretch>
-          <Textarea value={reason} rows={4} ariaRequired onChange={({ detail }) => setReason(detail.value)} />
-        </FormField>
-        {error && <Alert type="error">{error}</Alert>}
-      </SpaceBetween>
-    </Modal>
+      {({ attempted }) => (
+        <>
+          <Box variant="p">{text.question(number, risk)}</Box>
+          <Box variant="p" color="text-body-secondary">
+            {text.consequence}
+          </Box>
+          <ReasonField
+            label={text.reason}
+            requiredText={text.reasonRequired}
+            value={reason}
+            attempted={attempted}
+            onChange={setReason}
+          />
+        </>
+      )}
+    </DecisionModal>
   );
 }

@@ -1,6 +1,4 @@
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
-import Modal from '@cloudscape-design/components/modal';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import {
   INVOICE_STATUS_LABELS,
@@ -9,8 +7,10 @@ import {
   isAcquirerConformityHistoryEntry,
   type StatusHistoryEntry,
 } from '@portal/shared';
+import { InvoiceStatusIndicator } from '../../../components/status-indicators';
+import { TableEmptyState } from '../../../components/table-empty-state';
+import { InfoModal } from '../../../components/info-modal';
 import { detailMessages } from './messages';
-import { InvoiceStatusBadge } from './status-badges';
 
 const text = detailMessages.history;
 
@@ -53,7 +53,7 @@ const COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
           ) : (
             <div>
               {row.from ? text.from(INVOICE_STATUS_LABELS[row.from]) : text.initial}{' '}
-              <InvoiceStatusBadge status={row.entry.status} />
+              <InvoiceStatusIndicator status={row.entry.status} />
             </div>
           )}
           {row.entry.additionalMessage && (
@@ -83,20 +83,7 @@ export function HistoryModal(props: {
     from: index > 0 ? props.history[index - 1]!.status : null,
   }));
   return (
-    <Modal
-      visible
-      size="large"
-      header={text.header}
-      closeAriaLabel={text.close}
-      onDismiss={props.onDismiss}
-      footer={
-        <Box float="right">
-          <Button variant="primary" onClick={props.onDismiss}>
-            {text.close}
-          </Button>
-        </Box>
-      }
-    >
+    <InfoModal size="large" header={text.header} onDismiss={props.onDismiss}>
       <div data-testid="invoice-history">
         <Box color="text-body-secondary" margin={{ bottom: 's' }}>
           {text.description(props.number)}
@@ -108,13 +95,9 @@ export function HistoryModal(props: {
           items={rows}
           trackBy={(row) => String(row.index)}
           wrapLines
-          empty={
-            <Box textAlign="center" color="inherit">
-              {text.empty}
-            </Box>
-          }
+          empty={<TableEmptyState message={text.empty} />}
         />
       </div>
-    </Modal>
+    </InfoModal>
   );
 }

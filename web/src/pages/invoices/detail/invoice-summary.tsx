@@ -19,12 +19,12 @@ import {
   type SapPosting,
   type SapPostingState,
 } from '@portal/shared';
+import { CertStatusIndicator, InvoiceStatusIndicator } from '../../../components/status-indicators';
 import { InvoiceBreakdownSection } from './invoice-breakdown';
 import { invoiceDetailHref, type InvoiceKey } from '../../../layout/header/invoice-links';
 import { InvoiceFiles } from './invoice-files';
 import { PaymentSection } from './payment-section';
 import { detailMessages } from './messages';
-import { CertStatusBadge, InvoiceStatusBadge } from './status-badges';
 import { SunatWait } from './sunat-wait';
 
 const text = detailMessages;
@@ -201,11 +201,11 @@ export function InvoiceSummary({
       <Section
         title={text.sections.general}
         items={[
-          pair(f.status, <InvoiceStatusBadge status={invoice.status} />),
+          pair(f.status, <InvoiceStatusIndicator status={invoice.status} />),
           pair(
             f.certStatus,
             <SpaceBetween size="xxs">
-              <CertStatusBadge status={invoice.certStatus} />
+              <CertStatusIndicator status={invoice.certStatus} />
               <SunatWait invoice={invoice} canRequest={canRequestSunat} />
             </SpaceBetween>,
             'invoice-detail-cert-status',

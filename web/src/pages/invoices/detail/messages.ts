@@ -258,7 +258,6 @@ export const detailMessages = {
     consequence:
       'Se enviará la solicitud de MIRO a SAP y se notificará al proveedor. Esta acción no se puede deshacer.',
     confirm: 'Aprobar',
-    cancel: 'Cancelar',
     success: 'El comprobante ha sido aprobado. Se ha notificado al proveedor.',
   },
 
@@ -269,7 +268,6 @@ export const detailMessages = {
     reasonRequired: catalogue('ERROR_DISAPPROVE_WITHOUT_REASON'),
     allowRetry: 'Permitir reintentar: el proveedor podrá volver a enviar el mismo comprobante',
     confirm: 'Rechazar',
-    cancel: 'Cancelar',
     success: 'El comprobante ha sido rechazado. Se ha notificado al proveedor.',
   },
 
@@ -313,13 +311,11 @@ export const detailMessages = {
     reason: 'Motivo de la excepción',
     reasonRequired: catalogue('ERROR_RUC_RISK_OVERRIDE_WITHOUT_REASON'),
     confirm: 'Aprobar con excepción',
-    cancel: 'Cancelar',
   },
 
   history: {
     header: 'Historial',
     description: (number: string) => `Cambios de estado del comprobante ${number}`,
-    close: 'Cerrar',
     tableLabel: (number: string) => `Historial de estados del comprobante ${number}`,
     empty: 'El comprobante no tiene cambios de estado registrados.',
     columns: {

@@ -1,0 +1,77 @@
+import { useState, type ReactNode } from 'react';
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Modal from '@cloudscape-design/components/modal';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { errorMessage } from '../api/client';
+import { messages } from '../messages';
+
+export interface DecisionModalProps {
+  readonly header: string;
+  readonly confirmLabel: string;
+  /**
+   * Does what the user confirmed. A thrown error shows inside the dialog, where the user is (the display
+   * rule of spec §8), and the dialog stays open for another try.
+   */
+  readonly onConfirm: () => Promise<unknown>;
+  readonly onDismiss: () => void;
+  /** The form is not complete: confirming only shows what is missing (`attempted` turns true). */
+  readonly invalid?: boolean;
+  /** The question, and any fields; a function receives whether the user already tried to confirm. */
+  readonly children: ReactNode | ((state: { readonly attempted: boolean }) => ReactNode);
+  readonly closeAriaLabel?: string;
+  readonly testId?: string;
+  readonly confirmTestId?: string;
+}
+
+/**
+ * A decision asked before it is made: what will happen, the fields it needs, and one button that does it.
+ * While the call runs the dialog cannot be closed or confirmed twice.
+ */
+export function DecisionModal(props: DecisionModalProps) {
+  const [attempted, setAttempted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const confirm = async () => {
+    setAttempted(true);
+    setError(null);
+    if (props.invalid) return;
+    setBusy(true);
+    try {
+      await props.onConfirm();
+    } catch (cause) {
+      setError(errorMessage(cause));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      visible
+      header={props.header}
+      closeAriaLabel={props.closeAriaLabel ?? messages.dialog.close}
+      onDismiss={() => !busy && props.onDismiss()}
+      data-testid={props.testId}
+      footer={
+        <Box float="right">
+          <SpaceBetween direction="horizontal" size="xs">
+            <Button variant="link" onClick={props.onDismiss} disabled={busy}>
+              {messages.dialog.cancel}
+            </Button>
+            <Button variant="primary" loading={busy} onClick={() => void confirm()} data-testid={props.confirmTestId}>
+              {props.confirmLabel}
+            </Button>
+          </SpaceBetween>
+        </Box>
+      }
+    >
+      <SpaceBetween size="m">
+        {typeof props.children === 'function' ? props.children({ attempted }) : props.children}
+        {error && <Alert type="error">{error}</Alert>}
+      </SpaceBetween>
+    </Modal>
+  );
+}
