@@ -35,6 +35,8 @@ export interface MockOptions {
   readonly now?: () => Date;
 }
 
+type SpanishIssue = Parameters<typeof spanishIssueMessage>[0];
+
 /** API Gateway's {name} placeholders in msw's :name syntax. */
 function mswPath(route: RouteDef): string {
   return route.path.replace(/\{(\w+)\}/g, ':$1');
@@ -43,16 +45,14 @@ function mswPath(route: RouteDef): string {
 /** Parses one part of the request as the API's wrapper does, answering 400 with the parameter's code. */
 function parsePart(route: RouteDef, schema: z.ZodMiniType | undefined, value: unknown): unknown {
   if (!schema) return undefined;
-  const result = schema.safeParse(value);
+  // Reasons in Spanish as the API gives them: a schema's own message first, else the shared Spanish one.
+  const result = schema.safeParse(value, { error: (issue) => spanishIssueMessage(issue as SpanishIssue) });
   if (result.success) return result.data;
   const [issue] = result.error.issues;
   const parameter = issue?.path.map(String).join('.') || 'body';
   const ownCode = route.request.parameterCodes?.[parameter];
   if (ownCode) throw new BadRequestError(ownCode, { parameter });
-  throw new BadRequestError('ERROR_INVALID_PARAMETER', {
-    parameter,
-    reason: issue ? spanishIssueMessage(issue as Parameters<typeof spanishIssueMessage>[0]) : '',
-  });
+  throw new BadRequestError('ERROR_INVALID_PARAMETER', { parameter, reason: issue?.message ?? '' });
 }
 
 function errorResponse(error: unknown, txId: string): Response {

@@ -304,7 +304,8 @@ export const MOCK_ROUTES: MockRoutes = {
       numericId,
       type: 'FACTURA',
       supplierId,
-      client: context.company ?? MOCK_CLIENTS[0]!.taxId,
+      // The XML names the client: the company acted for when it is one of the group (staff), else the first.
+      client: MOCK_CLIENTS.find((client) => client.taxId === context.company)?.taxId ?? MOCK_CLIENTS[0]!.taxId,
       currency: 'PEN',
       amount: 1180,
       xmlUrl: context.body.url,
