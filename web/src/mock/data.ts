@@ -264,7 +264,11 @@ function buildConformity(invoices: readonly Invoice[], kind: 'HES' | 'MIGO', tod
 }
 
 function buildNotifications(invoices: readonly Invoice[], today: Date): Notification[] {
-  return invoices.slice(0, 8).map((invoice, index) => ({
+  // The latest changes of each company's invoices, so that every persona has some.
+  const latest = MOCK_CLIENTS.flatMap((client) =>
+    invoices.filter((invoice) => invoice.client === client.taxId).slice(0, 4),
+  );
+  return latest.map((invoice, index) => ({
     id: `ntf-${String(index + 1).padStart(3, '0')}`,
     registeredAt: timestampOf(daysBefore(today, index), 8 + index),
     isRead: index > 2,

@@ -227,6 +227,14 @@ describe('the mock provider', () => {
     expect(ErrorBody.parse(refused.body).errors[0]?.code).toBe('ERROR_INVOICE_NOT_FOUND');
   });
 
+  it('gives each persona the notifications about the invoices it sees', async () => {
+    const supplier = mockPersona('proveedor')!.user.taxId;
+    const { body } = await call(routes.listNotifications, { as: 'proveedor' });
+    const items = (body as { items: { reference: { issuerTaxId?: string } | null }[] }).items;
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.every((item) => item.reference?.issuerTaxId === supplier)).toBe(true);
+  });
+
   it('refuses what the role may not do, and a call without a session, with the API error body', async () => {
     const forbidden = await call(routes.getDashboard, { as: 'proveedor', query: { client: andina!.taxId } });
     expect(forbidden.status).toBe(403);

@@ -265,6 +265,16 @@ function acquirerAnswer(
   };
 }
 
+/** The feed of the people concerned: notifications about the invoices the caller sees. */
+function notificationsOf(context: MockContext<RouteDef>) {
+  const visible = new Set(visibleInvoices(context).map((invoice) => `${invoice.supplierId}/${invoice.id}`));
+  return context.world.notifications.filter(
+    (notification) =>
+      !notification.reference ||
+      visible.has(`${notification.reference.issuerTaxId}/${notification.reference.invoiceId}`),
+  );
+}
+
 const health = (context: MockContext<RouteDef>) => ({
   status: 'ok' as const,
   version: APP_VERSION,
@@ -482,10 +492,10 @@ export const MOCK_ROUTES: MockRoutes = {
     return paginate(found, context.query);
   },
 
-  listNotifications: (context) => ({ items: [...context.world.notifications] }),
+  listNotifications: (context) => ({ items: notificationsOf(context) }),
   markNotificationsAsRead: (context) => {
     const upTo = context.body.upTo ?? context.now.toISOString();
-    const unread = context.world.notifications.filter(
+    const unread = notificationsOf(context).filter(
       (notification) => !notification.isRead && Date.parse(notification.registeredAt) <= Date.parse(upTo),
     );
     unread.forEach((notification) => (notification.isRead = true));
