@@ -237,16 +237,13 @@ function buildInvoices(today: Date): Invoice[] {
   return invoices.sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
 }
 
-function buildConformity(invoices: readonly Invoice[], kind: 'HES' | 'MIGO', today: Date): ConformityDocument[] {
+function buildConformity(kind: 'HES' | 'MIGO', today: Date): ConformityDocument[] {
   const random = seededRandom(kind === 'HES' ? 4100 : 7200);
   const documents: ConformityDocument[] = [];
   for (let i = 0; i < 18; i += 1) {
     const client = MOCK_CLIENTS[i % MOCK_CLIENTS.length]!;
     const supplier = MOCK_SUPPLIERS[(i * 3) % MOCK_SUPPLIERS.length]!;
     const documentId = kind === 'HES' ? `10000${5100 + i}` : `50000${8200 + i}`;
-    const used = invoices.find((invoice) =>
-      (kind === 'HES' ? invoice.serviceSheets : invoice.materialDocs).includes(documentId),
-    );
     documents.push({
       fiscalYear: daysBefore(today, i * 4).slice(0, 4),
       issuerTaxId: supplier.taxId,
@@ -254,7 +251,8 @@ function buildConformity(invoices: readonly Invoice[], kind: 'HES' | 'MIGO', tod
       documentId,
       deliveryNote: kind === 'MIGO' ? `T001-${3400 + i}` : null,
       purchaseOrder: `45000${19100 + i}`,
-      associatedInvoice: used?.id ?? (i % 4 === 1 ? `F001-${900 + i}` : null),
+      // One in four is already claimed by an invoice: its availability check answers 404.
+      associatedInvoice: i % 4 === 1 ? `F001-${900 + i}` : null,
       amount: fromCents(random.int(50_000, 2_500_000)),
       currency: i % 5 === 4 ? 'USD' : 'PEN',
       responsible: MOCK_EMPLOYEES[client.taxId]![i % 4]!.id,
@@ -348,8 +346,8 @@ export function createMockWorld(today: Date = new Date()): MockWorld {
   const externalUsers = buildExternalUsers(today);
   return {
     invoices,
-    serviceSheets: buildConformity(invoices, 'HES', today),
-    materialDocs: buildConformity(invoices, 'MIGO', today),
+    serviceSheets: buildConformity('HES', today),
+    materialDocs: buildConformity('MIGO', today),
     notifications: buildNotifications(invoices, today),
     externalUsers,
     internalUsers: buildInternalUsers(today),
