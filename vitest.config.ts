@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * One vitest run, four projects. The integration and e2e projects share one local stage, started once
+ * One vitest run, six projects. The integration and e2e projects share one local stage, started once
  * per run by tests/setup/local-stage.ts on its own ports and data directory.
  */
 export default defineConfig({
@@ -25,6 +25,18 @@ export default defineConfig({
           ],
           exclude: [...configDefaults.exclude, 'tests/local/first-run.test.ts'],
           testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          // The screens' logic (Testing Library in jsdom) against the mock provider's handlers: no stage, no browser
+          // (docs/web-mock.md). Browser journeys stay in e2e, against the local stage.
+          name: 'web-components',
+          environment: 'jsdom',
+          sequence: { groupOrder: 0 },
+          include: ['web/src/**/*.test.tsx'],
+          setupFiles: ['web/src/mock/component-setup.ts'],
+          testTimeout: 60_000,
         },
       },
       {

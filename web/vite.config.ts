@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { appLayoutVisualRefreshOnly, cloudscapeMessagesInUse } from './build-plugins';
+import { MOCK_MODE, mockProvider } from './mock-plugin';
 
 /**
  * One build serves every stage: nothing stage-specific is baked in, the app reads /config.json at start.
@@ -9,13 +10,15 @@ import { appLayoutVisualRefreshOnly, cloudscapeMessagesInUse } from './build-plu
  * the libraries every screen needs in stable, long-cached chunks. Amplify has no group: its sign-in flows
  * (SRP and its big-number arithmetic) then stay with the login screen instead of the first chunk.
  * The manifest (.vite/manifest.json) tells the size budgets (bench/lib/web-sizes.ts) what loads when.
+ * `vite --mode mock` (npm run start:web-mock) serves the app on the mock provider, with no stage: docs/web-mock.md.
  */
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [
     react(),
     appLayoutVisualRefreshOnly(),
     cloudscapeMessagesInUse(fileURLToPath(new URL('./src', import.meta.url))),
+    ...(mode === MOCK_MODE ? [mockProvider()] : []),
   ],
   build: {
     outDir: 'dist',
@@ -47,4 +50,4 @@ export default defineConfig({
   },
   server: { port: 5173 },
   preview: { port: 4173 },
-});
+}));

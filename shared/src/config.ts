@@ -43,5 +43,11 @@ export const WebConfig = z.object({
    * without a web ACL (the local stage); absent in a config.json written before it existed.
    */
   waf: z._default(z.nullable(z.object({ integrationUrl: z.url() })), null),
+  /**
+   * The mock provider of spec §7 (docs/web-mock.md): when true, the app answers every route of the manifest in the
+   * browser (msw), with Spanish sample data, and the login picks a role instead of signing in. Absent or false on
+   * every stage; `npm run start:web-mock` serves a config.json with it set.
+   */
+  mock: z.optional(z.boolean()),
 });
 export type WebConfig = z.infer<typeof WebConfig>;

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import { I18nProvider } from '@cloudscape-design/components/i18n';
@@ -13,7 +14,8 @@ function shouldRetry(error: unknown): boolean {
   return !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
 }
 
-export function App() {
+/** Everything around the router: locale, data fetching and feedback. Component tests wrap their router in it. */
+export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <I18nProvider locale="es-PE" messages={[spanishMessages]}>
       <SWRConfig
@@ -24,10 +26,16 @@ export function App() {
           },
         }}
       >
-        <FeedbackProvider>
-          <RouterProvider router={router} />
-        </FeedbackProvider>
+        <FeedbackProvider>{children}</FeedbackProvider>
       </SWRConfig>
     </I18nProvider>
+  );
+}
+
+export function App() {
+  return (
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>
   );
 }

@@ -24,6 +24,8 @@ function showStartupError(): void {
 async function start(): Promise<void> {
   // Configuration first: Amplify must be configured before any screen asks for the session.
   const config = await loadRuntimeConfig();
+  // The mock provider (docs/web-mock.md) answers the API in the browser: it must listen before the first call.
+  if (config.mock) await import('./mock/browser').then((module) => module.startMockProvider(config));
   configureAmplify(config);
   // AWS WAF's challenge starts solving now, beside the first screen, which never waits for it; a failed
   // load is tried again by the first API call, which reports it if it fails again.

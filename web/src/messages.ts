@@ -61,6 +61,11 @@ export const messages = {
     useCorporate: (domain: string) =>
       `Las cuentas corporativas (@${domain}) no tienen contraseña en el portal: ingresa con el botón «Ingresar con cuenta corporativa».`,
   },
+  /** The login on the mock provider (docs/web-mock.md): a role to play instead of an account. */
+  mockLogin: {
+    notice: 'Proveedor simulado: los datos son de ejemplo y nada sale del navegador. Elige con qué rol ingresar.',
+    enterAs: (role: string) => `Ingresar como ${role}`,
+  },
   resetPassword: {
     title: 'Restablecer contraseña',
     description: 'Ingresa el correo electrónico de tu cuenta y te enviaremos las instrucciones.',

@@ -13,7 +13,8 @@ import {
   type RouteQueryInput,
   type RouteResponse,
 } from '@portal/shared';
-import { runtimeConfig } from '../config/runtime-config';
+import { runtimeConfig, usesMockProvider } from '../config/runtime-config';
+import { mockSession, mockTokenOf } from '../session/mock-session';
 import { resolveActiveCompany } from '../session/active-company';
 import { ApiError, SessionMissingError, TokenError, parseErrorBody } from './errors';
 import { apiFetch, loadWafIntegration, type Fetch } from './waf';
@@ -57,6 +58,7 @@ interface Credentials {
  * which the PreTokenGeneration trigger can only add to the ID token.
  */
 async function credentials(forceRefresh: boolean): Promise<Credentials> {
+  if (usesMockProvider()) return mockCredentials();
   let session;
   try {
     session = await fetchAuthSession({ forceRefresh });
@@ -72,8 +74,16 @@ async function credentials(forceRefresh: boolean): Promise<Credentials> {
   };
 }
 
+/** On the mock provider: the role picked at the login, as a token the mock handlers read. */
+function mockCredentials(): Credentials {
+  const session = mockSession();
+  if (!session) throw new SessionMissingError();
+  return { idToken: mockTokenOf(session), companies: parseTaxIds(session.taxId) };
+}
+
 /** Whether a user is signed in (an ID token is available, refreshed if needed). */
 export async function hasSession(): Promise<boolean> {
+  if (usesMockProvider()) return mockSession() !== null;
   try {
     const session = await fetchAuthSession();
     return Boolean(session.tokens?.idToken);

@@ -15,3 +15,8 @@ export function runtimeConfig(): WebConfig {
   if (!current) throw new Error('Runtime configuration read before it was loaded');
   return current;
 }
+
+/** Whether the app runs on the mock provider (config.json `mock: true`): no API, no identity service. */
+export function usesMockProvider(): boolean {
+  return runtimeConfig().mock === true;
+}

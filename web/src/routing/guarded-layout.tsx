@@ -46,8 +46,10 @@ export function GuardedLayout() {
   const required = useRequiredLevels();
   const location = useLocation();
   const { user, error, isLoading, reload } = useCurrentUser();
-  // The login brings the user back here once signed in (a link from an e-mail survives the sign-in).
-  const toLogin = <Navigate to={PATHS.login} replace state={returnStateFor(location)} />;
+  // The login brings the user back here once signed in (a link from an e-mail survives the sign-in). Keyed by the
+  // navigation: a navigation back here that cancels the redirect (the sign-out's own to the root) redirects again,
+  // instead of leaving the layout on a Navigate whose effect already ran, which renders nothing.
+  const toLogin = <Navigate key={location.key} to={PATHS.login} replace state={returnStateFor(location)} />;
   const signOut = useSignOut();
 
   if (isLoading || (user === undefined && !error)) return <PageLoading text={messages.session.checking} />;

@@ -3,7 +3,8 @@ import { useCallback } from 'react';
 import { signOut as amplifySignOut } from 'aws-amplify/auth';
 import { parseTaxIds, routes, type SessionUser } from '@portal/shared';
 import { apiCall, hasSession } from '../api/client';
-import { runtimeConfig } from '../config/runtime-config';
+import { runtimeConfig, usesMockProvider } from '../config/runtime-config';
+import { endMockSession } from './mock-session';
 import { endHostedUiSession } from './corporate-sign-in';
 import { chooseCompany } from './active-company';
 import { nextSessionEpoch, useSessionEpoch } from './session-epoch';
@@ -70,7 +71,8 @@ export function useSignOut(): () => Promise<void> {
   const resetSession = useResetSession();
   return useCallback(async () => {
     try {
-      await amplifySignOut();
+      if (usesMockProvider()) endMockSession();
+      else await amplifySignOut();
     } finally {
       const epoch = await resetSession();
       await mutate(currentUserKey(epoch), null, { revalidate: false });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ButtonProps } from '@cloudscape-design/components/button';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { signIn, signOut } from 'aws-amplify/auth';
@@ -14,7 +14,7 @@ import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 // Amplify UI's Spanish dictionary: registered with this screen, where Amplify's sign-in flows run.
 import '../../i18n/amplify-dictionary';
-import { runtimeConfig } from '../../config/runtime-config';
+import { runtimeConfig, usesMockProvider } from '../../config/runtime-config';
 import { messages } from '../../messages';
 import { PATHS } from '../../routing/guard';
 import { returnPathOf, safeReturnPath } from '../../routing/return-to';
@@ -30,6 +30,9 @@ import { EmailField } from './email-field';
 import { NewPasswordForm } from './new-password-form';
 import { ResetPasswordForm } from './reset-password-form';
 import { corporateDomainOf, emailError } from './validation';
+
+// Only the mock provider's login needs its personas (and the sample data they name): a chunk of their own.
+const MockSignIn = lazy(() => import('./mock-sign-in').then((module) => ({ default: module.MockSignIn })));
 
 type Notice = { type: 'error' | 'info' | 'success'; text: string } | null;
 
@@ -255,7 +258,9 @@ export default function LoginPage() {
             </Header>
           }
         >
-          {resetEmail === null ? (
+          {usesMockProvider() ? (
+            <MockSignIn />
+          ) : resetEmail === null ? (
             <SignInForm
               initialEmail={returning.email}
               initialNotice={returning.notice}

@@ -1,0 +1,67 @@
+import { cleanup, configure } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { loadRuntimeConfig } from '../config/runtime-config';
+import { mockWebConfig } from '../../mock-plugin';
+import { createMockWorld } from './data';
+import { createMockHandlers } from './handlers';
+
+/**
+ * Setup of the web-components vitest project (vitest.config.ts): the screens run in jsdom against the mock
+ * provider's handlers, served by msw in Node (no service worker, no stage), without the 250 ms delay. Each test
+ * starts from a fresh sample world, signed out.
+ */
+
+/** jsdom's origin: the app's config.json and the mock API are served there. */
+const ORIGIN = window.location.origin;
+export const TEST_CONFIG = mockWebConfig(ORIGIN);
+/** The day the sample world is built for, so that counts and rows do not move with the calendar. */
+export const TEST_TODAY = new Date('2026-11-20T15:00:00.000Z');
+
+export const mockServer = setupServer();
+
+// Screens are lazy chunks: the first one a test file opens takes about ten seconds to transform and import
+// (Cloudscape's modules), the next ones a second or so; a busy machine takes several times longer.
+configure({ asyncUtilTimeout: 30_000 });
+
+function mockHandlers() {
+  return [
+    http.get(`${ORIGIN}/config.json`, () => HttpResponse.json(TEST_CONFIG)),
+    ...createMockHandlers({ apiUrl: TEST_CONFIG.apiUrl, delayMs: 0, world: createMockWorld(TEST_TODAY) }),
+  ];
+}
+
+// Cloudscape measures its containers and reads media queries, which jsdom does not implement.
+class NoResizeObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+globalThis.ResizeObserver ??= NoResizeObserver as unknown as typeof ResizeObserver;
+window.matchMedia ??= (query: string) =>
+  ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }) as MediaQueryList;
+
+beforeAll(async () => {
+  mockServer.listen({ onUnhandledRequest: 'error' });
+  mockServer.resetHandlers(...mockHandlers());
+  await loadRuntimeConfig(`${ORIGIN}/config.json`);
+});
+
+beforeEach(() => {
+  mockServer.resetHandlers(...mockHandlers());
+  sessionStorage.clear();
+  localStorage.clear();
+});
+
+afterEach(() => cleanup());
+afterAll(() => mockServer.close());

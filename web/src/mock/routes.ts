@@ -1,0 +1,578 @@
+import {
+  APP_VERSION,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  buildOpenApi,
+  parseTaxIds,
+  type AcquirerConformity,
+  type ConformityDocument,
+  type Invoice,
+  type InvoiceDetail,
+  type InvoiceStatus,
+  type RouteBody,
+  type RouteDef,
+  type RouteId,
+  type RoutePath,
+  type RouteQuery,
+  type RouteResponse,
+  type Routes,
+  type StatusHistoryEntry,
+  INVOICE_STATUS_LABELS,
+} from '@portal/shared';
+import { MOCK_CLIENTS, MOCK_EMPLOYEES, MOCK_OFFICES, MOCK_SUPPLIERS, type MockWorld } from './data';
+import type { MockPersona } from './personas';
+
+/** What a mock route receives: the request parsed with the route's own schemas, and who calls. */
+export interface MockContext<R extends RouteDef> {
+  readonly path: RoutePath<R>;
+  readonly query: RouteQuery<R>;
+  readonly body: RouteBody<R>;
+  /** Null on public routes only: the others answer 401 without a persona. */
+  readonly persona: MockPersona | null;
+  /** The company the call acts for (the company-id header, or the persona's first). */
+  readonly company: string | null;
+  readonly world: MockWorld;
+  readonly now: Date;
+  /** Base URL of the mock's file links. */
+  readonly filesUrl: string;
+}
+
+type MockResolver<R extends RouteDef> = (context: MockContext<R>) => RouteResponse<R>;
+
+/** One answer per route of the manifest: a route added to it without one here does not compile. */
+export type MockRoutes = { readonly [K in RouteId]: MockResolver<Routes[K]> };
+
+const HOUR_MS = 3_600_000;
+/** How long verifySession says a mock session lasts (Cognito's ID token: one hour). */
+const MOCK_SIGNED_IN_HOURS = 1;
+
+function signedIn(persona: MockPersona | null): MockPersona {
+  if (!persona) throw new Error('A jwt route resolved without a persona');
+  return persona;
+}
+
+/** Opaque enough for the client: the offset of the next page. */
+function paginate<T>(items: readonly T[], query: { limit: number; cursor?: string | undefined }) {
+  const offset = query.cursor === undefined ? 0 : Number(query.cursor);
+  if (!Number.isInteger(offset) || offset < 0) throw new BadRequestError('ERROR_INVALID_CURSOR');
+  const end = offset + query.limit;
+  return { items: items.slice(offset, end), nextCursor: end < items.length ? String(end) : null };
+}
+
+/** A supplier sees what it issued; staff see the invoices of the company they act for (or of `client`). */
+function visibleInvoices(context: MockContext<RouteDef>): Invoice[] {
+  const persona = signedIn(context.persona);
+  const own = parseTaxIds(persona.user.taxId);
+  if (persona.user.level === 'SUPPLIER') return context.world.invoices.filter((i) => own.includes(i.supplierId));
+  if (persona.user.level === 'ADMIN') return context.world.invoices;
+  return context.world.invoices.filter((invoice) => own.includes(invoice.client));
+}
+
+type InvoiceFilterQuery = RouteQuery<Routes['countInvoices']>;
+
+function matchesFilter(invoice: Invoice, filter: InvoiceFilterQuery, company: string | null, supplier: boolean) {
+  const client = filter.client ?? filter.acquirer ?? (supplier ? undefined : (company ?? undefined));
+  if (client && invoice.client !== client) return false;
+  if (filter.issuer && invoice.supplierId !== filter.issuer) return false;
+  if (filter.invoiceStatus && !filter.invoiceStatus.includes(invoice.status)) return false;
+  if (filter.invoiceType && !filter.invoiceType.includes(invoice.type)) return false;
+  if (filter.responsible && invoice.responsible?.id !== filter.responsible) return false;
+  if (filter.office && invoice.officeId !== filter.office && invoice.locationId !== filter.office) return false;
+  if (filter.dueFrom && (!invoice.scheduledAt || invoice.scheduledAt < filter.dueFrom)) return false;
+  if (filter.dueTo && (!invoice.scheduledAt || invoice.scheduledAt > filter.dueTo)) return false;
+  if (filter.acquirerConformity && invoice.acquirerConformity?.state !== filter.acquirerConformity) return false;
+  if (filter.search) {
+    const needle = filter.search.toLowerCase();
+    const haystack = `${invoice.id} ${invoice.supplierId} ${invoice.supplierName}`.toLowerCase();
+    if (!haystack.includes(needle)) return false;
+  }
+  return true;
+}
+
+function filteredInvoices(context: MockContext<RouteDef>, filter: InvoiceFilterQuery): Invoice[] {
+  const supplier = signedIn(context.persona).user.level === 'SUPPLIER';
+  return visibleInvoices(context).filter((invoice) => matchesFilter(invoice, filter, context.company, supplier));
+}
+
+type InvoiceKey = RoutePath<Routes['getInvoice']>;
+
+function findInvoice(context: MockContext<RouteDef>, key: InvoiceKey): Invoice {
+  const invoice = visibleInvoices(context).find(
+    (each) => each.supplierId === key.supplierId && each.type === key.invoiceType && each.id === key.invoiceId,
+  );
+  // Another tenant's invoice answers 404 as a missing one, as the API does.
+  if (!invoice) throw new NotFoundError('ERROR_INVOICE_NOT_FOUND', { invoiceId: key.invoiceId });
+  return invoice;
+}
+
+function detailOf(invoice: Invoice): InvoiceDetail {
+  const location = MOCK_OFFICES[invoice.client]?.find((office) => office.id === invoice.locationId) ?? null;
+  return { ...invoice, officeLocation: location };
+}
+
+function historyEntry(status: InvoiceStatus, context: MockContext<RouteDef>, message: string | null) {
+  const persona = signedIn(context.persona);
+  const entry: StatusHistoryEntry = {
+    status,
+    title: INVOICE_STATUS_LABELS[status],
+    additionalMessage: message,
+    date: context.now.toISOString(),
+    by: `${persona.user.firstName} ${persona.user.lastName}`,
+  };
+  return entry;
+}
+
+/** Changes an invoice of the world in place and answers its detail. */
+function change(context: MockContext<RouteDef>, key: InvoiceKey, update: (invoice: Invoice) => Partial<Invoice>) {
+  const invoice = findInvoice(context, key);
+  Object.assign(invoice, update(invoice));
+  return detailOf(invoice);
+}
+
+function requireStatus(invoice: Invoice, allowed: readonly InvoiceStatus[], code: 'approve' | 'disapprove') {
+  if (allowed.includes(invoice.status)) return;
+  throw new ConflictError(
+    code === 'approve'
+      ? 'ERROR_APPROVE_INVOICE_WITHOUT_COMPLETED_STATUS'
+      : 'ERROR_DISAPPROVE_INVOICE_WITHOUT_PENDING_OR_COMPLETED_STATUS',
+  );
+}
+
+function approval(invoice: Invoice, context: MockContext<RouteDef>): Partial<Invoice> {
+  return {
+    status: 'ACCEPTED',
+    approved: true,
+    approvedAt: context.now.toISOString(),
+    sapDocument: {
+      number: `51056${invoice.numericId.padStart(5, '0')}`,
+      fiscalYear: String(context.now.getFullYear()),
+    },
+    statusHistory: [...invoice.statusHistory, historyEntry('ACCEPTED', context, null)],
+  };
+}
+
+/** A new invoice received now, PENDING while SUNAT has not answered. */
+function received(
+  context: MockContext<RouteDef>,
+  fields: Pick<Invoice, 'prefixId' | 'numericId' | 'type' | 'supplierId' | 'client' | 'currency' | 'amount'> &
+    Partial<Invoice>,
+): Invoice {
+  const id = `${fields.prefixId}-${String(Number(fields.numericId))}`;
+  if (
+    context.world.invoices.some(
+      (each) => each.supplierId === fields.supplierId && each.type === fields.type && each.id === id,
+    )
+  ) {
+    throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS', { invoiceId: id });
+  }
+  const client = MOCK_CLIENTS.find((each) => each.taxId === fields.client);
+  if (!client) throw new NotFoundError('ERROR_CLIENT_NOT_FOUND');
+  const receivedAt = context.now.toISOString();
+  const invoice: Invoice = {
+    id,
+    status: 'PENDING',
+    statusMessage: null,
+    certStatus: 'PENDING',
+    approved: false,
+    supplierName: MOCK_SUPPLIERS.find((each) => each.taxId === fields.supplierId)?.name ?? 'Proveedor nuevo S.A.C.',
+    clientName: client.name,
+    responsible: null,
+    officeId: null,
+    locationId: null,
+    operationType: null,
+    taxAmount: Math.round((fields.amount / 1.18) * 18) / 100,
+    serviceSheets: [],
+    materialDocs: [],
+    purchaseOrders: [],
+    attachments: [],
+    issuedAt: receivedAt.slice(0, 10),
+    receivedAt,
+    scheduledAt: null,
+    paidAt: null,
+    xmlUrl: null,
+    pdfUrl: null,
+    disapprovedWithoutRejection: false,
+    notes: null,
+    statusHistory: [
+      { status: 'PENDING', title: INVOICE_STATUS_LABELS.PENDING, additionalMessage: null, date: receivedAt, by: null },
+    ],
+    ...fields,
+  };
+  context.world.invoices.unshift(invoice);
+  return invoice;
+}
+
+/** The supplier the caller registers for: its own RUC, or (an administrator) the one the document names. */
+function issuerFor(context: MockContext<RouteDef>, named?: string): string {
+  const persona = signedIn(context.persona);
+  if (persona.user.level === 'SUPPLIER') return parseTaxIds(persona.user.taxId)[0] ?? '';
+  return named ?? MOCK_SUPPLIERS[0]!.taxId;
+}
+
+function conformityIn(documents: readonly ConformityDocument[], query: RouteQuery<Routes['listServiceSheets']>) {
+  return documents.filter(
+    (document) =>
+      document.acquirerTaxId === query.acquirer &&
+      (!query.issuer || document.issuerTaxId === query.issuer) &&
+      (!query.responsible || document.responsible === query.responsible),
+  );
+}
+
+function availableDocument(
+  documents: readonly ConformityDocument[],
+  id: string,
+  query: RouteQuery<Routes['serviceSheetAvailability']>,
+  notFound: 'ERROR_HES_NOT_FOUND' | 'ERROR_MIGO_NOT_FOUND',
+): ConformityDocument {
+  const document = documents.find(
+    (each) => each.documentId === id && each.acquirerTaxId === query.acquirer && each.issuerTaxId === query.issuer,
+  );
+  if (!document) throw new NotFoundError(notFound, { documentId: id });
+  if (document.associatedInvoice) {
+    throw new NotFoundError('ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE', { documentId: id });
+  }
+  return document;
+}
+
+function findUser<T extends { id: string }>(users: readonly T[], userId: string): T {
+  const user = users.find((each) => each.id === userId);
+  if (!user) throw new NotFoundError('ERROR_USER_NOT_FOUND');
+  return user;
+}
+
+function acquirerAnswer(
+  invoice: Invoice,
+  context: MockContext<Routes['registerAcquirerConformity']>,
+): AcquirerConformity {
+  const persona = signedIn(context.persona);
+  const countedFrom = invoice.receivedAt.slice(0, 10);
+  const deadline = new Date(Date.parse(countedFrom) + 8 * 24 * HOUR_MS).toISOString().slice(0, 10);
+  const answer = {
+    decision: context.body.decision,
+    cause: context.body.cause ?? null,
+    reason: context.body.reason ?? null,
+    at: context.now.toISOString(),
+    by: persona.user.email,
+  };
+  return {
+    countedFrom,
+    countedFromBasis: 'RECEPTION',
+    deadline,
+    state: context.body.decision,
+    answers: [...(invoice.acquirerConformity?.answers ?? []), answer].slice(-2),
+    presumedAt: null,
+  };
+}
+
+/** The feed of the people concerned: notifications about the invoices the caller sees. */
+function notificationsOf(context: MockContext<RouteDef>) {
+  const visible = new Set(visibleInvoices(context).map((invoice) => `${invoice.supplierId}/${invoice.id}`));
+  return context.world.notifications.filter(
+    (notification) =>
+      !notification.reference ||
+      visible.has(`${notification.reference.issuerTaxId}/${notification.reference.invoiceId}`),
+  );
+}
+
+const health = (context: MockContext<RouteDef>) => ({
+  status: 'ok' as const,
+  version: APP_VERSION,
+  time: context.now.toISOString(),
+});
+
+export const MOCK_ROUTES: MockRoutes = {
+  healthcheck: health,
+  heartbeat: health,
+  openapi: () => buildOpenApi(),
+
+  getCurrentUser: (context) => signedIn(context.persona).user,
+  verifySession: (context) => {
+    const { user } = signedIn(context.persona);
+    return {
+      valid: true,
+      expiresAt: new Date(context.now.getTime() + MOCK_SIGNED_IN_HOURS * HOUR_MS).toISOString(),
+      level: user.level,
+      activeCompany: context.company,
+      companies: parseTaxIds(user.taxId),
+    };
+  },
+
+  listClients: () => ({ items: [...MOCK_CLIENTS] }),
+
+  listInvoices: (context) =>
+    paginate(
+      filteredInvoices(context, context.query).map(({ statusHistory: _history, ...summary }) => summary),
+      context.query,
+    ),
+  countInvoices: (context) => ({ count: filteredInvoices(context, context.query).length, exact: true }),
+  createInvoiceFromXml: (context) => {
+    const supplierId = issuerFor(context);
+    const numericId = String(3000 + context.world.invoices.length);
+    return received(context, {
+      prefixId: 'F001',
+      numericId,
+      type: 'FACTURA',
+      supplierId,
+      // The XML names the client: the company acted for when it is one of the group (staff), else the first.
+      client: MOCK_CLIENTS.find((client) => client.taxId === context.company)?.taxId ?? MOCK_CLIENTS[0]!.taxId,
+      currency: 'PEN',
+      amount: 1180,
+      xmlUrl: context.body.url,
+    });
+  },
+  createInvoiceWithoutXml: (context) => {
+    const { body } = context;
+    return received(context, {
+      prefixId: body.prefixId,
+      numericId: body.numericId,
+      type: body.type,
+      supplierId: issuerFor(context, body.supplierTaxId),
+      client: body.clientTaxId,
+      currency: body.currency,
+      amount: body.amount,
+      taxAmount: body.taxAmount,
+      issuedAt: body.issueDate,
+      pdfUrl: body.pdfUrl,
+      notes: body.notes ?? null,
+    });
+  },
+
+  createUpload: (context) => {
+    const key = `mock/${context.now.getTime()}-${context.body.fileName}`;
+    return {
+      key,
+      url: context.filesUrl,
+      fields: { key, 'Content-Type': context.body.contentType },
+      expiresAt: new Date(context.now.getTime() + HOUR_MS / 4).toISOString(),
+      maxBytes: 10 * 1024 * 1024,
+    };
+  },
+  getInvoiceFile: (context) => {
+    const invoice = findInvoice(context, context.path);
+    const extension = context.query.file === 'xml' ? 'xml' : 'pdf';
+    const fileName =
+      context.query.file === 'attachment'
+        ? `adjunto-${context.query.index ?? 0}-${invoice.id}.pdf`
+        : `${invoice.supplierId}-${invoice.id}.${extension}`;
+    return {
+      url: `${context.filesUrl}/${encodeURIComponent(fileName)}`,
+      expiresAt: new Date(context.now.getTime() + HOUR_MS / 12).toISOString(),
+      fileName,
+    };
+  },
+
+  getInvoice: (context) => detailOf(findInvoice(context, context.path)),
+  updateInvoice: (context) =>
+    change(context, context.path, (invoice) => {
+      if (invoice.certStatus === 'PENDING') throw new ConflictError('ERROR_UPDATE_INVOICE_WITH_PENDING_STATUS');
+      if (invoice.certStatus === 'INVALID') {
+        throw new ConflictError('ERROR_UPDATE_INVOICE_WITH_INVALID_CERTIFICATION_STATUS');
+      }
+      requireStatus(invoice, ['PENDING', 'COMPLETED'], 'disapprove');
+      const { body } = context;
+      const responsible = MOCK_EMPLOYEES[invoice.client]?.find((employee) => employee.id === body.responsibleId);
+      if (!responsible) throw new NotFoundError('ERROR_EMPLOYEE_NOT_FOUND');
+      return {
+        status: 'COMPLETED',
+        operationType: body.operationType,
+        responsible,
+        officeId: body.officeId,
+        locationId: body.locationId,
+        purchaseOrders: body.purchaseOrders,
+        serviceSheets: body.serviceSheets,
+        materialDocs: body.materialDocs,
+        attachments: body.attachments,
+        statusHistory:
+          invoice.status === 'COMPLETED'
+            ? invoice.statusHistory
+            : [...invoice.statusHistory, historyEntry('COMPLETED', context, null)],
+      };
+    }),
+  approveInvoice: (context) =>
+    change(context, context.path, (invoice) => {
+      requireStatus(invoice, ['COMPLETED'], 'approve');
+      return approval(invoice, context);
+    }),
+  approveInvoiceDespiteRucRisk: (context) =>
+    change(context, context.path, (invoice) => {
+      requireStatus(invoice, ['COMPLETED'], 'approve');
+      const persona = signedIn(context.persona);
+      return {
+        ...approval(invoice, context),
+        rucRiskOverride: {
+          by: persona.user.email,
+          at: context.now.toISOString(),
+          reason: context.body.reason,
+          estadoRuc: 'SUSPENSION TEMPORAL',
+          condDomiRuc: 'HABIDO',
+        },
+      };
+    }),
+  disapproveInvoice: (context) =>
+    change(context, context.path, (invoice) => {
+      requireStatus(invoice, ['PENDING', 'COMPLETED'], 'disapprove');
+      return {
+        status: 'REJECTED',
+        statusMessage: context.body.reason,
+        disapprovedWithoutRejection: context.query.noRejection,
+        statusHistory: [...invoice.statusHistory, historyEntry('REJECTED', context, context.body.reason)],
+      };
+    }),
+  retrySapPosting: (context) =>
+    change(context, context.path, (invoice) => {
+      if (invoice.sapDocument) {
+        throw new ConflictError('ERROR_SAP_POSTING_ALREADY_POSTED', { document: invoice.sapDocument.number });
+      }
+      requireStatus(invoice, ['ACCEPTED'], 'approve');
+      return { sapDocument: approval(invoice, context).sapDocument };
+    }),
+  requestSunatValidation: (context) =>
+    // The simulated SUNAT answers at once: the document is valid.
+    change(context, context.path, () => ({ certStatus: 'VALID' })),
+  registerAcquirerConformity: (context) =>
+    change(context, context.path, (invoice) => ({ acquirerConformity: acquirerAnswer(invoice, context) })),
+
+  getDashboard: (context) => {
+    const { client, period } = context.query;
+    const [month, year] = period?.split('/') ?? [];
+    const invoices = context.world.invoices.filter(
+      (invoice) => invoice.client === client && (!period || invoice.issuedAt.startsWith(`${year}-${month}`)),
+    );
+    const count = (predicate: (invoice: Invoice) => boolean) => invoices.filter(predicate).length;
+    const inStatus = (status: InvoiceStatus) => count((invoice) => invoice.status === status);
+    return {
+      pending: inStatus('PENDING'),
+      completed: inStatus('COMPLETED'),
+      accepted: inStatus('ACCEPTED'),
+      rejected: inStatus('REJECTED'),
+      scheduled: inStatus('SCHEDULED'),
+      paid: inStatus('PAID'),
+      invService: count((invoice) => invoice.operationType === 'SERVICES'),
+      invGoods: count((invoice) => invoice.operationType === 'GOODS'),
+      invUnassigned: count((invoice) => invoice.operationType === null),
+      invWithoutPurchaseOrder: count((invoice) => invoice.operationType === 'WITHOUT_PURCHASE_ORDER'),
+      acquirerConformityOpen: count((invoice) => invoice.acquirerConformity?.state === 'OPEN'),
+      acquirerConformityPresumed: count((invoice) => invoice.acquirerConformity?.state === 'PRESUMED_CONFORMITY'),
+      latePostings: 0,
+      failedPostings: 0,
+    };
+  },
+
+  listEmployees: (context) => {
+    const needle = context.query.q?.toLowerCase() ?? '';
+    const employees = MOCK_EMPLOYEES[context.query.acquirer] ?? [];
+    return { items: employees.filter((employee) => employee.fullName.toLowerCase().includes(needle)) };
+  },
+  listOfficeLocations: (context) => ({ items: [...(MOCK_OFFICES[context.query.taxId] ?? [])] }),
+
+  listMaterialDocs: (context) => paginate(conformityIn(context.world.materialDocs, context.query), context.query),
+  listServiceSheets: (context) => paginate(conformityIn(context.world.serviceSheets, context.query), context.query),
+  materialDocAvailability: (context) =>
+    availableDocument(context.world.materialDocs, context.path.id, context.query, 'ERROR_MIGO_NOT_FOUND'),
+  serviceSheetAvailability: (context) =>
+    availableDocument(context.world.serviceSheets, context.path.id, context.query, 'ERROR_HES_NOT_FOUND'),
+  purchaseOrderAvailability: (context) => {
+    const { id } = context.path;
+    const known = [...context.world.serviceSheets, ...context.world.materialDocs].some(
+      (document) =>
+        document.purchaseOrder === id &&
+        document.acquirerTaxId === context.query.acquirer &&
+        document.issuerTaxId === context.query.issuer,
+    );
+    if (!known) throw new NotFoundError('ERROR_PURCHASE_ORDER_NOT_FOUND', { documentId: id });
+    return { id, available: true };
+  },
+
+  searchSuppliers: (context) => {
+    const needle = context.query.query.toLowerCase();
+    const found = MOCK_SUPPLIERS.filter(
+      (supplier) => supplier.taxId.startsWith(needle) || supplier.name.toLowerCase().includes(needle),
+    );
+    return paginate(found, context.query);
+  },
+
+  listNotifications: (context) => ({ items: notificationsOf(context) }),
+  markNotificationsAsRead: (context) => {
+    const upTo = context.body.upTo ?? context.now.toISOString();
+    const unread = notificationsOf(context).filter(
+      (notification) => !notification.isRead && Date.parse(notification.registeredAt) <= Date.parse(upTo),
+    );
+    unread.forEach((notification) => (notification.isRead = true));
+    return { updated: unread.length };
+  },
+
+  listExternalUsers: (context) => {
+    const needle = context.query.query?.toLowerCase() ?? '';
+    const found = context.world.externalUsers.filter(
+      (user) =>
+        user.email.startsWith(needle) ||
+        (user.taxId ?? '').startsWith(needle) ||
+        (user.companyName ?? '').toLowerCase().startsWith(needle),
+    );
+    return paginate(found, context.query);
+  },
+  createExternalUser: (context) => {
+    const { body } = context;
+    if (context.world.externalUsers.some((user) => user.email === body.email)) {
+      throw new ConflictError('ERROR_USER_ALREADY_EXISTS');
+    }
+    const user = {
+      id: `ext-${body.taxId}-${context.world.externalUsers.length + 1}`,
+      taxId: body.taxId,
+      firstName: body.firstName,
+      lastName: body.lastName,
+      role: 'SUPPLIER' as const,
+      companyName: body.businessName,
+      email: body.email,
+      enabled: true,
+      status: 'FORCE_CHANGE_PASSWORD',
+      createdAt: context.now.toISOString(),
+      canReceiveEmails: body.canReceiveEmails,
+    };
+    context.world.externalUsers.unshift(user);
+    return { ...user, invitationSent: true };
+  },
+  resetExternalUserPassword: (context) => {
+    const user = findUser(context.world.externalUsers, context.path.userId);
+    return user.status === 'FORCE_CHANGE_PASSWORD'
+      ? { delivery: 'INVITATION', message: `Se reenvió la invitación a ${user.email}.` }
+      : { delivery: 'RESET_CODE', message: `Se envió a ${user.email} el correo para restablecer su contraseña.` };
+  },
+  disableExternalUser: (context) =>
+    Object.assign(findUser(context.world.externalUsers, context.path.userId), { enabled: false }),
+  enableExternalUser: (context) =>
+    Object.assign(findUser(context.world.externalUsers, context.path.userId), { enabled: true }),
+  whitelistNotifications: (context) =>
+    Object.assign(findUser(context.world.externalUsers, context.path.userId), {
+      canReceiveEmails: context.query.include,
+    }),
+  whitelistNotificationsBulk: (context) => ({
+    results: context.body.userIds.map((userId) => {
+      const user = context.world.externalUsers.find((each) => each.id === userId);
+      if (!user)
+        return { userId, ok: false, error: { code: 'ERROR_USER_NOT_FOUND', message: 'Usuario no encontrado.' } };
+      user.canReceiveEmails = context.query.include;
+      return { userId, ok: true };
+    }),
+  }),
+
+  listInternalUsers: (context) => paginate(context.world.internalUsers, context.query),
+  assignClientToInternalUser: (context) => {
+    const user = findUser(context.world.internalUsers, context.path.userId);
+    const companies = new Set([...parseTaxIds(user.taxId), context.query.client]);
+    return Object.assign(user, { taxId: [...companies].join(',') });
+  },
+  unassignClientFromInternalUser: (context) => {
+    const user = findUser(context.world.internalUsers, context.path.userId);
+    const companies = parseTaxIds(user.taxId).filter((taxId) => taxId !== context.query.client);
+    return Object.assign(user, { taxId: companies.length > 0 ? companies.join(',') : null });
+  },
+  listAuditEvents: (context) => {
+    const { userId } = context.query;
+    return paginate(
+      context.world.auditEvents.filter((event) => !userId || event.target.userId === userId),
+      context.query,
+    );
+  },
+};

@@ -1,0 +1,87 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { parseTaxIds } from '@portal/shared';
+import { TEST_CONFIG, TEST_TODAY, mockServer } from '../../mock/component-setup';
+import { createMockWorld } from '../../mock/data';
+import { mockPersona } from '../../mock/personas';
+import { renderApp } from '../../mock/render-app';
+
+// Queries by test id, text and href rather than by role: computing accessible names over Cloudscape's tables is
+// slow enough in jsdom to dominate these tests.
+
+const world = createMockWorld(TEST_TODAY);
+const pageTitle = () => document.querySelector('h1')?.textContent;
+const menuLink = (href: string) => document.querySelector(`nav a[href="${href}"]`);
+/** The element showing `text` that assistive technology sees (Cloudscape keeps hidden copies to measure). */
+const shown = (text: string) => {
+  const element = screen.getAllByText(text).find((each) => !each.closest('[aria-hidden="true"]'));
+  if (!element) throw new Error(`Nothing shows «${text}»`);
+  return element;
+};
+
+describe('Mis comprobantes on the mock provider', () => {
+  it("lists the active company's invoices, newest first, with their total beside the title", async () => {
+    const [company] = parseTaxIds(mockPersona('gestor')!.user.taxId);
+    const expected = world.invoices.filter((invoice) => invoice.client === company);
+
+    renderApp('/invoices', 'gestor');
+
+    const numbers = await screen.findAllByTestId('invoice-number');
+    expect(numbers[0]?.textContent).toBe(expected[0]!.id);
+    expect(numbers.every((number) => number.dataset.clientId === company)).toBe(true);
+    await waitFor(() => expect(pageTitle()).toBe(`Mis comprobantes (${expected.length})`));
+  });
+
+  it('shows a supplier only what it issued, and no staff screens in the menu', async () => {
+    const supplier = mockPersona('proveedor')!.user.taxId;
+
+    renderApp('/invoices', 'proveedor');
+
+    const numbers = await screen.findAllByTestId('invoice-number');
+    expect(numbers.length).toBe(world.invoices.filter((invoice) => invoice.supplierId === supplier).length);
+    expect(numbers.every((number) => number.dataset.supplierId === supplier)).toBe(true);
+    expect(menuLink('/invoices')).not.toBeNull();
+    expect(menuLink('/dashboard')).toBeNull();
+    expect(menuLink('/clients')).toBeNull();
+  });
+
+  it('says in Spanish that the list failed, with the transaction id to report', async () => {
+    mockServer.use(
+      http.get(`${TEST_CONFIG.apiUrl}/invoices`, () =>
+        HttpResponse.json(
+          {
+            statusCode: 500,
+            message: 'Ocurrió un error inesperado. Inténtelo más tarde.',
+            txId: 'tx-prueba-500',
+            errors: [],
+          },
+          { status: 500 },
+        ),
+      ),
+    );
+
+    renderApp('/invoices', 'gestor');
+
+    const error = await screen.findByTestId('invoices-error');
+    expect(error.textContent).toContain('Ocurrió un error no esperado.');
+    expect(error.textContent).toContain('tx-prueba-500');
+  });
+
+  it('signs out and back in with another role, whose screens the menu then offers', async () => {
+    renderApp('/login');
+
+    fireEvent.click(await screen.findByTestId('mock-sign-in-proveedor'));
+    await screen.findAllByTestId('invoice-number');
+    expect(menuLink('/clients')).toBeNull();
+    // jsdom lays nothing out: the top navigation shows its utilities in the overflow menu.
+    fireEvent.click(shown('Más opciones'));
+    fireEvent.click(shown('Rosa Paredes'));
+    fireEvent.click(shown('Cerrar sesión'));
+    fireEvent.click(await screen.findByTestId('mock-sign-in-administrador'));
+
+    await waitFor(() => expect(menuLink('/clients')).not.toBeNull());
+    expect(menuLink('/suppliers')).not.toBeNull();
+    expect(menuLink('/dashboard')).toBeNull();
+  });
+});
