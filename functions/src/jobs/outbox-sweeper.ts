@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiroRequestMessage } from '@portal/shared';
 import type { SapPort } from '../adapters/sap.js';
 import type { Queue } from '../adapters/sqs.js';
-import { telemetry } from '../http/telemetry.js';
+import { telemetry } from '../observability/telemetry.js';
 import type { Outgoing } from '../repositories/outgoing.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../workers/miro-requests-outbox.js';
 import { MIRO_NO_ANSWER, type MiroPosting } from '../workers/miro-requests-worker.js';

@@ -10,8 +10,8 @@ import {
   type NotificationEvent,
 } from '@portal/shared';
 import type { PaymentRunItem, SapPort } from '../adapters/sap.js';
-import type { Logger } from '../http/logger.js';
-import { UNCOUNTED, metered, type Meter } from '../http/meter.js';
+import type { Logger } from '../observability/logger.js';
+import { UNCOUNTED, metered, type Meter } from '../observability/meter.js';
 import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
 import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 

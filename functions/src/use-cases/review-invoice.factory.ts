@@ -1,7 +1,7 @@
 import { MIRO_POSTING, QUEUES } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { queueFromEnv } from '../adapters/sqs.js';
-import { logger } from '../http/logger.js';
+import { logger } from '../observability/logger.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeNoteLinks } from '../repositories/note-links.js';
 import { makeSunatChecks, sunatRecheckBaseSeconds } from '../repositories/sunat-checks.js';

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { TABLE, keys, type ConformityKind } from '@portal/shared';
 import type { SapDocument } from '../adapters/sap.js';
-import { traceContextNow } from '../http/telemetry.js';
+import { traceContextNow } from '../observability/telemetry.js';
 import { outgoingItem, type OutgoingMessage } from '../repositories/outgoing.js';
 
 /**
