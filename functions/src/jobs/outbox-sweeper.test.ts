@@ -5,7 +5,7 @@ import { keys, miroBackoffSeconds, type Invoice, type MiroRequestMessage } from 
 import type { SapDocument, SupplierInvoicePosting, SupplierInvoiceReference } from '../adapters/sap.js';
 import { TRACEPARENT, injectIntoMessageAttributes, telemetry, traceContextNow } from '../observability/telemetry.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
-import type { MiroOutbox, MiroOutboxRecord } from '../workers/miro-requests-outbox.js';
+import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { MIRO_NO_ANSWER, makeMiroPosting, makeMiroRequestsWorker } from '../workers/miro-requests-worker.js';
 import { makeOutboxSweeper } from './outbox-sweeper.js';
 

@@ -8,7 +8,7 @@ import { observed } from '../observability/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeSunatChecks, sunatRecheckBaseSeconds } from '../repositories/sunat-checks.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
-import { makeMiroOutbox } from '../workers/miro-requests-outbox.js';
+import { makeMiroOutbox } from '../repositories/miro-outbox.js';
 import { makeMiroPosting, miroLeaseMs, miroRetryBaseMs } from '../workers/miro-requests-worker.js';
 import { makeOutboxSweeper } from './outbox-sweeper.js';
 import { makeSunatRecheck } from './sunat-recheck.js';

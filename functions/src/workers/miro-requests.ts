@@ -6,7 +6,7 @@ import { logger } from '../observability/logger.js';
 import { meter } from '../observability/metrics.js';
 import { observed } from '../observability/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
-import { makeMiroOutbox } from './miro-requests-outbox.js';
+import { makeMiroOutbox } from '../repositories/miro-outbox.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { acknowledgingOutgoing } from './acknowledge.js';
 import { makeMiroRequestsWorker, miroLeaseMs, miroRetryBaseMs } from './miro-requests-worker.js';
