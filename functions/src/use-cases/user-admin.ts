@@ -26,7 +26,7 @@ import type { Caller } from '../http/caller.js';
 import type { AccountIndexRepository } from '../repositories/account-index.js';
 import type { AuditLogRepository } from '../repositories/audit-log.js';
 import type { ClientRepository } from '../repositories/clients.js';
-import type { Page } from '../repositories/invoices.js';
+import type { Page } from '../repositories/page.js';
 import type { SupplierProfileRepository } from '../repositories/supplier-profiles.js';
 import type { SupplierDirectoryRepository } from '../repositories/suppliers.js';
 import { decodeUserCursor, encodeUserCursor } from './user-admin-cursor.js';
