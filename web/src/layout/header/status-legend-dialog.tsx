@@ -4,8 +4,8 @@ import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import { INVOICE_STATUSES, INVOICE_STATUS_LABELS } from '@portal/shared';
+import { INVOICE_STATUS_INDICATOR } from '../../components/status-indicators';
 import { headerMessages } from './messages';
-import { INVOICE_STATUS_INDICATOR } from './status-legend';
 
 const text = headerMessages.legend;
 

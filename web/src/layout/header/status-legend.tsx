@@ -1,7 +1,5 @@
 import { Suspense, lazy, useState } from 'react';
-import type { StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
 import type { TopNavigationProps } from '@cloudscape-design/components/top-navigation';
-import type { InvoiceStatus } from '@portal/shared';
 import { headerMessages } from './messages';
 import './header.css';
 
@@ -9,19 +7,6 @@ const text = headerMessages.legend;
 
 // The dialog is its own chunk, loaded when the legend is first opened, and kept mounted afterwards.
 const StatusLegendDialog = lazy(() => import('./status-legend-dialog'));
-
-/**
- * How each invoice status is drawn. The invoices table (pages/invoices/columns.tsx) draws its status
- * column with the same types, so the legend reads the same as the table.
- */
-export const INVOICE_STATUS_INDICATOR: Record<InvoiceStatus, StatusIndicatorProps.Type> = {
-  PENDING: 'warning',
-  COMPLETED: 'info',
-  ACCEPTED: 'success',
-  REJECTED: 'error',
-  SCHEDULED: 'pending',
-  PAID: 'success',
-};
 
 /** The header's status legend (spec §2): a button that opens what every status of spec §4 means. */
 export function useStatusLegend(): { utility: TopNavigationProps.ButtonUtility; dialog: React.ReactNode } {

@@ -1,6 +1,6 @@
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
+import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import type { TableProps } from '@cloudscape-design/components/table';
 import {
   CERT_STATUS_LABELS,
@@ -12,10 +12,9 @@ import {
   rucRiskOf,
   rucRiskText,
   sapPostingMark,
-  type CertStatus,
-  type InvoiceStatus,
   type InvoiceSummary,
 } from '@portal/shared';
+import { CERT_STATUS_INDICATOR, INVOICE_STATUS_INDICATOR } from '../../components/status-indicators';
 import { ConformityStatus } from './acquirer-conformity/conformity-status';
 import { conformityMessages } from './acquirer-conformity/messages';
 import { FileActions } from './file-actions';
@@ -24,21 +23,6 @@ import { paymentMessages } from './payment-messages';
 import type { ColumnWidths, InvoiceColumnId } from './table-preferences';
 
 const text = invoicesMessages;
-
-export const STATUS_INDICATOR: Record<InvoiceStatus, StatusIndicatorProps.Type> = {
-  PENDING: 'warning',
-  COMPLETED: 'info',
-  ACCEPTED: 'success',
-  REJECTED: 'error',
-  SCHEDULED: 'pending',
-  PAID: 'success',
-};
-
-const CERT_STATUS_INDICATOR: Record<CertStatus, StatusIndicatorProps.Type> = {
-  PENDING: 'pending',
-  INVALID: 'error',
-  VALID: 'success',
-};
 
 /** The invoice number people read: SERIE-CORRELATIVO, or the id when either part is missing. */
 export function invoiceNumber(invoice: Pick<InvoiceSummary, 'prefixId' | 'numericId' | 'id'>): string {
@@ -254,7 +238,7 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       ...COLUMN_WIDTHS.status,
       cell: (invoice) => (
         <span data-testid="invoice-status" data-status={invoice.status}>
-          <StatusIndicator type={STATUS_INDICATOR[invoice.status]}>
+          <StatusIndicator type={INVOICE_STATUS_INDICATOR[invoice.status]}>
             {INVOICE_STATUS_LABELS[invoice.status]}
           </StatusIndicator>
           <SapPostingMark invoice={invoice} />
