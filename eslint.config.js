@@ -14,6 +14,24 @@ export default tseslint.config(
     },
   },
   {
+    // DynamoDB is reached through repositories only (docs/decisions.md): elsewhere its types may be named, its
+    // clients and commands not. Tests may drive a client of their own.
+    files: ['functions/src/**/*.ts'],
+    ignores: ['functions/src/repositories/**', 'functions/src/adapters/dynamodb.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'].map((name) => ({
+            name,
+            message: 'DynamoDB commands belong in functions/src/repositories: add a repository method.',
+            allowTypeImports: true,
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ['tests/**/*.ts', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

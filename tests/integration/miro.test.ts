@@ -31,7 +31,7 @@ import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store
 import { makeNoteLinks } from '../../functions/src/repositories/note-links.js';
 import { makeInvoiceReview } from '../../functions/src/use-cases/review-invoice.js';
 import { makeOutgoing } from '../../functions/src/repositories/outgoing.js';
-import { makeMiroOutbox } from '../../functions/src/workers/miro-requests-outbox.js';
+import { makeMiroOutbox } from '../../functions/src/repositories/miro-outbox.js';
 import { makeMiroRequestsWorker } from '../../functions/src/workers/miro-requests-worker.js';
 import { startPoller } from '../../infra/local/poller.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';

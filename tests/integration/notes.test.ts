@@ -19,7 +19,7 @@ import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store
 import { makeNoteLinks } from '../../functions/src/repositories/note-links.js';
 import { makeOutgoing } from '../../functions/src/repositories/outgoing.js';
 import { makeInvoiceReview } from '../../functions/src/use-cases/review-invoice.js';
-import { makeMiroOutbox } from '../../functions/src/workers/miro-requests-outbox.js';
+import { makeMiroOutbox } from '../../functions/src/repositories/miro-outbox.js';
 import { makeMiroRequestsWorker } from '../../functions/src/workers/miro-requests-worker.js';
 import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../infra/local/simulators/sap.js';
 import { call } from '../support/api.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SpanKind, context, trace } from '@opentelemetry/api';
-import { createTelemetry } from '../../functions/src/http/telemetry.js';
+import { createTelemetry } from '../../functions/src/observability/telemetry.js';
 import { SPAN_KIND, startOtlpReceiver, type ReceivedSpan } from '../../infra/local/services/otlp.js';
 import type { RunningService } from '../../infra/local/services/types.js';
 import { freePort, makeTempDir, removeDir } from './helpers.js';

@@ -29,7 +29,7 @@ import {
   parseGroups,
   parseTaxIds,
 } from '@portal/shared';
-import { telemetry } from '../http/telemetry.js';
+import { telemetry } from '../observability/telemetry.js';
 import { MAX_DIRECTORY_PAGE, type DirectoryUser, type UserDirectory } from '../use-cases/user-admin-ports.js';
 
 /** The part of the SDK client the directory uses: tests pass an in-memory pool (cognito.fake.ts). */

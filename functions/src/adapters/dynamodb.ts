@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { RUNTIME_ENV } from '@portal/shared';
-import { telemetry } from '../http/telemetry.js';
+import { telemetry } from '../observability/telemetry.js';
 
 /**
  * Built once per cold start. The endpoint comes from the SDK's own AWS_ENDPOINT_URL_DYNAMODB on the

@@ -1,5 +1,5 @@
 import { SESv2Client, SendEmailCommand, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
-import { telemetry } from '../http/telemetry.js';
+import { telemetry } from '../observability/telemetry.js';
 
 /**
  * SES v2 SendEmail through the SES client (each call a span of the function's trace). On the local stage

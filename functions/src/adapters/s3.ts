@@ -13,7 +13,7 @@ import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { BUCKETS, FILE_LINKS_ENV, RUNTIME_ENV } from '@portal/shared';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import { telemetry } from '../http/telemetry.js';
+import { telemetry } from '../observability/telemetry.js';
 
 /**
  * The documents bucket, reached with the S3 client (each call a span of the function's trace) and the SDK's

@@ -1,7 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
 import { SAP_WITHHOLDING_TAX, type SapWithholdingKind } from '@portal/shared';
-import { telemetry } from '../http/telemetry.js';
+import { telemetry } from '../observability/telemetry.js';
 
 /**
  * S/4HANA's supplier-invoice API (API_SUPPLIERINVOICE_PROCESS_SRV, OData V2): a CSRF token fetched

@@ -1,5 +1,5 @@
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { telemetry } from '../http/telemetry.js';
+import { telemetry } from '../observability/telemetry.js';
 
 /**
  * Built once per cold start; on the local stage the SDK's AWS_ENDPOINT_URL_SQS points it at the stand-in. Every

@@ -1,7 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
 import { PortalError, RUC_ADDRESS_CONDITIONS, RUC_STATES, type InvoiceType } from '@portal/shared';
-import { telemetry } from '../http/telemetry.js';
+import { telemetry } from '../observability/telemetry.js';
 
 /**
  * SUNAT's "consulta integrada de comprobantes de pago": an OAuth2 client-credentials token per

@@ -20,9 +20,9 @@ import {
 } from '@portal/shared';
 import { assertCallerEnabled } from './access-check.js';
 import { resolveCaller, type Caller } from './caller.js';
-import { logger, type Logger } from './logger.js';
-import { observability } from './observed.js';
-import { ATTR_TX_ID, annotate, telemetry } from './telemetry.js';
+import { logger, type Logger } from '../observability/logger.js';
+import { observability } from '../observability/observed.js';
+import { ATTR_TX_ID, annotate, telemetry } from '../observability/telemetry.js';
 import { parsePart } from './validation.js';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;

@@ -3,9 +3,9 @@ import { context, trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { keys, miroBackoffSeconds, type Invoice, type MiroRequestMessage } from '@portal/shared';
 import type { SapDocument, SupplierInvoicePosting, SupplierInvoiceReference } from '../adapters/sap.js';
-import { TRACEPARENT, injectIntoMessageAttributes, telemetry, traceContextNow } from '../http/telemetry.js';
+import { TRACEPARENT, injectIntoMessageAttributes, telemetry, traceContextNow } from '../observability/telemetry.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
-import type { MiroOutbox, MiroOutboxRecord } from '../workers/miro-requests-outbox.js';
+import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { MIRO_NO_ANSWER, makeMiroPosting, makeMiroRequestsWorker } from '../workers/miro-requests-worker.js';
 import { makeOutboxSweeper } from './outbox-sweeper.js';
 

@@ -2,9 +2,9 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiroRequestMessage } from '@portal/shared';
 import type { SapPort } from '../adapters/sap.js';
 import type { Queue } from '../adapters/sqs.js';
-import { telemetry } from '../http/telemetry.js';
+import { telemetry } from '../observability/telemetry.js';
 import type { Outgoing } from '../repositories/outgoing.js';
-import type { MiroOutbox, MiroOutboxRecord } from '../workers/miro-requests-outbox.js';
+import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { MIRO_NO_ANSWER, type MiroPosting } from '../workers/miro-requests-worker.js';
 import type { SunatRecheck } from './sunat-recheck.js';
 

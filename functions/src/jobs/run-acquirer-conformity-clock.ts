@@ -1,7 +1,7 @@
 import { clock } from '../adapters/clock.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
-import { logger } from '../http/logger.js';
-import { observed } from '../http/observed.js';
+import { logger } from '../observability/logger.js';
+import { observed } from '../observability/observed.js';
 import { makeConformityClocks } from '../repositories/acquirer-conformity-clocks.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';

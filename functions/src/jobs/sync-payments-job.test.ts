@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Invoice } from '@portal/shared';
 import { SapUnavailableError, type PaymentRunItem } from '../adapters/sap.js';
-import { fakeMeter } from '../http/meter.fake.js';
+import { fakeMeter } from '../observability/meter.fake.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import { fakeOutbox } from '../repositories/outgoing.fake.js';
 import { makePaymentSync } from './sync-payments-job.js';

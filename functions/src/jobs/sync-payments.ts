@@ -1,11 +1,12 @@
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { sapFromEnv } from '../adapters/sap.js';
-import { logger } from '../http/logger.js';
-import { meter } from '../http/metrics.js';
-import { observed } from '../http/observed.js';
+import { logger } from '../observability/logger.js';
+import { meter } from '../observability/metrics.js';
+import { observed } from '../observability/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
-import { makePaymentSync, makePaymentSyncRepository, type PaymentSyncResult } from './sync-payments-job.js';
+import { makePaymentSyncRepository } from '../repositories/payment-sync.js';
+import { makePaymentSync, type PaymentSyncResult } from './sync-payments-job.js';
 import { clock } from '../adapters/clock.js';
 
 const sync = makePaymentSync({

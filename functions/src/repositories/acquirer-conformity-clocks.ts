@@ -1,18 +1,11 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
-import { TABLE, keys, type ConformityClockRecord } from '@portal/shared';
+import { PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { keys, type ConformityClockRecord } from '@portal/shared';
+import { makeDueRecords } from './due-records.js';
 import type { ConditionalPut } from './invoice-store.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 
 export { conformityClockKeyOf, conformityClockRecord, type ConformityClockRecord } from '@portal/shared';
-
-type Key = { pk: string; sk: string };
 
 /**
  * The record written with an invoice change that moves its clock, only if the record is still as read (its
@@ -30,29 +23,12 @@ export function conformityClockPut(seen: ConformityClockRecord | null, next: Rec
 }
 
 export function makeConformityClocks(db: DynamoDBDocumentClient, table: string) {
+  const { get, due } = makeDueRecords<ConformityClockRecord>(db, table, keys.acquirerConformityDue);
   return {
-    async get(key: Key): Promise<ConformityClockRecord | null> {
-      const result = await db.send(
-        new GetCommand({ TableName: table, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: true }),
-      );
-      return (result.Item as ConformityClockRecord | undefined) ?? null;
-    },
+    get,
 
     /** Clocks whose next step is due at `now`, soonest first. */
-    async due(now: Date, limit: number): Promise<ConformityClockRecord[]> {
-      const index = TABLE.indexes.byClient;
-      const page = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk AND #sk < :now',
-          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-          ExpressionAttributeValues: { ':pk': keys.acquirerConformityDue, ':now': now.toISOString() },
-          Limit: limit,
-        }),
-      );
-      return (page.Items ?? []) as ConformityClockRecord[];
-    },
+    due,
 
     /**
      * The record brought in line with its invoice, only if still as read (false otherwise): a record that says a clock

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AuditEvent, keys } from '@portal/shared';
-import type { Page, PageRequest } from './invoices.js';
+import type { Page, PageRequest } from './page.js';
 import { queryIndexPage } from './query-page.js';
 
 /** The administrators' audit log, newest first: all of it, or the changes made to one account. */

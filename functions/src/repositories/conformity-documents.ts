@@ -1,6 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConformityDocument, keys, type ConformityKind } from '@portal/shared';
-import type { Page, PageRequest } from './invoices.js';
+import type { Page, PageRequest } from './page.js';
 import { queryIndexPage } from './query-page.js';
 
 /** A conformity document as SAP recorded it, with the claim that keeps it on one invoice. */

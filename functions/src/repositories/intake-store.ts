@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, Invoice, invoiceSearchItems, keys } from '@portal/shared';
 import { invoiceCounterUpdates } from './invoice-counters.js';
-import type { Logger } from '../http/logger.js';
+import type { Logger } from '../observability/logger.js';
 
 /** An invoice already stored under the same key: what the duplicate rule and a replacement need. */
 export type ExistingInvoice = Invoice & { readonly version: number };

@@ -4,7 +4,7 @@ import { BadRequestError, InvoiceSummary, TABLE, keys, type IndexName } from '@p
 import { decodeMergedCursor, encodeMergedCursor } from './cursor.js';
 import type { InvoiceFilter, InvoiceScope, QueryBudget } from './invoice-queries.js';
 import { matchesFilter, readInvoices } from './invoice-search.js';
-import type { Page, PageRequest } from './invoices.js';
+import type { Page, PageRequest } from './page.js';
 
 type RawItem = Record<string, unknown>;
 

@@ -11,7 +11,7 @@ import {
   type InvoiceType,
 } from '@portal/shared';
 import { decodeMergedCursor, encodeMergedCursor, type PartitionPosition } from './cursor.js';
-import type { Page, PageRequest } from './invoices.js';
+import type { Page, PageRequest } from './page.js';
 
 /**
  * The invoice query engine of GET /invoices (spec §3 "Invoice filter").

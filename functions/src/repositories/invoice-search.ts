@@ -12,7 +12,7 @@ import {
 } from '@portal/shared';
 import { decodeMergedCursor, encodeMergedCursor } from './cursor.js';
 import type { InvoiceFilter, InvoiceScope, QueryBudget } from './invoice-queries.js';
-import type { Page, PageRequest } from './invoices.js';
+import type { Page, PageRequest } from './page.js';
 
 /**
  * The invoice search (spec §2 header and list search), through the search items written with every

@@ -9,16 +9,7 @@ import {
 } from './invoice-queries.js';
 import { runAcquirerConformityQuery } from './invoice-conformity-query.js';
 import { runInvoiceSearch } from './invoice-search.js';
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-export interface PageRequest {
-  limit: number;
-  cursor?: string | undefined;
-}
+import type { Page, PageRequest } from './page.js';
 
 /** Pages of 100 a count reads at most when no counter answers it (search, office, responsible). */
 export const COUNT_PAGES = 10;

@@ -3,7 +3,7 @@ import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient
 import { describe, expect, it } from 'vitest';
 import { QUEUES, keys } from '@portal/shared';
 import type { Queue } from '../adapters/sqs.js';
-import { TRACEPARENT, injectIntoMessageAttributes, telemetry } from '../http/telemetry.js';
+import { TRACEPARENT, injectIntoMessageAttributes, telemetry } from '../observability/telemetry.js';
 import { OUTGOING_ID_FIELD, makeOutgoing, outgoingItem, outgoingMessage, type QueueKey } from './outgoing.js';
 
 const COMMITTED_AT = new Date('2026-11-02T10:00:00Z');

@@ -10,7 +10,7 @@ import {
 import { QUEUES, TABLE, keys } from '@portal/shared';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Queue } from '../adapters/sqs.js';
-import { telemetry, traceContextNow, type StoredTraceContext } from '../http/telemetry.js';
+import { telemetry, traceContextNow, type StoredTraceContext } from '../observability/telemetry.js';
 
 export type QueueKey = keyof typeof QUEUES;
 

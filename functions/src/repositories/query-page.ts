@@ -1,7 +1,7 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE, type IndexName } from '@portal/shared';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import type { Page, PageRequest } from './invoices.js';
+import type { Page, PageRequest } from './page.js';
 
 export interface IndexPageQuery<T> {
   readonly index: IndexName;

@@ -1,16 +1,7 @@
-import {
-  ConditionalCheckFailedException,
-  TransactionCanceledException,
-  type TransactWriteItem,
-} from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
-import { SUNAT_CHECK, TABLE, keys, type Invoice, type SunatCheckRecordView } from '@portal/shared';
+import { TransactionCanceledException, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SUNAT_CHECK, keys, type Invoice, type SunatCheckRecordView } from '@portal/shared';
+import { dueSortKey, makeDueRecords } from './due-records.js';
 import type { ExistingInvoice } from './intake-store.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 
@@ -96,8 +87,6 @@ export function closedSunatCheckItem(invoice: InvoiceRef, at: Date): Record<stri
   };
 }
 
-const dueSk = (record: Key, at: string) => `${at}#${record.pk}`;
-
 /** What the intake's store writes (intake-store.ts): the invoice and the items put with it. */
 interface CreatesInvoices {
   create(
@@ -134,51 +123,24 @@ export function withSunatCheck<S extends CreatesInvoices>(
 }
 
 export function makeSunatChecks(db: DynamoDBDocumentClient, table: string) {
-  async function update(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
-    try {
-      const { pk, sk } = input.Key as Key;
-      await db.send(new UpdateCommand({ TableName: table, ...input, Key: { pk, sk } }));
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
-  }
+  const { get, due, updateIf } = makeDueRecords<SunatCheckRecord>(db, table, keys.sunatDue);
 
   return {
-    async get(key: Key): Promise<SunatCheckRecord | null> {
-      const result = await db.send(
-        new GetCommand({ TableName: table, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: true }),
-      );
-      return (result.Item as SunatCheckRecord | undefined) ?? null;
-    },
+    get,
 
     /** Open checks due before `now`, oldest first. */
-    async due(now: Date, limit: number): Promise<SunatCheckRecord[]> {
-      const index = TABLE.indexes.byClient;
-      const page = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk AND #sk < :now',
-          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-          ExpressionAttributeValues: { ':pk': keys.sunatDue, ':now': now.toISOString() },
-          Limit: limit,
-        }),
-      );
-      return (page.Items ?? []) as SunatCheckRecord[];
-    },
+    due,
 
     /** Looked at by the sweeper, its message still on its way: not again before `until`, unless it moved (false). */
     async postpone(record: SunatCheckRecord, until: Date): Promise<boolean> {
       const at = until.toISOString();
-      return update({
+      return updateIf({
         Key: record,
         UpdateExpression: 'SET gsi1sk = :next, dueAt = :at',
         ConditionExpression: 'gsi1sk = :seen AND #state = :open',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
-          ':next': dueSk(record, at),
+          ':next': dueSortKey(record, at),
           ':at': at,
           ':seen': record.gsi1sk ?? null,
           ':open': 'OPEN',
@@ -188,7 +150,7 @@ export function makeSunatChecks(db: DynamoDBDocumentClient, table: string) {
 
     /** The invoice no longer waits (a verdict written without closing it, or gone): out of the due index. */
     async close(record: SunatCheckRecord, at: Date): Promise<boolean> {
-      return update({
+      return updateIf({
         Key: record,
         UpdateExpression: 'SET #state = :done, closedAt = :at REMOVE gsi1pk, gsi1sk',
         ConditionExpression: 'gsi1sk = :seen AND #state = :open',
@@ -222,7 +184,7 @@ export function makeSunatChecks(db: DynamoDBDocumentClient, table: string) {
                   ExpressionAttributeNames: { '#state': 'state' },
                   ExpressionAttributeValues: {
                     ':id': message.id,
-                    ':next': dueSk(record, at),
+                    ':next': dueSortKey(record, at),
                     ':at': at,
                     ':one': 1,
                     ':seen': record.gsi1sk ?? null,
@@ -245,7 +207,7 @@ export function makeSunatChecks(db: DynamoDBDocumentClient, table: string) {
 
     /** SUNAT could not be asked (the worker's failed attempt): the detail says so until the wait ends. */
     async recordFailure(key: Key, reason: string, at: Date): Promise<void> {
-      await update({
+      await updateIf({
         Key: key,
         UpdateExpression: 'SET lastFailureAt = :at, lastError = :reason',
         ConditionExpression: '#state = :open',

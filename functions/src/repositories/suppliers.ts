@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SupplierProfile, keys } from '@portal/shared';
-import type { Page, PageRequest } from './invoices.js';
+import type { Page, PageRequest } from './page.js';
 import { queryIndexPage } from './query-page.js';
 
 /** The supplier directory of the header search: one profile per RUC, in RUC or name order. */

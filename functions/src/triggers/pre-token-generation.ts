@@ -1,6 +1,6 @@
 import type { PreTokenGenerationTriggerEvent } from 'aws-lambda';
 import { CLAIMS, USER_ATTRIBUTES, computeLevel, isFederated, parseGroups, type Level } from '@portal/shared';
-import { observed } from '../http/observed.js';
+import { observed } from '../observability/observed.js';
 
 /** Read once per cold start: the group whose first position makes a corporate SSO user an ADMIN. */
 const ADMIN_GROUP_NAME = process.env.ADMIN_GROUP_NAME?.trim() || 'portal-admins';

@@ -10,7 +10,7 @@ import {
 import type { Caller } from '../http/caller.js';
 import type { ClientRepository } from '../repositories/clients.js';
 import type { ConformityDocumentRepository } from '../repositories/conformity-documents.js';
-import type { Page } from '../repositories/invoices.js';
+import type { Page } from '../repositories/page.js';
 import { assertCompanyAccess } from './company-access.js';
 
 export type ConformityListQuery = RouteQuery<Routes['listServiceSheets']>;

@@ -2,7 +2,7 @@ import { MIRO_POSTING, type DashboardCounts, type RouteQuery, type Routes } from
 import type { Caller } from '../http/caller.js';
 import type { ClientRepository } from '../repositories/clients.js';
 import type { DashboardRepository } from '../repositories/dashboard.js';
-import type { MiroOutbox } from '../workers/miro-requests-outbox.js';
+import type { MiroOutbox } from '../repositories/miro-outbox.js';
 import { assertCompanyAccess } from './company-access.js';
 
 export type DashboardQuery = RouteQuery<Routes['getDashboard']>;

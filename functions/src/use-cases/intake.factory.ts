@@ -5,7 +5,7 @@ import { makeIntakeStore } from '../repositories/intake-store.js';
 import { makeNoteLinks } from '../repositories/note-links.js';
 import { sunatRecheckBaseSeconds, withSunatCheck } from '../repositories/sunat-checks.js';
 import { makeSupplierProfileRepository } from '../repositories/supplier-profiles.js';
-import { logger } from '../http/logger.js';
+import { logger } from '../observability/logger.js';
 import { parseSunatDocument } from '../ubl/index.js';
 import { makeIntake } from './intake.js';
 import { outgoing } from './outgoing.factory.js';

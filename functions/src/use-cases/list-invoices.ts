@@ -2,7 +2,8 @@ import { BadRequestError, ForbiddenError, acquirerConformityView, type RouteQuer
 import type { InvoiceSummary } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import type { InvoiceFilter, InvoiceScope } from '../repositories/invoice-queries.js';
-import type { InvoiceRepository, Page } from '../repositories/invoices.js';
+import type { InvoiceRepository } from '../repositories/invoices.js';
+import type { Page } from '../repositories/page.js';
 import type { InvoiceCount } from '@portal/shared';
 
 export type ListInvoicesQuery = RouteQuery<Routes['listInvoices']>;

@@ -1,11 +1,11 @@
 import { MIRO_POSTING, QUEUES } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { queueFromEnv } from '../adapters/sqs.js';
-import { logger } from '../http/logger.js';
+import { logger } from '../observability/logger.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeNoteLinks } from '../repositories/note-links.js';
 import { makeSunatChecks, sunatRecheckBaseSeconds } from '../repositories/sunat-checks.js';
-import { makeMiroOutbox } from '../workers/miro-requests-outbox.js';
+import { makeMiroOutbox } from '../repositories/miro-outbox.js';
 import { miroRetryBaseMs } from '../workers/miro-requests-worker.js';
 import { outgoing } from './outgoing.factory.js';
 import { makeInvoiceReview, type ReviewDeps } from './review-invoice.js';

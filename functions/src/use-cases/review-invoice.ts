@@ -55,7 +55,7 @@ import {
   type SunatChecks,
 } from '../repositories/sunat-checks.js';
 import type { InvoiceRef, LinkedNote, NoteLinks } from '../repositories/note-links.js';
-import { newMiroOutboxRecord, type MiroOutbox } from '../workers/miro-requests-outbox.js';
+import { newMiroOutboxRecord, type MiroOutbox } from '../repositories/miro-outbox.js';
 import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
 
 export type { InvoicePath } from './invoice-access.js';

@@ -1,5 +1,5 @@
 import { normalizeForSearch, type RouteQuery, type Routes, type SupplierProfile } from '@portal/shared';
-import type { Page } from '../repositories/invoices.js';
+import type { Page } from '../repositories/page.js';
 import type { SupplierDirectoryRepository } from '../repositories/suppliers.js';
 
 export type SearchSuppliersQuery = RouteQuery<Routes['searchSuppliers']>;

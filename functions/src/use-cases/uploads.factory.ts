@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { systemClock } from '../adapters/clock.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { documentsBucketFromEnv, makeDocumentFiles } from '../adapters/s3.js';
-import { logger } from '../http/logger.js';
+import { logger } from '../observability/logger.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeUploadUses } from '../repositories/upload-uses.js';
 import { makeUploads } from './uploads.js';

@@ -3,7 +3,7 @@ import { RUNTIME_ENV } from '@portal/shared';
 import { cognitoDirectoryFromEnv, generateTemporaryPassword } from '../adapters/cognito.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { sesMailer } from '../adapters/email.js';
-import { logger } from '../http/logger.js';
+import { logger } from '../observability/logger.js';
 import { makeAccountIndexRepository } from '../repositories/account-index.js';
 import { makeAuditLogRepository } from '../repositories/audit-log.js';
 import { makeClientRepository } from '../repositories/clients.js';

@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { logger } from '../http/logger.js';
+import { logger } from '../observability/logger.js';
 import { outgoingIdOf, type Outgoing, type QueueKey } from '../repositories/outgoing.js';
 
 type BatchHandler = (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>;

@@ -2,9 +2,9 @@ import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { keys, type Invoice } from '@portal/shared';
 import { SapRejectedError, SapUnavailableError, type SapDocument, type SapPort } from '../adapters/sap.js';
-import { fakeMeter } from '../http/meter.fake.js';
+import { fakeMeter } from '../observability/meter.fake.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
-import type { MiroOutbox, MiroOutboxRecord } from './miro-requests-outbox.js';
+import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { MIRO_FAILURE_MESSAGE, makeMiroRequestsWorker } from './miro-requests-worker.js';
 
 const SUPPLIER = '20700001011';

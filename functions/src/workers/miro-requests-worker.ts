@@ -14,10 +14,10 @@ import {
 } from '@portal/shared';
 import type { SapDocument, SapPort, SupplierInvoicePosting, SupplierInvoiceWithholding } from '../adapters/sap.js';
 import type { Queue } from '../adapters/sqs.js';
-import type { Logger } from '../http/logger.js';
-import { UNCOUNTED, metered, type Meter } from '../http/meter.js';
+import type { Logger } from '../observability/logger.js';
+import { UNCOUNTED, metered, type Meter } from '../observability/meter.js';
 import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
-import type { MiroOutbox, MiroOutboxRecord } from './miro-requests-outbox.js';
+import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { sqsBatchHandler } from './sqs-batch.js';
 
 export interface MiroRequestsDeps {

@@ -1,5 +1,5 @@
 import { NotificationMessage } from '@portal/shared';
-import { observed } from '../http/observed.js';
+import { observed } from '../observability/observed.js';
 import { notifications } from '../use-cases/notifications.factory.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { acknowledgingOutgoing } from './acknowledge.js';

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { logger } from '../http/logger.js';
+import { logger } from '../observability/logger.js';
 
 /**
  * The shape every worker shares: each record parsed with its message schema and handled on its own;

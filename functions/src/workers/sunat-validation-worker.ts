@@ -7,8 +7,8 @@ import {
   type Invoice,
 } from '@portal/shared';
 import type { SunatValidator, SunatVerdict } from '../adapters/sunat.js';
-import type { Logger } from '../http/logger.js';
-import { UNCOUNTED, metered, type Meter } from '../http/meter.js';
+import type { Logger } from '../observability/logger.js';
+import { UNCOUNTED, metered, type Meter } from '../observability/meter.js';
 import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
 import { outgoingItem, outgoingMessage, type Outgoing, type OutgoingMessage } from '../repositories/outgoing.js';
 import { closedSunatCheckItem, sunatCheckKeyOf, type SunatChecks } from '../repositories/sunat-checks.js';

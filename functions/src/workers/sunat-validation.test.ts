@@ -7,7 +7,7 @@ import {
   type SunatValidator,
   type SunatVerdict,
 } from '../adapters/sunat.js';
-import { fakeMeter } from '../http/meter.fake.js';
+import { fakeMeter } from '../observability/meter.fake.js';
 import { InvoiceChangedError, type StoredInvoice } from '../repositories/invoice-store.js';
 import { fakeOutbox } from '../repositories/outgoing.fake.js';
 import { SUNAT_FAILURE_MESSAGE, makeSunatValidationWorker } from './sunat-validation-worker.js';

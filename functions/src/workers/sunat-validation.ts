@@ -1,9 +1,9 @@
 import { QUEUES } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { sunatFromEnv } from '../adapters/sunat.js';
-import { logger } from '../http/logger.js';
-import { meter } from '../http/metrics.js';
-import { observed } from '../http/observed.js';
+import { logger } from '../observability/logger.js';
+import { meter } from '../observability/metrics.js';
+import { observed } from '../observability/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeSunatChecks } from '../repositories/sunat-checks.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';

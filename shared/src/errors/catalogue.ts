@@ -166,7 +166,6 @@ export const REQUEST_ERROR_MESSAGES = {
   ERROR_COMPANY_NOT_ALLOWED: 'No tiene acceso a la sociedad {companyId}.',
   /** A request that reached the API without passing through CloudFront (RUNTIME_ENV.originVerifyToken). */
   ERROR_DIRECT_ACCESS_FORBIDDEN: 'Acceso no permitido: use la dirección del portal.',
-  ERROR_NOT_IMPLEMENTED: 'Esta funcionalidad aún no está disponible.',
   /** The API's own answers, before any function: no route for the method and path, headers or body too large. */
   ERROR_ROUTE_NOT_FOUND: 'La dirección solicitada no existe en el API del portal.',
   ERROR_REQUEST_HEADERS_TOO_LARGE: 'Las cabeceras o la dirección de la solicitud superan el tamaño permitido.',

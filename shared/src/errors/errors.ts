@@ -55,9 +55,3 @@ export class ConflictError extends PortalError {
     super(409, code, parameters);
   }
 }
-
-export class NotImplementedError extends PortalError {
-  constructor() {
-    super(501, 'ERROR_NOT_IMPLEMENTED');
-  }
-}

@@ -58,9 +58,6 @@ export const STAFF = ['ADMIN', 'MANAGER'] as const satisfies readonly Level[];
 export const ADMIN_ONLY = ['ADMIN'] as const satisfies readonly Level[];
 export const MANAGER_ONLY = ['MANAGER'] as const satisfies readonly Level[];
 
-/** Routes whose issue has not landed yet are served by this handler, answering 501. */
-export const NOT_IMPLEMENTED_HANDLER = 'not-implemented';
-
 export function route<const R extends Omit<RouteDef, 'successStatus' | 'requiresCompany'> & Partial<RouteDef>>(
   def: R,
 ): R & Pick<RouteDef, 'successStatus' | 'requiresCompany'> {

@@ -5,7 +5,7 @@ import { httpHandler } from '../../http/wrapper.js';
 import { makeClientRepository } from '../../repositories/clients.js';
 import { makeDashboardRepository } from '../../repositories/dashboard.js';
 import { makeGetDashboard } from '../../use-cases/dashboard.js';
-import { makeMiroOutbox } from '../../workers/miro-requests-outbox.js';
+import { makeMiroOutbox } from '../../repositories/miro-outbox.js';
 
 const getDashboard = makeGetDashboard({
   dashboard: makeDashboardRepository(documentClient, tableName()),

@@ -1,16 +1,15 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
-  GetCommand,
   QueryCommand,
   TransactWriteCommand,
-  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { TABLE, keys, type ConformityKind } from '@portal/shared';
 import type { SapDocument } from '../adapters/sap.js';
-import { traceContextNow } from '../http/telemetry.js';
-import { outgoingItem, type OutgoingMessage } from '../repositories/outgoing.js';
+import { traceContextNow } from '../observability/telemetry.js';
+import { dueSortKey, makeDueRecords, type RecordKey } from './due-records.js';
+import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 
 /**
  * PENDING (written with the approval) → POSTING (one delivery holds a lease while it calls SAP) →
@@ -97,35 +96,17 @@ export interface ConformityLine {
 }
 
 /** What a MIRO record needs to move between indexes. */
-type Key = { pk: string; sk: string };
-type RecordRef = Key & { client: string; createdAt: string; retriedAt?: string | null };
+type RecordRef = RecordKey & { client: string; createdAt: string; retriedAt?: string | null };
 
-const conditionFailed = (error: unknown) => error instanceof ConditionalCheckFailedException;
-const dueSk = (record: Key, at: string) => `${at}#${record.pk}`;
 /** The time a record counts as requested: the approval, or an administrator's retry. */
 const requestedAt = (record: RecordRef) => record.retriedAt ?? record.createdAt;
 
 /** The MIRO outbox records and the conformity documents the MIRO worker reads. */
 export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
-  async function update(input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<boolean> {
-    try {
-      // Callers may hand the whole record as its key: only pk and sk go to DynamoDB.
-      const { pk, sk } = input.Key as Key;
-      await db.send(new UpdateCommand({ TableName: table, ...input, Key: { pk, sk } }));
-      return true;
-    } catch (error) {
-      if (conditionFailed(error)) return false;
-      throw error;
-    }
-  }
+  const { get, due, updateIf } = makeDueRecords<MiroOutboxRecord>(db, table, keys.miroDue);
 
   return {
-    async get(key: Key): Promise<MiroOutboxRecord | null> {
-      const result = await db.send(
-        new GetCommand({ TableName: table, Key: { pk: key.pk, sk: key.sk }, ConsistentRead: true }),
-      );
-      return (result.Item as MiroOutboxRecord | undefined) ?? null;
-    },
+    get,
 
     /**
      * Takes the record for one posting attempt: from PENDING once its next attempt is due, from FAILED
@@ -134,7 +115,7 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
      */
     async claim(record: RecordRef, lease: { owner: string; now: Date; until: Date }): Promise<boolean> {
       const until = lease.until.toISOString();
-      return update({
+      return updateIf({
         Key: record,
         UpdateExpression:
           'SET #state = :posting, postingUntil = :until, leaseOwner = :owner, lastAttemptAt = :now, gsi1pk = :due, gsi1sk = :dueSk, gsi3pk = :open, gsi3sk = if_not_exists(gsi3sk, :openSk) ADD attempts :one',
@@ -151,7 +132,7 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
           ':one': 1,
           ':null': null,
           ':due': keys.miroDue,
-          ':dueSk': dueSk(record, until),
+          ':dueSk': dueSortKey(record, until),
           ':open': keys.miroOpen(record.client),
           ':openSk': `${requestedAt(record)}#${record.pk}`,
         },
@@ -159,9 +140,9 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
     },
 
     /** After an attempt that failed while its worker lived on: PENDING again, next attempt at `nextAttemptAt`. */
-    async retryLater(record: Key, owner: string, error: string, nextAttemptAt: Date): Promise<boolean> {
+    async retryLater(record: RecordKey, owner: string, error: string, nextAttemptAt: Date): Promise<boolean> {
       const at = nextAttemptAt.toISOString();
-      return update({
+      return updateIf({
         Key: record,
         UpdateExpression:
           'SET #state = :pending, postingUntil = :none, leaseOwner = :none, lastError = :error, nextAttemptAt = :at, gsi1sk = :dueSk',
@@ -174,7 +155,7 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
           ':none': null,
           ':error': error,
           ':at': at,
-          ':dueSk': dueSk(record, at),
+          ':dueSk': dueSortKey(record, at),
         },
       });
     },
@@ -184,9 +165,9 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
      * concerned are told (markNotified), so the sweeper tells them if the worker dies first. False if it
      * already was POSTED (SAP answered the same document to both).
      */
-    async markPosted(key: Key, document: SapDocument, at: string, notifyBy?: Date): Promise<boolean> {
-      const due = dueSk(key, (notifyBy ?? new Date(Date.parse(at) + 60_000)).toISOString());
-      return update({
+    async markPosted(key: RecordKey, document: SapDocument, at: string, notifyBy?: Date): Promise<boolean> {
+      const due = dueSortKey(key, (notifyBy ?? new Date(Date.parse(at) + 60_000)).toISOString());
+      return updateIf({
         Key: key,
         UpdateExpression:
           'SET #state = :posted, sapDocument = :document, postedAt = :at, postingUntil = :none, leaseOwner = :none, lastError = :none, nextAttemptAt = :none, gsi1pk = :due, gsi1sk = :dueSk REMOVE gsi3pk, gsi3sk',
@@ -204,8 +185,8 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
     },
 
     /** A FAILED posting's invoice shows the failure and the company was told: out of the due index. */
-    async markFailureNotified(key: Key, at: string): Promise<void> {
-      await update({
+    async markFailureNotified(key: RecordKey, at: string): Promise<void> {
+      await updateIf({
         Key: key,
         UpdateExpression: 'SET failureNotifiedAt = :at REMOVE gsi1pk, gsi1sk',
         ConditionExpression: '#state = :failed',
@@ -215,8 +196,8 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
     },
 
     /** The people concerned were told: out of every index, nothing left to do. */
-    async markNotified(key: Key, at: string): Promise<void> {
-      await update({
+    async markNotified(key: RecordKey, at: string): Promise<void> {
+      await updateIf({
         Key: key,
         UpdateExpression: 'SET notifiedAt = :at REMOVE gsi1pk, gsi1sk',
         ConditionExpression: 'attribute_exists(pk)',
@@ -231,7 +212,7 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
      * that if the worker dies first.
      */
     async markFailed(record: RecordRef, error: string, at: string, owner?: string): Promise<boolean> {
-      return update({
+      return updateIf({
         Key: record,
         UpdateExpression:
           'SET #state = :failed, lastError = :error, failedAt = :at, postingUntil = :none, leaseOwner = :none, nextAttemptAt = :none, failureNotifiedAt = :none, gsi3pk = :failedPk, gsi3sk = :failedSk, gsi1pk = :due, gsi1sk = :dueSk',
@@ -247,37 +228,24 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
           ':failedPk': keys.miroFailed(record.client),
           ':failedSk': `${requestedAt(record)}#${record.pk}`,
           ':due': keys.miroDue,
-          ':dueSk': dueSk(record, new Date(Date.parse(at) + 60_000).toISOString()),
+          ':dueSk': dueSortKey(record, new Date(Date.parse(at) + 60_000).toISOString()),
           ...(owner ? { ':posting': 'POSTING', ':owner': owner } : { ':pending': 'PENDING', ':posting': 'POSTING' }),
         },
       });
     },
 
     /** Open records due before `now` (PENDING past their time, POSTING past their lease), oldest first. */
-    async due(now: Date, limit: number): Promise<MiroOutboxRecord[]> {
-      const index = TABLE.indexes.byClient;
-      const page = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk AND #sk < :now',
-          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-          ExpressionAttributeValues: { ':pk': keys.miroDue, ':now': now.toISOString() },
-          Limit: limit,
-        }),
-      );
-      return (page.Items ?? []) as MiroOutboxRecord[];
-    },
+    due,
 
     /** Looked at by the sweeper: not again before `until`, unless the record moved meanwhile (false). */
     async postpone(record: MiroOutboxRecord, until: Date): Promise<boolean> {
-      return update({
+      return updateIf({
         Key: record,
         UpdateExpression: 'SET gsi1sk = :next',
         ConditionExpression: 'gsi1sk = :seen AND #state = :state',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: {
-          ':next': dueSk(record, until.toISOString()),
+          ':next': dueSortKey(record, until.toISOString()),
           ':seen': record.gsi1sk ?? null,
           ':state': record.state,
         },
@@ -312,7 +280,7 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
                     ':at': at,
                     ':by': by,
                     ':due': keys.miroDue,
-                    ':dueSk': dueSk(record, new Date(now.getTime() + graceMs).toISOString()),
+                    ':dueSk': dueSortKey(record, new Date(now.getTime() + graceMs).toISOString()),
                     ':open': keys.miroOpen(record.client),
                     ':openSk': `${at}#${record.pk}`,
                     ':traceparent': message.trace.traceparent ?? null,
