@@ -80,13 +80,16 @@ export function functionEnvironment(kind: FunctionKind, uses: FunctionUses): rea
 }
 
 /**
- * How the local stage stands in for what only AWS has: secrets are given inline instead of by ARN, and what
- * CloudFront and SES's configuration sets do has no local counterpart (an empty origin-verify value lets every
- * request in; the local mailbox needs no configuration set).
+ * How the local stage stands in for what only AWS has: secrets are given inline instead of by ARN (the
+ * variable named instead), and what CloudFront and SES's configuration sets do has no local counterpart (null: left
+ * unset). Without an origin-verify value every request is let in; without the files distribution, download links
+ * go to the S3 stand-in; the local mailbox needs no configuration set.
  */
 export const LOCAL_ENV_SUBSTITUTES: Readonly<Record<string, string | null>> = {
   [SAP_ENV.credentialsSecretArn]: SAP_ENV.credentials,
   [SUNAT_ENV.credentialsSecretArn]: SUNAT_ENV.credentials,
   [RUNTIME_ENV.originVerifyToken]: null,
   [RUNTIME_ENV.emailConfigurationSet]: null,
+  [FILE_LINKS_ENV.origin]: null,
+  [FILE_LINKS_ENV.bucketDomain]: null,
 };
