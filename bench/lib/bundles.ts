@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { BUCKETS, QUEUES, RUNTIME_ENV } from '@portal/shared';
+import { BUCKETS, QUEUES, RUNTIME_ENV, SAP_ENV } from '@portal/shared';
 import { BUNDLE_OPTIONS, functionEntries, type FunctionEntry } from '../../infra/lib/bundling.js';
 import { FUNCTION_TELEMETRY_ENV } from '../../infra/lib/telemetry.js';
 
@@ -112,10 +112,10 @@ const IMPORT_ENV: Readonly<Record<string, string>> = {
   [RUNTIME_ENV.emailSender]: 'Portal <no-responder@example.com>',
   [RUNTIME_ENV.emailConfigurationSet]: 'bench',
   [BUCKETS.documents.env]: 'portal-bench-documents',
-  // The SAP adapter's (functions/src/adapters/sap.ts, SAP_ENV): the MIRO worker and the payment job build it at load.
-  SAP_BASE_URL: 'https://sap.example.com',
-  SAP_CREDENTIALS_SECRET_ARN: 'arn:aws:secretsmanager:sa-east-1:123456789012:secret:portal-bench-sap',
-  SAP_COMPANY_CODES: '{}',
+  // The SAP adapter's: the MIRO worker and the payment job build it at load.
+  [SAP_ENV.baseUrl]: 'https://sap.example.com',
+  [SAP_ENV.credentialsSecretArn]: 'arn:aws:secretsmanager:sa-east-1:123456789012:secret:portal-bench-sap',
+  [SAP_ENV.companyCodes]: '{}',
   ...Object.fromEntries(
     Object.values(QUEUES).map((def) => [def.env, `https://sqs.sa-east-1.amazonaws.com/123456789012/${def.id}`]),
   ),

@@ -1,4 +1,4 @@
-import { ensureWebBuild } from '../../infra/local/stage.js';
+import { ensureWebBuild } from '../../infra/local/web-build.js';
 import { launchChromium } from '../../tests/support/browser.js';
 import { TEXT, signIn } from '../../tests/support/web.js';
 import { INVOICES_PAGE_SIZE_KEY, type InvoicesPageSize } from '../../web/src/pages/invoices/page-size.js';

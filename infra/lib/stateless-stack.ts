@@ -1,7 +1,8 @@
 import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { contentSecurityPolicy, ROUTES, type RouteDef, type WebConfig } from '@portal/shared';
+import { contentSecurityPolicy, ROUTES, type FunctionUses, type RouteDef, type WebConfig } from '@portal/shared';
+import { bindUses } from './bind-uses.js';
 import { Api } from './constructs/api.js';
 import type { Data } from './constructs/data.js';
 import type { Email } from './constructs/email.js';
@@ -9,7 +10,7 @@ import { Files } from './constructs/files.js';
 import type { Identity } from './constructs/identity.js';
 import { Observability } from './constructs/observability.js';
 import { setLogRetention, type PortalFunction } from './constructs/portal-function.js';
-import type { Queues, QueueKey } from './constructs/queues.js';
+import type { Queues } from './constructs/queues.js';
 import type { Sap } from './constructs/sap.js';
 import { Schedules } from './constructs/schedules.js';
 import type { Storage } from './constructs/storage.js';
@@ -57,12 +58,21 @@ export class StatelessStack extends Stack {
     super(scope, id, props);
     const { config, data, storage, queues, identity } = props;
     setLogRetention(this, config.logRetentionDays);
-    const bind = (fn: PortalFunction) => {
-      data.bindTable(fn, 'rw');
-      storage.bindDocuments(fn);
-      this.files.bindLinks(fn);
-      for (const key of Object.keys(queues.byKey) as QueueKey[]) queues.bindSend(fn, key);
-    };
+    // Every function gets exactly what its declaration names (route, queue consumer or job): see bind-uses.ts.
+    const bind = (fn: PortalFunction, uses: FunctionUses) =>
+      bindUses(fn, uses, {
+        data,
+        storage,
+        files: this.files,
+        queues,
+        userPool: identity.userPool,
+        webClient: identity.webClient,
+        adminGroupName: config.adminGroupName,
+        webOrigin: config.webOrigin,
+        email: props.email,
+        sap: props.sap,
+        sunat: props.sunat,
+      });
 
     // The header value CloudFront adds to every API request it forwards; a request without it skipped the WAF.
     // A new generation is a new secret (new logical id): every property that reads it changes, so CloudFormation
@@ -118,7 +128,6 @@ export class StatelessStack extends Stack {
       // The site calls the API on its own origin (CloudFront's /api); CORS is for the configured webOrigin only
       // (a custom domain is the same origin too; a developer's Vite server is not).
       webOrigins: [config.webOrigin],
-      adminGroupName: config.adminGroupName,
       bind,
       originVerifyToken,
       throttle: config.apiThrottle,
@@ -130,33 +139,13 @@ export class StatelessStack extends Stack {
       retain: config.retain,
       queues,
       workersDir: props.workersDir,
-      adminGroupName: config.adminGroupName,
-      webOrigin: config.webOrigin,
       bind,
     });
-    // Only the SUNAT worker talks to SUNAT and reads its credentials.
-    const sunatWorker = this.workers.functions.get('sunatValidation');
-    if (sunatWorker) props.sunat.bind(sunatWorker);
-    // Only the MIRO worker and the payment sync talk to SAP.
-    const miroWorker = this.workers.functions.get('miroRequests');
-    if (miroWorker) props.sap.bind(miroWorker);
-    // Only what sends e-mail through SES: the notifications worker, and the invitation (create, reset) handlers.
-    for (const fn of [
-      this.workers.functions.get('notifications'),
-      this.api.functions.get('createExternalUser'),
-      this.api.functions.get('resetExternalUserPassword'),
-    ]) {
-      if (fn) props.email.bind(fn);
-    }
     this.schedules = new Schedules(this, 'Schedules', {
       stage: config.stage,
       retain: config.retain,
       jobsDir: props.jobsDir,
-      bind: (fn, key) => {
-        bind(fn);
-        // The payment sync reads SAP's payment runs; the outbox sweeper looks postings up in SAP and records them.
-        if (key === 'paymentSync' || key === 'outboxSweeper') props.sap.bind(fn);
-      },
+      bind,
     });
 
     const functions = new Map<string, PortalFunction>([

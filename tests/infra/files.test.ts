@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILE_LINKS_ENV, FILE_SANDBOX_POLICY, ROUTE_NOT_FOUND, ROUTES } from '@portal/shared';
+import { FILE_LINKS_ENV, FILE_SANDBOX_POLICY, ROUTES } from '@portal/shared';
 import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 
@@ -75,18 +75,25 @@ describe('the download links of documents (stage dev)', () => {
     expect(code).toContain("'application/pdf'");
   });
 
-  it('gives every portal function the links origin and the bucket domain the links are signed for', () => {
-    // Except the $default route's, which only answers 404 and is bound to nothing.
-    const portalFunctions = ofType('AWS::Lambda::Function').filter(([, fn]) =>
-      (fn.Properties?.Tags ?? []).some(
-        (tag: { Key: string; Value: string }) => tag.Key === PORTAL_FUNCTION_TAG && tag.Value !== ROUTE_NOT_FOUND.id,
-      ),
+  it('gives the functions that sign download links the links origin and the bucket domain they are signed for', () => {
+    const signers = new Set(
+      ROUTES.filter((route) => route.uses.documents?.includes('presignDownload')).map((route) => route.id),
     );
+    expect([...signers]).toEqual(['getInvoiceFile']);
+    const portalFunctions = ofType('AWS::Lambda::Function').flatMap(([, fn]) => {
+      const tag = (fn.Properties?.Tags ?? []).find((t: { Key: string }) => t.Key === PORTAL_FUNCTION_TAG);
+      return tag ? [[tag.Value as string, fn] as const] : [];
+    });
     expect(portalFunctions.length).toBeGreaterThan(ROUTES.length);
-    for (const [id, fn] of portalFunctions) {
+    for (const [name, fn] of portalFunctions) {
       const variables = fn.Properties!.Environment.Variables;
-      expect(JSON.stringify(variables[FILE_LINKS_ENV.origin]), id).toMatch(/FilesDistribution.*DomainName/);
-      expect(JSON.stringify(variables[FILE_LINKS_ENV.bucketDomain]), id).toMatch(/RegionalDomainName|Documents/);
+      if (signers.has(name)) {
+        expect(JSON.stringify(variables[FILE_LINKS_ENV.origin]), name).toMatch(/FilesDistribution.*DomainName/);
+        expect(JSON.stringify(variables[FILE_LINKS_ENV.bucketDomain]), name).toMatch(/RegionalDomainName|Documents/);
+      } else {
+        // Least privilege (docs/permissions.md): a function that signs no link is not told where links go.
+        expect(variables[FILE_LINKS_ENV.origin], name).toBeUndefined();
+      }
     }
   });
 });

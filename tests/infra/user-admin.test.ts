@@ -57,7 +57,7 @@ describe('user administration: Cognito permissions (stage dev)', () => {
   }
 
   it('grants each user-pool route exactly the operations of its manifest entry, on the portal pool only', () => {
-    const withPool = ROUTES.filter((route) => route.uses?.userPool.length);
+    const withPool = ROUTES.filter((route) => route.uses.userPool?.length);
     expect(withPool.length).toBeGreaterThanOrEqual(10);
     const byName = new Map(functions().map((fn) => [fn.name, fn]));
     for (const route of withPool) {
@@ -67,7 +67,7 @@ describe('user administration: Cognito permissions (stage dev)', () => {
       const [statement] = fn.cognito;
       expect(statement!.Effect).toBe('Allow');
       expect(asList(statement!.Action).sort(), route.id).toEqual(
-        route.uses!.userPool.map((operation) => `cognito-idp:${operation}`).sort(),
+        (route.uses.userPool ?? []).map((operation) => `cognito-idp:${operation}`).sort(),
       );
       // One resource: the pool's ARN, exported by the stateful stack (never a wildcard).
       const resource = JSON.stringify(statement!.Resource);
@@ -81,7 +81,7 @@ describe('user administration: Cognito permissions (stage dev)', () => {
   });
 
   it('gives no other function any Cognito permission or the pool ids', () => {
-    const withPool = new Set(ROUTES.filter((route) => route.uses?.userPool.length).map((route) => route.id));
+    const withPool = new Set(ROUTES.filter((route) => route.uses.userPool?.length).map((route) => route.id));
     const others = functions().filter((fn) => !withPool.has(fn.name));
     expect(others.map((fn) => fn.name)).toContain('listAuditEvents');
     for (const fn of others) {

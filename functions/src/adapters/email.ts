@@ -1,4 +1,5 @@
 import { SESv2Client, SendEmailCommand, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
+import { RUNTIME_ENV } from '@portal/shared';
 import { telemetry } from '../observability/telemetry.js';
 
 /**
@@ -26,8 +27,8 @@ export interface SesOptions {
 /** SES v2 from the functions' environment (read once per cold start). */
 export function sesOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SesOptions {
   return {
-    sender: env.EMAIL_SENDER ?? 'Portal de Proveedores <no-responder@proveedores.example.pe>',
-    configurationSet: env.EMAIL_CONFIGURATION_SET || undefined,
+    sender: env[RUNTIME_ENV.emailSender] ?? 'Portal de Proveedores <no-responder@proveedores.example.pe>',
+    configurationSet: env[RUNTIME_ENV.emailConfigurationSet] || undefined,
   };
 }
 

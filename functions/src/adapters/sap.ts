@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
-import { SAP_WITHHOLDING_TAX, type SapWithholdingKind } from '@portal/shared';
+import { SAP_ENV, SAP_WITHHOLDING_TAX, type SapWithholdingKind } from '@portal/shared';
 import { telemetry } from '../observability/telemetry.js';
 
 /**
@@ -10,17 +10,6 @@ import { telemetry } from '../observability/telemetry.js';
  * `Repeatability-Request-ID` (SAP's repeatable-request pattern): a repeated request answers the
  * document of the first one and posts nothing. Also the payment runs, read as OData since a moment.
  */
-
-/** Environment variables the adapter reads once per cold start. */
-export const SAP_ENV = {
-  baseUrl: 'SAP_BASE_URL',
-  /** JSON credentials (the local stage); see SapCredentials. */
-  credentials: 'SAP_CREDENTIALS',
-  /** ARN of a Secrets Manager secret holding the same JSON (AWS). */
-  credentialsSecretArn: 'SAP_CREDENTIALS_SECRET_ARN',
-  /** JSON map `{clientRuc: companyCode}`: which SAP company code books each company of the group. */
-  companyCodes: 'SAP_COMPANY_CODES',
-} as const;
 
 export const SUPPLIER_INVOICE_SERVICE = '/sap/opu/odata/sap/API_SUPPLIERINVOICE_PROCESS_SRV';
 /** The payment runs as the portal reads them (a custom OData service on the SAP side). */

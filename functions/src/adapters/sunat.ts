@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as z from 'zod/mini';
-import { PortalError, RUC_ADDRESS_CONDITIONS, RUC_STATES, type InvoiceType } from '@portal/shared';
+import { PortalError, RUC_ADDRESS_CONDITIONS, RUC_STATES, SUNAT_ENV, type InvoiceType } from '@portal/shared';
 import { telemetry } from '../observability/telemetry.js';
 
 /**
@@ -8,16 +8,6 @@ import { telemetry } from '../observability/telemetry.js';
  * company (the RUC that asks, with the API credentials it registered in SUNAT's extranet) and
  * validarcomprobante, which answers the state of one document of another taxpayer.
  */
-
-/** Environment variables the adapter reads once per cold start. */
-export const SUNAT_ENV = {
-  tokenUrl: 'SUNAT_TOKEN_URL',
-  apiUrl: 'SUNAT_API_URL',
-  /** JSON map `{ruc: {clientId, clientSecret}}` (the local stage). */
-  credentials: 'SUNAT_CREDENTIALS',
-  /** ARN of a Secrets Manager secret holding the same JSON map (AWS). */
-  credentialsSecretArn: 'SUNAT_CREDENTIALS_SECRET_ARN',
-} as const;
 
 export const SUNAT_DEFAULT_TOKEN_URL = 'https://api-seguridad.sunat.gob.pe';
 export const SUNAT_DEFAULT_API_URL = 'https://api.sunat.gob.pe';

@@ -1,9 +1,17 @@
 import type { PreTokenGenerationTriggerEvent } from 'aws-lambda';
-import { CLAIMS, USER_ATTRIBUTES, computeLevel, isFederated, parseGroups, type Level } from '@portal/shared';
+import {
+  CLAIMS,
+  RUNTIME_ENV,
+  USER_ATTRIBUTES,
+  computeLevel,
+  isFederated,
+  parseGroups,
+  type Level,
+} from '@portal/shared';
 import { observed } from '../observability/observed.js';
 
 /** Read once per cold start: the group whose first position makes a corporate SSO user an ADMIN. */
-const ADMIN_GROUP_NAME = process.env.ADMIN_GROUP_NAME?.trim() || 'portal-admins';
+const ADMIN_GROUP_NAME = process.env[RUNTIME_ENV.adminGroupName]?.trim() || 'portal-admins';
 
 export interface PortalClaims {
   readonly level: Level;

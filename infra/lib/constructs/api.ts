@@ -7,7 +7,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { CORS, ROUTE_NOT_FOUND, RUNTIME_ENV, type RouteDef } from '@portal/shared';
+import { CORS, ROUTE_NOT_FOUND, RUNTIME_ENV, USES_NOTHING, type FunctionUses, type RouteDef } from '@portal/shared';
 import { API_PATH_PREFIX } from './firewall.js';
 import { logRetentionOf, PortalFunction } from './portal-function.js';
 
@@ -21,9 +21,8 @@ export interface ApiProps {
   readonly webClient: cognito.IUserPoolClient;
   /** Origins allowed by CORS, and told to the functions (they echo them on responses). */
   readonly webOrigins: readonly string[];
-  readonly adminGroupName: string;
-  /** Grant-and-configure applied to every route function (table, bucket, queues). */
-  readonly bind: (fn: PortalFunction) => void;
+  /** Grant-and-configure of a route's function from its manifest declaration (bindUses). */
+  readonly bind: (fn: PortalFunction, uses: FunctionUses) => void;
   /** The value CloudFront sends in the origin-verify header; the functions refuse requests without it. */
   readonly originVerifyToken: string;
   /** Stage throttling (requests per second, burst). */
@@ -98,35 +97,22 @@ export class Api extends Construct {
     });
 
     const functions = new Map<string, PortalFunction>();
+    // What every API function reads: the wrapper's CORS origins and origin-verify value, the metrics' stage.
     const baseEnvironment = {
       [RUNTIME_ENV.stage]: props.stage,
       [RUNTIME_ENV.webOrigin]: props.webOrigins.join(','),
-      [RUNTIME_ENV.adminGroupName]: props.adminGroupName,
-      [RUNTIME_ENV.s3ForcePathStyle]: 'false',
       [RUNTIME_ENV.originVerifyToken]: props.originVerifyToken,
     };
     for (const route of props.routes) {
-      const userPoolOperations = route.uses?.userPool ?? [];
       const fn = new PortalFunction(this, `${pascal(route.id)}Function`, {
         name: route.id,
         entry: path.join(props.handlersDir, `${route.handler}.ts`),
         description: `${route.method} ${route.path}`,
-        environment: {
-          ...baseEnvironment,
-          ...(userPoolOperations.length > 0
-            ? {
-                [RUNTIME_ENV.userPoolId]: props.userPool.userPoolId,
-                [RUNTIME_ENV.userPoolClientId]: props.webClient.userPoolClientId,
-              }
-            : {}),
-        },
+        environment: baseEnvironment,
         retain: props.retain,
       });
-      props.bind(fn);
-      // The user administration: exactly the Cognito operations its manifest entry names, on this pool only.
-      if (userPoolOperations.length > 0) {
-        props.userPool.grant(fn.role, ...userPoolOperations.map((operation) => `cognito-idp:${operation}`));
-      }
+      // Exactly what the route's manifest entry declares it touches, no more.
+      props.bind(fn, route.uses);
 
       const httpRoute = new apigw.HttpRoute(this, `${pascal(route.id)}Route`, {
         httpApi: this.httpApi,
@@ -154,6 +140,7 @@ export class Api extends Construct {
       environment: baseEnvironment,
       retain: props.retain,
     });
+    props.bind(notFound, USES_NOTHING);
     const defaultRoute = new apigw.HttpRoute(this, 'DefaultRoute', {
       httpApi: this.httpApi,
       routeKey: apigw.HttpRouteKey.DEFAULT,

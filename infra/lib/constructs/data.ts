@@ -4,7 +4,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { RUNTIME_ENV, TABLE } from '@portal/shared';
+import { RUNTIME_ENV, TABLE, type TableAccess } from '@portal/shared';
 import { retentionDays } from '../stage-config.js';
 import type { PortalFunction } from './portal-function.js';
 
@@ -16,8 +16,6 @@ export interface DataProps {
 
 /** The most point-in-time recovery keeps (DynamoDB's limit): any second of the last 35 days. */
 export const PITR_DAYS = 35;
-
-export type TableAccess = 'r' | 'rw';
 
 const READ_ACTIONS = [
   'dynamodb:GetItem',
@@ -103,7 +101,7 @@ export class Data extends Construct {
    * Grants the table and each named index (no `index/*` wildcard) and tells the function the table name.
    * Scan is deliberately absent: listing goes through the indexes.
    */
-  bindTable(fn: PortalFunction, access: TableAccess): void {
+  bindTable(fn: PortalFunction, access: Exclude<TableAccess, 'none'>): void {
     const indexArns = Object.values(TABLE.indexes).map((index) =>
       Stack.of(this).formatArn({
         service: 'dynamodb',
@@ -113,7 +111,7 @@ export class Data extends Construct {
     );
     fn.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
-        actions: access === 'rw' ? [...READ_ACTIONS, ...WRITE_ACTIONS] : READ_ACTIONS,
+        actions: access === 'write' ? [...READ_ACTIONS, ...WRITE_ACTIONS] : READ_ACTIONS,
         resources: [this.table.tableArn, ...indexArns],
       }),
     );

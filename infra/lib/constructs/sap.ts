@@ -1,14 +1,8 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { SAP_ENV } from '@portal/shared';
 import type { PortalFunction } from './portal-function.js';
-
-/** The environment the SAP adapter (functions/src/adapters/sap.ts, SAP_ENV) reads. */
-export const SAP_FUNCTION_ENV = {
-  baseUrl: 'SAP_BASE_URL',
-  credentialsSecretArn: 'SAP_CREDENTIALS_SECRET_ARN',
-  companyCodes: 'SAP_COMPANY_CODES',
-} as const;
 
 export interface SapProps {
   readonly retain: boolean;
@@ -45,8 +39,8 @@ export class Sap extends Construct {
   /** Grants reading the credentials and tells the function the secret, the endpoint and the company codes. */
   bind(fn: PortalFunction): void {
     this.credentials.grantRead(fn.role);
-    fn.function.addEnvironment(SAP_FUNCTION_ENV.credentialsSecretArn, this.credentials.secretArn);
-    fn.function.addEnvironment(SAP_FUNCTION_ENV.baseUrl, this.props.baseUrl);
-    fn.function.addEnvironment(SAP_FUNCTION_ENV.companyCodes, JSON.stringify(this.props.companyCodes));
+    fn.function.addEnvironment(SAP_ENV.credentialsSecretArn, this.credentials.secretArn);
+    fn.function.addEnvironment(SAP_ENV.baseUrl, this.props.baseUrl);
+    fn.function.addEnvironment(SAP_ENV.companyCodes, JSON.stringify(this.props.companyCodes));
   }
 }

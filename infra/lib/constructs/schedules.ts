@@ -3,7 +3,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { RUNTIME_ENV, SCHEDULES } from '@portal/shared';
+import { RUNTIME_ENV, SCHEDULES, type FunctionUses } from '@portal/shared';
 import { PortalFunction } from './portal-function.js';
 
 export type ScheduleKey = keyof typeof SCHEDULES;
@@ -13,8 +13,8 @@ export interface SchedulesProps {
   readonly retain: boolean;
   /** Absolute path of functions/src/jobs: a schedule's entry is `<jobsDir>/<def.handler>.ts`. */
   readonly jobsDir: string;
-  /** Grant-and-configure applied to every job (table, queues, and per job what it needs). */
-  readonly bind: (fn: PortalFunction, key: ScheduleKey) => void;
+  /** Grant-and-configure of a job from its declaration (SCHEDULES' `uses`, bindUses). */
+  readonly bind: (fn: PortalFunction, uses: FunctionUses) => void;
 }
 
 /** One function per job of shared SCHEDULES, invoked by an EventBridge rule every `everyMinutes`. */
@@ -33,7 +33,7 @@ export class Schedules extends Construct {
         environment: { [RUNTIME_ENV.stage]: props.stage },
         retain: props.retain,
       });
-      props.bind(fn, key);
+      props.bind(fn, def.uses);
       new events.Rule(this, `${def.id}Rule`, {
         description: `Portal de Proveedores: ${def.id} cada ${def.everyMinutes} minutos`,
         schedule: events.Schedule.rate(Duration.minutes(def.everyMinutes)),

@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { BUCKETS } from '@portal/shared';
+import { BUCKETS, DOCUMENT_OPERATIONS, RUNTIME_ENV, type DocumentOperation } from '@portal/shared';
 import { retentionDays } from '../stage-config.js';
 import type { PortalFunction } from './portal-function.js';
 
@@ -19,10 +19,11 @@ export class Storage extends Construct {
   readonly documents: s3.Bucket;
   readonly accessLogs: s3.Bucket;
   /**
-   * Object read/write on the documents bucket. A managed policy in this stack rather than per-function
-   * grants: the object wildcard is then stated (and acknowledged) once, next to the bucket it names.
+   * One managed policy per operation a function may do on the documents bucket (DocumentOperation), in this stack
+   * rather than per-function grants: the object wildcard is then stated (and acknowledged) once per operation, next
+   * to the bucket it names.
    */
-  readonly documentsReadWrite: iam.ManagedPolicy;
+  readonly documentPolicies: Readonly<Record<DocumentOperation, iam.ManagedPolicy>>;
 
   constructor(scope: Construct, id: string, props: StorageProps) {
     super(scope, id);
@@ -84,26 +85,62 @@ export class Storage extends Construct {
       }),
     );
 
-    this.documentsReadWrite = new iam.ManagedPolicy(this, 'DocumentsReadWrite', {
-      description: 'Read and write objects of the documents bucket',
-      statements: [
-        new iam.PolicyStatement({
-          actions: ['s3:GetObject', 's3:GetObjectVersion', 's3:PutObject', 's3:DeleteObject'],
-          resources: [this.documents.arnForObjects('*')],
-        }),
-        new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.documents.bucketArn] }),
-      ],
-    });
+    const objects = this.documents.arnForObjects('*');
+    const statements: Record<DocumentOperation, { description: string; statements: iam.PolicyStatement[] }> = {
+      read: {
+        description: 'Read objects of the documents bucket (HEAD, ranges); ListBucket makes a missing key a 404',
+        statements: [
+          new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [objects] }),
+          new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.documents.bucketArn] }),
+        ],
+      },
+      delete: {
+        description: 'Delete objects of the documents bucket (a delete marker: versions are kept)',
+        statements: [new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [objects] })],
+      },
+      presignUpload: {
+        description: "Sign the browser's POST uploads to the documents bucket",
+        statements: [new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [objects] })],
+      },
+      presignDownload: {
+        description: 'Sign download links to objects of the documents bucket',
+        statements: [new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [objects] })],
+      },
+    };
     const bucketLogicalId = Stack.of(this).getLogicalId(this.documents.node.defaultChild as s3.CfnBucket);
-    Validations.of(this.documentsReadWrite).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
-      reason: 'Object keys are chosen per upload (supplier, document); access is to any object of this one bucket.',
+    this.documentPolicies = Object.fromEntries(
+      DOCUMENT_OPERATIONS.map((operation) => {
+        const policy = new iam.ManagedPolicy(this, `Documents${pascal(operation)}`, statements[operation]);
+        Validations.of(policy).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
+          reason: 'Object keys are chosen per upload (supplier, document); access is to any object of this one bucket.',
+        });
+        return [operation, policy];
+      }),
+    ) as Record<DocumentOperation, iam.ManagedPolicy>;
+
+    // The read-write policy every function had before the per-operation ones: the stateless stack of a stage
+    // deployed earlier still imports its ARN, and CloudFormation refuses to drop an export in use. Kept, attached to
+    // nothing, until every stage has deployed this version once (docs/permissions.md); then deleted.
+    const legacy = new iam.ManagedPolicy(this, 'DocumentsReadWrite', {
+      // Its description must stay as it was: a new one would replace the policy, and change the export.
+      description: 'Read and write objects of the documents bucket',
+      statements: [new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.documents.bucketArn] })],
     });
+    Stack.of(this).exportValue(legacy.managedPolicyArn);
   }
 
-  /** Grants object read/write on the documents bucket and tells the function its name. */
-  bindDocuments(fn: PortalFunction): void {
-    fn.role.addManagedPolicy(this.documentsReadWrite);
+  /**
+   * Grants exactly `operations` on the documents bucket and tells the function its name and addressing (the
+   * download links' origin is the Files construct's, bound with presignDownload).
+   */
+  bindDocuments(fn: PortalFunction, operations: readonly DocumentOperation[]): void {
+    for (const operation of new Set(operations)) fn.role.addManagedPolicy(this.documentPolicies[operation]);
     fn.function.addEnvironment(BUCKETS.documents.env, this.documents.bucketName);
+    fn.function.addEnvironment(RUNTIME_ENV.s3ForcePathStyle, 'false');
   }
+}
+
+function pascal(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
 }

@@ -1,14 +1,8 @@
 import { RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { SUNAT_ENV } from '@portal/shared';
 import type { PortalFunction } from './portal-function.js';
-
-/** The environment the SUNAT adapter (functions/src/adapters/sunat.ts) reads. */
-export const SUNAT_FUNCTION_ENV = {
-  tokenUrl: 'SUNAT_TOKEN_URL',
-  apiUrl: 'SUNAT_API_URL',
-  credentialsSecretArn: 'SUNAT_CREDENTIALS_SECRET_ARN',
-} as const;
 
 export interface SunatProps {
   readonly retain: boolean;
@@ -46,8 +40,8 @@ export class Sunat extends Construct {
   /** Grants reading the credentials and tells the function the secret and the endpoints. */
   bind(fn: PortalFunction): void {
     this.credentials.grantRead(fn.role);
-    fn.function.addEnvironment(SUNAT_FUNCTION_ENV.credentialsSecretArn, this.credentials.secretArn);
-    fn.function.addEnvironment(SUNAT_FUNCTION_ENV.tokenUrl, this.props.tokenUrl);
-    fn.function.addEnvironment(SUNAT_FUNCTION_ENV.apiUrl, this.props.apiUrl);
+    fn.function.addEnvironment(SUNAT_ENV.credentialsSecretArn, this.credentials.secretArn);
+    fn.function.addEnvironment(SUNAT_ENV.tokenUrl, this.props.tokenUrl);
+    fn.function.addEnvironment(SUNAT_ENV.apiUrl, this.props.apiUrl);
   }
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import { RUNTIME_ENV } from '@portal/shared';
+import { RUNTIME_ENV, type FunctionUses } from '@portal/shared';
 import { PortalFunction } from './portal-function.js';
 import type { Queues, QueueKey } from './queues.js';
 
@@ -12,11 +12,8 @@ export interface WorkersProps {
   readonly queues: Queues;
   /** Absolute path of functions/src/workers: a consumer's entry is `<workersDir>/<def.consumer>.ts`. */
   readonly workersDir: string;
-  readonly adminGroupName: string;
-  /** The portal's origin (stage config `webOrigin`): the notifications' e-mails link to the invoice there. */
-  readonly webOrigin: string;
-  /** Grant-and-configure applied to every worker (table, bucket, queues to send to). */
-  readonly bind: (fn: PortalFunction) => void;
+  /** Grant-and-configure of a consumer from its declaration (QueueDef.consumerUses, bindUses). */
+  readonly bind: (fn: PortalFunction, uses: FunctionUses) => void;
 }
 
 /**
@@ -37,15 +34,10 @@ export class Workers extends Construct {
         entry: path.join(props.workersDir, `${def.consumer}.ts`),
         description: `Consumidor de la cola ${def.purpose}`,
         timeout: Duration.seconds(def.consumerTimeoutSeconds),
-        environment: {
-          [RUNTIME_ENV.stage]: props.stage,
-          [RUNTIME_ENV.adminGroupName]: props.adminGroupName,
-          [RUNTIME_ENV.s3ForcePathStyle]: 'false',
-          [RUNTIME_ENV.webOrigin]: props.webOrigin,
-        },
+        environment: { [RUNTIME_ENV.stage]: props.stage },
         retain: props.retain,
       });
-      props.bind(fn);
+      props.bind(fn, def.consumerUses);
       queue.grantConsumeMessages(fn.role);
       fn.function.addEventSource(
         new SqsEventSource(queue, { batchSize: def.batchSize, reportBatchItemFailures: true }),

@@ -1,3 +1,5 @@
+import type { FunctionUses, QueueKey } from '../access.js';
+
 /**
  * Buckets and queues, with the environment variable through which each reaches the functions.
  * CDK creates them from here; the local stage creates the same names on its stand-ins.
@@ -14,6 +16,8 @@ export interface QueueDef {
   /** Worker module under functions/src/workers, or null until its consumer lands. */
   readonly consumer: string | null;
   readonly consumerTimeoutSeconds: number;
+  /** What the consumer touches besides consuming its queue (see FunctionUses). */
+  readonly consumerUses: FunctionUses;
 }
 
 export const QUEUES = {
@@ -26,6 +30,8 @@ export const QUEUES = {
     batchSize: 10,
     consumer: 'sunat-validation' as string | null,
     consumerTimeoutSeconds: 30,
+    // Asks SUNAT, records the verdict and the supplier's notice (outbox).
+    consumerUses: { table: 'write', queues: ['notifications'], sunat: true },
   },
   miroRequests: {
     id: 'MiroRequests',
@@ -36,6 +42,8 @@ export const QUEUES = {
     batchSize: 5,
     consumer: 'miro-requests' as string | null,
     consumerTimeoutSeconds: 30,
+    // Posts the MIRO to SAP, records the document and notifies the supplier.
+    consumerUses: { table: 'write', queues: ['notifications'], sap: true },
   },
   notifications: {
     id: 'Notifications',
@@ -46,20 +54,47 @@ export const QUEUES = {
     batchSize: 10,
     consumer: 'notifications' as string | null,
     consumerTimeoutSeconds: 20,
+    // Writes the feeds, then e-mails those whose reception is enabled.
+    consumerUses: { table: 'write', email: true },
   },
-} as const satisfies Record<string, QueueDef>;
+} as const satisfies Record<QueueKey, QueueDef>;
+
+/** A job run on a timer (SCHEDULES). */
+export interface ScheduleDef {
+  readonly id: string;
+  /** Job module under functions/src/jobs. */
+  readonly handler: string;
+  readonly everyMinutes: number;
+  /** The local stage's period, when not everyMinutes. */
+  readonly localEverySeconds?: number;
+  /** What the job touches (see FunctionUses). */
+  readonly uses: FunctionUses;
+}
 
 /**
  * Jobs run on a timer: an EventBridge rule in AWS, a timer on the local stage (functions/src/jobs/<handler>.ts)
  * every `localEverySeconds` when given (else everyMinutes).
  */
 export const SCHEDULES = {
-  paymentSync: { id: 'PaymentSync', handler: 'sync-payments', everyMinutes: 15 },
+  paymentSync: {
+    id: 'PaymentSync',
+    handler: 'sync-payments',
+    everyMinutes: 15,
+    // Reads SAP's payment runs, moves the invoices and notifies their suppliers.
+    uses: { table: 'write', queues: ['notifications'], sap: true },
+  },
   /**
    * Drives every outbox to an end: sends again the queue messages committed but not sent, and the MIRO
    * postings still open past their lease or backoff (reading back from SAP what was posted but not recorded).
    */
-  outboxSweeper: { id: 'OutboxSweeper', handler: 'sweep-outbox', everyMinutes: 1, localEverySeconds: 3 },
+  outboxSweeper: {
+    id: 'OutboxSweeper',
+    handler: 'sweep-outbox',
+    everyMinutes: 1,
+    localEverySeconds: 3,
+    // Relays to every queue, asks SUNAT again through its queue, and looks MIRO postings up in SAP.
+    uses: { table: 'write', queues: ['sunatValidation', 'miroRequests', 'notifications'], sap: true },
+  },
   /**
    * The Ley 29623 conformity clocks (docs/ap-conformity.md): the reminders two days before and on the last day, and
    * the presumed conformity once the last day ended. Every step is due at the start of a Lima day.
@@ -69,37 +104,13 @@ export const SCHEDULES = {
     handler: 'run-acquirer-conformity-clock',
     everyMinutes: 15,
     localEverySeconds: 5,
+    // Moves the clocks and the invoices, and sends the reminders and notices.
+    uses: { table: 'write', queues: ['notifications'] },
   },
-} as const;
+} as const satisfies Record<string, ScheduleDef>;
 
 export const BUCKETS = {
   documents: { id: 'Documents', env: 'DOCUMENTS_BUCKET' },
-} as const;
-
-/** Environment variables every function reads once at cold start. */
-export const RUNTIME_ENV = {
-  stage: 'STAGE',
-  tableName: 'TABLE_NAME',
-  webOrigin: 'WEB_ORIGIN',
-  s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
-  adminGroupName: 'ADMIN_GROUP_NAME',
-  /** The user pool the administration calls manage (Cognito admin APIs). */
-  userPoolId: 'USER_POOL_ID',
-  /** The web app client: the password-reset e-mail is started for it (ForgotPassword). */
-  userPoolClientId: 'USER_POOL_CLIENT_ID',
-  /**
-   * The value CloudFront puts in the origin-verify header of every API request it forwards (AWS stages):
-   * when set, the wrapper refuses requests that did not come through CloudFront and its WAF.
-   */
-  originVerifyToken: 'ORIGIN_VERIFY_TOKEN',
-  /** Sender and SES configuration set of the portal's e-mails. */
-  emailSender: 'EMAIL_SENDER',
-  emailConfigurationSet: 'EMAIL_CONFIGURATION_SET',
-  /**
-   * Seconds a function instance keeps the list of disabled accounts before reading it again (0-60; default
-   * and most 60): a disabled account is refused within that time. The local stage sets a short one.
-   */
-  disabledUsersTtlSeconds: 'DISABLED_USERS_TTL_SECONDS',
 } as const;
 
 /** Physical names on the local stage (in AWS, CDK chooses them). */

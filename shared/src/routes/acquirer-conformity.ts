@@ -18,6 +18,7 @@ export const acquirerConformityRoutes = {
       parameterCodes: INVOICE_ID_CODES,
     },
     response: InvoiceDetail,
+    uses: { table: 'write', queues: ['notifications'] },
     handler: 'invoices/register-acquirer-conformity',
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { Client } from '../schemas/reference.js';
+import { READS_TABLE } from '../access.js';
 import { route, ALL_SIGNED_IN, type RouteDef } from './route.js';
 
 /** The group's companies. */
@@ -13,6 +14,7 @@ export const clientRoutes = {
     roles: ALL_SIGNED_IN,
     request: {},
     response: z.object({ items: z.array(Client) }),
+    uses: READS_TABLE,
     handler: 'clients/list-clients',
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { pageOf } from '../schemas/common.js';
 import { AvailabilityPath, AvailabilityQuery, ConformityDocument, ConformityQuery } from '../schemas/conformity.js';
+import { READS_TABLE } from '../access.js';
 import { route, STAFF, type RouteDef } from './route.js';
 
 /** Conformity documents (MIGO, HES) and availability checks. */
@@ -14,6 +15,7 @@ export const conformityRoutes = {
     roles: STAFF,
     request: { query: ConformityQuery },
     response: pageOf(ConformityDocument),
+    uses: READS_TABLE,
     handler: 'conformity/list-material-docs',
   }),
   listServiceSheets: route({
@@ -25,6 +27,7 @@ export const conformityRoutes = {
     roles: STAFF,
     request: { query: ConformityQuery },
     response: pageOf(ConformityDocument),
+    uses: READS_TABLE,
     handler: 'conformity/list-service-sheets',
   }),
   materialDocAvailability: route({
@@ -36,6 +39,7 @@ export const conformityRoutes = {
     roles: STAFF,
     request: { path: AvailabilityPath, query: AvailabilityQuery },
     response: ConformityDocument,
+    uses: READS_TABLE,
     handler: 'conformity/get-material-doc-availability',
   }),
   purchaseOrderAvailability: route({
@@ -47,6 +51,7 @@ export const conformityRoutes = {
     roles: STAFF,
     request: { path: AvailabilityPath, query: AvailabilityQuery },
     response: z.object({ id: z.string(), available: z.literal(true) }),
+    uses: READS_TABLE,
     handler: 'conformity/get-purchase-order-availability',
   }),
   serviceSheetAvailability: route({
@@ -58,6 +63,7 @@ export const conformityRoutes = {
     roles: STAFF,
     request: { path: AvailabilityPath, query: AvailabilityQuery },
     response: ConformityDocument,
+    uses: READS_TABLE,
     handler: 'conformity/get-service-sheet-availability',
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -1,4 +1,5 @@
 import { DashboardCounts, DashboardQuery } from '../schemas/dashboard.js';
+import { READS_TABLE } from '../access.js';
 import { route, MANAGER_ONLY, type RouteDef } from './route.js';
 
 /** The managers' dashboard. */
@@ -12,6 +13,7 @@ export const dashboardRoutes = {
     roles: MANAGER_ONLY,
     request: { query: DashboardQuery },
     response: DashboardCounts,
+    uses: READS_TABLE,
     handler: 'dashboard/get-dashboard',
   }),
 } as const satisfies Record<string, RouteDef>;

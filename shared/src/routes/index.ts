@@ -1,5 +1,5 @@
 // The routes by area (see manifest.ts): a function imports its own area's, not the whole manifest.
-export { USER_POOL_OPERATIONS, type HttpMethod, type RouteDef, type UserPoolOperation } from './route.js';
+export { type HttpMethod, type RouteDef } from './route.js';
 export { acquirerConformityRoutes } from './acquirer-conformity.js';
 export { clientRoutes } from './clients.js';
 export { conformityRoutes } from './conformity.js';

@@ -8,7 +8,18 @@ import {
   InvoiceSummary,
   ListInvoicesQuery,
 } from '../schemas/invoices.js';
+import { READS_TABLE, type FunctionUses } from '../access.js';
 import { route, ALL_SIGNED_IN, type RouteDef } from './route.js';
+
+/**
+ * Intake reads the upload (its type, size and first bytes), deletes one it refuses, stores the invoice with its
+ * outbox messages and sends them: the SUNAT validation and the supplier's notice of receipt.
+ */
+const INTAKE_USES = {
+  table: 'write',
+  documents: ['read', 'delete'],
+  queues: ['sunatValidation', 'notifications'],
+} as const satisfies FunctionUses;
 
 /** Invoices: the listing and the two ways of registering one. */
 export const invoiceRoutes = {
@@ -21,6 +32,7 @@ export const invoiceRoutes = {
     roles: ALL_SIGNED_IN,
     request: { query: ListInvoicesQuery },
     response: pageOf(InvoiceSummary),
+    uses: READS_TABLE,
     handler: 'invoices/list-invoices',
   }),
   countInvoices: route({
@@ -32,6 +44,7 @@ export const invoiceRoutes = {
     roles: ALL_SIGNED_IN,
     request: { query: CountInvoicesQuery },
     response: InvoiceCount,
+    uses: READS_TABLE,
     handler: 'invoices/count-invoices',
   }),
   createInvoiceFromXml: route({
@@ -44,6 +57,7 @@ export const invoiceRoutes = {
     request: { body: CreateInvoiceFromXmlBody },
     response: Invoice,
     successStatus: 201,
+    uses: INTAKE_USES,
     handler: 'invoices/create-invoice-from-xml',
   }),
   createInvoiceWithoutXml: route({
@@ -56,6 +70,7 @@ export const invoiceRoutes = {
     request: { body: CreateInvoiceWithoutXmlBody, parameterCodes: { pdfUrl: 'ERROR_INVOICE_PDF_REQUIRED' } },
     response: Invoice,
     successStatus: 201,
+    uses: INTAKE_USES,
     handler: 'invoices/create-invoice-without-xml',
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MarkAsReadBody, Notification } from '../schemas/notifications.js';
+import { READS_TABLE } from '../access.js';
 import { route, ALL_SIGNED_IN, type RouteDef } from './route.js';
 
 /** The user's notifications. */
@@ -13,6 +14,7 @@ export const notificationRoutes = {
     roles: ALL_SIGNED_IN,
     request: {},
     response: z.object({ items: z.array(Notification) }),
+    uses: READS_TABLE,
     handler: 'notifications/list-notifications',
   }),
   markNotificationsAsRead: route({
@@ -24,6 +26,7 @@ export const notificationRoutes = {
     roles: ALL_SIGNED_IN,
     request: { body: MarkAsReadBody },
     response: z.object({ updated: z.int() }),
+    uses: { table: 'write' },
     handler: 'notifications/mark-notifications-as-read',
   }),
 } as const satisfies Record<string, RouteDef>;

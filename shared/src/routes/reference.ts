@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { Employee, EmployeesQuery, OfficeLocation, OfficeLocationsQuery } from '../schemas/reference.js';
+import { READS_TABLE } from '../access.js';
 import { route, STAFF, type RouteDef } from './route.js';
 
 /** Reference data to complete an invoice. */
@@ -13,6 +14,7 @@ export const referenceRoutes = {
     roles: STAFF,
     request: { query: EmployeesQuery },
     response: z.object({ items: z.array(Employee) }),
+    uses: READS_TABLE,
     handler: 'reference/list-employees',
   }),
   listOfficeLocations: route({
@@ -24,6 +26,7 @@ export const referenceRoutes = {
     roles: STAFF,
     request: { query: OfficeLocationsQuery },
     response: z.object({ items: z.array(OfficeLocation) }),
+    uses: READS_TABLE,
     handler: 'reference/list-office-locations',
   }),
 } as const satisfies Record<string, RouteDef>;

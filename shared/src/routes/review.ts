@@ -6,6 +6,7 @@ import {
   InvoiceKeyPath,
   UpdateInvoiceBody,
 } from '../schemas/invoices.js';
+import { READS_TABLE } from '../access.js';
 import { route, ADMIN_ONLY, ALL_SIGNED_IN, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
 
 /** An invoice's detail and its review by staff. */
@@ -19,6 +20,7 @@ export const reviewRoutes = {
     roles: ALL_SIGNED_IN,
     request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
     response: InvoiceDetail,
+    uses: READS_TABLE,
     handler: 'invoices/get-invoice',
   }),
   updateInvoice: route({
@@ -30,6 +32,7 @@ export const reviewRoutes = {
     roles: STAFF,
     request: { path: InvoiceKeyPath, body: UpdateInvoiceBody, parameterCodes: INVOICE_ID_CODES },
     response: InvoiceDetail,
+    uses: { table: 'write', documents: ['read', 'delete'] },
     handler: 'invoices/update-invoice',
   }),
   approveInvoice: route({
@@ -41,6 +44,7 @@ export const reviewRoutes = {
     roles: STAFF,
     request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
     response: InvoiceDetail,
+    uses: { table: 'write', queues: ['miroRequests'] },
     handler: 'invoices/approve-invoice',
   }),
   disapproveInvoice: route({
@@ -57,6 +61,7 @@ export const reviewRoutes = {
       parameterCodes: { ...INVOICE_ID_CODES, reason: 'ERROR_DISAPPROVE_WITHOUT_REASON' },
     },
     response: InvoiceDetail,
+    uses: { table: 'write', queues: ['notifications'] },
     handler: 'invoices/disapprove-invoice',
   }),
   retrySapPosting: route({
@@ -69,6 +74,7 @@ export const reviewRoutes = {
     request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
     response: InvoiceDetail,
     successStatus: 202,
+    uses: { table: 'write', queues: ['miroRequests'] },
     handler: 'invoices/retry-sap-posting',
   }),
   requestSunatValidation: route({
@@ -82,6 +88,7 @@ export const reviewRoutes = {
     request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
     response: InvoiceDetail,
     successStatus: 202,
+    uses: { table: 'write', queues: ['sunatValidation'] },
     handler: 'invoices/request-sunat-validation',
   }),
   approveInvoiceDespiteRucRisk: route({
@@ -98,6 +105,7 @@ export const reviewRoutes = {
       parameterCodes: { ...INVOICE_ID_CODES, reason: 'ERROR_RUC_RISK_OVERRIDE_WITHOUT_REASON' },
     },
     response: InvoiceDetail,
+    uses: { table: 'write', queues: ['miroRequests'] },
     handler: 'invoices/approve-invoice-despite-ruc-risk',
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import type { FunctionUses } from '../access.js';
 import type { Level } from '../domain.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 
@@ -32,26 +33,11 @@ export interface RouteDef {
   /** Handler module under functions/src/handlers, without extension. */
   readonly handler: string;
   /**
-   * What the route's function reaches beyond the table, bucket and queues every function has.
-   * `userPool`: the Cognito operations it calls on the portal's user pool, needing IAM; CDK grants exactly
-   * these on that pool and gives the function the pool's ids. (ForgotPassword is public: no IAM, not listed.)
+   * What the route's function touches (table, documents, queues, user pool, e-mail): CDK grants exactly this and
+   * sets the environment it implies. Read the handler's use-case factory to write it (see FunctionUses).
    */
-  readonly uses?: { readonly userPool: readonly UserPoolOperation[] };
+  readonly uses: FunctionUses;
 }
-
-/** Cognito user-pool operations a route may call with IAM credentials (`cognito-idp:<operation>`). */
-export const USER_POOL_OPERATIONS = [
-  'ListUsers',
-  'AdminGetUser',
-  'AdminCreateUser',
-  'AdminUpdateUserAttributes',
-  'AdminDeleteUserAttributes',
-  'AdminSetUserPassword',
-  'AdminDisableUser',
-  'AdminEnableUser',
-  'AdminUserGlobalSignOut',
-] as const;
-export type UserPoolOperation = (typeof USER_POOL_OPERATIONS)[number];
 
 export const ALL_SIGNED_IN = ['ADMIN', 'MANAGER', 'SUPPLIER'] as const satisfies readonly Level[];
 export const STAFF = ['ADMIN', 'MANAGER'] as const satisfies readonly Level[];

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { LEVELS } from '../domain.js';
 import { Empty } from '../schemas/common.js';
 import { SessionUser } from '../schemas/session.js';
+import { READS_TABLE } from '../access.js';
 import { route, type RouteDef } from './route.js';
 
 /** The session: who the caller is and whether its session holds. */
@@ -14,9 +15,9 @@ export const sessionRoutes = {
     auth: 'jwt',
     roles: LEVELS,
     requiresCompany: false,
-    uses: { userPool: ['AdminGetUser'] },
     request: {},
     response: SessionUser,
+    uses: { table: 'read', userPool: ['AdminGetUser'] },
     handler: 'users/get-current-user',
   }),
   verifySession: route({
@@ -35,6 +36,7 @@ export const sessionRoutes = {
       activeCompany: z.nullable(z.string()),
       companies: z.array(z.string()),
     }),
+    uses: READS_TABLE,
     handler: 'users/verify-session',
   }),
 } as const satisfies Record<string, RouteDef>;

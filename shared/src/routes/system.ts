@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { USES_NOTHING } from '../access.js';
 import { route, type RouteDef } from './route.js';
 
 const Health = z.object({ status: z.literal('ok'), version: z.string(), time: z.string() });
@@ -14,6 +15,7 @@ export const systemRoutes = {
     roles: [],
     request: {},
     response: Health,
+    uses: { table: 'read' },
     handler: 'system/get-healthcheck',
   }),
   heartbeat: route({
@@ -25,6 +27,7 @@ export const systemRoutes = {
     roles: [],
     request: {},
     response: Health,
+    uses: USES_NOTHING,
     handler: 'system/get-heartbeat',
   }),
   openapi: route({
@@ -36,6 +39,7 @@ export const systemRoutes = {
     roles: [],
     request: {},
     response: z.record(z.string(), z.unknown()),
+    uses: USES_NOTHING,
     handler: 'system/get-openapi',
   }),
 } as const satisfies Record<string, RouteDef>;

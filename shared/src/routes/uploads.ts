@@ -14,6 +14,7 @@ export const uploadRoutes = {
     request: { body: CreateUploadBody },
     response: UploadTicket,
     successStatus: 201,
+    uses: { table: 'read', documents: ['presignUpload'] },
     handler: 'uploads/create-upload',
   }),
   getInvoiceFile: route({
@@ -25,6 +26,7 @@ export const uploadRoutes = {
     roles: ALL_SIGNED_IN,
     request: { path: InvoiceKeyPath, query: InvoiceFileQuery, parameterCodes: INVOICE_ID_CODES },
     response: FileLink,
+    uses: { table: 'read', documents: ['presignDownload'] },
     handler: 'invoices/get-invoice-file',
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -16,6 +16,7 @@ import {
   WhitelistBulkBody,
   WhitelistQuery,
 } from '../schemas/users.js';
+import { READS_TABLE } from '../access.js';
 import { route, ADMIN_ONLY, type RouteDef } from './route.js';
 
 /** User administration (administrators only). */
@@ -28,9 +29,9 @@ export const userAdminRoutes = {
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    uses: { userPool: ['ListUsers', 'AdminGetUser'] },
     request: { query: ExternalUsersQuery },
     response: pageOf(ExternalUser),
+    uses: { table: 'read', userPool: ['ListUsers', 'AdminGetUser'] },
     handler: 'users/list-external-users',
   }),
   createExternalUser: route({
@@ -41,10 +42,10 @@ export const userAdminRoutes = {
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    uses: { userPool: ['ListUsers', 'AdminCreateUser'] },
     request: { body: CreateExternalUserBody },
     response: CreatedExternalUser,
     successStatus: 201,
+    uses: { table: 'write', userPool: ['ListUsers', 'AdminCreateUser'], email: true },
     handler: 'users/create-external-user',
   }),
   resetExternalUserPassword: route({
@@ -55,10 +56,10 @@ export const userAdminRoutes = {
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    uses: { userPool: ['AdminGetUser', 'AdminSetUserPassword'] },
     request: { path: UserPath },
     response: PasswordResetResult,
     successStatus: 202,
+    uses: { table: 'write', userPool: ['AdminGetUser', 'AdminSetUserPassword'], email: true },
     handler: 'users/reset-external-user-password',
   }),
   disableExternalUser: route({
@@ -70,9 +71,9 @@ export const userAdminRoutes = {
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    uses: { userPool: ['AdminGetUser', 'AdminDisableUser', 'AdminUserGlobalSignOut'] },
     request: { path: UserPath },
     response: ExternalUser,
+    uses: { table: 'write', userPool: ['AdminGetUser', 'AdminDisableUser', 'AdminUserGlobalSignOut'] },
     handler: 'users/disable-external-user',
   }),
   enableExternalUser: route({
@@ -83,9 +84,9 @@ export const userAdminRoutes = {
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    uses: { userPool: ['AdminGetUser', 'AdminEnableUser'] },
     request: { path: UserPath },
     response: ExternalUser,
+    uses: { table: 'write', userPool: ['AdminGetUser', 'AdminEnableUser'] },
     handler: 'users/enable-external-user',
   }),
   whitelistNotifications: route({
@@ -96,9 +97,9 @@ export const userAdminRoutes = {
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    uses: { userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
     request: { path: UserPath, query: WhitelistQuery },
     response: ExternalUser,
+    uses: { table: 'write', userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
     handler: 'users/whitelist-notifications',
   }),
   whitelistNotificationsBulk: route({
@@ -109,9 +110,9 @@ export const userAdminRoutes = {
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    uses: { userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
     request: { query: WhitelistQuery, body: WhitelistBulkBody },
     response: z.object({ results: z.array(BulkUserResult) }),
+    uses: { table: 'write', userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
     handler: 'users/whitelist-notifications-bulk',
   }),
   listInternalUsers: route({
@@ -122,9 +123,9 @@ export const userAdminRoutes = {
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    uses: { userPool: ['ListUsers'] },
     request: { query: InternalUsersQuery },
     response: pageOf(InternalUser),
+    uses: { table: 'read', userPool: ['ListUsers'] },
     handler: 'users/list-internal-users',
   }),
   assignClientToInternalUser: route({
@@ -135,9 +136,9 @@ export const userAdminRoutes = {
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    uses: { userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
     request: { path: UserPath, query: AssignClientQuery },
     response: InternalUser,
+    uses: { table: 'write', userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
     handler: 'users/assign-client-to-internal-user',
   }),
   unassignClientFromInternalUser: route({
@@ -148,9 +149,9 @@ export const userAdminRoutes = {
     auth: 'jwt',
     roles: ADMIN_ONLY,
     requiresCompany: false,
-    uses: { userPool: ['AdminGetUser', 'AdminUpdateUserAttributes', 'AdminDeleteUserAttributes'] },
     request: { path: UserPath, query: AssignClientQuery },
     response: InternalUser,
+    uses: { table: 'write', userPool: ['AdminGetUser', 'AdminUpdateUserAttributes', 'AdminDeleteUserAttributes'] },
     handler: 'users/unassign-client-from-internal-user',
   }),
   listAuditEvents: route({
@@ -163,6 +164,7 @@ export const userAdminRoutes = {
     requiresCompany: false,
     request: { query: AuditEventsQuery },
     response: pageOf(AuditEvent),
+    uses: READS_TABLE,
     handler: 'users/list-audit-events',
   }),
 } as const satisfies Record<string, RouteDef>;

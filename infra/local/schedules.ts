@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SCHEDULES } from '@portal/shared';
+import { ROOT_DIR } from './config.js';
+import type { RunningService } from './services/types.js';
+
+/**
+ * EventBridge's rules on this machine: each job of shared SCHEDULES runs on its own timer (every
+ * LOCAL_SCHEDULE_SECONDS when set, else its localEverySeconds or everyMinutes), never two runs of one job at a time. The
+ * SAP simulator's `POST /__control/schedules/{id}` runs one now, for tests and demos.
+ */
+export async function startSchedules(
+  sap: { setScheduleRunner(run: (id: string) => Promise<void>): void },
+  log: (line: string) => void,
+): Promise<RunningService> {
+  const everySeconds = Number(process.env.LOCAL_SCHEDULE_SECONDS) || null;
+  const jobs = new Map<string, () => Promise<void>>();
+  const timers: NodeJS.Timeout[] = [];
+  for (const def of Object.values(SCHEDULES)) {
+    const job = (await import(pathToFileURL(path.join(ROOT_DIR, 'functions/src/jobs', `${def.handler}.ts`)).href)) as {
+      handler: (event: unknown) => Promise<unknown>;
+    };
+    // Runs one after another: a run asked for while one is under way starts when it ends.
+    let last: Promise<void> = Promise.resolve();
+    const run = () => {
+      const next = last
+        .catch(() => undefined)
+        .then(() =>
+          job.handler({
+            source: 'aws.events',
+            'detail-type': 'Scheduled Event',
+            detail: {},
+            time: new Date().toISOString(),
+          }),
+        )
+        .then(
+          () => undefined,
+          (error: Error) => {
+            log(`[${def.id}] error: ${error.message}`);
+            throw error;
+          },
+        );
+      last = next;
+      return next;
+    };
+    jobs.set(def.id, run);
+    const localEvery = 'localEverySeconds' in def ? def.localEverySeconds : def.everyMinutes * 60;
+    const timer = setInterval(() => run().catch(() => undefined), (everySeconds ?? localEvery) * 1000);
+    timer.unref();
+    timers.push(timer);
+  }
+  sap.setScheduleRunner(async (id) => {
+    const run = jobs.get(id);
+    if (!run) throw new Error(`no schedule ${id}`);
+    await run();
+  });
+  return {
+    name: 'schedules',
+    endpoint: 'timers',
+    stop: async () => {
+      for (const timer of timers) clearInterval(timer);
+    },
+  };
+}

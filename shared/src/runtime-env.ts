@@ -1,0 +1,95 @@
+import type { FunctionUses } from './access.js';
+import { BUCKETS, QUEUES } from './data/resources.js';
+import { FILE_LINKS_ENV } from './files.js';
+
+/**
+ * The names of the environment variables the functions read, defined once: the adapters read them, the CDK
+ * constructs set them, the local stage sets them. Buckets' and queues' own names sit beside their definitions
+ * (BUCKETS, QUEUES), the download links' in FILE_LINKS_ENV.
+ */
+export const RUNTIME_ENV = {
+  stage: 'STAGE',
+  tableName: 'TABLE_NAME',
+  webOrigin: 'WEB_ORIGIN',
+  s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
+  adminGroupName: 'ADMIN_GROUP_NAME',
+  /** The user pool the administration calls manage (Cognito admin APIs). */
+  userPoolId: 'USER_POOL_ID',
+  /** The web app client: the password-reset e-mail is started for it (ForgotPassword). */
+  userPoolClientId: 'USER_POOL_CLIENT_ID',
+  /**
+   * The value CloudFront puts in the origin-verify header of every API request it forwards (AWS stages):
+   * when set, the wrapper refuses requests that did not come through CloudFront and its WAF.
+   */
+  originVerifyToken: 'ORIGIN_VERIFY_TOKEN',
+  /** Sender and SES configuration set of the portal's e-mails. */
+  emailSender: 'EMAIL_SENDER',
+  emailConfigurationSet: 'EMAIL_CONFIGURATION_SET',
+  /**
+   * Seconds a function instance keeps the list of disabled accounts before reading it again (0-60; default
+   * and most 60): a disabled account is refused within that time. The local stage sets a short one.
+   */
+  disabledUsersTtlSeconds: 'DISABLED_USERS_TTL_SECONDS',
+} as const;
+
+/** What the SAP adapter (functions/src/adapters/sap.ts) reads once per cold start. */
+export const SAP_ENV = {
+  baseUrl: 'SAP_BASE_URL',
+  /** JSON credentials (the local stage); see SapCredentials. */
+  credentials: 'SAP_CREDENTIALS',
+  /** ARN of a Secrets Manager secret holding the same JSON (AWS). */
+  credentialsSecretArn: 'SAP_CREDENTIALS_SECRET_ARN',
+  /** JSON map `{clientRuc: companyCode}`: which SAP company code books each company of the group. */
+  companyCodes: 'SAP_COMPANY_CODES',
+} as const;
+
+/** What the SUNAT adapter (functions/src/adapters/sunat.ts) reads once per cold start. */
+export const SUNAT_ENV = {
+  tokenUrl: 'SUNAT_TOKEN_URL',
+  apiUrl: 'SUNAT_API_URL',
+  /** JSON map `{ruc: {clientId, clientSecret}}` (the local stage). */
+  credentials: 'SUNAT_CREDENTIALS',
+  /** ARN of a Secrets Manager secret holding the same JSON map (AWS). */
+  credentialsSecretArn: 'SUNAT_CREDENTIALS_SECRET_ARN',
+} as const;
+
+/** Which kind of function: API handlers also read the CORS origins and the CloudFront origin-verify value. */
+export type FunctionKind = 'api' | 'worker' | 'job';
+
+/**
+ * The variables a function of `kind` that touches `uses` needs, in AWS: CDK sets exactly these (plus the
+ * telemetry's), no more. Knobs with a default (DISABLED_USERS_TTL_SECONDS, the local time scales) are not among
+ * them.
+ */
+export function functionEnvironment(kind: FunctionKind, uses: FunctionUses): readonly string[] {
+  const names = new Set<string>([RUNTIME_ENV.stage]);
+  if (kind === 'api') names.add(RUNTIME_ENV.webOrigin).add(RUNTIME_ENV.originVerifyToken);
+  if (uses.table !== 'none') names.add(RUNTIME_ENV.tableName);
+  const documents = uses.documents ?? [];
+  if (documents.length > 0) names.add(BUCKETS.documents.env).add(RUNTIME_ENV.s3ForcePathStyle);
+  if (documents.includes('presignDownload')) names.add(FILE_LINKS_ENV.origin).add(FILE_LINKS_ENV.bucketDomain);
+  for (const key of uses.queues ?? []) names.add(QUEUES[key].env);
+  if ((uses.userPool ?? []).length > 0) {
+    names.add(RUNTIME_ENV.userPoolId).add(RUNTIME_ENV.userPoolClientId).add(RUNTIME_ENV.adminGroupName);
+  }
+  // The e-mails link to the portal (its first web origin).
+  if (uses.email) names.add(RUNTIME_ENV.emailSender).add(RUNTIME_ENV.emailConfigurationSet).add(RUNTIME_ENV.webOrigin);
+  if (uses.sap) names.add(SAP_ENV.baseUrl).add(SAP_ENV.credentialsSecretArn).add(SAP_ENV.companyCodes);
+  if (uses.sunat) names.add(SUNAT_ENV.tokenUrl).add(SUNAT_ENV.apiUrl).add(SUNAT_ENV.credentialsSecretArn);
+  return [...names].sort();
+}
+
+/**
+ * How the local stage stands in for what only AWS has: secrets are given inline instead of by ARN (the
+ * variable named instead), and what CloudFront and SES's configuration sets do has no local counterpart (null: left
+ * unset). Without an origin-verify value every request is let in; without the files distribution, download links
+ * go to the S3 stand-in; the local mailbox needs no configuration set.
+ */
+export const LOCAL_ENV_SUBSTITUTES: Readonly<Record<string, string | null>> = {
+  [SAP_ENV.credentialsSecretArn]: SAP_ENV.credentials,
+  [SUNAT_ENV.credentialsSecretArn]: SUNAT_ENV.credentials,
+  [RUNTIME_ENV.originVerifyToken]: null,
+  [RUNTIME_ENV.emailConfigurationSet]: null,
+  [FILE_LINKS_ENV.origin]: null,
+  [FILE_LINKS_ENV.bucketDomain]: null,
+};
