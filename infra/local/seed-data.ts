@@ -1,4 +1,9 @@
 import {
+  DEMO_CLIENTS,
+  DEMO_GROUPS,
+  DEMO_NO_HABIDO_SUPPLIER,
+  DEMO_SUPPLIERS,
+  type DemoSupplier,
   INVOICE_STATUS_LABELS,
   isAccepted,
   originalAmounts,
@@ -27,8 +32,8 @@ import type { DemoAccount } from './outputs.js';
  * expectations from this module instead of repeating numbers.
  */
 
-export const ADMIN_GROUP = 'portal-admins';
-export const STAFF_GROUP = 'portal-staff';
+export const ADMIN_GROUP = DEMO_GROUPS.admins;
+export const STAFF_GROUP = DEMO_GROUPS.staff;
 /** The corporate identity provider's name in the user pool (the AWS stages' default too). */
 export const LOCAL_SSO_PROVIDER = 'Corporativo';
 /**
@@ -45,60 +50,19 @@ export const RETIRED_DEMO_USERNAMES = [
   'sofia.paredes@demo.pe',
 ] as const;
 
-export const CLIENTS: Client[] = [
-  {
-    taxId: withCheckDigit('2010007097'),
-    name: 'Corporación Andina de Alimentos S.A.A.',
-    address: 'Av. Javier Prado Este 4200, Santiago de Surco, Lima',
-    logo: null,
-    system_name: 'CAA',
-    // Pays its suppliers on the 15th and on the 30th (the last day of a shorter month): docs/ap-payment.md.
-    paymentRunDays: [15, 30],
-  },
-  {
-    taxId: withCheckDigit('2060341580'),
-    name: 'Minera Pacífico Sur S.A.',
-    address: 'Calle Los Laureles 365, San Isidro, Lima',
-    logo: null,
-    system_name: 'MPS',
-    // Designated agente de retención del IGV by SUNAT (R.S. 037-2002/SUNAT): withholds 3 % of its suppliers' invoices.
-    igvRetentionAgent: true,
-  },
-  {
-    taxId: withCheckDigit('2051233489'),
-    name: 'Transportes y Logística Inca S.A.C.',
-    address: 'Av. Argentina 2150, Callao',
-    logo: null,
-    system_name: 'TLI',
-  },
-];
+/** The group's companies (shared with the web app's mock provider). */
+export const CLIENTS: readonly Client[] = DEMO_CLIENTS;
 
-export interface SeedSupplier {
-  readonly taxId: string;
-  readonly name: string;
-  /** Why the IGV is not retained from it (a buen contribuyente): docs/ap-payment.md. */
-  readonly igvRetentionExemption?: RetentionExemption;
-}
+export type SeedSupplier = DemoSupplier;
 
-export const SUPPLIERS: SeedSupplier[] = [
-  { taxId: withCheckDigit('2045617832'), name: 'Servicios Industriales Lima S.A.C.' },
-  { taxId: withCheckDigit('2060817235'), name: 'Ferretería El Constructor E.I.R.L.' },
-  {
-    taxId: withCheckDigit('2049012345'),
-    name: 'Consultores Tributarios Asociados S.R.L.',
-    igvRetentionExemption: 'BUEN_CONTRIBUYENTE',
-  },
-  { taxId: withCheckDigit('1045678901'), name: 'Quispe Mamani Rosa Elena' },
-];
+/** The group's suppliers (shared with the web app's mock provider). */
+export const SUPPLIERS: readonly SeedSupplier[] = DEMO_SUPPLIERS;
 
 /**
  * A supplier SUNAT answers as NO HABIDO (issue 21, the RUC risk gate): the SUNAT simulator starts with its RUC so, and
  * its seeded invoices carry that answer; a manager cannot approve them, an administrator can with a reason.
  */
-export const NO_HABIDO_SUPPLIER: SeedSupplier = {
-  taxId: withCheckDigit('2060477821'),
-  name: 'Distribuidora Amazónica del Oriente S.A.C.',
-};
+export const NO_HABIDO_SUPPLIER: SeedSupplier = DEMO_NO_HABIDO_SUPPLIER;
 
 export const OFFICE_LOCATIONS: Record<string, OfficeLocation[]> = Object.fromEntries(
   CLIENTS.map((client, c) => [

@@ -24,6 +24,7 @@ export * from './data/table.js';
 export * from './data/search.js';
 export * from './data/acquirer-conformity-clock.js';
 export * from './data/resources.js';
+export * from './data/demo-group.js';
 export * from './access.js';
 export * from './runtime-env.js';
 export * from './auth.js';

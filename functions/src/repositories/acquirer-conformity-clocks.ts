@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys, type ConformityClockRecord } from '@portal/shared';
 import { makeDueRecords } from './due-records.js';
 import type { ConditionalPut } from './invoice-store.js';
-import { outgoingItem, type OutgoingMessage } from './outgoing.js';
+import type { OutgoingMessage } from './outgoing.js';
 
 export { conformityClockKeyOf, conformityClockRecord, type ConformityClockRecord } from '@portal/shared';
 
@@ -23,7 +23,7 @@ export function conformityClockPut(seen: ConformityClockRecord | null, next: Rec
 }
 
 export function makeConformityClocks(db: DynamoDBDocumentClient, table: string) {
-  const { get, due } = makeDueRecords<ConformityClockRecord>(db, table, keys.acquirerConformityDue);
+  const { get, due, commitWithMessage } = makeDueRecords<ConformityClockRecord>(db, table, keys.acquirerConformityDue);
   return {
     get,
 
@@ -63,30 +63,17 @@ export function makeConformityClocks(db: DynamoDBDocumentClient, table: string) 
       message: OutgoingMessage,
     ): Promise<boolean> {
       const put = conformityClockPut(seen, next);
-      try {
-        await db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: table,
-                  Item: put.item,
-                  ConditionExpression: put.condition,
-                  ExpressionAttributeNames: put.names,
-                  ExpressionAttributeValues: put.values,
-                },
-              },
-              {
-                Put: { TableName: table, Item: outgoingItem(message), ConditionExpression: 'attribute_not_exists(pk)' },
-              },
-            ],
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (error instanceof TransactionCanceledException) return false;
-        throw error;
-      }
+      return commitWithMessage(
+        {
+          Put: {
+            Item: put.item,
+            ConditionExpression: put.condition,
+            ExpressionAttributeNames: put.names,
+            ExpressionAttributeValues: put.values,
+          },
+        },
+        message,
+      );
     },
   };
 }

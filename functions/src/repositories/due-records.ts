@@ -1,11 +1,26 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '@portal/shared';
+import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 
 export type RecordKey = { readonly pk: string; readonly sk: string };
 
 /** An UpdateItem's input without its table; its Key may be the whole record. */
 export type UpdateInput = Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>;
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A record's conditional write inside a transaction, without its table. */
+export type RecordWrite =
+  | { readonly Update: Omit<NonNullable<TransactItem['Update']>, 'TableName'> }
+  | { readonly Put: Omit<NonNullable<TransactItem['Put']>, 'TableName'> };
 
 /**
  * Records that a job walks by when they are due (the MIRO outbox, SUNAT checks, acquirer-conformity clocks): each
@@ -47,6 +62,33 @@ export function makeDueRecords<T>(db: DynamoDBDocumentClient, table: string, due
         return true;
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
+    },
+
+    /**
+     * A record's conditional write committed with the queue message it starts (outgoing.ts relays it): false when
+     * the record moved since it was read, and then neither is written, so nothing is sent.
+     */
+    async commitWithMessage(write: RecordWrite, message: OutgoingMessage): Promise<boolean> {
+      const item: TransactItem =
+        'Update' in write
+          ? { Update: { TableName: table, ...write.Update } }
+          : { Put: { TableName: table, ...write.Put } };
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              item,
+              {
+                Put: { TableName: table, Item: outgoingItem(message), ConditionExpression: 'attribute_not_exists(pk)' },
+              },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof TransactionCanceledException) return false;
         throw error;
       }
     },

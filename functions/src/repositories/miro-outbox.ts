@@ -1,15 +1,9 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE, keys, type ConformityKind } from '@portal/shared';
 import type { SapDocument } from '../adapters/sap.js';
 import { traceContextNow } from '../observability/telemetry.js';
 import { dueSortKey, makeDueRecords, type RecordKey } from './due-records.js';
-import { outgoingItem, type OutgoingMessage } from './outgoing.js';
+import type { OutgoingMessage } from './outgoing.js';
 
 /**
  * PENDING (written with the approval) → POSTING (one delivery holds a lease while it calls SAP) →
@@ -103,7 +97,7 @@ const requestedAt = (record: RecordRef) => record.retriedAt ?? record.createdAt;
 
 /** The MIRO outbox records and the conformity documents the MIRO worker reads. */
 export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
-  const { get, due, updateIf } = makeDueRecords<MiroOutboxRecord>(db, table, keys.miroDue);
+  const { get, due, updateIf, commitWithMessage } = makeDueRecords<MiroOutboxRecord>(db, table, keys.miroDue);
 
   return {
     get,
@@ -259,46 +253,33 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
      */
     async retry(record: RecordRef, by: string, now: Date, graceMs: number, message: OutgoingMessage): Promise<boolean> {
       const at = now.toISOString();
-      try {
-        await db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: table,
-                  Key: { pk: record.pk, sk: record.sk },
-                  // The retry's trace (its message's) replaces the approval's: the sweeper's re-sends continue it.
-                  UpdateExpression:
-                    'SET #state = :pending, attempts = :zero, nextAttemptAt = :none, retriedAt = :at, retriedBy = :by, gsi1pk = :due, gsi1sk = :dueSk, gsi3pk = :open, gsi3sk = :openSk, traceparent = :traceparent, tracestate = :tracestate',
-                  ConditionExpression: '#state = :failed',
-                  ExpressionAttributeNames: { '#state': 'state' },
-                  ExpressionAttributeValues: {
-                    ':pending': 'PENDING',
-                    ':failed': 'FAILED',
-                    ':zero': 0,
-                    ':none': null,
-                    ':at': at,
-                    ':by': by,
-                    ':due': keys.miroDue,
-                    ':dueSk': dueSortKey(record, new Date(now.getTime() + graceMs).toISOString()),
-                    ':open': keys.miroOpen(record.client),
-                    ':openSk': `${at}#${record.pk}`,
-                    ':traceparent': message.trace.traceparent ?? null,
-                    ':tracestate': message.trace.tracestate ?? null,
-                  },
-                },
-              },
-              {
-                Put: { TableName: table, Item: outgoingItem(message), ConditionExpression: 'attribute_not_exists(pk)' },
-              },
-            ],
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (error instanceof TransactionCanceledException) return false;
-        throw error;
-      }
+      return commitWithMessage(
+        {
+          Update: {
+            Key: { pk: record.pk, sk: record.sk },
+            // The retry's trace (its message's) replaces the approval's: the sweeper's re-sends continue it.
+            UpdateExpression:
+              'SET #state = :pending, attempts = :zero, nextAttemptAt = :none, retriedAt = :at, retriedBy = :by, gsi1pk = :due, gsi1sk = :dueSk, gsi3pk = :open, gsi3sk = :openSk, traceparent = :traceparent, tracestate = :tracestate',
+            ConditionExpression: '#state = :failed',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: {
+              ':pending': 'PENDING',
+              ':failed': 'FAILED',
+              ':zero': 0,
+              ':none': null,
+              ':at': at,
+              ':by': by,
+              ':due': keys.miroDue,
+              ':dueSk': dueSortKey(record, new Date(now.getTime() + graceMs).toISOString()),
+              ':open': keys.miroOpen(record.client),
+              ':openSk': `${at}#${record.pk}`,
+              ':traceparent': message.trace.traceparent ?? null,
+              ':tracestate': message.trace.tracestate ?? null,
+            },
+          },
+        },
+        message,
+      );
     },
 
     /** How many of a company's postings are open since before `lateBefore`, and how many FAILED. */

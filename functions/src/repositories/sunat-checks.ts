@@ -1,9 +1,9 @@
-import { TransactionCanceledException, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SUNAT_CHECK, keys, type Invoice, type SunatCheckRecordView } from '@portal/shared';
 import { dueSortKey, makeDueRecords } from './due-records.js';
 import type { ExistingInvoice } from './intake-store.js';
-import { outgoingItem, type OutgoingMessage } from './outgoing.js';
+import type { OutgoingMessage } from './outgoing.js';
 
 /**
  * The SUNAT check of an invoice (docs/data-design.md, "SUNAT checks"): OPEN from the change that leaves its certStatus
@@ -123,7 +123,7 @@ export function withSunatCheck<S extends CreatesInvoices>(
 }
 
 export function makeSunatChecks(db: DynamoDBDocumentClient, table: string) {
-  const { get, due, updateIf } = makeDueRecords<SunatCheckRecord>(db, table, keys.sunatDue);
+  const { get, due, updateIf, commitWithMessage } = makeDueRecords<SunatCheckRecord>(db, table, keys.sunatDue);
 
   return {
     get,
@@ -171,38 +171,25 @@ export function makeSunatChecks(db: DynamoDBDocumentClient, table: string) {
      */
     async redrive(record: SunatCheckRecord, message: OutgoingMessage, nextLook: Date): Promise<boolean> {
       const at = nextLook.toISOString();
-      try {
-        await db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: table,
-                  Key: { pk: record.pk, sk: record.sk },
-                  UpdateExpression: 'SET outgoingId = :id, gsi1sk = :next, dueAt = :at ADD redrives :one',
-                  ConditionExpression: 'gsi1sk = :seen AND #state = :open',
-                  ExpressionAttributeNames: { '#state': 'state' },
-                  ExpressionAttributeValues: {
-                    ':id': message.id,
-                    ':next': dueSortKey(record, at),
-                    ':at': at,
-                    ':one': 1,
-                    ':seen': record.gsi1sk ?? null,
-                    ':open': 'OPEN',
-                  },
-                },
-              },
-              {
-                Put: { TableName: table, Item: outgoingItem(message), ConditionExpression: 'attribute_not_exists(pk)' },
-              },
-            ],
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (error instanceof TransactionCanceledException) return false;
-        throw error;
-      }
+      return commitWithMessage(
+        {
+          Update: {
+            Key: { pk: record.pk, sk: record.sk },
+            UpdateExpression: 'SET outgoingId = :id, gsi1sk = :next, dueAt = :at ADD redrives :one',
+            ConditionExpression: 'gsi1sk = :seen AND #state = :open',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: {
+              ':id': message.id,
+              ':next': dueSortKey(record, at),
+              ':at': at,
+              ':one': 1,
+              ':seen': record.gsi1sk ?? null,
+              ':open': 'OPEN',
+            },
+          },
+        },
+        message,
+      );
     },
 
     /** SUNAT could not be asked (the worker's failed attempt): the detail says so until the wait ends. */

@@ -1,4 +1,8 @@
 import {
+  DEMO_CLIENTS,
+  DEMO_GROUPS,
+  DEMO_NO_HABIDO_SUPPLIER,
+  DEMO_SUPPLIERS,
   INVOICE_STATUS_LABELS,
   withCheckDigit,
   type AuditEvent,
@@ -25,42 +29,23 @@ import { seededRandom } from './random';
  * a seed; dates are counted back from the day the app starts, so the current month always has activity.
  */
 
-export const MOCK_GROUP = { admins: 'portal-admins', staff: 'portal-staff' } as const;
+export const MOCK_GROUP = DEMO_GROUPS;
 
-export const MOCK_CLIENTS: readonly Client[] = [
-  {
-    taxId: withCheckDigit('2010007097'),
-    name: 'Corporación Andina de Alimentos S.A.A.',
-    address: 'Av. Javier Prado Este 4200, Santiago de Surco, Lima',
-    logo: null,
-    system_name: 'CAA',
-    paymentRunDays: [15, 30],
-  },
-  {
-    taxId: withCheckDigit('2060341580'),
-    name: 'Minera Pacífico Sur S.A.',
-    address: 'Calle Los Laureles 365, San Isidro, Lima',
-    logo: null,
-    system_name: 'MPS',
-    igvRetentionAgent: true,
-  },
-  {
-    taxId: withCheckDigit('2051233489'),
-    name: 'Transportes y Logística Inca S.A.C.',
-    address: 'Av. Argentina 2150, Callao',
-    logo: null,
-    system_name: 'TLI',
-  },
-];
+/** The local stage's demo group (shared/src/data/demo-group.ts), so that the mock reads like the stage. */
+export const MOCK_CLIENTS: readonly Client[] = DEMO_CLIENTS;
 
+const profile = ({ taxId, name }: SupplierProfile): SupplierProfile => ({ taxId, name });
+const [industriales, ferreteria, consultores, quispe] = DEMO_SUPPLIERS.map(profile);
+
+/** The demo group's suppliers, and two more so that the lists fill a page. */
 export const MOCK_SUPPLIERS: readonly SupplierProfile[] = [
-  { taxId: withCheckDigit('2045617832'), name: 'Servicios Industriales Lima S.A.C.' },
-  { taxId: withCheckDigit('2060817235'), name: 'Ferretería El Constructor E.I.R.L.' },
-  { taxId: withCheckDigit('2049012345'), name: 'Consultores Tributarios Asociados S.R.L.' },
-  { taxId: withCheckDigit('2060477821'), name: 'Distribuidora Amazónica del Oriente S.A.C.' },
+  industriales!,
+  ferreteria!,
+  consultores!,
+  profile(DEMO_NO_HABIDO_SUPPLIER),
   { taxId: withCheckDigit('2053318904'), name: 'Agroexportadora Valle de Ica S.A.' },
   { taxId: withCheckDigit('2055702369'), name: 'Tecnologías Andinas del Perú S.A.C.' },
-  { taxId: withCheckDigit('1045678901'), name: 'Quispe Mamani Rosa Elena' },
+  quispe!,
 ];
 
 const STAFF_NAMES = [

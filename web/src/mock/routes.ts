@@ -1,5 +1,7 @@
 import {
   APP_VERSION,
+  EMPTY_DASHBOARD,
+  dashboardDelta,
   BadRequestError,
   ConflictError,
   NotFoundError,
@@ -439,24 +441,14 @@ export const MOCK_ROUTES: MockRoutes = {
     const invoices = context.world.invoices.filter(
       (invoice) => invoice.client === client && (!period || invoice.issuedAt.startsWith(`${year}-${month}`)),
     );
-    const count = (predicate: (invoice: Invoice) => boolean) => invoices.filter(predicate).length;
-    const inStatus = (status: InvoiceStatus) => count((invoice) => invoice.status === status);
-    return {
-      pending: inStatus('PENDING'),
-      completed: inStatus('COMPLETED'),
-      accepted: inStatus('ACCEPTED'),
-      rejected: inStatus('REJECTED'),
-      scheduled: inStatus('SCHEDULED'),
-      paid: inStatus('PAID'),
-      invService: count((invoice) => invoice.operationType === 'SERVICES'),
-      invGoods: count((invoice) => invoice.operationType === 'GOODS'),
-      invUnassigned: count((invoice) => invoice.operationType === null),
-      invWithoutPurchaseOrder: count((invoice) => invoice.operationType === 'WITHOUT_PURCHASE_ORDER'),
-      acquirerConformityOpen: count((invoice) => invoice.acquirerConformity?.state === 'OPEN'),
-      acquirerConformityPresumed: count((invoice) => invoice.acquirerConformity?.state === 'PRESUMED_CONFORMITY'),
-      latePostings: 0,
-      failedPostings: 0,
-    };
+    // The counters move as the API's do (shared/src/rules/dashboard.ts): each invoice counted as if just written.
+    const counts = { ...EMPTY_DASHBOARD };
+    for (const invoice of invoices) {
+      for (const [counter, by] of Object.entries(dashboardDelta(null, invoice))) {
+        counts[counter as keyof typeof counts] += by;
+      }
+    }
+    return { ...counts, latePostings: 0, failedPostings: 0 };
   },
 
   listEmployees: (context) => {
