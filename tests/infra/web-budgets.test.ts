@@ -22,6 +22,13 @@ describe('web app size budgets', () => {
     expect(routes).toEqual(expect.arrayContaining(['login', 'invoices', 'dashboard', 'suppliers', 'notifications']));
   });
 
+  it('loads the mock provider only when config.json asks for it: a lazy part, none of its chunks at start', () => {
+    const mock = sizes.parts.find((part) => part.src === 'src/mock/browser.ts');
+    expect(mock, 'the mock provider in the build').toBeDefined();
+    const initial = new Set(sizes.initialJs.files.map((file) => file.file));
+    expect(mock!.files.filter((file) => initial.has(file.file))).toEqual([]);
+  });
+
   it(`loads at most ${WEB_BUDGETS.initialJsKb} KB of gzip JavaScript before the first screen renders`, () => {
     expect(sizeBudgetFailures(sizes).filter((failure) => failure.startsWith('initial JS'))).toEqual([]);
   });
