@@ -12,7 +12,6 @@ import {
   toCents,
   keys,
   type CertStatus,
-  withCheckDigit,
   type Client,
   type Currency,
   type Employee,
@@ -21,7 +20,6 @@ import {
   type InvoiceType,
   type OfficeLocation,
   type OperationType,
-  type RetentionExemption,
   type StatusHistoryEntry,
 } from '@portal/shared';
 import type { DemoAccount } from './outputs.js';
