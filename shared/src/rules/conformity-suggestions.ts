@@ -42,6 +42,15 @@ export interface Suggestions<T> {
   readonly complete: boolean;
 }
 
+/** The order of the answer: exact first (fewer documents first), then by absolute difference, then fewer documents. */
+export function compareCombinations(a: Combination<unknown>, b: Combination<unknown>): number {
+  if (a.exact !== b.exact) return a.exact ? -1 : 1;
+  const gapA = Math.abs(toCents(a.difference));
+  const gapB = Math.abs(toCents(b.difference));
+  if (!a.exact && gapA !== gapB) return gapA - gapB;
+  return a.documents.length - b.documents.length || gapA - gapB;
+}
+
 interface Found {
   readonly picks: readonly number[];
   readonly cents: number;
@@ -127,5 +136,27 @@ export function suggestCombinations<T extends { readonly documentId: string; rea
       difference: (found.cents - goal) / 100,
       exact: found.gap <= EXACT_CENTS,
     })),
+  };
+}
+
+export interface KindSuggestion<K, T> extends Combination<T> {
+  readonly kind: K;
+}
+
+/**
+ * The suggestions over documents of several kinds (HES, MIGO): each kind is combined on its own, since §5 never
+ * puts both on one invoice, and the answers are merged in the order of compareCombinations.
+ */
+export function suggestByKind<K, T extends { readonly documentId: string; readonly amount: number }>(
+  groups: readonly { readonly kind: K; readonly documents: readonly T[] }[],
+  target: number,
+): { suggestions: KindSuggestion<K, T>[]; candidates: number; complete: boolean } {
+  const found = groups.map((group) => ({ kind: group.kind, ...suggestCombinations(group.documents, target) }));
+  return {
+    suggestions: found
+      .flatMap((each) => each.combinations.map((combination) => ({ kind: each.kind, ...combination })))
+      .sort(compareCombinations),
+    candidates: groups.reduce((sum, group) => sum + group.documents.length, 0),
+    complete: found.every((each) => each.complete),
   };
 }
