@@ -423,6 +423,7 @@ describe('the matrix itself', () => {
         'registerAcquirerConformity',
         'requestSunatValidation',
         'serviceSheetAvailability',
+        'suggestConformityDocuments',
         'updateInvoice',
       ].sort(),
     );
