@@ -73,13 +73,13 @@ describe('suggested HES in the review sidebar', () => {
       expect(await seriousA11yViolations(page)).toEqual([]);
 
       // Act: one click applies it
-      await best.getByRole('button', { name: 'Aplicar' }).click();
+      await best.getByRole('button', { name: /^Aplicar las conformidades/ }).click();
 
       // Assess: both sheets are in the HES field, checked as if typed, and their total is the amount without IGV
       const hes = panel.getByTestId('review-serviceSheets');
       await hes.getByText(first, { exact: true }).waitFor();
       await hes.getByText(second, { exact: true }).waitFor();
-      await best.getByRole('button', { name: 'Aplicada' }).waitFor();
+      await best.getByRole('button', { name: 'Aplicada', exact: true }).waitFor();
       const total = panel.getByTestId('review-documents-total');
       await total.waitFor();
       expect(await total.innerText()).toContain(`Total de conformidades: ${formatMoney(net, 'PEN')}`);

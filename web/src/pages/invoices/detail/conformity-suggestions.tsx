@@ -99,7 +99,7 @@ export function ConformitySuggestions({
                     </Box>
                     <Button
                       disabled={applied}
-                      ariaLabel={text.applyAria(ids.join(', '))}
+                      ariaLabel={applied ? undefined : text.applyAria(ids.join(', '))}
                       onClick={() => onApply(suggestion.kind, ids)}
                     >
                       {applied ? text.applied : text.apply}
