@@ -79,7 +79,9 @@ export function ConformitySuggestions({
         ) : answer.error || !data ? (
           <StatusIndicator type="error">{text.failed}</StatusIndicator>
         ) : suggestions.length === 0 ? (
-          <Box color="text-body-secondary">{text.none}</Box>
+          <Box color="text-body-secondary">
+            {data.suggestions.length === 0 ? text.none : text.noneForType(operationType === 'GOODS' ? 'MIGO' : 'HES')}
+          </Box>
         ) : (
           <SpaceBetween size="s">
             {suggestions.map((suggestion) => {

@@ -165,6 +165,7 @@ export const detailMessages = {
     loading: 'Buscando conformidades de la orden de compra...',
     failed: 'No se pudieron cargar las conformidades sugeridas.',
     none: 'La orden de compra no tiene HES ni MIGO disponibles del proveedor en esta moneda.',
+    noneForType: (kind: string) => `La orden de compra no tiene ${kind} disponibles para el tipo de operación elegido.`,
     oneOrder: 'Las conformidades se sugieren cuando hay una sola orden de compra.',
     exact: 'Suma exacta',
     over: (amount: string) => `${amount} más que el monto sin IGV`,
