@@ -35,6 +35,7 @@ export * from './observability.js';
 export * from './rules/dashboard.js';
 export * from './rules/invoice-counts.js';
 export * from './rules/review.js';
+export * from './rules/conformity-suggestions.js';
 export * from './rules/acquirer-conformity.js';
 export * from './schemas/messages.js';
 export * from './rules/notifications.js';

@@ -218,6 +218,9 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   materialDocAvailability: (actor) => conformity(actor, 'MATERIAL_DOCUMENT'),
   purchaseOrderAvailability: (actor) => conformity(actor, 'PURCHASE_ORDER'),
   serviceSheetAvailability: (actor) => conformity(actor, 'SERVICE_SHEET'),
+  // Issue 23: an order of the invoice's supplier at its company; another tenant's invoice is unknown.
+  suggestConformityDocuments: (actor) =>
+    invoiceCell(actor, { query: { purchaseOrder: freeDocument(actor, 'PURCHASE_ORDER') } }),
   searchSuppliers: () => ({ own: { query: { query: 'servicios' } } }),
   listNotifications: () => ({ own: {} }),
   markNotificationsAsRead: () => ({ own: { body: {} } }),
@@ -420,6 +423,7 @@ describe('the matrix itself', () => {
         'registerAcquirerConformity',
         'requestSunatValidation',
         'serviceSheetAvailability',
+        'suggestConformityDocuments',
         'updateInvoice',
       ].sort(),
     );

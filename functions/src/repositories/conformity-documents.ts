@@ -38,11 +38,22 @@ export interface ConformityDocumentRepository {
     responsible: string,
     page: PageRequest,
   ): Promise<Page<ConformityDocument>>;
+  /** The documents of one purchase order with their claims, newest first: what the suggestions choose from. */
+  listByPurchaseOrder(
+    kind: ConformityKind,
+    acquirer: string,
+    purchaseOrder: string,
+    page: PageRequest,
+  ): Promise<Page<StoredConformityDocument>>;
   get(kind: ConformityKind, acquirer: string, documentId: string): Promise<StoredConformityDocument | null>;
   getPurchaseOrder(acquirer: string, id: string): Promise<StoredPurchaseOrder | null>;
 }
 
 const parseRow = (item: Record<string, unknown>) => ConformityDocument.parse(item);
+const parseStored = (item: Record<string, unknown>): StoredConformityDocument => ({
+  ...ConformityDocument.parse(item),
+  claimedBy: typeof item.claimedBy === 'string' ? item.claimedBy : null,
+});
 
 export function makeConformityDocumentRepository(
   db: DynamoDBDocumentClient,
@@ -93,15 +104,23 @@ export function makeConformityDocumentRepository(
         },
         page,
       ),
+    listByPurchaseOrder: (kind, acquirer, purchaseOrder, page) =>
+      queryIndexPage(
+        db,
+        table,
+        {
+          index: 'byClientStatus',
+          partition: keys.conformityOfPurchaseOrder(kind, acquirer, purchaseOrder),
+          descending: true,
+          parse: parseStored,
+        },
+        page,
+      ),
     async get(kind, acquirer, documentId) {
       const { Item } = await db.send(
         new GetCommand({ TableName: table, Key: keys.conformity(kind, acquirer, documentId) }),
       );
-      if (!Item) return null;
-      return {
-        ...ConformityDocument.parse(Item),
-        claimedBy: typeof Item.claimedBy === 'string' ? Item.claimedBy : null,
-      };
+      return Item ? parseStored(Item) : null;
     },
     async getPurchaseOrder(acquirer, id) {
       const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.purchaseOrder(acquirer, id) }));

@@ -1,6 +1,11 @@
 import {
+  CONFORMITY_KINDS,
   NotFoundError,
+  fromCents,
+  suggestByKind,
+  toCents,
   type ConformityDocument,
+  type ConformitySuggestions,
   type ConformityKind,
   type ErrorCode,
   type RoutePath,
@@ -10,16 +15,24 @@ import {
 import type { Caller } from '../http/caller.js';
 import type { ClientRepository } from '../repositories/clients.js';
 import type { ConformityDocumentRepository } from '../repositories/conformity-documents.js';
+import type { InvoiceStore } from '../repositories/invoice-store.js';
+import { invoiceKeyOf } from '../repositories/invoice-store.js';
 import type { Page } from '../repositories/page.js';
 import { assertCompanyAccess } from './company-access.js';
+import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
 
 export type ConformityListQuery = RouteQuery<Routes['listServiceSheets']>;
 export type AvailabilityPath = RoutePath<Routes['serviceSheetAvailability']>;
 export type AvailabilityQuery = RouteQuery<Routes['serviceSheetAvailability']>;
+export type SuggestionsQuery = RouteQuery<Routes['suggestConformityDocuments']>;
+
+/** Documents of one kind read for one order's suggestions: one Query page; beyond it the answer says incomplete. */
+export const SUGGESTION_READS = 200;
 
 export interface ConformityDeps {
   readonly documents: ConformityDocumentRepository;
   readonly clients: Pick<ClientRepository, 'get'>;
+  readonly invoices: Pick<InvoiceStore, 'get'>;
 }
 
 /** The code of spec §8 that says "no such document for this supplier". */
@@ -29,7 +42,7 @@ const NOT_FOUND: Record<ConformityKind, ErrorCode> = {
 };
 
 /** HES and MIGO lists, and the availability checks the invoice form makes (spec §5, §7: 404 = not available). */
-export function makeConformityDocuments({ documents, clients }: ConformityDeps) {
+export function makeConformityDocuments({ documents, clients, invoices }: ConformityDeps) {
   return {
     /**
      * The acquirer's documents of one kind, newest fiscal year first, through the index that fits the
@@ -81,6 +94,44 @@ export function makeConformityDocuments({ documents, clients }: ConformityDeps) 
         throw new NotFoundError('ERROR_PURCHASE_ORDER_NOT_FOUND', { documentId: path.id });
       }
       return { id: order.id, available: true };
+    },
+
+    /**
+     * The HES or MIGO of one purchase order that add up to the invoice amount without IGV (issue 23, ADR 0029):
+     * 1. the invoice as the caller may see it (another company's is unknown), and the order issued to its supplier;
+     * 2. the order's documents of each kind, kept when the supplier issued them in the invoice currency and no other
+     *    invoice holds them (this invoice's own count as free);
+     * 3. the bounded subset sum of each kind (HES and MIGO never mixed), merged in the rule's order.
+     */
+    async suggestions(caller: Caller, path: InvoicePath, query: SuggestionsQuery): Promise<ConformitySuggestions> {
+      const invoice = await loadInvoiceInReach(invoices, caller, path);
+      const order = await documents.getPurchaseOrder(invoice.client, query.purchaseOrder);
+      if (!order || order.issuerTaxId !== invoice.supplierId) {
+        throw new NotFoundError('ERROR_PURCHASE_ORDER_NOT_FOUND', { documentId: query.purchaseOrder });
+      }
+      const target = fromCents(toCents(invoice.amount) - toCents(invoice.taxAmount));
+      const own = invoiceKeyOf(invoice);
+      const pages = await Promise.all(
+        CONFORMITY_KINDS.map(async (kind) => {
+          const page = await documents.listByPurchaseOrder(kind, invoice.client, order.id, {
+            limit: SUGGESTION_READS,
+          });
+          const open: ConformityDocument[] = page.items
+            .filter((doc) => doc.issuerTaxId === invoice.supplierId && doc.currency === invoice.currency)
+            .filter((doc) => doc.claimedBy === null || doc.claimedBy === own)
+            .map(({ claimedBy: _claimedBy, ...row }) => row);
+          return { kind, documents: open, more: page.nextCursor !== null };
+        }),
+      );
+      const found = suggestByKind(pages, target);
+      return {
+        purchaseOrder: order.id,
+        currency: invoice.currency,
+        target,
+        suggestions: found.suggestions.map((suggestion) => ({ ...suggestion, documents: [...suggestion.documents] })),
+        candidates: found.candidates,
+        complete: found.complete && pages.every((page) => !page.more),
+      };
     },
   };
 }

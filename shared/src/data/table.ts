@@ -19,7 +19,7 @@ export const TABLE = {
     bySupplier: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
     /** Invoices of one supplier at one company · conformity documents of an acquirer by issuer. */
     byClientSupplier: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
-    /** Invoices of a company in one status. */
+    /** Invoices of a company in one status · conformity documents of one purchase order. */
     byClientStatus: { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
     /** Invoices of a supplier in one status. */
     bySupplierStatus: { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
@@ -300,13 +300,19 @@ export const keys = {
     `CONFORMITY#${kind}#${acquirer}#ISSUER#${issuer}`,
   conformityOfResponsible: (kind: ConformityKind, acquirer: string, responsible: string) =>
     `CONFORMITY#${kind}#${acquirer}#RESPONSIBLE#${responsible}`,
-  /** Conformity documents are listed by acquirer, by issuer and by responsible, newest fiscal year first. */
+  conformityOfPurchaseOrder: (kind: ConformityKind, acquirer: string, purchaseOrder: string) =>
+    `CONFORMITY#${kind}#${acquirer}#PO#${purchaseOrder}`,
+  /**
+   * Conformity documents are listed by acquirer, by issuer, by responsible and by purchase order (the suggested
+   * HES and MIGO of issue 23), newest fiscal year first.
+   */
   conformityIndexes(
     kind: ConformityKind,
     doc: {
       acquirerTaxId: string;
       issuerTaxId: string;
       responsible: string | null;
+      purchaseOrder: string;
       fiscalYear: string;
       documentId: string;
     },
@@ -317,6 +323,8 @@ export const keys = {
       gsi1sk: order,
       gsi3pk: keys.conformityOfIssuer(kind, doc.acquirerTaxId, doc.issuerTaxId),
       gsi3sk: order,
+      gsi4pk: keys.conformityOfPurchaseOrder(kind, doc.acquirerTaxId, doc.purchaseOrder),
+      gsi4sk: order,
     };
     if (doc.responsible) {
       attributes.gsi8pk = keys.conformityOfResponsible(kind, doc.acquirerTaxId, doc.responsible);

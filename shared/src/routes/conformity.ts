@@ -1,8 +1,16 @@
 import * as z from 'zod/mini';
 import { pageOf } from '../schemas/common.js';
-import { AvailabilityPath, AvailabilityQuery, ConformityDocument, ConformityQuery } from '../schemas/conformity.js';
+import {
+  AvailabilityPath,
+  AvailabilityQuery,
+  ConformityDocument,
+  ConformityQuery,
+  ConformitySuggestions,
+  SuggestionsQuery,
+} from '../schemas/conformity.js';
+import { InvoiceKeyPath } from '../schemas/invoices.js';
 import { READS_TABLE } from '../access.js';
-import { route, STAFF, type RouteDef } from './route.js';
+import { route, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
 
 /** Conformity documents (MIGO, HES) and availability checks. */
 export const conformityRoutes = {
@@ -65,5 +73,18 @@ export const conformityRoutes = {
     response: ConformityDocument,
     uses: READS_TABLE,
     handler: 'conformity/get-service-sheet-availability',
+  }),
+  suggestConformityDocuments: route({
+    id: 'suggestConformityDocuments',
+    method: 'GET',
+    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/conformity-suggestions',
+    summary:
+      'HES o MIGO abiertas de una orden de compra (mismo proveedor y moneda, sin otro comprobante) que suman el importe sin IGV',
+    auth: 'jwt',
+    roles: STAFF,
+    request: { path: InvoiceKeyPath, query: SuggestionsQuery, parameterCodes: INVOICE_ID_CODES },
+    response: ConformitySuggestions,
+    uses: READS_TABLE,
+    handler: 'conformity/suggest-conformity-documents',
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -162,6 +162,16 @@ const SAMPLE_CALLS: Record<RouteId, () => Call> = {
     const sheet = freeServiceSheet();
     return { path: { id: sheet.purchaseOrder }, query: { acquirer: sheet.acquirerTaxId, issuer: sheet.issuerTaxId } };
   },
+  suggestConformityDocuments: () => {
+    // An invoice of a company and supplier that have a service sheet: its order is known to the invoice.
+    const invoice = managedInvoice((each) =>
+      world.serviceSheets.some((sheet) => sheet.acquirerTaxId === each.client && sheet.issuerTaxId === each.supplierId),
+    );
+    const sheet = world.serviceSheets.find(
+      (each) => each.acquirerTaxId === invoice.client && each.issuerTaxId === invoice.supplierId,
+    )!;
+    return { path: keyOf(invoice), query: { purchaseOrder: sheet.purchaseOrder } };
+  },
   searchSuppliers: () => ({ query: { query: 'Lima' } }),
   listNotifications: () => ({}),
   markNotificationsAsRead: () => ({ body: {} }),

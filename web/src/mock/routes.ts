@@ -6,7 +6,10 @@ import {
   ConflictError,
   NotFoundError,
   buildOpenApi,
+  fromCents,
   parseTaxIds,
+  suggestByKind,
+  toCents,
   type AcquirerConformity,
   type ConformityDocument,
   type Invoice,
@@ -237,6 +240,47 @@ function availableDocument(
   return document;
 }
 
+/**
+ * The suggested HES and MIGO of an invoice (issue 23) with the shared rule: the order's documents of the invoice's
+ * company, supplier and currency that no other invoice holds (the mock names the holder by invoice number).
+ */
+function suggestionsFor(
+  context: MockContext<Routes['suggestConformityDocuments']>,
+): RouteResponse<Routes['suggestConformityDocuments']> {
+  const invoice = findInvoice(context, context.path);
+  const { purchaseOrder } = context.query;
+  const ofOrder = (documents: readonly ConformityDocument[]) =>
+    documents.filter(
+      (doc) =>
+        doc.purchaseOrder === purchaseOrder &&
+        doc.acquirerTaxId === invoice.client &&
+        doc.issuerTaxId === invoice.supplierId,
+    );
+  const groups = [
+    { kind: 'SERVICE_SHEET' as const, documents: ofOrder(context.world.serviceSheets) },
+    { kind: 'MATERIAL_DOCUMENT' as const, documents: ofOrder(context.world.materialDocs) },
+  ];
+  if (groups.every((group) => group.documents.length === 0)) {
+    throw new NotFoundError('ERROR_PURCHASE_ORDER_NOT_FOUND', { documentId: purchaseOrder });
+  }
+  const open = groups.map((group) => ({
+    kind: group.kind,
+    documents: group.documents.filter(
+      (doc) => doc.currency === invoice.currency && (!doc.associatedInvoice || doc.associatedInvoice === invoice.id),
+    ),
+  }));
+  const target = fromCents(toCents(invoice.amount) - toCents(invoice.taxAmount));
+  const found = suggestByKind(open, target);
+  return {
+    purchaseOrder,
+    currency: invoice.currency,
+    target,
+    suggestions: found.suggestions.map((suggestion) => ({ ...suggestion, documents: [...suggestion.documents] })),
+    candidates: found.candidates,
+    complete: found.complete,
+  };
+}
+
 function findUser<T extends { id: string }>(users: readonly T[], userId: string): T {
   const user = users.find((each) => each.id === userId);
   if (!user) throw new NotFoundError('ERROR_USER_NOT_FOUND');
@@ -464,6 +508,7 @@ export const MOCK_ROUTES: MockRoutes = {
     availableDocument(context.world.materialDocs, context.path.id, context.query, 'ERROR_MIGO_NOT_FOUND'),
   serviceSheetAvailability: (context) =>
     availableDocument(context.world.serviceSheets, context.path.id, context.query, 'ERROR_HES_NOT_FOUND'),
+  suggestConformityDocuments: suggestionsFor,
   purchaseOrderAvailability: (context) => {
     const { id } = context.path;
     const known = [...context.world.serviceSheets, ...context.world.materialDocs].some(

@@ -158,6 +158,26 @@ export const detailMessages = {
     fixErrors: 'Corrija los datos marcados antes de guardar.',
   },
 
+  /** The suggested HES and MIGO of the purchase order entered (issue 23, ADR 0029). */
+  suggestions: {
+    header: (purchaseOrder: string) => `Conformidades sugeridas para la OC ${purchaseOrder}`,
+    description: (net: string) => `HES o MIGO abiertas del proveedor en la moneda del comprobante que suman ${net}.`,
+    loading: 'Buscando conformidades de la orden de compra...',
+    failed: 'No se pudieron cargar las conformidades sugeridas.',
+    none: 'La orden de compra no tiene HES ni MIGO disponibles del proveedor en esta moneda.',
+    noneForType: (kind: string) => `La orden de compra no tiene ${kind} disponibles para el tipo de operación elegido.`,
+    oneOrder: 'Las conformidades se sugieren cuando hay una sola orden de compra.',
+    exact: 'Suma exacta',
+    over: (amount: string) => `${amount} más que el monto sin IGV`,
+    under: (amount: string) => `${amount} menos que el monto sin IGV`,
+    documents: (kind: string, ids: string) => `${kind}: ${ids}`,
+    total: (amount: string) => `Total ${amount}`,
+    apply: 'Aplicar',
+    applyAria: (ids: string) => `Aplicar las conformidades ${ids}`,
+    applied: 'Aplicada',
+    incomplete: 'La orden tiene muchas conformidades: se muestran las mejores encontradas.',
+  },
+
   /**
    * What the XML says beyond the total (invoice.breakdown; docs/ap-documents.md): taxes by scheme, discounts,
    * charges, anticipos, a transferencia gratuita, the SUNAT operation type and, on a recibo por honorarios,

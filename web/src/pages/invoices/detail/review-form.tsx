@@ -20,6 +20,7 @@ import { apiCall, errorMessage } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { AttachmentsField, type PendingUpload } from './attachments-field';
 import { CodeTokens } from './code-tokens';
+import { ConformitySuggestions } from './conformity-suggestions';
 import { detailMessages } from './messages';
 import { draftOf, noteOriginalOf, reviewFeedback, type ReviewDraft } from './review-feedback';
 import { UploadRefusedError, uploadAttachment } from './upload-attachment';
@@ -126,6 +127,22 @@ export function ReviewForm({
   };
   const removeCode = (field: CodeField) => (code: string) =>
     setDraft((current) => ({ ...current, [field]: current[field].filter((existing) => existing !== code) }));
+
+  // A suggestion (issue 23) replaces the HES and MIGO entered: §5 never takes both, and it adds up on its own.
+  const applySuggestion = (kind: CodeKind, ids: readonly string[]) => {
+    const field = kind === 'SERVICE_SHEET' ? 'serviceSheets' : 'materialDocs';
+    setDraft((current) => ({ ...current, serviceSheets: [], materialDocs: [], [field]: [...ids] }));
+    ids.forEach((id) => check(kind, id));
+  };
+  // Suggestions for the one purchase order entered, once the API knows it as the supplier's.
+  const [onlyOrder] = draft.purchaseOrders;
+  const suggestFor =
+    noteOriginal === undefined &&
+    draft.purchaseOrders.length === 1 &&
+    onlyOrder !== undefined &&
+    lookup('PURCHASE_ORDER', onlyOrder)?.state === 'available'
+      ? onlyOrder
+      : null;
 
   const onFilesChange = (files: File[]) => {
     const room = MAX_ATTACHMENTS - draft.attachments.length;
@@ -316,6 +333,20 @@ export function ReviewForm({
             </FormField>
           ) : (
             codeField('PURCHASE_ORDER', 'purchaseOrders', text.purchaseOrders, 'OC')
+          )}
+          {suggestFor !== null && draft.operationType !== 'WITHOUT_PURCHASE_ORDER' && (
+            <ConformitySuggestions
+              path={path}
+              purchaseOrder={suggestFor}
+              operationType={draft.operationType}
+              entered={[...draft.serviceSheets, ...draft.materialDocs]}
+              onApply={applySuggestion}
+            />
+          )}
+          {noteOriginal === undefined && draft.purchaseOrders.length > 1 && (
+            <Box variant="small" color="text-body-secondary">
+              {detailMessages.suggestions.oneOrder}
+            </Box>
           )}
           {noteOriginal === undefined && codeField('SERVICE_SHEET', 'serviceSheets', text.serviceSheets, 'HES')}
           {noteOriginal === undefined && codeField('MATERIAL_DOCUMENT', 'materialDocs', text.materialDocs, 'MIGO')}
