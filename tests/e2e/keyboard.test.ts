@@ -1,0 +1,158 @@
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
+import { DETAIL_TEXT, REVIEW_COMPANY, detailPanel, invoiceRow, invoiceToReview } from '../support/invoice-detail.js';
+import { arrowTo, expectFocusOn, focusOf, regionsOf, tabTo } from '../support/keyboard.js';
+import { demoUser } from '../support/stage.js';
+import { TEXT, inBrowser, openLogin, settledInvoices } from '../support/web.js';
+
+/**
+ * Issue 23: the main journeys with the keyboard alone. No click, no fill: Tab and Shift+Tab move the focus,
+ * Enter, Space, Escape and the arrows act, and letters are typed where the focus is. After each step the test
+ * asserts where the focus is (role and accessible name) and that it shows.
+ */
+const EMPLOYEE = EMPLOYEES[REVIEW_COMPANY.taxId]![1]!;
+const OFFICE = OFFICE_LOCATIONS[REVIEW_COMPANY.taxId]![1]!;
+
+/** The option the open list highlights (its aria-activedescendant), as a screen reader announces it. */
+async function highlightedOption(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const doc = (
+      globalThis as unknown as {
+        document: {
+          activeElement: { getAttribute(name: string): string | null } | null;
+          getElementById(id: string): { textContent: string | null } | null;
+        };
+      }
+    ).document;
+    const id = doc.activeElement?.getAttribute('aria-activedescendant');
+    return id ? (doc.getElementById(id)?.textContent ?? '').trim() : '';
+  });
+}
+
+/** Walks an open list with the down arrow until `option` is highlighted, and chooses it with Enter. */
+async function chooseWithArrows(page: Page, option: RegExp): Promise<void> {
+  const seen: string[] = [];
+  for (let press = 0; press < 30; press += 1) {
+    await page.keyboard.press('ArrowDown');
+    const highlighted = await highlightedOption(page);
+    seen.push(highlighted);
+    if (option.test(highlighted)) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+  }
+  throw new Error(`Ninguna opción ${String(option)} entre: ${seen.join(' | ')}`);
+}
+
+/** A staff member signs in through the corporate identity provider with the keyboard. */
+async function corporateSignInByKeyboard(page: Page, account: { username: string; password: string }) {
+  await openLogin(page);
+  await tabTo(page, { role: 'button', name: TEXT.corporate });
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: TEXT.corporateTitle }).waitFor();
+  // The identity provider's page is not the app's: only where the focus goes is asserted there.
+  await tabTo(page, { role: 'textbox', name: TEXT.corporateEmail }, { anyIndicator: true });
+  await page.keyboard.type(account.username);
+  await tabTo(page, { role: 'textbox', name: TEXT.password }, { anyIndicator: true });
+  await page.keyboard.type(account.password);
+  await page.keyboard.press('Enter');
+  await page.waitForURL((url) => url.pathname === '/');
+}
+
+/** The invoice number's link in the list: it opens the invoice's detail. */
+const detailLink = (number: string) => ({ role: 'link', name: `Ver el detalle del comprobante ${number}` });
+
+describe('keyboard-only journeys (issue 23)', () => {
+  test('a keyboard-only manager opens an invoice, completes its review data and approves it', async () => {
+    // Prepare
+    const toReview = await invoiceToReview('SERVICE_SHEET');
+    const { number } = toReview;
+
+    await inBrowser('keyboard-manager-approve', async (page) => {
+      await corporateSignInByKeyboard(page, demoUser('MANAGER'));
+      await settledInvoices(page);
+      await invoiceRow(page, number).waitFor();
+
+      // Act: Tab from the top of the page into the invoices table (a grid: one Tab stop), then down its first column
+      const toTable = await tabTo(page, { role: 'button', name: 'N° de comprobante' }, { max: 60 });
+      await arrowTo(page, 'ArrowDown', detailLink(number));
+      await page.keyboard.press('Enter');
+
+      // Assess: the header, the menu and the screen, in that order; the sidebar shows the invoice
+      expect(regionsOf(toTable)).toEqual(['banner', 'navigation', 'main']);
+      const panel = detailPanel(page, number);
+      await panel.waitFor();
+
+      // Act: on to the sidebar's 'Completar datos'
+      const toPanel = await tabTo(page, { role: 'button', name: DETAIL_TEXT.complete }, { max: 60 });
+      await page.keyboard.press('Enter');
+
+      // Assess: the sidebar comes after the screen it belongs to; the form opens
+      expect(regionsOf(toPanel).at(-1)).toBe('complementary');
+      await panel.getByTestId('invoice-review-form').waitFor();
+
+      // Act: the review data, field after field, lists opened with Enter and walked with the arrows
+      await tabTo(page, { role: 'button', name: /^Tipo de operación/ });
+      await page.keyboard.press('Enter');
+      await chooseWithArrows(page, /^Servicios/);
+      await expectFocusOn(page, { role: 'button', name: /^Tipo de operación.*Servicios/ });
+      await tabTo(page, { role: 'combobox', name: DETAIL_TEXT.responsible });
+      await page.keyboard.type(EMPLOYEE.fullName.split(' ')[0]!);
+      await chooseWithArrows(page, new RegExp(EMPLOYEE.fullName));
+      await tabTo(page, { role: 'button', name: /^Oficina/ });
+      await page.keyboard.press('Enter');
+      await chooseWithArrows(page, new RegExp(`^${OFFICE.office}`));
+      await tabTo(page, { role: 'textbox', name: DETAIL_TEXT.purchaseOrders });
+      await page.keyboard.type(toReview.purchaseOrder!);
+      await page.keyboard.press('Enter');
+      await tabTo(page, { role: 'textbox', name: DETAIL_TEXT.serviceSheets });
+      await page.keyboard.type(toReview.document!.documentId);
+      await page.keyboard.press('Enter');
+      await panel.getByTestId('review-documents-total').waitFor();
+      await tabTo(page, { role: 'button', name: DETAIL_TEXT.save });
+      await page.keyboard.press('Enter');
+
+      // Assess: saved; the focus returns to the top of the sidebar, from where 'Aprobar' is the next stop
+      await page.getByText(DETAIL_TEXT.saved).waitFor();
+      await detailPanel(page, number, 'COMPLETED').waitFor();
+      expect((await focusOf(page)).region).toBe('complementary');
+
+      // Act: 'Aprobar' opens the decision dialog
+      await tabTo(page, { role: 'button', name: DETAIL_TEXT.approve });
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText(number, { exact: false }).first().waitFor();
+
+      // Assess: the focus is inside the dialog, and Tab and Shift+Tab keep it there
+      await expect.poll(async () => (await focusOf(page)).inDialog).toBe(true);
+      for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+        await page.keyboard.press(key);
+        const focus = await focusOf(page);
+        expect(focus.inDialog, `${key}: ${focus.role} "${focus.name}"`).toBe(true);
+        expect(focus.visible).toBe(true);
+      }
+
+      // Act: Escape closes it
+      await page.keyboard.press('Escape');
+
+      // Assess: closed, nothing decided, the focus back on the button that opened it
+      await dialog.waitFor({ state: 'detached' });
+      await expectFocusOn(page, { role: 'button', name: DETAIL_TEXT.approve });
+      expect(await panel.getAttribute('data-status')).toBe('COMPLETED');
+
+      // Act: open it again, and confirm
+      await page.keyboard.press('Enter');
+      await dialog.getByText(number, { exact: false }).first().waitFor();
+      const confirm = await tabTo(page, { role: 'button', name: DETAIL_TEXT.approve }, { max: 10 });
+      expect(confirm.every((step) => step.inDialog)).toBe(true);
+      await page.keyboard.press('Enter');
+
+      // Assess: approved (the message of spec §9, the row 'Aceptado'), the focus back at the top of the sidebar
+      await page.getByText(DETAIL_TEXT.approved).waitFor();
+      await invoiceRow(page, number).getByText('Aceptado', { exact: true }).waitFor();
+      await detailPanel(page, number, 'ACCEPTED').waitFor();
+      expect((await focusOf(page)).region).toBe('complementary');
+    });
+  });
+});
