@@ -3,6 +3,8 @@ import type { Page } from 'playwright-core';
 import { EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
 import { DETAIL_TEXT, REVIEW_COMPANY, detailPanel, invoiceRow, invoiceToReview } from '../support/invoice-detail.js';
 import { arrowTo, expectFocusOn, focusOf, regionsOf, tabTo } from '../support/keyboard.js';
+import { ADMIN_TEXT, settledUsers, userRow } from '../support/admin.js';
+import { INVOICES_TEXT, freshCorrelative, ublFactura } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';
 import { TEXT, inBrowser, openLogin, settledInvoices } from '../support/web.js';
 
@@ -153,6 +155,89 @@ describe('keyboard-only journeys (issue 23)', () => {
       await invoiceRow(page, number).getByText('Aceptado', { exact: true }).waitFor();
       await detailPanel(page, number, 'ACCEPTED').waitFor();
       expect((await focusOf(page)).region).toBe('complementary');
+    });
+  });
+
+  test('a keyboard-only supplier signs in, uploads an XML invoice and opens an invoice and its history', async () => {
+    // Prepare
+    const supplier = demoUser('SUPPLIER');
+    const factura = ublFactura(freshCorrelative());
+
+    await inBrowser('keyboard-supplier', async (page) => {
+      // Act: the login form, field by field
+      await openLogin(page);
+      await tabTo(page, { role: 'textbox', name: TEXT.email });
+      await page.keyboard.type(supplier.username);
+      await tabTo(page, { role: 'textbox', name: TEXT.password });
+      await page.keyboard.type(supplier.password);
+      await tabTo(page, { role: 'button', name: TEXT.signIn });
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.pathname === '/');
+      await settledInvoices(page);
+
+      // Act: 'Cargar XML' opens the system's file chooser from the keyboard
+      await tabTo(page, { role: 'button', name: INVOICES_TEXT.uploadXml });
+      const chooser = page.waitForEvent('filechooser');
+      await page.keyboard.press('Enter');
+      await (
+        await chooser
+      ).setFiles({ name: `${factura.invoiceId}.xml`, mimeType: 'application/xml', buffer: factura.bytes });
+
+      // Assess: the message dialog holds the focus; Escape closes it and the focus is back on 'Cargar XML'
+      const received = page.getByRole('dialog', { name: INVOICES_TEXT.received });
+      await received.waitFor();
+      await expect.poll(async () => (await focusOf(page)).inDialog).toBe(true);
+      // A native modal <dialog>: Tab may leave for the browser's own controls ('none'), never for the page behind.
+      const around = await tabTo(page, { role: 'button', name: INVOICES_TEXT.understood }, { max: 4 });
+      expect(around.every((focus) => focus.inDialog || focus.role === 'none')).toBe(true);
+      await page.keyboard.press('Escape');
+      await received.waitFor({ state: 'detached' });
+      await expectFocusOn(page, { role: 'button', name: INVOICES_TEXT.uploadXml });
+
+      // Act: into the table, down to the first invoice, and open it
+      await tabTo(page, { role: 'button', name: 'N° de comprobante' }, { max: 60 });
+      const first = await arrowTo(page, 'ArrowDown', { role: 'link', name: /^Ver el detalle del comprobante / });
+      const number = first.name.replace('Ver el detalle del comprobante ', '');
+      await page.keyboard.press('Enter');
+      const panel = detailPanel(page, number);
+      await panel.waitFor();
+
+      // Act: its history, a dialog
+      await tabTo(page, { role: 'button', name: DETAIL_TEXT.history }, { max: 60 });
+      await page.keyboard.press('Enter');
+      const history = page.getByTestId('invoice-history');
+      await history.waitFor();
+
+      // Assess: the focus inside; Escape returns it to 'Historial'
+      await expect.poll(async () => (await focusOf(page)).inDialog).toBe(true);
+      await page.keyboard.press('Escape');
+      await history.waitFor({ state: 'detached' });
+      await expectFocusOn(page, { role: 'button', name: DETAIL_TEXT.history });
+    });
+  });
+
+  test('a keyboard-only administrator reaches user administration and searches a supplier', async () => {
+    const supplier = demoUser('SUPPLIER');
+
+    await inBrowser('keyboard-admin', async (page) => {
+      await corporateSignInByKeyboard(page, demoUser('ADMIN'));
+
+      // Act: the menu's 'Usuarios proveedores'
+      const toMenu = await tabTo(page, { role: 'link', name: ADMIN_TEXT.suppliersNav }, { max: 40 });
+      await page.keyboard.press('Enter');
+
+      // Assess: reached through the header and the menu
+      expect(regionsOf(toMenu)).toEqual(['banner', 'navigation']);
+      await page.getByRole('heading', { name: ADMIN_TEXT.suppliersTitle, level: 1 }).waitFor();
+      await settledUsers(page);
+
+      // Act: on to the search, and type a RUC
+      const toSearch = await tabTo(page, { role: 'searchbox', name: ADMIN_TEXT.search }, { max: 40 });
+      await page.keyboard.type(supplier.taxId!);
+
+      // Assess: the search is in the screen, after the menu; the table shows that supplier's accounts
+      expect(toSearch.at(-1)!.region).toBe('main');
+      await userRow(page, supplier.username).waitFor();
     });
   });
 });

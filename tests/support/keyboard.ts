@@ -28,42 +28,59 @@ const describeFocus = (focus: Focus) => `${focus.role} "${focus.name}" (${focus.
 
 /** The focused element now: its role and name, whether the focus shows, where it is. */
 export async function focusOf(page: Page): Promise<Focus> {
+  // A screen that re-renders may replace the focused element while it is read: read again.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await readFocus(page);
+    } catch (error) {
+      if (attempt === 5) throw error;
+    }
+  }
+}
+
+async function readFocus(page: Page): Promise<Focus> {
   const focused = page.locator('*:focus');
   if ((await focused.count()) === 0) return { role: 'none', name: '', visible: false, inDialog: false, region: 'none' };
   // The first line of the element's own ARIA snapshot: `- role "name"` (a textbox adds its value after a colon).
-  const snapshot = await focused.ariaSnapshot();
+  const snapshot = await focused.ariaSnapshot({ timeout: 2000 });
   const [, role = 'generic', name = ''] =
     /^- ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot.split('\n')[0] ?? '') ?? [];
-  const shown = await focused.evaluate((element) => {
-    // Runs in the page (the tests compile without the DOM library): the few members it needs.
-    type Style = { outlineStyle: string; outlineWidth: string; outlineColor: string; boxShadow: string };
-    const page = globalThis as unknown as {
-      getComputedStyle(element: unknown, pseudo?: string): Style;
-      innerWidth: number;
-      innerHeight: number;
-    };
-    const node = element as unknown as {
-      getBoundingClientRect(): { top: number; bottom: number; left: number; right: number };
-      closest(selector: string): { getAttribute(name: string): string | null; tagName: string } | null;
-    };
-    const transparent = (color: string) => color === 'transparent' || /rgba\(.*,\s*0\)$/.test(color);
-    const ring = (style: Style) =>
-      (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 && !transparent(style.outlineColor)) ||
-      (style.boxShadow !== 'none' && style.boxShadow !== '');
-    const indicated = [undefined, '::before', '::after'].some((pseudo) => ring(page.getComputedStyle(element, pseudo)));
-    const box = node.getBoundingClientRect();
-    const inView = box.bottom > 0 && box.top < page.innerHeight && box.right > 0 && box.left < page.innerWidth;
-    const dialog = node.closest('[role="dialog"], [role="alertdialog"], dialog[open]');
-    const landmark = node.closest('header, nav, main, aside, [role="banner"], [role="navigation"], [role="main"]');
-    const region = dialog
-      ? 'dialog'
-      : !landmark
-        ? 'none'
-        : (landmark.getAttribute('role') ??
-          { HEADER: 'banner', NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary' }[landmark.tagName] ??
-          'none');
-    return { visible: indicated && inView, inDialog: Boolean(dialog), region };
-  });
+  const shown = await focused.evaluate(
+    (element) => {
+      // Runs in the page (the tests compile without the DOM library): the few members it needs.
+      type Style = { outlineStyle: string; outlineWidth: string; outlineColor: string; boxShadow: string };
+      const page = globalThis as unknown as {
+        getComputedStyle(element: unknown, pseudo?: string): Style;
+        innerWidth: number;
+        innerHeight: number;
+      };
+      const node = element as unknown as {
+        getBoundingClientRect(): { top: number; bottom: number; left: number; right: number };
+        closest(selector: string): { getAttribute(name: string): string | null; tagName: string } | null;
+      };
+      const transparent = (color: string) => color === 'transparent' || /rgba\(.*,\s*0\)$/.test(color);
+      const ring = (style: Style) =>
+        (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 && !transparent(style.outlineColor)) ||
+        (style.boxShadow !== 'none' && style.boxShadow !== '');
+      const indicated = [undefined, '::before', '::after'].some((pseudo) =>
+        ring(page.getComputedStyle(element, pseudo)),
+      );
+      const box = node.getBoundingClientRect();
+      const inView = box.bottom > 0 && box.top < page.innerHeight && box.right > 0 && box.left < page.innerWidth;
+      const dialog = node.closest('[role="dialog"], [role="alertdialog"], dialog[open]');
+      const landmark = node.closest('header, nav, main, aside, [role="banner"], [role="navigation"], [role="main"]');
+      const region = dialog
+        ? 'dialog'
+        : !landmark
+          ? 'none'
+          : (landmark.getAttribute('role') ??
+            { HEADER: 'banner', NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary' }[landmark.tagName] ??
+            'none');
+      return { visible: indicated && inView, inDialog: Boolean(dialog), region };
+    },
+    undefined,
+    { timeout: 2000 },
+  );
   return { role, name: name.replace(/\\(.)/g, '$1'), ...shown };
 }
 
@@ -86,7 +103,8 @@ export async function tabTo(
     if (matches(focus, target)) {
       if (options.anyIndicator) return walked;
       expect(
-        walked.filter((step) => !step.visible).map(describeFocus),
+        // 'none': the browser's own stop between the page's last element and its first, not the page's.
+        walked.filter((step) => !step.visible && step.role !== 'none').map(describeFocus),
         'elementos enfocados sin indicador visible',
       ).toEqual([]);
       return walked;
@@ -133,7 +151,30 @@ export async function expectFocusOn(page: Page, target: FocusTarget): Promise<Fo
   return focusOf(page);
 }
 
-/** Each region the focus entered, in order, without repeats: the focus order's outline of a walk. */
+/** Each region the focus entered, in order, without repeats (nor the browser's own stops): the outline of a walk. */
 export function regionsOf(walk: readonly Focus[]): string[] {
-  return walk.map((step) => step.region).filter((region, index, all) => index === 0 || all[index - 1] !== region);
+  return walk
+    .filter((step) => step.role !== 'none')
+    .map((step) => step.region)
+    .filter((region, index, all) => index === 0 || all[index - 1] !== region);
+}
+
+/**
+ * The accessible names of the buttons on screen that show no text, only an icon (Cloudscape's icon variant, an
+ * iconName without text): what a screen reader says for each.
+ */
+export async function iconButtonNames(page: Page): Promise<string[]> {
+  const buttons = page.getByRole('button');
+  const iconOnly = await buttons.evaluateAll((elements) =>
+    elements.flatMap((element, index) => {
+      const node = element as unknown as { innerText: string; getClientRects(): ArrayLike<unknown> };
+      return node.getClientRects().length > 0 && node.innerText.trim() === '' ? [index] : [];
+    }),
+  );
+  const names: string[] = [];
+  for (const index of iconOnly) {
+    const snapshot = await buttons.nth(index).ariaSnapshot({ timeout: 2000 });
+    names.push(/^- button(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot)?.[1] ?? '');
+  }
+  return names;
 }
