@@ -167,8 +167,15 @@ export async function iconButtonNames(page: Page): Promise<string[]> {
   const buttons = page.getByRole('button');
   const iconOnly = await buttons.evaluateAll((elements) =>
     elements.flatMap((element, index) => {
-      const node = element as unknown as { innerText: string; getClientRects(): ArrayLike<unknown> };
-      return node.getClientRects().length > 0 && node.innerText.trim() === '' ? [index] : [];
+      // An SVG with the button role has no innerText: its text content then.
+      const node = element as unknown as {
+        innerText?: string;
+        textContent: string | null;
+        getClientRects(): ArrayLike<unknown>;
+      };
+      return node.getClientRects().length > 0 && (node.innerText ?? node.textContent ?? '').trim() === ''
+        ? [index]
+        : [];
     }),
   );
   const names: string[] = [];
