@@ -2,9 +2,9 @@ import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
 import { DETAIL_TEXT, REVIEW_COMPANY, detailPanel, invoiceRow, invoiceToReview } from '../support/invoice-detail.js';
-import { arrowTo, expectFocusOn, focusOf, regionsOf, tabTo } from '../support/keyboard.js';
 import { ADMIN_TEXT, settledUsers, userRow } from '../support/admin.js';
 import { INVOICES_TEXT, freshCorrelative, ublFactura } from '../support/invoices.js';
+import { arrowTo, expectFocusOn, focusOf, regionsOf, tabTo } from '../support/keyboard.js';
 import { demoUser } from '../support/stage.js';
 import { TEXT, inBrowser, openLogin, settledInvoices } from '../support/web.js';
 
@@ -103,7 +103,7 @@ describe('keyboard-only journeys (issue 23)', () => {
       await page.keyboard.type(EMPLOYEE.fullName.split(' ')[0]!);
       await chooseWithArrows(page, new RegExp(EMPLOYEE.fullName));
       await tabTo(page, { role: 'button', name: /^Oficina/ });
-      await page.keyboard.press('Enter');
+      await page.keyboard.press('Space');
       await chooseWithArrows(page, new RegExp(`^${OFFICE.office}`));
       await tabTo(page, { role: 'textbox', name: DETAIL_TEXT.purchaseOrders });
       await page.keyboard.type(toReview.purchaseOrder!);
@@ -164,6 +164,11 @@ describe('keyboard-only journeys (issue 23)', () => {
     const factura = ublFactura(freshCorrelative());
 
     await inBrowser('keyboard-supplier', async (page) => {
+      // Listened to from the start: Playwright intercepts the chooser only once a listener exists, and a key press
+      // opens it at once.
+      page.on('filechooser', (chooser) => {
+        void chooser.setFiles({ name: `${factura.invoiceId}.xml`, mimeType: 'application/xml', buffer: factura.bytes });
+      });
       // Act: the login form, field by field
       await openLogin(page);
       await tabTo(page, { role: 'textbox', name: TEXT.email });
@@ -175,13 +180,9 @@ describe('keyboard-only journeys (issue 23)', () => {
       await page.waitForURL((url) => url.pathname === '/');
       await settledInvoices(page);
 
-      // Act: 'Cargar XML' opens the system's file chooser from the keyboard
+      // Act: 'Cargar XML' opens the system's file chooser from the keyboard, where the file is picked
       await tabTo(page, { role: 'button', name: INVOICES_TEXT.uploadXml });
-      const chooser = page.waitForEvent('filechooser');
       await page.keyboard.press('Enter');
-      await (
-        await chooser
-      ).setFiles({ name: `${factura.invoiceId}.xml`, mimeType: 'application/xml', buffer: factura.bytes });
 
       // Assess: the message dialog holds the focus; Escape closes it and the focus is back on 'Cargar XML'
       const received = page.getByRole('dialog', { name: INVOICES_TEXT.received });
