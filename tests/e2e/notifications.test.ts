@@ -129,7 +129,7 @@ describe('recent-notifications panel', () => {
       await page.setViewportSize({ width: 375, height: 812 });
       await signedIn(page, 'SUPPLIER');
 
-      await page.getByRole('button', { name: HEADER_TEXT.moreOptions }).click();
+      await page.getByRole('button', { name: HEADER_TEXT.moreOptions, exact: true }).click();
       await page.getByRole('button', { name: HEADER_TEXT.notifications }).click();
       await page.getByRole('link', { name: HEADER_TEXT.seeAll }).click();
 

@@ -58,6 +58,11 @@ export interface BrowserOptions {
   /** The browser's own time zone (Lima unless a test plays a user elsewhere). */
   readonly timezoneId?: string;
   readonly viewport?: { readonly width: number; readonly height: number };
+  /**
+   * Device pixels per CSS pixel. With a viewport of half a window's width, 2 is that window zoomed to 200 %:
+   * Chromium's zoom divides the CSS pixels a page lays out in by the zoom factor and paints each at that scale.
+   */
+  readonly deviceScaleFactor?: number;
 }
 
 /**
@@ -76,6 +81,7 @@ export async function openBrowser(options: BrowserOptions = {}): Promise<Browser
     locale: 'es-PE',
     timezoneId: options.timezoneId ?? 'America/Lima',
     viewport: options.viewport ?? { width: 1440, height: 900 },
+    deviceScaleFactor: options.deviceScaleFactor ?? 1,
   });
   const cspViolations = await watchCspViolations(context);
   const page = context.pages()[0] ?? (await context.newPage());

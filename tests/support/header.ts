@@ -15,7 +15,7 @@ export const HEADER_TEXT = {
   noNotifications: 'No tienes notificaciones recientes.',
   notificationsError: 'Hubo un error al cargar tus notificaciones. Por favor intenta luego.',
   legend: 'Leyenda de estados',
-  moreOptions: 'Más opciones',
+  moreOptions: 'Opciones',
   notificationsTitle: 'Notificaciones',
   markAllAsRead: 'Marcar todas como leídas',
   openChat: 'Abrir el Asistente Know-How',

@@ -111,7 +111,7 @@ export const messages = {
     version: (version: string) => `Versión ${version}`,
     companyLabel: 'Sociedad activa',
     companyMenu: (company: string) => `Sociedad: ${company}`,
-    overflowMenuTrigger: 'Más opciones',
+    overflowMenuTrigger: 'Opciones',
     overflowMenuTitle: 'Todas las opciones',
     overflowMenuBack: 'Volver',
     overflowMenuDismiss: 'Cerrar',

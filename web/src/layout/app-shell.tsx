@@ -18,6 +18,7 @@ import { INVOICES_PATH } from './header/invoice-links';
 import { headerMessages } from './header/messages';
 import { useStatusLegend } from './header/status-legend';
 import { useNotificationsUtility } from './header/use-notifications-utility';
+import { useNavigationWithoutOrientation } from './navigation-aria';
 import { SidePanelProvider, useSidePanel, useSidePanelState } from './side-panel';
 
 const HEADER_ID = 'portal-top-navigation';
@@ -73,6 +74,7 @@ function Shell({ user, children }: { user: SessionUser; children: ReactNode }) {
   const companyUtility = useCompanyUtility(user);
   const notificationsUtility = useNotificationsUtility();
   const legend = useStatusLegend();
+  useNavigationWithoutOrientation();
   const fullName = `${user.firstName} ${user.lastName}`.trim() || user.email;
 
   const navItems = useMemo<SideNavigationProps.Item[]>(

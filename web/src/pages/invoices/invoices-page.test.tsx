@@ -75,7 +75,7 @@ describe('Mis comprobantes on the mock provider', () => {
     await screen.findAllByTestId('invoice-number');
     expect(menuLink('/clients')).toBeNull();
     // jsdom lays nothing out: the top navigation shows its utilities in the overflow menu.
-    fireEvent.click(shown('Más opciones'));
+    fireEvent.click(shown('Opciones'));
     fireEvent.click(shown('Rosa Paredes'));
     fireEvent.click(shown('Cerrar sesión'));
     fireEvent.click(await screen.findByTestId('mock-sign-in-administrador'));
