@@ -24,9 +24,12 @@ import {
  * (@grupoandino.pe) (issue 20). v6 (issue 21): notes linked to their originals, the NO HABIDO supplier, every
  * invoice's payment (cuotas, detracción, retención, expected payment date) and the paid ones' remittance.
  */
-const SEED_MARKER = { pk: 'SEED', sk: 'v6' };
-/** Markers of data this code cannot read (invoices without `receivedAt`, search items or counts; notes unlinked, no payment). */
-const OLDER_MARKERS = ['v1', 'v2', 'v3', 'v4', 'v5'];
+const SEED_MARKER = { pk: 'SEED', sk: 'v7' };
+/**
+ * Markers of data this code cannot read (invoices without `receivedAt`, search items or counts; notes unlinked, no
+ * payment; HES and MIGO not indexed by purchase order for the suggestions).
+ */
+const OLDER_MARKERS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6'];
 
 /** The local data directory holds data of an earlier shape: the stage refuses it rather than misread it. */
 export class OutdatedLocalDataError extends Error {
