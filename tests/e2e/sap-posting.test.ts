@@ -223,8 +223,13 @@ describe('SAP posting in the invoices screen', () => {
         await panel.getByTestId('invoice-detail-sap-posting').waitFor();
         const alert = panel.getByTestId('invoice-detail-sap-alert');
         await alert.getByText('SAP no registró el comprobante').waitFor({ timeout: 30_000 });
-        const warning = (await alert.textContent()) ?? '';
-        expect(warning).toMatch(/Falló el intento \d de 5 de contabilizarlo en SAP\./);
+        // While an attempt runs the alert says so ('Intento N de 5 … en curso'); between attempts it says which one
+        // failed and when the next comes. The waits double (2, 4, 8, 16 s on the local stage), so one outlasts the
+        // sidebar's 3 s refresh: read the alert once it shows a wait, whole, rather than whatever the first poll got.
+        let warning = '';
+        await expect
+          .poll(async () => (warning = (await alert.textContent()) ?? ''), { timeout: 60_000, interval: 250 })
+          .toMatch(/Falló el intento \d de 5 de contabilizarlo en SAP\./);
         expect(warning).toMatch(/próximo intento será a las \d{2}:\d{2} \(hora de Lima\); quedan? \d intentos?\./);
         expect(warning).toContain('Si el último también falla, un administrador podrá reintentar la contabilización.');
         expect(warning).toContain('HTTP 503');
