@@ -14,8 +14,7 @@ import {
   invoiceToReview,
   openInvoiceDetail,
 } from '../support/invoice-detail.js';
-import { demoUser } from '../support/stage.js';
-import { inBrowser, openLogin, settledInvoices, signInAs } from '../support/web.js';
+import { inBrowser, signInToInvoices } from '../support/web.js';
 
 /**
  * Issue 23, "entering a purchase order proposes the HES that add up": the manager enters the order of an invoice
@@ -49,10 +48,7 @@ describe('suggested HES in the review sidebar', () => {
     const decoy = await sheet(123.45);
 
     await inBrowser('conformity-suggestions', async (page) => {
-      await openLogin(page);
-      await signInAs(page, demoUser('MANAGER'));
-      await page.waitForURL((url) => url.pathname === '/');
-      await settledInvoices(page);
+      await signInToInvoices(page, 'MANAGER');
       const panel = await openInvoiceDetail(page, number);
 
       // Act: services, then the order

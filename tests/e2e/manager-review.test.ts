@@ -15,7 +15,7 @@ import {
 } from '../support/invoice-detail.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
-import { inBrowser, openLogin, settledInvoices, signInAs } from '../support/web.js';
+import { inBrowser, signInToInvoices } from '../support/web.js';
 
 /**
  * Issue 6, the manager's journey through the invoice detail sidebar (spec §2, §4, §5, §9): gestor@
@@ -24,13 +24,6 @@ import { inBrowser, openLogin, settledInvoices, signInAs } from '../support/web.
  */
 const EMPLOYEE = EMPLOYEES[REVIEW_COMPANY.taxId]![1]!;
 const OFFICE = OFFICE_LOCATIONS[REVIEW_COMPANY.taxId]![1]!;
-
-async function signInAsManager(page: Page): Promise<void> {
-  await openLogin(page);
-  await signInAs(page, demoUser('MANAGER'));
-  await page.waitForURL((url) => url.pathname === '/');
-  await settledInvoices(page);
-}
 
 async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   expect(await seriousA11yViolations(page)).toEqual([]);
@@ -43,7 +36,7 @@ describe('manager review in the invoice sidebar', () => {
     const { number } = toReview;
 
     await inBrowser('manager-review-approve', async (page) => {
-      await signInAsManager(page);
+      await signInToInvoices(page, 'MANAGER');
 
       // Act: open the invoice from its number in the list
       const panel = await openInvoiceDetail(page, number);
@@ -109,7 +102,7 @@ describe('manager review in the invoice sidebar', () => {
     await inBrowser('manager-review-reject', async (page) => {
       // A phone-sized screen: the sidebar and its dialogs must work at 375 px.
       await page.setViewportSize({ width: 375, height: 812 });
-      await signInAsManager(page);
+      await signInToInvoices(page, 'MANAGER');
       let panel = await openInvoiceDetail(page, number);
 
       // Act: reject without a reason first
@@ -154,7 +147,7 @@ describe('manager review in the invoice sidebar', () => {
     const { number } = await invoiceToReview(null);
 
     await inBrowser('manager-review-without-order', async (page) => {
-      await signInAsManager(page);
+      await signInToInvoices(page, 'MANAGER');
       const panel = await openInvoiceDetail(page, number);
       await panel.getByRole('button', { name: DETAIL_TEXT.complete }).click();
 

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
 import {
   INVOICE_ERROR_MESSAGES,
   INVOICE_STATUS_LABELS,
@@ -10,8 +9,8 @@ import {
 } from '@portal/shared';
 import { table } from '../support/fixtures.js';
 import { REVIEW_COMPANY, invoiceRow, openInvoiceDetail, todayInLima } from '../support/invoice-detail.js';
-import { demoUser, stage } from '../support/stage.js';
-import { inBrowser, openLogin, settledInvoices, signInAs } from '../support/web.js';
+import { stage } from '../support/stage.js';
+import { inBrowser, signInToInvoices } from '../support/web.js';
 
 /**
  * Issue 19: a manager sees at once that an approved invoice's SAP posting is late or failed (list and
@@ -162,20 +161,13 @@ async function sapFails(count: number): Promise<void> {
   expect(response.status).toBe(200);
 }
 
-async function signIn(page: Page, role: 'MANAGER' | 'ADMIN'): Promise<void> {
-  await openLogin(page);
-  await signInAs(page, demoUser(role));
-  await page.waitForURL((url) => url.pathname === '/');
-  await settledInvoices(page);
-}
-
 describe('SAP posting in the invoices screen', () => {
   test('a manager sees late and failed postings in the list and the detail; an admin retries a failed one', async () => {
     const late = await approvedInvoice('POSTING');
     const failed = await approvedInvoice('FAILED');
 
     await inBrowser('sap-posting-manager', async (page) => {
-      await signIn(page, 'MANAGER');
+      await signInToInvoices(page, 'MANAGER');
       await invoiceRow(page, failed.id).getByText('SAP: contabilización fallida').waitFor();
       await invoiceRow(page, late.id).getByText('SAP: contabilización atrasada').waitFor();
 
@@ -192,7 +184,7 @@ describe('SAP posting in the invoices screen', () => {
     });
 
     await inBrowser('sap-posting-admin-retry', async (page) => {
-      await signIn(page, 'ADMIN');
+      await signInToInvoices(page, 'ADMIN');
       const panel = await openInvoiceDetail(page, failed.id);
       await panel.getByRole('button', { name: 'Reintentar contabilización en SAP' }).click();
       await page.getByText('Se reintentará la contabilización del comprobante en SAP.').waitFor();
@@ -213,7 +205,7 @@ describe('SAP posting in the invoices screen', () => {
 
     try {
       await inBrowser('sap-posting-failing-approval', async (page) => {
-        await signIn(page, 'MANAGER');
+        await signInToInvoices(page, 'MANAGER');
         const panel = await openInvoiceDetail(page, invoice.id);
         await panel.getByRole('button', { name: 'Aprobar', exact: true }).click();
         await page.getByRole('dialog').getByRole('button', { name: 'Aprobar', exact: true }).click();
@@ -247,7 +239,7 @@ describe('SAP posting in the invoices screen', () => {
     }
 
     await inBrowser('sap-posting-failing-admin-retry', async (page) => {
-      await signIn(page, 'ADMIN');
+      await signInToInvoices(page, 'ADMIN');
       const panel = await openInvoiceDetail(page, invoice.id);
       const alert = panel.getByTestId('invoice-detail-sap-alert');
       await alert.getByText('Corrija la causa y use «Reintentar contabilización en SAP».').waitFor();

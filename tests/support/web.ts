@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { WebConfig } from '@portal/shared';
 import { localCspSources, localSecurityHeaders } from '../../infra/local/web-server.js';
 import { openBrowser, saveScreenshot, type BrowserOptions } from './browser.js';
-import { stage } from './stage.js';
+import { demoUser, stage } from './stage.js';
 
 export const TEXT = {
   loginTitle: 'PORTAL DE PROVEEDORES',
@@ -105,6 +105,14 @@ export function signInAs(page: Page, account: { username: string; password: stri
   return account.signIn === 'corporate'
     ? corporateSignIn(page, account.username, account.password)
     : signIn(page, account.username, account.password);
+}
+
+/** A demo role signed in from the login, the way it signs in, and landed on its settled invoices list. */
+export async function signInToInvoices(page: Page, role: 'SUPPLIER' | 'MANAGER' | 'ADMIN'): Promise<void> {
+  await openLogin(page);
+  await signInAs(page, demoUser(role));
+  await page.waitForURL((url) => url.pathname === '/');
+  await settledInvoices(page);
 }
 
 /** Waits until the invoices table has settled: rows, an error, or the empty state. */
