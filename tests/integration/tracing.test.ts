@@ -23,7 +23,6 @@ async function spans(query: string): Promise<ReceivedSpan[]> {
   return ((await response.json()) as { spans: ReceivedSpan[] }).spans;
 }
 
-/** Polls the trace until `done` holds of its spans (the worker runs when the poller receives the message). */
 /**
  * The spans of a trace once `done` holds, or as they are after a minute: the consumers on the far side of a queue
  * run behind when the whole suite loads the machine's two cores.
@@ -103,7 +102,8 @@ describe('tracing through the OTLP receiver', () => {
     // Its own reads and writes of the invoice, and the notice it queues, are its children too.
     expect(byService(worker!, 'DynamoDB').length).toBeGreaterThan(0);
     expect(byService(worker!, 'SQS').map((span) => span.name)).toContain('SQS.SendMessage');
-  });
+    // traceUntil waits up to a minute for the worker: the test's own budget must outlast it.
+  }, 90_000);
 
   it('keeps a message the outbox sweeper sends again in the trace of the request that committed it', async () => {
     // A notice committed twenty minutes ago by a request of trace `traceId` (its span `requestSpanId`) and never
