@@ -45,6 +45,12 @@ describe('the OTLP receiver', () => {
     );
     call.end();
     request.end();
+    // A worker that handled a batch: its span is linked to the request, in a trace of its own.
+    const batch = telemetry.tracer.startSpan('process portal-notifications', {
+      kind: SpanKind.CONSUMER,
+      links: [{ context: request.spanContext() }],
+    });
+    batch.end();
     await telemetry.flush();
 
     const { traceId, spanId } = request.spanContext();
@@ -70,6 +76,10 @@ describe('the OTLP receiver', () => {
     const byAttribute = await fetch(`${receiver.endpoint}/api/spans?attr.http.response.status_code=200`);
     expect(((await byAttribute.json()) as { spans: ReceivedSpan[] }).spans.map((span) => span.name)).toEqual([
       'DynamoDB.PutItem',
+    ]);
+    const linked = await fetch(`${receiver.endpoint}/api/spans?linkedSpanId=${spanId}`);
+    expect(((await linked.json()) as { spans: ReceivedSpan[] }).spans).toEqual([
+      expect.objectContaining({ name: 'process portal-notifications', parentSpanId: null }),
     ]);
 
     await receiver.stop();

@@ -11,7 +11,8 @@ import { listen, type RunningService } from './types.js';
  * @opentelemetry/exporter-trace-otlp-http sends them), and it keeps them in <dataDir>/traces/spans.jsonl, one span
  * a line, so that they outlive a restart and a developer can read them. Tests and developers query them:
  * - GET /api/traces/<traceId>: every span of one trace;
- * - GET /api/spans?name=…&traceId=…&attr.<key>=<value>&limit=…: the latest spans that match.
+ * - GET /api/spans?name=…&traceId=…&linkedSpanId=…&attr.<key>=<value>&limit=…: the latest spans that match
+ *   (linkedSpanId: the spans linked to that span, as a worker's span is to every message of a batch it handled).
  * As strict as a collector: another content type is 415, a body that is not an OTLP export request 400, a body
  * beyond 4 MB (the ADOT collector's default limit) 413.
  */
@@ -222,6 +223,7 @@ export async function startOtlpReceiver(options: {
     if (req.method === 'GET' && url.pathname === '/api/spans') {
       const name = url.searchParams.get('name');
       const traceId = url.searchParams.get('traceId')?.toLowerCase();
+      const linkedSpanId = url.searchParams.get('linkedSpanId')?.toLowerCase();
       const limit = Math.min(Number(url.searchParams.get('limit') ?? 100) || 100, 10_000);
       const wanted = [...url.searchParams.entries()]
         .filter(([key]) => key.startsWith('attr.'))
@@ -230,6 +232,7 @@ export async function startOtlpReceiver(options: {
         (span) =>
           (!name || span.name === name) &&
           (!traceId || span.traceId === traceId) &&
+          (!linkedSpanId || span.links.some((link) => link.spanId === linkedSpanId)) &&
           wanted.every(([key, value]) => String(span.attributes[key]) === value),
       );
       return answer(res, 200, { spans: found.slice(-limit) });
