@@ -189,10 +189,10 @@ describe('user administration screens (issue 6)', () => {
           'Recepción de correos',
           'Creación de usuario',
         ]);
-      const rows = history.getByRole('row');
-      expect(await rows.nth(1).textContent()).toContain(demoUser('ADMIN').username);
-      expect(await rows.nth(1).textContent()).toContain('Deshabilitada → Habilitada');
-      expect(await rows.nth(4).textContent()).toContain('Desactivada → Activada');
+      const records = history.getByTestId('history-event');
+      expect(await records.nth(0).textContent()).toContain(demoUser('ADMIN').username);
+      expect(await records.nth(0).textContent()).toContain('Deshabilitada → Habilitada');
+      expect(await records.nth(3).textContent()).toContain('Desactivada → Activada');
       expect(await seriousA11yViolations(page)).toEqual([]);
       await documentScreen(page, 'user-history');
       await history.getByRole('button', { name: ADMIN_TEXT.close, exact: true }).click();
@@ -242,7 +242,7 @@ describe('user administration screens (issue 6)', () => {
         await row.getByRole('button', { name: /^Historial de / }).click();
         const history = page.getByRole('dialog', { name: /^Historial de / });
         await expect.poll(() => history.getByTestId('history-action').first().textContent()).toBe('Sociedad asignada');
-        expect(await history.getByRole('row').nth(1).textContent()).toContain(`— → ${company.name}`);
+        expect(await history.getByTestId('history-event').first().textContent()).toContain(`— → ${company.name}`);
       });
 
       // Assess: her next sign-in carries the company and reaches the invoices, not the forbidden page

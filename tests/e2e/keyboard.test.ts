@@ -206,7 +206,7 @@ describe('keyboard-only journeys (issue 23)', () => {
       // Act: its history, a dialog
       await tabTo(page, { role: 'button', name: DETAIL_TEXT.history }, { max: 60 });
       await page.keyboard.press('Enter');
-      const history = page.getByTestId('invoice-history');
+      const history = page.getByTestId('invoice-trail');
       await history.waitFor();
 
       // Assess: the focus inside; Escape returns it to 'Historial'

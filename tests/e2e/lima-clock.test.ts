@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { INVOICE_STATUS_LABELS, routes, type Invoice, type InvoiceDetail, type Notification } from '@portal/shared';
+import {
+  INVOICE_STATUS_LABELS,
+  routes,
+  type Invoice,
+  type InvoiceAuditEvent,
+  type InvoiceDetail,
+  type Notification,
+} from '@portal/shared';
 import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
 import { call } from '../support/api.js';
 import { table } from '../support/fixtures.js';
@@ -103,7 +110,7 @@ async function expectLimaTimesIn(
   timezoneId: string,
   invoice: InvoiceDetail,
   notification: Notification,
-  expected: { registered: string; history: string[] },
+  expected: { registered: string; trail: string[]; history: string[] },
 ): Promise<void> {
   await inBrowser(
     `lima-clock-${timezoneId}`,
@@ -129,7 +136,14 @@ async function expectLimaTimesIn(
       const detail = detailPanel(page, invoice.id);
       await detail.waitFor({ timeout: 30_000 });
       await detail.getByRole('button', { name: DETAIL_TEXT.history }).click();
-      const history = await page.getByTestId('history-when').allInnerTexts();
+      // The trail's records (here the rejection) and the status history the invoice was stored with before it.
+      const trail = page.getByTestId('invoice-trail').getByTestId('history-when');
+      await trail.first().waitFor();
+      expect(
+        (await trail.allInnerTexts()).map((text) => text.trim()),
+        timezoneId,
+      ).toEqual(expected.trail);
+      const history = await page.getByTestId('invoice-history').getByTestId('history-when').allInnerTexts();
       expect(
         history.map((text) => text.trim()),
         timezoneId,
@@ -146,9 +160,17 @@ describe('one clock: every time a user reads is Lima’s', () => {
     const history = invoice.statusHistory.map((entry) => inLima(entry.date));
     // The first change happened on the 4th in Lima, though it was the 5th in UTC and in Madrid.
     expect(history[0]).toBe('04/11/26 22:30 (hora de Lima)');
+    const path = { supplierId: invoice.supplierId, invoiceType: invoice.type, invoiceId: invoice.id };
+    const records = await call<{ items: InvoiceAuditEvent[] }>(routes.listInvoiceHistory, {
+      token: await tokenOf('MANAGER'),
+      path,
+      query: {},
+    });
+    const trail = records.body.items.map((event) => inLima(event.occurredAt));
+    expect(trail).toHaveLength(1);
 
     for (const timezoneId of ['Europe/Madrid', 'UTC']) {
-      await expectLimaTimesIn(timezoneId, invoice, notification, { registered, history });
+      await expectLimaTimesIn(timezoneId, invoice, notification, { registered, trail, history });
     }
   });
 });

@@ -129,7 +129,14 @@ describe('manager review in the invoice sidebar', () => {
       await panel.getByText(DETAIL_TEXT.retryAllowed).waitFor();
       await panel.getByRole('button', { name: DETAIL_TEXT.history }).click();
 
-      // Assess: who rejected it, from which status, and why
+      // Assess: the trail's record of the rejection, with who, why and the status before → after
+      const record = page.getByTestId('invoice-trail').getByTestId('history-event').filter({ hasText: reason });
+      await record.waitFor();
+      const told = await record.textContent();
+      expect(told).toContain('Desaprobación sin rechazo');
+      expect(told).toContain('Estado: Debe revisar → Rechazado');
+      expect(told).toContain(demoUser('MANAGER').username);
+      // ... and the status history the invoice was stored with before the trail: who, from which status, and why
       const history = page.getByTestId('invoice-history');
       const rejection = history.getByRole('row').filter({ hasText: reason });
       await rejection.waitFor();

@@ -1,10 +1,9 @@
 import Box from '@cloudscape-design/components/box';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import Table, { type TableProps } from '@cloudscape-design/components/table';
 import {
   AUDIT_ACTION_LABELS,
+  LEVEL_LABELS,
   USER_STATUS_LABELS,
-  formatDateTime,
   parseTaxIds,
   routes,
   type AuditEvent,
@@ -12,10 +11,8 @@ import {
   type Client,
 } from '@portal/shared';
 import { useClients } from '../../hooks/use-clients';
-import { TableEmptyState } from '../../components/table-empty-state';
-import { CursorPagination } from '../../components/cursor-pagination';
 import { InfoModal } from '../../components/info-modal';
-import { ChangeList, type ChangeLine } from '../../components/change-list';
+import { AuditTimeline, type TimelineEntry } from '../../components/audit-timeline';
 import { adminMessages } from './messages';
 import { useCursorPages } from '../../hooks/use-cursor-pages';
 import { displayName } from './user-cell';
@@ -55,37 +52,22 @@ function fieldLabel(field: string, kind: HistoryKind): string {
 }
 
 /** Each attribute the change touched: 'Label: before → after' (a creation has no before). */
-function ChangeCell({ event, kind, clients }: { event: AuditEvent; kind: HistoryKind; clients: Client[] }) {
+function entryOf(event: AuditEvent, kind: HistoryKind, clients: Client[]): TimelineEntry {
   const fields = [...new Set([...Object.keys(event.before ?? {}), ...Object.keys(event.after ?? {})])];
-  const lines: ChangeLine[] = fields.map((field) => ({
-    label: fieldLabel(field, kind),
-    kind: 'value',
-    before: event.before === null ? null : describeValue(field, event.before[field], kind, clients),
-    after: describeValue(field, event.after?.[field], kind, clients),
-  }));
-  return <ChangeList lines={lines} />;
-}
-
-function columns(kind: HistoryKind, clients: Client[]): TableProps.ColumnDefinition<AuditEvent>[] {
-  return [
-    {
-      id: 'when',
-      header: text.columns.when,
-      cell: (event) => formatDateTime(event.occurredAt, { zone: true }),
-      isRowHeader: true,
-    },
-    { id: 'who', header: text.columns.who, cell: (event) => event.actor.email },
-    {
-      id: 'action',
-      header: text.columns.action,
-      cell: (event) => <span data-testid="history-action">{AUDIT_ACTION_LABELS[event.action]}</span>,
-    },
-    {
-      id: 'change',
-      header: text.columns.change,
-      cell: (event) => <ChangeCell event={event} kind={kind} clients={clients} />,
-    },
-  ];
+  return {
+    id: event.id,
+    occurredAt: event.occurredAt,
+    action: AUDIT_ACTION_LABELS[event.action],
+    who: event.actor.email,
+    whoDetail: [LEVEL_LABELS.ADMIN],
+    lines: fields.map((field) => ({
+      label: fieldLabel(field, kind),
+      kind: 'value',
+      before: event.before === null ? null : describeValue(field, event.before[field], kind, clients),
+      after: describeValue(field, event.after?.[field], kind, clients),
+    })),
+    call: event.txId,
+  };
 }
 
 /** 'Historial': the changes administrators made to one account (GET /audit-events?userId), newest first. */
@@ -112,17 +94,13 @@ export function HistoryModal({
     >
       <SpaceBetween size="m">
         <Box color="text-body-secondary">{text.description(name, user.email)}</Box>
-        <Table
-          variant="embedded"
-          wrapLines
-          ariaLabels={{ tableLabel: text.tableLabel }}
-          columnDefinitions={columns(kind, clients)}
-          items={events.items}
-          trackBy="id"
-          loading={events.isLoading}
+        <AuditTimeline
+          label={text.tableLabel}
+          entries={events.items.map((event) => entryOf(event, kind, clients))}
+          pages={events}
           loadingText={text.loading}
-          empty={<TableEmptyState error={events.error} onRetry={events.refresh} message={text.empty} />}
-          pagination={<CursorPagination pages={events} />}
+          emptyText={text.empty}
+          callText={text.call}
         />
       </SpaceBetween>
     </InfoModal>

@@ -14,14 +14,9 @@ export const adminMessages = {
     description: (name: string, email: string) =>
       `Cambios hechos por los administradores a la cuenta de ${name} (${email}), del más reciente al más antiguo.`,
     tableLabel: 'Historial de cambios de la cuenta',
+    call: (txId: string) => `Llamada ${txId}`,
     loading: 'Cargando historial...',
     empty: 'No hay cambios registrados para esta cuenta.',
-    columns: {
-      when: 'Fecha y hora',
-      who: 'Realizado por',
-      action: 'Acción',
-      change: 'Antes → después',
-    },
     /** The attributes an audit event may carry, as people call them. */
     fields: {
       taxIdCompanies: 'Sociedades',

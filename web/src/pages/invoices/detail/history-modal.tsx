@@ -17,8 +17,7 @@ import {
 import { InvoiceStatusIndicator } from '../../../components/status-indicators';
 import { TableEmptyState } from '../../../components/table-empty-state';
 import { InfoModal } from '../../../components/info-modal';
-import { CursorPagination } from '../../../components/cursor-pagination';
-import { ChangeList } from '../../../components/change-list';
+import { AuditTimeline, type TimelineEntry } from '../../../components/audit-timeline';
 import { useCursorPages } from '../../../hooks/use-cursor-pages';
 import { changeLinesOf } from './audit-values';
 import { detailMessages } from './messages';
@@ -83,62 +82,23 @@ const STATUS_COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
   },
 ];
 
-/** The columns of the administrators' history of an account, for an invoice: when, who, what, before → after. */
-function trailColumns(currency: Currency): TableProps.ColumnDefinition<InvoiceAuditEvent>[] {
-  return [
-    {
-      id: 'when',
-      header: text.columns.when,
-      isRowHeader: true,
-      cell: (event) => (
-        <div>
-          <div data-testid="history-when">{formatDateTime(event.occurredAt, { zone: true })}</div>
-          <Box variant="small" color="text-body-secondary">
-            {text.call(event.txId)}
-          </Box>
-        </div>
-      ),
-    },
-    {
-      id: 'who',
-      header: text.columns.who,
-      cell: (event) => (
-        <div data-testid="history-who">
-          <div>{event.actor.name}</div>
-          {event.actor.email && event.actor.email !== event.actor.name && (
-            <Box variant="small" color="text-body-secondary">
-              {event.actor.email}
-            </Box>
-          )}
-          <Box variant="small" color="text-body-secondary">
-            {[event.actor.role ? LEVEL_LABELS[event.actor.role] : null, SIGN_IN_METHOD_LABELS[event.actor.signIn]]
-              .filter(Boolean)
-              .join(' · ')}
-          </Box>
-        </div>
-      ),
-    },
-    {
-      id: 'action',
-      header: text.columns.action,
-      cell: (event) => (
-        <div>
-          <span data-testid="history-action">{INVOICE_AUDIT_ACTION_LABELS[event.action]}</span>
-          {event.note && (
-            <Box variant="small" color="text-body-secondary">
-              {/* Plain text: whatever the author wrote is shown, never interpreted. */}
-              {event.note}
-            </Box>
-          )}
-        </div>
-      ),
-    },
-    {
-      id: 'change',
-      header: text.columns.change,
-      cell: (event) => <ChangeList lines={changeLinesOf(event.changes, currency, event.action === 'SUBMITTED')} />,
-    },
-  ];
+/** A record of the invoice's trail as the timeline shows it (the administrators' history of an account reads alike). */
+function entryOf(event: InvoiceAuditEvent, currency: Currency): TimelineEntry {
+  const { actor } = event;
+  return {
+    id: event.id,
+    occurredAt: event.occurredAt,
+    action: INVOICE_AUDIT_ACTION_LABELS[event.action],
+    who: actor.name,
+    whoDetail: [
+      ...(actor.email && actor.email !== actor.name ? [actor.email] : []),
+      ...(actor.role ? [LEVEL_LABELS[actor.role]] : []),
+      SIGN_IN_METHOD_LABELS[actor.signIn],
+    ],
+    note: event.note,
+    lines: changeLinesOf(event.changes, currency, event.action === 'SUBMITTED'),
+    call: event.txId,
+  };
 }
 
 /**
@@ -164,21 +124,18 @@ export function HistoryModal(props: {
   return (
     <InfoModal size="max" header={text.header} onDismiss={props.onDismiss}>
       <SpaceBetween size="l">
-        <div data-testid="invoice-trail">
+        <div>
           <Box color="text-body-secondary" margin={{ bottom: 's' }}>
             {text.description(props.number)}
           </Box>
-          <Table
-            variant="embedded"
-            wrapLines
-            ariaLabels={{ tableLabel: text.tableLabel(props.number) }}
-            columnDefinitions={trailColumns(props.currency)}
-            items={trail.items}
-            trackBy="id"
-            loading={trail.isLoading}
+          <AuditTimeline
+            testId="invoice-trail"
+            label={text.tableLabel(props.number)}
+            entries={trail.items.map((event) => entryOf(event, props.currency))}
+            pages={trail}
             loadingText={text.loading}
-            empty={<TableEmptyState error={trail.error} onRetry={trail.refresh} message={text.empty} />}
-            pagination={<CursorPagination pages={trail} />}
+            emptyText={text.empty}
+            callText={text.call}
           />
         </div>
         {beforeTrail && (

@@ -340,12 +340,6 @@ export const detailMessages = {
     tableLabel: (number: string) => `Registro de cambios del comprobante ${number}`,
     loading: 'Cargando historial...',
     empty: 'El comprobante no tiene cambios registrados.',
-    columns: {
-      when: 'Fecha y hora',
-      who: 'Realizado por',
-      action: 'Acción',
-      change: 'Antes → después',
-    },
     call: (txId: string) => `Llamada ${txId}`,
     status: {
       header: 'Historial de estados',
