@@ -1,4 +1,5 @@
 import { keys } from '@portal/shared';
+import { auditEventOf, invoiceAuditWrite } from './invoice-audit.js';
 import {
   noteLinkWrites,
   noteLinkedUpdate,
@@ -39,6 +40,8 @@ export function makeFakeNoteLinks(
       headAsRead: (original, headVersion) => notesHeadCheck(table, original, headVersion),
       noteLinked: (note) => noteLinkedUpdate(table, note),
       originalAmounts: (original, amounts) => originalAmountsUpdate(table, original, amounts),
+      originalAudit: (original, after, stamp, at) =>
+        invoiceAuditWrite(table, original, auditEventOf(stamp, original, after, at)),
     },
   };
 }

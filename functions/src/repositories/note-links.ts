@@ -1,4 +1,5 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { auditEventOf, invoiceAuditWrite, type AuditStamp } from './invoice-audit.js';
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Invoice, keys, numberTokens, type NoteAdjustments } from '@portal/shared';
 
@@ -103,6 +104,9 @@ export function makeNoteLinks(db: DynamoDBDocumentClient, table: string) {
         original: InvoiceRef & { readonly version: number },
         amounts: { readonly noteAdjustments: NoteAdjustments; readonly amountToPay: number },
       ) => originalAmountsUpdate(table, original, amounts),
+      /** The record, in the original's trail, of what a note's approval did to it (ADR 0030). */
+      originalAudit: (original: Invoice, after: Invoice, stamp: AuditStamp, at: string) =>
+        invoiceAuditWrite(table, original, auditEventOf(stamp, original, after, at)),
     },
   };
 }

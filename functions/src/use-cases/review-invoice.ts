@@ -2,6 +2,7 @@ import {
   BadRequestError,
   ConflictError,
   INVOICE_STATUS_LABELS,
+  INVOICE_TYPE_LABELS,
   MIRO_POSTING,
   SUNAT_RECHECK_HISTORY_TITLE,
   sapPostingView,
@@ -203,7 +204,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
    * conditioned on the original as read. A note whose original is not in the portal conditions on its absence, so
    * that an original arriving meanwhile is not left without it.
    */
-  async function noteApproval(note: StoredInvoice): Promise<readonly TransactWriteItem[]> {
+  async function noteApproval(note: StoredInvoice, caller: Caller): Promise<readonly TransactWriteItem[]> {
     const ref = originalRefOf(note);
     if (!ref) return [];
     const original = await store.get(ref.supplierId, ref.type, ref.id);
@@ -224,7 +225,12 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       });
     }
     const after = originalAmounts(original.amount, [...others, { ...note, status: 'ACCEPTED' }]);
-    return [deps.noteLinks.writes.originalAmounts(original, after)];
+    // The original changes too: its trail records what the note did to it, in the same transaction.
+    const stamp = callerStamp(caller, 'NOTE_APPLIED', `${INVOICE_TYPE_LABELS[note.type]} ${note.id}`);
+    return [
+      deps.noteLinks.writes.originalAmounts(original, after),
+      deps.noteLinks.writes.originalAudit(original, { ...original, ...after }, stamp, clock().toISOString()),
+    ];
   }
 
   /** The check as read, for a write that must find it unchanged: absent, open (its place in the due list) or done. */
@@ -409,7 +415,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           });
         }
         if (!risk && overrideReason !== null) throw new ConflictError('ERROR_RUC_RISK_OVERRIDE_NOT_NEEDED');
-        const noteWrites = await noteApproval(before);
+        const noteWrites = await noteApproval(before, caller);
         const outbox = keys.miroOutbox(before.supplierId, before.type, before.id);
         const now = clock();
         const by = caller.email || caller.sub;
