@@ -12,6 +12,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { invoiceCounterUpdates } from './invoice-counters.js';
+import { waitingCounterUpdates } from './conversations.js';
 import {
   ConflictError,
   Employee,
@@ -210,6 +211,10 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
         } as unknown as TransactWriteItem);
       }
       items.push(...invoiceCounterUpdates(table, [{ before: change.before, after: change.after }]));
+      // The header's counts of conversations waiting on the supplier or the staff (issue 23).
+      items.push(
+        ...waitingCounterUpdates(table, change.after, change.before.conversation, change.after.conversation),
+      );
       items.push(...(change.alsoWrite ?? []));
 
       try {
