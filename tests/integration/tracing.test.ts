@@ -121,7 +121,9 @@ describe('tracing through the OTLP receiver', () => {
     // The worker continues the producer's trace, as the child of the span that sent its message (or, woken for a
     // batch, links to it); its call to SUNAT is its child.
     const sunatCallsOf = (worker: ReceivedSpan, found: readonly ReceivedSpan[]) =>
-      childrenIn(found, worker).filter((span) => String(span.attributes['url.full']).startsWith(stage().endpoints.sunat));
+      childrenIn(found, worker).filter((span) =>
+        String(span.attributes['url.full']).startsWith(stage().endpoints.sunat),
+      );
     const { worker, spans: workerTrace } = await consumerOf(
       queued!,
       queueName,
