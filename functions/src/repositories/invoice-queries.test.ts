@@ -38,7 +38,9 @@ const drivenBy = (scope: InvoiceScope, filter: InvoiceFilter) =>
     (p) => `${p.index}:${p.partition}${p.sortKeyPrefix === keys.invoiceOrderPrefix ? '' : `^${p.sortKeyPrefix}`}`,
   );
 const filteredBy = (scope: InvoiceScope, filter: InvoiceFilter) =>
-  Object.fromEntries(planInvoiceQuery(scope, filter).filters.map((f) => [f.path.join('.'), 'anyOf' in f ? f.anyOf : 'present']));
+  Object.fromEntries(
+    planInvoiceQuery(scope, filter).filters.map((f) => [f.path.join('.'), 'anyOf' in f ? f.anyOf : 'present']),
+  );
 
 describe('planning a listing', () => {
   it('reads a whole company, or a supplier across companies, when nothing narrows it', () => {

@@ -212,9 +212,7 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
       }
       items.push(...invoiceCounterUpdates(table, [{ before: change.before, after: change.after }]));
       // The header's counts of conversations waiting on the supplier or the staff (issue 23).
-      items.push(
-        ...waitingCounterUpdates(table, change.after, change.before.conversation, change.after.conversation),
-      );
+      items.push(...waitingCounterUpdates(table, change.after, change.before.conversation, change.after.conversation));
       items.push(...(change.alsoWrite ?? []));
 
       try {

@@ -330,7 +330,11 @@ export function makeUploads(deps: UploadsDeps) {
         contentDisposition: contentDisposition('attachment', name),
         contentType,
       });
-      return { url, expiresAt: new Date(clock().getTime() + LINK_LIFETIME_SECONDS * 1000).toISOString(), fileName: name };
+      return {
+        url,
+        expiresAt: new Date(clock().getTime() + LINK_LIFETIME_SECONDS * 1000).toISOString(),
+        fileName: name,
+      };
     },
 
     /**
