@@ -118,7 +118,7 @@ describe('messages on an invoice', () => {
     await inBrowser('messages-supplier-answers', async (page) => {
       await signInToInvoices(page, 'SUPPLIER');
       // The header says how many conversations wait on the supplier.
-      await page.getByRole('button', { name: TEXT.header(supplierWaiting) }).waitFor();
+      await page.getByRole('link', { name: TEXT.header(supplierWaiting) }).waitFor();
 
       // "Solo observadas" keeps the observed invoice in the list.
       await page.getByTestId('observed-filter').getByText(TEXT.observedOnly).click();
@@ -142,8 +142,8 @@ describe('messages on an invoice', () => {
 
       // The answer clears the mark: gone from the detail and the row, and the header counts one fewer.
       await section.getByTestId('invoice-observation').waitFor({ state: 'detached' });
-      await section.getByRole('link', { name: 'Descargar guia-de-remision.pdf' }).waitFor();
-      await page.getByRole('button', { name: TEXT.header(supplierWaiting - 1) }).waitFor();
+      await section.getByRole('button', { name: 'Descargar guia-de-remision.pdf' }).waitFor();
+      await page.getByRole('link', { name: TEXT.header(supplierWaiting - 1) }).waitFor();
       await detailPanel(page, invoice.id).waitFor();
       await expectInert(page);
     });

@@ -56,7 +56,7 @@ function ObservedMark({ invoice }: { invoice: InvoiceSummary }) {
   if (!invoice.observation) return null;
   return (
     <span data-testid="invoice-observed">
-      {' '}
+      <br />
       <Badge color="severity-medium">{text.observedBadge}</Badge>
     </span>
   );
