@@ -211,6 +211,21 @@ describe('messages on an invoice', () => {
     });
     expect(refused.status).toBe(400);
     expect(firstError(refused.body).code).toBe('ERROR_MESSAGE_ATTACHMENT_INVALID');
+    // An upload of the other side (the company's) is not the supplier's to attach: not found.
+    const staffUpload = await uploadAs(
+      await managerToken(),
+      'MESSAGE_ATTACHMENT',
+      MINIMAL_PDF,
+      'application/pdf',
+      'oc.pdf',
+    );
+    const notMine = await call(routes.postInvoiceMessage, {
+      token: supplier,
+      path: pathOf(invoice),
+      body: { text: 'Con el archivo del gestor', attachments: [staffUpload] },
+    });
+    expect(notMine.status).toBe(400);
+    expect(firstError(notMine.body).code).toBe('ERROR_MESSAGE_ATTACHMENT_NOT_FOUND');
     const after = await call<InvoiceMessages>(routes.listInvoiceMessages, { token: supplier, path: pathOf(invoice) });
     expect(after.body.items).toHaveLength(1);
   });

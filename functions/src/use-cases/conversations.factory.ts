@@ -3,22 +3,20 @@ import { clock } from '../adapters/clock.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeConversations } from '../repositories/conversations.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
-import { makeConversationUseCases } from './conversations.js';
+import { makeConversationUseCases, type ConversationDeps } from './conversations.js';
 import { outgoing } from './outgoing.factory.js';
 
 /**
- * The documents bucket only where the route uses it (posting, a file link): the listing and the count run without
- * its environment, so the uploads are built on first use.
+ * The conversation's real adapters without the documents bucket: the listing, the count and the clearing of the
+ * mark touch no file (conversation-files.factory.ts adds the attachment checks and links).
  */
-const uploads = () => import('./uploads.factory.js').then((module) => module.uploads);
-
-/** The conversation use cases wired to the real adapters, built once per cold start by the handlers. */
-export const conversations = makeConversationUseCases({
+export const conversationDeps: ConversationDeps = {
   store: makeInvoiceStore(documentClient, tableName()),
   conversations: makeConversations(documentClient, tableName()),
   outgoing,
-  verifyAttachment: async (key, tenants, position) => (await uploads()).verifyMessageAttachment(key, tenants, position),
-  downloadLink: async (key, fileName) => (await uploads()).downloadLink(key, fileName),
   clock,
   randomHex: () => randomBytes(4).toString('hex'),
-});
+};
+
+/** The conversation use cases wired to the real adapters, built once per cold start by the handlers. */
+export const conversations = makeConversationUseCases(conversationDeps);

@@ -163,6 +163,22 @@ describe('posting on an invoice', () => {
     expect([...foreign.verified, ...otherCompany.verified, ...foreign.commits, ...otherCompany.commits]).toEqual([]);
   });
 
+  it('stops a conversation at its limit of messages', async () => {
+    const full = invoiceOf({
+      conversation: {
+        messageCount: 200,
+        lastMessageAt: '2026-11-26T18:00:00.000Z',
+        lastMessageSide: 'STAFF',
+        waitingOn: 'SUPPLIER',
+      },
+    });
+    const { useCases, commits } = setUp({ invoice: full });
+    await expect(useCases.post(supplier, path, { text: 'Uno más', attachments: [] })).rejects.toMatchObject({
+      code: 'ERROR_MESSAGE_LIMIT_REACHED',
+    });
+    expect(commits).toEqual([]);
+  });
+
   it('refuses empty and oversized text with its own codes', async () => {
     const { useCases, commits } = setUp();
     await expect(useCases.post(supplier, path, { text: ' \u0000 ', attachments: [] })).rejects.toMatchObject({
@@ -224,12 +240,15 @@ describe("a message's attachment", () => {
     };
     const withMessage = fileLinkOf(message);
     await expect(withMessage(0)).resolves.toMatchObject({ fileName: 'guía.pdf' });
-    await expect(withMessage(1)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(withMessage(1)).rejects.toMatchObject({ code: 'ERROR_FILE_NOT_FOUND' });
+    await expect(fileLinkOf(message, '20261126T190000000Z-ffffffff')(0)).rejects.toMatchObject({
+      code: 'ERROR_MESSAGE_NOT_FOUND',
+    });
   });
 });
 
-/** The file link of `message` at `index`, through a use case whose repository holds it. */
-function fileLinkOf(message: InvoiceMessage) {
+/** The file link of message `askedId` at `index`, through a use case whose repository holds `message`. */
+function fileLinkOf(message: InvoiceMessage, askedId = message.id) {
   const useCases = makeConversationUseCases({
     store: { get: async () => invoiceOf(), commit: async () => invoiceOf() },
     conversations: {
@@ -249,5 +268,5 @@ function fileLinkOf(message: InvoiceMessage) {
     clock: () => new Date(),
     randomHex: () => '00000000',
   });
-  return (index: number) => useCases.fileLink(supplier, { ...path, messageId: message.id }, { index });
+  return (index: number) => useCases.fileLink(supplier, { ...path, messageId: askedId }, { index });
 }

@@ -49,14 +49,17 @@ export interface ConversationDeps {
   readonly conversations: Pick<Conversations, 'messagesOf' | 'message' | 'waitingCount'>;
   /** Sends the notice a message committed with itself; the outbox sweeper sends it again if this fails. */
   readonly outgoing: Pick<Outgoing, 'deliver'>;
-  /** uploads.verifyMessageAttachment: an upload of one of `tenants`, checked by its bytes (refused: deleted). */
-  readonly verifyAttachment: (
+  /**
+   * uploads.verifyMessageAttachment: an upload of one of `tenants`, checked by its bytes (refused: deleted). Only
+   * posting needs it: without it, attaching a file is a wiring fault (500), never an unchecked key.
+   */
+  readonly verifyAttachment?: (
     key: string,
     tenants: readonly string[],
     position: number,
   ) => Promise<{ key: string; size: number; contentType: string; fileName: string }>;
-  /** uploads.downloadLink: a short link that downloads the file. */
-  readonly downloadLink: (key: string, fileName: string) => Promise<FileLink>;
+  /** uploads.downloadLink: a short link that downloads the file (only the attachment's link needs it). */
+  readonly downloadLink?: (key: string, fileName: string) => Promise<FileLink>;
   readonly clock: () => Date;
   /** Eight lower-case hex digits: a message id's random part. */
   readonly randomHex: () => string;
@@ -124,8 +127,13 @@ export function makeConversationUseCases(deps: ConversationDeps) {
   async function checkAttachments(caller: Caller, invoice: Invoice, keys: readonly string[]) {
     const unique = [...new Set(keys)];
     const attachments: MessageAttachment[] = [];
+    const verify = deps.verifyAttachment;
+    if (!verify) {
+      if (unique.length > 0) throw new Error('verifyAttachment is not wired: attachments cannot be checked');
+      return attachments;
+    }
     for (const [index, key] of unique.entries()) {
-      const verified = await deps.verifyAttachment(key, tenantsOf(caller, invoice), index + 1);
+      const verified = await verify(key, tenantsOf(caller, invoice), index + 1);
       attachments.push({
         key: verified.key,
         fileName: verified.fileName,
@@ -237,6 +245,7 @@ export function makeConversationUseCases(deps: ConversationDeps) {
       if (!message) throw new NotFoundError('ERROR_MESSAGE_NOT_FOUND');
       const file = message.attachments[query.index];
       if (!file) throw new NotFoundError('ERROR_FILE_NOT_FOUND');
+      if (!deps.downloadLink) throw new Error('downloadLink is not wired: no file link can be made');
       return deps.downloadLink(file.key, file.fileName);
     },
 
