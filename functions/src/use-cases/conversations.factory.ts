@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { clock } from '../adapters/clock.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
+import { makeClientRepository } from '../repositories/clients.js';
 import { makeConversations } from '../repositories/conversations.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeConversationUseCases, type ConversationDeps } from './conversations.js';
 import { outgoing } from './outgoing.factory.js';
+
+const clients = makeClientRepository(documentClient, tableName());
 
 /**
  * The conversation's real adapters without the documents bucket: the listing, the count and the clearing of the
@@ -14,6 +17,7 @@ export const conversationDeps: ConversationDeps = {
   store: makeInvoiceStore(documentClient, tableName()),
   conversations: makeConversations(documentClient, tableName()),
   outgoing,
+  allCompanies: async () => (await clients.listAll()).map((client) => client.taxId),
   clock,
   randomHex: () => randomBytes(4).toString('hex'),
 };

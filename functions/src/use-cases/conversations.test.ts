@@ -270,3 +270,33 @@ function fileLinkOf(message: InvoiceMessage, askedId = message.id) {
   });
   return (index: number) => useCases.fileLink(supplier, { ...path, messageId: askedId }, { index });
 }
+
+describe("the header's count", () => {
+  it('counts a supplier over its RUCs, staff over their companies, an administrator over every company', async () => {
+    const asked: { side: string; owners: readonly string[] }[] = [];
+    const useCases = makeConversationUseCases({
+      store: { get: async () => null, commit: async () => invoiceOf() },
+      conversations: {
+        messagesOf: async () => [],
+        message: async () => null,
+        waitingCount: async (side, owners) => {
+          asked.push({ side, owners });
+          return owners.length;
+        },
+      },
+      outgoing: { deliver: async () => undefined },
+      allCompanies: async () => [CLIENT, OTHER_CLIENT],
+      clock: () => new Date(),
+      randomHex: () => '00000000',
+    });
+    const admin = { ...manager, level: 'ADMIN', taxIds: [] } as unknown as Caller;
+    expect(await useCases.waitingCount(supplier)).toEqual({ count: 1 });
+    expect(await useCases.waitingCount(manager)).toEqual({ count: 1 });
+    expect(await useCases.waitingCount(admin)).toEqual({ count: 2 });
+    expect(asked).toEqual([
+      { side: 'SUPPLIER', owners: [SUPPLIER] },
+      { side: 'STAFF', owners: [CLIENT] },
+      { side: 'STAFF', owners: [CLIENT, OTHER_CLIENT] },
+    ]);
+  });
+});

@@ -60,6 +60,8 @@ export interface ConversationDeps {
   ) => Promise<{ key: string; size: number; contentType: string; fileName: string }>;
   /** uploads.downloadLink: a short link that downloads the file (only the attachment's link needs it). */
   readonly downloadLink?: (key: string, fileName: string) => Promise<FileLink>;
+  /** The group's companies (taxIds): an administrator's header counts over all of them. */
+  readonly allCompanies?: () => Promise<string[]>;
   readonly clock: () => Date;
   /** Eight lower-case hex digits: a message id's random part. */
   readonly randomHex: () => string;
@@ -252,10 +254,14 @@ export function makeConversationUseCases(deps: ConversationDeps) {
     /**
      * The header's count: a supplier's invoices whose conversation waits on it (observed, or staff wrote last), over
      * its RUCs; staff's, invoices of their companies whose supplier wrote last. One read of a counter per RUC or
-     * company (an admin: the companies of its list).
+     * company (an administrator, who reaches every company: the group's companies).
      */
     async waitingCount(caller: Caller): Promise<WaitingConversations> {
-      const count = await deps.conversations.waitingCount(sideOf(caller.level), caller.taxIds);
+      const owners =
+        caller.level === 'ADMIN' && deps.allCompanies
+          ? [...caller.taxIds, ...(await deps.allCompanies())]
+          : caller.taxIds;
+      const count = await deps.conversations.waitingCount(sideOf(caller.level), owners);
       return { count };
     },
   };
