@@ -145,6 +145,22 @@ describe('posting on an invoice', () => {
     expect(stored().conversation?.messageCount).toBe(1);
   });
 
+  it('times a message after the last one committed, so that the list and the summary agree on the last', async () => {
+    const ahead = invoiceOf({
+      conversation: {
+        messageCount: 1,
+        lastMessageAt: '2026-11-26T19:00:05.000Z',
+        lastMessageSide: 'SUPPLIER',
+        waitingOn: 'STAFF',
+      },
+    });
+    const { useCases, stored } = setUp({ invoice: ahead });
+    const posted = await useCases.post(manager, path, { text: 'Hola', attachments: [] });
+    expect(posted.message.at).toBe('2026-11-26T19:00:05.001Z');
+    expect(posted.message.id).toBe('20261126T190005001Z-0a1b2c3d');
+    expect(stored().conversation).toMatchObject({ lastMessageAt: posted.message.at, lastMessageSide: 'STAFF' });
+  });
+
   it('gives up with a conflict after repeated moves', async () => {
     const { useCases } = setUp({ conflicts: 99 });
     await expect(useCases.post(manager, path, { text: 'Hola', attachments: [] })).rejects.toBeInstanceOf(ConflictError);

@@ -79,6 +79,12 @@ function tenantsOf(caller: Caller, invoice: Invoice): string[] {
   return caller.level === 'ADMIN' ? [invoice.client, 'admin'] : [invoice.client];
 }
 
+/** `now`, or a millisecond after `last` when the clock is not past it (another writer's clock ran ahead). */
+function timeAfter(now: Date, last: string | undefined): Date {
+  const floor = last ? Date.parse(last) + 1 : Number.NEGATIVE_INFINITY;
+  return now.getTime() >= floor ? now : new Date(floor);
+}
+
 function cleanText(raw: string): string {
   const cleaned = cleanMessageText(raw);
   if (cleaned.ok) return cleaned.text;
@@ -162,27 +168,13 @@ export function makeConversationUseCases(deps: ConversationDeps) {
     }
     const attachments = await checkAttachments(caller, first, body.attachments);
     const side = sideOf(caller.level);
-    const now = clock();
-    const message: InvoiceMessage = {
-      id: messageIdOf(now, deps.randomHex()),
-      at: now.toISOString(),
-      authorName: authorNameOf(caller),
-      authorRole: caller.level,
-      side,
-      text,
-      attachments,
-      observation: kind === 'OBSERVE',
-    };
     const noticeEvent: NotificationEvent =
       kind === 'OBSERVE'
         ? 'INVOICE_OBSERVED'
         : side === 'STAFF'
           ? 'INVOICE_MESSAGE_FROM_STAFF'
           : 'INVOICE_MESSAGE_FROM_SUPPLIER';
-    const event: ConversationEvent =
-      kind === 'OBSERVE'
-        ? { kind: 'OBSERVE', at: message.at, by: message.authorName, reason: text }
-        : { kind: 'MESSAGE', side, at: message.at };
+    const random = deps.randomHex();
 
     let attempt = 0;
     const committed = await retrying(async () => {
@@ -190,6 +182,23 @@ export function makeConversationUseCases(deps: ConversationDeps) {
       if ((before.conversation?.messageCount ?? 0) >= COUNT_LIMITS.messagesPerInvoice) {
         throw new ConflictError('ERROR_MESSAGE_LIMIT_REACHED', { limit: COUNT_LIMITS.messagesPerInvoice });
       }
+      // Timed at each attempt, and after the last message committed: the conversation's order (its ids) is the order
+      // its commits took, so the summary's last message is the list's last, whatever the clocks of two writers.
+      const now = timeAfter(clock(), before.conversation?.lastMessageAt);
+      const message: InvoiceMessage = {
+        id: messageIdOf(now, random),
+        at: now.toISOString(),
+        authorName: authorNameOf(caller),
+        authorRole: caller.level,
+        side,
+        text,
+        attachments,
+        observation: kind === 'OBSERVE',
+      };
+      const event: ConversationEvent =
+        kind === 'OBSERVE'
+          ? { kind: 'OBSERVE', at: message.at, by: message.authorName, reason: text }
+          : { kind: 'MESSAGE', side, at: message.at };
       const notice: OutgoingMessage = outgoingMessage(
         'notifications',
         notificationAbout(noticeEvent, before, messageExcerpt(text), now),
@@ -204,11 +213,11 @@ export function makeConversationUseCases(deps: ConversationDeps) {
           now,
         ),
       ]);
-      return { stored, notice };
+      return { stored, notice, message };
     });
     await deps.outgoing.deliver([committed.notice]);
     return {
-      message,
+      message: committed.message,
       observation: committed.stored.observation ?? null,
       conversation: committed.stored.conversation ?? null,
     };
