@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { systemStamp } from '../../functions/src/use-cases/audit-stamp.js';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { TABLE, keys, parseTaxIds, type Invoice } from '@portal/shared';
 import { makeIntakeStore } from '../../functions/src/repositories/intake-store.js';
@@ -55,7 +56,7 @@ export async function ensureSupplierInvoices(outputs: LocalOutputs, username: st
       const template = templates[index % templates.length]!;
       const numericId = String(900_000 + existing + index);
       const invoice: Invoice = { ...template, numericId, id: `${template.prefixId}-${numericId}` };
-      await store.create(invoice, null);
+      await store.create(invoice, null, systemStamp('intake', 'SUBMITTED', 'bench-seed'));
     }
     return countSupplierInvoices(db, outputs.tableName, taxId);
   } finally {

@@ -10,6 +10,8 @@ export const CLAIMS = {
   groups: 'cognito:groups',
   /** Set by Cognito on users who signed in through a federated identity provider. */
   identities: 'identities',
+  /** How the user signed in, 'CORPORATE' (SSO) or 'PASSWORD': the invoice audit trail names it. */
+  signIn: 'signIn',
 } as const;
 
 /** User-pool attributes of the product. */

@@ -7,6 +7,7 @@ export * from './errors/errors.js';
 export * from './schemas/common.js';
 export * from './schemas/reference.js';
 export * from './schemas/invoices.js';
+export * from './schemas/invoice-audit.js';
 export * from './schemas/uploads.js';
 export * from './schemas/session.js';
 export * from './schemas/users.js';

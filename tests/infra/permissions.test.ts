@@ -5,6 +5,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   QUEUES,
+  keys,
   ROUTE_NOT_FOUND,
   ROUTES,
   SCHEDULES,
@@ -171,15 +172,19 @@ describe('least privilege: each function is granted exactly what it declares (st
         .filter((r) => r.Type === 'AWS::Lambda::Function' && tagOf(r) !== undefined)
         .map((fn) => {
           const logGroupId = refId(fn.Properties!.LoggingConfig.LogGroup)!;
-          const statements = statementsOf(refId(fn.Properties!.Role)!);
-          for (const statement of statements) expect(statement.Effect, tagOf(fn)).toBe('Allow');
+          const all = statementsOf(refId(fn.Properties!.Role)!);
+          const statements = all.filter((statement) => statement.Effect === 'Allow');
+          const denied = all.filter((statement) => statement.Effect !== 'Allow');
           const granted = statements.flatMap((statement) =>
             asList(statement.Action).flatMap((action) =>
               asList(statement.Resource).map((resource) => `${action} on ${label(resource, logGroupId)}`),
             ),
           );
           const environment = Object.keys(fn.Properties!.Environment?.Variables ?? {});
-          return [tagOf(fn)!, { granted: [...new Set(granted)].sort(), environment: environment.sort() }] as const;
+          return [
+            tagOf(fn)!,
+            { granted: [...new Set(granted)].sort(), denied, environment: environment.sort() },
+          ] as const;
         }),
     );
   }
@@ -228,6 +233,27 @@ describe('least privilege: each function is granted exactly what it declares (st
           granted.filter((grant) => grant.startsWith('sqs:')),
           route.id,
         ).toEqual([]);
+    }
+  });
+
+  it('denies every function that reaches the table the update and deletion of audit records, and denies nothing else', () => {
+    const byName = functions();
+    const withTable = declared().filter(({ uses }) => uses.table !== 'none');
+    expect(withTable.map(({ name }) => name)).toEqual(expect.arrayContaining(['approveInvoice', 'listInvoiceHistory']));
+    for (const { name, uses } of declared()) {
+      const denied = byName.get(name)!.denied;
+      if (uses.table === 'none') {
+        expect(denied, name).toEqual([]);
+        continue;
+      }
+      expect(denied, name).toHaveLength(1);
+      const [statement] = denied as (Statement & { Condition?: unknown })[];
+      expect(statement!.Effect).toBe('Deny');
+      expect(asList(statement!.Action).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:UpdateItem']);
+      expect(asList(statement!.Resource).map((resource) => label(resource, ''))).toEqual(['table']);
+      expect(statement!.Condition).toEqual({
+        'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`${keys.auditPrefix}*`] },
+      });
     }
   });
 

@@ -141,6 +141,32 @@ describe('messages on an invoice', () => {
     expect(file.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await file.arrayBuffer()).equals(MINIMAL_PDF)).toBe(true);
 
+    // The audit trail records the mark, the answer that cleared it, who wrote and what.
+    const trail = await call<{
+      items: {
+        action: string;
+        note: string | null;
+        actor: { name: string };
+        changes: { field: string; before: unknown; after: unknown }[];
+      }[];
+    }>(routes.listInvoiceHistory, { token: manager, path: pathOf(invoice) });
+    expect(trail.status).toBe(200);
+    const [observedRecord, answerRecord] = trail.body.items.filter((event) =>
+      ['OBSERVED', 'MESSAGE_POSTED'].includes(event.action),
+    );
+    expect(observedRecord).toMatchObject({
+      action: 'OBSERVED',
+      note: ask,
+      actor: { name: 'Carmen Gutiérrez' },
+      changes: [{ field: 'observation', before: null, after: ask }],
+    });
+    expect(answerRecord).toMatchObject({
+      action: 'MESSAGE_POSTED',
+      note: 'Adjuntamos la guía de remisión.',
+      actor: { name: 'Ana Salazar' },
+      changes: [{ field: 'observation', before: ask, after: null }],
+    });
+
     // The company's staff hear of the answer in their feed.
     await eventually(
       async () =>
@@ -350,6 +376,8 @@ describe('messages on an invoice', () => {
       groups: [],
       activeCompany: invoice.client,
       expiresAt: Date.now() / 1000 + 3600,
+      signIn: 'CORPORATE',
+      txId: `test-${invoice.id}`,
     };
     const text = `Observación sin cola ${invoice.id}`;
     const posted = await useCases.observe(caller, pathOf(invoice), { text, attachments: [] });

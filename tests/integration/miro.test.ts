@@ -196,6 +196,8 @@ const ADMIN_CALLER: Caller = {
   groups: [],
   activeCompany: null,
   expiresAt: Math.floor(Date.now() / 1000) + 3600,
+  signIn: 'PASSWORD',
+  txId: 'test-tx',
 };
 
 /** The review use case in this process, its MIRO messages kept here instead of going to the stage's queue. */

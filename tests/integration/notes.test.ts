@@ -94,6 +94,8 @@ const ADMIN_CALLER: Caller = {
   groups: [],
   activeCompany: null,
   expiresAt: Math.floor(Date.now() / 1000) + 3600,
+  signIn: 'PASSWORD',
+  txId: 'test-tx',
 };
 
 /** The MIRO worker of functions/src/workers/miro-requests.ts, in this process, against the stage. */

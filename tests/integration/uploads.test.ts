@@ -40,6 +40,8 @@ const supplierCaller = (taxId: string): Caller => ({
   groups: [],
   activeCompany: taxId,
   expiresAt: 0,
+  signIn: 'PASSWORD',
+  txId: 'test-tx',
 });
 
 function bucket() {

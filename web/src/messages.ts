@@ -34,6 +34,14 @@ export const messages = {
     cancel: 'Cancelar',
     close: 'Cerrar',
   },
+  /** The before → after of an audit record (an account's history, an invoice's Historial). */
+  changes: {
+    changesTo: 'cambia a',
+    noDetail: 'Sin cambios de datos',
+    added: (values: string) => `+ ${values}`,
+    removed: (values: string) => `− ${values}`,
+    none: '—',
+  },
   feedback: {
     dismiss: 'Cerrar mensaje',
     understood: 'Entendido',

@@ -24,6 +24,10 @@ export interface Caller {
   readonly activeCompany: string | null;
   /** Token expiry, seconds since the epoch. */
   readonly expiresAt: number;
+  /** How the user signed in (the trigger's claim; a token without it: the portal's password). */
+  readonly signIn: 'CORPORATE' | 'PASSWORD';
+  /** The request id the caller sees: the audit trail records the call each change came from. */
+  readonly txId: string;
 }
 
 type Claims = Record<string, string | number | boolean | string[] | undefined>;
@@ -45,7 +49,12 @@ function groupsOf(claims: Claims): string[] {
  * Builds the caller from verified claims and enforces the route's roles and the company rules:
  * suppliers and managers act only for a company of their taxId list; admins for any.
  */
-export function resolveCaller(route: RouteDef, claims: Claims | undefined, companyHeader: string | undefined): Caller {
+export function resolveCaller(
+  route: RouteDef,
+  claims: Claims | undefined,
+  companyHeader: string | undefined,
+  txId: string,
+): Caller {
   if (!claims || !claims.sub) throw new UnauthorizedError();
   const parsedLevel = Level.safeParse(text(claims[CLAIMS.level]));
   const level: Level = parsedLevel.success ? parsedLevel.data : 'UNKNOWN';
@@ -70,5 +79,7 @@ export function resolveCaller(route: RouteDef, claims: Claims | undefined, compa
     groups: groupsOf(claims),
     activeCompany,
     expiresAt: Number(claims.exp ?? 0),
+    signIn: text(claims[CLAIMS.signIn]) === 'CORPORATE' ? 'CORPORATE' : 'PASSWORD',
+    txId,
   };
 }

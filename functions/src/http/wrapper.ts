@@ -188,7 +188,12 @@ export function httpHandler<R extends RouteDef>(
       state.route = def;
       const caller =
         def.auth === 'jwt'
-          ? resolveCaller(def, event.requestContext?.authorizer?.jwt?.claims, event.headers?.[HEADERS.companyId])
+          ? resolveCaller(
+              def,
+              event.requestContext?.authorizer?.jwt?.claims,
+              event.headers?.[HEADERS.companyId],
+              state.txId,
+            )
           : null;
       if (caller) await assertCallerEnabled(caller);
       const request = {

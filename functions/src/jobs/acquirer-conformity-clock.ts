@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { systemStamp } from '../use-cases/audit-stamp.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import {
   ACQUIRER_CONFORMITY_HISTORY_TITLES,
@@ -110,7 +112,7 @@ export function makeAcquirerConformityClock(deps: AcquirerConformityClockDeps) {
     return true;
   }
 
-  async function presume(seen: ConformityClockRecord, now: Date): Promise<boolean> {
+  async function presume(seen: ConformityClockRecord, now: Date, txId: string): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       const record = attempt === 1 ? seen : await clocks.get(seen);
       if (!record || record.state !== 'OPEN' || record.revision !== seen.revision) return false;
@@ -152,6 +154,7 @@ export function makeAcquirerConformityClock(deps: AcquirerConformityClockDeps) {
           after,
           whileStatusIn: INVOICE_STATUSES,
           alsoPut: [outgoingItem(message)],
+          audit: systemStamp('conformityClock', 'PRESUMED_CONFORMITY', txId),
           putIf: [
             conformityClockPut(
               record,
@@ -174,24 +177,28 @@ export function makeAcquirerConformityClock(deps: AcquirerConformityClockDeps) {
     }
   }
 
-  async function stepOne(seen: ConformityClockRecord, now: Date): Promise<keyof AcquirerConformityClockResult | null> {
+  async function stepOne(
+    seen: ConformityClockRecord,
+    now: Date,
+    txId: string,
+  ): Promise<keyof AcquirerConformityClockResult | null> {
     const record = await clocks.get({ pk: seen.pk, sk: seen.sk });
     if (!record || record.state !== 'OPEN' || !record.step || record.revision !== seen.revision) return null;
     const step = dueConformityStep(record.deadline, record.step, now);
     if (step === null) return null;
-    if (step === 'PRESUME') return (await presume(record, now)) ? 'presumed' : null;
+    if (step === 'PRESUME') return (await presume(record, now, txId)) ? 'presumed' : null;
     return (await remind(record, step, now)) ? 'reminded' : null;
   }
 
   return {
     /** One pass over the clocks due now; throws at the end (after the others) if some could not be handled. */
-    async run(): Promise<AcquirerConformityClockResult> {
+    async run(txId: string = randomUUID()): Promise<AcquirerConformityClockResult> {
       const now = deps.clock();
       const counts = { reminded: 0, presumed: 0 };
       const problems: Error[] = [];
       for (const record of await clocks.due(now, deps.batch ?? 100)) {
         try {
-          const outcome = await stepOne(record, now);
+          const outcome = await stepOne(record, now, txId);
           if (outcome) counts[outcome] += 1;
         } catch (error) {
           problems.push(error as Error);

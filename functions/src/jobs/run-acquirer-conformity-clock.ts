@@ -16,4 +16,6 @@ const job = makeAcquirerConformityClock({
 });
 
 /** The AcquirerConformityClock schedule (SCHEDULES.acquirerConformity): EventBridge in AWS, a timer on the local stage. */
-export const handler = observed(async (): Promise<AcquirerConformityClockResult> => job.run());
+export const handler = observed(async (_event, context): Promise<AcquirerConformityClockResult> =>
+  job.run(context.awsRequestId || undefined),
+);

@@ -1,4 +1,5 @@
 import type { SQSEvent } from 'aws-lambda';
+import type { AuditStamp } from '../repositories/invoice-audit.js';
 import { describe, expect, it, vi } from 'vitest';
 import {
   INVOICE_STATUS_LABELS,
@@ -157,6 +158,7 @@ function world(options: { outgoingId?: 'none' | 'lost' } = {}) {
     async setCertification(
       before: StoredInvoice,
       change: Pick<Invoice, 'certStatus' | 'statusMessage' | 'sunat'>,
+      _audit: AuditStamp,
       alsoPut: readonly Record<string, unknown>[] = [],
     ) {
       if (before.version !== invoice.version) throw new InvoiceChangedError();

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { systemStamp } from '../use-cases/audit-stamp.js';
 import {
   INVOICE_STATUS_LABELS,
   METRICS,
@@ -62,7 +64,12 @@ export function makePaymentSync(deps: PaymentSyncDeps) {
   }
 
   /** One step of the payment, if the invoice is where the step starts; false when there is nothing to do. */
-  async function step(item: PaymentRunItem, from: InvoiceStatus, to: 'SCHEDULED' | 'PAID'): Promise<boolean> {
+  async function step(
+    item: PaymentRunItem,
+    from: InvoiceStatus,
+    to: 'SCHEDULED' | 'PAID',
+    txId: string,
+  ): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       const before = await find(item);
       if (!before || before.status !== from) return false;
@@ -96,7 +103,13 @@ export function makePaymentSync(deps: PaymentSyncDeps) {
         clock(),
       );
       try {
-        await store.commit({ before, after, whileStatusIn: [from], alsoPut: [outgoingItem(notice)] });
+        await store.commit({
+          before,
+          after,
+          whileStatusIn: [from],
+          alsoPut: [outgoingItem(notice)],
+          audit: systemStamp('paymentSync', 'PAYMENT_SYNCED', txId),
+        });
       } catch (error) {
         if (!(error instanceof InvoiceChangedError) || attempt >= WRITE_ATTEMPTS) throw error;
         continue;
@@ -106,7 +119,7 @@ export function makePaymentSync(deps: PaymentSyncDeps) {
     }
   }
 
-  async function run(): Promise<PaymentSyncResult> {
+  async function run(txId: string = randomUUID()): Promise<PaymentSyncResult> {
     const since = await repository.cursor();
     const items = await sap.paymentRunItemsSince(since);
     let scheduled = 0;
@@ -115,8 +128,8 @@ export function makePaymentSync(deps: PaymentSyncDeps) {
     let reached = since;
     try {
       for (const item of items) {
-        const didSchedule = await step(item, 'ACCEPTED', 'SCHEDULED');
-        const didPay = item.paidAt ? await step(item, 'SCHEDULED', 'PAID') : false;
+        const didSchedule = await step(item, 'ACCEPTED', 'SCHEDULED', txId);
+        const didPay = item.paidAt ? await step(item, 'SCHEDULED', 'PAID', txId) : false;
         if (didSchedule) scheduled++;
         if (didPay) paid++;
         if (!didSchedule && !didPay) skipped++;
@@ -131,6 +144,6 @@ export function makePaymentSync(deps: PaymentSyncDeps) {
 
   return {
     /** One run; any failure (SAP, an invoice write, the cursor) fails the run and is counted. */
-    run: () => metered(meter, PAYMENT_SYNC_RUNS, run),
+    run: (txId?: string) => metered(meter, PAYMENT_SYNC_RUNS, () => run(txId)),
   };
 }

@@ -20,4 +20,6 @@ const sync = makePaymentSync({
 });
 
 /** The PaymentSync schedule (SCHEDULES.paymentSync): EventBridge in AWS, a timer on the local stage. */
-export const handler = observed(async (): Promise<PaymentSyncResult> => sync.run());
+export const handler = observed(async (_event, context): Promise<PaymentSyncResult> =>
+  sync.run(context.awsRequestId || undefined),
+);

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, Invoice, invoiceSearchItems, keys } from '@portal/shared';
 import { invoiceCounterUpdates } from './invoice-counters.js';
+import { auditEventOf, invoiceAuditWrite, type AuditStamp } from './invoice-audit.js';
 import type { Logger } from '../observability/logger.js';
 
 /** An invoice already stored under the same key: what the duplicate rule and a replacement need. */
@@ -58,12 +59,14 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
 
     /**
      * Stores a new invoice — or one that replaces a rejection the supplier may retry — with its counters,
-     * its search items and the supplier's directory profile, in one transaction. Two submissions of the
+     * its search items, the supplier's directory profile and its audit record, in one transaction. Two submissions of the
      * same document at the same moment: one is stored, the other gets ERROR_INVOICE_ALREADY_EXISTS.
      */
     async create(
       invoice: Invoice,
       replacing: ExistingInvoice | null,
+      /** Who submits it, from which call: its audit record is written in the same transaction. */
+      audit: AuditStamp,
       alsoPut: readonly Record<string, unknown>[] = [],
       /** Other writes and checks of the same transaction (the links of notes and originals, note-links.ts). */
       alsoWrite: readonly TransactWriteItem[] = [],
@@ -117,6 +120,8 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
       }
       // The replaced rejection leaves its counters; the new invoice enters its own.
       items.push(...invoiceCounterUpdates(table, [{ before: replacing, after: invoice }]));
+      // The trail goes on across a resubmission: its record compares the new submission with the rejection.
+      items.push(invoiceAuditWrite(table, invoice, auditEventOf(audit, replacing, invoice, invoice.receivedAt)));
       const firstOther = items.length;
       items.push(...alsoWrite);
       try {

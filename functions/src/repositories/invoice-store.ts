@@ -1,18 +1,14 @@
-import {
-  ConditionalCheckFailedException,
-  TransactionCanceledException,
-  type TransactWriteItem,
-} from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
   GetCommand,
   TransactWriteCommand,
-  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { invoiceCounterUpdates } from './invoice-counters.js';
 import { waitingCounterUpdates } from './conversations.js';
+import { auditEventOf, invoiceAuditWrite, type AuditStamp } from './invoice-audit.js';
 import {
   ConflictError,
   Employee,
@@ -37,6 +33,8 @@ export interface InvoiceChange {
   readonly after: Invoice;
   /** The write goes through only while the stored invoice is still in one of these statuses. */
   readonly whileStatusIn: readonly InvoiceStatus[];
+  /** Who makes the change, what kind, from which call: its audit record is written in the same transaction. */
+  readonly audit: AuditStamp;
   /** Conformity documents this invoice takes; each must be free or already its own. */
   readonly claim?: readonly ConformityRef[];
   /** Conformity documents this invoice lets go of. */
@@ -80,7 +78,7 @@ export function invoiceKeyOf(invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'
   return keys.invoice(invoice.supplierId, invoice.type, invoice.id).pk;
 }
 
-export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
+export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, clock: () => Date = () => new Date()) {
   const parseStored = (item: Doc): StoredInvoice => ({ ...Invoice.parse(item), version: Number(item.version ?? 0) });
 
   async function batchGet(itemKeys: { pk: string; sk: string }[]): Promise<Doc[]> {
@@ -214,6 +212,13 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
       // The header's counts of conversations waiting on the supplier or the staff (issue 23).
       items.push(...waitingCounterUpdates(table, change.after, change.before.conversation, change.after.conversation));
       items.push(...(change.alsoWrite ?? []));
+      items.push(
+        invoiceAuditWrite(
+          table,
+          stored,
+          auditEventOf(change.audit, change.before, change.after, clock().toISOString()),
+        ),
+      );
 
       try {
         await db.send(new TransactWriteCommand({ TransactItems: items as never }));
@@ -236,14 +241,16 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
      * Records what SUNAT said (or that it could not be asked): certStatus, statusMessage and the
      * `sunat` check, conditioned on the version read, with the index attributes written again as on
      * every change. Status, history and counters do not move: certification is not a status. Items in
-     * `alsoPut` (the notice it causes, see outgoing.ts) are written in the same transaction.
+     * `alsoPut` (the notice it causes, see outgoing.ts) and the audit record are written in the same transaction.
      */
     async setCertification(
       before: StoredInvoice,
       change: Pick<Invoice, 'certStatus' | 'statusMessage'> & { readonly sunat: Invoice['sunat'] },
+      audit: AuditStamp,
       alsoPut: readonly Record<string, unknown>[] = [],
     ): Promise<StoredInvoice> {
       const stored: StoredInvoice = { ...before, ...change, version: before.version + 1 };
+      const event = auditEventOf(audit, before, stored, clock().toISOString());
       const attributes: Doc = {
         ...keys.invoiceIndexes(stored),
         certStatus: stored.certStatus,
@@ -267,20 +274,18 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string) {
         },
       };
       try {
-        if (alsoPut.length === 0) await db.send(new UpdateCommand(update));
-        else
-          await db.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                { Update: update },
-                ...alsoPut.map((item) => ({ Put: { TableName: table, Item: item } })),
-              ] as never,
-            }),
-          );
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Update: update },
+              ...alsoPut.map((item) => ({ Put: { TableName: table, Item: item } })),
+              invoiceAuditWrite(table, stored, event),
+            ] as never,
+          }),
+        );
         return stored;
       } catch (error) {
-        if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException)
-          throw new InvoiceChangedError();
+        if (error instanceof TransactionCanceledException) throw new InvoiceChangedError();
         throw error;
       }
     },

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { AuditStamp } from './invoice-audit.js';
+import { systemStamp } from '../use-cases/audit-stamp.js';
 import { keys, type Invoice } from '@portal/shared';
 import { outgoingItem, outgoingMessage } from './outgoing.js';
 import { withSunatCheck } from './sunat-checks.js';
@@ -12,11 +14,18 @@ const invoice = {
   certStatus: 'PENDING',
 } as Invoice;
 
+const STAMP = systemStamp('intake', 'SUBMITTED', 'test-tx');
+
 function recordingStore() {
   const writes: Record<string, unknown>[][] = [];
   return {
     writes,
-    async create(_invoice: Invoice, _replacing: unknown, alsoPut: readonly Record<string, unknown>[] = []) {
+    async create(
+      _invoice: Invoice,
+      _replacing: unknown,
+      _audit: AuditStamp,
+      alsoPut: readonly Record<string, unknown>[] = [],
+    ) {
       writes.push([...alsoPut]);
     },
   };
@@ -28,7 +37,7 @@ describe("the intake's store with SUNAT checks", () => {
     const sunat = outgoingMessage('sunatValidation', { invoiceId: invoice.id }, NOW);
     const notice = outgoingMessage('notifications', { event: 'INVOICE_RECEIVED' }, NOW);
 
-    await withSunatCheck(store, { clock: () => NOW, staleAfterSeconds: 600 }).create(invoice, null, [
+    await withSunatCheck(store, { clock: () => NOW, staleAfterSeconds: 600 }).create(invoice, null, STAMP, [
       outgoingItem(sunat),
       outgoingItem(notice),
     ]);
@@ -51,6 +60,7 @@ describe("the intake's store with SUNAT checks", () => {
     await withSunatCheck(store, { clock: () => NOW, staleAfterSeconds: 600 }).create(
       { ...invoice, certStatus: 'VALID' },
       null,
+      STAMP,
       [],
     );
     expect(store.writes).toEqual([[]]);

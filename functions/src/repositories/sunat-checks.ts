@@ -1,4 +1,5 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { AuditStamp } from './invoice-audit.js';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SUNAT_CHECK, keys, type Invoice, type SunatCheckRecordView } from '@portal/shared';
 import { dueSortKey, makeDueRecords } from './due-records.js';
@@ -92,6 +93,7 @@ interface CreatesInvoices {
   create(
     invoice: Invoice,
     replacing: ExistingInvoice | null,
+    audit: AuditStamp,
     alsoPut?: readonly Record<string, unknown>[],
     alsoWrite?: readonly TransactWriteItem[],
   ): Promise<void>;
@@ -108,8 +110,8 @@ export function withSunatCheck<S extends CreatesInvoices>(
   const sunatMessages = `${keys.outgoingQueue('sunatValidation')}#`;
   return {
     ...store,
-    async create(invoice, replacing, alsoPut = [], alsoWrite = []) {
-      if (invoice.certStatus !== 'PENDING') return store.create(invoice, replacing, alsoPut, alsoWrite);
+    async create(invoice, replacing, audit, alsoPut = [], alsoWrite = []) {
+      if (invoice.certStatus !== 'PENDING') return store.create(invoice, replacing, audit, alsoPut, alsoWrite);
       const message = alsoPut.find((item) => String(item.pk).startsWith(sunatMessages));
       const now = options.clock();
       const check = openSunatCheckItem(invoice, {
@@ -117,7 +119,7 @@ export function withSunatCheck<S extends CreatesInvoices>(
         dueAt: new Date(now.getTime() + options.staleAfterSeconds * 1000),
         outgoingId: message ? String(message.pk).slice(sunatMessages.length) : null,
       });
-      return store.create(invoice, replacing, [...alsoPut, check], alsoWrite);
+      return store.create(invoice, replacing, audit, [...alsoPut, check], alsoWrite);
     },
   };
 }

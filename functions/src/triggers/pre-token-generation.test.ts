@@ -33,13 +33,14 @@ describe('portalClaims', () => {
         { email: 'proveedor@example.com', 'custom:taxId': '20100070970', 'custom:groups': '["portal-admins"]' },
         'portal-admins',
       ),
-    ).toEqual({ level: 'SUPPLIER', taxId: '20100070970' });
+    ).toEqual({ level: 'SUPPLIER', taxId: '20100070970', signIn: 'PASSWORD' });
   });
 
   it('classifies a federated user outside the admin group as MANAGER', () => {
     expect(portalClaims({ identities: SSO_IDENTITIES, 'custom:groups': '["portal-staff"]' }, 'portal-admins')).toEqual({
       level: 'MANAGER',
       taxId: '',
+      signIn: 'CORPORATE',
     });
   });
 
@@ -79,18 +80,18 @@ describe('portalClaims', () => {
         { identities: SSO_IDENTITIES, 'custom:groups': '["portal-staff"]', 'custom:taxId': '20512345678' },
         'portal-admins',
       ),
-    ).toEqual({ level: 'MANAGER', taxId: '20512345678' });
+    ).toEqual({ level: 'MANAGER', taxId: '20512345678', signIn: 'CORPORATE' });
   });
 });
 
 describe('handler', () => {
-  it('writes level and taxId into claimsToAddOrOverride, keeping other overrides', async () => {
+  it('writes level, taxId and how the user signed in into claimsToAddOrOverride, keeping other overrides', async () => {
     const event = triggerEvent({ 'custom:taxId': '20100070970' });
     event.response.claimsOverrideDetails.claimsToAddOrOverride = { other: 'kept' };
     event.response.claimsOverrideDetails.claimsToSuppress = ['phone_number'];
     const result = await handler(event, {} as Context);
     expect(result.response.claimsOverrideDetails).toEqual({
-      claimsToAddOrOverride: { other: 'kept', level: 'SUPPLIER', taxId: '20100070970' },
+      claimsToAddOrOverride: { other: 'kept', level: 'SUPPLIER', taxId: '20100070970', signIn: 'PASSWORD' },
       claimsToSuppress: ['phone_number'],
     });
   });
@@ -100,7 +101,11 @@ describe('handler', () => {
     async () => {
       const event = triggerEvent({ identities: SSO_IDENTITIES, 'custom:groups': '["portal-admins"]' });
       const result = await handler(event, {} as Context);
-      expect(result.response.claimsOverrideDetails.claimsToAddOrOverride).toEqual({ level: 'ADMIN', taxId: '' });
+      expect(result.response.claimsOverrideDetails.claimsToAddOrOverride).toEqual({
+        level: 'ADMIN',
+        taxId: '',
+        signIn: 'CORPORATE',
+      });
     },
   );
 
@@ -109,6 +114,7 @@ describe('handler', () => {
     expect(applyPortalClaims(event, 'ti-admins').response.claimsOverrideDetails.claimsToAddOrOverride).toEqual({
       level: 'ADMIN',
       taxId: '',
+      signIn: 'CORPORATE',
     });
   });
 });

@@ -17,6 +17,7 @@ export interface PortalClaims {
   readonly level: Level;
   /** Comma-separated RUC list, '' when the user has none. */
   readonly taxId: string;
+  readonly signIn: 'CORPORATE' | 'PASSWORD';
 }
 
 /**
@@ -32,7 +33,7 @@ export function portalClaims(
   const groups = parseGroups(userAttributes[USER_ATTRIBUTES.ssoGroups]);
   const level = computeLevel({ federated, groups, adminGroupName });
   const taxId = userAttributes[USER_ATTRIBUTES.taxId] ?? '';
-  return { level, taxId };
+  return { level, taxId, signIn: federated ? 'CORPORATE' : 'PASSWORD' };
 }
 
 function nameClaims(attributes: Readonly<Record<string, string | undefined>>): Record<string, string> {
@@ -59,6 +60,7 @@ export function applyPortalClaims(
         ...previous.claimsToAddOrOverride,
         [CLAIMS.level]: claims.level,
         [CLAIMS.taxId]: claims.taxId,
+        [CLAIMS.signIn]: claims.signIn,
         // The session user's name (spec §3). Cognito already puts these in the ID token; cognito-local
         // does not, so stating them keeps both stages alike.
         ...nameClaims(event.request.userAttributes ?? {}),

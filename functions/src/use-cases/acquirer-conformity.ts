@@ -18,6 +18,7 @@ import {
   type InvoiceDetail,
   type RegisterAcquirerConformityBody,
 } from '@portal/shared';
+import { callerStamp } from './audit-stamp.js';
 import type { Clock } from '../adapters/clock.js';
 import type { Caller } from '../http/caller.js';
 import {
@@ -160,6 +161,7 @@ export function makeAcquirerConformity(deps: AcquirerConformityDeps) {
       after,
       whileStatusIn: INVOICE_STATUSES,
       alsoPut: [outgoingItem(message)],
+      audit: callerStamp(caller, 'ACQUIRER_ANSWER_REGISTERED', text),
       putIf: [
         conformityClockPut(
           record,

@@ -32,6 +32,7 @@ import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../r
 import { messageItem, type Conversations } from '../repositories/conversations.js';
 import { outgoingItem, outgoingMessage, type Outgoing, type OutgoingMessage } from '../repositories/outgoing.js';
 import { uploadUseItems } from '../repositories/upload-uses.js';
+import { callerStamp } from './audit-stamp.js';
 import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
 
 export type PostMessageBody = RouteBody<Routes['postInvoiceMessage']>;
@@ -118,10 +119,12 @@ export function makeConversationUseCases(deps: ConversationDeps) {
    * whatever the event writes alongside.
    */
   function commitConversation(
+    caller: Caller,
     before: StoredInvoice,
     event: ConversationEvent,
     whileStatusIn: readonly InvoiceStatus[],
     alsoPut: readonly Record<string, unknown>[],
+    text: string | null,
   ): Promise<StoredInvoice> {
     const { version: _version, ...plain } = before;
     const state = conversationAfter(
@@ -129,7 +132,10 @@ export function makeConversationUseCases(deps: ConversationDeps) {
       event,
     );
     const after: Invoice = { ...plain, observation: state.observation, conversation: state.conversation };
-    return store.commit({ before, after, whileStatusIn, alsoPut });
+    // The trail (invoice-audit.ts) records who wrote, which kind of change, and the message's text.
+    const action =
+      event.kind === 'OBSERVE' ? 'OBSERVED' : event.kind === 'CLEAR' ? 'OBSERVATION_CLEARED' : 'MESSAGE_POSTED';
+    return store.commit({ before, after, whileStatusIn, alsoPut, audit: callerStamp(caller, action, text) });
   }
 
   async function checkAttachments(caller: Caller, invoice: Invoice, keys: readonly string[]) {
@@ -204,15 +210,22 @@ export function makeConversationUseCases(deps: ConversationDeps) {
         notificationAbout(noticeEvent, before, messageExcerpt(text), now),
         now,
       );
-      const stored = await commitConversation(before, event, kind === 'OBSERVE' ? OBSERVABLE : INVOICE_STATUSES, [
-        messageItem(before, message),
-        outgoingItem(notice),
-        ...uploadUseItems(
-          attachments.map((file) => file.key),
-          before,
-          now,
-        ),
-      ]);
+      const stored = await commitConversation(
+        caller,
+        before,
+        event,
+        kind === 'OBSERVE' ? OBSERVABLE : INVOICE_STATUSES,
+        [
+          messageItem(before, message),
+          outgoingItem(notice),
+          ...uploadUseItems(
+            attachments.map((file) => file.key),
+            before,
+            now,
+          ),
+        ],
+        text,
+      );
       return { stored, notice, message };
     });
     await deps.outgoing.deliver([committed.notice]);
@@ -244,7 +257,7 @@ export function makeConversationUseCases(deps: ConversationDeps) {
       await retrying(async () => {
         const before = await loadInvoiceInReach(store, caller, path);
         if (!before.observation) throw new ConflictError('ERROR_INVOICE_NOT_OBSERVED');
-        await commitConversation(before, { kind: 'CLEAR' }, INVOICE_STATUSES, []);
+        await commitConversation(caller, before, { kind: 'CLEAR' }, INVOICE_STATUSES, [], null);
       });
       return list(caller, path);
     },

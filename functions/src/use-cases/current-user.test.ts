@@ -14,6 +14,8 @@ const caller: Caller = {
   groups: ['portal-staff'],
   activeCompany: '20100070970',
   expiresAt: 0,
+  signIn: 'PASSWORD',
+  txId: 'test-tx',
 };
 
 function directoryWith(account: Partial<DirectoryUser> | null) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AuditStamp } from '../repositories/invoice-audit.js';
 import { BadRequestError, ConflictError, withCheckDigit, type Client, type Invoice } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import { IntakeRaceError, type ExistingInvoice, type IntakeStore } from '../repositories/intake-store.js';
@@ -13,7 +14,17 @@ const CLIENT: Client = {
   logo: null,
   system_name: 'CAA',
 };
-const supplier = { sub: 's1', email: 'p@demo.pe', level: 'SUPPLIER', taxIds: [SUPPLIER] } as unknown as Caller;
+const supplier = {
+  sub: 's1',
+  username: 's1',
+  email: 'p@demo.pe',
+  firstName: 'Pía',
+  lastName: 'Ramos',
+  level: 'SUPPLIER',
+  taxIds: [SUPPLIER],
+  signIn: 'PASSWORD',
+  txId: 'tx-intake-1',
+} as unknown as Caller;
 const admin = { sub: 'a1', email: 'a@demo.pe', level: 'ADMIN', taxIds: [] } as unknown as Caller;
 
 const document = (change: Partial<IncomingDocument> = {}): IncomingDocument => ({
@@ -97,6 +108,7 @@ function setup(
   const stored: {
     invoice: Invoice;
     replacing: ExistingInvoice | null;
+    audit: AuditStamp;
     alsoPut: readonly Record<string, unknown>[];
     alsoWrite: readonly Record<string, unknown>[];
   }[] = [];
@@ -109,13 +121,14 @@ function setup(
     create: async (
       invoice: Invoice,
       replacing: ExistingInvoice | null,
+      audit: AuditStamp,
       alsoPut: readonly Record<string, unknown>[],
       alsoWrite: readonly Record<string, unknown>[] = [],
     ) => {
       writes++;
       if (options.failWrite) throw options.failWrite;
       if (races-- > 0) throw new IntakeRaceError();
-      stored.push({ invoice, replacing, alsoPut, alsoWrite });
+      stored.push({ invoice, replacing, audit, alsoPut, alsoWrite });
     },
   } as unknown as IntakeStore;
   // The real outbox keeps a message it cannot send for the relay; this one just drops it.
@@ -263,6 +276,12 @@ describe('document intake', () => {
     const { intake, stored, form } = setup(rejected);
     const again = await intake.withoutXml(supplier, form());
     expect(stored[0]!.replacing).toBe(rejected);
+    // Its audit record, written with it, names the resubmission, who made it and from which call.
+    expect(stored[0]!.audit).toMatchObject({
+      action: 'RESUBMITTED',
+      actor: { name: 'Pía Ramos', role: 'SUPPLIER', signIn: 'PASSWORD', email: 'p@demo.pe' },
+      txId: 'tx-intake-1',
+    });
     // The same history goes on: the first registration and the rejection with its reason stay.
     expect(again.statusHistory).toEqual([
       ...rejected.statusHistory,

@@ -29,6 +29,7 @@ import {
   type Routes,
   type SunatValidationMessage,
 } from '@portal/shared';
+import { callerStamp } from './audit-stamp.js';
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { IntakeRaceError } from '../repositories/intake-store.js';
 import type { NoteLinks } from '../repositories/note-links.js';
@@ -270,6 +271,7 @@ export function makeIntake(deps: IntakeDeps) {
         await deps.store.create(
           stored,
           replacing,
+          callerStamp(caller, replacing ? 'RESUBMITTED' : 'SUBMITTED'),
           [...messages.map(outgoingItem), ...uses, ...conformity.items],
           link.writes,
         );

@@ -22,6 +22,8 @@ const caller = (level: Caller['level'], taxIds: string[]): Caller => ({
   groups: [],
   activeCompany: taxIds[0] ?? null,
   expiresAt: 0,
+  signIn: 'PASSWORD',
+  txId: 'test-tx',
 });
 const SUPPLIER = '20456178325';
 const CLIENT_A = '20100070970';

@@ -41,6 +41,7 @@ import type { Queue } from '../adapters/sqs.js';
 import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 import { uploadUseItems } from '../repositories/upload-uses.js';
 import type { Caller } from '../http/caller.js';
+import { callerStamp } from './audit-stamp.js';
 import {
   InvoiceChangedError,
   invoiceKeyOf,
@@ -375,6 +376,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           claim: wanted.filter((ref) => !held.some(sameRef(ref))),
           release: held.filter((ref) => !wanted.some(sameRef(ref))),
           alsoPut: uploadUseItems(added, before, clock()),
+          audit: callerStamp(caller, before.status === 'PENDING' ? 'COMPLETED' : 'EDITED'),
         });
         return {
           ...plain,
@@ -449,6 +451,9 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           create: newMiroOutboxRecord(before, by, now, miroGraceMs),
           alsoPut: [outgoingItem(message)],
           alsoWrite: noteWrites,
+          audit: override
+            ? callerStamp(caller, 'APPROVED_DESPITE_RUC_RISK', override.reason)
+            : callerStamp(caller, 'APPROVED'),
         });
         return { stored, message };
       });
@@ -543,6 +548,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           whileStatusIn: ['PENDING'],
           alsoPut: [outgoingItem(message)],
           putIf: [{ item: opened, ...checkAsRead(check) }],
+          audit: callerStamp(caller, 'SUNAT_RECHECK_REQUESTED'),
         });
         return { stored, message, check: opened };
       });
@@ -590,6 +596,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           whileStatusIn: EDITABLE,
           release: refsOf(before),
           alsoPut: [outgoingItem(message)],
+          audit: callerStamp(caller, query.noRejection ? 'DISAPPROVED' : 'REJECTED', body.reason),
         });
         return { stored, message };
       });

@@ -28,6 +28,8 @@ function caller(level: Caller['level'], taxIds: string[], activeCompany: string 
     groups: [],
     activeCompany,
     expiresAt: 0,
+    signIn: 'PASSWORD',
+    txId: 'test-tx',
   };
 }
 const supplier = caller('SUPPLIER', [SUPPLIER_RUC]);

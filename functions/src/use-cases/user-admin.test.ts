@@ -644,6 +644,8 @@ describe('the Cognito operations of each route', () => {
         groups: [],
         activeCompany: SUPPLIER_RUC,
         expiresAt: 0,
+        signIn: 'PASSWORD',
+        txId: 'test-tx',
       }),
   };
 

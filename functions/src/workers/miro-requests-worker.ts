@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { systemStamp } from '../use-cases/audit-stamp.js';
 import {
   INVOICE_ERROR_MESSAGES,
   METRICS,
@@ -96,13 +97,19 @@ export function makeMiroPosting(deps: MiroRequestsDeps) {
   async function changeInvoice(
     record: MiroOutboxRecord,
     change: (invoice: StoredInvoice) => Invoice | null,
+    action: 'SAP_POSTED' | 'SAP_POSTING_FAILED',
   ): Promise<StoredInvoice> {
     for (let attempt = 1; ; attempt++) {
       const before = await loadInvoice(record);
       const after = change(before);
       if (!after) return before;
       try {
-        return await store.commit({ before, after, whileStatusIn: [before.status] });
+        return await store.commit({
+          before,
+          after,
+          whileStatusIn: [before.status],
+          audit: systemStamp('miroPosting', action),
+        });
       } catch (error) {
         if (!(error instanceof InvoiceChangedError) || attempt >= WRITE_ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
@@ -114,14 +121,17 @@ export function makeMiroPosting(deps: MiroRequestsDeps) {
     a?.number === b.number && a.fiscalYear === b.fiscalYear;
 
   function storeDocument(record: MiroOutboxRecord, document: SapDocument): Promise<StoredInvoice> {
-    return changeInvoice(record, (invoice) =>
-      sameDocument(invoice.sapDocument, document) && invoice.statusMessage !== MIRO_FAILURE_MESSAGE
-        ? null
-        : {
-            ...invoice,
-            sapDocument: document,
-            statusMessage: invoice.statusMessage === MIRO_FAILURE_MESSAGE ? null : invoice.statusMessage,
-          },
+    return changeInvoice(
+      record,
+      (invoice) =>
+        sameDocument(invoice.sapDocument, document) && invoice.statusMessage !== MIRO_FAILURE_MESSAGE
+          ? null
+          : {
+              ...invoice,
+              sapDocument: document,
+              statusMessage: invoice.statusMessage === MIRO_FAILURE_MESSAGE ? null : invoice.statusMessage,
+            },
+      'SAP_POSTED',
     );
   }
 
@@ -260,10 +270,13 @@ export function makeMiroPosting(deps: MiroRequestsDeps) {
 
   /** FAILED: the invoice shows the catalogue's message and the company hears of it (MIRO_FAILED), once. */
   async function finishFailure(record: MiroOutboxRecord): Promise<void> {
-    const invoice = await changeInvoice(record, (current) =>
-      current.sapDocument || current.statusMessage === MIRO_FAILURE_MESSAGE
-        ? null
-        : { ...current, statusMessage: MIRO_FAILURE_MESSAGE },
+    const invoice = await changeInvoice(
+      record,
+      (current) =>
+        current.sapDocument || current.statusMessage === MIRO_FAILURE_MESSAGE
+          ? null
+          : { ...current, statusMessage: MIRO_FAILURE_MESSAGE },
+      'SAP_POSTING_FAILED',
     );
     // At the moment it failed: a notice sent again is the same notice.
     await announce('MIRO_FAILED', invoice, MIRO_FAILURE_MESSAGE, record.failedAt ? new Date(record.failedAt) : clock());

@@ -1,4 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { systemStamp } from '../use-cases/audit-stamp.js';
 import {
   INVOICE_ERROR_MESSAGES,
   METRICS,
@@ -102,11 +103,11 @@ export function makeSunatValidationWorker(deps: SunatValidationDeps) {
   /** The message goes to the DLQ: the invoice says so, for the people who look at it. */
   async function recordFailure(invoice: StoredInvoice, context: Record<string, unknown>): Promise<void> {
     try {
-      await store.setCertification(invoice, {
-        certStatus: 'PENDING',
-        statusMessage: SUNAT_FAILURE_MESSAGE,
-        sunat: invoice.sunat ?? null,
-      });
+      await store.setCertification(
+        invoice,
+        { certStatus: 'PENDING', statusMessage: SUNAT_FAILURE_MESSAGE, sunat: invoice.sunat ?? null },
+        systemStamp('sunatValidation', 'SUNAT_CHECKED'),
+      );
     } catch (error) {
       log.error('could not record the SUNAT failure on the invoice', { ...context, detail: describe(error) });
     }
@@ -150,7 +151,7 @@ export function makeSunatValidationWorker(deps: SunatValidationDeps) {
       const notice = noticeOf({ ...invoice, ...change }, checkedAt);
       try {
         // The verdict ends the invoice's wait: its SUNAT check leaves the sweeper's due list in the same write.
-        const stored = await store.setCertification(invoice, change, [
+        const stored = await store.setCertification(invoice, change, systemStamp('sunatValidation', 'SUNAT_CHECKED'), [
           outgoingItem(notice),
           closedSunatCheckItem(invoice, clock()),
         ]);

@@ -1,4 +1,5 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { AuditStamp } from '../repositories/invoice-audit.js';
 import { describe, expect, it, vi } from 'vitest';
 import { INVOICE_STATUS_LABELS, NotificationMessage, type Invoice } from '@portal/shared';
 import {
@@ -97,6 +98,7 @@ function fakeStore(initial: StoredInvoice[], outbox: ReturnType<typeof fakeOutbo
     async setCertification(
       before: StoredInvoice,
       change: Pick<Invoice, 'certStatus' | 'statusMessage' | 'sunat'>,
+      _audit: AuditStamp,
       alsoPut: readonly Record<string, unknown>[] = [],
     ): Promise<StoredInvoice> {
       const key = `${before.supplierId}#${before.type}#${before.id}`;
@@ -366,13 +368,13 @@ describe('SUNAT validation worker', () => {
     const { handler, store, asked, sent } = setup([pending], () => VALID);
     const realSet = store.setCertification.bind(store);
     let first = true;
-    store.setCertification = async (before, change, alsoPut) => {
+    store.setCertification = async (before, change, audit, alsoPut) => {
       if (first) {
         first = false;
-        await realSet(before, { certStatus: 'PENDING', statusMessage: null, sunat: null });
+        await realSet(before, { certStatus: 'PENDING', statusMessage: null, sunat: null }, audit);
         throw new InvoiceChangedError();
       }
-      return realSet(before, change, alsoPut);
+      return realSet(before, change, audit, alsoPut);
     };
 
     // Act

@@ -4,7 +4,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { RUNTIME_ENV, TABLE, type TableAccess } from '@portal/shared';
+import { RUNTIME_ENV, TABLE, keys, type TableAccess } from '@portal/shared';
 import { retentionDays } from '../stage-config.js';
 import type { PortalFunction } from './portal-function.js';
 
@@ -26,6 +26,16 @@ const READ_ACTIONS = [
 ];
 // Transactions need no actions of their own: TransactWriteItems is authorised per contained Put/Update/Delete.
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+/**
+ * The audit records (the administrators' log and every invoice's trail, partitions `AUDIT#…`) are append-only:
+ * no function may update or delete one, whatever else it is granted. IAM checks each write of a transaction or a
+ * batch as the single action (a BatchWriteItem delete as DeleteItem), so these cover them too.
+ */
+export const AUDIT_APPEND_ONLY = {
+  actions: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  leadingKeys: [`${keys.auditPrefix}*`],
+} as const;
 
 /** The single table of the product, shaped by shared TABLE (the repositories and the local stage read it too). */
 export class Data extends Construct {
@@ -113,6 +123,14 @@ export class Data extends Construct {
       new iam.PolicyStatement({
         actions: access === 'write' ? [...READ_ACTIONS, ...WRITE_ACTIONS] : READ_ACTIONS,
         resources: [this.table.tableArn, ...indexArns],
+      }),
+    );
+    fn.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        effect: iam.Effect.DENY,
+        actions: [...AUDIT_APPEND_ONLY.actions],
+        resources: [this.table.tableArn],
+        conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [...AUDIT_APPEND_ONLY.leadingKeys] } },
       }),
     );
     fn.function.addEnvironment(RUNTIME_ENV.tableName, this.table.tableName);

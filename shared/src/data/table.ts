@@ -376,6 +376,14 @@ export const keys = {
     return { pk: `AUDIT#${occurredAt.slice(0, 7)}`, sk: `${occurredAt}#${id}` };
   },
   auditLog: 'AUDIT',
+  /** Every audit partition starts so: IAM denies every function the update and deletion of their items. */
+  auditPrefix: 'AUDIT#',
+  /** One invoice's audit trail (issue 23), oldest first: its own partition, written once per change, never changed. */
+  invoiceAudit(invoice: { supplierId: string; type: string; id: string }, occurredAt: string, id: string): ItemKey {
+    return { pk: keys.invoiceAuditOf(invoice), sk: `${occurredAt}#${id}` };
+  },
+  invoiceAuditOf: (invoice: { supplierId: string; type: string; id: string }) =>
+    `AUDIT#INVOICE#${invoice.supplierId}#${invoice.type}#${invoice.id}`,
   auditOfUser: (userId: string) => `AUDIT#USER#${userId}`,
   auditIndexes(event: { occurredAt: string; id: string; targetUserId: string }): Record<string, string> {
     const order = `${event.occurredAt}#${event.id}`;

@@ -6,6 +6,8 @@ import {
   InvoiceKeyPath,
   UpdateInvoiceBody,
 } from '../schemas/invoices.js';
+import { InvoiceAuditEvent, InvoiceHistoryQuery } from '../schemas/invoice-audit.js';
+import { pageOf } from '../schemas/common.js';
 import { READS_TABLE } from '../access.js';
 import { route, ADMIN_ONLY, ALL_SIGNED_IN, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
 
@@ -22,6 +24,19 @@ export const reviewRoutes = {
     response: InvoiceDetail,
     uses: READS_TABLE,
     handler: 'invoices/get-invoice',
+  }),
+  listInvoiceHistory: route({
+    id: 'listInvoiceHistory',
+    method: 'GET',
+    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/history',
+    summary:
+      'Registro de cambios del comprobante (quién, cuándo, desde qué llamada, antes y después), del más antiguo al más reciente',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    request: { path: InvoiceKeyPath, query: InvoiceHistoryQuery, parameterCodes: INVOICE_ID_CODES },
+    response: pageOf(InvoiceAuditEvent),
+    uses: READS_TABLE,
+    handler: 'invoices/list-invoice-history',
   }),
   updateInvoice: route({
     id: 'updateInvoice',

@@ -31,6 +31,8 @@ export interface CursorPagesOptions {
   readonly maxCallsPerPage?: number;
   /** SWR's own options (e.g. not refetching on focus). */
   readonly swr?: SWRConfiguration;
+  /** The path parameters of a listing under one resource (an invoice's history). */
+  readonly path?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -54,7 +56,8 @@ export function useCursorPages<R extends PagedRoute>(
   const epoch = useSessionEpoch();
   const company = useChosenCompany();
   const maxCalls = options.maxCallsPerPage ?? MAX_CALLS_PER_PAGE;
-  const scope = JSON.stringify([route.id, company, filter, pageSize]);
+  const path = options.path;
+  const scope = JSON.stringify([route.id, company, path ?? null, filter, pageSize]);
   const [paging, setPaging] = useState<PagingState>(() => firstPage(scope));
   // Derived reset (not an effect): a new filter never shows a page of the old one.
   const current = paging.scope === scope ? paging : firstPage(scope);
@@ -63,13 +66,19 @@ export function useCursorPages<R extends PagedRoute>(
   const key: ApiKey | null =
     filter === null
       ? null
-      : [route.id, epoch, company, JSON.stringify({ query: { ...filter, limit: pageSize, cursor: start ?? null } })];
+      : [
+          route.id,
+          epoch,
+          company,
+          JSON.stringify({ ...(path ? { path } : {}), query: { ...filter, limit: pageSize, cursor: start ?? null } }),
+        ];
   const { data, error, isLoading, isValidating, mutate } = useSWR<CursorPage<Item<R>>, Error, ApiKey | null>(
     key,
     () =>
       fillPage(
         ({ cursor, limit }) =>
           (apiCall as (r: RouteDef, i: unknown) => Promise<CursorPage<Item<R>>>)(route, {
+            ...(path ? { path } : {}),
             query: { ...filter, limit, ...(cursor ? { cursor } : {}) },
           }),
         start,

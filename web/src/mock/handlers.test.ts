@@ -117,6 +117,7 @@ const SAMPLE_CALLS: Record<RouteId, () => Call> = {
   }),
   getInvoiceFile: () => ({ path: keyOf(reviewable()), query: { file: 'pdf' } }),
   getInvoice: () => ({ path: keyOf(reviewable()) }),
+  listInvoiceHistory: () => ({ path: keyOf(reviewable()) }),
   updateInvoice: () => {
     const invoice = reviewable();
     const office = MOCK_OFFICES[invoice.client]![0]!;

@@ -20,6 +20,8 @@ import {
   type ConformityDocument,
   type Invoice,
   type InvoiceDetail,
+  type InvoiceAuditAction,
+  type InvoiceAuditEvent,
   type InvoiceStatus,
   type RouteBody,
   type RouteDef,
@@ -133,6 +135,33 @@ function historyEntry(status: InvoiceStatus, context: MockContext<RouteDef>, mes
     by: `${persona.user.firstName} ${persona.user.lastName}`,
   };
   return entry;
+}
+
+const TRAIL_ACTIONS: Record<InvoiceStatus, InvoiceAuditAction> = {
+  PENDING: 'SUBMITTED',
+  COMPLETED: 'COMPLETED',
+  ACCEPTED: 'APPROVED',
+  REJECTED: 'REJECTED',
+  SCHEDULED: 'PAYMENT_SYNCED',
+  PAID: 'PAYMENT_SYNCED',
+};
+
+/** The sample world keeps status histories only: its trail is told from them, one record per entry. */
+function trailOf(invoice: Invoice): InvoiceAuditEvent[] {
+  return invoice.statusHistory.map((entry, index) => {
+    const previous = index > 0 ? invoice.statusHistory[index - 1]!.status : null;
+    return {
+      id: `${invoice.id}-${index}`,
+      occurredAt: entry.date,
+      action: TRAIL_ACTIONS[entry.status],
+      actor: entry.by
+        ? { id: entry.by, name: entry.by, email: null, role: index === 0 ? 'SUPPLIER' : 'MANAGER', signIn: 'PASSWORD' }
+        : { id: 'system', name: 'Proceso automático', email: null, role: null, signIn: 'SYSTEM' },
+      changes: previous === entry.status ? [] : [{ field: 'status', before: previous, after: entry.status }],
+      note: entry.additionalMessage,
+      txId: `mock-${index}`,
+    };
+  });
 }
 
 /** Changes an invoice of the world in place and answers its detail. */
@@ -460,6 +489,7 @@ export const MOCK_ROUTES: MockRoutes = {
   },
 
   getInvoice: (context) => detailOf(findInvoice(context, context.path)),
+  listInvoiceHistory: (context) => paginate(trailOf(findInvoice(context, context.path)), context.query),
   updateInvoice: (context) =>
     change(context, context.path, (invoice) => {
       if (invoice.certStatus === 'PENDING') throw new ConflictError('ERROR_UPDATE_INVOICE_WITH_PENDING_STATUS');

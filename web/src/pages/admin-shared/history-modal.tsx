@@ -15,6 +15,7 @@ import { useClients } from '../../hooks/use-clients';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { CursorPagination } from '../../components/cursor-pagination';
 import { InfoModal } from '../../components/info-modal';
+import { ChangeList, type ChangeLine } from '../../components/change-list';
 import { adminMessages } from './messages';
 import { useCursorPages } from '../../hooks/use-cursor-pages';
 import { displayName } from './user-cell';
@@ -56,27 +57,13 @@ function fieldLabel(field: string, kind: HistoryKind): string {
 /** Each attribute the change touched: 'Label: before → after' (a creation has no before). */
 function ChangeCell({ event, kind, clients }: { event: AuditEvent; kind: HistoryKind; clients: Client[] }) {
   const fields = [...new Set([...Object.keys(event.before ?? {}), ...Object.keys(event.after ?? {})])];
-  if (fields.length === 0) return <>{text.noDetail}</>;
-  return (
-    <SpaceBetween size="xxxs">
-      {fields.map((field) => (
-        <div key={field}>
-          <Box variant="span" fontWeight="bold">
-            {fieldLabel(field, kind)}:
-          </Box>{' '}
-          {event.before !== null && (
-            <>
-              {describeValue(field, event.before[field], kind, clients)}{' '}
-              <span role="img" aria-label={text.changesTo}>
-                →
-              </span>{' '}
-            </>
-          )}
-          {describeValue(field, event.after?.[field], kind, clients)}
-        </div>
-      ))}
-    </SpaceBetween>
-  );
+  const lines: ChangeLine[] = fields.map((field) => ({
+    label: fieldLabel(field, kind),
+    kind: 'value',
+    before: event.before === null ? null : describeValue(field, event.before[field], kind, clients),
+    after: describeValue(field, event.after?.[field], kind, clients),
+  }));
+  return <ChangeList lines={lines} />;
 }
 
 function columns(kind: HistoryKind, clients: Client[]): TableProps.ColumnDefinition<AuditEvent>[] {

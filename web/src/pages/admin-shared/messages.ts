@@ -43,7 +43,5 @@ export const adminMessages = {
       no: 'No',
       none: '—',
     },
-    changesTo: 'cambia a',
-    noDetail: 'Sin cambios de datos',
   },
 } as const;

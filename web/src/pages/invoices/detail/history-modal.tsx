@@ -1,18 +1,30 @@
 import Box from '@cloudscape-design/components/box';
+import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import {
+  INVOICE_AUDIT_ACTION_LABELS,
   INVOICE_STATUS_LABELS,
+  LEVEL_LABELS,
+  SIGN_IN_METHOD_LABELS,
   SUNAT_RECHECK_HISTORY_TITLE,
   formatDateTime,
   isAcquirerConformityHistoryEntry,
+  routes,
+  type Currency,
+  type InvoiceAuditEvent,
   type StatusHistoryEntry,
 } from '@portal/shared';
 import { InvoiceStatusIndicator } from '../../../components/status-indicators';
 import { TableEmptyState } from '../../../components/table-empty-state';
 import { InfoModal } from '../../../components/info-modal';
+import { CursorPagination } from '../../../components/cursor-pagination';
+import { ChangeList } from '../../../components/change-list';
+import { useCursorPages } from '../../../hooks/use-cursor-pages';
+import { changeLinesOf } from './audit-values';
 import { detailMessages } from './messages';
 
 const text = detailMessages.history;
+const TRAIL_PAGE_SIZE = 20;
 
 interface HistoryRow {
   readonly index: number;
@@ -24,10 +36,10 @@ interface HistoryRow {
  * Two columns, each with its detail beneath, so that who, when, from→to and why all read on a phone
  * (375 px) without scrolling sideways.
  */
-const COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
+const STATUS_COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
   {
     id: 'when',
-    header: text.columns.when,
+    header: text.status.columns.when,
     isRowHeader: true,
     cell: (row) => (
       <div>
@@ -40,7 +52,7 @@ const COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
   },
   {
     id: 'change',
-    header: text.columns.change,
+    header: text.status.columns.change,
     cell: (row) => {
       // A new SUNAT check asked for is an event of its own: the status does not change.
       const sunatRecheck = row.entry.title === SUNAT_RECHECK_HISTORY_TITLE;
@@ -71,33 +83,124 @@ const COLUMNS: TableProps.ColumnDefinition<HistoryRow>[] = [
   },
 ];
 
-/** Spec §2 'Historial': who changed the status, when, from what to what, and why. */
+/** The columns of the administrators' history of an account, for an invoice: when, who, what, before → after. */
+function trailColumns(currency: Currency): TableProps.ColumnDefinition<InvoiceAuditEvent>[] {
+  return [
+    {
+      id: 'when',
+      header: text.columns.when,
+      isRowHeader: true,
+      cell: (event) => (
+        <div>
+          <div data-testid="history-when">{formatDateTime(event.occurredAt, { zone: true })}</div>
+          <Box variant="small" color="text-body-secondary">
+            {text.call(event.txId)}
+          </Box>
+        </div>
+      ),
+    },
+    {
+      id: 'who',
+      header: text.columns.who,
+      cell: (event) => (
+        <div data-testid="history-who">
+          <div>{event.actor.name}</div>
+          {event.actor.email && event.actor.email !== event.actor.name && (
+            <Box variant="small" color="text-body-secondary">
+              {event.actor.email}
+            </Box>
+          )}
+          <Box variant="small" color="text-body-secondary">
+            {[event.actor.role ? LEVEL_LABELS[event.actor.role] : null, SIGN_IN_METHOD_LABELS[event.actor.signIn]]
+              .filter(Boolean)
+              .join(' · ')}
+          </Box>
+        </div>
+      ),
+    },
+    {
+      id: 'action',
+      header: text.columns.action,
+      cell: (event) => (
+        <div>
+          <span data-testid="history-action">{INVOICE_AUDIT_ACTION_LABELS[event.action]}</span>
+          {event.note && (
+            <Box variant="small" color="text-body-secondary">
+              {/* Plain text: whatever the author wrote is shown, never interpreted. */}
+              {event.note}
+            </Box>
+          )}
+        </div>
+      ),
+    },
+    {
+      id: 'change',
+      header: text.columns.change,
+      cell: (event) => <ChangeList lines={changeLinesOf(event.changes, currency, event.action === 'SUBMITTED')} />,
+    },
+  ];
+}
+
+/**
+ * 'Historial' (spec §2, issue 23): the invoice's audit trail, oldest first — every change with who made it (name,
+ * role, how they signed in), when, from which call, and the before and after of each field it touched. An invoice
+ * registered before the trail existed also shows its status history, which is all that was kept of its past then.
+ */
 export function HistoryModal(props: {
+  readonly path: { readonly supplierId: string; readonly invoiceType: string; readonly invoiceId: string };
   readonly number: string;
+  readonly currency: Currency;
   readonly history: readonly StatusHistoryEntry[];
   readonly onDismiss: () => void;
 }) {
+  const trail = useCursorPages(routes.listInvoiceHistory, {}, TRAIL_PAGE_SIZE, { path: props.path });
+  const firstPageLoaded = !trail.isLoading && !trail.error && trail.pageIndex === 0;
+  const beforeTrail = firstPageLoaded && trail.items[0]?.action !== 'SUBMITTED';
   const rows: HistoryRow[] = props.history.map((entry, index) => ({
     index,
     entry,
     from: index > 0 ? props.history[index - 1]!.status : null,
   }));
   return (
-    <InfoModal size="large" header={text.header} onDismiss={props.onDismiss}>
-      <div data-testid="invoice-history">
-        <Box color="text-body-secondary" margin={{ bottom: 's' }}>
-          {text.description(props.number)}
-        </Box>
-        <Table
-          variant="embedded"
-          ariaLabels={{ tableLabel: text.tableLabel(props.number) }}
-          columnDefinitions={COLUMNS}
-          items={rows}
-          trackBy={(row) => String(row.index)}
-          wrapLines
-          empty={<TableEmptyState message={text.empty} />}
-        />
-      </div>
+    <InfoModal size="max" header={text.header} onDismiss={props.onDismiss}>
+      <SpaceBetween size="l">
+        <div data-testid="invoice-trail">
+          <Box color="text-body-secondary" margin={{ bottom: 's' }}>
+            {text.description(props.number)}
+          </Box>
+          <Table
+            variant="embedded"
+            wrapLines
+            ariaLabels={{ tableLabel: text.tableLabel(props.number) }}
+            columnDefinitions={trailColumns(props.currency)}
+            items={trail.items}
+            trackBy="id"
+            loading={trail.isLoading}
+            loadingText={text.loading}
+            empty={<TableEmptyState error={trail.error} onRetry={trail.refresh} message={text.empty} />}
+            pagination={<CursorPagination pages={trail} />}
+          />
+        </div>
+        {beforeTrail && (
+          <div data-testid="invoice-history">
+            <Box variant="h3" margin={{ bottom: 'xs' }}>
+              {text.status.header}
+            </Box>
+            <Box color="text-body-secondary" margin={{ bottom: 's' }}>
+              {text.status.description}
+            </Box>
+            <Table
+              variant="embedded"
+              ariaLabels={{ tableLabel: text.status.tableLabel(props.number) }}
+              columnDefinitions={STATUS_COLUMNS}
+              items={rows}
+              trackBy={(row) => String(row.index)}
+              wrapLines
+              empty={<TableEmptyState message={text.status.empty} />}
+            />
+          </div>
+        )}
+      </SpaceBetween>
     </InfoModal>
   );
 }

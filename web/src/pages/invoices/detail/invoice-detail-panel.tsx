@@ -306,7 +306,13 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
         />
       )}
       {dialog === 'history' && (
-        <HistoryModal number={number} history={invoice.statusHistory} onDismiss={() => setDialog(null)} />
+        <HistoryModal
+          path={path}
+          number={number}
+          currency={invoice.currency}
+          history={invoice.statusHistory}
+          onDismiss={() => setDialog(null)}
+        />
       )}
     </Box>
   );

@@ -335,12 +335,28 @@ export const detailMessages = {
 
   history: {
     header: 'Historial',
-    description: (number: string) => `Cambios de estado del comprobante ${number}`,
-    tableLabel: (number: string) => `Historial de estados del comprobante ${number}`,
-    empty: 'El comprobante no tiene cambios de estado registrados.',
+    description: (number: string) =>
+      `Cada cambio del comprobante ${number}, del más antiguo al más reciente: quién lo hizo, cuándo, desde qué llamada y qué cambió.`,
+    tableLabel: (number: string) => `Registro de cambios del comprobante ${number}`,
+    loading: 'Cargando historial...',
+    empty: 'El comprobante no tiene cambios registrados.',
     columns: {
-      when: 'Fecha y usuario',
-      change: 'Cambio de estado y motivo',
+      when: 'Fecha y hora',
+      who: 'Realizado por',
+      action: 'Acción',
+      change: 'Antes → después',
+    },
+    call: (txId: string) => `Llamada ${txId}`,
+    status: {
+      header: 'Historial de estados',
+      description:
+        'El comprobante se registró antes de que el portal guardara cada cambio: sus cambios de estado anteriores se muestran aquí.',
+      tableLabel: (number: string) => `Historial de estados del comprobante ${number}`,
+      empty: 'El comprobante no tiene cambios de estado registrados.',
+      columns: {
+        when: 'Fecha y usuario',
+        change: 'Cambio de estado y motivo',
+      },
     },
     reason: (reason: string) => `Motivo: ${reason}`,
     /** An entry that is not a change of status (a new SUNAT check asked for): its title, and what it kept. */

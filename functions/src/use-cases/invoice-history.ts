@@ -1,0 +1,21 @@
+import type { InvoiceAuditEvent } from '@portal/shared';
+import type { Caller } from '../http/caller.js';
+import type { InvoiceAuditRepository } from '../repositories/invoice-audit.js';
+import type { InvoiceStore } from '../repositories/invoice-store.js';
+import type { Page, PageRequest } from '../repositories/page.js';
+import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
+
+export interface InvoiceHistoryDeps {
+  readonly store: Pick<InvoiceStore, 'get'>;
+  readonly trail: InvoiceAuditRepository;
+}
+
+/** 'Historial' (issue 23): an invoice's audit trail, for whoever may see the invoice (else 404, as for the invoice). */
+export function makeInvoiceHistory(deps: InvoiceHistoryDeps) {
+  return {
+    async list(caller: Caller, path: InvoicePath, page: PageRequest): Promise<Page<InvoiceAuditEvent>> {
+      const invoice = await loadInvoiceInReach(deps.store, caller, path);
+      return deps.trail.list(invoice, page);
+    },
+  };
+}
