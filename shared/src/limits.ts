@@ -36,6 +36,10 @@ export const TEXT_LIMITS = {
   fileName: 200,
   /** A MIME type as the browser gives it. */
   contentType: 100,
+  /** A message of an invoice's conversation (issue 23), after trimming and stripping control characters. */
+  message: 2000,
+  /** What a message body may carry before it is cleaned: more is refused without reading it. */
+  messageRaw: 8000,
   /** A page cursor handed out by the API. */
   cursor: 2048,
   /** A cursor of the user listings, which wraps Cognito's PaginationToken. */
@@ -58,6 +62,10 @@ export const COUNT_LIMITS = {
    * must stay within DynamoDB's 100 items with the invoice, its search items and counters.
    */
   notesPerOriginal: 20,
+  /** Files attached to one message of an invoice's conversation (issue 23). */
+  messageAttachments: 3,
+  /** Messages of one invoice's conversation: the detail reads them all in one page. */
+  messagesPerInvoice: 200,
 } as const;
 
 /**

@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import { acquirerConformityRoutes } from './routes/acquirer-conformity.js';
 import { clientRoutes } from './routes/clients.js';
 import { conformityRoutes } from './routes/conformity.js';
+import { conversationRoutes } from './routes/conversations.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { notificationRoutes } from './routes/notifications.js';
@@ -28,6 +29,7 @@ export const routes = {
   ...invoiceRoutes,
   ...uploadRoutes,
   ...reviewRoutes,
+  ...conversationRoutes,
   ...acquirerConformityRoutes,
   ...dashboardRoutes,
   ...referenceRoutes,

@@ -151,6 +151,12 @@ const invoiceCell = (actor: Actor, extra: Probe = {}, status?: Invoice['status']
   foreign: actor.role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice(actor), ...extra }),
 });
 
+/** A conversation write: the own probe refused by validation, the foreign one valid and not found. */
+const conversationCell = (actor: Actor, own: Probe, foreign: Probe): Cell => ({
+  own: { path: ownInvoice(actor), ...own },
+  foreign: actor.role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice(actor), ...foreign }),
+});
+
 const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, (actor: Actor) => Cell> = {
   getCurrentUser: () => ({ own: {} }),
   verifySession: () => ({ own: {} }),
@@ -196,6 +202,20 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   }),
   getInvoiceFile: (actor) => invoiceCell(actor, { query: { file: 'pdf' } }),
   getInvoice: (actor) => invoiceCell(actor),
+  // Issue 23: an empty message (400) or a clear of an invoice not observed (409) is refused after authorization;
+  // another tenant's invoice, with a valid message, is not found.
+  listInvoiceMessages: (actor) => invoiceCell(actor),
+  postInvoiceMessage: (actor) => conversationCell(actor, { body: { text: ' ' } }, { body: { text: 'Hola' } }),
+  observeInvoice: (actor) => conversationCell(actor, { body: { text: ' ' } }, { body: { text: 'Hola' } }),
+  clearInvoiceObservation: (actor) => invoiceCell(actor),
+  getInvoiceMessageFile: (actor) => ({
+    own: { path: { ...ownInvoice(actor), messageId: 'no-es-un-mensaje' } },
+    foreign:
+      actor.role === 'ADMIN'
+        ? undefined
+        : notFound({ path: { ...foreignInvoice(actor), messageId: '20261126T190455123Z-0000000a' } }),
+  }),
+  countWaitingConversations: () => ({ own: {} }),
   listInvoiceHistory: (actor) => invoiceCell(actor),
   updateInvoice: (actor) => invoiceCell(actor, { body: completion }, 'REJECTED'),
   approveInvoice: (actor) => invoiceCell(actor, {}, 'PENDING'),
@@ -409,17 +429,23 @@ describe('the matrix itself', () => {
     expect(withTenant.map((def) => def.id).sort()).toEqual(
       [
         'approveInvoice',
+        'clearInvoiceObservation',
         'countInvoices',
         'disapproveInvoice',
         'getDashboard',
         'getInvoice',
         'getInvoiceFile',
+        'getInvoiceMessageFile',
         'listEmployees',
+        'listInvoiceHistory',
+        'listInvoiceMessages',
         'listInvoices',
         'listMaterialDocs',
         'listOfficeLocations',
         'listServiceSheets',
         'materialDocAvailability',
+        'observeInvoice',
+        'postInvoiceMessage',
         'purchaseOrderAvailability',
         'registerAcquirerConformity',
         'requestSunatValidation',

@@ -81,7 +81,17 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
         {
           Put: {
             TableName: table,
-            Item: { ...key, ...keys.invoiceIndexes(invoice), ...invoice, version: (replacing?.version ?? 0) + 1 },
+            Item: {
+              ...key,
+              ...keys.invoiceIndexes(invoice),
+              ...invoice,
+              // A rejection sent again keeps its conversation (its messages stay under the partition) and its
+              // Observada mark: the header's counters of conversations waiting (issue 23) stay right.
+              ...(replacing
+                ? { observation: replacing.observation ?? null, conversation: replacing.conversation ?? null }
+                : {}),
+              version: (replacing?.version ?? 0) + 1,
+            },
             ...(replacing
               ? {
                   ConditionExpression:

@@ -38,7 +38,9 @@ const drivenBy = (scope: InvoiceScope, filter: InvoiceFilter) =>
     (p) => `${p.index}:${p.partition}${p.sortKeyPrefix === keys.invoiceOrderPrefix ? '' : `^${p.sortKeyPrefix}`}`,
   );
 const filteredBy = (scope: InvoiceScope, filter: InvoiceFilter) =>
-  Object.fromEntries(planInvoiceQuery(scope, filter).filters.map((f) => [f.path.join('.'), f.anyOf]));
+  Object.fromEntries(
+    planInvoiceQuery(scope, filter).filters.map((f) => [f.path.join('.'), 'anyOf' in f ? f.anyOf : 'present']),
+  );
 
 describe('planning a listing', () => {
   it('reads a whole company, or a supplier across companies, when nothing narrows it', () => {
@@ -48,6 +50,15 @@ describe('planning a listing', () => {
       `byClientSupplier:CLIENT#${CLIENT}#SUPPLIER#${SUPPLIER}`,
     ]);
     expect(planInvoiceQuery(company, {}).filters).toEqual([]);
+  });
+
+  it('keeps "Observadas" as a filter on whatever partition drives, for a company and for a supplier', () => {
+    expect(drivenBy(company, { observed: true })).toEqual([`byClient:CLIENT#${CLIENT}`]);
+    expect(filteredBy(company, { observed: true })).toEqual({ 'observation.since': 'present' });
+    expect(filteredBy(supplier, { observed: true, statuses: ['PENDING'] })).toEqual({
+      'observation.since': 'present',
+    });
+    expect(planInvoiceQuery(company, { observed: false }).filters).toEqual([]);
   });
 
   it('drives a company listing by issuer, then responsible, office, status list, type list', () => {

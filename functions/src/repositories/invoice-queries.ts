@@ -48,6 +48,8 @@ export interface InvoiceFilter {
   readonly dueTo?: string | undefined;
   /** The state of the Ley 29623 conformity clock (served by the clock records: invoice-conformity-query.ts). */
   readonly acquirerConformity?: AcquirerConformityState | undefined;
+  /** "Observadas" (issue 23): only invoices staff marked observed; no index holds them, a filter keeps them. */
+  readonly observed?: boolean | undefined;
 }
 
 /**
@@ -61,11 +63,10 @@ export interface PartitionQuery {
   readonly range?: { readonly from: string; readonly to: string };
 }
 
-/** An attribute (a path, e.g. responsible.id) that must equal one of the values. */
-export interface AttributeFilter {
-  readonly path: readonly string[];
-  readonly anyOf: readonly string[];
-}
+/** An attribute (a path, e.g. responsible.id) that must equal one of the values, or (`present`) exist. */
+export type AttributeFilter =
+  | { readonly path: readonly string[]; readonly anyOf: readonly string[] }
+  | { readonly path: readonly string[]; readonly present: true };
 
 export interface InvoiceQueryPlan {
   /** Several partitions only on indexes sorted by the invoice order, so that they merge newest first. */
@@ -183,6 +184,8 @@ export function planInvoiceQuery(scope: InvoiceScope, filter: InvoiceFilter): In
   };
   const { partitions, drivenBy } = drive(scope, filter, statuses, types);
   const filters = TERMS.filter((term) => term !== drivenBy).flatMap((term) => terms[term] ?? []);
+  // An observation is a map with its time; null (cleared) or absent has no `since`.
+  if (filter.observed) filters.push({ path: ['observation', 'since'], present: true });
   const fingerprint = createHash('sha256')
     .update(JSON.stringify({ v: 1, partitions, filters }))
     .digest('base64url')
@@ -257,6 +260,7 @@ function filterExpressionOf(filters: readonly AttributeFilter[]): FilterExpressi
         return `#f${i}_${j}`;
       })
       .join('.');
+    if ('present' in filter) return `attribute_exists(${path})`;
     const placeholders = filter.anyOf.map((value, j) => {
       values[`:f${i}_${j}`] = value;
       return `:f${i}_${j}`;

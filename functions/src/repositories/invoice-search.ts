@@ -30,6 +30,12 @@ import type { Page, PageRequest } from './page.js';
 type RawItem = Record<string, unknown>;
 
 /** The filters of the listing besides the search, applied to the invoices the search found. */
+/** Marked "Observada" (issue 23): an observation with its time. */
+const isObserved = (invoice: RawItem) => {
+  const observation = invoice.observation as { since?: unknown } | null | undefined;
+  return typeof observation?.since === 'string';
+};
+
 export function matchesFilter(invoice: RawItem, scope: InvoiceScope, filter: InvoiceFilter): boolean {
   if (scope.kind === 'SUPPLIER') {
     if (invoice.supplierId !== scope.supplierId) return false;
@@ -51,6 +57,7 @@ export function matchesFilter(invoice: RawItem, scope: InvoiceScope, filter: Inv
   }
   const conformity = invoice.acquirerConformity as { state?: unknown } | null | undefined;
   if (filter.acquirerConformity && conformity?.state !== filter.acquirerConformity) return false;
+  if (filter.observed && !isObserved(invoice)) return false;
   return true;
 }
 

@@ -7,6 +7,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { invoiceCounterUpdates } from './invoice-counters.js';
+import { waitingCounterUpdates } from './conversations.js';
 import { auditEventOf, invoiceAuditWrite, type AuditStamp } from './invoice-audit.js';
 import {
   ConflictError,
@@ -208,6 +209,8 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
         } as unknown as TransactWriteItem);
       }
       items.push(...invoiceCounterUpdates(table, [{ before: change.before, after: change.after }]));
+      // The header's counts of conversations waiting on the supplier or the staff (issue 23).
+      items.push(...waitingCounterUpdates(table, change.after, change.before.conversation, change.after.conversation));
       items.push(...(change.alsoWrite ?? []));
       items.push(
         invoiceAuditWrite(

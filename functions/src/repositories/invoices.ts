@@ -11,7 +11,7 @@ import { runAcquirerConformityQuery } from './invoice-conformity-query.js';
 import { runInvoiceSearch } from './invoice-search.js';
 import type { Page, PageRequest } from './page.js';
 
-/** Pages of 100 a count reads at most when no counter answers it (search, office, responsible). */
+/** Pages of 100 a count reads at most when no counter answers it (search, office, responsible, observed). */
 export const COUNT_PAGES = 10;
 
 export interface InvoiceRepository {
@@ -52,7 +52,8 @@ export function makeInvoiceRepository(db: DynamoDBDocumentClient, table: string)
         !filter.responsible &&
         !filter.office &&
         !dueRange &&
-        !filter.acquirerConformity
+        !filter.acquirerConformity &&
+        !filter.observed
       ) {
         if (scope.kind === 'SUPPLIER') {
           const count = sumCounts(await counters('SUPPLIER', scope.supplierId), { ...lists, client: scope.client });

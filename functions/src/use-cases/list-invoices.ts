@@ -39,6 +39,7 @@ function listingOf(caller: Caller, query: CountInvoicesQuery): { scope: InvoiceS
     dueFrom: query.dueFrom,
     dueTo: query.dueTo,
     acquirerConformity: query.acquirerConformity,
+    observed: query.observed,
   };
 
   if (caller.level === 'SUPPLIER') {

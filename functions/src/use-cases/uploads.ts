@@ -70,6 +70,8 @@ export const UPLOAD_LIMITS: Readonly<Record<UploadPurpose, { contentTypes: reado
   INVOICE_XML: { contentTypes: ['application/xml', 'text/xml'], maxBytes: 2 * MB },
   INVOICE_PDF: { contentTypes: ['application/pdf'], maxBytes: 10 * MB },
   ATTACHMENT: { contentTypes: ['application/pdf', 'image/png', 'image/jpeg'], maxBytes: 10 * MB },
+  /** A file attached to a message of an invoice's conversation (issue 23): the same kinds, the same bound. */
+  MESSAGE_ATTACHMENT: { contentTypes: ['application/pdf', 'image/png', 'image/jpeg'], maxBytes: 10 * MB },
 };
 
 /** Server-made keys only: uploads/{tenant}/{yyyy}/{mm}/{uuid}{ext}. */
@@ -291,6 +293,48 @@ export function makeUploads(deps: UploadsDeps) {
      */
     verifyAttachment(key: string, tenants: readonly string[], position: number): Promise<VerifiedUpload> {
       return inspect(key, 'ATTACHMENT', (tenant) => tenants.includes(tenant), attachmentRefusals(key, position));
+    },
+
+    /**
+     * What posting a message calls for each file it attaches (see inspect): an upload for MESSAGE_ATTACHMENT made
+     * for one of `tenants` (the poster's side of the invoice), checked by its bytes. `position` (1-based) names it.
+     */
+    verifyMessageAttachment(key: string, tenants: readonly string[], position: number): Promise<VerifiedUpload> {
+      const invalid = () =>
+        new BadRequestError('ERROR_MESSAGE_ATTACHMENT_INVALID', {
+          attachment: key,
+          position,
+          allowed: labelsOf('MESSAGE_ATTACHMENT'),
+          maxSize: sizeText(UPLOAD_LIMITS.MESSAGE_ATTACHMENT.maxBytes),
+        });
+      return inspect(key, 'MESSAGE_ATTACHMENT', (tenant) => tenants.includes(tenant), {
+        notFound: () => new BadRequestError('ERROR_MESSAGE_ATTACHMENT_NOT_FOUND', { attachment: key, position }),
+        wrongType: invalid,
+        tooLarge: invalid,
+        wrongContent: invalid,
+      });
+    },
+
+    /**
+     * A five-minute link that downloads a file (never shown inline, whatever it is: a message's attachment), its
+     * type stated from its checked kind, under `fileName`. The caller has checked that the file is within reach.
+     */
+    async downloadLink(key: string, fileName: string): Promise<FileLink> {
+      const kind = kindOfKey(key);
+      const contentType =
+        (kind && Object.keys(KIND_OF_TYPE).find((type) => KIND_OF_TYPE[type] === kind)) || 'application/octet-stream';
+      const name = cleanFileName(fileName);
+      const url = await files.presignGet({
+        key,
+        expiresInSeconds: LINK_LIFETIME_SECONDS,
+        contentDisposition: contentDisposition('attachment', name),
+        contentType,
+      });
+      return {
+        url,
+        expiresAt: new Date(clock().getTime() + LINK_LIFETIME_SECONDS * 1000).toISOString(),
+        fileName: name,
+      };
     },
 
     /**

@@ -438,6 +438,22 @@ export const keys = {
   },
   originalNotePrefix: 'NOTE#',
 
+  /**
+   * One message of an invoice's conversation (issue 23), under the invoice's own partition: `MSG#{messageId}`, the id
+   * starting with the message's time, so that the conversation reads oldest first with one Query.
+   */
+  invoiceMessage(supplierId: string, type: string, invoiceId: string, messageId: string): ItemKey {
+    return { pk: keys.invoice(supplierId, type, invoiceId).pk, sk: `MSG#${messageId}` };
+  },
+  invoiceMessagePrefix: 'MSG#',
+  /**
+   * How many invoices' conversations wait on one side (issue 23): a supplier RUC's (`SUPPLIER`) or a company's staff
+   * (`STAFF`); `count` is ADDed in the transaction of every change that moves an invoice's wait (invoice-store.ts).
+   */
+  waitingConversations(side: 'SUPPLIER' | 'STAFF', owner: string): ItemKey {
+    return { pk: `CONVERSATIONS#${side}#${owner}`, sk: 'WAITING' };
+  },
+
   /** Read by the health check: the item need not exist, the read must succeed. */
   health: { pk: 'HEALTH', sk: 'HEALTH' } as ItemKey,
 } as const;

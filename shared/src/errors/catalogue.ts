@@ -145,6 +145,18 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_ACQUIRER_DISCONFORMITY_WITHOUT_CAUSE:
     'Indique la causal de la disconformidad: plazo de pago acordado, monto neto pendiente de pago o reclamo sobre los bienes o servicios.',
   ERROR_ACQUIRER_DISCONFORMITY_WITHOUT_REASON: 'Por favor, describa el motivo de la disconformidad.',
+  // Issue 23, messages on an invoice (rules/conversations.ts).
+  ERROR_MESSAGE_EMPTY: 'Escriba el mensaje antes de enviarlo.',
+  ERROR_MESSAGE_TOO_LONG: 'El mensaje no puede superar los {max} caracteres.',
+  ERROR_MESSAGE_LIMIT_REACHED:
+    'La conversación de este comprobante llegó al máximo de {limit} mensajes; comuníquese por otro medio.',
+  ERROR_MESSAGE_ATTACHMENT_INVALID:
+    'El archivo adjunto n.º {position} no es un archivo {allowed} válido de hasta {maxSize}; se eliminó. Súbalo nuevamente.',
+  ERROR_MESSAGE_ATTACHMENT_NOT_FOUND: 'No se encontró el archivo adjunto n.º {position}; súbalo nuevamente.',
+  ERROR_MESSAGE_NOT_FOUND: 'No se encontró el mensaje solicitado.',
+  ERROR_OBSERVE_INVOICE_CLOSED:
+    'No se puede observar un comprobante {status}: la observación pide algo al proveedor mientras el comprobante sigue en curso.',
+  ERROR_INVOICE_NOT_OBSERVED: 'El comprobante no está observado.',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */

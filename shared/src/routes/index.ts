@@ -3,6 +3,7 @@ export { type HttpMethod, type RouteDef } from './route.js';
 export { acquirerConformityRoutes } from './acquirer-conformity.js';
 export { clientRoutes } from './clients.js';
 export { conformityRoutes } from './conformity.js';
+export { conversationRoutes } from './conversations.js';
 export { dashboardRoutes } from './dashboard.js';
 export { invoiceRoutes } from './invoices.js';
 export { notificationRoutes } from './notifications.js';

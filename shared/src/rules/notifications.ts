@@ -21,6 +21,9 @@ const AUDIENCES: Record<NotificationEvent, { supplier: boolean; client: boolean 
   ACQUIRER_CONFORMITY_PRESUMED: { supplier: true, client: true },
   ACQUIRER_CONFORMITY_REGISTERED: { supplier: true, client: false },
   ACQUIRER_DISCONFORMITY_REGISTERED: { supplier: true, client: false },
+  INVOICE_OBSERVED: { supplier: true, client: false },
+  INVOICE_MESSAGE_FROM_STAFF: { supplier: true, client: false },
+  INVOICE_MESSAGE_FROM_SUPPLIER: { supplier: false, client: true },
 };
 
 export function audiencesOf(event: NotificationEvent): { supplier: boolean; client: boolean } {
@@ -65,7 +68,18 @@ function notificationBody(message: NotificationMessage): string {
       return `${message.clientName} registró su conformidad con la ${document} (Ley 29623).`;
     case 'ACQUIRER_DISCONFORMITY_REGISTERED':
       return `${message.clientName} registró su disconformidad con la ${document} (Ley 29623)${detail ? `. ${sentence(detail)}` : '.'}`;
+    case 'INVOICE_OBSERVED':
+      return `${message.clientName} observó la ${document}${quoted(detail)}. Responda desde el portal para levantar la observación.`;
+    case 'INVOICE_MESSAGE_FROM_STAFF':
+      return `${message.clientName} le escribió sobre la ${document}${quoted(detail)}.`;
+    case 'INVOICE_MESSAGE_FROM_SUPPLIER':
+      return `${message.supplierName} escribió sobre la ${document}${quoted(detail)}.`;
   }
+}
+
+/** ': «…»' with a message's excerpt (plain text: the feed and the e-mail escape it). */
+function quoted(detail: string): string {
+  return detail ? `: «${detail}»` : '';
 }
 
 /** ' Fecha de pago estimada: 20/03/26.' when the portal expects a payment (docs/ap-payment.md). */

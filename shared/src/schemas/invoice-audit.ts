@@ -144,6 +144,8 @@ export const INVOICE_AUDIT_FIELDS = {
   remittance: (invoice) => invoice.remittance?.document ?? null,
   rucRiskOverride: (invoice) => invoice.rucRiskOverride?.reason ?? null,
   acquirerConformity: (invoice) => invoice.acquirerConformity?.state ?? null,
+  // Issue 23: the "Observada" mark, by what it asks (a message's own text is the record's note).
+  observation: (invoice) => invoice.observation?.reason ?? null,
 } satisfies Record<string, (invoice: Invoice) => InvoiceAuditValue>;
 export type InvoiceAuditField = keyof typeof INVOICE_AUDIT_FIELDS;
 
@@ -177,6 +179,7 @@ export const INVOICE_AUDIT_FIELD_LABELS: Record<InvoiceAuditField, string> = {
   remittance: 'Documento de pago SAP',
   rucRiskOverride: 'Aprobación pese al riesgo del RUC',
   acquirerConformity: 'Conformidad (Ley 29623)',
+  observation: 'Observación',
 };
 
 const same = (a: InvoiceAuditValue, b: InvoiceAuditValue) => JSON.stringify(a) === JSON.stringify(b);

@@ -19,6 +19,7 @@ import { SapPosting } from './sap-posting.js';
 import { SunatCheck } from './sunat-check.js';
 import { NOTE_ORIGINAL_TYPES } from '../sunat/catalogues.js';
 import { AcquirerConformity, AcquirerConformityFilter } from './acquirer-conformity.js';
+import { ConversationSummary, InvoiceObservation } from './conversations.js';
 
 // Invoices (spec §3) and the requests that list, create and review them.
 
@@ -142,6 +143,11 @@ export const Invoice = z.object({
   remittance: z.optional(z.nullable(Remittance)),
   /** The Ley 29623 conformity clock (schemas/acquirer-conformity.ts); absent or null when it does not apply. */
   acquirerConformity: z.optional(z.nullable(AcquirerConformity)),
+  // Issue 23, messages on an invoice (schemas/conversations.ts).
+  /** Staff marked it "Observada" (not a status: a flag beside it); absent or null when not observed. */
+  observation: z.optional(z.nullable(InvoiceObservation)),
+  /** The conversation's summary: messages, the last one's side and time, whom it waits on. */
+  conversation: z.optional(z.nullable(ConversationSummary)),
 });
 export type Invoice = z.infer<typeof Invoice>;
 
@@ -201,6 +207,8 @@ const invoiceFilter = {
   dueTo: z.optional(IsoDate),
   /** Invoices whose Ley 29623 conformity clock is in this state (OPEN: soonest deadline first). */
   acquirerConformity: z.optional(AcquirerConformityFilter),
+  /** "Observadas": only invoices staff marked as observed (issue 23). */
+  observed: z.optional(QueryBoolean),
 };
 
 /** GET /invoices: the invoice filter of spec §3, paginated. */

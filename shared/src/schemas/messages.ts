@@ -35,6 +35,10 @@ export const NOTIFICATION_EVENTS = [
   'ACQUIRER_CONFORMITY_PRESUMED',
   'ACQUIRER_CONFORMITY_REGISTERED',
   'ACQUIRER_DISCONFORMITY_REGISTERED',
+  // Messages on an invoice (issue 23, rules/conversations.ts): the other side is told.
+  'INVOICE_OBSERVED',
+  'INVOICE_MESSAGE_FROM_STAFF',
+  'INVOICE_MESSAGE_FROM_SUPPLIER',
 ] as const;
 export const NotificationEvent = z.enum(NOTIFICATION_EVENTS);
 export type NotificationEvent = z.infer<typeof NotificationEvent>;

@@ -18,6 +18,7 @@ import { INVOICES_PATH } from './header/invoice-links';
 import { headerMessages } from './header/messages';
 import { useStatusLegend } from './header/status-legend';
 import { useNotificationsUtility } from './header/use-notifications-utility';
+import { useConversationsUtility } from './header/use-conversations-utility';
 import { useNavigationWithoutOrientation } from './navigation-aria';
 import { SidePanelProvider, useSidePanel, useSidePanelState } from './side-panel';
 
@@ -73,6 +74,7 @@ function Shell({ user, children }: { user: SessionUser; children: ReactNode }) {
   const signOut = useSignOut();
   const companyUtility = useCompanyUtility(user);
   const notificationsUtility = useNotificationsUtility();
+  const conversationsUtility = useConversationsUtility(user.level);
   const legend = useStatusLegend();
   useNavigationWithoutOrientation();
   const fullName = `${user.firstName} ${user.lastName}`.trim() || user.email;
@@ -118,7 +120,13 @@ function Shell({ user, children }: { user: SessionUser; children: ReactNode }) {
             },
           }}
           search={<HeaderSearch searchesSuppliers={user.level === 'MANAGER' || user.level === 'ADMIN'} />}
-          utilities={[notificationsUtility, legend.utility, ...(companyUtility ? [companyUtility] : []), userUtility]}
+          utilities={[
+            conversationsUtility,
+            notificationsUtility,
+            legend.utility,
+            ...(companyUtility ? [companyUtility] : []),
+            userUtility,
+          ]}
           i18nStrings={{
             searchIconAriaLabel: headerMessages.search.open,
             searchDismissIconAriaLabel: headerMessages.search.close,

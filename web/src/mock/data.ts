@@ -1,4 +1,5 @@
 import {
+  type InvoiceMessage,
   DEMO_CLIENTS,
   DEMO_GROUPS,
   DEMO_NO_HABIDO_SUPPLIER,
@@ -148,6 +149,8 @@ export interface MockWorld {
   readonly externalUsers: ExternalUser[];
   readonly internalUsers: InternalUser[];
   readonly auditEvents: AuditEvent[];
+  /** Each invoice's conversation (issue 23), by `{supplierId}#{type}#{id}`, oldest first. */
+  readonly messages: Record<string, InvoiceMessage[]>;
 }
 
 const STATUS_CYCLE: readonly InvoiceStatus[] = [
@@ -337,5 +340,6 @@ export function createMockWorld(today: Date = new Date()): MockWorld {
     externalUsers,
     internalUsers: buildInternalUsers(today),
     auditEvents: buildAuditEvents(externalUsers, today),
+    messages: {},
   };
 }

@@ -133,6 +133,32 @@ const SAMPLE_CALLS: Record<RouteId, () => Call> = {
       },
     };
   },
+  listInvoiceMessages: () => ({ path: keyOf(reviewable()) }),
+  postInvoiceMessage: () => ({ path: keyOf(reviewable()), body: { text: 'Adjuntamos la guía de remisión.' } }),
+  observeInvoice: () => ({ path: keyOf(reviewable()), body: { text: 'Falta la guía de remisión.' } }),
+  clearInvoiceObservation: () => {
+    const invoice = reviewable();
+    invoice.observation = { since: TODAY.toISOString(), by: 'Gestor', reason: 'Falta la guía de remisión.' };
+    return { path: keyOf(invoice) };
+  },
+  getInvoiceMessageFile: () => {
+    const invoice = reviewable();
+    const id = '20261126T190455123Z-0000000a';
+    world.messages[`${invoice.supplierId}#${invoice.type}#${invoice.id}`] = [
+      {
+        id,
+        at: TODAY.toISOString(),
+        authorName: 'Proveedor',
+        authorRole: 'SUPPLIER',
+        side: 'SUPPLIER',
+        text: 'Guía adjunta',
+        attachments: [{ key: 'mock/guia.pdf', fileName: 'guia.pdf', contentType: 'application/pdf', size: 10 }],
+        observation: false,
+      },
+    ];
+    return { path: { ...keyOf(invoice), messageId: id }, query: { index: '0' } };
+  },
+  countWaitingConversations: () => ({ as: 'proveedor' }),
   approveInvoice: () => ({ path: keyOf(completed()) }),
   approveInvoiceDespiteRucRisk: () => ({
     path: keyOf(completed()),

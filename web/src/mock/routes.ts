@@ -1,5 +1,11 @@
 import {
   APP_VERSION,
+  TEXT_LIMITS,
+  cleanMessageText,
+  conversationAfter,
+  messageIdOf,
+  sideOf,
+  type InvoiceMessage,
   EMPTY_DASHBOARD,
   dashboardDelta,
   BadRequestError,
@@ -89,6 +95,7 @@ function matchesFilter(invoice: Invoice, filter: InvoiceFilterQuery, company: st
   if (filter.dueFrom && (!invoice.scheduledAt || invoice.scheduledAt < filter.dueFrom)) return false;
   if (filter.dueTo && (!invoice.scheduledAt || invoice.scheduledAt > filter.dueTo)) return false;
   if (filter.acquirerConformity && invoice.acquirerConformity?.state !== filter.acquirerConformity) return false;
+  if (filter.observed && !invoice.observation) return false;
   if (filter.search) {
     const needle = filter.search.toLowerCase();
     const haystack = `${invoice.id} ${invoice.supplierId} ${invoice.supplierName}`.toLowerCase();
@@ -162,6 +169,50 @@ function change(context: MockContext<RouteDef>, key: InvoiceKey, update: (invoic
   const invoice = findInvoice(context, key);
   Object.assign(invoice, update(invoice));
   return detailOf(invoice);
+}
+
+const conversationKey = (key: InvoiceKey) => `${key.supplierId}#${key.invoiceType}#${key.invoiceId}`;
+
+/** A message posted in the mock as the API posts it: cleaned text, the side's mark and summary moved. */
+function postMockMessage(
+  context: MockContext<RouteDef> & { readonly body: RouteBody<Routes['postInvoiceMessage']> },
+  key: InvoiceKey,
+  kind: 'MESSAGE' | 'OBSERVE',
+) {
+  const persona = signedIn(context.persona);
+  const invoice = findInvoice(context, key);
+  const cleaned = cleanMessageText(context.body.text);
+  if (!cleaned.ok) {
+    throw cleaned.problem === 'EMPTY'
+      ? new BadRequestError('ERROR_MESSAGE_EMPTY', { parameter: 'text' })
+      : new BadRequestError('ERROR_MESSAGE_TOO_LONG', { parameter: 'text', max: TEXT_LIMITS.message });
+  }
+  const side = sideOf(persona.user.level);
+  const at = context.now.toISOString();
+  const authorName = `${persona.user.firstName} ${persona.user.lastName}`.trim() || persona.user.email;
+  const list = (context.world.messages[conversationKey(key)] ??= []);
+  const message: InvoiceMessage = {
+    id: messageIdOf(context.now, (list.length + 1).toString(16).padStart(8, '0')),
+    at,
+    authorName,
+    authorRole: persona.user.level,
+    side,
+    text: cleaned.text,
+    attachments: context.body.attachments.map((attachment, index) => ({
+      key: attachment,
+      fileName: `adjunto-${index + 1}.pdf`,
+      contentType: 'application/pdf',
+      size: 1024,
+    })),
+    observation: kind === 'OBSERVE',
+  };
+  list.push(message);
+  const state = conversationAfter(
+    { observation: invoice.observation ?? null, conversation: invoice.conversation ?? null },
+    kind === 'OBSERVE' ? { kind, at, by: authorName, reason: cleaned.text } : { kind, side, at },
+  );
+  Object.assign(invoice, state);
+  return { message, ...state };
 }
 
 function requireStatus(invoice: Invoice, allowed: readonly InvoiceStatus[], code: 'approve' | 'disapprove') {
@@ -485,6 +536,50 @@ export const MOCK_ROUTES: MockRoutes = {
         },
       };
     }),
+  listInvoiceMessages: (context) => {
+    const invoice = findInvoice(context, context.path);
+    return {
+      items: context.world.messages[conversationKey(context.path)] ?? [],
+      observation: invoice.observation ?? null,
+      conversation: invoice.conversation ?? null,
+    };
+  },
+  postInvoiceMessage: (context) => postMockMessage(context, context.path, 'MESSAGE'),
+  observeInvoice: (context) => postMockMessage(context, context.path, 'OBSERVE'),
+  clearInvoiceObservation: (context) => {
+    const invoice = findInvoice(context, context.path);
+    if (!invoice.observation) throw new ConflictError('ERROR_INVOICE_NOT_OBSERVED');
+    Object.assign(
+      invoice,
+      conversationAfter(
+        { observation: invoice.observation, conversation: invoice.conversation ?? null },
+        { kind: 'CLEAR' },
+      ),
+    );
+    return {
+      items: context.world.messages[conversationKey(context.path)] ?? [],
+      observation: null,
+      conversation: invoice.conversation ?? null,
+    };
+  },
+  getInvoiceMessageFile: (context) => {
+    findInvoice(context, context.path);
+    const message = (context.world.messages[conversationKey(context.path)] ?? []).find(
+      (each) => each.id === context.path.messageId,
+    );
+    if (!message) throw new NotFoundError('ERROR_MESSAGE_NOT_FOUND');
+    const file = message.attachments[context.query.index];
+    if (!file) throw new NotFoundError('ERROR_FILE_NOT_FOUND');
+    return {
+      url: `${context.filesUrl}/${encodeURIComponent(file.fileName)}`,
+      expiresAt: new Date(context.now.getTime() + HOUR_MS / 12).toISOString(),
+      fileName: file.fileName,
+    };
+  },
+  countWaitingConversations: (context) => {
+    const side = sideOf(signedIn(context.persona).user.level);
+    return { count: visibleInvoices(context).filter((invoice) => invoice.conversation?.waitingOn === side).length };
+  },
   disapproveInvoice: (context) =>
     change(context, context.path, (invoice) => {
       requireStatus(invoice, ['PENDING', 'COMPLETED'], 'disapprove');

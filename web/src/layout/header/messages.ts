@@ -38,6 +38,17 @@ export const headerMessages = {
     markAsRead: 'Marcar como leídas',
     seeAll: 'Ver todas las notificaciones',
   },
+  /** Conversations of invoices waiting on the user's answer (issue 23). */
+  conversations: {
+    text: (count: number) => (count > 0 ? `Mensajes (${count})` : 'Mensajes'),
+    title: 'Conversaciones de comprobantes que esperan su respuesta',
+    ariaLabel: (count: number) =>
+      count === 0
+        ? 'Mensajes, ninguna conversación espera su respuesta'
+        : count === 1
+          ? 'Mensajes, 1 conversación espera su respuesta'
+          : `Mensajes, ${count} conversaciones esperan su respuesta`,
+  },
   legend: {
     button: 'Leyenda de estados',
     title: 'Leyenda de estados',

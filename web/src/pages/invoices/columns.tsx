@@ -1,5 +1,6 @@
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
+import Badge from '@cloudscape-design/components/badge';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import type { TableProps } from '@cloudscape-design/components/table';
 import {
@@ -46,6 +47,17 @@ function SapPostingMark({ invoice }: { invoice: InvoiceSummary }) {
     <span data-testid="invoice-sap-posting" data-sap-posting={mark}>
       <br />
       <StatusIndicator type={mark === 'FAILED' ? 'error' : 'warning'}>{text.sapPosting[mark]}</StatusIndicator>
+    </span>
+  );
+}
+
+/** Staff marked it "Observada" (issue 23): a badge beside the status, never a status of its own. */
+function ObservedMark({ invoice }: { invoice: InvoiceSummary }) {
+  if (!invoice.observation) return null;
+  return (
+    <span data-testid="invoice-observed">
+      <br />
+      <Badge color="severity-medium">{text.observedBadge}</Badge>
     </span>
   );
 }
@@ -238,6 +250,7 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       cell: (invoice) => (
         <span data-testid="invoice-status" data-status={invoice.status}>
           <InvoiceStatusIndicator status={invoice.status} />
+          <ObservedMark invoice={invoice} />
           <SapPostingMark invoice={invoice} />
           <RucRiskMark invoice={invoice} />
         </span>

@@ -40,4 +40,12 @@ describe('the invoices filter in the URL', () => {
     expect(serializeFilter(filter).toString()).toBe('acquirerConformity=OPEN');
     expect(parseFilter(new URLSearchParams('acquirerConformity=VENCIDA')).acquirerConformity).toBeUndefined();
   });
+
+  it('keeps "Solo observadas" as observed=true, and nothing else for it', () => {
+    const filter = parseFilter(new URLSearchParams('observed=true'));
+    expect(filter.observed).toBe(true);
+    expect(isFiltered(filter)).toBe(true);
+    expect(serializeFilter(filter).toString()).toBe('observed=true');
+    expect(parseFilter(new URLSearchParams('observed=1'))).toEqual(EMPTY_FILTER);
+  });
 });

@@ -30,6 +30,8 @@ export interface InvoiceFilterState {
   readonly dueTo?: string;
   /** Invoices whose Ley 29623 conformity clock is in this state. */
   readonly acquirerConformity?: AcquirerConformityState;
+  /** "Observadas": only invoices staff marked observed (issue 23). */
+  readonly observed?: boolean;
   readonly mode: FilterMode;
 }
 
@@ -92,6 +94,7 @@ export function parseFilter(params: URLSearchParams): InvoiceFilterState {
     dueFrom: isoDate(params.get('dueFrom')),
     dueTo: isoDate(params.get('dueTo')),
     acquirerConformity: listOf(params.get('acquirerConformity'), ACQUIRER_CONFORMITY_STATES)[0],
+    ...(params.get('observed') === 'true' ? { observed: true } : {}),
     mode: mode === 'MIGO' ? 'MIGO' : 'HES',
   };
 }
@@ -114,6 +117,7 @@ export function serializeFilter(filter: InvoiceFilterState): URLSearchParams {
   set('dueFrom', filter.dueFrom);
   set('dueTo', filter.dueTo);
   set('acquirerConformity', filter.acquirerConformity);
+  if (filter.observed) params.set('observed', 'true');
   if (filter.mode !== 'HES') params.set('mode', filter.mode);
   return params;
 }
@@ -135,6 +139,7 @@ export function isFiltered(filter: InvoiceFilterState): boolean {
     filter.search ||
     filter.dueFrom ||
     filter.dueTo ||
-    filter.acquirerConformity,
+    filter.acquirerConformity ||
+    filter.observed,
   );
 }

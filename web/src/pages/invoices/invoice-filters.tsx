@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import Autosuggest from '@cloudscape-design/components/autosuggest';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
@@ -411,6 +412,7 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
         dueTo: undefined,
       });
     }
+    if (filter.observed) add(text.token.observed, { observed: undefined });
     if (filter.acquirerConformity) {
       add(conformityMessages.filter.token(conformityMessages.filter.options[filter.acquirerConformity]), {
         acquirerConformity: undefined,
@@ -476,6 +478,14 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
             </FormField>
           )}
           <DueRangeField from={filter.dueFrom} to={filter.dueTo} onCommit={(range) => onChange(range)} />
+          <FormField label={text.observed} description={text.observedDescription} data-testid="observed-filter">
+            <Checkbox
+              checked={Boolean(filter.observed)}
+              onChange={({ detail }) => onChange({ observed: detail.checked || undefined })}
+            >
+              {text.observedOnly}
+            </Checkbox>
+          </FormField>
           <FormField label={conformityMessages.filter.label} data-testid="acquirer-conformity-filter">
             <Select
               options={CONFORMITY_OPTIONS}

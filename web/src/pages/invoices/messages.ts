@@ -23,6 +23,8 @@ export const invoicesMessages = {
   refresh: 'Actualizar',
   tableLabel: 'Comprobantes',
   noFile: 'Sin archivo',
+  /** Beside the status of an invoice staff observed (issue 23). */
+  observedBadge: 'Observada',
   xml: 'XML',
   pdf: 'PDF',
   supplier: (name: string, ruc: string) => `${name} (${ruc})`,
@@ -117,7 +119,11 @@ export const invoicesMessages = {
       acquirer: (ruc: string) => `Adquiriente: ${ruc}`,
       issuer: (ruc: string) => `Emisor: ${ruc}`,
       search: (text: string) => `Búsqueda: ${text}`,
+      observed: 'Solo observadas',
     },
+    observed: 'Observación',
+    observedOnly: 'Solo observadas',
+    observedDescription: 'Comprobantes que el personal observó y esperan la respuesta del proveedor.',
   },
   files: {
     actions: (invoiceNumber: string) => `Archivos del comprobante ${invoiceNumber}`,

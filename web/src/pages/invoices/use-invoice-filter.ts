@@ -103,6 +103,7 @@ export function resolveFilter(
         ...(filter.invoiceType.length > 0 ? { invoiceType: filter.invoiceType.join(',') } : {}),
         ...(filter.search ? { search: filter.search } : {}),
         ...(filter.acquirerConformity ? { acquirerConformity: filter.acquirerConformity } : {}),
+        ...(filter.observed ? { observed: 'true' as const } : {}),
         ...(staff && filter.office ? { office: filter.office } : {}),
         ...(staff && filter.responsible ? { responsible: filter.responsible } : {}),
         ...(staff && filter.issuer ? { issuer: filter.issuer } : {}),

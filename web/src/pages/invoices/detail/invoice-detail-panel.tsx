@@ -17,6 +17,7 @@ import { invoiceNumber } from '../columns';
 import { ApproveDespiteRucRiskModal, ApproveModal, RejectModal } from './decision-modals';
 import { HistoryModal } from './history-modal';
 import { InvoiceSummary } from './invoice-summary';
+import { MessagesSection } from './messages-section';
 import { detailMessages as text } from './messages';
 import { documentTitle, reviewAccess } from './review-access';
 import { ReviewForm } from './review-form';
@@ -270,6 +271,16 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
             reviewPart={!editing}
             canRequestSunat={access.canRequestSunatValidation}
             onOpenInvoice={onOpenInvoice}
+          />
+
+          <MessagesSection
+            invoice={invoice}
+            path={path}
+            level={user?.level}
+            onChanged={() => {
+              void detail.mutate();
+              onChanged();
+            }}
           />
         </SpaceBetween>
       </div>

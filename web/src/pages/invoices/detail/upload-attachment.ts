@@ -14,13 +14,18 @@ export class UploadRefusedError extends Error {
  * Sends one supporting document to the documents bucket: a presigned POST from the API (POST
  * /uploads, purpose ATTACHMENT), then the file straight to the bucket. Answers the stored key, which
  * the invoice update names in `attachments`; the server checks type, size and content itself. The
- * upload is made for the invoice's company (`company`): the update takes no other company's upload.
+ * upload is made for the invoice's company (`company`): the update takes no other company's upload. A message's
+ * attachment (purpose MESSAGE_ATTACHMENT) is made for the writer's side of the invoice: its supplier or its company.
  */
-export async function uploadAttachment(file: File, company: string): Promise<string> {
+export async function uploadAttachment(
+  file: File,
+  company: string,
+  purpose: 'ATTACHMENT' | 'MESSAGE_ATTACHMENT' = 'ATTACHMENT',
+): Promise<string> {
   const ticket = await apiCall(routes.createUpload, {
     company,
     body: {
-      purpose: 'ATTACHMENT',
+      purpose,
       fileName: file.name,
       // An unknown type is sent as such, for the API to refuse with the allowed types in its message.
       contentType: file.type || 'application/octet-stream',

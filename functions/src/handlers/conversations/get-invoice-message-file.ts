@@ -1,0 +1,7 @@
+import { conversationRoutes } from '@portal/shared';
+import { httpHandler } from '../../http/wrapper.js';
+import { conversationsWithFiles as conversations } from '../../use-cases/conversation-files.factory.js';
+
+export const handler = httpHandler(conversationRoutes.getInvoiceMessageFile, ({ caller, path, query }) =>
+  conversations.fileLink(caller, path, query),
+);

@@ -1,0 +1,100 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  COUNT_LIMITS,
+  InvoiceMessage,
+  keys,
+  waitingCounterDeltas,
+  type ConversationSide,
+  type ConversationSummary,
+  type Invoice,
+} from '@portal/shared';
+
+/**
+ * The messages of invoices' conversations (issue 23) and the header's counters of conversations waiting on a side.
+ * Messages are written in the invoice's own transaction (invoice-store.ts commit, `alsoPut`); the counters move
+ * with every commit that moves an invoice's wait (`waitingCounterUpdates`).
+ */
+
+/** The item of one message, to put in the invoice's transaction. */
+export function messageItem(
+  invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>,
+  message: InvoiceMessage,
+): Record<string, unknown> & { pk: string; sk: string } {
+  return { ...keys.invoiceMessage(invoice.supplierId, invoice.type, invoice.id, message.id), ...message };
+}
+
+/** The ADD updates of the header's counters an invoice's change moves (rules/conversations.ts). */
+export function waitingCounterUpdates(
+  table: string,
+  invoice: Pick<Invoice, 'supplierId' | 'client'>,
+  before: ConversationSummary | null | undefined,
+  after: ConversationSummary | null | undefined,
+): TransactWriteItem[] {
+  return waitingCounterDeltas(invoice, before, after).map(
+    ({ side, owner, delta }) =>
+      ({
+        Update: {
+          TableName: table,
+          Key: keys.waitingConversations(side, owner),
+          UpdateExpression: 'ADD #count :delta',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':delta': delta },
+        },
+      }) as unknown as TransactWriteItem,
+  );
+}
+
+export function makeConversations(db: DynamoDBDocumentClient, table: string) {
+  return {
+    /** The invoice's messages, oldest first (read strongly consistent: a message just posted is there). */
+    async messagesOf(invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>): Promise<InvoiceMessage[]> {
+      const pk = keys.invoice(invoice.supplierId, invoice.type, invoice.id).pk;
+      const items: InvoiceMessage[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const result = await db.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: { ':pk': pk, ':prefix': keys.invoiceMessagePrefix },
+            ConsistentRead: true,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of result.Items ?? []) items.push(InvoiceMessage.parse(item));
+        startKey = result.LastEvaluatedKey;
+      } while (startKey && items.length < COUNT_LIMITS.messagesPerInvoice);
+      return items;
+    },
+
+    async message(invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>, id: string): Promise<InvoiceMessage | null> {
+      const result = await db.send(
+        new GetCommand({
+          TableName: table,
+          Key: keys.invoiceMessage(invoice.supplierId, invoice.type, invoice.id, id),
+        }),
+      );
+      return result.Item ? InvoiceMessage.parse(result.Item) : null;
+    },
+
+    /** How many invoices' conversations wait on one side, for these owners (RUCs or companies) together. */
+    async waitingCount(side: ConversationSide, owners: readonly string[]): Promise<number> {
+      const unique = [...new Set(owners)];
+      let total = 0;
+      for (let i = 0; i < unique.length; i += 100) {
+        const result = await db.send(
+          new BatchGetCommand({
+            RequestItems: {
+              [table]: { Keys: unique.slice(i, i + 100).map((owner) => keys.waitingConversations(side, owner)) },
+            },
+          }),
+        );
+        for (const item of result.Responses?.[table] ?? []) total += Math.max(0, Number(item.count ?? 0));
+      }
+      return total;
+    },
+  };
+}
+
+export type Conversations = ReturnType<typeof makeConversations>;

@@ -1,0 +1,43 @@
+import { COUNT_LIMITS, TEXT_LIMITS } from '@portal/shared';
+
+/** Every text of an invoice's "Mensajes" section (issue 23). */
+export const conversationMessages = {
+  title: 'Mensajes',
+  description: 'Conversación entre el proveedor y el personal del grupo sobre este comprobante.',
+  loading: 'Cargando mensajes...',
+  loadFailed: 'No se pudieron cargar los mensajes.',
+  retry: 'Reintentar',
+  empty: 'Aún no hay mensajes sobre este comprobante.',
+  listLabel: 'Mensajes del comprobante',
+  observedHeader: 'Comprobante observado',
+  observedBody: (by: string, since: string) =>
+    `Observado por ${by} el ${since}. La respuesta del proveedor levanta la observación.`,
+  observedBodySupplier: (by: string, since: string) =>
+    `${by} observó este comprobante el ${since}. Responda con un mensaje (y los archivos que se piden) para levantar la observación.`,
+  observationTag: 'Observación',
+  author: (name: string, role: string) => `${name} · ${role}`,
+  attachmentsLabel: 'Archivos adjuntos',
+  download: (fileName: string) => `Descargar ${fileName}`,
+  textLabel: 'Nuevo mensaje',
+  textPlaceholder: 'Escriba su mensaje',
+  textConstraint: (length: number) => `${length} de ${TEXT_LIMITS.message} caracteres.`,
+  tooLong: `El mensaje no puede superar los ${TEXT_LIMITS.message} caracteres.`,
+  empty_text: 'Escriba el mensaje antes de enviarlo.',
+  attach: 'Adjuntar',
+  attachConstraint: `PDF, PNG o JPG de hasta 10 MB; hasta ${COUNT_LIMITS.messageAttachments} archivos.`,
+  tooManyFiles: `Un mensaje lleva como máximo ${COUNT_LIMITS.messageAttachments} archivos adjuntos.`,
+  dropzone: 'Suelte los archivos aquí',
+  removeFile: (index: number) => `Quitar el archivo ${index + 1}`,
+  showFewer: 'Mostrar menos',
+  showMore: 'Mostrar más',
+  errorIcon: 'Error',
+  warningIcon: 'Advertencia',
+  send: 'Enviar',
+  sent: 'Mensaje enviado.',
+  observe: 'Marcar como observada',
+  observeHint: 'Escriba en el mensaje qué le pide al proveedor y pulse «Marcar como observada».',
+  observed: 'El comprobante quedó observado; se avisó al proveedor.',
+  clear: 'Quitar observación',
+  cleared: 'Se quitó la observación del comprobante.',
+  uploadFailed: (name: string) => `No se pudo subir el archivo ${name}. Inténtelo nuevamente.`,
+} as const;
