@@ -146,6 +146,22 @@ describe('messages on an invoice', () => {
       await page.getByRole('link', { name: TEXT.header(supplierWaiting - 1) }).waitFor();
       await detailPanel(page, invoice.id).waitFor();
       await expectInert(page);
+
+      // 'Historial' tells every step with its before and after: the mark asked for, and cleared by the answer.
+      await panel.getByRole('button', { name: 'Historial' }).click();
+      const steps = page.getByTestId('invoice-trail').getByTestId('history-event');
+      await steps.first().waitFor();
+      const told = (await steps.allInnerTexts()).map((text) => text.replace(/\s+/g, ' '));
+      const observed = told.findIndex((text) => text.includes('Marcado como observado'));
+      expect(told[observed]).toContain(`Observación: — → ${ask}`);
+      expect(told[observed]).toContain(demoUser('MANAGER').username);
+      const answer = told.at(-1)!;
+      expect(answer).toContain('Mensaje');
+      expect(answer).toContain('Adjuntamos la guía de remisión.');
+      expect(answer).toContain(`Observación: ${ask} → —`);
+      // The supplier's markup reads as text in the trail too.
+      expect(told.some((text) => text.includes(HOSTILE))).toBe(true);
+      await expectInert(page);
     });
 
     const conversation = await call(routes.listInvoiceMessages, {

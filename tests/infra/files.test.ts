@@ -79,7 +79,7 @@ describe('the download links of documents (stage dev)', () => {
     const signers = new Set(
       ROUTES.filter((route) => route.uses.documents?.includes('presignDownload')).map((route) => route.id),
     );
-    expect([...signers]).toEqual(['getInvoiceFile']);
+    expect([...signers].sort()).toEqual(['getInvoiceFile', 'getInvoiceMessageFile']);
     const portalFunctions = ofType('AWS::Lambda::Function').flatMap(([, fn]) => {
       const tag = (fn.Properties?.Tags ?? []).find((t: { Key: string }) => t.Key === PORTAL_FUNCTION_TAG);
       return tag ? [[tag.Value as string, fn] as const] : [];
