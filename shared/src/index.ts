@@ -16,6 +16,7 @@ export * from './schemas/sap-posting.js';
 export * from './schemas/sunat-check.js';
 export * from './schemas/acquirer-conformity.js';
 export * from './schemas/notifications.js';
+export * from './schemas/exports.js';
 export * from './routes/index.js';
 export * from './manifest.js';
 export * from './openapi.js';

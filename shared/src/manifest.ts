@@ -4,6 +4,7 @@ import { acquirerConformityRoutes } from './routes/acquirer-conformity.js';
 import { clientRoutes } from './routes/clients.js';
 import { conformityRoutes } from './routes/conformity.js';
 import { dashboardRoutes } from './routes/dashboard.js';
+import { exportRoutes } from './routes/exports.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { referenceRoutes } from './routes/reference.js';
@@ -35,6 +36,7 @@ export const routes = {
   ...supplierRoutes,
   ...notificationRoutes,
   ...userAdminRoutes,
+  ...exportRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof routes;

@@ -4,6 +4,7 @@ export { acquirerConformityRoutes } from './acquirer-conformity.js';
 export { clientRoutes } from './clients.js';
 export { conformityRoutes } from './conformity.js';
 export { dashboardRoutes } from './dashboard.js';
+export { exportRoutes } from './exports.js';
 export { invoiceRoutes } from './invoices.js';
 export { notificationRoutes } from './notifications.js';
 export { referenceRoutes } from './reference.js';
