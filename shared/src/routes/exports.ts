@@ -10,8 +10,6 @@ export const exportRoutes = {
     summary: 'Pide el archivo (XLSX o CSV) de una lista completa con sus filtros; se genera en segundo plano',
     auth: 'jwt',
     roles: ALL_SIGNED_IN,
-    // The suppliers' list is an administrator's, for no company; the others check the company as their list does.
-    requiresCompany: false,
     request: { body: CreateExportBody },
     response: ExportJob,
     successStatus: 202,
@@ -26,7 +24,6 @@ export const exportRoutes = {
     summary: 'Estado de una exportación propia y, cuando está lista, el enlace de descarga',
     auth: 'jwt',
     roles: ALL_SIGNED_IN,
-    requiresCompany: false,
     request: { path: ExportPath },
     response: ExportJob,
     uses: { table: 'read', documents: ['exportDownload'] },
