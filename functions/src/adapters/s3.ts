@@ -1,4 +1,4 @@
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -9,7 +9,6 @@ import {
   S3ServiceException,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { BUCKETS, FILE_LINKS_ENV, RUNTIME_ENV } from '@portal/shared';
@@ -112,48 +111,13 @@ async function readAtMost(body: unknown, length: number): Promise<Uint8Array> {
   return new Uint8Array(Buffer.concat(chunks).subarray(0, length));
 }
 
-function clientConfig(bucket: S3Bucket): S3ClientConfig {
+/** The S3 client's configuration for a bucket. */
+export function clientConfig(bucket: S3Bucket): S3ClientConfig {
   return {
     ...(bucket.region ? { region: bucket.region } : {}),
     ...(bucket.credentials ? { credentials: bucket.credentials } : {}),
     ...(bucket.endpoint ? { endpoint: bucket.endpoint } : {}),
     forcePathStyle: bucket.pathStyle,
-  };
-}
-
-/** A stream on its way to an object: write into `stream`, then await `done`; `abort` drops the parts sent. */
-export interface StreamUpload {
-  readonly stream: PassThrough;
-  readonly done: Promise<void>;
-  abort(): Promise<void>;
-}
-
-/** Bytes buffered per part (S3's minimum part is 5 MiB); parts sent at once. Memory stays about their product. */
-const PART_BYTES = 5 * 1024 * 1024;
-const PARTS_AT_ONCE = 2;
-
-/**
- * Streams objects of unknown length into the bucket with a multipart upload (@aws-sdk/lib-storage): the object
- * exists only once every part arrived and the upload completed; a failed or aborted one leaves no object (its parts
- * are aborted, and the bucket's lifecycle rule removes any left behind).
- */
-export function makeStreamUploads(bucket: S3Bucket): { upload(key: string, contentType: string): StreamUpload } {
-  const client = telemetry.instrumentClient(new S3Client(clientConfig(bucket)));
-  return {
-    upload(key, contentType) {
-      const stream = new PassThrough();
-      const upload = new Upload({
-        client,
-        params: { Bucket: bucket.name, Key: key, Body: stream, ContentType: contentType },
-        partSize: PART_BYTES,
-        queueSize: PARTS_AT_ONCE,
-        leavePartsOnError: false,
-      });
-      const done = upload.done().then(() => undefined);
-      // Awaited by the caller once the stream ends; until then a failure must not be an unhandled rejection.
-      done.catch(() => undefined);
-      return { stream, done, abort: () => upload.abort() };
-    },
   };
 }
 

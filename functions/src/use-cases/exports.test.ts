@@ -4,14 +4,13 @@ import type { ExternalUser } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import type { StoredExportJob } from '../repositories/export-jobs.js';
 import type { FeedItem } from '../repositories/notifications.js';
+import { makeExportRunner, type ExportUpload } from './export-runner.js';
 import {
   MAX_RUNNING_EXPORTS,
   attachmentDisposition,
-  makeExportRunner,
   makeReadExport,
   makeRequestExport,
   type ExportSources,
-  type ExportUpload,
 } from './exports.js';
 
 const ADMIN: Caller = {

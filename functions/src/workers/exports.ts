@@ -1,14 +1,15 @@
 import { ExportMessage, QUEUES } from '@portal/shared';
 import { clock } from '../adapters/clock.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
-import { documentsBucketFromEnv, makeStreamUploads } from '../adapters/s3.js';
+import { documentsBucketFromEnv } from '../adapters/s3.js';
+import { makeStreamUploads } from '../adapters/s3-uploads.js';
 import { observed } from '../observability/observed.js';
 import { makeExportJobRepository } from '../repositories/export-jobs.js';
 import { makeInvoiceRepository } from '../repositories/invoices.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
 import { conformityDocuments } from '../use-cases/conformity-documents.factory.js';
 import { supplierAccountsListing } from '../use-cases/export-sources.factory.js';
-import { makeExportRunner } from '../use-cases/exports.js';
+import { makeExportRunner } from '../use-cases/export-runner.js';
 import { makeListInvoices } from '../use-cases/list-invoices.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { acknowledgingOutgoing } from './acknowledge.js';
