@@ -429,8 +429,10 @@ describe('the matrix itself', () => {
       [
         'approveInvoice',
         'countInvoices',
+        'createExport',
         'disapproveInvoice',
         'getDashboard',
+        'getExport',
         'getInvoice',
         'getInvoiceFile',
         'listEmployees',
