@@ -104,7 +104,7 @@ export const BUNDLE_BUDGETS: Readonly<Record<FunctionKind, { rawKb: number; impo
 };
 
 /**
- * The functions allowed more, each with its reason. The exports worker (docs/adr/0030-list-exports.md) carries
+ * The functions allowed more, each with its reason. The exports worker (docs/adr/0032-list-exports.md) carries
  * exceljs's streaming XLSX writer and the zip writer under it (archiver: ~300 KB, already imported alone, without
  * exceljs's readers); its cold start precedes a file that takes seconds to minutes, which no one waits on a screen.
  */
@@ -113,6 +113,9 @@ export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { rawKb: number; 
 };
 
 /** The budget of one function: its exception, else its kind's. */
-export function budgetOf(fn: { readonly name: string; readonly kind: FunctionKind }): { rawKb: number; importMs: number } {
+export function budgetOf(fn: { readonly name: string; readonly kind: FunctionKind }): {
+  rawKb: number;
+  importMs: number;
+} {
   return BUNDLE_BUDGET_EXCEPTIONS[fn.name] ?? BUNDLE_BUDGETS[fn.kind];
 }

@@ -77,7 +77,7 @@ describe('documents bucket', () => {
       const [, bucket] = documentsBucket(resources);
       expect(bucket.Properties!.VersioningConfiguration).toEqual({ Status: 'Enabled' });
       const all = bucket.Properties!.LifecycleConfiguration.Rules as Record<string, any>[];
-      // The exports of the lists (docs/adr/0030-list-exports.md) are copies made on request under exports/, which
+      // The exports of the lists (docs/adr/0032-list-exports.md) are copies made on request under exports/, which
       // no document key uses: their own rule expires them after a day, and nothing else.
       const exportsRules = all.filter((rule) => rule.Id === 'ExpireListExports');
       expect(exportsRules).toEqual([expect.objectContaining({ Prefix: 'exports/', ExpirationInDays: 1 })]);

@@ -19,7 +19,7 @@ import {
 import { EXPORT_TITLES } from './export-names.js';
 
 /**
- * The file of an export (docs/adr/0030-list-exports.md): a header row, then one row per item of the list, streamed
+ * The file of an export (docs/adr/0032-list-exports.md): a header row, then one row per item of the list, streamed
  * so that memory stays flat whatever the row count.
  * - XLSX through exceljs's streaming writer: amounts as numbers (#,##0.00), dates as dates (dd/mm/yyyy, Lima's
  *   calendar), the header bold, frozen and with an autofilter over every column.

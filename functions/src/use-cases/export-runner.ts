@@ -18,7 +18,7 @@ import {
 } from './exports.js';
 
 /**
- * The exports worker's side (docs/adr/0030-list-exports.md): the file of a job, written by paging through the list's
+ * The exports worker's side (docs/adr/0032-list-exports.md): the file of a job, written by paging through the list's
  * own use case as its requester. Apart from exports.ts so that the API's functions do not bundle the file writer.
  */
 

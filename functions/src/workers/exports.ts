@@ -31,7 +31,7 @@ const runner = makeExportRunner({
 });
 
 /**
- * Consumer of the exports queue: makes the file of one job per message (docs/adr/0030-list-exports.md). A failure is
+ * Consumer of the exports queue: makes the file of one job per message (docs/adr/0032-list-exports.md). A failure is
  * left for redelivery, which writes the file again from its first row; on the last delivery the job is FAILED.
  */
 export const handler = observed(

@@ -59,7 +59,7 @@ export class Storage extends Construct {
           id: 'KeepOldVersionsForTaxRetention',
           noncurrentVersionExpiration: Duration.days(retentionDays(props.retentionYears)),
         },
-        // The exports of the lists (docs/adr/0030-list-exports.md) are copies made on request, not documents:
+        // The exports of the lists (docs/adr/0032-list-exports.md) are copies made on request, not documents:
         // gone a day after they are made, every version, and any part of an upload that never completed.
         {
           id: 'ExpireListExports',

@@ -58,7 +58,7 @@ export const QUEUES = {
     consumerUses: { table: 'write', email: true },
   },
   /**
-   * Exports of a list (issue 23, docs/adr/0030-list-exports.md): one job per message, streamed to S3. A file of
+   * Exports of a list (issue 23, docs/adr/0032-list-exports.md): one job per message, streamed to S3. A file of
    * 100,000 rows takes about a minute; the visibility timeout is six times the consumer's.
    */
   exports: {

@@ -145,7 +145,7 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_ACQUIRER_DISCONFORMITY_WITHOUT_CAUSE:
     'Indique la causal de la disconformidad: plazo de pago acordado, monto neto pendiente de pago o reclamo sobre los bienes o servicios.',
   ERROR_ACQUIRER_DISCONFORMITY_WITHOUT_REASON: 'Por favor, describa el motivo de la disconformidad.',
-  // Issue 23, exports of the lists (docs/adr/0030-list-exports.md).
+  // Issue 23, exports of the lists (docs/adr/0032-list-exports.md).
   ERROR_EXPORT_NOT_FOUND: 'No se encontró la exportación solicitada.',
   ERROR_TOO_MANY_EXPORTS: 'Ya tiene {limit} exportaciones en curso. Espere a que termine alguna antes de pedir otra.',
   ERROR_EXPORT_LIST_NOT_ALLOWED: 'Su perfil no puede exportar la lista «{list}».',
