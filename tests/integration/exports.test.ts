@@ -1,3 +1,6 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,9 +13,16 @@ import {
   type InvoiceStatus,
 } from '@portal/shared';
 import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { makeStreamUploads } from '../../functions/src/adapters/s3-uploads.js';
+import { makeExportJobRepository, type StoredExportJob } from '../../functions/src/repositories/export-jobs.js';
+import { makeInvoiceRepository } from '../../functions/src/repositories/invoices.js';
+import { makeNotificationRepository } from '../../functions/src/repositories/notifications.js';
+import { makeExportRunner } from '../../functions/src/use-cases/export-runner.js';
+import { makeListInvoices } from '../../functions/src/use-cases/list-invoices.js';
+import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf } from '../support/api.js';
 import { table } from '../support/fixtures.js';
-import { demoUser } from '../support/stage.js';
+import { demoUser, stage } from '../support/stage.js';
 
 /**
  * Issue 23, "Exportar": the whole filtered list as a file, made by the exports worker on the local stage (DynamoDB
@@ -196,6 +206,103 @@ describe('exports of the lists', () => {
     expect(lines).toHaveLength(job.rows + 1);
     const ruc = lines[0]!.split(',').indexOf('RUC del proveedor');
     for (const line of lines.slice(1)) expect(line.split(',')[ruc]).toBe(own);
+  }, 300_000);
+
+  it('a worker that dies mid-file: the retry makes the whole file again, the job READY with every row, one file', async () => {
+    // The exports worker's code in this process, on the stage's table and bucket, so that it can be made to die:
+    // the job is written without its queue message, so that the stage's own worker never takes it.
+    const { endpoints, region, tableName, documentsBucket } = stage();
+    const db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS }),
+      { marshallOptions: { removeUndefinedValues: true } },
+    );
+    process.env.AWS_REQUEST_CHECKSUM_CALCULATION = 'WHEN_REQUIRED';
+    process.env.AWS_RESPONSE_CHECKSUM_VALIDATION = 'WHEN_REQUIRED';
+    const bucket = {
+      name: documentsBucket,
+      endpoint: endpoints.s3,
+      region,
+      credentials: LOCAL_CREDENTIALS,
+      pathStyle: true,
+    };
+    const token = await tokenOf('MANAGER');
+    const sub = subOf(token);
+    const id = crypto.randomUUID();
+    const job: StoredExportJob = {
+      id,
+      userId: sub,
+      list: 'invoices',
+      format: 'xlsx',
+      filters: { issuer: SUPPLIER.taxId, invoiceStatus: 'PENDING' },
+      requester: {
+        sub,
+        username: demoUser('MANAGER').username,
+        email: demoUser('MANAGER').username,
+        firstName: 'Carmen',
+        lastName: 'Gutiérrez',
+        level: 'MANAGER',
+        taxIds: demoUser('MANAGER').taxId!.split(','),
+        groups: [],
+        activeCompany: COMPANY.taxId,
+      },
+      status: 'QUEUED',
+      rows: 0,
+      total: MATCHING,
+      attempts: 0,
+      key: `exports/${sub}/${id}.xlsx`,
+      fileName: 'Comprobantes.xlsx',
+      createdAt: new Date().toISOString(),
+      startedAt: null,
+      finishedAt: null,
+      error: null,
+    };
+    const jobs = makeExportJobRepository(db, tableName);
+    await table().put({ ...keys.exportJob(sub, id), ...job });
+
+    const list = makeListInvoices({ invoices: makeInvoiceRepository(db, tableName) });
+    let pages = 0;
+    let dies = true;
+    const runner = makeExportRunner({
+      jobs,
+      sources: {
+        async listInvoices(caller, query) {
+          pages += 1;
+          if (dies && pages === 4) throw new Error('el worker murió a mitad del archivo');
+          return list(caller, query);
+        },
+        listConformity: () => Promise.reject(new Error('not this list')),
+        listSuppliers: () => Promise.reject(new Error('not this list')),
+      },
+      upload: (key, contentType) => makeStreamUploads(bucket).upload(key, contentType),
+      feed: makeNotificationRepository(db, tableName),
+      clock: () => new Date(),
+      progressEvery: 100,
+    });
+
+    const message = { userId: sub, exportId: id };
+    await expect(runner.run(message, false)).rejects.toThrow('el worker murió');
+    expect(await jobs.get(sub, id)).toMatchObject({ status: 'RUNNING', attempts: 1, rows: 300 });
+    const s3 = new S3Client({ region, endpoint: endpoints.s3, credentials: LOCAL_CREDENTIALS, forcePathStyle: true });
+    const objects = async () =>
+      (
+        (await s3.send(new ListObjectsV2Command({ Bucket: documentsBucket, Prefix: `exports/${sub}/${id}` })))
+          .Contents ?? []
+      ).map((object) => object.Key);
+    expect(await objects()).toEqual([]);
+
+    dies = false;
+    await runner.run(message, false);
+    expect(await jobs.get(sub, id)).toMatchObject({ status: 'READY', attempts: 2, rows: MATCHING });
+    expect(await objects()).toEqual([job.key]);
+    // The message delivered once more: nothing is made again.
+    await runner.run(message, false);
+    expect(await jobs.get(sub, id)).toMatchObject({ status: 'READY', attempts: 2 });
+
+    const read = await call<ExportJob>(routes.getExport, { token, path: { exportId: id } });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(await (await fetch(read.body.url!)).arrayBuffer());
+    expect(book.worksheets[0]!.rowCount).toBe(MATCHING + 1);
+    s3.destroy();
   }, 300_000);
 
   it('refuses oversized and hostile filters with 400, before any job', async () => {
