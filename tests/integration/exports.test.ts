@@ -347,6 +347,12 @@ describe('exports of the lists', () => {
     const text = await (await fetch(b.url!)).text();
     expect(text.trimEnd().split('\r\n')).toHaveLength(b.rows + 1);
     expect(text).toContain('Correo electrónico,Nombres,Apellidos,RUC,Razón social');
+
+    // Both notices reached the administrator's own feed; they go, so that the administrator's feed stays as the
+    // other tests know it (an administrator has no company feed: tests/e2e/notifications.test.ts).
+    const own = await table().partition(`FEED#USER#${subOf(token)}`);
+    expect(own.map((item) => item.message).join('\n')).toContain(a.fileName);
+    for (const item of own) await table().delete({ pk: String(item.pk), sk: String(item.sk) });
   }, 300_000);
 
   describe('a user with three exports under way', () => {
