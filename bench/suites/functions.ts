@@ -1,4 +1,4 @@
-import { BUNDLE_BUDGETS } from '../../infra/lib/bundling.js';
+import { budgetOf } from '../../infra/lib/bundling.js';
 import { bundleAll, coldImportMs } from '../lib/bundles.js';
 import { evaluate, type BenchSuite, type Figure } from '../lib/figures.js';
 
@@ -24,7 +24,7 @@ export const suite: BenchSuite = {
         for (const bundle of bundles) samplesOf.get(bundle)!.push(await coldImportMs(bundle.file));
       }
       for (const bundle of bundles) {
-        const budget = BUNDLE_BUDGETS[bundle.kind];
+        const budget = budgetOf(bundle);
         const samples = samplesOf.get(bundle)!;
         context.log(
           `${bundle.name}: ${(bundle.rawBytes / KB).toFixed(0)} KB, ${(bundle.gzipBytes / KB).toFixed(0)} KB gzip, import ${samples.map((ms) => ms.toFixed(0)).join('/')} ms`,

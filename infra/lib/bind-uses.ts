@@ -33,7 +33,7 @@ export function bindUses(fn: PortalFunction, uses: FunctionUses, resources: Port
   if (uses.table !== 'none') resources.data.bindTable(fn, uses.table);
   const documents = uses.documents ?? [];
   if (documents.length > 0) resources.storage.bindDocuments(fn, documents);
-  if (documents.includes('presignDownload')) resources.files.bindLinks(fn);
+  if (documents.includes('presignDownload') || documents.includes('exportDownload')) resources.files.bindLinks(fn);
   for (const key of new Set(uses.queues ?? [])) resources.queues.bindSend(fn, key);
   const userPool = uses.userPool ?? [];
   if (userPool.length > 0) {

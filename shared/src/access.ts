@@ -30,7 +30,7 @@ export interface FunctionUses {
 
 export type TableAccess = 'none' | 'read' | 'write';
 /** The product's queues (QUEUES is keyed by exactly these). */
-export type QueueKey = 'sunatValidation' | 'miroRequests' | 'notifications';
+export type QueueKey = 'sunatValidation' | 'miroRequests' | 'notifications' | 'exports';
 
 /**
  * What a function does with the documents bucket:
@@ -38,8 +38,17 @@ export type QueueKey = 'sunatValidation' | 'miroRequests' | 'notifications';
  * - `delete`: deletes an object (a refused upload; versioning keeps the old version);
  * - `presignUpload`: signs the browser's POST policy (the upload is then made with the function's s3:PutObject);
  * - `presignDownload`: signs a download link (made with the function's s3:GetObject).
+ * - `exportWrite`: writes a list's export under exports/ (multipart upload; s3:PutObject on that prefix only);
+ * - `exportDownload`: signs the download link of an export (s3:GetObject on exports/ only).
  */
-export const DOCUMENT_OPERATIONS = ['read', 'delete', 'presignUpload', 'presignDownload'] as const;
+export const DOCUMENT_OPERATIONS = [
+  'read',
+  'delete',
+  'presignUpload',
+  'presignDownload',
+  'exportWrite',
+  'exportDownload',
+] as const;
 export type DocumentOperation = (typeof DOCUMENT_OPERATIONS)[number];
 
 /** Cognito user-pool operations a function may call with IAM credentials (`cognito-idp:<operation>`). */

@@ -5,6 +5,7 @@ import { clientRoutes } from './routes/clients.js';
 import { conformityRoutes } from './routes/conformity.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { dashboardRoutes } from './routes/dashboard.js';
+import { exportRoutes } from './routes/exports.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { referenceRoutes } from './routes/reference.js';
@@ -37,6 +38,7 @@ export const routes = {
   ...supplierRoutes,
   ...notificationRoutes,
   ...userAdminRoutes,
+  ...exportRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof routes;

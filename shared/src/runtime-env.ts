@@ -67,7 +67,9 @@ export function functionEnvironment(kind: FunctionKind, uses: FunctionUses): rea
   if (uses.table !== 'none') names.add(RUNTIME_ENV.tableName);
   const documents = uses.documents ?? [];
   if (documents.length > 0) names.add(BUCKETS.documents.env).add(RUNTIME_ENV.s3ForcePathStyle);
-  if (documents.includes('presignDownload')) names.add(FILE_LINKS_ENV.origin).add(FILE_LINKS_ENV.bucketDomain);
+  if (documents.includes('presignDownload') || documents.includes('exportDownload')) {
+    names.add(FILE_LINKS_ENV.origin).add(FILE_LINKS_ENV.bucketDomain);
+  }
   for (const key of uses.queues ?? []) names.add(QUEUES[key].env);
   if ((uses.userPool ?? []).length > 0) {
     names.add(RUNTIME_ENV.userPoolId).add(RUNTIME_ENV.userPoolClientId).add(RUNTIME_ENV.adminGroupName);

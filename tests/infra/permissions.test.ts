@@ -69,6 +69,10 @@ function expectedGrants(uses: FunctionUses, consumes?: QueueKey): string[] {
     if (operation === 'delete') expected.push('s3:DeleteObject on documents/*');
     if (operation === 'presignUpload') expected.push('s3:PutObject on documents/*');
     if (operation === 'presignDownload') expected.push('s3:GetObject on documents/*');
+    // The exports of the lists: their prefix only.
+    if (operation === 'exportWrite')
+      expected.push('s3:PutObject on documents/exports/*', 's3:AbortMultipartUpload on documents/exports/*');
+    if (operation === 'exportDownload') expected.push('s3:GetObject on documents/exports/*');
   }
   for (const key of uses.queues ?? []) expected.push(...grants(QUEUE_SEND, `queue:${key}`));
   if (consumes) expected.push(...grants(QUEUE_CONSUME, `queue:${consumes}`));
@@ -144,6 +148,7 @@ describe('least privilege: each function is granted exactly what it declares (st
     if (!found) return text;
     const [, name] = found;
     if (name === 'table' && text.includes('/index/')) return 'index';
+    if (name === 'documents' && text.includes('/exports/*')) return 'documents/exports/*';
     if (name === 'documents' && text.includes('/*')) return 'documents/*';
     return name;
   }

@@ -76,7 +76,12 @@ describe('documents bucket', () => {
     ] as const) {
       const [, bucket] = documentsBucket(resources);
       expect(bucket.Properties!.VersioningConfiguration).toEqual({ Status: 'Enabled' });
-      const rules = bucket.Properties!.LifecycleConfiguration.Rules as Record<string, any>[];
+      const all = bucket.Properties!.LifecycleConfiguration.Rules as Record<string, any>[];
+      // The exports of the lists (docs/adr/0032-list-exports.md) are copies made on request under exports/, which
+      // no document key uses: their own rule expires them after a day, and nothing else.
+      const exportsRules = all.filter((rule) => rule.Id === 'ExpireListExports');
+      expect(exportsRules).toEqual([expect.objectContaining({ Prefix: 'exports/', ExpirationInDays: 1 })]);
+      const rules = all.filter((rule) => rule.Id !== 'ExpireListExports');
       const kept = rules.filter((rule) => rule.NoncurrentVersionExpiration);
       expect(kept).toEqual([
         expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: days } }),

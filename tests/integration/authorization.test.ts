@@ -258,6 +258,26 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   assignClientToInternalUser: () => ({ own: { path: { userId: 'someone' }, query: { client: '123' } } }),
   unassignClientFromInternalUser: () => ({ own: { path: { userId: 'someone' }, query: { client: '123' } } }),
   listAuditEvents: () => ({ own: {} }),
+  // Exports: the request is refused by the list's own filter check (an inverted due range) after authorization, so no
+  // job is made; another tenant's company is refused as the list refuses it. An export id is the owner's alone: an
+  // id not the caller's answers 404 (tests/integration/exports.test.ts reads another user's real export).
+  createExport: (actor) => ({
+    own: { body: { list: 'invoices', format: 'csv', filters: { dueFrom: '2026-03-10', dueTo: '2026-03-01' } } },
+    foreign:
+      actor.role === 'SUPPLIER'
+        ? otherCompany({ body: { list: 'invoices', format: 'csv', filters: { issuer: actor.otherSupplier } } })
+        : actor.role === 'MANAGER'
+          ? otherCompany({ body: { list: 'invoices', format: 'csv', filters: { client: FOREIGN_COMPANY } } })
+          : undefined,
+  }),
+  getExport: () => ({
+    own: { path: { exportId: 'no-es-un-uuid' } },
+    foreign: {
+      probe: { path: { exportId: '3f9c2b1e-8d4a-4c6e-9b7f-1a2b3c4d5e6f' } },
+      status: 404,
+      code: 'ERROR_EXPORT_NOT_FOUND',
+    },
+  }),
 };
 
 const jwtRoutes = ROUTES.filter((def) => def.auth === 'jwt');
@@ -431,8 +451,10 @@ describe('the matrix itself', () => {
         'approveInvoice',
         'clearInvoiceObservation',
         'countInvoices',
+        'createExport',
         'disapproveInvoice',
         'getDashboard',
+        'getExport',
         'getInvoice',
         'getInvoiceFile',
         'getInvoiceMessageFile',

@@ -357,7 +357,7 @@ describe('messages on an invoice', () => {
       outgoing: makeOutgoing(
         db,
         tableName,
-        { notifications: down, sunatValidation: down, miroRequests: down },
+        { notifications: down, sunatValidation: down, miroRequests: down, exports: down },
         { error: () => undefined },
       ),
       verifyAttachment: () => Promise.reject(new Error('no attachments here')),

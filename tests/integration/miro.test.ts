@@ -211,6 +211,7 @@ function inProcessReview(miroMessages: MiroRequestMessage[]) {
         miroRequests: { send: async (body) => void miroMessages.push(body as MiroRequestMessage) },
         notifications: { send: async () => undefined },
         sunatValidation: { send: async () => undefined },
+        exports: { send: async () => undefined },
       },
       { error: () => undefined },
     ),

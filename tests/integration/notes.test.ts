@@ -156,6 +156,7 @@ async function crashAfterPosting(note: InvoiceDetail): Promise<string> {
         miroRequests: { send: async (body) => void kept.push(body as MiroRequestMessage) },
         notifications: { send: async () => undefined },
         sunatValidation: { send: async () => undefined },
+        exports: { send: async () => undefined },
       },
       { error: () => undefined },
     ),

@@ -11,12 +11,16 @@ import {
   type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -32,6 +36,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBucket, ensureQueues, ensureTable } from '../../infra/local/provision/aws-resources.js';
 import { startDynamoDb } from '../../infra/local/services/dynamodb.js';
 import { S3_CLIENT_COMPAT, startS3 } from '../../infra/local/services/s3.js';
+import { makeStreamUploads } from '../../functions/src/adapters/s3-uploads.js';
 import { startSqs } from '../../infra/local/services/sqs.js';
 import { assertPortFree, LOCAL_CREDENTIALS, type RunningService } from '../../infra/local/services/types.js';
 import { freePort, makeTempDir, removeDir } from './helpers.js';
@@ -446,6 +451,117 @@ describe('the S3 proxy, as strict as AWS', () => {
       stranger.destroy();
     }
     expect((await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: KEY }))).ContentLength).toBe(PDF.length);
+  });
+});
+
+describe('multipart uploads through the S3 proxy, as AWS takes them', () => {
+  const MiB = 1024 * 1024;
+  const codeOf = (error: unknown) => (error as { name?: string }).name;
+  /** The exports worker's uploader (functions/src/adapters/s3-uploads.ts) on this stand-in. */
+  const uploader = () =>
+    makeStreamUploads({
+      name: BUCKET,
+      endpoint: s3Service.endpoint,
+      region: REGION,
+      credentials: LOCAL_CREDENTIALS,
+      pathStyle: true,
+    });
+  /** Writes `bytes` in 64 KiB chunks, as the file writer does, waiting for the stream to drain. */
+  const writeAll = async (stream: NodeJS.WritableStream, bytes: Buffer) => {
+    for (let start = 0; start < bytes.length; start += 64 * 1024) {
+      if (!stream.write(bytes.subarray(start, start + 64 * 1024))) {
+        await new Promise((resolve) => stream.once('drain', resolve));
+      }
+    }
+  };
+  const exists = (key: string) =>
+    s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })).then(
+      () => true,
+      () => false,
+    );
+  const previous = {
+    request: process.env.AWS_REQUEST_CHECKSUM_CALCULATION,
+    response: process.env.AWS_RESPONSE_CHECKSUM_VALIDATION,
+  };
+
+  beforeAll(async () => {
+    await ensureBucket(s3, BUCKET);
+    // What the local stage gives its functions (S3_CLIENT_COMPAT in the environment's form).
+    process.env.AWS_REQUEST_CHECKSUM_CALCULATION = 'WHEN_REQUIRED';
+    process.env.AWS_RESPONSE_CHECKSUM_VALIDATION = 'WHEN_REQUIRED';
+  });
+  afterAll(() => {
+    for (const [name, value] of [
+      ['AWS_REQUEST_CHECKSUM_CALCULATION', previous.request],
+      ['AWS_RESPONSE_CHECKSUM_VALIDATION', previous.response],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it('stores a streamed file of three parts byte for byte, and serves it through a presigned link', async () => {
+    const key = 'exports/usuario/archivo-grande.csv';
+    const bytes = Buffer.alloc(12 * MiB + 123);
+    for (let i = 0; i < bytes.length; i += 1) bytes[i] = (i * 31 + (i >> 10)) % 251;
+    const upload = uploader().upload(key, 'text/csv; charset=utf-8');
+    await writeAll(upload.stream, bytes);
+    upload.stream.end();
+    await upload.done;
+
+    const link = await getSignedUrl(s3, new GetObjectCommand({ Bucket: BUCKET, Key: key }), { expiresIn: 60 });
+    const fetched = await fetch(link);
+    expect(fetched.status).toBe(200);
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
+  }, 60_000);
+
+  it('leaves no object when the upload is aborted mid-file, and refuses its parts afterwards', async () => {
+    const key = 'exports/usuario/a-medias.xlsx';
+    const upload = uploader().upload(key, 'application/octet-stream');
+    await writeAll(upload.stream, Buffer.alloc(11 * MiB, 7));
+    await upload.abort();
+    await expect(upload.done).rejects.toThrow();
+    expect(await exists(key)).toBe(false);
+  }, 60_000);
+
+  it('refuses small parts but the last, parts out of order or never sent, and a part of an aborted upload', async () => {
+    const key = 'exports/usuario/partes.csv';
+    const started = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: key }));
+    const UploadId = started.UploadId!;
+    const part = async (PartNumber: number, bytes: Buffer) => ({
+      PartNumber,
+      ETag: (await s3.send(new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId, PartNumber, Body: bytes })))
+        .ETag,
+    });
+    const small = await part(1, Buffer.alloc(1024, 1));
+    const last = await part(2, Buffer.alloc(1024, 2));
+    const complete = (Parts: { PartNumber: number; ETag?: string }[]) =>
+      s3.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: key, UploadId, MultipartUpload: { Parts } }));
+
+    await expect(complete([small, last]).catch(codeOf)).resolves.toBe('EntityTooSmall');
+    await expect(complete([last, small]).catch(codeOf)).resolves.toBe('InvalidPartOrder');
+    await expect(complete([small, { PartNumber: 3, ETag: last.ETag }]).catch(codeOf)).resolves.toBe('InvalidPart');
+    expect(await exists(key)).toBe(false);
+
+    await s3.send(new AbortMultipartUploadCommand({ Bucket: BUCKET, Key: key, UploadId }));
+    await expect(part(3, Buffer.alloc(10)).catch(codeOf)).resolves.toBe('NoSuchUpload');
+    await expect(complete([last]).catch(codeOf)).resolves.toBe('NoSuchUpload');
+    expect(await exists(key)).toBe(false);
+
+    // One small part alone is the last one: allowed, as in S3.
+    const again = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: key }));
+    const only = await s3.send(
+      new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId: again.UploadId!, PartNumber: 1, Body: 'fila;1\r\n' }),
+    );
+    await s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: BUCKET,
+        Key: key,
+        UploadId: again.UploadId!,
+        MultipartUpload: { Parts: [{ PartNumber: 1, ETag: only.ETag }] },
+      }),
+    );
+    expect(await exists(key)).toBe(true);
   });
 });
 

@@ -111,13 +111,18 @@ async function readAtMost(body: unknown, length: number): Promise<Uint8Array> {
   return new Uint8Array(Buffer.concat(chunks).subarray(0, length));
 }
 
-export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => new Date()): DocumentFiles {
-  const config: S3ClientConfig = {
+/** The S3 client's configuration for a bucket. */
+export function clientConfig(bucket: S3Bucket): S3ClientConfig {
+  return {
     ...(bucket.region ? { region: bucket.region } : {}),
     ...(bucket.credentials ? { credentials: bucket.credentials } : {}),
     ...(bucket.endpoint ? { endpoint: bucket.endpoint } : {}),
     forcePathStyle: bucket.pathStyle,
   };
+}
+
+export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => new Date()): DocumentFiles {
+  const config = clientConfig(bucket);
   const client = telemetry.instrumentClient(new S3Client(config));
   const presigner = new S3Client(config);
   // The links' signer addresses the bucket by the domain the distribution forwards to, as it is (with

@@ -10,7 +10,8 @@ import {
 import { Notification, keys, type NotificationMessage } from '@portal/shared';
 import * as z from 'zod/mini';
 
-export type Audience = { readonly kind: 'SUPPLIER' | 'CLIENT'; readonly taxId: string };
+/** A feed: a supplier RUC's, a company's, or one user's own ('USER', `taxId` its sub). */
+export type Audience = { readonly kind: 'SUPPLIER' | 'CLIENT' | 'USER'; readonly taxId: string };
 export type FeedItem = Omit<Notification, 'isRead'>;
 
 /** A feed item as stored: the notification without its read mark (that is per user, kept apart). */

@@ -13,10 +13,10 @@ import { notificationId, type Audience, type NotificationRepository } from '../r
 /** How many notifications the header's panel shows (spec §2: recent notifications). */
 export const RECENT_LIMIT = 20;
 
-/** A supplier reads the feeds of its RUCs; staff read the feeds of their companies. */
+/** A supplier reads the feeds of its RUCs; staff read the feeds of their companies; everyone reads its own. */
 export function audiencesOfCaller(caller: Caller): Audience[] {
   const kind = caller.level === 'SUPPLIER' ? 'SUPPLIER' : 'CLIENT';
-  return caller.taxIds.map((taxId) => ({ kind, taxId }));
+  return [...caller.taxIds.map((taxId): Audience => ({ kind, taxId })), { kind: 'USER', taxId: caller.sub }];
 }
 
 const escapeHtml = (text: string) =>

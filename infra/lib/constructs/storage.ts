@@ -59,6 +59,15 @@ export class Storage extends Construct {
           id: 'KeepOldVersionsForTaxRetention',
           noncurrentVersionExpiration: Duration.days(retentionDays(props.retentionYears)),
         },
+        // The exports of the lists (docs/adr/0032-list-exports.md) are copies made on request, not documents:
+        // gone a day after they are made, every version, and any part of an upload that never completed.
+        {
+          id: 'ExpireListExports',
+          prefix: EXPORTS_PREFIX,
+          expiration: Duration.days(1),
+          noncurrentVersionExpiration: Duration.days(1),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
       ],
       cors: [
         {
@@ -106,15 +115,42 @@ export class Storage extends Construct {
         description: 'Sign download links to objects of the documents bucket',
         statements: [new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [objects] })],
       },
+      exportWrite: {
+        description: 'Write the exports of the lists (multipart uploads) under exports/ of the documents bucket',
+        statements: [
+          new iam.PolicyStatement({
+            actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
+            resources: [this.documents.arnForObjects(`${EXPORTS_PREFIX}*`)],
+          }),
+        ],
+      },
+      exportDownload: {
+        description: 'Sign download links to the exports of the lists (exports/ of the documents bucket)',
+        statements: [
+          new iam.PolicyStatement({
+            actions: ['s3:GetObject'],
+            resources: [this.documents.arnForObjects(`${EXPORTS_PREFIX}*`)],
+          }),
+        ],
+      },
     };
     const bucketLogicalId = Stack.of(this).getLogicalId(this.documents.node.defaultChild as s3.CfnBucket);
     this.documentPolicies = Object.fromEntries(
       DOCUMENT_OPERATIONS.map((operation) => {
         const policy = new iam.ManagedPolicy(this, `Documents${pascal(operation)}`, statements[operation]);
-        Validations.of(policy).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
-          reason: 'Object keys are chosen per upload (supplier, document); access is to any object of this one bucket.',
-        });
+        const exportsOnly = operation === 'exportWrite' || operation === 'exportDownload';
+        Validations.of(policy).acknowledge(
+          exportsOnly
+            ? {
+                id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${EXPORTS_PREFIX}*]`,
+                reason: 'An export is keyed per user and job; access is to the exports/ prefix of this one bucket.',
+              }
+            : {
+                id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/*]`,
+                reason:
+                  'Object keys are chosen per upload (supplier, document); access is to any object of this one bucket.',
+              },
+        );
         return [operation, policy];
       }),
     ) as Record<DocumentOperation, iam.ManagedPolicy>;
@@ -140,6 +176,9 @@ export class Storage extends Construct {
     fn.function.addEnvironment(RUNTIME_ENV.s3ForcePathStyle, 'false');
   }
 }
+
+/** Where the exports of the lists are written (the key is exports/<user>/<export>.<format>). */
+const EXPORTS_PREFIX = 'exports/';
 
 function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileResponseHeaders } from '@portal/shared';
 import { createS3Auth, S3Refusal, s3ErrorXml, splitTarget, type S3Auth } from './s3-auth.js';
+import { MultipartUploads } from './s3-multipart.js';
 import { assertPortFree, LOCAL_CREDENTIALS, type RunningService } from './types.js';
 
 /** The slice of s3rver 3.7 (a CommonJS package without types) used here. */
@@ -75,6 +77,9 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
  *   alone ignores the policy. What reaches s3rver is the form as checked (fields after the file are
  *   ignored, as S3 does). See s3-auth.ts.
  *
+ * - Multipart uploads: parts of at least 5 MiB but the last, listed in order and uploaded, and AbortMultipartUpload,
+ *   which s3rver lacks (s3-multipart.ts).
+ *
  * s3rver predates the SDK's default checksums: with them, a streamed PutObject is sent
  * `aws-chunked` and s3rver stores the chunk framing and the CRC32 trailer as part of the object
  * (string and Buffer bodies happen to survive). S3 clients of the local stage must therefore use
@@ -119,9 +124,11 @@ export async function startS3(options: S3Options): Promise<RunningService> {
   const internal = (await server.run()) as AddressInfo;
   const endpoint = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const auth = createS3Auth({ credentials: LOCAL_CREDENTIALS, region: options.region ?? 'us-east-1' });
+  const multipart = new MultipartUploads();
   const proxy = http.createServer((req, res) => {
     void handleS3Request(req, res, {
       auth,
+      multipart,
       internalPort: internal.port,
       corsOrigins: options.corsOrigins,
     }).catch((error: unknown) => {
@@ -169,6 +176,8 @@ export async function startS3(options: S3Options): Promise<RunningService> {
 
 interface ProxyContext {
   readonly auth: S3Auth;
+  /** Multipart uploads as S3 checks them (s3-multipart.ts). */
+  readonly multipart: MultipartUploads;
   readonly internalPort: number;
   readonly corsOrigins: readonly string[];
 }
@@ -197,6 +206,13 @@ async function handleS3Request(req: http.IncomingMessage, res: http.ServerRespon
       return;
     }
     await ctx.auth.verifyRequest({ method, url: target, headers: req.headers, body });
+    const search = new URLSearchParams(target.includes('?') ? target.slice(target.indexOf('?') + 1) : '');
+    if (segments.length >= 2 && ctx.multipart.check(method, search, body) === 'answered') {
+      // AbortMultipartUpload, which s3rver lacks: S3's 204.
+      res.writeHead(204, { 'x-amz-request-id': randomUUID().replaceAll('-', '').slice(0, 16).toUpperCase() });
+      res.end();
+      return;
+    }
     forward(req, res, ctx, body);
   } catch (error) {
     if (!(error instanceof S3Refusal)) throw error;

@@ -57,6 +57,23 @@ export const QUEUES = {
     // Writes the feeds, then e-mails those whose reception is enabled.
     consumerUses: { table: 'write', email: true },
   },
+  /**
+   * Exports of a list (issue 23, docs/adr/0032-list-exports.md): one job per message, streamed to S3. A file of
+   * 100,000 rows takes about a minute; the visibility timeout is six times the consumer's.
+   */
+  exports: {
+    id: 'Exports',
+    purpose: 'Exportación de listas a XLSX o CSV',
+    env: 'EXPORTS_QUEUE_URL',
+    visibilityTimeoutSeconds: 1800,
+    maxReceiveCount: 3,
+    batchSize: 1,
+    consumer: 'exports' as string | null,
+    consumerTimeoutSeconds: 300,
+    // Reads the list as its requester would (the suppliers' accounts are Cognito's), writes the file under
+    // exports/, and the job's progress and the requester's notice in the table.
+    consumerUses: { table: 'write', documents: ['exportWrite'], userPool: ['ListUsers', 'AdminGetUser'] },
+  },
 } as const satisfies Record<QueueKey, QueueDef>;
 
 /** A job run on a timer (SCHEDULES). */
@@ -93,7 +110,7 @@ export const SCHEDULES = {
     everyMinutes: 1,
     localEverySeconds: 3,
     // Relays to every queue, asks SUNAT again through its queue, and looks MIRO postings up in SAP.
-    uses: { table: 'write', queues: ['sunatValidation', 'miroRequests', 'notifications'], sap: true },
+    uses: { table: 'write', queues: ['sunatValidation', 'miroRequests', 'notifications', 'exports'], sap: true },
   },
   /**
    * The Ley 29623 conformity clocks (docs/ap-conformity.md): the reminders two days before and on the last day, and

@@ -348,13 +348,19 @@ export const keys = {
 
   /**
    * Notification feeds are kept per audience — a supplier RUC or a company — and a user reads the
-   * feeds of its taxId list; newest first. What a user has read is one mark per user.
+   * feeds of its taxId list; newest first. What a user has read is one mark per user. A user's own feed
+   * ('USER', keyed by its sub) holds what concerns that person alone: its exports ready to download.
    */
-  feed: (audience: 'SUPPLIER' | 'CLIENT', taxId: string) => `FEED#${audience}#${taxId}`,
-  notification(audience: 'SUPPLIER' | 'CLIENT', taxId: string, registeredAt: string, id: string): ItemKey {
+  feed: (audience: 'SUPPLIER' | 'CLIENT' | 'USER', taxId: string) => `FEED#${audience}#${taxId}`,
+  notification(audience: 'SUPPLIER' | 'CLIENT' | 'USER', taxId: string, registeredAt: string, id: string): ItemKey {
     return { pk: keys.feed(audience, taxId), sk: `NOTIFICATION#${registeredAt}#${id}` };
   },
   notificationPrefix: 'NOTIFICATION#',
+  /** A user's export of a list (issue 23): kept under its owner, so that only the owner reads it; expires in days. */
+  exportJob(userId: string, exportId: string): ItemKey {
+    return { pk: `USER#${userId}`, sk: `EXPORT#${exportId}` };
+  },
+  exportJobPrefix: 'EXPORT#',
   readMark(userId: string): ItemKey {
     return { pk: `USER#${userId}`, sk: 'READ_MARK' };
   },

@@ -157,6 +157,10 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_OBSERVE_INVOICE_CLOSED:
     'No se puede observar un comprobante {status}: la observación pide algo al proveedor mientras el comprobante sigue en curso.',
   ERROR_INVOICE_NOT_OBSERVED: 'El comprobante no está observado.',
+  // Issue 23, exports of the lists (docs/adr/0032-list-exports.md).
+  ERROR_EXPORT_NOT_FOUND: 'No se encontró la exportación solicitada.',
+  ERROR_TOO_MANY_EXPORTS: 'Ya tiene {limit} exportaciones en curso. Espere a que termine alguna antes de pedir otra.',
+  ERROR_EXPORT_LIST_NOT_ALLOWED: 'Su perfil no puede exportar la lista «{list}».',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */

@@ -5,6 +5,7 @@ export { clientRoutes } from './clients.js';
 export { conformityRoutes } from './conformity.js';
 export { conversationRoutes } from './conversations.js';
 export { dashboardRoutes } from './dashboard.js';
+export { exportRoutes } from './exports.js';
 export { invoiceRoutes } from './invoices.js';
 export { notificationRoutes } from './notifications.js';
 export { referenceRoutes } from './reference.js';

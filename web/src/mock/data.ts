@@ -11,6 +11,7 @@ import {
   type ConformityDocument,
   type Currency,
   type Employee,
+  type ExportJob,
   type ExternalUser,
   type InternalUser,
   type Invoice,
@@ -141,8 +142,16 @@ export function statusHistory(status: InvoiceStatus, receivedAt: string, by: str
 /** Amounts in cents, to keep two decimals exact. */
 const fromCents = (cents: number) => Math.round(cents) / 100;
 
+/** An export the mock provider follows: who asked, and how far it got (each read moves it on). */
+export interface MockExport {
+  readonly owner: string;
+  job: ExportJob;
+}
+
 export interface MockWorld {
   readonly invoices: Invoice[];
+  /** Exports asked for (issue 23); one of the gestor's is ready from the start. */
+  readonly exports: MockExport[];
   readonly serviceSheets: ConformityDocument[];
   readonly materialDocs: ConformityDocument[];
   readonly notifications: Notification[];
@@ -334,6 +343,24 @@ export function createMockWorld(today: Date = new Date()): MockWorld {
   const externalUsers = buildExternalUsers(today);
   return {
     invoices,
+    exports: [
+      {
+        owner: 'gestor',
+        job: {
+          id: '7d1e4c2a-5b8f-4e21-9a63-0c4b2f1e8d90',
+          list: 'invoices',
+          format: 'xlsx',
+          status: 'READY',
+          rows: invoices.length,
+          total: invoices.length,
+          progress: 1,
+          fileName: 'Comprobantes.xlsx',
+          url: null,
+          createdAt: today.toISOString(),
+          finishedAt: today.toISOString(),
+        },
+      },
+    ],
     serviceSheets: buildConformity('HES', today),
     materialDocs: buildConformity('MIGO', today),
     notifications: buildNotifications(invoices, today),

@@ -221,6 +221,8 @@ const SAMPLE_CALLS: Record<RouteId, () => Call> = {
   assignClientToInternalUser: () => ({ path: { userId: 'int-2' }, query: { client: andina!.taxId } }),
   unassignClientFromInternalUser: () => ({ path: { userId: 'int-2' }, query: { client: andina!.taxId } }),
   listAuditEvents: () => ({ query: { limit: '3' } }),
+  createExport: () => ({ body: { list: 'invoices', format: 'xlsx', filters: { invoiceStatus: 'PENDING' } } }),
+  getExport: () => ({ path: { exportId: world.exports[0]!.job.id } }),
 };
 
 describe('the mock provider', () => {

@@ -10,6 +10,7 @@ import {
   dashboardDelta,
   BadRequestError,
   ConflictError,
+  ForbiddenError,
   NotFoundError,
   buildOpenApi,
   fromCents,
@@ -664,6 +665,70 @@ export const MOCK_ROUTES: MockRoutes = {
     return { updated: unread.length };
   },
 
+  createExport: (context) => {
+    const persona = signedIn(context.persona);
+    const { list, format, filters } = context.body;
+    const staffList = list === 'hes' || list === 'migo';
+    if ((list === 'suppliers' && persona.user.level !== 'ADMIN') || (staffList && persona.user.level === 'SUPPLIER')) {
+      throw new ForbiddenError('ERROR_EXPORT_LIST_NOT_ALLOWED', { list });
+    }
+    const running = context.world.exports.filter(
+      (each) => each.owner === persona.id && (each.job.status === 'QUEUED' || each.job.status === 'RUNNING'),
+    );
+    if (running.length >= 3) throw new ConflictError('ERROR_TOO_MANY_EXPORTS', { limit: 3 });
+    const total =
+      list === 'invoices'
+        ? filteredInvoices(context, filters as InvoiceFilterQuery).length
+        : list === 'suppliers'
+          ? null
+          : (list === 'hes' ? context.world.serviceSheets : context.world.materialDocs).filter(
+              (document) => document.acquirerTaxId === (filters.acquirer ?? context.company),
+            ).length;
+    const titles = {
+      invoices: 'Comprobantes',
+      hes: 'Conformidades HES',
+      migo: 'Conformidades MIGO',
+      suppliers: 'Proveedores',
+    };
+    const job = {
+      id: crypto.randomUUID(),
+      list,
+      format,
+      status: 'QUEUED' as const,
+      rows: 0,
+      total,
+      progress: total === null ? null : 0,
+      fileName: `${titles[list]} ${context.now.toISOString().slice(0, 10)}.${format}`,
+      url: null,
+      createdAt: context.now.toISOString(),
+      finishedAt: null,
+    };
+    context.world.exports.push({ owner: persona.id, job });
+    return job;
+  },
+  getExport: (context) => {
+    const persona = signedIn(context.persona);
+    const found = context.world.exports.find(
+      (each) => each.owner === persona.id && each.job.id === context.path.exportId,
+    );
+    if (!found) throw new NotFoundError('ERROR_EXPORT_NOT_FOUND');
+    // Each read moves the export on: queued, then a third of the rows at a time, then ready.
+    const { job } = found;
+    if (job.status === 'QUEUED' || job.status === 'RUNNING') {
+      const total = job.total ?? context.world.externalUsers.length;
+      const rows = job.status === 'QUEUED' ? 0 : Math.min(total, job.rows + Math.ceil(total / 3));
+      const ready = job.status === 'RUNNING' && rows >= total;
+      found.job = {
+        ...job,
+        status: ready ? 'READY' : 'RUNNING',
+        rows,
+        progress: ready ? 1 : job.total === null ? null : total === 0 ? 0 : rows / total,
+        finishedAt: ready ? context.now.toISOString() : null,
+      };
+    }
+    const url = found.job.status === 'READY' ? `${context.filesUrl}/${encodeURIComponent(found.job.fileName)}` : null;
+    return { ...found.job, url };
+  },
   listExternalUsers: (context) => {
     const needle = context.query.query?.toLowerCase() ?? '';
     const found = context.world.externalUsers.filter(

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
+import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import type { ConformityDocument, ConformityKind } from '@portal/shared';
 import { useClients } from '../../hooks/use-clients';
@@ -8,6 +9,7 @@ import { resolveActiveCompany, useChosenCompany } from '../../session/active-com
 import { useCurrentUser } from '../../session/use-current-user';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { CursorPagination } from '../../components/cursor-pagination';
+import { useListExport } from '../../components/list-export';
 import { conformityColumns } from './columns';
 import { ConformityFilters, NO_FILTER, appliedIssuer, type ConformityFilterInput } from './conformity-filters';
 import { conformityMessages } from './messages';
@@ -43,6 +45,7 @@ export function ConformityPage({ kind }: { kind: ConformityKind }) {
     [acquirer, issuer, responsible],
   );
   const documents = useConformityDocuments(kind, filter);
+  const listExport = useListExport(kind === 'SERVICE_SHEET' ? 'hes' : 'migo', filter);
   const columns = useMemo(() => conformityColumns(kind), [kind]);
   const filtered = Boolean(issuer || responsible);
 
@@ -53,21 +56,27 @@ export function ConformityPage({ kind }: { kind: ConformityKind }) {
       enableKeyboardNavigation
       ariaLabels={{ tableLabel: texts.tableLabel }}
       header={
-        <Header
-          variant="awsui-h1-sticky"
-          description={texts.description(companyName)}
-          actions={
-            <Button
-              iconName="refresh"
-              ariaLabel={text.refresh}
-              loading={documents.isRefreshing}
-              disabled={!acquirer}
-              onClick={() => void documents.refresh()}
-            />
-          }
-        >
-          {texts.title}
-        </Header>
+        <SpaceBetween size="s">
+          <Header
+            variant="awsui-h1-sticky"
+            description={texts.description(companyName)}
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button
+                  iconName="refresh"
+                  ariaLabel={text.refresh}
+                  loading={documents.isRefreshing}
+                  disabled={!acquirer}
+                  onClick={() => void documents.refresh()}
+                />
+                {listExport.button}
+              </SpaceBetween>
+            }
+          >
+            {texts.title}
+          </Header>
+          {listExport.alert}
+        </SpaceBetween>
       }
       columnDefinitions={columns}
       items={documents.items}

@@ -17,6 +17,7 @@ import { TableEmptyState } from '../../components/table-empty-state';
 import { CursorPagination } from '../../components/cursor-pagination';
 import { InvoiceDetailPanel, InvoiceNotFoundPanel } from './detail/invoice-detail-panel';
 import { COLUMN_WIDTHS, invoiceColumns, invoiceNumber, sortInvoices } from './columns';
+import { useListExport } from '../../components/list-export';
 import { AttachmentsModal, useFileActions } from './file-actions';
 import { hasMoreFilters, isFiltered } from './invoice-filter';
 import { InvoiceFilters } from './invoice-filters';
@@ -101,6 +102,7 @@ export default function InvoicesPage() {
   const [display, setDisplay] = useInvoicesTablePreferences(level);
   const invoices = useInvoices(resolved.query, pageSize);
   const total = useInvoiceCount(resolved.query);
+  const listExport = useListExport('invoices', resolved.query);
   const refreshAll = useRefreshInvoices();
   const sidePanel = useSidePanel();
   const fileActions = useFileActions();
@@ -256,6 +258,7 @@ export default function InvoicesPage() {
                     loading={invoices.isRefreshing}
                     onClick={() => void invoices.refresh()}
                   />
+                  {listExport.button}
                   {canSubmit && (
                     <XmlUploadButton busy={upload.state !== null} onFile={(file) => void upload.upload(file)} />
                   )}
@@ -270,6 +273,7 @@ export default function InvoicesPage() {
               {text.title}
             </Header>
             {upload.state && <XmlUploadProgress state={upload.state} />}
+            {listExport.alert}
           </SpaceBetween>
         }
         columnDefinitions={columns}

@@ -17,6 +17,7 @@ import { useFeedback } from '../../feedback/feedback';
 import { HistoryModal } from '../admin-shared/history-modal';
 import { adminMessages } from '../admin-shared/messages';
 import { useCursorPages, type PageFilter } from '../../hooks/use-cursor-pages';
+import { useListExport } from '../../components/list-export';
 import { useForgetRoute } from '../admin-shared/use-forget-route';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { CursorPagination } from '../../components/cursor-pagination';
@@ -46,6 +47,7 @@ export default function SuppliersPage() {
   const [query, setQuery] = useState('');
   const filter = useMemo<PageFilter<typeof routes.listExternalUsers>>(() => (query ? { query } : {}), [query]);
   const users = useCursorPages(routes.listExternalUsers, filter, PAGE_SIZE);
+  const listExport = useListExport('suppliers', filter);
 
   const [selected, setSelected] = useState<ExternalUser[]>([]);
   const [bulkBusy, setBulkBusy] = useState<boolean | null>(null);
@@ -147,42 +149,46 @@ export default function SuppliersPage() {
           itemSelectionLabel: (_, user) => text.selection.one(user.email),
         }}
         header={
-          <Header
-            variant="awsui-h1-sticky"
-            description={text.description}
-            counter={noSelection ? undefined : `(${text.selection.count(selected.length)})`}
-            actions={
-              <SpaceBetween direction="horizontal" size="xs">
-                <Button
-                  iconName="refresh"
-                  ariaLabel={adminMessages.refresh}
-                  loading={users.isRefreshing}
-                  onClick={() => void users.refresh()}
-                />
-                <Button
-                  disabled={noSelection || bulkBusy !== null}
-                  disabledReason={noSelection ? text.reception.bulkNeedsSelection : undefined}
-                  loading={bulkBusy === false}
-                  onClick={() => void changeReceptionInBulk(false)}
-                >
-                  {text.reception.bulkOff}
-                </Button>
-                <Button
-                  disabled={noSelection || bulkBusy !== null}
-                  disabledReason={noSelection ? text.reception.bulkNeedsSelection : undefined}
-                  loading={bulkBusy === true}
-                  onClick={() => void changeReceptionInBulk(true)}
-                >
-                  {text.reception.bulkOn}
-                </Button>
-                <Button variant="primary" onClick={() => setCreating(true)}>
-                  {text.create.action}
-                </Button>
-              </SpaceBetween>
-            }
-          >
-            {text.title}
-          </Header>
+          <SpaceBetween size="s">
+            <Header
+              variant="awsui-h1-sticky"
+              description={text.description}
+              counter={noSelection ? undefined : `(${text.selection.count(selected.length)})`}
+              actions={
+                <SpaceBetween direction="horizontal" size="xs">
+                  <Button
+                    iconName="refresh"
+                    ariaLabel={adminMessages.refresh}
+                    loading={users.isRefreshing}
+                    onClick={() => void users.refresh()}
+                  />
+                  {listExport.button}
+                  <Button
+                    disabled={noSelection || bulkBusy !== null}
+                    disabledReason={noSelection ? text.reception.bulkNeedsSelection : undefined}
+                    loading={bulkBusy === false}
+                    onClick={() => void changeReceptionInBulk(false)}
+                  >
+                    {text.reception.bulkOff}
+                  </Button>
+                  <Button
+                    disabled={noSelection || bulkBusy !== null}
+                    disabledReason={noSelection ? text.reception.bulkNeedsSelection : undefined}
+                    loading={bulkBusy === true}
+                    onClick={() => void changeReceptionInBulk(true)}
+                  >
+                    {text.reception.bulkOn}
+                  </Button>
+                  <Button variant="primary" onClick={() => setCreating(true)}>
+                    {text.create.action}
+                  </Button>
+                </SpaceBetween>
+              }
+            >
+              {text.title}
+            </Header>
+            {listExport.alert}
+          </SpaceBetween>
         }
         filter={
           <div style={{ maxWidth: 480 }}>

@@ -1,0 +1,115 @@
+import type { Writable } from 'node:stream';
+import type { ExportList, ExportMessage } from '@portal/shared';
+import type { Caller } from '../http/caller.js';
+import type { ExportJobRepository } from '../repositories/export-jobs.js';
+import type { Audience, FeedItem } from '../repositories/notifications.js';
+import type { Page } from '../repositories/page.js';
+import { EXPORT_COLUMNS, writeExportFile } from './export-file.js';
+import { EXPORT_CONTENT_TYPES } from './export-names.js';
+import {
+  EXPORT_PAGE_SIZE,
+  LIST_NAMES,
+  callerOf,
+  listQuery,
+  type ConformityQuery,
+  type ExportSources,
+  type InvoicesQuery,
+  type SuppliersQuery,
+} from './exports.js';
+
+/**
+ * The exports worker's side (docs/adr/0032-list-exports.md): the file of a job, written by paging through the list's
+ * own use case as its requester. Apart from exports.ts so that the API's functions do not bundle the file writer.
+ */
+
+/** Every page of the list, as `caller` would read them. */
+export async function* exportRows(
+  sources: ExportSources,
+  list: ExportList,
+  caller: Caller,
+  filters: Readonly<Record<string, string>>,
+): AsyncGenerator<readonly unknown[]> {
+  const query = listQuery(list, filters);
+  let cursor: string | undefined;
+  do {
+    const paged = { ...query, limit: EXPORT_PAGE_SIZE, cursor };
+    const page: Page<unknown> =
+      list === 'invoices'
+        ? await sources.listInvoices(caller, paged as InvoicesQuery)
+        : list === 'suppliers'
+          ? await sources.listSuppliers(paged as SuppliersQuery)
+          : await sources.listConformity(
+              caller,
+              list === 'hes' ? 'SERVICE_SHEET' : 'MATERIAL_DOCUMENT',
+              paged as ConformityQuery,
+            );
+    yield page.items;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
+/** A file on its way to the bucket: write into `stream`, then await `done`; `abort` drops what was sent. */
+export interface ExportUpload {
+  readonly stream: Writable;
+  readonly done: Promise<void>;
+  abort(): Promise<void>;
+}
+
+export interface ExportRunnerDeps {
+  readonly jobs: Pick<ExportJobRepository, 'get' | 'start' | 'progress' | 'finish' | 'fail'>;
+  readonly sources: ExportSources;
+  readonly upload: (key: string, contentType: string) => ExportUpload;
+  readonly feed: { record(audiences: readonly Audience[], item: FeedItem): Promise<void> };
+  readonly clock: () => Date;
+  /** Rows between two progress writes. */
+  readonly progressEvery?: number;
+}
+
+const thousands = new Intl.NumberFormat('es-PE');
+
+/** The exports worker's job for one message; idempotent (a finished job is left as it is). */
+export function makeExportRunner(deps: ExportRunnerDeps) {
+  const every = deps.progressEvery ?? 1000;
+  return {
+    /** `lastAttempt`: the queue will not deliver the message again, so a failure is final (FAILED). */
+    async run(message: ExportMessage, lastAttempt: boolean): Promise<void> {
+      const job = await deps.jobs.get(message.userId, message.exportId);
+      if (!job || job.status === 'READY' || job.status === 'FAILED') return;
+      if (!(await deps.jobs.start(job, deps.clock().toISOString()))) return;
+
+      // From the first row again: a previous attempt's upload was never completed, so it left no file.
+      const upload = deps.upload(job.key, EXPORT_CONTENT_TYPES[job.format]);
+      let reported = 0;
+      try {
+        const rows = await writeExportFile({
+          format: job.format,
+          list: job.list,
+          columns: EXPORT_COLUMNS[job.list] as never,
+          rows: exportRows(deps.sources, job.list, callerOf(job.requester), job.filters),
+          output: upload.stream,
+          onProgress: async (count) => {
+            if (count - reported < every) return;
+            reported = count;
+            await deps.jobs.progress(job, count);
+          },
+        });
+        await upload.done;
+        const now = deps.clock().toISOString();
+        if (!(await deps.jobs.finish(job, rows, now))) return;
+        await deps.feed.record([{ kind: 'USER', taxId: job.userId }], {
+          id: `export-${job.id}`,
+          registeredAt: now,
+          message: `Su archivo «${job.fileName}» de ${LIST_NAMES[job.list]} (${thousands.format(rows)} ${
+            rows === 1 ? 'fila' : 'filas'
+          }) está listo para descargar desde la lista.`,
+          reference: null,
+        });
+      } catch (error) {
+        upload.stream.destroy();
+        await upload.abort().catch(() => undefined);
+        if (lastAttempt) await deps.jobs.fail(job, (error as Error).message, deps.clock().toISOString());
+        throw error;
+      }
+    },
+  };
+}
