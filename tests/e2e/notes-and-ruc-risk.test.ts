@@ -206,7 +206,14 @@ describe('the RUC risk gate', () => {
       await approved.waitFor();
       expect(await approved.getByTestId('invoice-detail-ruc-override').innerText()).toContain(reason);
       await approved.getByRole('button', { name: DETAIL_TEXT.history }).click();
-      await page.getByRole('dialog').getByText(reason, { exact: false }).waitFor();
+      // The trail's record: the approval despite the risk, the administrator's reason, and the override it set.
+      const record = page
+        .getByRole('dialog')
+        .getByTestId('history-event')
+        .filter({ hasText: 'Aprobación pese al riesgo del RUC ·' });
+      await record.getByText(reason, { exact: true }).waitFor();
+      expect(await record.innerText()).toContain(`Aprobación pese al riesgo del RUC: — → ${reason}`);
+      expect(await record.innerText()).toContain('Estado: Completado → Aceptado');
     });
   });
 });

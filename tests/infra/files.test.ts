@@ -77,9 +77,11 @@ describe('the download links of documents (stage dev)', () => {
 
   it('gives the functions that sign download links the links origin and the bucket domain they are signed for', () => {
     const signers = new Set(
-      ROUTES.filter((route) => route.uses.documents?.includes('presignDownload')).map((route) => route.id),
+      ROUTES.filter((route) =>
+        route.uses.documents?.some((operation) => operation === 'presignDownload' || operation === 'exportDownload'),
+      ).map((route) => route.id),
     );
-    expect([...signers].sort()).toEqual(['getInvoiceFile', 'getInvoiceMessageFile']);
+    expect([...signers].sort()).toEqual(['getExport', 'getInvoiceFile', 'getInvoiceMessageFile']);
     const portalFunctions = ofType('AWS::Lambda::Function').flatMap(([, fn]) => {
       const tag = (fn.Properties?.Tags ?? []).find((t: { Key: string }) => t.Key === PORTAL_FUNCTION_TAG);
       return tag ? [[tag.Value as string, fn] as const] : [];

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, RUNTIME_ENV } from '@portal/shared';
+import { QUEUES, ROUTES, RUNTIME_ENV, type FunctionUses, type QueueKey } from '@portal/shared';
 import { buildPortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 
@@ -81,7 +81,16 @@ describe('user administration: Cognito permissions (stage dev)', () => {
   });
 
   it('gives no other function any Cognito permission or the pool ids', () => {
-    const withPool = new Set(ROUTES.filter((route) => route.uses.userPool?.length).map((route) => route.id));
+    // The routes that declare the pool, and the one consumer that does: the exports worker lists the suppliers'
+    // accounts as the suppliers' administration does (its exact grant is checked in permissions.test.ts).
+    const consumers = (Object.keys(QUEUES) as QueueKey[])
+      .filter((key) => (QUEUES[key].consumerUses as FunctionUses).userPool?.length)
+      .map((key) => `worker-${QUEUES[key].consumer}`);
+    expect(consumers).toEqual(['worker-exports']);
+    const withPool = new Set([
+      ...ROUTES.filter((route) => route.uses.userPool?.length).map((route) => route.id),
+      ...consumers,
+    ]);
     const others = functions().filter((fn) => !withPool.has(fn.name));
     expect(others.map((fn) => fn.name)).toContain('listAuditEvents');
     for (const fn of others) {

@@ -5,6 +5,7 @@ import {
   TEXT_LIMITS,
   keys,
   routes,
+  withCheckDigit,
   type ErrorBody,
   type FileLink,
   type Invoice,
@@ -258,7 +259,11 @@ describe('messages on an invoice', () => {
 
   it("answers another supplier's invoice, and another company's, as not found; a supplier cannot observe", async () => {
     const invoice = await freshInvoice();
-    const foreignCompany = await freshInvoice(CLIENTS[2]!);
+    // Of a supplier that exists only here: the invoice listings' tests compare the demo suppliers' lists exactly.
+    const foreignCompany = await freshInvoice(CLIENTS[2]!, {
+      taxId: withCheckDigit('2070000061'),
+      name: 'Proveedor de Otra Sociedad S.A.C.',
+    });
     const intruder = await otherSupplierToken();
     for (const def of [routes.listInvoiceMessages, routes.postInvoiceMessage]) {
       const answer = await call(def, {
