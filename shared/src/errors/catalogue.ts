@@ -161,6 +161,29 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_EXPORT_NOT_FOUND: 'No se encontró la exportación solicitada.',
   ERROR_TOO_MANY_EXPORTS: 'Ya tiene {limit} exportaciones en curso. Espere a que termine alguna antes de pedir otra.',
   ERROR_EXPORT_LIST_NOT_ALLOWED: 'Su perfil no puede exportar la lista «{list}».',
+  // Issue 24, a zip of many documents (docs/adr/0033-zip-intake.md): the zip refused whole…
+  ERROR_ZIP_INVALID: 'El archivo no es un ZIP válido o está dañado. Vuelva a generarlo e inténtelo nuevamente.',
+  ERROR_ZIP_EMPTY: 'El ZIP no contiene ningún comprobante: agregue los XML con sus PDF.',
+  ERROR_ZIP_TOO_MANY_ENTRIES: 'El ZIP contiene {count} archivos; el máximo es {limit}.',
+  ERROR_ZIP_TOO_MANY_DOCUMENTS:
+    'El ZIP contiene {count} comprobantes; el máximo por ZIP es {limit}. Divídalo en varios ZIP.',
+  ERROR_ZIP_TOO_LARGE: 'El contenido del ZIP supera los {limit} sin comprimir. Divídalo en varios ZIP.',
+  ERROR_ZIP_ENTRY_TOO_LARGE: 'El archivo «{name}» del ZIP ocupa {size}; un {kind} puede ocupar hasta {limit}.',
+  ERROR_ZIP_SUSPICIOUS_RATIO:
+    'El archivo «{name}» del ZIP tiene una compresión inusual ({ratio} a 1) y no se procesa por seguridad.',
+  ERROR_ZIP_UNSAFE_NAME:
+    'El nombre «{name}» del ZIP no está permitido: {reason}. Coloque los archivos en la raíz del ZIP, sin carpetas.',
+  ERROR_ZIP_DUPLICATE_NAME: 'El ZIP contiene dos veces el archivo «{name}».',
+  ERROR_ZIP_NESTED:
+    'El ZIP contiene otro ZIP («{name}»): solo se admite dentro el CDR de SUNAT de un comprobante (R-<nombre>.zip).',
+  ERROR_ZIP_ENCRYPTED: 'El archivo «{name}» del ZIP está protegido con contraseña; envíe el ZIP sin contraseña.',
+  ERROR_ZIP_UNKNOWN_FILE_TYPE:
+    'El archivo «{name}» no es un XML, un PDF ni un CDR: el ZIP solo puede contener los XML de los comprobantes, sus PDF y sus CDR.',
+  ERROR_ZIP_CDR_CONTENT: 'El ZIP del CDR debe contener un único XML de SUNAT (R-<nombre>.xml).',
+  // …or one document of it, the others still taken.
+  ERROR_ZIP_DOCUMENT_WITHOUT_XML: 'Falta el XML de «{base}»: el ZIP trae {files} sin su XML.',
+  ERROR_ZIP_DOCUMENT_TWO_CDRS: 'El ZIP trae dos CDR para «{base}» ({files}); deje solo uno.',
+  ERROR_ZIP_CDR_INVALID: 'El CDR «{name}» de «{base}» no es válido: {reason}',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */
