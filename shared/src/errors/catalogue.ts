@@ -161,6 +161,14 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_EXPORT_NOT_FOUND: 'No se encontró la exportación solicitada.',
   ERROR_TOO_MANY_EXPORTS: 'Ya tiene {limit} exportaciones en curso. Espere a que termine alguna antes de pedir otra.',
   ERROR_EXPORT_LIST_NOT_ALLOWED: 'Su perfil no puede exportar la lista «{list}».',
+  // Issue 24, SUNAT's constancia de recepción (CDR) sent with a document (docs/ap-cdr.md).
+  ERROR_CDR_INVALID:
+    'El archivo no es una constancia de recepción (CDR) de SUNAT: debe ser el XML de respuesta (ApplicationResponse) que SUNAT entregó al emisor.',
+  ERROR_CDR_INVALID_FIELD: 'Falta o no es válido el dato «{field}» de la constancia de recepción (CDR).',
+  ERROR_CDR_NOT_SUNAT:
+    'La constancia de recepción no fue emitida por SUNAT (RUC 20131312955) sino por el RUC {sender}; envíe la constancia que SUNAT entregó al emisor.',
+  ERROR_CDR_OTHER_DOCUMENT:
+    'La constancia de recepción corresponde al comprobante {cdrDocument} del RUC {cdrIssuer}, no al comprobante {document} del RUC {issuer}.',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */
