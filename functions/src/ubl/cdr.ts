@@ -207,7 +207,7 @@ export function parseCdr(bytes: Uint8Array, options: ParseCdrOptions = {}): Pars
   if (!/^\d{1,4}$/.test(rawCode)) throw invalid(FIELD.responseCode);
   const responseCode = String(Number(rawCode));
   const notes = readNotes(root, response);
-  // A code that is no verdict on the document (an exception, 0100–1999) never comes in a CDR.
+  // A code that is no verdict on the document (an exception, 0100–1999: the submission failed) is no CDR's.
   if (cdrVerdictOf(responseCode, notes.length) === null) throw invalid(FIELD.responseCode);
 
   const reference = childOf(documentResponse, NS.cac, 'DocumentReference');

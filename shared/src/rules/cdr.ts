@@ -21,8 +21,9 @@ export const CDR_VERDICT_LABELS: Record<CdrVerdict, string> = {
 };
 
 /**
- * SUNAT's return codes (Manual del programador, "Manejo de errores"): 0 accepted; 0100–1999 exceptions, which stop
- * the processing and are answered as a fault, never in a CDR; 2000–3999 errors, the document is rejected;
+ * SUNAT's return codes (Manual del programador, "Manejo de errores"): 0 accepted; 0100–1999 exceptions, failures of
+ * the submission itself (authentication, the zip, SUNAT's systems), no verdict on the document; 2000–3999 errors, the
+ * document is rejected;
  * 4000 and above observations, the document is accepted. SUNAT writes the observations of an accepted document as
  * cbc:Note "4xxx - text" beside response code 0, so a code 0 with notes is accepted with observations too.
  */
