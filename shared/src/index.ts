@@ -54,3 +54,4 @@ export * from './rules/ruc-risk.js';
 export * from './rules/money.js';
 export * from './schemas/payment.js';
 export * from './rules/payment.js';
+export * from './rules/cdr.js';

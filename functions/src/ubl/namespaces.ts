@@ -3,6 +3,8 @@ export const NS = {
   invoice: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
   creditNote: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
   debitNote: 'urn:oasis:names:specification:ubl:schema:xsd:DebitNote-2',
+  /** SUNAT's constancia de recepción (CDR). */
+  applicationResponse: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2',
   cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
   cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
   ext: 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2',

@@ -184,6 +184,14 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_ZIP_DOCUMENT_WITHOUT_XML: 'Falta el XML de «{base}»: el ZIP trae {files} sin su XML.',
   ERROR_ZIP_DOCUMENT_TWO_CDRS: 'El ZIP trae dos CDR para «{base}» ({files}); deje solo uno.',
   ERROR_ZIP_CDR_INVALID: 'El CDR «{name}» de «{base}» no es válido: {reason}',
+  // Issue 24, SUNAT's constancia de recepción (CDR) sent with a document (docs/ap-cdr.md).
+  ERROR_CDR_INVALID:
+    'El archivo no es una constancia de recepción (CDR) de SUNAT: debe ser el XML de respuesta (ApplicationResponse) que SUNAT entregó al emisor.',
+  ERROR_CDR_INVALID_FIELD: 'Falta o no es válido el dato «{field}» de la constancia de recepción (CDR).',
+  ERROR_CDR_NOT_SUNAT:
+    'La constancia de recepción no fue emitida por SUNAT (RUC 20131312955) sino por el RUC {sender}; envíe la constancia que SUNAT entregó al emisor.',
+  ERROR_CDR_OTHER_DOCUMENT:
+    'La constancia de recepción corresponde al comprobante {cdrDocument} del RUC {cdrIssuer}, no al comprobante {document} del RUC {issuer}.',
 } as const;
 
 /** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */
