@@ -28,19 +28,16 @@ import {
   INVOICE_STATUSES,
 } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
-import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
+import type { InvoiceStore, StoredInvoice } from '../repositories/invoice-store.js';
 import { messageItem, type Conversations } from '../repositories/conversations.js';
 import { outgoingItem, outgoingMessage, type Outgoing, type OutgoingMessage } from '../repositories/outgoing.js';
 import { uploadUseItems } from '../repositories/upload-uses.js';
 import { callerStamp } from './audit-stamp.js';
-import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
+import { loadInvoiceInReach, retryingInvoiceChange, type InvoicePath } from './invoice-access.js';
 
 export type PostMessageBody = RouteBody<Routes['postInvoiceMessage']>;
 export type MessageFilePath = RoutePath<Routes['getInvoiceMessageFile']>;
 export type MessageFileQuery = RouteQuery<Routes['getInvoiceMessageFile']>;
-
-/** How many times a write is retried after another writer moved the invoice first (as the review does). */
-const MAX_ATTEMPTS = 5;
 
 /** An invoice can be observed while it is still in course: not once rejected or paid. */
 export const OBSERVABLE: readonly InvoiceStatus[] = ['PENDING', 'COMPLETED', 'ACCEPTED', 'SCHEDULED'];
@@ -100,19 +97,6 @@ function cleanText(raw: string): string {
  */
 export function makeConversationUseCases(deps: ConversationDeps) {
   const { store, clock } = deps;
-
-  /** Reload, check, write; again when another writer got there first. */
-  async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
-    for (let i = 1; ; i++) {
-      try {
-        return await attempt();
-      } catch (error) {
-        if (!(error instanceof InvoiceChangedError)) throw error;
-        if (i >= MAX_ATTEMPTS) throw new ConflictError('ERROR_INVOICE_CHANGED_CONCURRENTLY');
-        await new Promise((resolve) => setTimeout(resolve, 10 * i + Math.random() * 30));
-      }
-    }
-  }
 
   /**
    * The one place the conversation commits an invoice: its mark and summary as `conversationAfter` moves them, with
@@ -183,7 +167,7 @@ export function makeConversationUseCases(deps: ConversationDeps) {
     const random = deps.randomHex();
 
     let attempt = 0;
-    const committed = await retrying(async () => {
+    const committed = await retryingInvoiceChange(async () => {
       const before = attempt++ === 0 ? first : await loadInvoiceInReach(store, caller, path);
       if ((before.conversation?.messageCount ?? 0) >= COUNT_LIMITS.messagesPerInvoice) {
         throw new ConflictError('ERROR_MESSAGE_LIMIT_REACHED', { limit: COUNT_LIMITS.messagesPerInvoice });
@@ -254,7 +238,7 @@ export function makeConversationUseCases(deps: ConversationDeps) {
 
     /** Staff take the mark off (nothing is asked of the supplier any more); 409 when it is not observed. */
     async clear(caller: Caller, path: InvoicePath): Promise<InvoiceMessages> {
-      await retrying(async () => {
+      await retryingInvoiceChange(async () => {
         const before = await loadInvoiceInReach(store, caller, path);
         if (!before.observation) throw new ConflictError('ERROR_INVOICE_NOT_OBSERVED');
         await commitConversation(caller, before, { kind: 'CLEAR' }, INVOICE_STATUSES, [], null);

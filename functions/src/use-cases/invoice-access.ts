@@ -1,6 +1,6 @@
-import { NotFoundError, type Invoice, type RoutePath, type Routes } from '@portal/shared';
+import { ConflictError, NotFoundError, type Invoice, type RoutePath, type Routes } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
-import type { InvoiceStore, StoredInvoice } from '../repositories/invoice-store.js';
+import { InvoiceChangedError, type InvoiceStore, type StoredInvoice } from '../repositories/invoice-store.js';
 
 /** The path that names one invoice: /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}. */
 export type InvoicePath = RoutePath<Routes['getInvoice']>;
@@ -25,4 +25,23 @@ export async function loadInvoiceInReach(
   const invoice = await store.get(path.supplierId, path.invoiceType, path.invoiceId);
   if (!invoice || !withinReach(caller, invoice)) throw new NotFoundError('ERROR_INVOICE_NOT_FOUND');
   return invoice;
+}
+
+/** How many times a write is retried after another writer moved the invoice first. */
+export const INVOICE_WRITE_ATTEMPTS = 5;
+
+/**
+ * Reload, check, write; again (after a short, jittered pause) when another writer committed the invoice first. After
+ * INVOICE_WRITE_ATTEMPTS the caller is told to try again (409 ERROR_INVOICE_CHANGED_CONCURRENTLY).
+ */
+export async function retryingInvoiceChange<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof InvoiceChangedError)) throw error;
+      if (i >= INVOICE_WRITE_ATTEMPTS) throw new ConflictError('ERROR_INVOICE_CHANGED_CONCURRENTLY');
+      await new Promise((resolve) => setTimeout(resolve, 10 * i + Math.random() * 20));
+    }
+  }
 }

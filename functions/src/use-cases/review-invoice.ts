@@ -44,7 +44,6 @@ import { uploadUseItems } from '../repositories/upload-uses.js';
 import type { Caller } from '../http/caller.js';
 import { callerStamp } from './audit-stamp.js';
 import {
-  InvoiceChangedError,
   invoiceKeyOf,
   type ConformityRef,
   type InvoiceStore,
@@ -58,7 +57,7 @@ import {
 } from '../repositories/sunat-checks.js';
 import type { InvoiceRef, LinkedNote, NoteLinks } from '../repositories/note-links.js';
 import { newMiroOutboxRecord, type MiroOutbox } from '../repositories/miro-outbox.js';
-import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
+import { loadInvoiceInReach, retryingInvoiceChange, type InvoicePath } from './invoice-access.js';
 
 export type { InvoicePath } from './invoice-access.js';
 export type UpdateBody = RouteBody<Routes['updateInvoice']>;
@@ -133,8 +132,6 @@ function originalRefOf(note: Invoice): InvoiceRef | null {
     : null;
 }
 
-/** How many times a write is retried after another writer moved the invoice first. */
-const MAX_ATTEMPTS = 5;
 const EDITABLE: readonly InvoiceStatus[] = ['PENDING', 'COMPLETED'];
 
 function refsOf(invoice: Pick<Invoice, 'serviceSheets' | 'materialDocs'>): ConformityRef[] {
@@ -251,19 +248,6 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     };
   }
 
-  /** Reload, check, write; again when another writer got there first. */
-  async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
-    for (let i = 1; ; i++) {
-      try {
-        return await attempt();
-      } catch (error) {
-        if (!(error instanceof InvoiceChangedError)) throw error;
-        if (i >= MAX_ATTEMPTS) throw new ConflictError('ERROR_INVOICE_CHANGED_CONCURRENTLY');
-        await new Promise((resolve) => setTimeout(resolve, 10 * i + Math.random() * 20));
-      }
-    }
-  }
-
   /**
    * The attachments the form adds (those the invoice does not hold yet), each an upload made for the
    * invoice's company (or, by an admin, under 'admin') that exists and passed the byte checks; the first
@@ -302,7 +286,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
      *    releases the dropped ones and moves the dashboard counters.
      */
     async update(caller: Caller, path: InvoicePath, body: UpdateBody): Promise<InvoiceDetail> {
-      return retrying(async () => {
+      return retryingInvoiceChange(async () => {
         const before = await load(caller, path);
         requireStatus(before, EDITABLE, 'ERROR_UPDATE_INVOICE_NOT_EDITABLE');
         if (before.certStatus === 'PENDING') throw new ConflictError('ERROR_UPDATE_INVOICE_WITH_PENDING_STATUS');
@@ -402,7 +386,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       const overrideReason = options.overrideReason ?? null;
       // The manifest lets only administrators send an override; a wiring that let anyone else is refused here too.
       if (overrideReason !== null && caller.level !== 'ADMIN') throw new ForbiddenError();
-      const approved = await retrying(async () => {
+      const approved = await retryingInvoiceChange(async () => {
         const before = await load(caller, path);
         requireStatus(before, ['COMPLETED'], 'ERROR_APPROVE_INVOICE_WITHOUT_COMPLETED_STATUS');
         // The RUC risk gate (issue 21): SUNAT does not report the supplier ACTIVO and HABIDO.
@@ -511,7 +495,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     async requestSunatValidation(caller: Caller, path: InvoicePath): Promise<InvoiceDetail> {
       const sunat = deps.sunat;
       if (!sunat) throw new Error('sunat is not wired: a new SUNAT check cannot be requested');
-      const requested = await retrying(async () => {
+      const requested = await retryingInvoiceChange(async () => {
         const before = await load(caller, path);
         if (before.certStatus === 'VALID') throw new ConflictError('ERROR_SUNAT_VALIDATION_ALREADY_VALID');
         requireStatus(before, ['PENDING'], 'ERROR_SUNAT_VALIDATION_NOT_UNDER_REVIEW');
@@ -577,7 +561,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       query: DisapproveQuery,
       body: DisapproveBody,
     ): Promise<InvoiceDetail> {
-      const rejected = await retrying(async () => {
+      const rejected = await retryingInvoiceChange(async () => {
         const before = await load(caller, path);
         requireStatus(before, EDITABLE, 'ERROR_DISAPPROVE_INVOICE_WITHOUT_PENDING_OR_COMPLETED_STATUS');
         const after: Invoice = {
