@@ -30,6 +30,8 @@ export const RUNTIME_ENV = {
    * and most 60): a disabled account is refused within that time. The local stage sets a short one.
    */
   disabledUsersTtlSeconds: 'DISABLED_USERS_TTL_SECONDS',
+  /** The domain of the group's intake addresses, `facturas+<RUC>@<domain>` (stage configuration; issue 24). */
+  intakeMailDomain: 'INTAKE_MAIL_DOMAIN',
 } as const;
 
 /** What the SAP adapter (functions/src/adapters/sap.ts) reads once per cold start. */
@@ -78,6 +80,7 @@ export function functionEnvironment(kind: FunctionKind, uses: FunctionUses): rea
   if (uses.email) names.add(RUNTIME_ENV.emailSender).add(RUNTIME_ENV.emailConfigurationSet).add(RUNTIME_ENV.webOrigin);
   if (uses.sap) names.add(SAP_ENV.baseUrl).add(SAP_ENV.credentialsSecretArn).add(SAP_ENV.companyCodes);
   if (uses.sunat) names.add(SUNAT_ENV.tokenUrl).add(SUNAT_ENV.apiUrl).add(SUNAT_ENV.credentialsSecretArn);
+  if (uses.inboundMail) names.add(BUCKETS.inboundMail.env).add(RUNTIME_ENV.intakeMailDomain);
   return [...names].sort();
 }
 
