@@ -10,7 +10,7 @@ import { makeClientRepository } from '../repositories/clients.js';
 import { makeInboundMailRepository } from '../repositories/inbound-mail.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
 import { parseSunatDocument } from '../ubl/index.js';
-import { makeInboundMail, type InboundMailDeps, type SenderAccount } from './inbound-mail.js';
+import { makeInboundMail, type SenderAccount } from './inbound-mail.js';
 import { intake } from './intake.factory.js';
 
 const directory = cognitoDirectoryFromEnv();
@@ -36,13 +36,6 @@ async function findSender(email: string): Promise<SenderAccount | null> {
   };
 }
 
-// TEMPORARY until the lead's intake.fromFiles lands on main ("Document intake from files"): then call it directly.
-const fromFiles: InboundMailDeps['fromFiles'] = (caller, files) => {
-  const core = (intake as unknown as Partial<Pick<InboundMailDeps, 'fromFiles'>>).fromFiles;
-  if (!core) throw new Error('intake.fromFiles has not landed yet (functions/src/use-cases/intake.ts)');
-  return core(caller, files);
-};
-
 /** The e-mail intake wired to S3, DynamoDB, Cognito, SES and the intake of 'Cargar XML', built once per cold start. */
 export const inboundMail = makeInboundMail({
   raw: makeInboundMailBucket(),
@@ -57,7 +50,7 @@ export const inboundMail = makeInboundMail({
       return null;
     }
   },
-  fromFiles,
+  fromFiles: (caller, files) => intake.fromFiles(caller, files),
   mailer: sesMailer,
   feed: makeNotificationRepository(documentClient, tableName()),
   clock,

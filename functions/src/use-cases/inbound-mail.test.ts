@@ -3,7 +3,7 @@ import yazl from 'yazl';
 import { INBOUND_MAIL, type Invoice, type InboundMailMessage } from '@portal/shared';
 import { describe, expect, it } from 'vitest';
 import type { Email } from '../adapters/email.js';
-import type { FileIntakeOutcome, IncomingFiles } from '../mail/intake-contract.js';
+import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
 import type { Audience, FeedItem } from '../repositories/notifications.js';
 import { makeInboundMail, type MailCaller, type ProcessedMail, type SenderAccount } from './inbound-mail.js';
 

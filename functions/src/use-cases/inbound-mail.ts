@@ -11,12 +11,12 @@ import {
   type MessageRefusal,
   type StoredAnswer,
 } from '../mail/answers.js';
-import type { FileIntakeOutcome, IncomingFiles } from '../mail/intake-contract.js';
+import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
 import { domainOf } from '../mail/verdicts.js';
 import type { Audience, FeedItem } from '../repositories/notifications.js';
 
 /** The caller an e-mail's documents are registered as: the sender's supplier account, signed in by e-mail. */
-export type MailCaller = Omit<Caller, 'signIn'> & { readonly signIn: 'EMAIL' };
+export type MailCaller = Caller & { readonly signIn: 'EMAIL' };
 
 /** A supplier account whose address may send documents (found in the user pool by its e-mail). */
 export interface SenderAccount {
