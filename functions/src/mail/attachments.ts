@@ -27,6 +27,8 @@ export interface ReadMessage {
   /** The Message-ID header, for the answer's In-Reply-To. */
   readonly messageIdHeader: string | null;
   readonly documents: readonly MailDocument[];
+  /** Why the message is refused whole (its documents then empty), or null. */
+  readonly refusal: MailRefusedError | null;
 }
 
 /** A message refused whole: nothing of it is registered; its sender may be told why (answers.ts). */
@@ -82,8 +84,42 @@ interface Group {
  */
 export async function readMessage(raw: Buffer): Promise<ReadMessage> {
   if (raw.length > INBOUND_MAIL.maxMessageBytes) {
-    throw new MailRefusedError('TOO_LARGE', `El correo ocupa más de ${INBOUND_MAIL.maxMessageBytes / 1024 / 1024} MB.`);
+    // Only its headers are read, to know whom to tell.
+    const end = raw.indexOf('\r\n\r\n');
+    const headers = await readHeaders(raw.subarray(0, end < 0 || end > 64 * 1024 ? 64 * 1024 : end + 4));
+    const refusal = new MailRefusedError(
+      'TOO_LARGE',
+      `El correo ocupa más de ${INBOUND_MAIL.maxMessageBytes / 1024 / 1024} MB.`,
+    );
+    return { ...headers, documents: [], refusal };
   }
+  try {
+    return await readWhole(raw);
+  } catch (error) {
+    if (!(error instanceof MailRefusedError)) throw error;
+    const end = raw.indexOf('\r\n\r\n');
+    const headers = await readHeaders(raw.subarray(0, end < 0 || end > 64 * 1024 ? 64 * 1024 : end + 4)).catch(() => ({
+      from: null,
+      subject: '',
+      messageIdHeader: null,
+    }));
+    return { ...headers, documents: [], refusal: error };
+  }
+}
+
+type Headers = Pick<ReadMessage, 'from' | 'subject' | 'messageIdHeader'>;
+
+function headersOf(parsed: Awaited<ReturnType<typeof simpleParser>>): Headers {
+  const fromValues = parsed.from?.value ?? [];
+  const from = fromValues.length === 1 && fromValues[0]!.address ? fromValues[0]!.address.toLowerCase() : null;
+  return { from, subject: (parsed.subject ?? '').slice(0, 200), messageIdHeader: parsed.messageId ?? null };
+}
+
+async function readHeaders(head: Buffer): Promise<Headers> {
+  return headersOf(await simpleParser(head, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true }));
+}
+
+async function readWhole(raw: Buffer): Promise<ReadMessage> {
   let parsed;
   try {
     parsed = await simpleParser(raw, {
@@ -95,10 +131,7 @@ export async function readMessage(raw: Buffer): Promise<ReadMessage> {
   } catch {
     throw new MailRefusedError('UNREADABLE', 'No se pudo leer el correo.');
   }
-  const fromValues = parsed.from?.value ?? [];
-  const from = fromValues.length === 1 && fromValues[0]!.address ? fromValues[0]!.address.toLowerCase() : null;
-  const subject = (parsed.subject ?? '').slice(0, 200);
-  const messageIdHeader = parsed.messageId ?? null;
+  const headers = headersOf(parsed);
   const attachments = parsed.attachments.filter((attachment) => !isInlinePicture(attachment));
   if (attachments.length > INBOUND_MAIL.maxAttachments) {
     throw new MailRefusedError(
@@ -138,7 +171,7 @@ export async function readMessage(raw: Buffer): Promise<ReadMessage> {
   const sawXml =
     [...groups.values()].some((found) => found.xml.length > 0) || documents.some((document) => document.ok);
   if (!sawXml) throw new MailRefusedError('NO_XML', 'El correo no trae ningún XML de comprobante.');
-  return { from, subject, messageIdHeader, documents };
+  return { ...headers, documents, refusal: null };
 }
 
 async function documentOf(group: Group): Promise<MailDocument> {

@@ -2,7 +2,7 @@ import { METRICS, companyOfIntakeAddress, type InboundMailMessage } from '@porta
 import type { Mailer } from '../adapters/email.js';
 import type { Caller } from '../http/caller.js';
 import type { Meter } from '../observability/meter.js';
-import { MailRefusedError, readMessage, type MailDocument } from '../mail/attachments.js';
+import { readMessage, type MailDocument } from '../mail/attachments.js';
 import {
   emailOf,
   refusalAnswer,
@@ -208,19 +208,7 @@ export function makeInboundMail(deps: InboundMailDeps) {
       }
 
       // Who sent it, as its headers say; only an authenticated From domain is believed, or answered.
-      let read;
-      try {
-        read = await readMessage(raw);
-      } catch (error) {
-        if (!(error instanceof MailRefusedError)) throw error;
-        const from = await fromHeaderOnly(raw);
-        if (!authenticated(message, from)) return record(message, 'UNAUTHENTICATED', null);
-        return refuse(message, from!, '', 'REFUSED_FILES', {
-          kind: 'FILES',
-          reason: error.reason,
-          detail: error.detail,
-        });
-      }
+      const read = await readMessage(raw);
       const from = read.from;
       if (!authenticated(message, from)) {
         deps.log.warn('Inbound e-mail dropped: its sender is not authenticated (SPF/DKIM)', {
@@ -235,6 +223,10 @@ export function makeInboundMail(deps: InboundMailDeps) {
       }
       const company = await companyOf(message.recipients);
       if (!company) return refuse(message, from!, read.subject, 'UNKNOWN_ADDRESS', { kind: 'UNKNOWN_ADDRESS' });
+      if (read.refusal) {
+        const { reason, detail } = read.refusal;
+        return refuse(message, from!, read.subject, 'REFUSED_FILES', { kind: 'FILES', reason, detail });
+      }
 
       const results = await register(message, sender, company, read.documents);
       const answer = resultAnswer({ to: from!, subject: read.subject, results, portalUrl: deps.portalUrl });
@@ -263,17 +255,6 @@ export function makeInboundMail(deps: InboundMailDeps) {
     }
     return null;
   }
-}
-
-/** The From address of a message the parser could not read whole (headers only). */
-async function fromHeaderOnly(raw: Buffer): Promise<string | null> {
-  const end = raw.indexOf('\r\n\r\n');
-  const headers = raw.subarray(0, end < 0 ? Math.min(raw.length, 64 * 1024) : end).toString('latin1');
-  const match = /^from:\s*(.*(?:\r?\n[ \t].*)*)/im.exec(headers);
-  if (!match) return null;
-  const angle = /<([^<>\s]+@[^<>\s]+)>/.exec(match[1]!);
-  const address = (angle ? angle[1]! : match[1]!).trim().toLowerCase();
-  return /^[^\s@<>,;]+@[^\s@<>,;]+$/.test(address) ? address : null;
 }
 
 export type InboundMail = ReturnType<typeof makeInboundMail>;

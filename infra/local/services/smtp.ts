@@ -55,7 +55,9 @@ export async function startSmtpServer(options: {
       recipients: envelope.rcptTo.map((recipient) => recipient.address),
       verdicts,
     };
-    await options.sqs.send(new SendMessageCommand({ QueueUrl: options.queueUrl, MessageBody: JSON.stringify(message) }));
+    await options.sqs.send(
+      new SendMessageCommand({ QueueUrl: options.queueUrl, MessageBody: JSON.stringify(message) }),
+    );
     options.log(
       `[smtp] ${messageId} de ${mailFrom || '<>'} para ${message.recipients.join(', ')}: SPF ${verdicts.spf}, ` +
         `DKIM ${verdicts.dkim}, dominio autenticado ${verdicts.authenticatedDomain ?? 'ninguno'}`,
