@@ -380,9 +380,6 @@ export const KNOWN_STAGES: Readonly<Record<string, Omit<StageConfigInput, 'stage
     webOrigin: 'http://localhost:5173',
     retain: false,
     emailSender: { address: `no-responder@${EXAMPLE_MAIL_DOMAIN}` },
-    // Invoices by e-mail at facturas+<RUC>@recepcion.proveedores.example.com (us-east-1 receives; the MX record is
-    // the operator's, docs/deploying.md).
-    intakeMail: { domain: `recepcion.${EXAMPLE_MAIL_DOMAIN}` },
     cognitoEmail: 'COGNITO',
     logRetentionDays: 30,
     // AUDIT rather than OFF: the Plus plan costs a few cents per active user, and dev shows the risk decisions
@@ -474,7 +471,7 @@ export function resolveStageConfig(getContext: (key: string) => unknown): StageC
     if (JSON_KEYS.has(key) && typeof value === 'string') overrides[key] = parseJsonOr(value);
     // `-c corporateSso=none` (or JSON null) turns off a stage's default SSO.
     if (key === 'corporateSso' && (value === 'none' || overrides[key] === null)) overrides[key] = null;
-    // `-c intakeMail=none` turns off receiving e-mail (the dev stage's default domain).
+    // `-c intakeMail=none` (or JSON null) turns off receiving e-mail.
     if (key === 'intakeMail' && (value === 'none' || overrides[key] === null)) overrides[key] = null;
     // `-c wafRateLimit=500` arrives as text; a non-number stays text so validation names the key.
     if (NUMBER_KEYS.has(key) && typeof value === 'string' && /^\d+$/.test(value)) overrides[key] = Number(value);

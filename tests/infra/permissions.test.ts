@@ -80,6 +80,9 @@ function expectedGrants(uses: FunctionUses, consumes?: QueueKey): string[] {
   if (uses.email) expected.push('ses:SendEmail on ses:identity', 'ses:SendEmail on ses:configurationSet');
   if (uses.sap) expected.push(...grants(SECRET_READ, 'secret:sap'));
   if (uses.sunat) expected.push(...grants(SECRET_READ, 'secret:sunat'));
+  // The received e-mails: read and deleted, under inbound-mail/ only.
+  if (uses.inboundMail)
+    expected.push('s3:GetObject on inboundMail/inbound-mail/*', 's3:DeleteObject on inboundMail/inbound-mail/*');
   return [...new Set(expected)].sort();
 }
 
@@ -124,6 +127,7 @@ describe('least privilege: each function is granted exactly what it declares (st
     labels = [
       [idOf('AWS::DynamoDB::Table'), 'table'],
       [idOf('AWS::S3::Bucket', (id) => id.includes('Documents')), 'documents'],
+      [idOf('AWS::S3::Bucket', (id) => id.startsWith('InboundMail')), 'inboundMail'],
       [idOf('AWS::Cognito::UserPool'), 'userPool'],
       [idOf('AWS::SecretsManager::Secret', (id) => id.startsWith('Sap')), 'secret:sap'],
       [idOf('AWS::SecretsManager::Secret', (id) => id.startsWith('Sunat')), 'secret:sunat'],
@@ -150,6 +154,7 @@ describe('least privilege: each function is granted exactly what it declares (st
     if (name === 'table' && text.includes('/index/')) return 'index';
     if (name === 'documents' && text.includes('/exports/*')) return 'documents/exports/*';
     if (name === 'documents' && text.includes('/*')) return 'documents/*';
+    if (name === 'inboundMail' && text.includes('/inbound-mail/*')) return 'inboundMail/inbound-mail/*';
     return name;
   }
 

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as ses from 'aws-cdk-lib/aws-ses';
@@ -23,6 +23,8 @@ export interface InboundMailProps {
 export class InboundMail extends Construct {
   readonly bucket: s3.Bucket;
   readonly domain: string | null;
+  /** Read and delete the raw messages (inbound-mail/ only): the worker's, stated once beside the bucket. */
+  readonly readAndDelete: iam.ManagedPolicy;
 
   constructor(scope: Construct, id: string, props: InboundMailProps) {
     super(scope, id);
@@ -37,16 +39,26 @@ export class InboundMail extends Construct {
       lifecycleRules: [{ id: 'ExpireUnprocessedMail', expiration: Duration.days(INBOUND_MAIL_KEPT_DAYS) }],
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+    this.readAndDelete = new iam.ManagedPolicy(this, 'ReadAndDelete', {
+      description: 'Read and delete the received e-mails (inbound-mail/ of the inbound-mail bucket)',
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['s3:GetObject', 's3:DeleteObject'],
+          resources: [this.bucket.arnForObjects(`${INBOUND_MAIL.prefix}*`)],
+        }),
+      ],
+    });
+    const bucketLogicalId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket);
+    Validations.of(this.readAndDelete).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${INBOUND_MAIL.prefix}*]`,
+      reason:
+        "A received e-mail is keyed by SES's message id; access is to the inbound-mail/ prefix of this one bucket.",
+    });
   }
 
   /** Reads and deletes the raw messages (inbound-mail/ only) and tells the function the bucket and the domain. */
   bind(fn: PortalFunction): void {
-    fn.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ['s3:GetObject', 's3:DeleteObject'],
-        resources: [this.bucket.arnForObjects(`${INBOUND_MAIL.prefix}*`)],
-      }),
-    );
+    fn.role.addManagedPolicy(this.readAndDelete);
     fn.function.addEnvironment(BUCKETS.inboundMail.env, this.bucket.bucketName);
     fn.function.addEnvironment(RUNTIME_ENV.intakeMailDomain, this.domain ?? '');
     fn.function.addEnvironment(RUNTIME_ENV.s3ForcePathStyle, 'false');
