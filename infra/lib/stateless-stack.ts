@@ -222,6 +222,7 @@ export class StatelessStack extends Stack {
       corporateEmailDomains: config.corporateSso?.emailDomains ?? [],
       chat: null,
       waf: { integrationUrl: props.firewall.integrationUrl },
+      intakeMailDomain: props.inboundMail.domain,
     } satisfies WebConfig;
     this.web.publish({ distDir: props.webDistDir, config: webConfig });
 

@@ -184,6 +184,7 @@ export async function startLocalStage(
       corporateEmailDomains: [CORPORATE_EMAIL_DOMAIN],
       chat: null,
       waf: null,
+      intakeMailDomain: LOCAL_INTAKE_MAIL_DOMAIN,
     };
     const web = await startWebServer({
       port: ports.web,
