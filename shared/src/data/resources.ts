@@ -82,11 +82,12 @@ export const QUEUES = {
     id: 'InboundMail',
     purpose: 'Comprobantes recibidos por correo',
     env: 'INBOUND_MAIL_QUEUE_URL',
-    visibilityTimeoutSeconds: 360,
+    // An e-mail may carry a zip of hundreds of documents, each registered in turn.
+    visibilityTimeoutSeconds: 1800,
     maxReceiveCount: 5,
     batchSize: 1,
     consumer: 'inbound-mail' as string | null,
-    consumerTimeoutSeconds: 60,
+    consumerTimeoutSeconds: 300,
     // Registers each document as 'Cargar XML' does (the documents bucket, SUNAT's and the notices' queues), finds
     // the sender's account in the user pool, answers by e-mail and deletes the raw message.
     consumerUses: {
