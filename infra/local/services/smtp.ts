@@ -6,6 +6,9 @@ import { INBOUND_MAIL, companyOfIntakeAddress, type InboundMailMessage } from '@
 import { tableResolver, verifyWithMailauth, type DnsTable } from '../../../functions/src/mail/verify-with-mailauth.js';
 import type { RunningService } from './types.js';
 
+/** The local stage's placeholder under inbound-mail/ (see below); never a message id (those have no dot first). */
+const KEEP_OBJECT = '.stage-keep';
+
 /** An error SMTP answers with its own code (smtp-server reads `responseCode`). */
 const smtpError = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
 
@@ -28,6 +31,12 @@ export async function startSmtpServer(options: {
   readonly log: (line: string) => void;
 }): Promise<RunningService> {
   const resolver = tableResolver(options.dns);
+  // s3rver removes a folder once its last object is deleted, and a write into that folder at the same moment then
+  // fails outside any handler (its process dies). The worker deletes each message as the next arrives: an object that
+  // nothing reads or deletes keeps inbound-mail/ from ever being empty. AWS has no folders and needs none.
+  await options.s3.send(
+    new PutObjectCommand({ Bucket: options.bucket, Key: `${INBOUND_MAIL.prefix}${KEEP_OBJECT}`, Body: '' }),
+  );
 
   async function receive(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> {
     const chunks: Buffer[] = [];
