@@ -28,6 +28,8 @@ export function MailIntakeAddresses({ domain, clients }: { domain: string; clien
                 <CopyToClipboard
                   variant="inline"
                   textToCopy={address}
+                  // A 45-character address breaks at any character on a phone rather than scroll sideways.
+                  textToDisplay={<span style={{ overflowWrap: 'anywhere' }}>{address}</span>}
                   copyButtonAriaLabel={`${text.copy}: ${client.name}`}
                   copySuccessText={text.copied}
                   copyErrorText={text.copyFailed}
