@@ -43,9 +43,10 @@ export const inboundMail = makeInboundMail({
   answerQuota: repository.answerQuota,
   senders: { find: findSender },
   companies: { exists: async (taxId) => (await clients.get(taxId)) !== null },
-  customerOf: (xml) => {
+  partiesOf: (xml) => {
     try {
-      return parseSunatDocument(xml).customer.taxId;
+      const parsed = parseSunatDocument(xml);
+      return { supplier: parsed.supplier.taxId, customer: parsed.customer.taxId };
     } catch {
       return null;
     }

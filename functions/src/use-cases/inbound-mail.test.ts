@@ -39,8 +39,8 @@ async function mime(options: { from?: string; subject?: string; attachments?: At
 }
 
 /** A stand-in XML: the fake intake reads the customer's RUC from it as the UBL parser would. */
-const xml = (number: string, customer = COMPANY) =>
-  `<Invoice><ID>${number}</ID><Customer>${customer}</Customer></Invoice>`;
+const xml = (number: string, customer = COMPANY, supplier = SUPPLIER_RUC) =>
+  `<Invoice><ID>${number}</ID><Supplier>${supplier}</Supplier><Customer>${customer}</Customer></Invoice>`;
 const PDF = Buffer.from('%PDF-1.4\n%fake\n');
 
 function invoiceOf(number: string): Invoice {
@@ -92,7 +92,12 @@ function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: str
     },
     senders: { find: async (email) => senders.find((sender) => sender.email === email) ?? null },
     companies: { exists: async (taxId) => taxId === COMPANY || taxId === OTHER_COMPANY },
-    customerOf: (bytes) => /<Customer>(\d+)<\/Customer>/.exec(Buffer.from(bytes).toString())?.[1] ?? null,
+    partiesOf: (bytes) => {
+      const text = Buffer.from(bytes).toString();
+      const customer = /<Customer>(\d+)<\/Customer>/.exec(text)?.[1];
+      const supplier = /<Supplier>(\d+)<\/Supplier>/.exec(text)?.[1] ?? SUPPLIER_RUC;
+      return customer ? { supplier, customer } : null;
+    },
     fromFiles: async (caller, files): Promise<FileIntakeOutcome> => {
       registered.push({ caller, files });
       const text = Buffer.from(files.xml.bytes).toString();
@@ -352,6 +357,13 @@ describe('invoices by e-mail', () => {
     const raw = Buffer.concat([await mime(), Buffer.alloc(INBOUND_MAIL.maxMessageBytes)]);
     expect((await h.deliver(raw)).outcome).toBe('REFUSED_FILES');
     expect(h.sent[0]!.text).toContain('El correo ocupa más de 25 MB.');
+  });
+
+  it('registers as the RUC that issued the document when the account has several', async () => {
+    const other = '20987654321';
+    const h = harness({ senders: [{ ...SENDER, taxIds: [SUPPLIER_RUC, other] }] });
+    await h.deliver(await mime({ attachments: [{ filename: 'F002-1.xml', content: xml('F002-1', COMPANY, other) }] }));
+    expect(h.registered[0]!.caller.activeCompany).toBe(other);
   });
 
   it('does nothing for a message whose raw copy is gone', async () => {

@@ -56,8 +56,8 @@ export interface InboundMailDeps {
   readonly senders: { find(email: string): Promise<SenderAccount | null> };
   /** Whether the RUC is a company of the group (the intake address names one). */
   readonly companies: { exists(taxId: string): Promise<boolean> };
-  /** The RUC of the XML's acquirer, or null when the XML cannot be read (the intake then tells why). */
-  readonly customerOf: (xml: Uint8Array) => string | null;
+  /** The RUCs of the XML's issuer and acquirer, or null when the XML cannot be read (the intake then tells why). */
+  readonly partiesOf: (xml: Uint8Array) => { readonly supplier: string; readonly customer: string } | null;
   readonly fromFiles: (caller: MailCaller, files: IncomingFiles) => Promise<FileIntakeOutcome>;
   readonly mailer: Mailer;
   readonly feed: { record(audiences: readonly Audience[], item: FeedItem): Promise<void> };
@@ -136,8 +136,8 @@ export function makeInboundMail(deps: InboundMailDeps) {
     company: string,
     documents: readonly MailDocument[],
   ): Promise<DocumentResult[]> {
-    const supplierRuc = sender.taxIds[0]!;
-    const caller: MailCaller = {
+    // The account acts for the RUC that issued the document when it has several (as the company header chooses).
+    const callerFor = (issuer: string | null): MailCaller => ({
       sub: sender.userId,
       username: sender.userId,
       email: sender.email,
@@ -146,18 +146,19 @@ export function makeInboundMail(deps: InboundMailDeps) {
       level: 'SUPPLIER',
       taxIds: sender.taxIds,
       groups: [],
-      activeCompany: supplierRuc,
+      activeCompany: issuer !== null && sender.taxIds.includes(issuer) ? issuer : sender.taxIds[0]!,
       expiresAt: 0,
       signIn: 'EMAIL',
       txId: message.messageId,
-    };
+    });
     const results: DocumentResult[] = [];
     for (const document of documents) {
       if (!document.ok) {
         results.push({ base: document.base, kind: 'REFUSED', message: document.message });
         continue;
       }
-      const customer = deps.customerOf(document.xml.bytes);
+      const parties = deps.partiesOf(document.xml.bytes);
+      const customer = parties?.customer ?? null;
       if (customer !== null && customer !== company) {
         results.push({
           base: document.base,
@@ -168,7 +169,7 @@ export function makeInboundMail(deps: InboundMailDeps) {
         });
         continue;
       }
-      const outcome = await deps.fromFiles(caller, {
+      const outcome = await deps.fromFiles(callerFor(parties?.supplier ?? null), {
         sourceKey: `mail/${message.messageId}/${document.base}`,
         channel: 'EMAIL',
         xml: document.xml,
