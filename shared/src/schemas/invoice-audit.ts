@@ -54,14 +54,18 @@ export const INVOICE_AUDIT_ACTION_LABELS: Record<InvoiceAuditAction, string> = {
   OBSERVATION_CLEARED: 'Observación levantada',
 };
 
-/** How the author signed in: the portal's password, the corporate SSO, or no one (a worker or a scheduled job). */
-export const SIGN_IN_METHODS = ['PASSWORD', 'CORPORATE', 'SYSTEM'] as const;
+/**
+ * How the author signed in: the portal's password, the corporate SSO, a supplier's API client (OAuth2 client
+ * credentials), or no one (a worker or a scheduled job).
+ */
+export const SIGN_IN_METHODS = ['PASSWORD', 'CORPORATE', 'API', 'SYSTEM'] as const;
 export const SignInMethod = z.enum(SIGN_IN_METHODS);
 export type SignInMethod = z.infer<typeof SignInMethod>;
 
 export const SIGN_IN_METHOD_LABELS: Record<SignInMethod, string> = {
   PASSWORD: 'Contraseña del portal',
   CORPORATE: 'Cuenta corporativa (SSO)',
+  API: 'Cliente de API',
   SYSTEM: 'Proceso automático',
 };
 
