@@ -116,7 +116,7 @@ function SecretModal(props: { client: CreatedApiClient; onDismiss: () => void })
       visible
       header={text.secret.header}
       onDismiss={props.onDismiss}
-      closeAriaLabel={text.secret.close}
+      closeAriaLabel={text.secret.closeIcon}
       footer={
         <Box float="right">
           <Button variant="primary" onClick={props.onDismiss}>

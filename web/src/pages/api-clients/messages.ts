@@ -43,6 +43,7 @@ export const apiClientsMessages = {
     copied: 'Copiado',
     copyFailed: 'No se pudo copiar',
     close: 'Ya lo guardé',
+    closeIcon: 'Cerrar',
   },
   revokeConfirm: {
     header: 'Revocar cliente de API',
