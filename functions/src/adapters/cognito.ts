@@ -275,6 +275,19 @@ export interface AppClients {
   delete(clientId: string): Promise<void>;
 }
 
+/**
+ * An app client's name as Cognito takes it (`[\w\s+=,.@-]+`, at most 128): accents dropped, anything else a hyphen.
+ * The portal keeps the name as typed; this one only helps someone reading the pool's console.
+ */
+export function appClientName(name: string): string {
+  const plain = name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\w\s+=,.@-]/g, '-')
+    .trim();
+  return (plain || 'api-client').slice(0, 128);
+}
+
 /** How long an API client's access token lasts. */
 export const API_CLIENT_TOKEN_MINUTES = 60;
 
@@ -284,7 +297,7 @@ export function makeCognitoAppClients(client: CognitoClient, userPoolId: () => s
       const answer = await client.send(
         new CreateUserPoolClientCommand({
           UserPoolId: userPoolId(),
-          ClientName: name,
+          ClientName: appClientName(name),
           GenerateSecret: true,
           AllowedOAuthFlows: ['client_credentials'],
           AllowedOAuthFlowsUserPoolClient: true,
