@@ -191,12 +191,13 @@ export default function ApiClientsPage() {
           {
             id: 'scopes',
             header: text.columns.scopes,
-            cell: (client) => client.scopes.map((scope) => text.scope(scope)).join(' · '),
+            cell: (client) => client.scopes.map((scope) => text.scopeShort[scope]).join(' · '),
           },
           { id: 'created', header: text.columns.created, cell: (client) => formatDateTime(client.createdAt) },
           {
             id: 'status',
             header: text.columns.status,
+            minWidth: 140,
             cell: (client) =>
               client.revokedAt === null ? (
                 <StatusIndicator type="success">{text.active}</StatusIndicator>
@@ -207,6 +208,7 @@ export default function ApiClientsPage() {
           {
             id: 'actions',
             header: '',
+            minWidth: 100,
             cell: (client) =>
               client.revokedAt === null ? (
                 <Button

@@ -20,6 +20,8 @@ export const apiClientsMessages = {
   active: 'Activo',
   revokedOn: (when: string) => `Revocado el ${when}`,
   scope: (scope: ApiClientScope) => API_CLIENT_SCOPE_LABELS[scope],
+  /** The table's short names of the permissions (the form shows the long ones). */
+  scopeShort: { 'invoices.submit': 'Registrar', 'invoices.read': 'Consultar' } as Record<ApiClientScope, string>,
   form: {
     header: 'Crear cliente de API',
     confirm: 'Crear',
