@@ -8,6 +8,7 @@ import {
   parseGroups,
   parseTaxIds,
   type RouteDef,
+  type SignInMethod,
 } from '@portal/shared';
 
 /** Who is calling, as the JWT authorizer's claims say, and for which company they act. */
@@ -25,8 +26,11 @@ export interface Caller {
   readonly activeCompany: string | null;
   /** Token expiry, seconds since the epoch. */
   readonly expiresAt: number;
-  /** How the user signed in (the trigger's claim; a token without it: the portal's password). */
-  readonly signIn: 'CORPORATE' | 'PASSWORD' | 'API';
+  /**
+   * How the user signed in (the trigger's claim; a token without it: the portal's password). EMAIL and API are
+   * the intake channels that act for a supplier without a browser session (issue 24).
+   */
+  readonly signIn: Exclude<SignInMethod, 'SYSTEM'>;
   /** Set when a supplier's API client calls (an OAuth2 client-credentials access token); null for a person. */
   readonly machine?: MachineClient | null;
   /** The request id the caller sees: the audit trail records the call each change came from. */

@@ -55,16 +55,17 @@ export const INVOICE_AUDIT_ACTION_LABELS: Record<InvoiceAuditAction, string> = {
 };
 
 /**
- * How the author signed in: the portal's password, the corporate SSO, a supplier's API client (OAuth2 client
- * credentials), or no one (a worker or a scheduled job).
+ * How the author signed in: the portal's password, the corporate SSO, a document sent by e-mail from the supplier's
+ * registered address, a supplier's system with its API client, or no one (a worker or a scheduled job).
  */
-export const SIGN_IN_METHODS = ['PASSWORD', 'CORPORATE', 'API', 'SYSTEM'] as const;
+export const SIGN_IN_METHODS = ['PASSWORD', 'CORPORATE', 'EMAIL', 'API', 'SYSTEM'] as const;
 export const SignInMethod = z.enum(SIGN_IN_METHODS);
 export type SignInMethod = z.infer<typeof SignInMethod>;
 
 export const SIGN_IN_METHOD_LABELS: Record<SignInMethod, string> = {
   PASSWORD: 'Contraseña del portal',
   CORPORATE: 'Cuenta corporativa (SSO)',
+  EMAIL: 'Correo electrónico',
   API: 'Cliente de API',
   SYSTEM: 'Proceso automático',
 };
