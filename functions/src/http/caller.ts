@@ -14,6 +14,8 @@ import {
 /** Who is calling, as the JWT authorizer's claims say, and for which company they act. */
 export interface Caller {
   readonly sub: string;
+  /** Set when a supplier's API client calls (an OAuth2 client-credentials access token); null for a person. */
+  readonly machine?: MachineClient | null;
   /** The user pool's Username (`cognito:username`): what the Cognito admin API names the account by. */
   readonly username: string;
   readonly email: string;
@@ -31,8 +33,6 @@ export interface Caller {
    * the intake channels that act for a supplier without a browser session (issue 24).
    */
   readonly signIn: Exclude<SignInMethod, 'SYSTEM'>;
-  /** Set when a supplier's API client calls (an OAuth2 client-credentials access token); null for a person. */
-  readonly machine?: MachineClient | null;
   /** The request id the caller sees: the audit trail records the call each change came from. */
   readonly txId: string;
 }
