@@ -6,11 +6,16 @@ import { route, ADMIN_ONLY, type RouteDef } from './route.js';
 /**
  * Creating and revoking one changes the user pool's app clients, the JWT authorizer's audience (the API
  * Gateway keeps the active clients' ids, docs/adr/0034-api-clients.md) and the table (the client, the list of
- * refused accounts, the audit log).
+ * refused accounts, the audit log). A creation deletes its app client again when the table refuses the client.
  */
-const CHANGES_API_CLIENTS = {
+const CREATES_API_CLIENTS = {
   table: 'write',
   userPool: ['CreateUserPoolClient', 'DeleteUserPoolClient'],
+  apiAuthorizer: true,
+} as const satisfies FunctionUses;
+const REVOKES_API_CLIENTS = {
+  table: 'write',
+  userPool: ['DeleteUserPoolClient'],
   apiAuthorizer: true,
 } as const satisfies FunctionUses;
 
@@ -40,7 +45,7 @@ export const apiClientRoutes = {
     request: { body: CreateApiClientBody },
     response: CreatedApiClient,
     successStatus: 201,
-    uses: CHANGES_API_CLIENTS,
+    uses: CREATES_API_CLIENTS,
     handler: 'api-clients/create-api-client',
   }),
   revokeApiClient: route({
@@ -53,7 +58,7 @@ export const apiClientRoutes = {
     requiresCompany: false,
     request: { path: ApiClientPath },
     response: ApiClient,
-    uses: CHANGES_API_CLIENTS,
+    uses: REVOKES_API_CLIENTS,
     handler: 'api-clients/revoke-api-client',
   }),
 } as const satisfies Record<string, RouteDef>;
