@@ -3372,7 +3372,7 @@ export interface operations {
                 email: string | null;
                 role: ('SUPPLIER' | 'MANAGER' | 'ADMIN' | 'UNKNOWN') | null;
                 /** @enum {string} */
-                signIn: 'PASSWORD' | 'CORPORATE' | 'API' | 'SYSTEM';
+                signIn: 'PASSWORD' | 'CORPORATE' | 'EMAIL' | 'API' | 'SYSTEM';
               };
               changes: {
                 field: string;
