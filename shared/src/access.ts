@@ -26,6 +26,13 @@ export interface FunctionUses {
   readonly sap?: boolean;
   /** Talks to SUNAT's validation API (its endpoints and credentials secret). */
   readonly sunat?: boolean;
+  /**
+   * Counts an API client's calls (the per-client rate limit, RATE# items of the table): UpdateItem on those keys
+   * only. Set by machineRoute() on the routes a machine client may call.
+   */
+  readonly apiClientRate?: boolean;
+  /** Rewrites the API's JWT authorizer audience (the active API clients' ids): GetAuthorizer and UpdateAuthorizer. */
+  readonly apiAuthorizer?: boolean;
 }
 
 export type TableAccess = 'none' | 'read' | 'write';
@@ -62,6 +69,8 @@ export const USER_POOL_OPERATIONS = [
   'AdminDisableUser',
   'AdminEnableUser',
   'AdminUserGlobalSignOut',
+  'CreateUserPoolClient',
+  'DeleteUserPoolClient',
 ] as const;
 export type UserPoolOperation = (typeof USER_POOL_OPERATIONS)[number];
 
