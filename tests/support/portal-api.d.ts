@@ -1617,6 +1617,37 @@ export interface operations {
                 lastMessageSide: 'SUPPLIER' | 'STAFF';
                 waitingOn: ('SUPPLIER' | 'STAFF') | null;
               } | null;
+              supplierCdr?: {
+                responseCode: string;
+                description: string;
+                verdict: ('ACCEPTED' | 'ACCEPTED_WITH_OBSERVATIONS' | 'REJECTED') | null;
+                documentId: string;
+                senderTaxId: string;
+                /** Format: date */
+                responseDate: string;
+                notes: {
+                  code: string | null;
+                  message: string;
+                }[];
+                fileKey: string | null;
+                /** Format: date-time */
+                receivedAt: string;
+                contradiction: {
+                  reasons: {
+                    /** @enum {string} */
+                    kind:
+                      | 'ACCEPTED_BUT_NOT_VALID'
+                      | 'REJECTED_BUT_VALID'
+                      | 'OTHER_DOCUMENT'
+                      | 'OTHER_TYPE'
+                      | 'OTHER_ISSUER'
+                      | 'OTHER_CUSTOMER';
+                    message: string;
+                  }[];
+                  /** Format: date-time */
+                  flaggedAt: string;
+                } | null;
+              } | null;
             }[];
             nextCursor: string | null;
           };
@@ -1693,6 +1724,7 @@ export interface operations {
          */
         'application/json': {
           url: string;
+          cdrUrl?: string;
         };
       };
     };
@@ -1941,6 +1973,37 @@ export interface operations {
               /** @enum {string} */
               lastMessageSide: 'SUPPLIER' | 'STAFF';
               waitingOn: ('SUPPLIER' | 'STAFF') | null;
+            } | null;
+            supplierCdr?: {
+              responseCode: string;
+              description: string;
+              verdict: ('ACCEPTED' | 'ACCEPTED_WITH_OBSERVATIONS' | 'REJECTED') | null;
+              documentId: string;
+              senderTaxId: string;
+              /** Format: date */
+              responseDate: string;
+              notes: {
+                code: string | null;
+                message: string;
+              }[];
+              fileKey: string | null;
+              /** Format: date-time */
+              receivedAt: string;
+              contradiction: {
+                reasons: {
+                  /** @enum {string} */
+                  kind:
+                    | 'ACCEPTED_BUT_NOT_VALID'
+                    | 'REJECTED_BUT_VALID'
+                    | 'OTHER_DOCUMENT'
+                    | 'OTHER_TYPE'
+                    | 'OTHER_ISSUER'
+                    | 'OTHER_CUSTOMER';
+                  message: string;
+                }[];
+                /** Format: date-time */
+                flaggedAt: string;
+              } | null;
             } | null;
           };
         };
@@ -2328,6 +2391,37 @@ export interface operations {
               lastMessageSide: 'SUPPLIER' | 'STAFF';
               waitingOn: ('SUPPLIER' | 'STAFF') | null;
             } | null;
+            supplierCdr?: {
+              responseCode: string;
+              description: string;
+              verdict: ('ACCEPTED' | 'ACCEPTED_WITH_OBSERVATIONS' | 'REJECTED') | null;
+              documentId: string;
+              senderTaxId: string;
+              /** Format: date */
+              responseDate: string;
+              notes: {
+                code: string | null;
+                message: string;
+              }[];
+              fileKey: string | null;
+              /** Format: date-time */
+              receivedAt: string;
+              contradiction: {
+                reasons: {
+                  /** @enum {string} */
+                  kind:
+                    | 'ACCEPTED_BUT_NOT_VALID'
+                    | 'REJECTED_BUT_VALID'
+                    | 'OTHER_DOCUMENT'
+                    | 'OTHER_TYPE'
+                    | 'OTHER_ISSUER'
+                    | 'OTHER_CUSTOMER';
+                  message: string;
+                }[];
+                /** Format: date-time */
+                flaggedAt: string;
+              } | null;
+            } | null;
           };
         };
       };
@@ -2394,7 +2488,7 @@ export interface operations {
          */
         'application/json': {
           /** @enum {string} */
-          purpose: 'INVOICE_XML' | 'INVOICE_PDF' | 'ATTACHMENT' | 'MESSAGE_ATTACHMENT';
+          purpose: 'INVOICE_XML' | 'INVOICE_PDF' | 'INVOICE_CDR' | 'ATTACHMENT' | 'MESSAGE_ATTACHMENT';
           fileName: string;
           contentType: string;
           size: number;
@@ -2486,7 +2580,7 @@ export interface operations {
   getInvoiceFile: {
     parameters: {
       query: {
-        file: 'xml' | 'pdf' | 'attachment';
+        file: 'xml' | 'pdf' | 'attachment' | 'cdr';
         index?: number;
       };
       header?: {
@@ -2839,6 +2933,37 @@ export interface operations {
               /** @enum {string} */
               lastMessageSide: 'SUPPLIER' | 'STAFF';
               waitingOn: ('SUPPLIER' | 'STAFF') | null;
+            } | null;
+            supplierCdr?: {
+              responseCode: string;
+              description: string;
+              verdict: ('ACCEPTED' | 'ACCEPTED_WITH_OBSERVATIONS' | 'REJECTED') | null;
+              documentId: string;
+              senderTaxId: string;
+              /** Format: date */
+              responseDate: string;
+              notes: {
+                code: string | null;
+                message: string;
+              }[];
+              fileKey: string | null;
+              /** Format: date-time */
+              receivedAt: string;
+              contradiction: {
+                reasons: {
+                  /** @enum {string} */
+                  kind:
+                    | 'ACCEPTED_BUT_NOT_VALID'
+                    | 'REJECTED_BUT_VALID'
+                    | 'OTHER_DOCUMENT'
+                    | 'OTHER_TYPE'
+                    | 'OTHER_ISSUER'
+                    | 'OTHER_CUSTOMER';
+                  message: string;
+                }[];
+                /** Format: date-time */
+                flaggedAt: string;
+              } | null;
             } | null;
             officeLocation: {
               id: string;
@@ -3199,6 +3324,37 @@ export interface operations {
               /** @enum {string} */
               lastMessageSide: 'SUPPLIER' | 'STAFF';
               waitingOn: ('SUPPLIER' | 'STAFF') | null;
+            } | null;
+            supplierCdr?: {
+              responseCode: string;
+              description: string;
+              verdict: ('ACCEPTED' | 'ACCEPTED_WITH_OBSERVATIONS' | 'REJECTED') | null;
+              documentId: string;
+              senderTaxId: string;
+              /** Format: date */
+              responseDate: string;
+              notes: {
+                code: string | null;
+                message: string;
+              }[];
+              fileKey: string | null;
+              /** Format: date-time */
+              receivedAt: string;
+              contradiction: {
+                reasons: {
+                  /** @enum {string} */
+                  kind:
+                    | 'ACCEPTED_BUT_NOT_VALID'
+                    | 'REJECTED_BUT_VALID'
+                    | 'OTHER_DOCUMENT'
+                    | 'OTHER_TYPE'
+                    | 'OTHER_ISSUER'
+                    | 'OTHER_CUSTOMER';
+                  message: string;
+                }[];
+                /** Format: date-time */
+                flaggedAt: string;
+              } | null;
             } | null;
             officeLocation: {
               id: string;
@@ -3642,6 +3798,37 @@ export interface operations {
               lastMessageSide: 'SUPPLIER' | 'STAFF';
               waitingOn: ('SUPPLIER' | 'STAFF') | null;
             } | null;
+            supplierCdr?: {
+              responseCode: string;
+              description: string;
+              verdict: ('ACCEPTED' | 'ACCEPTED_WITH_OBSERVATIONS' | 'REJECTED') | null;
+              documentId: string;
+              senderTaxId: string;
+              /** Format: date */
+              responseDate: string;
+              notes: {
+                code: string | null;
+                message: string;
+              }[];
+              fileKey: string | null;
+              /** Format: date-time */
+              receivedAt: string;
+              contradiction: {
+                reasons: {
+                  /** @enum {string} */
+                  kind:
+                    | 'ACCEPTED_BUT_NOT_VALID'
+                    | 'REJECTED_BUT_VALID'
+                    | 'OTHER_DOCUMENT'
+                    | 'OTHER_TYPE'
+                    | 'OTHER_ISSUER'
+                    | 'OTHER_CUSTOMER';
+                  message: string;
+                }[];
+                /** Format: date-time */
+                flaggedAt: string;
+              } | null;
+            } | null;
             officeLocation: {
               id: string;
               location: string;
@@ -3981,6 +4168,37 @@ export interface operations {
               lastMessageSide: 'SUPPLIER' | 'STAFF';
               waitingOn: ('SUPPLIER' | 'STAFF') | null;
             } | null;
+            supplierCdr?: {
+              responseCode: string;
+              description: string;
+              verdict: ('ACCEPTED' | 'ACCEPTED_WITH_OBSERVATIONS' | 'REJECTED') | null;
+              documentId: string;
+              senderTaxId: string;
+              /** Format: date */
+              responseDate: string;
+              notes: {
+                code: string | null;
+                message: string;
+              }[];
+              fileKey: string | null;
+              /** Format: date-time */
+              receivedAt: string;
+              contradiction: {
+                reasons: {
+                  /** @enum {string} */
+                  kind:
+                    | 'ACCEPTED_BUT_NOT_VALID'
+                    | 'REJECTED_BUT_VALID'
+                    | 'OTHER_DOCUMENT'
+                    | 'OTHER_TYPE'
+                    | 'OTHER_ISSUER'
+                    | 'OTHER_CUSTOMER';
+                  message: string;
+                }[];
+                /** Format: date-time */
+                flaggedAt: string;
+              } | null;
+            } | null;
             officeLocation: {
               id: string;
               location: string;
@@ -4312,6 +4530,37 @@ export interface operations {
               lastMessageSide: 'SUPPLIER' | 'STAFF';
               waitingOn: ('SUPPLIER' | 'STAFF') | null;
             } | null;
+            supplierCdr?: {
+              responseCode: string;
+              description: string;
+              verdict: ('ACCEPTED' | 'ACCEPTED_WITH_OBSERVATIONS' | 'REJECTED') | null;
+              documentId: string;
+              senderTaxId: string;
+              /** Format: date */
+              responseDate: string;
+              notes: {
+                code: string | null;
+                message: string;
+              }[];
+              fileKey: string | null;
+              /** Format: date-time */
+              receivedAt: string;
+              contradiction: {
+                reasons: {
+                  /** @enum {string} */
+                  kind:
+                    | 'ACCEPTED_BUT_NOT_VALID'
+                    | 'REJECTED_BUT_VALID'
+                    | 'OTHER_DOCUMENT'
+                    | 'OTHER_TYPE'
+                    | 'OTHER_ISSUER'
+                    | 'OTHER_CUSTOMER';
+                  message: string;
+                }[];
+                /** Format: date-time */
+                flaggedAt: string;
+              } | null;
+            } | null;
             officeLocation: {
               id: string;
               location: string;
@@ -4642,6 +4891,37 @@ export interface operations {
               /** @enum {string} */
               lastMessageSide: 'SUPPLIER' | 'STAFF';
               waitingOn: ('SUPPLIER' | 'STAFF') | null;
+            } | null;
+            supplierCdr?: {
+              responseCode: string;
+              description: string;
+              verdict: ('ACCEPTED' | 'ACCEPTED_WITH_OBSERVATIONS' | 'REJECTED') | null;
+              documentId: string;
+              senderTaxId: string;
+              /** Format: date */
+              responseDate: string;
+              notes: {
+                code: string | null;
+                message: string;
+              }[];
+              fileKey: string | null;
+              /** Format: date-time */
+              receivedAt: string;
+              contradiction: {
+                reasons: {
+                  /** @enum {string} */
+                  kind:
+                    | 'ACCEPTED_BUT_NOT_VALID'
+                    | 'REJECTED_BUT_VALID'
+                    | 'OTHER_DOCUMENT'
+                    | 'OTHER_TYPE'
+                    | 'OTHER_ISSUER'
+                    | 'OTHER_CUSTOMER';
+                  message: string;
+                }[];
+                /** Format: date-time */
+                flaggedAt: string;
+              } | null;
             } | null;
             officeLocation: {
               id: string;
@@ -4979,6 +5259,37 @@ export interface operations {
               /** @enum {string} */
               lastMessageSide: 'SUPPLIER' | 'STAFF';
               waitingOn: ('SUPPLIER' | 'STAFF') | null;
+            } | null;
+            supplierCdr?: {
+              responseCode: string;
+              description: string;
+              verdict: ('ACCEPTED' | 'ACCEPTED_WITH_OBSERVATIONS' | 'REJECTED') | null;
+              documentId: string;
+              senderTaxId: string;
+              /** Format: date */
+              responseDate: string;
+              notes: {
+                code: string | null;
+                message: string;
+              }[];
+              fileKey: string | null;
+              /** Format: date-time */
+              receivedAt: string;
+              contradiction: {
+                reasons: {
+                  /** @enum {string} */
+                  kind:
+                    | 'ACCEPTED_BUT_NOT_VALID'
+                    | 'REJECTED_BUT_VALID'
+                    | 'OTHER_DOCUMENT'
+                    | 'OTHER_TYPE'
+                    | 'OTHER_ISSUER'
+                    | 'OTHER_CUSTOMER';
+                  message: string;
+                }[];
+                /** Format: date-time */
+                flaggedAt: string;
+              } | null;
             } | null;
             officeLocation: {
               id: string;
@@ -5858,6 +6169,37 @@ export interface operations {
               /** @enum {string} */
               lastMessageSide: 'SUPPLIER' | 'STAFF';
               waitingOn: ('SUPPLIER' | 'STAFF') | null;
+            } | null;
+            supplierCdr?: {
+              responseCode: string;
+              description: string;
+              verdict: ('ACCEPTED' | 'ACCEPTED_WITH_OBSERVATIONS' | 'REJECTED') | null;
+              documentId: string;
+              senderTaxId: string;
+              /** Format: date */
+              responseDate: string;
+              notes: {
+                code: string | null;
+                message: string;
+              }[];
+              fileKey: string | null;
+              /** Format: date-time */
+              receivedAt: string;
+              contradiction: {
+                reasons: {
+                  /** @enum {string} */
+                  kind:
+                    | 'ACCEPTED_BUT_NOT_VALID'
+                    | 'REJECTED_BUT_VALID'
+                    | 'OTHER_DOCUMENT'
+                    | 'OTHER_TYPE'
+                    | 'OTHER_ISSUER'
+                    | 'OTHER_CUSTOMER';
+                  message: string;
+                }[];
+                /** Format: date-time */
+                flaggedAt: string;
+              } | null;
             } | null;
             officeLocation: {
               id: string;
