@@ -34,6 +34,7 @@ export interface PortalResources {
  */
 export function bindUses(fn: PortalFunction, uses: FunctionUses, resources: PortalResources): void {
   if (uses.table !== 'none') resources.data.bindTable(fn, uses.table);
+  if (uses.apiClientRate && uses.table !== 'write') resources.data.bindRateCounter(fn);
   const documents = uses.documents ?? [];
   if (documents.length > 0) resources.storage.bindDocuments(fn, documents);
   if (documents.includes('presignDownload') || documents.includes('exportDownload')) resources.files.bindLinks(fn);

@@ -109,7 +109,7 @@ export const BUNDLE_BUDGETS: Readonly<Record<FunctionKind, { rawKb: number; impo
  * The functions allowed more, each with its reason. The exports worker (docs/adr/0032-list-exports.md) carries
  * exceljs's streaming XLSX writer and the zip writer under it (archiver: ~300 KB, already imported alone, without
  * exceljs's readers); its cold start precedes a file that takes seconds to minutes, which no one waits on a screen.
- * The inbound-mail worker (docs/adr/0034-mail-intake.md) carries mailparser's charset decoders (iconv-lite and
+ * The inbound-mail worker (docs/adr/0035-mail-intake.md) carries mailparser's charset decoders (iconv-lite and
  * encoding-japanese, ~650 KB): a supplier's mail client may write its e-mail in any charset; no one waits on its cold
  * start either (the answer arrives by e-mail).
  */

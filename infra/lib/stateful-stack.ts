@@ -62,6 +62,7 @@ export class StatefulStack extends Stack {
       preTokenGenerationEntry: props.preTokenGenerationEntry,
       corporateSso: config.corporateSso,
       domainPrefix: config.domainPrefix,
+      data: this.data,
       redirects: ssoRedirects(config),
       threatProtection: config.threatProtection,
       email: this.email,

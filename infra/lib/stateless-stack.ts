@@ -141,6 +141,7 @@ export class StatelessStack extends Stack {
       handlersDir: props.handlersDir,
       userPool: identity.userPool,
       webClient: identity.webClient,
+      apiTokenUrl: identity.apiTokenUrl,
       // The site calls the API on its own origin (CloudFront's /api); CORS is for the configured webOrigin only
       // (a custom domain is the same origin too; a developer's Vite server is not).
       webOrigins: [config.webOrigin],

@@ -61,6 +61,10 @@ export function localEnvironment(inputs: LocalEnvironmentInputs): Record<string,
     [RUNTIME_ENV.emailSender]: 'Portal de Proveedores <no-responder@proveedores.local>',
     // A disabled account is refused within a second here (60 s in AWS), so that tests need not wait a minute.
     [RUNTIME_ENV.disabledUsersTtlSeconds]: inherited[RUNTIME_ENV.disabledUsersTtlSeconds] ?? '1',
+    // An API client's calls per minute (120 in AWS): a test reaches the limit with few calls.
+    [RUNTIME_ENV.apiClientRateLimit]: inherited[RUNTIME_ENV.apiClientRateLimit] ?? '60',
+    // API clients ask the local Cognito front for their tokens (client credentials), as they ask the pool's domain in AWS.
+    [RUNTIME_ENV.apiTokenUrl]: `${url(ports.cognito)}/oauth2/token`,
     [BUCKETS.documents.env]: inputs.documentsBucket,
     [BUCKETS.inboundMail.env]: inputs.inboundMailBucket,
     [RUNTIME_ENV.intakeMailDomain]: LOCAL_INTAKE_MAIL_DOMAIN,

@@ -32,6 +32,11 @@ export interface GatewayOptions {
   readonly issuer: string;
   /** The web app client id: API Gateway's JWT authorizer audience. */
   readonly audience: string;
+  /**
+   * The active API clients' ids: in AWS the authorizer's audience lists them beside the web client (the API clients'
+   * use case rewrites it, docs/adr/0034-api-clients.md); here they are read where that use case reads them.
+   */
+  readonly machineAudience?: (clientId: string) => Promise<boolean>;
   readonly webOrigins: readonly string[];
   readonly region: string;
   readonly log?: (line: string) => void;
@@ -165,23 +170,33 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
 
   // A verified token's claims, until it expires: the signature check is API Gateway's work (outside the functions),
   // and repeating it on every call would make the local stage's single process pay for it on each request.
-  const verified = new Map<string, { claims: Record<string, string>; expiresAt: number }>();
+  const verified = new Map<string, { claims: Record<string, string>; audience: unknown[]; expiresAt: number }>();
   const VERIFIED_MAX = 1000;
+
+  /** Whether the authorizer's audience holds one of the token's: the web client, or an active API client. */
+  async function accepted(audience: readonly unknown[]): Promise<boolean> {
+    if (audience.includes(options.audience)) return true;
+    const isMachine = options.machineAudience;
+    if (!isMachine) return false;
+    for (const value of audience) if (typeof value === 'string' && (await isMachine(value))) return true;
+    return false;
+  }
 
   async function authorize(header: string | undefined): Promise<Record<string, string> | null> {
     const token = /^Bearer (.+)$/i.exec(header ?? '')?.[1];
     if (!token) return null;
     const known = verified.get(token);
-    if (known && known.expiresAt > Date.now()) return known.claims;
+    // The audience is checked at every call: a revoked API client leaves it at once, as in AWS.
+    if (known && known.expiresAt > Date.now()) return (await accepted(known.audience)) ? known.claims : null;
     if (known) verified.delete(token);
     try {
       const { payload } = await jwtVerify(token, jwks, { issuer: options.issuer, algorithms: ['RS256'] });
-      const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud ?? payload.client_id];
-      if (!audience.includes(options.audience)) return null;
+      const audience: unknown[] = Array.isArray(payload.aud) ? payload.aud : [payload.aud ?? payload.client_id];
+      if (!(await accepted(audience))) return null;
       const claims = claimsAsApiGateway(payload);
       if (payload.exp !== undefined) {
         if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
-        verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+        verified.set(token, { claims, audience, expiresAt: payload.exp * 1000 });
       }
       return claims;
     } catch {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BUCKETS, TABLE, localName, type QueueKey, type WebConfig } from '@portal/shared';
 import { offsetFileClock } from '../../functions/src/adapters/clock.js';
+import { makeApiClientRepository } from '../../functions/src/repositories/api-clients.js';
 import type { LocalStageConfig } from './config.js';
 import { localEnvironment, provisionedEnvironment } from './environment.js';
 import { startGateway } from './gateway.js';
@@ -145,6 +146,7 @@ export async function startLocalStage(
       jwksUrl: jwksUrl(cognito.endpoint, identity.userPoolId),
       issuer: poolIssuer,
       audience: identity.userPoolClientId,
+      machineAudience: activeApiClient(DynamoDBDocumentClient.from(ddb), tableName),
       webOrigins,
       region,
       log: (line) => log(`[api] ${line}`),
@@ -238,4 +240,29 @@ export async function startLocalStage(
     await stop();
     throw error;
   }
+}
+
+/** How long the local gateway trusts its read of the active API clients (a revocation takes effect within it). */
+const API_CLIENTS_TTL_MS = 500;
+
+/**
+ * Whether a client id is an active API client's: the part of the JWT authorizer's audience that the API clients' use
+ * case keeps in AWS, read from the same table items. The list is read again at most once per API_CLIENTS_TTL_MS, and
+ * at once for an id it does not hold (a client just created is accepted at its first call; a revoked one within the
+ * TTL).
+ */
+function activeApiClient(db: DynamoDBDocumentClient, tableName: string): (clientId: string) => Promise<boolean> {
+  const repository = makeApiClientRepository(db, tableName);
+  let cached: { ids: ReadonlySet<string>; readAt: number } | null = null;
+  const read = async () => {
+    const readAt = Date.now();
+    const clients = await repository.list();
+    cached = { ids: new Set(clients.filter((c) => c.revokedAt === null).map((c) => c.clientId)), readAt };
+    return cached.ids;
+  };
+  return async (clientId) => {
+    const fresh = cached && Date.now() - cached.readAt < API_CLIENTS_TTL_MS;
+    if (fresh && cached!.ids.has(clientId)) return true;
+    return (await read()).has(clientId);
+  };
 }

@@ -27,7 +27,14 @@ export interface FunctionUses {
   /** Talks to SUNAT's validation API (its endpoints and credentials secret). */
   readonly sunat?: boolean;
   /**
-   * Reads and deletes the raw e-mails under `inbound-mail/` of the inbound-mail bucket (issue 24, docs/adr/0034-mail-intake.md),
+   * Counts an API client's calls (the per-client rate limit, RATE# items of the table): UpdateItem on those keys
+   * only. Set by machineRoute() on the routes a machine client may call.
+   */
+  readonly apiClientRate?: boolean;
+  /** Rewrites the API's JWT authorizer audience (the active API clients' ids): GetAuthorizer and UpdateAuthorizer. */
+  readonly apiAuthorizer?: boolean;
+  /**
+   * Reads and deletes the raw e-mails under `inbound-mail/` of the inbound-mail bucket (issue 24, docs/adr/0035-mail-intake.md),
    * and knows the group's intake domain.
    */
   readonly inboundMail?: boolean;
@@ -67,6 +74,8 @@ export const USER_POOL_OPERATIONS = [
   'AdminDisableUser',
   'AdminEnableUser',
   'AdminUserGlobalSignOut',
+  'CreateUserPoolClient',
+  'DeleteUserPoolClient',
 ] as const;
 export type UserPoolOperation = (typeof USER_POOL_OPERATIONS)[number];
 

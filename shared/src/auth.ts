@@ -12,7 +12,26 @@ export const CLAIMS = {
   identities: 'identities',
   /** How the user signed in, 'CORPORATE' (SSO) or 'PASSWORD': the invoice audit trail names it. */
   signIn: 'signIn',
+  /** Access tokens: the app client that asked for the token (an API client's id for client credentials). */
+  clientId: 'client_id',
+  /** Access tokens: the granted scopes, space-separated (`portal/invoices.submit portal/invoices.read`). */
+  scope: 'scope',
+  tokenUse: 'token_use',
 } as const;
+
+/**
+ * The API's OAuth2 resource server (Cognito's resource server identifier) and the scopes a supplier's API
+ * client may be given. A token carries them as `<resource server>/<scope>`; a route of the manifest names the one
+ * that lets a machine client call it (RouteDef.machineScope). Cognito forbids '/' inside a scope's own name.
+ */
+export const API_RESOURCE_SERVER = 'portal';
+export const API_CLIENT_SCOPES = ['invoices.submit', 'invoices.read'] as const;
+export type ApiClientScope = (typeof API_CLIENT_SCOPES)[number];
+export const API_CLIENT_SCOPE_LABELS: Record<ApiClientScope, string> = {
+  'invoices.submit': 'Registrar comprobantes (subir archivos y enviar el XML)',
+  'invoices.read': 'Consultar sus comprobantes y descargar sus archivos',
+};
+export const fullScope = (scope: ApiClientScope): string => `${API_RESOURCE_SERVER}/${scope}`;
 
 /** User-pool attributes of the product. */
 export const USER_ATTRIBUTES = {

@@ -7,6 +7,12 @@ export const HEADERS = {
   originVerify: 'x-origin-verify',
   /** The AWS WAF token the web app attaches once its challenge is solved (spec §1, app attestation). */
   wafToken: 'x-aws-waf-token',
+  /**
+   * Sent by a supplier's API client with its client id on every call (docs/integrators.md): the firewall's machine
+   * path (no browser challenge, a rate limit per client) is chosen by it, and the API refuses a call whose header and
+   * token disagree, so that it opens nothing to a browser's token.
+   */
+  apiClient: 'x-api-client',
 } as const;
 
 /** The web client's consumer id, sent in the consumer-id header. */

@@ -1,5 +1,6 @@
 import { ErrorBody } from './schemas/common.js';
 import type * as z from 'zod/mini';
+import { apiClientRoutes } from './routes/api-clients.js';
 import { acquirerConformityRoutes } from './routes/acquirer-conformity.js';
 import { clientRoutes } from './routes/clients.js';
 import { conformityRoutes } from './routes/conformity.js';
@@ -39,6 +40,7 @@ export const routes = {
   ...notificationRoutes,
   ...userAdminRoutes,
   ...exportRoutes,
+  ...apiClientRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof routes;

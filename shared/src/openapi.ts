@@ -3,6 +3,8 @@ import { ErrorBody } from './schemas/common.js';
 import { ROUTES } from './manifest.js';
 import type { RouteDef } from './routes/route.js';
 import { HEADERS } from './http.js';
+import { API_CLIENT_SCOPES, API_CLIENT_SCOPE_LABELS, fullScope } from './auth.js';
+import { OPENAPI_EXAMPLES } from './openapi-examples.js';
 import { APP_TITLE, APP_VERSION } from './version.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -33,6 +35,15 @@ function parametersOf(def: RouteDef): JsonSchema[] {
       { name: HEADERS.consumerId, in: 'header', required: false, schema: { type: 'string' } },
     );
   }
+  if (def.machineScope) {
+    params.push({
+      name: HEADERS.apiClient,
+      in: 'header',
+      required: false,
+      description: 'Solo clientes de API, y siempre: su ID de cliente (el mismo del token).',
+      schema: { type: 'string' },
+    });
+  }
   params.push({ name: HEADERS.requestId, in: 'header', required: false, schema: { type: 'string' } });
   return params;
 }
@@ -42,10 +53,60 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
 });
 
+/** The local stage's API and token endpoint with the default ports (LOCAL_PORT_BASE 4700: api +1, Cognito +5). */
+export const LOCAL_API_URL = 'http://127.0.0.1:4701';
+export const LOCAL_TOKEN_URL = 'http://127.0.0.1:4705/oauth2/token';
+
+/** Where the API is: the local stage, and a deployed stage through its portal's CloudFront (/api). */
+const SERVERS = [
+  { url: LOCAL_API_URL, description: 'Etapa local (npm start)' },
+  {
+    url: 'https://{portal}/api',
+    description: 'Etapa desplegada en AWS: el dominio del portal de esa etapa',
+    variables: { portal: { default: 'proveedores.example.pe', description: 'Dominio del portal de la etapa' } },
+  },
+];
+
+/**
+ * The browser's ID token (bearer), and a supplier's API client (OAuth2 client credentials). The token endpoint of a
+ * deployed stage is its user pool domain's `/oauth2/token` (the portal shows it with the client's secret).
+ */
+const SECURITY_SCHEMES = {
+  cognito: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Token de ID de Cognito del usuario que inició sesión en el portal web.',
+  },
+  apiClient: {
+    type: 'oauth2',
+    description:
+      'Cliente de API de un proveedor (credenciales de cliente). Actúa solo por el RUC para el que se creó. ' +
+      'En una etapa desplegada el tokenUrl es el dominio de Cognito de esa etapa (…/oauth2/token); ver docs/integrators.md.',
+    flows: {
+      clientCredentials: {
+        tokenUrl: LOCAL_TOKEN_URL,
+        scopes: Object.fromEntries(
+          API_CLIENT_SCOPES.map((scope) => [fullScope(scope), API_CLIENT_SCOPE_LABELS[scope]]),
+        ),
+      },
+    },
+  },
+};
+
+function securityOf(def: RouteDef): Record<string, string[]>[] {
+  if (def.auth !== 'jwt') return [];
+  return def.machineScope ? [{ cognito: [] }, { apiClient: [fullScope(def.machineScope)] }] : [{ cognito: [] }];
+}
+
+const withExample = (schema: JsonSchema, example: unknown): Record<string, unknown> =>
+  example === undefined ? { schema } : { schema, example };
+
 /** The OpenAPI 3.1 document of the API, generated from the route manifest. */
 export function buildOpenApi(serverUrl?: string): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const def of ROUTES) {
+    const examples = OPENAPI_EXAMPLES[def.id as keyof typeof OPENAPI_EXAMPLES];
     const operation: Record<string, unknown> = {
       operationId: def.id,
       summary: def.summary,
@@ -53,21 +114,35 @@ export function buildOpenApi(serverUrl?: string): JsonSchema {
       responses: {
         [String(def.successStatus)]: {
           description: 'Respuesta correcta',
-          content: { 'application/json': { schema: schemaOf(def.response, 'output') } },
+          content: { 'application/json': withExample(schemaOf(def.response, 'output'), examples?.response) },
         },
         '400': errorResponse('Solicitud inválida'),
         ...(def.auth === 'jwt'
           ? { '401': errorResponse('Sesión no válida'), '403': errorResponse('Sin permiso') }
           : {}),
+        ...(def.machineScope
+          ? {
+              '429': {
+                ...errorResponse('El cliente de API superó sus solicitudes por minuto'),
+                headers: {
+                  'Retry-After': {
+                    description: 'Segundos hasta que se pueda volver a llamar',
+                    schema: { type: 'integer' },
+                  },
+                },
+              },
+            }
+          : {}),
         '500': errorResponse('Error inesperado (solo txId)'),
       },
       'x-roles': def.roles,
-      security: def.auth === 'jwt' ? [{ cognito: [] }] : [],
+      ...(def.machineScope ? { 'x-api-client-scope': fullScope(def.machineScope) } : {}),
+      security: securityOf(def),
     };
     if (def.request.body) {
       operation.requestBody = {
         required: !def.request.body.safeParse(undefined).success,
-        content: { 'application/json': { schema: schemaOf(def.request.body, 'input') } },
+        content: { 'application/json': withExample(schemaOf(def.request.body, 'input'), examples?.request) },
       };
     }
     (paths[def.path] ??= {})[def.method.toLowerCase()] = operation;
@@ -75,11 +150,11 @@ export function buildOpenApi(serverUrl?: string): JsonSchema {
   return {
     openapi: '3.1.0',
     info: { title: `${APP_TITLE} API`, version: APP_VERSION },
-    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    servers: serverUrl ? [{ url: serverUrl }] : SERVERS,
     paths,
     components: {
       schemas: { ErrorBody: schemaOf(ErrorBody, 'output') },
-      securitySchemes: { cognito: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: SECURITY_SCHEMES,
     },
   };
 }

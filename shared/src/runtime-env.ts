@@ -30,9 +30,19 @@ export const RUNTIME_ENV = {
    * and most 60): a disabled account is refused within that time. The local stage sets a short one.
    */
   disabledUsersTtlSeconds: 'DISABLED_USERS_TTL_SECONDS',
+  /** Calls an API client may make per minute (default API_CLIENT_RATE_DEFAULT); past them, 429 with Retry-After. */
+  apiClientRateLimit: 'API_CLIENT_RATE_LIMIT',
+  /** The HTTP API and its JWT authorizer, whose audience lists the active API clients (docs/adr/0034-api-clients.md). */
+  apiId: 'API_ID',
+  apiAuthorizerId: 'API_AUTHORIZER_ID',
+  /** The OAuth2 token endpoint API clients ask for their tokens (the user pool domain's /oauth2/token). */
+  apiTokenUrl: 'API_TOKEN_URL',
   /** The domain of the group's intake addresses, `facturas+<RUC>@<domain>` (stage configuration; issue 24). */
   intakeMailDomain: 'INTAKE_MAIL_DOMAIN',
 } as const;
+
+/** An API client's calls per minute unless RUNTIME_ENV.apiClientRateLimit says otherwise. */
+export const API_CLIENT_RATE_DEFAULT = 120;
 
 /** What the SAP adapter (functions/src/adapters/sap.ts) reads once per cold start. */
 export const SAP_ENV = {
@@ -80,6 +90,7 @@ export function functionEnvironment(kind: FunctionKind, uses: FunctionUses): rea
   if (uses.email) names.add(RUNTIME_ENV.emailSender).add(RUNTIME_ENV.emailConfigurationSet).add(RUNTIME_ENV.webOrigin);
   if (uses.sap) names.add(SAP_ENV.baseUrl).add(SAP_ENV.credentialsSecretArn).add(SAP_ENV.companyCodes);
   if (uses.sunat) names.add(SUNAT_ENV.tokenUrl).add(SUNAT_ENV.apiUrl).add(SUNAT_ENV.credentialsSecretArn);
+  if (uses.apiAuthorizer) names.add(RUNTIME_ENV.apiId).add(RUNTIME_ENV.apiAuthorizerId).add(RUNTIME_ENV.apiTokenUrl);
   if (uses.inboundMail) names.add(BUCKETS.inboundMail.env).add(RUNTIME_ENV.intakeMailDomain);
   return [...names].sort();
 }
@@ -94,6 +105,9 @@ export const LOCAL_ENV_SUBSTITUTES: Readonly<Record<string, string | null>> = {
   [SAP_ENV.credentialsSecretArn]: SAP_ENV.credentials,
   [SUNAT_ENV.credentialsSecretArn]: SUNAT_ENV.credentials,
   [RUNTIME_ENV.originVerifyToken]: null,
+  // The local gateway reads the active API clients itself: there is no authorizer to rewrite.
+  [RUNTIME_ENV.apiId]: null,
+  [RUNTIME_ENV.apiAuthorizerId]: null,
   [RUNTIME_ENV.emailConfigurationSet]: null,
   [FILE_LINKS_ENV.origin]: null,
   [FILE_LINKS_ENV.bucketDomain]: null,

@@ -149,7 +149,9 @@ describe('corporate SSO (OIDC) on an AWS stage', () => {
   it('wires the PreTokenGeneration trigger with the stage’s admin group', () => {
     const [triggerId, trigger] = onlyResource(stateful, 'AWS::Lambda::Function');
     stateful.hasResourceProperties('AWS::Cognito::UserPool', {
-      LambdaConfig: { PreTokenGeneration: { 'Fn::GetAtt': [triggerId, 'Arn'] } },
+      LambdaConfig: {
+        PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [triggerId, 'Arn'] }, LambdaVersion: 'V3_0' },
+      },
     });
     expect(trigger.Properties).toMatchObject({
       Environment: { Variables: { [RUNTIME_ENV.adminGroupName]: 'sg-portal-admins' } },
@@ -258,9 +260,16 @@ describe('an AWS stage without corporate SSO', () => {
     if (outdir) fs.rmSync(outdir, { recursive: true, force: true });
   });
 
-  it('has no federated provider, no hosted-UI domain and no OAuth on the web client', () => {
+  it('has no federated provider and no OAuth on the web client; its domain serves the API clients’ tokens', () => {
     stateful.resourceCountIs('AWS::Cognito::UserPoolIdentityProvider', 0);
-    stateful.resourceCountIs('AWS::Cognito::UserPoolDomain', 0);
+    // The pool's domain exists on every stage: the token endpoint of the suppliers' API clients (ADR 0034).
+    stateful.resourceCountIs('AWS::Cognito::UserPoolDomain', 1);
+    expect(portal.stateful.identity.apiTokenUrl).toMatch(/^https:\/\/.+\.auth\..+\.amazoncognito\.com\/oauth2\/token$/);
+    const [, server] = onlyResource(stateful, 'AWS::Cognito::UserPoolResourceServer');
+    expect(server.Properties).toMatchObject({
+      Identifier: 'portal',
+      Scopes: [{ ScopeName: 'invoices.submit' }, { ScopeName: 'invoices.read' }],
+    });
     const [, client] = onlyResource(stateful, 'AWS::Cognito::UserPoolClient');
     expect(client.Properties).toMatchObject({ SupportedIdentityProviders: ['COGNITO'] });
     expect(client.Properties!.AllowedOAuthFlowsUserPoolClient).not.toBe(true);
@@ -277,7 +286,9 @@ describe('an AWS stage without corporate SSO', () => {
   it('still wires the PreTokenGeneration trigger', () => {
     const [triggerId] = onlyResource(stateful, 'AWS::Lambda::Function');
     stateful.hasResourceProperties('AWS::Cognito::UserPool', {
-      LambdaConfig: { PreTokenGeneration: { 'Fn::GetAtt': [triggerId, 'Arn'] } },
+      LambdaConfig: {
+        PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [triggerId, 'Arn'] }, LambdaVersion: 'V3_0' },
+      },
     });
   });
 

@@ -80,6 +80,9 @@ function expectedGrants(uses: FunctionUses, consumes?: QueueKey): string[] {
   if (uses.email) expected.push('ses:SendEmail on ses:identity', 'ses:SendEmail on ses:configurationSet');
   if (uses.sap) expected.push(...grants(SECRET_READ, 'secret:sap'));
   if (uses.sunat) expected.push(...grants(SECRET_READ, 'secret:sunat'));
+  // An API client's call counter: UpdateItem on RATE# items only (checked below), for a route that otherwise reads.
+  if (uses.apiClientRate && uses.table !== 'write') expected.push('dynamodb:UpdateItem on table');
+  if (uses.apiAuthorizer) expected.push('apigateway:GET on apiAuthorizer', 'apigateway:PATCH on apiAuthorizer');
   // The received e-mails: read and deleted, under inbound-mail/ only.
   if (uses.inboundMail)
     expected.push('s3:GetObject on inboundMail/inbound-mail/*', 's3:DeleteObject on inboundMail/inbound-mail/*');
@@ -148,6 +151,7 @@ describe('least privilege: each function is granted exactly what it declares (st
     if (text.includes(`"${logGroupId}"`)) return 'logs';
     if (text.includes(':identity/')) return 'ses:identity';
     if (text.includes(':configuration-set/')) return 'ses:configurationSet';
+    if (text.includes(':apigateway:') && text.includes('/authorizers/')) return 'apiAuthorizer';
     const found = labels.find(([id]) => text.includes(id));
     if (!found) return text;
     const [, name] = found;
@@ -232,7 +236,7 @@ describe('least privilege: each function is granted exactly what it declares (st
       expect(
         granted.filter((grant) => TABLE_WRITE.some((action) => grant.startsWith(`${action} `))),
         route.id,
-      ).toEqual([]);
+      ).toEqual(route.uses.apiClientRate ? ['dynamodb:UpdateItem on table'] : []);
       if (!route.uses.documents)
         expect(
           granted.filter((grant) => grant.startsWith('s3:')),
@@ -243,6 +247,27 @@ describe('least privilege: each function is granted exactly what it declares (st
           granted.filter((grant) => grant.startsWith('sqs:')),
           route.id,
         ).toEqual([]);
+    }
+  });
+
+  it('lets a read-only machine route update its API client counters (RATE# items) and nothing else', () => {
+    const readers = ROUTES.filter((route) => route.uses.table === 'read' && route.uses.apiClientRate);
+    expect(readers.map((route) => route.id)).toEqual(expect.arrayContaining(['listInvoices', 'getInvoice']));
+    const counters = Object.values(stateless)
+      .filter((r) => r.Type === 'AWS::IAM::Policy')
+      .flatMap((r) => r.Properties!.PolicyDocument.Statement as (Statement & { Condition?: unknown })[])
+      .filter(
+        (statement) =>
+          statement.Effect === 'Allow' &&
+          asList(statement.Action).includes('dynamodb:UpdateItem') &&
+          statement.Condition,
+      );
+    expect(counters.length).toBeGreaterThanOrEqual(readers.length);
+    for (const statement of counters) {
+      expect(asList(statement.Action)).toEqual(['dynamodb:UpdateItem']);
+      expect(statement.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.apiClientRatePrefix}*`] },
+      });
     }
   });
 

@@ -291,6 +291,38 @@ describe('production stage: the site, CloudFront and AWS WAF', () => {
     expect(ofType(resourcesOf(templates.edge), 'AWS::WAFv2::LoggingConfiguration')).toHaveLength(1);
   });
 
+  it('gives API clients (x-api-client) a rate per Authorization header, no challenge and no Bot Control', () => {
+    const [, acl] = ofType(resourcesOf(templates.edge), 'AWS::WAFv2::WebACL')[0]!;
+    const rules = acl.Properties!.Rules as Record<string, any>[];
+    const machinePath = {
+      SizeConstraintStatement: {
+        FieldToMatch: { SingleHeader: { Name: HEADERS.apiClient } },
+        ComparisonOperator: 'GT',
+        Size: 0,
+        TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+      },
+    };
+    const notMachinePath = { NotStatement: { Statement: machinePath } };
+    const perClient = rules.find((rule) => rule.Name === 'RateLimitPerApiClient')!;
+    expect(perClient.Statement.RateBasedStatement).toMatchObject({
+      AggregateKeyType: 'CUSTOM_KEYS',
+      CustomKeys: [{ Header: { Name: 'authorization' } }],
+    });
+    expect(perClient.Statement.RateBasedStatement.ScopeDownStatement).toEqual(machinePath);
+    expect(perClient.Action.Block.CustomResponse.ResponseCode).toBe(429);
+    // The challenge and Bot Control leave the machine path; the other managed groups apply to it as to everyone.
+    const attestation = rules.find((rule) => rule.Action?.Challenge)!;
+    expect(attestation.Statement.AndStatement.Statements).toContainEqual(notMachinePath);
+    const botControl = rules.find(
+      (rule) => rule.Statement.ManagedRuleGroupStatement?.Name === 'AWSManagedRulesBotControlRuleSet',
+    )!;
+    expect(botControl.Statement.ManagedRuleGroupStatement.ScopeDownStatement).toEqual(notMachinePath);
+    for (const name of ['AWSManagedRulesCommonRuleSet', 'AWSManagedRulesAmazonIpReputationList']) {
+      const group = rules.find((rule) => rule.Statement.ManagedRuleGroupStatement?.Name === name)!;
+      expect(group.Statement.ManagedRuleGroupStatement.ScopeDownStatement, name).toBeUndefined();
+    }
+  });
+
   it('serves the API under /api without caching, and the site with the CSP and SPA routing', () => {
     const distribution = ofType(all, 'AWS::CloudFront::Distribution')[0]![1].Properties!.DistributionConfig;
     const api = distribution.CacheBehaviors.find((b: Record<string, any>) => b.PathPattern === '/api/*');

@@ -80,7 +80,9 @@ describe('CDK app, stage dev', () => {
     expect(functions.map(([, r]) => tagOf(r, PORTAL_FUNCTION_TAG))).toEqual(['preTokenGeneration']);
     const [triggerId] = functions[0]!;
     stateful.hasResourceProperties('AWS::Cognito::UserPool', {
-      LambdaConfig: { PreTokenGeneration: { 'Fn::GetAtt': [triggerId, 'Arn'] } },
+      LambdaConfig: {
+        PreTokenGenerationConfig: { LambdaArn: { 'Fn::GetAtt': [triggerId, 'Arn'] }, LambdaVersion: 'V3_0' },
+      },
     });
   });
 

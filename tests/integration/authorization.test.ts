@@ -258,6 +258,10 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   assignClientToInternalUser: () => ({ own: { path: { userId: 'someone' }, query: { client: '123' } } }),
   unassignClientFromInternalUser: () => ({ own: { path: { userId: 'someone' }, query: { client: '123' } } }),
   listAuditEvents: () => ({ own: {} }),
+  listApiClients: () => ({ own: {} }),
+  // Refused by validation after authorization: no app client is created or deleted.
+  createApiClient: () => ({ own: { body: { taxId: 'no-es-un-ruc', name: '', scopes: [] } } }),
+  revokeApiClient: () => ({ own: { path: { clientId: 'no válido' } } }),
   // Exports: the request is refused by the list's own filter check (an inverted due range) after authorization, so no
   // job is made; another tenant's company is refused as the list refuses it. An export id is the owner's alone: an
   // id not the caller's answers 404 (tests/integration/exports.test.ts reads another user's real export).

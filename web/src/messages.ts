@@ -133,6 +133,7 @@ export const messages = {
     clients: 'Sociedades',
     employees: 'Usuarios internos',
     suppliers: 'Usuarios proveedores',
+    apiClients: 'Clientes de API',
     notifications: 'Notificaciones',
   },
   forbidden: {

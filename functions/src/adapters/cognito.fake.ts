@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   InvalidParameterException,
   LimitExceededException,
+  ResourceNotFoundException,
   UserNotFoundException,
   UsernameExistsException,
   type AttributeType,
@@ -31,6 +32,9 @@ interface CommandInput {
   readonly TemporaryPassword?: string;
   readonly Password?: string;
   readonly Permanent?: boolean;
+  readonly ClientName?: string;
+  readonly ClientId?: string;
+  readonly GenerateSecret?: boolean;
 }
 
 /**
@@ -143,6 +147,21 @@ export function fakeCognito(options: { limitExceeded?: boolean } = {}) {
     },
   };
 
+  /** App clients (the suppliers' API clients), by id. */
+  const appClients = new Map<string, { ClientName: string; ClientSecret: string | undefined }>();
+  handlers.CreateUserPoolClient = (input) => {
+    const clientId = randomUUID().replace(/-/g, '').slice(0, 26);
+    const secret = input.GenerateSecret ? randomUUID() : undefined;
+    appClients.set(clientId, { ClientName: input.ClientName ?? '', ClientSecret: secret });
+    return { UserPoolClient: { ClientId: clientId, ClientName: input.ClientName, ClientSecret: secret } };
+  };
+  handlers.DeleteUserPoolClient = (input) => {
+    if (!appClients.delete(input.ClientId ?? '')) {
+      throw new ResourceNotFoundException({ message: 'User pool client does not exist.', ...metadata });
+    }
+    return {};
+  };
+
   const client = {
     async send(command: { constructor: { name: string }; input: CommandInput }) {
       const operation = command.constructor.name.replace(/Command$/, '');
@@ -196,6 +215,7 @@ export function fakeCognito(options: { limitExceeded?: boolean } = {}) {
   return {
     client,
     users,
+    appClients,
     operations,
     signedOut,
     addUser,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PortalError } from '@portal/shared';
 import { fakeCognito } from './cognito.fake.js';
-import { generateTemporaryPassword, makeCognitoDirectory, type CognitoClient } from './cognito.js';
+import { appClientName, generateTemporaryPassword, makeCognitoDirectory, type CognitoClient } from './cognito.js';
 
 const ids = () => ({ userPoolId: 'pool-1', clientId: 'web-client' });
 
@@ -107,5 +107,14 @@ describe('temporary passwords', () => {
       expect(password).not.toMatch(/[O0lI1\s]/);
     }
     expect(new Set(samples).size).toBe(samples.length);
+  });
+});
+
+describe('appClientName', () => {
+  it('keeps what Cognito accepts in an app client name, drops accents and hyphenates the rest', () => {
+    expect(appClientName('20456178325 ERP de facturación (ñandú)')).toBe('20456178325 ERP de facturacion -nandu-');
+    expect(appClientName('«»')).toBe('--');
+    expect(appClientName('   ')).toBe('api-client');
+    expect(appClientName('x'.repeat(300))).toHaveLength(128);
   });
 });

@@ -9,7 +9,10 @@ import {
   AdminUpdateUserAttributesCommand,
   AdminUserGlobalSignOutCommand,
   CognitoIdentityProviderClient,
+  CreateUserPoolClientCommand,
+  DeleteUserPoolClientCommand,
   ForgotPasswordCommand,
+  ResourceNotFoundException,
   InvalidParameterException,
   LimitExceededException,
   ListUsersCommand,
@@ -20,6 +23,8 @@ import {
 import {
   BadRequestError,
   CLAIMS,
+  fullScope,
+  type ApiClientScope,
   ConflictError,
   NotFoundError,
   PortalError,
@@ -257,4 +262,75 @@ export function generateTemporaryPassword(): string {
     [chars[i], chars[j]] = [chars[j]!, chars[i]!];
   }
   return chars.join('');
+}
+
+/** What the API clients' use case asks of the user pool (issue 24). */
+export interface AppClients {
+  /** A confidential app client for the client-credentials grant with these scopes; its secret, once. */
+  create(input: {
+    name: string;
+    scopes: readonly ApiClientScope[];
+  }): Promise<{ clientId: string; clientSecret: string }>;
+  /** Deletes it: its secret stops working at once. An app client already gone is not an error. */
+  delete(clientId: string): Promise<void>;
+}
+
+/**
+ * An app client's name as Cognito takes it (`[\w\s+=,.@-]+`, at most 128): accents dropped, anything else a hyphen.
+ * The portal keeps the name as typed; this one only helps someone reading the pool's console.
+ */
+export function appClientName(name: string): string {
+  const plain = name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\w\s+=,.@-]/g, '-')
+    .trim();
+  return (plain || 'api-client').slice(0, 128);
+}
+
+/** How long an API client's access token lasts. */
+export const API_CLIENT_TOKEN_MINUTES = 60;
+
+export function makeCognitoAppClients(client: CognitoClient, userPoolId: () => string): AppClients {
+  return {
+    async create({ name, scopes }) {
+      const answer = await client.send(
+        new CreateUserPoolClientCommand({
+          UserPoolId: userPoolId(),
+          ClientName: appClientName(name),
+          GenerateSecret: true,
+          AllowedOAuthFlows: ['client_credentials'],
+          AllowedOAuthFlowsUserPoolClient: true,
+          AllowedOAuthScopes: scopes.map(fullScope),
+          SupportedIdentityProviders: ['COGNITO'],
+          AccessTokenValidity: API_CLIENT_TOKEN_MINUTES,
+          TokenValidityUnits: { AccessToken: 'minutes' },
+          EnableTokenRevocation: true,
+          PreventUserExistenceErrors: 'ENABLED',
+        }),
+      );
+      const created = answer.UserPoolClient;
+      if (!created?.ClientId || !created.ClientSecret)
+        throw new Error('Cognito created the app client without a secret');
+      return { clientId: created.ClientId, clientSecret: created.ClientSecret };
+    },
+    async delete(clientId) {
+      try {
+        await client.send(new DeleteUserPoolClientCommand({ UserPoolId: userPoolId(), ClientId: clientId }));
+      } catch (error) {
+        if (error instanceof ResourceNotFoundException) return;
+        throw error;
+      }
+    },
+  };
+}
+
+/** The pool's app clients through the SDK client built once per cold start (cognitoDirectoryFromEnv's endpoint). */
+export function cognitoAppClientsFromEnv(): AppClients {
+  const client = telemetry.instrumentClient(new CognitoIdentityProviderClient({}));
+  return makeCognitoAppClients(client, () => {
+    const userPoolId = process.env[RUNTIME_ENV.userPoolId];
+    if (!userPoolId) throw new Error(`${RUNTIME_ENV.userPoolId} must be set`);
+    return userPoolId;
+  });
 }

@@ -1,4 +1,5 @@
 import {
+  API_RESOURCE_SERVER,
   CLAIMS,
   ForbiddenError,
   Level,
@@ -13,6 +14,8 @@ import {
 /** Who is calling, as the JWT authorizer's claims say, and for which company they act. */
 export interface Caller {
   readonly sub: string;
+  /** Set when a supplier's API client calls (an OAuth2 client-credentials access token); null for a person. */
+  readonly machine?: MachineClient | null;
   /** The user pool's Username (`cognito:username`): what the Cognito admin API names the account by. */
   readonly username: string;
   readonly email: string;
@@ -34,6 +37,13 @@ export interface Caller {
   readonly txId: string;
 }
 
+/** An API client's identity, from its access token. */
+export interface MachineClient {
+  readonly clientId: string;
+  /** The token's scopes of the portal's resource server, without the `portal/` prefix. */
+  readonly scopes: readonly string[];
+}
+
 type Claims = Record<string, string | number | boolean | string[] | undefined>;
 
 const text = (value: Claims[string]): string =>
@@ -50,6 +60,24 @@ function groupsOf(claims: Claims): string[] {
 }
 
 /**
+ * A machine token: an access token (token_use `access`) with `client_id` and `scope` and no `cognito:username`,
+ * which only the client-credentials grant issues. A person's access token names its user; the web app sends ID
+ * tokens, which carry `aud` and no `scope`.
+ */
+function machineOf(claims: Claims): MachineClient | null {
+  if (text(claims[CLAIMS.tokenUse]) !== 'access') return null;
+  const clientId = text(claims[CLAIMS.clientId]);
+  if (!clientId || claims['cognito:username'] !== undefined || claims.username !== undefined) return null;
+  const prefix = `${API_RESOURCE_SERVER}/`;
+  const scopes = text(claims[CLAIMS.scope])
+    .replace(/^\[|\]$/g, '')
+    .split(/[\s,]+/)
+    .filter((scope) => scope.startsWith(prefix))
+    .map((scope) => scope.slice(prefix.length));
+  return { clientId, scopes };
+}
+
+/**
  * Builds the caller from verified claims and enforces the route's roles and the company rules:
  * suppliers and managers act only for a company of their taxId list; admins for any.
  */
@@ -58,8 +86,23 @@ export function resolveCaller(
   claims: Claims | undefined,
   companyHeader: string | undefined,
   txId: string,
+  apiClientHeader?: string,
 ): Caller {
   if (!claims || !claims.sub) throw new UnauthorizedError();
+  const machine = machineOf(claims);
+  // The firewall's machine path is chosen by the header: it must name the token's client, and only a client's.
+  const declared = apiClientHeader?.trim() || undefined;
+  if (declared !== machine?.clientId) throw new ForbiddenError('ERROR_API_CLIENT_HEADER');
+  if (machine) {
+    // Only the routes the manifest opens to API clients, each with its scope; and a supplier's level only.
+    if (!route.machineScope) throw new ForbiddenError('ERROR_API_CLIENT_ROUTE_NOT_ALLOWED');
+    if (!machine.scopes.includes(route.machineScope)) {
+      throw new ForbiddenError('ERROR_API_CLIENT_SCOPE_MISSING', { scope: route.machineScope });
+    }
+    if (text(claims[CLAIMS.level]) !== 'SUPPLIER' || parseTaxIds(text(claims[CLAIMS.taxId])).length !== 1) {
+      throw new ForbiddenError();
+    }
+  }
   const parsedLevel = Level.safeParse(text(claims[CLAIMS.level]));
   const level: Level = parsedLevel.success ? parsedLevel.data : 'UNKNOWN';
   if (!route.roles.includes(level)) throw new ForbiddenError();
@@ -74,7 +117,7 @@ export function resolveCaller(
 
   return {
     sub: text(claims.sub),
-    username: text(claims['cognito:username']) || text(claims.sub),
+    username: machine?.clientId ?? (text(claims['cognito:username']) || text(claims.sub)),
     email: text(claims.email),
     firstName: text(claims.given_name),
     lastName: text(claims.family_name),
@@ -83,7 +126,8 @@ export function resolveCaller(
     groups: groupsOf(claims),
     activeCompany,
     expiresAt: Number(claims.exp ?? 0),
-    signIn: text(claims[CLAIMS.signIn]) === 'CORPORATE' ? 'CORPORATE' : 'PASSWORD',
+    signIn: machine ? 'API' : text(claims[CLAIMS.signIn]) === 'CORPORATE' ? 'CORPORATE' : 'PASSWORD',
+    machine,
     txId,
   };
 }

@@ -130,7 +130,8 @@ function errorResult(event: HttpEvent, state: State, error: unknown): HttpResult
       txId: state.txId,
       errors: error.errors,
     };
-    return respond(event, state, error.statusCode, body);
+    const result = respond(event, state, error.statusCode, body);
+    return { ...result, headers: { ...result.headers, ...error.headers } };
   }
   state.log.error('unexpected failure', error as Error);
   const body: ErrorBody = { statusCode: 500, message: UNEXPECTED_ERROR_MESSAGE, txId: state.txId, errors: [] };
@@ -193,6 +194,7 @@ export function httpHandler<R extends RouteDef>(
               event.requestContext?.authorizer?.jwt?.claims,
               event.headers?.[HEADERS.companyId],
               state.txId,
+              event.headers?.[HEADERS.apiClient],
             )
           : null;
       if (caller) await assertCallerEnabled(caller);

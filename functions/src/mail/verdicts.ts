@@ -52,7 +52,7 @@ export function addressOfHeader(value: string | undefined): string | null {
 }
 
 /**
- * The verdicts of a message SES received (docs/adr/0034-mail-intake.md): SES's DKIM verdict does not say which
+ * The verdicts of a message SES received (docs/adr/0035-mail-intake.md): SES's DKIM verdict does not say which
  * signature passed, so it counts for the From domain only when every DKIM-Signature SES saw is the From domain's
  * (d= aligned); SES's SPF verdict is of the envelope's MAIL FROM, so it counts when that address is aligned;
  * DMARC's pass is alignment already.

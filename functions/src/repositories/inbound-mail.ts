@@ -6,7 +6,7 @@ const isConditionFailure = (error: unknown) => (error as Error).name === 'Condit
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /**
- * What the e-mail intake keeps (docs/adr/0034-mail-intake.md): one small record per processed message (its outcome
+ * What the e-mail intake keeps (docs/adr/0035-mail-intake.md): one small record per processed message (its outcome
  * and its answer until sent; no document, no attachment) and a counter of answers per sender and hour, both expiring.
  */
 export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: string) {

@@ -1,6 +1,18 @@
-import type { Context, PreTokenGenerationTriggerEvent } from 'aws-lambda';
+import type {
+  Context,
+  PreTokenGenerationTriggerEvent,
+  PreTokenGenerationV2TriggerEvent,
+  PreTokenGenerationV3TriggerEvent,
+} from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { applyPortalClaims, handler, portalClaims } from './pre-token-generation.js';
+import type { StoredApiClient } from '../repositories/api-clients.js';
+import {
+  applyMachineClaims,
+  applyPortalClaims,
+  applyPortalClaimsV2,
+  handler,
+  portalClaims,
+} from './pre-token-generation.js';
 
 const SSO_IDENTITIES = JSON.stringify([
   {
@@ -116,5 +128,87 @@ describe('handler', () => {
       taxId: '',
       signIn: 'CORPORATE',
     });
+  });
+});
+
+/** The V3 event Cognito sends when an app client asks for a token with its secret (client credentials). */
+function clientCredentialsEvent(clientId: string): PreTokenGenerationV3TriggerEvent {
+  return {
+    version: '3',
+    region: 'us-east-1',
+    userPoolId: 'us-east-1_test',
+    userName: '',
+    triggerSource: 'TokenGeneration_ClientCredentials',
+    callerContext: { awsSdkVersion: 'test', clientId },
+    request: { userAttributes: {}, groupConfiguration: {}, scopes: ['portal/invoices.submit'] },
+    response: { claimsAndScopeOverrideDetails: {} },
+  };
+}
+
+const CLIENT: StoredApiClient = {
+  clientId: 'client123',
+  name: 'ERP',
+  taxId: '20456178325',
+  scopes: ['invoices.submit'],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  createdBy: 'admin@grupo.pe',
+  revokedAt: null,
+  revokedBy: null,
+};
+
+describe('an API client’s token (V3, client credentials)', () => {
+  it('gets a supplier’s level, the client’s one RUC and the API sign-in in its access token', async () => {
+    const result = await applyMachineClaims(clientCredentialsEvent('client123'), async (id) =>
+      id === CLIENT.clientId ? CLIENT : null,
+    );
+    expect(result.response.claimsAndScopeOverrideDetails.accessTokenGeneration?.claimsToAddOrOverride).toEqual({
+      level: 'SUPPLIER',
+      taxId: '20456178325',
+      signIn: 'API',
+    });
+  });
+
+  it('fails for a client the table does not list, or one revoked: Cognito then issues no token', async () => {
+    await expect(applyMachineClaims(clientCredentialsEvent('unknown'), async () => null)).rejects.toThrow(/not active/);
+    const revoked = { ...CLIENT, revokedAt: '2026-02-01T00:00:00.000Z', revokedBy: 'admin@grupo.pe' };
+    await expect(applyMachineClaims(clientCredentialsEvent('client123'), async () => revoked)).rejects.toThrow(
+      /not active/,
+    );
+  });
+});
+
+describe('a user’s sign-in with the V2/V3 event (the Essentials plan in AWS)', () => {
+  it('writes the same claims into the ID token, and the level and RUCs into the access token', async () => {
+    const event = {
+      ...triggerEvent({ 'custom:taxId': '20100070970', given_name: 'Pía' }),
+      version: '2',
+      response: { claimsAndScopeOverrideDetails: {} },
+    } as unknown as PreTokenGenerationV2TriggerEvent;
+    const details = applyPortalClaimsV2(event, 'portal-admins').response.claimsAndScopeOverrideDetails;
+    expect(details.idTokenGeneration?.claimsToAddOrOverride).toEqual({
+      level: 'SUPPLIER',
+      taxId: '20100070970',
+      signIn: 'PASSWORD',
+      given_name: 'Pía',
+    });
+    expect(details.accessTokenGeneration?.claimsToAddOrOverride).toEqual({
+      level: 'SUPPLIER',
+      taxId: '20100070970',
+      signIn: 'PASSWORD',
+    });
+    // The handler picks the V2 shape by the event's version.
+    const viaHandler = (await handler(
+      { ...event, response: { claimsAndScopeOverrideDetails: {} } } as never,
+      {} as Context,
+    )) as PreTokenGenerationV2TriggerEvent;
+    expect(viaHandler.response.claimsAndScopeOverrideDetails.idTokenGeneration?.claimsToAddOrOverride?.level).toBe(
+      'SUPPLIER',
+    );
+  });
+
+  it('answers cognito-local’s version-0 event in the V1 shape', async () => {
+    const event = { ...triggerEvent({ 'custom:taxId': '20100070970' }), version: '0' } as never;
+    const result = (await handler(event, {} as Context)) as PreTokenGenerationTriggerEvent;
+    expect(result.response.claimsOverrideDetails.claimsToAddOrOverride?.taxId).toBe('20100070970');
   });
 });

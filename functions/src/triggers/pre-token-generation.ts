@@ -1,4 +1,8 @@
-import type { PreTokenGenerationTriggerEvent } from 'aws-lambda';
+import type {
+  PreTokenGenerationTriggerEvent,
+  PreTokenGenerationV2TriggerEvent,
+  PreTokenGenerationV3TriggerEvent,
+} from 'aws-lambda';
 import {
   CLAIMS,
   RUNTIME_ENV,
@@ -8,7 +12,9 @@ import {
   parseGroups,
   type Level,
 } from '@portal/shared';
+import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { observed } from '../observability/observed.js';
+import { makeApiClientRepository, type StoredApiClient } from '../repositories/api-clients.js';
 
 /** Read once per cold start: the group whose first position makes a corporate SSO user an ADMIN. */
 const ADMIN_GROUP_NAME = process.env[RUNTIME_ENV.adminGroupName]?.trim() || 'portal-admins';
@@ -17,7 +23,7 @@ export interface PortalClaims {
   readonly level: Level;
   /** Comma-separated RUC list, '' when the user has none. */
   readonly taxId: string;
-  readonly signIn: 'CORPORATE' | 'PASSWORD';
+  readonly signIn: 'CORPORATE' | 'PASSWORD' | 'API';
 }
 
 /**
@@ -70,7 +76,89 @@ export function applyPortalClaims(
   return event;
 }
 
+/** A user's sign-in with the V2/V3 event (AWS, Essentials plan): the same claims, in the ID and the access token. */
+export function applyPortalClaimsV2(
+  event: PreTokenGenerationV2TriggerEvent,
+  adminGroupName: string = ADMIN_GROUP_NAME,
+): PreTokenGenerationV2TriggerEvent {
+  const claims = portalClaims(event.request.userAttributes ?? {}, adminGroupName);
+  const added = {
+    [CLAIMS.level]: claims.level,
+    [CLAIMS.taxId]: claims.taxId,
+    [CLAIMS.signIn]: claims.signIn,
+    ...nameClaims(event.request.userAttributes ?? {}),
+  };
+  const previous = event.response?.claimsAndScopeOverrideDetails ?? {};
+  event.response = {
+    claimsAndScopeOverrideDetails: {
+      ...previous,
+      idTokenGeneration: {
+        ...previous.idTokenGeneration,
+        claimsToAddOrOverride: { ...previous.idTokenGeneration?.claimsToAddOrOverride, ...added },
+      },
+      accessTokenGeneration: {
+        ...previous.accessTokenGeneration,
+        claimsToAddOrOverride: {
+          ...previous.accessTokenGeneration?.claimsToAddOrOverride,
+          [CLAIMS.level]: claims.level,
+          [CLAIMS.taxId]: claims.taxId,
+          [CLAIMS.signIn]: claims.signIn,
+        },
+      },
+    },
+  };
+  return event;
+}
+
+/**
+ * A supplier's API client asking for a token (client credentials, V3 event `TokenGeneration_ClientCredentials`):
+ * Cognito sends no user, only `callerContext.clientId` and the scopes. The access token gets the claims the API's
+ * Caller needs (a supplier's level and the one RUC the client was created for) from the client's item. An unknown
+ * or revoked client gets no token: the trigger fails, and Cognito refuses the request.
+ */
+export async function applyMachineClaims(
+  event: PreTokenGenerationV3TriggerEvent,
+  find: (clientId: string) => Promise<StoredApiClient | null>,
+): Promise<PreTokenGenerationV3TriggerEvent> {
+  const clientId = event.callerContext?.clientId ?? '';
+  const client = clientId ? await find(clientId) : null;
+  if (!client || client.revokedAt !== null) throw new Error(`API client ${clientId || '(none)'} is not active`);
+  const previous = event.response?.claimsAndScopeOverrideDetails ?? {};
+  event.response = {
+    claimsAndScopeOverrideDetails: {
+      ...previous,
+      accessTokenGeneration: {
+        ...previous.accessTokenGeneration,
+        claimsToAddOrOverride: {
+          ...previous.accessTokenGeneration?.claimsToAddOrOverride,
+          [CLAIMS.level]: 'SUPPLIER',
+          [CLAIMS.taxId]: client.taxId,
+          [CLAIMS.signIn]: 'API',
+        },
+      },
+    },
+  };
+  return event;
+}
+
+type AnyPreTokenEvent =
+  PreTokenGenerationTriggerEvent | PreTokenGenerationV2TriggerEvent | PreTokenGenerationV3TriggerEvent;
+
+let apiClients: ReturnType<typeof makeApiClientRepository> | undefined;
+
+/**
+ * Answers whichever event version the pool sends: V1 (cognito-local, and a pool without the Essentials plan),
+ * V2/V3 for a user's sign-in, V3 `TokenGeneration_ClientCredentials` for an API client.
+ */
+export async function portalTokenClaims<E extends AnyPreTokenEvent>(event: E): Promise<E> {
+  if (event.triggerSource === 'TokenGeneration_ClientCredentials') {
+    apiClients ??= makeApiClientRepository(documentClient, tableName());
+    return (await applyMachineClaims(event as PreTokenGenerationV3TriggerEvent, (id) => apiClients!.get(id))) as E;
+  }
+  const version = String((event as { version?: unknown }).version ?? '1');
+  if (version === '2' || version === '3') return applyPortalClaimsV2(event as PreTokenGenerationV2TriggerEvent) as E;
+  return applyPortalClaims(event as PreTokenGenerationTriggerEvent) as E;
+}
+
 /** The trigger's entry. Every sign-in waits on it: logs and a trace, but no metrics to flush. */
-export const handler = observed(async (event: PreTokenGenerationTriggerEvent) => applyPortalClaims(event), {
-  metrics: false,
-});
+export const handler = observed(portalTokenClaims, { metrics: false });

@@ -17,7 +17,7 @@ export interface SesReceiptEvent {
 const queue = queueFromEnv(QUEUES.inboundMail.env);
 
 /**
- * SES's receipt rule, second action (docs/adr/0034-mail-intake.md): the first wrote the raw message to
+ * SES's receipt rule, second action (docs/adr/0035-mail-intake.md): the first wrote the raw message to
  * inbound-mail/<messageId> of the inbound-mail bucket; this one hands the inboundMail queue the message with SES's
  * verdicts, where the worker the local stage runs too takes it over.
  */

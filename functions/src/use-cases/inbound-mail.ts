@@ -72,7 +72,7 @@ export interface InboundMailDeps {
 }
 
 /**
- * Invoices by e-mail (issue 24, docs/adr/0034-mail-intake.md). One received message: unauthenticated mail is dropped
+ * Invoices by e-mail (issue 24, docs/adr/0035-mail-intake.md). One received message: unauthenticated mail is dropped
  * unanswered; an unknown sender, an address that is no company's intake address, or files refused whole are answered
  * (at most a few times per sender and hour) and nothing is stored; a registered supplier's documents are each
  * registered as 'Cargar XML' would, and the answer tells each one's fate. The raw message is deleted at the end; a

@@ -107,6 +107,8 @@ function setup(
     /** How many writes find an item the intake read moved meanwhile. */
     races?: number;
     document?: Partial<IncomingDocument>;
+    /** Uploads whose bytes are not an invoice's XML (a CDR), by key. */
+    uploads?: Record<string, Uint8Array>;
   } = {},
 ) {
   const stored: {
@@ -146,7 +148,7 @@ function setup(
   const intake = makeIntake({
     storeReceived: receivedFiles.storeReceived,
     parseCdr: (bytes) => parseCdr(bytes),
-    verifyUpload: async (key) => ({ key, bytes: new TextEncoder().encode('<Invoice/>') }),
+    verifyUpload: async (key) => ({ key, bytes: options.uploads?.[key] ?? new TextEncoder().encode('<Invoice/>') }),
     discardUpload: async (key) => void discarded.push(key),
     parseDocument: async () => {
       if (options.parseError) throw options.parseError;
@@ -559,5 +561,30 @@ describe('documents that arrive as files: a zip, an e-mail (issue 24)', () => {
   it('throws what it cannot decide (the store down), so the message is retried', async () => {
     const { intake } = setup(null, { failWrite: new Error('DynamoDB unavailable') });
     await expect(intake.fromFiles(supplier, files())).rejects.toThrow('DynamoDB unavailable');
+  });
+
+  describe('a CDR added to «Cargar XML»', () => {
+    it('keeps it with the invoice as its file', async () => {
+      const cdr = cdrFile(ACCEPTED_CDR);
+      const { intake, stored } = setup(null, { document: answered, uploads: { 'uploads/r.xml': cdr.bytes } });
+      await intake.fromXml(supplier, { url: 'uploads/f.xml', cdrUrl: 'uploads/r.xml' });
+
+      expect(stored[0]!.invoice.supplierCdr).toMatchObject({ verdict: 'ACCEPTED', fileKey: 'uploads/r.xml' });
+      // Recorded as used by the invoice, like its XML: a later refusal of the same key leaves it alone.
+      expect(stored[0]!.alsoPut.map((item) => item.objectKey)).toEqual(
+        expect.arrayContaining(['uploads/f.xml', 'uploads/r.xml']),
+      );
+    });
+
+    it('refuses the submission for the CDR of another document, deleting both uploads', async () => {
+      const cdr = cdrFile(ACCEPTED_CDR);
+      const { intake, stored, discarded } = setup(null, { uploads: { 'uploads/r.xml': cdr.bytes } });
+      const error = await intake.fromXml(supplier, { url: 'uploads/f.xml', cdrUrl: 'uploads/r.xml' }).catch((e) => e);
+
+      expect(error).toBeInstanceOf(BadRequestError);
+      expect((error as BadRequestError).code).toBe('ERROR_CDR_OTHER_DOCUMENT');
+      expect(stored).toEqual([]);
+      expect(discarded).toEqual(['uploads/f.xml', 'uploads/r.xml']);
+    });
   });
 });

@@ -29,6 +29,7 @@ import {
   type Routes,
   type SunatValidationMessage,
   type SupplierCdr,
+  type InvoiceForCdr,
   PortalError,
   cdrContradiction,
   cdrVerdictOf,
@@ -77,7 +78,7 @@ export interface IncomingDocument {
   readonly detraction?: DetractionStatement | null;
 }
 
-export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF';
+export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF' | 'INVOICE_CDR';
 
 export interface ReceivedFile {
   readonly name: string;
@@ -158,6 +159,18 @@ const MAX_CDR_NOTES_KEPT = 20;
 
 const cdrNotKept = (reason: string) =>
   `La constancia de recepción (CDR) no se adjuntó al comprobante: ${reason.replace(/\.$/, '')}. El comprobante se recibió igual y SUNAT lo validará.`;
+
+/** What the CDR's pairing check needs of the document it came with. */
+function documentForCdr(document: IncomingDocument): InvoiceForCdr {
+  return {
+    supplierId: document.supplier.taxId,
+    client: document.customerTaxId,
+    type: document.type,
+    prefixId: document.prefixId,
+    numericId: document.numericId,
+    certStatus: 'PENDING',
+  };
+}
 
 /** The invoice's record of a CDR read at its intake: identity mismatches are flagged now, SUNAT's verdict later. */
 function cdrEvidence(parsed: ParsedCdr, fileKey: string): SupplierCdrOf {
@@ -352,7 +365,11 @@ export function makeIntake(deps: IntakeDeps) {
       ...cdrNotices,
     ];
     // The files it names are recorded with it: a later refusal of the same key leaves them alone.
-    const uses = uploadUseItems([files.xmlUrl, files.pdfUrl], invoice, deps.clock());
+    const uses = uploadUseItems(
+      [files.xmlUrl, files.pdfUrl, invoice.supplierCdr?.fileKey ?? null],
+      invoice,
+      deps.clock(),
+    );
     const replacing = retryAllowed ? existing : null;
     // A note is linked to its original, an original to the notes that came before it, in the same transaction;
     // when one of the items read moves first, everything is read again.
@@ -385,14 +402,16 @@ export function makeIntake(deps: IntakeDeps) {
    * failure of the write itself keeps it: the same submission may be retried, or a concurrent one
    * holding the same key may be the one being stored.
    */
-  async function refusingUpload(key: string, run: (progress: { writing: boolean }) => Promise<Invoice>) {
+  async function refusingUpload(keys: readonly string[], run: (progress: { writing: boolean }) => Promise<Invoice>) {
     const progress = { writing: false };
     try {
       return await run(progress);
     } catch (error) {
       const status = (error as { statusCode?: unknown }).statusCode;
       if (!progress.writing && typeof status === 'number' && status >= 400 && status < 500) {
-        await deps.discardUpload(key, (error as Error).message, String((error as { code?: unknown }).code));
+        const reason = (error as Error).message;
+        const code = String((error as { code?: unknown }).code);
+        await Promise.all(keys.map((key) => deps.discardUpload(key, reason, code)));
       }
       throw error;
     }
@@ -411,14 +430,7 @@ export function makeIntake(deps: IntakeDeps) {
     try {
       const parsed = deps.parseCdr(file.bytes);
       // The CDR of another document (series and number, type, issuer) is a mix-up: told, not kept.
-      assertCdrOfDocument(parsed, {
-        supplierId: document.supplier.taxId,
-        client: document.customerTaxId,
-        type: document.type,
-        prefixId: document.prefixId,
-        numericId: document.numericId,
-        certStatus: 'PENDING',
-      });
+      assertCdrOfDocument(parsed, documentForCdr(document));
       return { parsed, warning: null };
     } catch (error) {
       if (!(error instanceof PortalError) || error.statusCode >= 500) throw error;
@@ -478,17 +490,29 @@ export function makeIntake(deps: IntakeDeps) {
       }
     },
 
+    /**
+     * POST /invoices: the uploaded XML, and its CDR when the supplier adds it. Here the sender is at the screen, so
+     * a CDR the portal cannot read or that names another document refuses the submission (both uploads deleted),
+     * to be sent again without it or with the right one.
+     */
     async fromXml(caller: Caller, body: RouteBody<Routes['createInvoiceFromXml']>): Promise<Invoice> {
       const upload = await deps.verifyUpload(body.url, 'INVOICE_XML', caller);
-      return refusingUpload(upload.key, async (progress) => {
+      return refusingUpload([upload.key, ...(body.cdrUrl ? [body.cdrUrl] : [])], async (progress) => {
+        const cdrUpload = body.cdrUrl ? await deps.verifyUpload(body.cdrUrl, 'INVOICE_CDR', caller) : null;
         const document = await deps.parseDocument(upload.bytes ?? new Uint8Array());
-        return register(caller, document, { xmlUrl: upload.key, pdfUrl: null }, progress);
+        let evidence: { cdr?: SupplierCdrOf } = {};
+        if (cdrUpload) {
+          const cdr = deps.parseCdr(cdrUpload.bytes ?? new Uint8Array());
+          assertCdrOfDocument(cdr, documentForCdr(document));
+          evidence = { cdr: cdrEvidence(cdr, cdrUpload.key) };
+        }
+        return register(caller, document, { xmlUrl: upload.key, pdfUrl: null }, progress, evidence);
       });
     },
 
     async withoutXml(caller: Caller, body: RouteBody<Routes['createInvoiceWithoutXml']>): Promise<Invoice> {
       const upload = await deps.verifyUpload(body.pdfUrl, 'INVOICE_PDF', caller);
-      return refusingUpload(upload.key, async (progress) => {
+      return refusingUpload([upload.key], async (progress) => {
         // The business name is the one the directory knows the RUC by; a typed one only names a RUC it does not know.
         const known = await deps.profiles.getMany([body.supplierTaxId]);
         const supplierName = known.get(body.supplierTaxId)?.name ?? body.supplierName;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CDR_LIMITS } from '../ubl/cdr.js';
 import {
   BadRequestError,
   ForbiddenError,
@@ -70,6 +71,8 @@ const KIND_OF_TYPE: Readonly<Record<string, Kind>> = {
 export const UPLOAD_LIMITS: Readonly<Record<UploadPurpose, { contentTypes: readonly string[]; maxBytes: number }>> = {
   INVOICE_XML: { contentTypes: ['application/xml', 'text/xml'], maxBytes: 2 * MB },
   INVOICE_PDF: { contentTypes: ['application/pdf'], maxBytes: 10 * MB },
+  /** SUNAT's CDR of the document, its XML (issue 24): a few kilobytes, bounded by the reader's limit. */
+  INVOICE_CDR: { contentTypes: ['application/xml', 'text/xml'], maxBytes: CDR_LIMITS.maxBytes },
   ATTACHMENT: { contentTypes: ['application/pdf', 'image/png', 'image/jpeg'], maxBytes: 10 * MB },
   /** A file attached to a message of an invoice's conversation (issue 23): the same kinds, the same bound. */
   MESSAGE_ATTACHMENT: { contentTypes: ['application/pdf', 'image/png', 'image/jpeg'], maxBytes: 10 * MB },

@@ -9,10 +9,11 @@ import {
   type SupplierProfile,
 } from '@portal/shared';
 import { fakeCognito } from '../adapters/cognito.fake.js';
-import { makeCognitoDirectory } from '../adapters/cognito.js';
+import { makeCognitoAppClients, makeCognitoDirectory } from '../adapters/cognito.js';
 import type { Email } from '../adapters/email.js';
 import type { Recipient } from '../repositories/notifications.js';
 import { makeUserAdmin, type AdminContext } from './user-admin.js';
+import { makeApiClients } from './api-clients.js';
 import { makeGetCurrentUser } from './current-user.js';
 import type { AccountChange } from './user-admin-ports.js';
 
@@ -632,6 +633,18 @@ describe('the Cognito operations of each route', () => {
       await admin.unassignClient(context, ids.staff2!, COMPANY_A);
     },
     listAuditEvents: ({ admin }) => admin.listAuditEvents({ limit: 20 }),
+    // The suppliers' API clients (issue 24): app clients of the same pool, created and deleted.
+    // A creation the table refuses deletes its app client again.
+    createApiClient: async ({ cognito }) => {
+      await apiClientsOn(cognito).create(context, API_CLIENT_BODY);
+      await expect(apiClientsOn(cognito, { failCreate: true }).create(context, API_CLIENT_BODY)).rejects.toThrow();
+    },
+    revokeApiClient: async ({ cognito }) => {
+      const apiClients = apiClientsOn(cognito);
+      const created = await apiClients.create(context, API_CLIENT_BODY);
+      cognito.operations.length = 0;
+      await apiClients.revoke(context, created.clientId);
+    },
     getCurrentUser: ({ directory }, ids) =>
       makeGetCurrentUser({ directory, companyNames: async () => new Map() })({
         sub: 's',
@@ -648,6 +661,29 @@ describe('the Cognito operations of each route', () => {
         txId: 'test-tx',
       }),
   };
+
+  const API_CLIENT_BODY = { taxId: SUPPLIER_RUC, name: 'ERP', scopes: ['invoices.read' as const] };
+  /** The API clients' use case on the fake pool, with the table in memory. */
+  function apiClientsOn(cognito: ReturnType<typeof setup>['cognito'], options: { failCreate?: boolean } = {}) {
+    const stored = new Map<string, Parameters<Parameters<typeof makeApiClients>[0]['repository']['create']>[0]>();
+    return makeApiClients({
+      repository: {
+        get: async (id) => stored.get(id) ?? null,
+        list: async () => [...stored.values()],
+        create: async (client) => {
+          if (options.failCreate) throw new Error('DynamoDB no respondió');
+          stored.set(client.clientId, client);
+        },
+        revoke: async (client) => (stored.set(client.clientId, client), true),
+      },
+      appClients: makeCognitoAppClients(cognito.client, () => 'pool-1'),
+      audience: { set: async () => undefined },
+      supplierNames: async (rucs) => new Map(rucs.map((ruc) => [ruc, 'Proveedor'])),
+      tokenUrl: 'https://auth.example/oauth2/token',
+      clock: () => new Date('2026-01-15T10:00:00Z'),
+      newId: () => 'audit-1',
+    });
+  }
 
   const userRoutes = ROUTES.filter((def) => (def.uses.userPool ?? []).length > 0);
 

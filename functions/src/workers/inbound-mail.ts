@@ -4,7 +4,7 @@ import { inboundMail, inboundMailBucket } from '../use-cases/inbound-mail.factor
 import { sqsBatchHandler } from './sqs-batch.js';
 
 /**
- * Consumer of the inbound-mail queue (issue 24, docs/adr/0034-mail-intake.md): one received e-mail per message. A
+ * Consumer of the inbound-mail queue (issue 24, docs/adr/0035-mail-intake.md): one received e-mail per message. A
  * failure (DynamoDB, S3, SES down) is left for redelivery; the processed-message record makes a redelivery register
  * and answer nothing twice.
  */

@@ -1,11 +1,12 @@
 import path from 'node:path';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { CORS, ROUTE_NOT_FOUND, RUNTIME_ENV, USES_NOTHING, type FunctionUses, type RouteDef } from '@portal/shared';
 import { API_PATH_PREFIX } from './firewall.js';
@@ -25,6 +26,8 @@ export interface ApiProps {
   readonly bind: (fn: PortalFunction, uses: FunctionUses) => void;
   /** The value CloudFront sends in the origin-verify header; the functions refuse requests without it. */
   readonly originVerifyToken: string;
+  /** The OAuth2 token endpoint of the suppliers' API clients (the user pool domain's /oauth2/token). */
+  readonly apiTokenUrl: string;
   /** Stage throttling (requests per second, burst). */
   readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
 }
@@ -97,6 +100,7 @@ export class Api extends Construct {
     });
 
     const functions = new Map<string, PortalFunction>();
+    const audienceWriters: PortalFunction[] = [];
     // What every API function reads: the wrapper's CORS origins and origin-verify value, the metrics' stage.
     const baseEnvironment = {
       [RUNTIME_ENV.stage]: props.stage,
@@ -127,6 +131,27 @@ export class Api extends Construct {
         });
       }
       functions.set(route.id, fn);
+      if (route.uses.apiAuthorizer) audienceWriters.push(fn);
+    }
+
+    // The API clients' administration keeps the authorizer's audience equal to the web client plus the active API
+    // clients (docs/adr/0034-api-clients.md): it reads and rewrites this one authorizer, nothing else of the API.
+    for (const fn of audienceWriters) {
+      fn.function.addEnvironment(RUNTIME_ENV.apiId, this.httpApi.apiId);
+      fn.function.addEnvironment(RUNTIME_ENV.apiAuthorizerId, authorizer.authorizerId);
+      fn.function.addEnvironment(RUNTIME_ENV.apiTokenUrl, props.apiTokenUrl);
+      fn.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: ['apigateway:GET', 'apigateway:PATCH'],
+          resources: [
+            Stack.of(this).formatArn({
+              service: 'apigateway',
+              account: '',
+              resource: `/apis/${this.httpApi.apiId}/authorizers/${authorizer.authorizerId}`,
+            }),
+          ],
+        }),
+      );
     }
 
     // Whatever no route serves (an unknown path, or a method the path does not have) goes to the `$default` route,

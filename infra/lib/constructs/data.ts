@@ -135,4 +135,18 @@ export class Data extends Construct {
     );
     fn.function.addEnvironment(RUNTIME_ENV.tableName, this.table.tableName);
   }
+
+  /**
+   * An API client's call counter (FunctionUses.apiClientRate): UpdateItem on the RATE# items only, for a function
+   * that otherwise may only read (the routes a machine client calls).
+   */
+  bindRateCounter(fn: PortalFunction): void {
+    fn.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [this.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.apiClientRatePrefix}*`] } },
+      }),
+    );
+  }
 }

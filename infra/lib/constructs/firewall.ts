@@ -4,7 +4,7 @@ import * as cr from 'aws-cdk-lib/custom-resources';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { logRetentionOf } from './portal-function.js';
-import { formatErrorMessage, ROUTES, type ErrorBody } from '@portal/shared';
+import { HEADERS, formatErrorMessage, ROUTES, type ErrorBody } from '@portal/shared';
 
 /** Path under which CloudFront forwards to the HTTP API (the API's stage name). */
 export const API_PATH_PREFIX = '/api';
@@ -16,6 +16,24 @@ export const RATE_LIMITED_BODY: ErrorBody = {
   txId: '',
   errors: [{ code: 'ERROR_TOO_MANY_REQUESTS', parameters: {} }],
 };
+
+/** Requests one API client (one Authorization header) may send in any 5-minute window before WAF answers 429. */
+export const API_CLIENT_WAF_RATE_LIMIT = 1000;
+
+/**
+ * The machine path: a supplier's API client's calls, which carry the x-api-client header (docs/integrators.md). The
+ * API refuses that header on a person's token (ERROR_API_CLIENT_HEADER), so it lets no browser script skip the
+ * challenge.
+ */
+const MACHINE_PATH: wafv2.CfnWebACL.StatementProperty = {
+  sizeConstraintStatement: {
+    fieldToMatch: { singleHeader: { Name: HEADERS.apiClient } },
+    comparisonOperator: 'GT',
+    size: 0,
+    textTransformations: [{ priority: 0, type: 'NONE' }],
+  },
+};
+const NOT_MACHINE_PATH: wafv2.CfnWebACL.StatementProperty = { notStatement: { statement: MACHINE_PATH } };
 
 export interface FirewallProps {
   /** Web ACL name, unique per account (two stages side by side). */
@@ -33,6 +51,8 @@ interface ManagedGroup {
   readonly name: string;
   readonly excluded?: readonly string[];
   readonly config?: wafv2.CfnWebACL.ManagedRuleGroupConfigProperty;
+  /** Where the group applies; everywhere when absent. */
+  readonly scopeDown?: wafv2.CfnWebACL.StatementProperty;
 }
 
 /**
@@ -66,6 +86,24 @@ export class Firewall extends Construct {
       visibilityConfig: visibility('RateLimitPerIp'),
     });
 
+    // An API client's own limit, per Authorization header (its token), before the function's per-client counter.
+    rules.push({
+      name: 'RateLimitPerApiClient',
+      priority: priority++,
+      statement: {
+        rateBasedStatement: {
+          limit: API_CLIENT_WAF_RATE_LIMIT,
+          aggregateKeyType: 'CUSTOM_KEYS',
+          customKeys: [{ header: { name: 'authorization', textTransformations: [{ priority: 0, type: 'NONE' }] } }],
+          scopeDownStatement: MACHINE_PATH,
+        },
+      },
+      action: {
+        block: { customResponse: { responseCode: 429, customResponseBodyKey: 'rateLimited' } },
+      },
+      visibilityConfig: visibility('RateLimitPerApiClient'),
+    });
+
     const managed: ManagedGroup[] = [
       { name: 'AWSManagedRulesAmazonIpReputationList' },
       // Request bodies of the API are JSON validated by the functions (documents go straight to S3); a bulk
@@ -75,6 +113,8 @@ export class Firewall extends Construct {
       {
         name: 'AWSManagedRulesBotControlRuleSet',
         config: { awsManagedRulesBotControlRuleSet: { inspectionLevel: 'COMMON' } },
+        // A supplier's system is a bot by design (an HTTP library, no browser signals): Bot Control would block it.
+        scopeDown: NOT_MACHINE_PATH,
       },
     ];
     for (const group of managed) {
@@ -87,6 +127,7 @@ export class Firewall extends Construct {
             name: group.name,
             ruleActionOverrides: group.excluded?.map((name) => ({ name, actionToUse: { count: {} } })),
             managedRuleGroupConfigs: group.config ? [group.config] : undefined,
+            scopeDownStatement: group.scopeDown,
           },
         },
         overrideAction: { none: {} },
@@ -114,6 +155,8 @@ export class Firewall extends Construct {
                 textTransformations: [{ priority: 0, type: 'NONE' }],
               },
             },
+            // A supplier's API client cannot run challenge.js: its calls are held to their own rate instead.
+            NOT_MACHINE_PATH,
             // CORS preflights carry no token (a developer's Vite server calling the stage's API).
             {
               notStatement: {

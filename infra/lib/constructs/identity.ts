@@ -2,6 +2,9 @@ import { Duration, RemovalPolicy, SecretValue, Stack, Validations } from 'aws-cd
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import {
+  API_CLIENT_SCOPES,
+  API_CLIENT_SCOPE_LABELS,
+  API_RESOURCE_SERVER,
   RUNTIME_ENV,
   USER_ATTRIBUTES,
   WEB_CLIENT_ATTRIBUTES,
@@ -9,6 +12,7 @@ import {
   type WebConfig,
 } from '@portal/shared';
 import type { CorporateSso, StageConfig } from '../stage-config.js';
+import type { Data } from './data.js';
 import type { Email } from './email.js';
 import { PortalFunction } from './portal-function.js';
 
@@ -20,8 +24,13 @@ export interface IdentityProps {
   readonly preTokenGenerationEntry: string;
   /** The staff's corporate identity provider, or null for a stage without SSO. */
   readonly corporateSso: CorporateSso | null;
-  /** Prefix of the hosted-UI domain (created only with corporateSso). */
+  /**
+   * Prefix of the user pool's Cognito domain: the hosted UI of corporate SSO, and the OAuth2 token endpoint of the
+   * suppliers' API clients (client credentials), so it exists on every stage.
+   */
   readonly domainPrefix: string;
+  /** The table: the trigger reads an API client's RUC from it when the client asks for a token. */
+  readonly data: Data;
   /** Where the hosted UI may send the browser back after sign-in and after sign-out (the web app's origin). */
   readonly redirects: { readonly signIn: string; readonly signOut: string };
   /** Cognito threat protection of password sign-ins; OFF keeps the pool on the Essentials plan. */
@@ -94,8 +103,12 @@ export class Identity extends Construct {
   readonly userPool: cognito.UserPool;
   readonly webClient: cognito.UserPoolClient;
   readonly preTokenGeneration: PortalFunction;
-  /** The hosted-UI domain; undefined without corporate SSO. */
-  readonly domain?: cognito.UserPoolDomain;
+  /** The pool's Cognito domain: the hosted UI (with SSO) and the API clients' token endpoint. */
+  readonly domain: cognito.UserPoolDomain;
+  /** The OAuth2 token endpoint API clients ask for their tokens (client credentials). */
+  readonly apiTokenUrl: string;
+  /** The API's resource server (`portal`) and its scopes, which the API clients' app clients are given. */
+  readonly resourceServer: cognito.UserPoolResourceServer;
   /** The corporate identity provider; undefined without corporate SSO. */
   readonly provider?: cognito.UserPoolIdentityProviderOidc | cognito.UserPoolIdentityProviderSaml;
   /** https://{prefix}.auth.{region}.amazoncognito.com, or null without corporate SSO. */
@@ -200,7 +213,7 @@ export class Identity extends Construct {
     this.preTokenGeneration = new PortalFunction(this, 'PreTokenGeneration', {
       name: 'preTokenGeneration',
       entry: props.preTokenGenerationEntry,
-      description: 'Cognito PreTokenGeneration: adds level and taxId to the ID token',
+      description: 'Cognito PreTokenGeneration: adds level and taxId to the tokens (users and API clients)',
       environment: {
         [RUNTIME_ENV.stage]: props.stage,
         [RUNTIME_ENV.adminGroupName]: props.adminGroupName,
@@ -210,15 +223,33 @@ export class Identity extends Construct {
       timeout: Duration.seconds(5),
       retain: props.retain,
     });
-    // V1 event: it shapes the ID token, which is the bearer token of the web app (see shared CLAIMS).
-    this.userPool.addTrigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION, this.preTokenGeneration.function);
+    // V3 event (Essentials plan or above, which every stage has: THREAT_PROTECTION): the ID token of a user, the
+    // web app's bearer token (see shared CLAIMS), and the access token of an API client's client-credentials grant
+    // (TokenGeneration_ClientCredentials), which gets its RUC from the table (docs/adr/0034-api-clients.md).
+    this.userPool.addTrigger(
+      cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG,
+      this.preTokenGeneration.function,
+      cognito.LambdaVersion.V3_0,
+    );
+    props.data.bindTable(this.preTokenGeneration, 'read');
+
+    this.resourceServer = this.userPool.addResourceServer('ApiResourceServer', {
+      identifier: API_RESOURCE_SERVER,
+      userPoolResourceServerName: 'API del Portal de Proveedores',
+      scopes: API_CLIENT_SCOPES.map(
+        (scope) =>
+          new cognito.ResourceServerScope({ scopeName: scope, scopeDescription: API_CLIENT_SCOPE_LABELS[scope] }),
+      ),
+    });
+
+    this.domain = this.userPool.addDomain('HostedUi', {
+      cognitoDomain: { domainPrefix: props.domainPrefix },
+      managedLoginVersion: cognito.ManagedLoginVersion.CLASSIC_HOSTED_UI,
+    });
+    this.apiTokenUrl = `https://${props.domainPrefix}.auth.${Stack.of(this).region}.amazoncognito.com/oauth2/token`;
 
     const sso = props.corporateSso;
     if (sso) {
-      this.domain = this.userPool.addDomain('HostedUi', {
-        cognitoDomain: { domainPrefix: props.domainPrefix },
-        managedLoginVersion: cognito.ManagedLoginVersion.CLASSIC_HOSTED_UI,
-      });
       this.provider = this.createProvider(sso);
       // Literals rather than the resources' attributes: the stateless stack reads them without a cross-stack export.
       this.hostedUiBaseUrl = `https://${props.domainPrefix}.auth.${Stack.of(this).region}.amazoncognito.com`;

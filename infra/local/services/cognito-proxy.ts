@@ -14,6 +14,7 @@ import {
   sendRefusal,
   type Upstream,
 } from './cognito-http.js';
+import type { MachineClients } from './cognito-machine.js';
 import type { ClientPermissions } from './cognito-permissions.js';
 import {
   AUTH_OPERATIONS,
@@ -41,6 +42,8 @@ export interface ProxyContext extends Upstream {
   readonly permissions: ClientPermissions;
   /** cognito-local's store (one JSON file per pool, clients.json). */
   readonly dbDir: string;
+  /** App clients with a secret and their client-credentials tokens (cognito-machine.ts). */
+  readonly machine: MachineClients;
 }
 
 export function issuer(endpoint: string, userPoolId: string): string {
@@ -87,6 +90,7 @@ async function handleProxyRequest(
 
   const body = await readBody(req);
   const url = new URL(req.url ?? '/', 'http://localhost');
+  if (await ctx.machine.handleToken(req, res, url, body)) return;
   if (await ctx.hostedUi.handle(req, res, url)) return;
 
   const discovery = /^\/([^/]+)\/\.well-known\/openid-configuration$/.exec(url.pathname);
@@ -111,6 +115,21 @@ async function handleProxyRequest(
       sendRefusal(req, res, refused);
       return;
     }
+  }
+
+  if (req.method === 'POST' && operation === 'CreateUserPoolClient') {
+    const created = await ctx.machine.create(body, (without) => forward(ctx, req, without));
+    if (created) {
+      send(req, res, created.status, created.headers, created.body);
+      return;
+    }
+  }
+
+  if (req.method === 'POST' && operation === 'DeleteUserPoolClient') {
+    const upstream = await forward(ctx, req, body);
+    if (upstream.status === 200) await ctx.machine.deleted(body);
+    send(req, res, upstream.status, upstream.headers, upstream.body);
+    return;
   }
 
   if (req.method === 'POST' && operation === 'GetTokensFromRefreshToken') {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { NewPasswordChallenges } from './cognito-challenges.js';
 import { closeServer, listen } from './cognito-http.js';
 import { watchCognitoLog, type DeliveredCode } from './cognito-log.js';
+import { createMachineClients } from './cognito-machine.js';
 import { createClientPermissions } from './cognito-permissions.js';
 import { launchCognitoLocal, writeCognitoLocalConfig, type CognitoLocalProcess } from './cognito-process.js';
 import { createProxy } from './cognito-proxy.js';
@@ -35,6 +36,8 @@ export { issuer, jwksUrl } from './cognito-proxy.js';
  *   - the hosted UI's corporate sign-in (`/oauth2/authorize?identity_provider=…`, `/oauth2/idpresponse`,
  *     `/logout`), which cognito-local lacks: see hosted-ui.ts. Its own `/oauth2/authorize` login form
  *     and `/oauth2/token` (authorization code with PKCE, refresh) are forwarded as they are;
+ *   - app clients with a secret (`CreateUserPoolClient` GenerateSecret, `DeleteUserPoolClient`) and the
+ *     client-credentials grant at `/oauth2/token`, which cognito-local lacks: see cognito-machine.ts;
  *   - calls a user makes with its own access token, SignUp and the new-password challenge: the token
  *     verified and its scope checked, and the app client's write permissions enforced (cognito-permissions.ts);
  *   - CORS: preflights are answered by the proxy, and every answer carries Access-Control-Allow-*
@@ -113,6 +116,12 @@ export async function startCognito(options: CognitoOptions): Promise<RunningCogn
     challenges: new NewPasswordChallenges(hostedUi),
     permissions,
     dbDir: path.join(workDir, '.cognito', 'db'),
+    machine: createMachineClients({
+      workDir,
+      endpoint,
+      lambdaEndpoint: options.lambdaEndpoint,
+      triggerFunctionName: options.triggerFunctionName,
+    }),
   });
   await listen(proxy, options.port, host);
 

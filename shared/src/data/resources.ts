@@ -75,7 +75,7 @@ export const QUEUES = {
     consumerUses: { table: 'write', documents: ['exportWrite'], userPool: ['ListUsers', 'AdminGetUser'] },
   },
   /**
-   * Invoices by e-mail (issue 24, docs/adr/0034-mail-intake.md): one received e-mail per message, its raw MIME under
+   * Invoices by e-mail (issue 24, docs/adr/0035-mail-intake.md): one received e-mail per message, its raw MIME under
    * inbound-mail/ of the inbound-mail bucket (SES's receipt rule in AWS, the local SMTP server on the stage).
    */
   inboundMail: {
@@ -156,7 +156,7 @@ export const BUCKETS = {
   documents: { id: 'Documents', env: 'DOCUMENTS_BUCKET' },
   /**
    * Received e-mails as SES wrote them (raw MIME under inbound-mail/), deleted once processed; not versioned, and
-   * whatever is left expires in a few days (docs/adr/0034-mail-intake.md).
+   * whatever is left expires in a few days (docs/adr/0035-mail-intake.md).
    */
   inboundMail: { id: 'InboundMail', env: 'INBOUND_MAIL_BUCKET' },
 } as const;

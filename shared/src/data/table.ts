@@ -423,6 +423,22 @@ export const keys = {
   disabledUsers: { pk: 'ACCESS', sk: 'DISABLED_USERS' } as ItemKey,
 
   /**
+   * A supplier's API client (issue 24), all in one partition (an administrator lists them all; a few hundred at
+   * most): its RUC and scopes, read by the PreTokenGeneration trigger at each client-credentials token.
+   */
+  apiClient: (clientId: string): ItemKey => ({ pk: keys.apiClients, sk: clientId }),
+  apiClients: 'API_CLIENT',
+  /**
+   * One API client's calls in one fixed window (the per-client rate limit), gone by TTL a while after the
+   * window. Functions may update only items under this prefix for it (FunctionUses.apiClientRate).
+   */
+  apiClientRate: (clientId: string, windowStart: string): ItemKey => ({
+    pk: `${keys.apiClientRatePrefix}${clientId}`,
+    sk: windowStart,
+  }),
+  apiClientRatePrefix: 'RATE#',
+
+  /**
    * An uploaded object an invoice uses (its XML, its PDF or an attachment), written in that invoice's
    * transaction: a refused upload is deleted only when no such item says it is in use.
    */

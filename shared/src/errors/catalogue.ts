@@ -200,6 +200,17 @@ export const USER_ADMIN_ERROR_MESSAGES = {
   ERROR_USER_DISABLED: 'El usuario está deshabilitado.',
   ERROR_TOO_MANY_ATTEMPTS:
     'Se superó el número de intentos permitidos para este usuario. Inténtelo nuevamente más tarde.',
+  // Issue 24, the suppliers' API clients (docs/integrators.md, docs/adr/0034-api-clients.md).
+  ERROR_API_CLIENT_NOT_FOUND: 'No se encontró el cliente de API indicado.',
+  ERROR_API_CLIENT_UNKNOWN_SUPPLIER:
+    'El RUC {ruc} no pertenece a ningún proveedor del portal: cree primero la cuenta del proveedor.',
+  ERROR_API_CLIENT_ALREADY_REVOKED: 'El cliente de API ya fue revocado.',
+  ERROR_API_CLIENT_ROUTE_NOT_ALLOWED: 'Los clientes de API no pueden usar esta operación del portal.',
+  ERROR_API_CLIENT_SCOPE_MISSING: 'El token del cliente de API no tiene el alcance «{scope}» que pide esta operación.',
+  ERROR_API_CLIENT_HEADER:
+    'Las llamadas de un cliente de API deben llevar la cabecera x-api-client con su ID de cliente, y solo ellas.',
+  ERROR_API_CLIENT_RATE_LIMITED:
+    'El cliente de API superó las {limit} solicitudes por minuto permitidas. Vuelva a intentarlo en {retryAfter} segundos.',
 } as const;
 
 /** Codes the API adds for transport, session and request-shape failures. */

@@ -12,6 +12,8 @@ export interface ErrorItem {
 export class PortalError extends Error {
   readonly statusCode: number;
   readonly errors: ErrorItem[];
+  /** HTTP headers the answer carries besides the usual ones (a 429's Retry-After). */
+  readonly headers: Readonly<Record<string, string>> = {};
 
   constructor(statusCode: number, code: ErrorCode, parameters: Record<string, unknown> = {}, more: ErrorItem[] = []) {
     super(formatErrorMessage(code, parameters));
@@ -53,5 +55,15 @@ export class NotFoundError extends PortalError {
 export class ConflictError extends PortalError {
   constructor(code: ErrorCode, parameters: Record<string, unknown> = {}) {
     super(409, code, parameters);
+  }
+}
+
+/** 429: an API client went past its calls per window; Retry-After says in how many seconds the next window opens. */
+export class TooManyRequestsError extends PortalError {
+  override readonly headers: Readonly<Record<string, string>>;
+
+  constructor(retryAfterSeconds: number, limit: number) {
+    super(429, 'ERROR_API_CLIENT_RATE_LIMITED', { limit, retryAfter: retryAfterSeconds });
+    this.headers = { 'retry-after': String(retryAfterSeconds) };
   }
 }

@@ -1,5 +1,6 @@
 // The routes by area (see manifest.ts): a function imports its own area's, not the whole manifest.
 export { type HttpMethod, type RouteDef } from './route.js';
+export { apiClientRoutes } from './api-clients.js';
 export { acquirerConformityRoutes } from './acquirer-conformity.js';
 export { clientRoutes } from './clients.js';
 export { conformityRoutes } from './conformity.js';

@@ -9,7 +9,7 @@ import {
   ListInvoicesQuery,
 } from '../schemas/invoices.js';
 import { READS_TABLE, type FunctionUses } from '../access.js';
-import { route, ALL_SIGNED_IN, type RouteDef } from './route.js';
+import { machineRoute, route, ALL_SIGNED_IN, type RouteDef } from './route.js';
 
 /**
  * Intake reads the upload (its type, size and first bytes), deletes one it refuses, stores the invoice with its
@@ -32,7 +32,7 @@ export const invoiceRoutes = {
     roles: ALL_SIGNED_IN,
     request: { query: ListInvoicesQuery },
     response: pageOf(InvoiceSummary),
-    uses: READS_TABLE,
+    ...machineRoute('invoices.read', READS_TABLE),
     handler: 'invoices/list-invoices',
   }),
   countInvoices: route({
@@ -57,7 +57,7 @@ export const invoiceRoutes = {
     request: { body: CreateInvoiceFromXmlBody },
     response: Invoice,
     successStatus: 201,
-    uses: INTAKE_USES,
+    ...machineRoute('invoices.submit', INTAKE_USES),
     handler: 'invoices/create-invoice-from-xml',
   }),
   createInvoiceWithoutXml: route({

@@ -9,7 +9,7 @@ import {
 import { InvoiceAuditEvent, InvoiceHistoryQuery } from '../schemas/invoice-audit.js';
 import { pageOf } from '../schemas/common.js';
 import { READS_TABLE } from '../access.js';
-import { route, ADMIN_ONLY, ALL_SIGNED_IN, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { machineRoute, route, ADMIN_ONLY, ALL_SIGNED_IN, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
 
 /** An invoice's detail and its review by staff. */
 export const reviewRoutes = {
@@ -22,7 +22,7 @@ export const reviewRoutes = {
     roles: ALL_SIGNED_IN,
     request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
     response: InvoiceDetail,
-    uses: READS_TABLE,
+    ...machineRoute('invoices.read', READS_TABLE),
     handler: 'invoices/get-invoice',
   }),
   listInvoiceHistory: route({

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import type { FunctionUses } from '../access.js';
+import type { ApiClientScope } from '../auth.js';
 import type { Level } from '../domain.js';
 import type { ErrorCode } from '../errors/catalogue.js';
 
@@ -37,6 +38,12 @@ export interface RouteDef {
    * sets the environment it implies. Read the handler's use-case factory to write it (see FunctionUses).
    */
   readonly uses: FunctionUses;
+  /**
+   * The scope that lets a supplier's API client (an OAuth2 client-credentials token) call the route; absent: no
+   * machine client may (403 ERROR_API_CLIENT_ROUTE_NOT_ALLOWED). Such a route counts the client's calls
+   * (uses.apiClientRate). Only the supplier's own routes to submit and follow invoices have one.
+   */
+  readonly machineScope?: ApiClientScope;
 }
 
 export const ALL_SIGNED_IN = ['ADMIN', 'MANAGER', 'SUPPLIER'] as const satisfies readonly Level[];
@@ -52,3 +59,11 @@ export function route<const R extends Omit<RouteDef, 'successStatus' | 'requires
 
 /** An invoice path whose id breaks the series-number format answers the spec's own code. */
 export const INVOICE_ID_CODES = { invoiceId: 'ERROR_INVOICE_ID_WITH_INVALID_FORMAT' } as const;
+
+/** A route a supplier's API client may call with `scope`: its function also counts the client's calls. */
+export function machineRoute<const U extends FunctionUses>(
+  scope: ApiClientScope,
+  uses: U,
+): { readonly machineScope: ApiClientScope; readonly uses: U & { readonly apiClientRate: true } } {
+  return { machineScope: scope, uses: { ...uses, apiClientRate: true } };
+}

@@ -1,6 +1,6 @@
 import { InvoiceKeyPath } from '../schemas/invoices.js';
 import { CreateUploadBody, FileLink, InvoiceFileQuery, UploadTicket } from '../schemas/uploads.js';
-import { route, ALL_SIGNED_IN, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { machineRoute, route, ALL_SIGNED_IN, INVOICE_ID_CODES, type RouteDef } from './route.js';
 
 /** Files: uploads and the links to an invoice's files. */
 export const uploadRoutes = {
@@ -14,7 +14,7 @@ export const uploadRoutes = {
     request: { body: CreateUploadBody },
     response: UploadTicket,
     successStatus: 201,
-    uses: { table: 'read', documents: ['presignUpload'] },
+    ...machineRoute('invoices.submit', { table: 'read', documents: ['presignUpload'] }),
     handler: 'uploads/create-upload',
   }),
   getInvoiceFile: route({
@@ -26,7 +26,7 @@ export const uploadRoutes = {
     roles: ALL_SIGNED_IN,
     request: { path: InvoiceKeyPath, query: InvoiceFileQuery, parameterCodes: INVOICE_ID_CODES },
     response: FileLink,
-    uses: { table: 'read', documents: ['presignDownload'] },
+    ...machineRoute('invoices.read', { table: 'read', documents: ['presignDownload'] }),
     handler: 'invoices/get-invoice-file',
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -272,6 +272,8 @@ export const CreateInvoiceWithoutXmlBody = z.object({
 
 export const CreateInvoiceFromXmlBody = z.object({
   url: z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.objectKey)),
+  /** SUNAT's CDR of the document, uploaded for INVOICE_CDR (issue 24): kept as the supplier's evidence. */
+  cdrUrl: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.objectKey))),
 });
 
 /** SAP document numbers the manager types (OC, HES, MIGO): at most `count`, none by default. */

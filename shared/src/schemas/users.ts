@@ -77,6 +77,8 @@ export const AUDIT_ACTIONS = [
   'CLIENT_ASSIGNED',
   'CLIENT_UNASSIGNED',
   'EMAIL_NOTIFICATIONS_CHANGED',
+  'API_CLIENT_CREATED',
+  'API_CLIENT_REVOKED',
 ] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof AuditAction>;
@@ -90,6 +92,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   CLIENT_ASSIGNED: 'Sociedad asignada',
   CLIENT_UNASSIGNED: 'Sociedad retirada',
   EMAIL_NOTIFICATIONS_CHANGED: 'Recepción de correos',
+  API_CLIENT_CREATED: 'Cliente de API creado',
+  API_CLIENT_REVOKED: 'Cliente de API revocado',
 };
 
 /** The attributes an administration change touched, as they were before and after it. */

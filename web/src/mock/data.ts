@@ -1,4 +1,5 @@
 import {
+  type ApiClient,
   type InvoiceMessage,
   DEMO_CLIENTS,
   DEMO_GROUPS,
@@ -158,6 +159,8 @@ export interface MockWorld {
   readonly externalUsers: ExternalUser[];
   readonly internalUsers: InternalUser[];
   readonly auditEvents: AuditEvent[];
+  /** Suppliers' API clients (issue 24): one active, one revoked. */
+  readonly apiClients: ApiClient[];
   /** Each invoice's conversation (issue 23), by `{supplierId}#{type}#{id}`, oldest first. */
   readonly messages: Record<string, InvoiceMessage[]>;
 }
@@ -319,6 +322,35 @@ function buildInternalUsers(today: Date): InternalUser[] {
   });
 }
 
+function buildApiClients(today: Date): ApiClient[] {
+  const by = emailOf(STAFF_NAMES[0], 'grupoandino.pe');
+  const [first, second] = MOCK_SUPPLIERS;
+  return [
+    {
+      clientId: '4k2f9q1m7c8d0s5t3v6b1n2x9z',
+      name: 'ERP de facturación',
+      taxId: first!.taxId,
+      supplierName: first!.name,
+      scopes: ['invoices.submit', 'invoices.read'],
+      createdAt: timestampOf(daysBefore(today, 12), 10),
+      createdBy: by,
+      revokedAt: null,
+      revokedBy: null,
+    },
+    {
+      clientId: '7h3j5k8l2m4n6p9q1r0s2t4u6v',
+      name: 'Integración anterior',
+      taxId: second!.taxId,
+      supplierName: second!.name,
+      scopes: ['invoices.read'],
+      createdAt: timestampOf(daysBefore(today, 40), 9),
+      createdBy: by,
+      revokedAt: timestampOf(daysBefore(today, 5), 16),
+      revokedBy: by,
+    },
+  ];
+}
+
 function buildAuditEvents(externalUsers: readonly ExternalUser[], today: Date): AuditEvent[] {
   const actor = { id: 'int-1', email: emailOf(STAFF_NAMES[0], 'grupoandino.pe') };
   const actions = ['USER_CREATED', 'PASSWORD_RESET_STARTED', 'EMAIL_NOTIFICATIONS_CHANGED', 'USER_DISABLED'] as const;
@@ -367,6 +399,7 @@ export function createMockWorld(today: Date = new Date()): MockWorld {
     externalUsers,
     internalUsers: buildInternalUsers(today),
     auditEvents: buildAuditEvents(externalUsers, today),
+    apiClients: buildApiClients(today),
     messages: {},
   };
 }

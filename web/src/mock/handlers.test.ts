@@ -221,6 +221,11 @@ const SAMPLE_CALLS: Record<RouteId, () => Call> = {
   assignClientToInternalUser: () => ({ path: { userId: 'int-2' }, query: { client: andina!.taxId } }),
   unassignClientFromInternalUser: () => ({ path: { userId: 'int-2' }, query: { client: andina!.taxId } }),
   listAuditEvents: () => ({ query: { limit: '3' } }),
+  listApiClients: () => ({}),
+  createApiClient: () => ({
+    body: { taxId: world.apiClients[0]!.taxId, name: 'ERP nuevo', scopes: ['invoices.submit'] },
+  }),
+  revokeApiClient: () => ({ path: { clientId: world.apiClients[0]!.clientId } }),
   createExport: () => ({ body: { list: 'invoices', format: 'xlsx', filters: { invoiceStatus: 'PENDING' } } }),
   getExport: () => ({ path: { exportId: world.exports[0]!.job.id } }),
 };

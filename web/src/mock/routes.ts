@@ -802,4 +802,36 @@ export const MOCK_ROUTES: MockRoutes = {
       context.query,
     );
   },
+
+  listApiClients: (context) => ({ items: context.world.apiClients }),
+  createApiClient: (context) => {
+    const supplier = MOCK_SUPPLIERS.find((each) => each.taxId === context.body.taxId);
+    if (!supplier) throw new NotFoundError('ERROR_API_CLIENT_UNKNOWN_SUPPLIER', { ruc: context.body.taxId });
+    const client = {
+      clientId: `mock${String(context.world.apiClients.length + 1).padStart(22, '0')}`,
+      name: context.body.name,
+      taxId: supplier.taxId,
+      supplierName: supplier.name,
+      scopes: [...new Set(context.body.scopes)],
+      createdAt: context.now.toISOString(),
+      createdBy: signedIn(context.persona).user.email,
+      revokedAt: null,
+      revokedBy: null,
+    };
+    context.world.apiClients.unshift(client);
+    return {
+      ...client,
+      clientSecret: 'secreto-de-demostracion-que-solo-se-muestra-una-vez',
+      tokenUrl: 'https://auth.proveedores.example.pe/oauth2/token',
+    };
+  },
+  revokeApiClient: (context) => {
+    const client = context.world.apiClients.find((each) => each.clientId === context.path.clientId);
+    if (!client) throw new NotFoundError('ERROR_API_CLIENT_NOT_FOUND');
+    if (client.revokedAt !== null) throw new ConflictError('ERROR_API_CLIENT_ALREADY_REVOKED');
+    return Object.assign(client, {
+      revokedAt: context.now.toISOString(),
+      revokedBy: signedIn(context.persona).user.email,
+    });
+  },
 };

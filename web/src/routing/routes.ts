@@ -57,6 +57,7 @@ const MaterialDocsPage = screen(() => import('../pages/conformity/material-docs-
 const ClientsPage = screen(() => import('../pages/clients/clients-page'));
 const EmployeesPage = screen(() => import('../pages/employees/employees-page'));
 const SuppliersPage = screen(() => import('../pages/suppliers/suppliers-page'));
+const ApiClientsPage = screen(() => import('../pages/api-clients/api-clients-page'));
 const NotificationsPage = screen(() => import('../pages/notifications/notifications-page'));
 
 /**
@@ -94,6 +95,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { path: '/employees', ...EmployeesPage, levels: ADMIN, nav: { label: messages.nav.employees } },
   // Spec §2 declares no role for /suppliers; its calls are the administrator's (docs/adr/0005-user-administration.md).
   { path: '/suppliers', ...SuppliersPage, levels: ADMIN, nav: { label: messages.nav.suppliers } },
+  // Issue 24: suppliers' systems on the API (docs/integrators.md).
+  { path: '/api-clients', ...ApiClientsPage, levels: ADMIN, nav: { label: messages.nav.apiClients } },
   {
     path: '/notifications',
     ...NotificationsPage,

@@ -263,7 +263,7 @@ export default function InvoicesPage() {
                   />
                   {listExport.button}
                   {canSubmit && (
-                    <XmlUploadButton busy={upload.state !== null} onFile={(file) => void upload.upload(file)} />
+                    <XmlUploadButton busy={upload.state !== null} onFiles={(files) => void upload.upload(files)} />
                   )}
                   {canSubmit && (
                     <Button variant="primary" iconName="add-plus" onClick={openNewInvoice}>

@@ -140,7 +140,10 @@ export const invoicesMessages = {
   },
   upload: {
     button: 'Cargar XML',
-    buttonAria: 'Cargar XML de un comprobante',
+    buttonAria: 'Cargar XML de un comprobante, con su constancia de recepción (CDR) si la tiene',
+    oneDocument:
+      'Elija el XML de un solo comprobante y, si la tiene, su constancia de recepción (R-….xml). Para varios comprobantes use «Cargar ZIP».',
+    onlyCdr: 'Eligió solo la constancia de recepción (R-….xml): elija también el XML del comprobante.',
     progressLabel: (fileName: string) => `Cargando ${fileName}`,
     sending: 'Enviando el archivo...',
     registering: 'Registrando el comprobante...',

@@ -14,6 +14,8 @@ const MB = 1024 * 1024;
 export const FILE_RULES = {
   INVOICE_XML: { extension: '.xml', contentTypes: ['application/xml', 'text/xml'], maxBytes: 2 * MB },
   INVOICE_PDF: { extension: '.pdf', contentTypes: ['application/pdf'], maxBytes: 10 * MB },
+  /** SUNAT's CDR (R-….xml) of the document, issue 24. */
+  INVOICE_CDR: { extension: '.xml', contentTypes: ['application/xml', 'text/xml'], maxBytes: 256 * 1024 },
 } as const;
 
 /** A file refused before upload; its message is for the user. */
@@ -21,7 +23,7 @@ export class FileRejectedError extends Error {
   override readonly name = 'FileRejectedError';
 }
 
-const sizeText = (bytes: number) => `${bytes / MB} MB`;
+const sizeText = (bytes: number) => (bytes < MB ? `${bytes / 1024} KB` : `${bytes / MB} MB`);
 
 /**
  * The content type to declare for a file: the browser's when it is one the purpose accepts, else the
@@ -39,7 +41,7 @@ export function contentTypeFor(file: File, purpose: keyof typeof FILE_RULES): st
       : null;
   if (!type) {
     throw new FileRejectedError(
-      purpose === 'INVOICE_XML' ? invoicesMessages.upload.notXml : invoicesMessages.create.pdfNotPdf,
+      purpose === 'INVOICE_PDF' ? invoicesMessages.create.pdfNotPdf : invoicesMessages.upload.notXml,
     );
   }
   if (file.size === 0) throw new FileRejectedError(invoicesMessages.upload.empty);

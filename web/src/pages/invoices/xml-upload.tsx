@@ -40,14 +40,23 @@ export function useXmlUpload(onReceived: (invoice: Invoice) => void) {
   const feedback = useFeedback();
   const [state, setState] = useState<XmlUploadState | null>(null);
 
-  const upload = async (file: File) => {
-    setState({ fileName: file.name, percent: 0, phase: 'sending' });
+  const upload = async (files: readonly File[]) => {
+    const chosen = xmlAndCdr(files);
+    if (typeof chosen === 'string') {
+      feedback.error(chosen);
+      return;
+    }
+    const { xml, cdr } = chosen;
+    setState({ fileName: xml.name, percent: 0, phase: 'sending' });
     try {
-      const key = await uploadFile(file, 'INVOICE_XML', (percent) =>
-        setState({ fileName: file.name, percent, phase: 'sending' }),
+      const key = await uploadFile(xml, 'INVOICE_XML', (percent) =>
+        setState({ fileName: xml.name, percent, phase: 'sending' }),
       );
-      setState({ fileName: file.name, percent: 100, phase: 'registering' });
-      const invoice = await apiCall(routes.createInvoiceFromXml, { body: { url: key } });
+      const cdrKey = cdr ? await uploadFile(cdr, 'INVOICE_CDR') : undefined;
+      setState({ fileName: xml.name, percent: 100, phase: 'registering' });
+      const invoice = await apiCall(routes.createInvoiceFromXml, {
+        body: { url: key, ...(cdrKey ? { cdrUrl: cdrKey } : {}) },
+      });
       announceReceived(feedback, invoice);
       onReceived(invoice);
     } catch (error) {
@@ -59,16 +68,31 @@ export function useXmlUpload(onReceived: (invoice: Invoice) => void) {
   return { state, upload };
 }
 
-/** The header button: a file input that accepts one XML. Busy while an upload runs. */
-export function XmlUploadButton({ busy, onFile }: { busy: boolean; onFile: (file: File) => void }) {
+/** SUNAT names a CDR after its document with R- in front (R-20100070970-01-F001-123.xml). */
+const isCdrName = (name: string) => /^R-.*\.xml$/i.test(name);
+
+/** The invoice's XML and, when chosen with it, its CDR; or why the choice is not one document. */
+export function xmlAndCdr(files: readonly File[]): { xml: File; cdr: File | null } | string {
+  const cdrs = files.filter((file) => isCdrName(file.name));
+  const others = files.filter((file) => !isCdrName(file.name));
+  if (others.length === 0 && cdrs.length > 0) return text.onlyCdr;
+  if (others.length !== 1 || cdrs.length > 1) return text.oneDocument;
+  return { xml: others[0]!, cdr: cdrs[0] ?? null };
+}
+
+/**
+ * The header button: a file input that takes one document's XML and, optionally, its CDR (R-….xml) chosen with
+ * it. Busy while an upload runs.
+ */
+export function XmlUploadButton({ busy, onFiles }: { busy: boolean; onFiles: (files: readonly File[]) => void }) {
   return (
     <FileInput
       value={[]}
+      multiple
       accept={[FILE_RULES.INVOICE_XML.extension, ...FILE_RULES.INVOICE_XML.contentTypes].join(',')}
       ariaLabel={text.buttonAria}
       onChange={({ detail }) => {
-        const file = detail.value[0];
-        if (file && !busy) onFile(file);
+        if (detail.value.length > 0 && !busy) onFiles(detail.value);
       }}
     >
       {text.button}

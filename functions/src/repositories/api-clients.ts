@@ -1,0 +1,90 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ApiClient, keys, type AuditEvent } from '@portal/shared';
+import * as z from 'zod/mini';
+import { auditItem } from './audit-log.js';
+import { disabledUsersUpdate } from './disabled-users.js';
+
+/** What the table keeps of an API client: never its secret (Cognito keeps it). */
+export const StoredApiClient = z.omit(ApiClient, { supplierName: true });
+export type StoredApiClient = z.infer<typeof StoredApiClient>;
+
+const parse = (item: Record<string, unknown>): StoredApiClient => StoredApiClient.parse(item);
+
+export interface ApiClientRepository {
+  get(clientId: string): Promise<StoredApiClient | null>;
+  /** Every API client, active and revoked (one partition, a few hundred at most). */
+  list(): Promise<StoredApiClient[]>;
+  /** The client and its audit event, in one transaction. */
+  create(client: StoredApiClient, audit: AuditEvent): Promise<void>;
+  /**
+   * Marks it revoked, adds its id to the refused accounts (the wrapper then refuses its tokens still valid) and
+   * writes the audit event, in one transaction; false when it was revoked meanwhile.
+   */
+  revoke(client: StoredApiClient, audit: AuditEvent): Promise<boolean>;
+}
+
+export function makeApiClientRepository(db: Pick<DynamoDBDocumentClient, 'send'>, table: string): ApiClientRepository {
+  return {
+    async get(clientId) {
+      const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.apiClient(clientId) }));
+      return Item ? parse(Item) : null;
+    },
+    async list() {
+      const items: StoredApiClient[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.apiClients },
+            ExclusiveStartKey: start,
+          }),
+        );
+        items.push(...(page.Items ?? []).map(parse));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return items;
+    },
+    async create(client, audit) {
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: table,
+                Item: { ...keys.apiClient(client.clientId), ...client },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            { Put: { TableName: table, Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(pk)' } },
+          ],
+        }),
+      );
+    },
+    async revoke(client, audit) {
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: table,
+                  Item: { ...keys.apiClient(client.clientId), ...client },
+                  ConditionExpression: 'attribute_exists(pk) AND revokedAt = :null',
+                  ExpressionAttributeValues: { ':null': null },
+                },
+              },
+              disabledUsersUpdate(table, client.clientId, true),
+              { Put: { TableName: table, Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(pk)' } },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if ((error as { name?: string }).name === 'TransactionCanceledException') return false;
+        throw error;
+      }
+    },
+  };
+}
