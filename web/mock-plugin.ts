@@ -22,6 +22,7 @@ export function mockWebConfig(origin: string): WebConfig {
     corporateEmailDomains: [],
     chat: null,
     waf: null,
+    intakeMailDomain: 'recepcion.grupo.example',
     mock: true,
   };
 }

@@ -21,6 +21,7 @@ export const PORTAL_PATHS = {
   handlersDir: path.join(ROOT_DIR, 'functions/src/handlers'),
   workersDir: path.join(ROOT_DIR, 'functions/src/workers'),
   jobsDir: path.join(ROOT_DIR, 'functions/src/jobs'),
+  triggersDir: path.join(ROOT_DIR, 'functions/src/triggers'),
   preTokenGenerationEntry: path.join(ROOT_DIR, 'functions/src/triggers/pre-token-generation.ts'),
   webDistDir: path.join(ROOT_DIR, 'web/dist'),
 } as const;
@@ -93,6 +94,8 @@ export function buildPortalApp(options: BuildPortalAppOptions = {}): PortalApp {
     handlersDir: paths.handlersDir,
     workersDir: paths.workersDir,
     jobsDir: paths.jobsDir,
+    triggersDir: paths.triggersDir,
+    inboundMail: stateful.inboundMail,
     webDistDir: paths.webDistDir,
     firewall: { webAclArn: edge.firewall.webAcl.attrArn, integrationUrl: edge.firewall.integrationUrl },
     crossRegionReferences: true,

@@ -3,6 +3,7 @@ import { RUNTIME_ENV, type FunctionUses } from '@portal/shared';
 import type { Data } from './constructs/data.js';
 import type { Email } from './constructs/email.js';
 import type { Files } from './constructs/files.js';
+import type { InboundMail } from './constructs/inbound-mail.js';
 import type { PortalFunction } from './constructs/portal-function.js';
 import type { Queues } from './constructs/queues.js';
 import type { Sap } from './constructs/sap.js';
@@ -23,6 +24,8 @@ export interface PortalResources {
   readonly email: Email;
   readonly sap: Sap;
   readonly sunat: Sunat;
+  /** The received e-mails' bucket and the intake domain (issue 24). */
+  readonly inboundMail: InboundMail;
 }
 
 /**
@@ -50,4 +53,5 @@ export function bindUses(fn: PortalFunction, uses: FunctionUses, resources: Port
   }
   if (uses.sap) resources.sap.bind(fn);
   if (uses.sunat) resources.sunat.bind(fn);
+  if (uses.inboundMail) resources.inboundMail.bind(fn);
 }

@@ -54,6 +54,23 @@ export const EmailSender = z
   .strict();
 export type EmailSender = z.infer<typeof EmailSender>;
 
+/**
+ * The regions where SES receives e-mail (AWS General Reference, "Amazon SES endpoints and quotas", e-mail receiving
+ * endpoints): São Paulo, the prod stage's, is not one. Check the reference before adding one.
+ */
+export const SES_RECEIVING_REGIONS: readonly string[] = ['us-east-1', 'us-west-2', 'eu-west-1'];
+
+/**
+ * The group's intake addresses (issue 24): `facturas+<RUC>@<domain>`. The domain's MX record points at SES's
+ * inbound endpoint of the stage's region (docs/deploying.md, "Receiving invoices by e-mail").
+ */
+export const IntakeMail = z
+  .object({
+    domain: z.string().regex(HOST_NAME, 'intakeMail.domain: a DNS name such as recepcion.proveedores.grupo.pe'),
+  })
+  .strict();
+export type IntakeMail = z.infer<typeof IntakeMail>;
+
 /** The domain SES verifies for an e-mail address. */
 export function emailDomain(address: string): string {
   return address.slice(address.lastIndexOf('@') + 1).toLowerCase();
@@ -223,6 +240,11 @@ export const StageConfig = z
     /** Sender of the portal's e-mail (functions and, with cognitoEmail SES, Cognito's codes). */
     emailSender: EmailSender,
     /**
+     * Invoices by e-mail (issue 24): the intake addresses' domain, received by SES in the stage's region (one of
+     * SES_RECEIVING_REGIONS). Absent or null: the stage receives no e-mail (its worker and bucket exist, idle).
+     */
+    intakeMail: IntakeMail.nullish(),
+    /**
      * Who delivers Cognito's own e-mail (verification and password-reset codes). COGNITO: Cognito's default sender,
      * limited to a few dozen e-mails a day, fine for dev. SES: emailSender through SES; Cognito refuses it until the
      * domain identity is verified, so a new stage deploys once with COGNITO first (docs/deploying.md).
@@ -286,6 +308,15 @@ export const StageConfig = z
       .default(1),
   })
   .superRefine((config, ctx) => {
+    if (config.intakeMail && !SES_RECEIVING_REGIONS.includes(config.region)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['intakeMail'],
+        message:
+          `intakeMail: SES does not receive e-mail in ${config.region}; it does in ${SES_RECEIVING_REGIONS.join(', ')}. ` +
+          'Deploy the stage in one of them, or set -c intakeMail=none (docs/deploying.md, "Receiving invoices by e-mail")',
+      });
+    }
     const problem = domainPrefixProblem(config.domainPrefix ?? defaultDomainPrefix(config.stage));
     if (problem) ctx.addIssue({ code: 'custom', path: ['domainPrefix'], message: problem });
     if (config.domainName && !config.certificateArn) {
@@ -328,6 +359,7 @@ export const StageConfig = z
     // Checked by superRefine: a given webOrigin, or the custom domain's.
     webOrigin: config.webOrigin ?? `https://${config.domainName ?? ''}`,
     corporateSso: config.corporateSso ?? null,
+    intakeMail: config.intakeMail ?? null,
     domainPrefix: config.domainPrefix ?? defaultDomainPrefix(config.stage),
   }));
 export type StageConfig = z.infer<typeof StageConfig>;
@@ -395,6 +427,7 @@ const OVERRIDABLE = [
   'domainName',
   'certificateArn',
   'emailSender',
+  'intakeMail',
   'cognitoEmail',
   'logRetentionDays',
   'retentionYears',
@@ -410,6 +443,7 @@ const JSON_KEYS: ReadonlySet<string> = new Set([
   'corporateSso',
   'alarmEmails',
   'emailSender',
+  'intakeMail',
   'apiThrottle',
 ]);
 /** Context keys whose `-c` value is a number. */
@@ -437,6 +471,8 @@ export function resolveStageConfig(getContext: (key: string) => unknown): StageC
     if (JSON_KEYS.has(key) && typeof value === 'string') overrides[key] = parseJsonOr(value);
     // `-c corporateSso=none` (or JSON null) turns off a stage's default SSO.
     if (key === 'corporateSso' && (value === 'none' || overrides[key] === null)) overrides[key] = null;
+    // `-c intakeMail=none` (or JSON null) turns off receiving e-mail.
+    if (key === 'intakeMail' && (value === 'none' || overrides[key] === null)) overrides[key] = null;
     // `-c wafRateLimit=500` arrives as text; a non-number stays text so validation names the key.
     if (NUMBER_KEYS.has(key) && typeof value === 'string' && /^\d+$/.test(value)) overrides[key] = Number(value);
   }

@@ -3,6 +3,7 @@ import type { Construct } from 'constructs';
 import { Data } from './constructs/data.js';
 import { Email } from './constructs/email.js';
 import { Identity } from './constructs/identity.js';
+import { InboundMail } from './constructs/inbound-mail.js';
 import { setLogRetention } from './constructs/portal-function.js';
 import { Queues } from './constructs/queues.js';
 import { Sap } from './constructs/sap.js';
@@ -26,6 +27,7 @@ export class StatefulStack extends Stack {
   readonly sap: Sap;
   readonly sunat: Sunat;
   readonly email: Email;
+  readonly inboundMail: InboundMail;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -39,6 +41,11 @@ export class StatefulStack extends Stack {
       retentionYears: config.retentionYears,
     });
     this.queues = new Queues(this, 'Queues', { retain: config.retain });
+    this.inboundMail = new InboundMail(this, 'InboundMail', {
+      retain: config.retain,
+      accessLogs: this.storage.accessLogs,
+      domain: config.intakeMail?.domain ?? null,
+    });
     this.sap = new Sap(this, 'Sap', {
       retain: config.retain,
       baseUrl: config.sapBaseUrl,

@@ -1,7 +1,16 @@
+import path from 'node:path';
 import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { contentSecurityPolicy, ROUTES, type FunctionUses, type RouteDef, type WebConfig } from '@portal/shared';
+import {
+  BUCKETS,
+  contentSecurityPolicy,
+  ROUTES,
+  RUNTIME_ENV,
+  type FunctionUses,
+  type RouteDef,
+  type WebConfig,
+} from '@portal/shared';
 import { bindUses } from './bind-uses.js';
 import { Api } from './constructs/api.js';
 import type { Data } from './constructs/data.js';
@@ -9,7 +18,9 @@ import type { Email } from './constructs/email.js';
 import { Files } from './constructs/files.js';
 import type { Identity } from './constructs/identity.js';
 import { Observability } from './constructs/observability.js';
-import { setLogRetention, type PortalFunction } from './constructs/portal-function.js';
+import type { InboundMail } from './constructs/inbound-mail.js';
+import { MailReceiving } from './constructs/inbound-mail.js';
+import { PortalFunction, setLogRetention } from './constructs/portal-function.js';
 import type { Queues } from './constructs/queues.js';
 import type { Sap } from './constructs/sap.js';
 import { Schedules } from './constructs/schedules.js';
@@ -30,6 +41,10 @@ export interface StatelessStackProps extends StackProps {
   readonly sap: Sap;
   /** The portal's SES sender (stateful stack), bound to the functions that send e-mail. */
   readonly email: Email;
+  /** The received e-mails' bucket (stateful stack), with the intake domain. */
+  readonly inboundMail: InboundMail;
+  /** Absolute path of functions/src/triggers (SES's receipt function). */
+  readonly triggersDir: string;
   /** Absolute path of functions/src/handlers. */
   readonly handlersDir: string;
   /** Absolute path of functions/src/workers. */
@@ -72,6 +87,7 @@ export class StatelessStack extends Stack {
         email: props.email,
         sap: props.sap,
         sunat: props.sunat,
+        inboundMail: props.inboundMail,
       });
 
     // The header value CloudFront adds to every API request it forwards; a request without it skipped the WAF.
@@ -149,11 +165,37 @@ export class StatelessStack extends Stack {
       bind,
     });
 
+    // Invoices by e-mail (issue 24): SES's receipt rule for the intake domain, when the stage receives e-mail.
+    const intakeDomain = props.inboundMail.domain;
+    let receiptFunction: PortalFunction | null = null;
+    if (intakeDomain) {
+      receiptFunction = new PortalFunction(this, 'SesReceipt', {
+        name: 'ses-receipt',
+        entry: path.join(props.triggersDir, 'ses-receipt.ts'),
+        description: 'Recibe de SES cada correo a las direcciones de recepción y lo encola',
+        environment: { [RUNTIME_ENV.stage]: config.stage },
+        retain: config.retain,
+      });
+      bind(receiptFunction, { table: 'none', queues: ['inboundMail'] });
+      receiptFunction.function.addEnvironment(BUCKETS.inboundMail.env, props.inboundMail.bucket.bucketName);
+      new MailReceiving(this, 'MailReceiving', {
+        inboundMail: props.inboundMail,
+        domain: intakeDomain,
+        ruleSetName: stageNames(config.stage).receiptRuleSet,
+        receiptFunction,
+      });
+      new CfnOutput(this, 'IntakeMailDomain', {
+        value: intakeDomain,
+        description: `MX 10 inbound-smtp.${this.region}.amazonaws.com; then activate the rule set ${stageNames(config.stage).receiptRuleSet}`,
+      });
+    }
+
     const functions = new Map<string, PortalFunction>([
       ...this.api.functions,
       ...[...this.workers.functions].map(([key, fn]): [string, PortalFunction] => [`${key}Worker`, fn]),
       ...[...this.schedules.functions].map(([key, fn]): [string, PortalFunction] => [`${key}Job`, fn]),
       ['preTokenGeneration', identity.preTokenGeneration],
+      ...(receiptFunction ? [['sesReceipt', receiptFunction] as [string, PortalFunction]] : []),
     ]);
     this.observability = new Observability(this, 'Observability', {
       stage: config.stage,
@@ -181,6 +223,7 @@ export class StatelessStack extends Stack {
       corporateEmailDomains: config.corporateSso?.emailDomains ?? [],
       chat: null,
       waf: { integrationUrl: props.firewall.integrationUrl },
+      intakeMailDomain: props.inboundMail.domain,
     } satisfies WebConfig;
     this.web.publish({ distDir: props.webDistDir, config: webConfig });
 

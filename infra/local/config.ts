@@ -32,6 +32,8 @@ export interface LocalStageConfig {
     readonly corporateIdp: number;
     /** The OTLP receiver the handlers export their spans to (the ADOT collector's place in AWS). */
     readonly otlp: number;
+    /** The SMTP server receiving the invoices sent by e-mail (SES receiving's place in AWS; issue 24). */
+    readonly smtp: number;
   };
 }
 
@@ -59,6 +61,7 @@ export function loadLocalConfig(env: NodeJS.ProcessEnv = process.env): LocalStag
       mailbox: base + 10,
       corporateIdp: base + 11,
       otlp: base + 12,
+      smtp: base + 13,
     },
   };
 }

@@ -10,6 +10,7 @@ import {
 } from '@portal/shared';
 import { CLOCK_OFFSET_FILE_ENV } from '../../functions/src/adapters/clock.js';
 import type { LocalStageConfig } from './config.js';
+import { LOCAL_INTAKE_MAIL_DOMAIN } from './mail-dns.js';
 import { LOCAL_CREDENTIALS } from './services/types.js';
 import { stageClockFile } from './stage-clock.js';
 
@@ -18,6 +19,8 @@ export interface LocalEnvironmentInputs {
   readonly config: LocalStageConfig;
   readonly tableName: string;
   readonly documentsBucket: string;
+  /** Where received e-mails land (the local SMTP server writes them, the inboundMail worker reads them). */
+  readonly inboundMailBucket: string;
   /** The origins the web app is served on (CORS, and the e-mails' links). */
   readonly webOrigins: readonly string[];
   readonly adminGroupName: string;
@@ -63,6 +66,8 @@ export function localEnvironment(inputs: LocalEnvironmentInputs): Record<string,
     // API clients ask the local Cognito front for their tokens (client credentials), as they ask the pool's domain in AWS.
     [RUNTIME_ENV.apiTokenUrl]: `${url(ports.cognito)}/oauth2/token`,
     [BUCKETS.documents.env]: inputs.documentsBucket,
+    [BUCKETS.inboundMail.env]: inputs.inboundMailBucket,
+    [RUNTIME_ENV.intakeMailDomain]: LOCAL_INTAKE_MAIL_DOMAIN,
     [SAP_ENV.baseUrl]: url(ports.sap),
     [SAP_ENV.credentials]: JSON.stringify(inputs.sap.credentials),
     [SAP_ENV.companyCodes]: JSON.stringify(inputs.sap.companyCodes),

@@ -58,11 +58,15 @@ export interface LocalOutputs {
     readonly sunat: string;
     readonly sap: string;
     readonly mailbox: string;
+    /** The SMTP server that receives invoices by e-mail (`smtp://127.0.0.1:<port>`). */
+    readonly smtp: string;
     /** The OTLP receiver: GET /api/traces/<traceId> and /api/spans answer what the handlers traced. */
     readonly otlp: string;
   };
   readonly tableName: string;
   readonly documentsBucket: string;
+  /** The intake addresses' domain: facturas+<RUC>@<this> is each company's (issue 24). */
+  readonly intakeMailDomain: string;
   readonly queues: Record<string, { readonly url: string; readonly dlqUrl: string }>;
   readonly demoUsers: readonly DemoAccount[];
 }

@@ -23,6 +23,8 @@ import { stageClockFile } from './stage-clock.js';
 import { ensureWebBuild } from './web-build.js';
 import { startWebServer } from './web-server.js';
 import { startWorkers } from './workers.js';
+import { LOCAL_INTAKE_MAIL_DOMAIN, LOCAL_MAIL_DNS } from './mail-dns.js';
+import { startSmtpServer } from './services/smtp.js';
 
 export interface RunningStage {
   readonly outputs: LocalOutputs;
@@ -43,6 +45,7 @@ const SERVICE_NAMES: Record<keyof LocalStageConfig['ports'], string> = {
   mailbox: 'buzón local (SES)',
   corporateIdp: 'proveedor de identidad corporativo (OIDC)',
   otlp: 'receptor OTLP (trazas)',
+  smtp: 'servidor SMTP (comprobantes por correo)',
 };
 
 /**
@@ -68,6 +71,7 @@ export async function startLocalStage(
   const webOrigins = [webUrl, `http://localhost:${ports.web}`];
   const tableName = localName(stage, TABLE.logicalName);
   const documentsBucket = localName(stage, BUCKETS.documents.id);
+  const inboundMailBucket = localName(stage, BUCKETS.inboundMail.id);
   // One pair of SUNAT API credentials per company of the group: the simulator checks them, the worker uses them.
   const sunatCredentials = localSunatCredentials(CLIENTS.map((client) => client.taxId));
 
@@ -78,6 +82,7 @@ export async function startLocalStage(
       config,
       tableName,
       documentsBucket,
+      inboundMailBucket,
       webOrigins,
       adminGroupName: ADMIN_GROUP,
       sap: { credentials: LOCAL_SAP_CREDENTIALS, companyCodes: localCompanyCodes() },
@@ -103,6 +108,7 @@ export async function startLocalStage(
       config,
       tableName,
       documentsBucket,
+      inboundMailBucket,
       webOrigins,
       endpoints: { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint, s3: s3.endpoint },
       cognito,
@@ -148,6 +154,19 @@ export async function startLocalStage(
     running.push(api);
 
     running.push(...(await startWorkers({ sqs: sqsClient, queues, region, log })));
+    // SES receiving's stand-in: what it takes goes to the inboundMail queue's worker, as in AWS.
+    const smtp = await startSmtpServer({
+      port: ports.smtp,
+      host,
+      intakeDomain: LOCAL_INTAKE_MAIL_DOMAIN,
+      dns: LOCAL_MAIL_DNS,
+      s3: s3Client,
+      bucket: inboundMailBucket,
+      sqs: sqsClient,
+      queueUrl: queues.inboundMail.url,
+      log,
+    });
+    running.push(smtp);
     running.push(await startSchedules(sap, log));
 
     const webConfig: WebConfig = {
@@ -167,6 +186,7 @@ export async function startLocalStage(
       corporateEmailDomains: [CORPORATE_EMAIL_DOMAIN],
       chat: null,
       waf: null,
+      intakeMailDomain: LOCAL_INTAKE_MAIL_DOMAIN,
     };
     const web = await startWebServer({
       port: ports.web,
@@ -196,7 +216,9 @@ export async function startLocalStage(
         sap: sap.endpoint,
         mailbox: mailbox.endpoint,
         otlp: otlp.endpoint,
+        smtp: smtp.endpoint,
       },
+      intakeMailDomain: LOCAL_INTAKE_MAIL_DOMAIN,
       tableName,
       documentsBucket,
       queues: Object.fromEntries(

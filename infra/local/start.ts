@@ -33,6 +33,7 @@ Portal de Proveedores — entorno local listo
   Cognito:  ${outputs.cognitoEndpoint}
   SUNAT:    ${outputs.endpoints.sunat}   SAP: ${outputs.endpoints.sap}
   Correo:   ${outputs.endpoints.mailbox}  (buzón local: los correos que envía el portal)
+  SMTP:     ${outputs.endpoints.smtp}  (comprobantes por correo a facturas+<RUC>@${outputs.intakeMailDomain})
   Datos:    ${config.dataDir}  (salidas en ${config.dataDir}/outputs.json)
 
 ${demoAccountsListing(outputs.demoUsers)}

@@ -33,11 +33,16 @@ export interface FunctionUses {
   readonly apiClientRate?: boolean;
   /** Rewrites the API's JWT authorizer audience (the active API clients' ids): GetAuthorizer and UpdateAuthorizer. */
   readonly apiAuthorizer?: boolean;
+  /**
+   * Reads and deletes the raw e-mails under `inbound-mail/` of the inbound-mail bucket (issue 24, docs/adr/0035-mail-intake.md),
+   * and knows the group's intake domain.
+   */
+  readonly inboundMail?: boolean;
 }
 
 export type TableAccess = 'none' | 'read' | 'write';
 /** The product's queues (QUEUES is keyed by exactly these). */
-export type QueueKey = 'sunatValidation' | 'miroRequests' | 'notifications' | 'exports';
+export type QueueKey = 'sunatValidation' | 'miroRequests' | 'notifications' | 'exports' | 'inboundMail';
 
 /**
  * What a function does with the documents bucket:

@@ -44,6 +44,11 @@ export const WebConfig = z.object({
    */
   waf: z._default(z.nullable(z.object({ integrationUrl: z.url() })), null),
   /**
+   * The domain of the group's intake addresses, `facturas+<RUC>@<domain>` (issue 24, invoices by e-mail): shown to
+   * suppliers beside 'Cargar XML'. Null on a stage that receives no e-mail; absent in a config.json written before.
+   */
+  intakeMailDomain: z._default(z.nullable(z.string()), null),
+  /**
    * The mock provider of spec §7 (docs/web-mock.md): when true, the app answers every route of the manifest in the
    * browser (msw), with Spanish sample data, and the login picks a role instead of signing in. Absent or false on
    * every stage; `npm run start:web-mock` serves a config.json with it set.

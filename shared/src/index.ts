@@ -58,3 +58,4 @@ export * from './schemas/payment.js';
 export * from './rules/payment.js';
 export * from './rules/cdr.js';
 export * from './schemas/supplier-cdr.js';
+export * from './mail.js';

@@ -37,6 +37,8 @@ export const RUNTIME_ENV = {
   apiAuthorizerId: 'API_AUTHORIZER_ID',
   /** The OAuth2 token endpoint API clients ask for their tokens (the user pool domain's /oauth2/token). */
   apiTokenUrl: 'API_TOKEN_URL',
+  /** The domain of the group's intake addresses, `facturas+<RUC>@<domain>` (stage configuration; issue 24). */
+  intakeMailDomain: 'INTAKE_MAIL_DOMAIN',
 } as const;
 
 /** An API client's calls per minute unless RUNTIME_ENV.apiClientRateLimit says otherwise. */
@@ -89,6 +91,7 @@ export function functionEnvironment(kind: FunctionKind, uses: FunctionUses): rea
   if (uses.sap) names.add(SAP_ENV.baseUrl).add(SAP_ENV.credentialsSecretArn).add(SAP_ENV.companyCodes);
   if (uses.sunat) names.add(SUNAT_ENV.tokenUrl).add(SUNAT_ENV.apiUrl).add(SUNAT_ENV.credentialsSecretArn);
   if (uses.apiAuthorizer) names.add(RUNTIME_ENV.apiId).add(RUNTIME_ENV.apiAuthorizerId).add(RUNTIME_ENV.apiTokenUrl);
+  if (uses.inboundMail) names.add(BUCKETS.inboundMail.env).add(RUNTIME_ENV.intakeMailDomain);
   return [...names].sort();
 }
 

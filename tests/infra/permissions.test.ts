@@ -83,6 +83,9 @@ function expectedGrants(uses: FunctionUses, consumes?: QueueKey): string[] {
   // An API client's call counter: UpdateItem on RATE# items only (checked below), for a route that otherwise reads.
   if (uses.apiClientRate && uses.table !== 'write') expected.push('dynamodb:UpdateItem on table');
   if (uses.apiAuthorizer) expected.push('apigateway:GET on apiAuthorizer', 'apigateway:PATCH on apiAuthorizer');
+  // The received e-mails: read and deleted, under inbound-mail/ only.
+  if (uses.inboundMail)
+    expected.push('s3:GetObject on inboundMail/inbound-mail/*', 's3:DeleteObject on inboundMail/inbound-mail/*');
   return [...new Set(expected)].sort();
 }
 
@@ -127,6 +130,7 @@ describe('least privilege: each function is granted exactly what it declares (st
     labels = [
       [idOf('AWS::DynamoDB::Table'), 'table'],
       [idOf('AWS::S3::Bucket', (id) => id.includes('Documents')), 'documents'],
+      [idOf('AWS::S3::Bucket', (id) => id.startsWith('InboundMail')), 'inboundMail'],
       [idOf('AWS::Cognito::UserPool'), 'userPool'],
       [idOf('AWS::SecretsManager::Secret', (id) => id.startsWith('Sap')), 'secret:sap'],
       [idOf('AWS::SecretsManager::Secret', (id) => id.startsWith('Sunat')), 'secret:sunat'],
@@ -154,6 +158,7 @@ describe('least privilege: each function is granted exactly what it declares (st
     if (name === 'table' && text.includes('/index/')) return 'index';
     if (name === 'documents' && text.includes('/exports/*')) return 'documents/exports/*';
     if (name === 'documents' && text.includes('/*')) return 'documents/*';
+    if (name === 'inboundMail' && text.includes('/inbound-mail/*')) return 'inboundMail/inbound-mail/*';
     return name;
   }
 

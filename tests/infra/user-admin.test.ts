@@ -81,12 +81,13 @@ describe('user administration: Cognito permissions (stage dev)', () => {
   });
 
   it('gives no other function any Cognito permission or the pool ids', () => {
-    // The routes that declare the pool, and the one consumer that does: the exports worker lists the suppliers'
-    // accounts as the suppliers' administration does (its exact grant is checked in permissions.test.ts).
+    // The routes that declare the pool, and the consumers that do: the exports worker lists the suppliers' accounts as
+    // the suppliers' administration does; the inbound-mail worker finds the account of an e-mail's sender (ListUsers
+    // by e-mail). Their exact grants are checked in permissions.test.ts.
     const consumers = (Object.keys(QUEUES) as QueueKey[])
       .filter((key) => (QUEUES[key].consumerUses as FunctionUses).userPool?.length)
       .map((key) => `worker-${QUEUES[key].consumer}`);
-    expect(consumers).toEqual(['worker-exports']);
+    expect(consumers).toEqual(['worker-exports', 'worker-inbound-mail']);
     const withPool = new Set([
       ...ROUTES.filter((route) => route.uses.userPool?.length).map((route) => route.id),
       ...consumers,

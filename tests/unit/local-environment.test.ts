@@ -24,6 +24,7 @@ describe('the local stage environment', () => {
       config,
       tableName: 'portal-local-table',
       documentsBucket: 'portal-local-documents',
+      inboundMailBucket: 'portal-local-inboundmail',
       webOrigins: ['http://127.0.0.1:7900'],
       adminGroupName: 'portal-admins',
       sap: { credentials: { type: 'basic', username: 'u', password: 'p' }, companyCodes: {} },

@@ -193,7 +193,7 @@ async function readDocument(zip: yauzl.ZipFile, group: Group, limits: Readonly<Z
 }
 
 /** A CDR zip, read with the same checks one level down: one R-*.xml (and empty folders SUNAT adds), nothing else. */
-async function readCdrZip(bytes: Buffer, limits: Readonly<ZipLimits>): Promise<ZipPart> {
+export async function readCdrZip(bytes: Buffer, limits: Readonly<ZipLimits>): Promise<ZipPart> {
   const zip = await openZip(bytes);
   try {
     if (zip.entryCount > CDR_ZIP_MAX_ENTRIES) {

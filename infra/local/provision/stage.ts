@@ -19,6 +19,7 @@ export async function provisionStage(options: {
   readonly config: LocalStageConfig;
   readonly tableName: string;
   readonly documentsBucket: string;
+  readonly inboundMailBucket: string;
   readonly webOrigins: readonly string[];
   readonly endpoints: { readonly dynamodb: string; readonly sqs: string; readonly s3: string };
   readonly cognito: RunningCognito;
@@ -41,10 +42,11 @@ export async function provisionStage(options: {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-  const [, queues, , identity] = await Promise.all([
+  const [, queues, , , identity] = await Promise.all([
     ensureTable(ddb, tableName),
     ensureQueues(sqsClient, stage),
     ensureBucket(s3Client, documentsBucket),
+    ensureBucket(s3Client, options.inboundMailBucket),
     ensureIdentity({
       endpoint: cognito.endpoint,
       stateFile: path.join(dataDir, 'identity.json'),

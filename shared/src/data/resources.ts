@@ -74,6 +74,32 @@ export const QUEUES = {
     // exports/, and the job's progress and the requester's notice in the table.
     consumerUses: { table: 'write', documents: ['exportWrite'], userPool: ['ListUsers', 'AdminGetUser'] },
   },
+  /**
+   * Invoices by e-mail (issue 24, docs/adr/0035-mail-intake.md): one received e-mail per message, its raw MIME under
+   * inbound-mail/ of the inbound-mail bucket (SES's receipt rule in AWS, the local SMTP server on the stage).
+   */
+  inboundMail: {
+    id: 'InboundMail',
+    purpose: 'Comprobantes recibidos por correo',
+    env: 'INBOUND_MAIL_QUEUE_URL',
+    // An e-mail may carry a zip of hundreds of documents, each registered in turn.
+    visibilityTimeoutSeconds: 1800,
+    maxReceiveCount: 5,
+    batchSize: 1,
+    consumer: 'inbound-mail' as string | null,
+    consumerTimeoutSeconds: 300,
+    // Registers each document as 'Cargar XML' does (the documents bucket, SUNAT's and the notices' queues), finds
+    // the sender's account in the user pool, answers by e-mail and deletes the raw message.
+    consumerUses: {
+      table: 'write',
+      // presignUpload is s3:PutObject on the bucket: the documents' files are written by the intake (fromFiles).
+      documents: ['read', 'delete', 'presignUpload'],
+      queues: ['sunatValidation', 'notifications'],
+      userPool: ['ListUsers'],
+      email: true,
+      inboundMail: true,
+    },
+  },
 } as const satisfies Record<QueueKey, QueueDef>;
 
 /** A job run on a timer (SCHEDULES). */
@@ -128,6 +154,11 @@ export const SCHEDULES = {
 
 export const BUCKETS = {
   documents: { id: 'Documents', env: 'DOCUMENTS_BUCKET' },
+  /**
+   * Received e-mails as SES wrote them (raw MIME under inbound-mail/), deleted once processed; not versioned, and
+   * whatever is left expires in a few days (docs/adr/0035-mail-intake.md).
+   */
+  inboundMail: { id: 'InboundMail', env: 'INBOUND_MAIL_BUCKET' },
 } as const;
 
 /** Physical names on the local stage (in AWS, CDK chooses them). */

@@ -361,6 +361,14 @@ export const keys = {
     return { pk: `USER#${userId}`, sk: `EXPORT#${exportId}` };
   },
   exportJobPrefix: 'EXPORT#',
+  /** A received e-mail once processed (issue 24): a redelivery of its queue message registers and answers nothing. */
+  inboundMessage(messageId: string): ItemKey {
+    return { pk: `INBOUND_MAIL#${messageId}`, sk: 'PROCESSED' };
+  },
+  /** Answers to one sender's refused e-mails in one hour (issue 24): a conditional counter, expiring. */
+  mailAnswers(sender: string, hour: string): ItemKey {
+    return { pk: `MAIL_ANSWERS#${sender.toLowerCase()}`, sk: `HOUR#${hour}` };
+  },
   readMark(userId: string): ItemKey {
     return { pk: `USER#${userId}`, sk: 'READ_MARK' };
   },

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { parseTaxIds } from '@portal/shared';
 import { TEST_CONFIG, TEST_TODAY, mockServer } from '../../mock/component-setup';
-import { createMockWorld } from '../../mock/data';
+import { MOCK_CLIENTS, createMockWorld } from '../../mock/data';
 import { mockPersona } from '../../mock/personas';
 import { renderApp } from '../../mock/render-app';
 
@@ -83,5 +83,21 @@ describe('Mis comprobantes on the mock provider', () => {
     await waitFor(() => expect(menuLink('/clients')).not.toBeNull());
     expect(menuLink('/suppliers')).not.toBeNull();
     expect(menuLink('/dashboard')).toBeNull();
+  });
+
+  it("shows a supplier each company's intake address for invoices by e-mail, beside 'Cargar XML'", async () => {
+    renderApp('/invoices', 'proveedor');
+    const section = await screen.findByText('Enviar comprobantes por correo');
+    fireEvent.click(section);
+    for (const client of MOCK_CLIENTS) {
+      expect(await screen.findByText(`facturas+${client.taxId}@recepcion.grupo.example`)).toBeDefined();
+      expect(shown(`${client.name} (${client.taxId})`)).toBeDefined();
+    }
+  });
+
+  it('does not offer the intake addresses to a manager', async () => {
+    renderApp('/invoices', 'gestor');
+    await screen.findAllByTestId('invoice-number');
+    expect(screen.queryByText('Enviar comprobantes por correo')).toBeNull();
   });
 });

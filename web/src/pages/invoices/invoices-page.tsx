@@ -8,6 +8,7 @@ import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import type { Invoice, InvoiceSummary } from '@portal/shared';
+import { runtimeConfig } from '../../config/runtime-config';
 import { useClients } from '../../hooks/use-clients';
 import { INVOICES_PATH, invoiceDetailHref, invoiceKeyOf } from '../../layout/header/invoice-links';
 import { useSidePanel } from '../../layout/side-panel';
@@ -29,6 +30,7 @@ import { useInvoiceCount, useInvoices, useRefreshInvoices } from './use-invoices
 import { useInvoicesPageSize } from './use-page-size';
 import { ALWAYS_VISIBLE, type InvoiceColumnId } from './table-preferences';
 import { useInvoicesTablePreferences } from './use-table-preferences';
+import { MailIntakeAddresses } from './mail-intake';
 import { XmlUploadButton, XmlUploadProgress, useXmlUpload } from './xml-upload';
 
 const text = invoicesMessages;
@@ -92,6 +94,7 @@ export default function InvoicesPage() {
   const { user, taxIds } = useCurrentUser();
   const level = user?.level;
   const { clients, isLoading: clientsLoading, error: clientsError } = useClients();
+  const intakeMailDomain = runtimeConfig().intakeMailDomain;
   const chosen = useChosenCompany();
   const { filter, update, clear } = useInvoiceFilter();
   const resolved = useMemo(
@@ -273,6 +276,7 @@ export default function InvoicesPage() {
               {text.title}
             </Header>
             {upload.state && <XmlUploadProgress state={upload.state} />}
+            {canSubmit && intakeMailDomain && <MailIntakeAddresses domain={intakeMailDomain} clients={clients} />}
             {listExport.alert}
           </SpaceBetween>
         }

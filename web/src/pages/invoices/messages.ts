@@ -155,6 +155,19 @@ export const invoicesMessages = {
     receivedMessage: 'Los datos de su comprobante han sido recepcionados correctamente.',
     receivedDetails: (type: string, invoiceNumber: string, client: string) => `${type} ${invoiceNumber} · ${client}`,
   },
+  /** Invoices by e-mail (issue 24): the intake addresses, beside 'Cargar XML'. */
+  byEmail: {
+    header: 'Enviar comprobantes por correo',
+    description:
+      'Envíe el XML de cada comprobante con su PDF del mismo nombre (y, si lo tiene, el CDR de SUNAT) desde el correo ' +
+      'de su cuenta del portal, a la dirección de la empresa a la que factura. Le responderemos por correo con el ' +
+      'resultado de cada comprobante.',
+    company: 'Empresa',
+    address: 'Dirección de recepción',
+    copy: 'Copiar dirección',
+    copied: 'Dirección copiada',
+    copyFailed: 'No se pudo copiar la dirección',
+  },
   create: {
     button: 'Nuevo comprobante',
     title: 'Nuevo comprobante',

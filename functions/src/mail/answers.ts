@@ -1,0 +1,125 @@
+import { INBOUND_MAIL, intakeAddress, invoicePageUrl, type Invoice } from '@portal/shared';
+import type { Email } from '../adapters/email.js';
+import type { MailRefusedError } from './attachments.js';
+
+/** What became of one document of the message, as its answer tells it. */
+export type DocumentResult =
+  | { readonly base: string; readonly kind: 'ACCEPTED'; readonly invoice: Invoice; readonly cdrWarning: string | null }
+  | { readonly base: string; readonly kind: 'ALREADY_EXISTS'; readonly invoiceId: string; readonly message: string }
+  | { readonly base: string; readonly kind: 'REFUSED'; readonly message: string };
+
+/** Why a whole message was not taken: what its answer says to do. */
+export type MessageRefusal =
+  | { readonly kind: 'UNKNOWN_SENDER' }
+  | { readonly kind: 'UNKNOWN_ADDRESS' }
+  | { readonly kind: 'FILES'; readonly reason: MailRefusedError['reason']; readonly detail: string };
+
+/** An answer as the processed-message record keeps it until it is sent. */
+export interface StoredAnswer {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+}
+
+const SIGNATURE = '\n\nPortal de Proveedores\nEste mensaje se envió automáticamente; no responda a esta dirección.';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The e-mail of a stored answer: its text, and the same as paragraphs (links made clickable). */
+export function emailOf(answer: StoredAnswer): Email {
+  const html = answer.text
+    .split('\n\n')
+    .map(
+      (paragraph) =>
+        `<p>${escapeHtml(paragraph)
+          .replace(/\n/g, '<br>')
+          .replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>')}</p>`,
+    )
+    .join('');
+  return { to: answer.to, subject: answer.subject, text: answer.text, html };
+}
+
+/** Ends a sentence once: a business name such as 'S.A.' already brings its period. */
+const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
+
+const reSubject = (subject: string) => (subject ? `Re: ${subject}` : 'Su envío de comprobantes por correo');
+
+/** The answer to a registered supplier: one line per document, registered (with its link), existing or refused. */
+export function resultAnswer(options: {
+  readonly to: string;
+  readonly subject: string;
+  readonly results: readonly DocumentResult[];
+  readonly portalUrl: string | null;
+}): StoredAnswer {
+  const { results, portalUrl } = options;
+  const accepted = results.filter((result) => result.kind === 'ACCEPTED').length;
+  const lines = results.map((result) => {
+    switch (result.kind) {
+      case 'ACCEPTED': {
+        const url = portalUrl
+          ? invoicePageUrl(portalUrl, {
+              supplierId: result.invoice.supplierId,
+              invoiceType: result.invoice.type,
+              invoiceId: result.invoice.id,
+            })
+          : null;
+        return `• ${result.invoice.id}: registrado para ${sentence(result.invoice.clientName)}${url ? ` Véalo en ${url}` : ''}${
+          result.cdrWarning ? `\n  Aviso sobre el CDR: ${result.cdrWarning}` : ''
+        }`;
+      }
+      case 'ALREADY_EXISTS':
+        return `• ${result.invoiceId}: ya estaba registrado en el portal; no se registró de nuevo.`;
+      case 'REFUSED':
+        return `• ${result.base}: no se registró. ${result.message}`;
+    }
+  });
+  const summary =
+    accepted === results.length
+      ? `Se ${accepted === 1 ? 'registró su comprobante' : `registraron sus ${accepted} comprobantes`} en el Portal de Proveedores.`
+      : `Recibimos su correo con ${results.length} ${results.length === 1 ? 'comprobante' : 'comprobantes'}; se ${
+          accepted === 1 ? 'registró 1' : `registraron ${accepted}`
+        }. Este es el detalle:`;
+  return {
+    to: options.to,
+    subject: reSubject(options.subject),
+    text: `${summary}\n\n${lines.join('\n')}${SIGNATURE}`,
+  };
+}
+
+/** The answer to a message not taken: what happened and what to do, nothing registered. */
+export function refusalAnswer(options: {
+  readonly to: string;
+  readonly subject: string;
+  readonly refusal: MessageRefusal;
+  readonly intakeDomain: string;
+  readonly portalUrl: string | null;
+}): StoredAnswer {
+  const { refusal } = options;
+  const portal = options.portalUrl ? ` (${options.portalUrl})` : '';
+  const example = intakeAddress(options.intakeDomain, '20123456789');
+  let body: string;
+  switch (refusal.kind) {
+    case 'UNKNOWN_SENDER':
+      body =
+        `No registramos los comprobantes de su correo: la dirección ${options.to} no pertenece a ninguna cuenta de ` +
+        `proveedor del Portal de Proveedores.\n\nQué hacer: envíe el correo desde la dirección de su cuenta del portal, ` +
+        `o cargue el XML en el portal${portal} con «Cargar XML». Si su empresa aún no tiene cuenta, pida el alta al ` +
+        `área de cuentas por pagar de la empresa a la que factura.`;
+      break;
+    case 'UNKNOWN_ADDRESS':
+      body =
+        `No registramos los comprobantes de su correo: la dirección a la que lo envió no es la de recepción de ` +
+        `ninguna empresa del grupo.\n\nQué hacer: envíelo a la dirección de la empresa a la que factura, con la forma ` +
+        `${example} (su RUC en lugar del ejemplo); la encontrará en el portal${portal}, junto a «Cargar XML».`;
+      break;
+    case 'FILES':
+      body =
+        `No registramos nada de su correo: ${refusal.detail}\n\nQué hacer: adjunte el XML de cada comprobante con su ` +
+        `PDF del mismo nombre (y, si lo tiene, el CDR de SUNAT como R-<nombre>.xml o R-<nombre>.zip), o todos juntos ` +
+        `en un ZIP; hasta ${INBOUND_MAIL.maxAttachments} adjuntos y ${INBOUND_MAIL.maxMessageBytes / 1024 / 1024} MB ` +
+        `por correo. No adjunte otros tipos de archivo.`;
+      break;
+  }
+  return { to: options.to, subject: reSubject(options.subject), text: `${body}${SIGNATURE}` };
+}

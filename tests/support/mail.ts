@@ -1,0 +1,126 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import nodemailer from 'nodemailer';
+import { BUCKETS, INBOUND_MAIL, intakeAddress, localName } from '@portal/shared';
+import { LOCAL_DKIM } from '../../infra/local/mail-dns.js';
+import { mailbox } from './fixtures.js';
+import { stage } from './stage.js';
+
+const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/** A key no DNS record publishes: a signature made with it fails DKIM. */
+export const FOREIGN_KEY = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
+
+export interface OutgoingMail {
+  readonly from: string;
+  /** The envelope's MAIL FROM (the From address when absent). */
+  readonly envelopeFrom?: string;
+  /** A company's RUC: its intake address on the stage. */
+  readonly toCompany: string;
+  readonly subject: string;
+  readonly attachments: readonly { filename: string; content: Buffer; contentType?: string }[];
+  /** Signs with the stage's test key for the From domain (default), with another key, or not at all. */
+  readonly dkim?: 'stage' | 'foreign' | 'none';
+}
+
+/**
+ * Sends an e-mail over real SMTP to the stage's server (infra/local/services/smtp.ts), as a supplier's mail server
+ * would, DKIM-signed with the key the stage's DNS publishes for the From domain; answers the id the server gave it.
+ */
+export async function sendMail(mail: OutgoingMail): Promise<{ messageId: string }> {
+  const url = new URL(stage().endpoints.smtp);
+  const domain = mail.from.split('@')[1]!;
+  const dkim = mail.dkim ?? 'stage';
+  const transport = nodemailer.createTransport({
+    host: url.hostname,
+    port: Number(url.port),
+    secure: false,
+    ignoreTLS: true,
+    name: `mail.${domain}`,
+    ...(dkim === 'none'
+      ? {}
+      : {
+          dkim: {
+            domainName: domain,
+            keySelector: LOCAL_DKIM.selector,
+            privateKey: dkim === 'stage' ? LOCAL_DKIM.privateKey : FOREIGN_KEY,
+          },
+        }),
+  });
+  try {
+    const info = await transport.sendMail({
+      from: mail.from,
+      to: intakeAddress(stage().intakeMailDomain, mail.toCompany),
+      envelope: { from: mail.envelopeFrom ?? mail.from, to: [intakeAddress(stage().intakeMailDomain, mail.toCompany)] },
+      subject: mail.subject,
+      text: 'Adjunto el comprobante.',
+      attachments: [...mail.attachments],
+    });
+    const messageId = /queued as (\S+)/.exec(info.response)?.[1];
+    if (!messageId) throw new Error(`unexpected SMTP answer: ${info.response}`);
+    return { messageId };
+  } finally {
+    transport.close();
+  }
+}
+
+/** The inbound-mail bucket of the stage and the key of a received message there. */
+export function inboundObject(messageId: string): { Bucket: string; Key: string } {
+  return { Bucket: localName(stage().stage, BUCKETS.inboundMail.id), Key: `${INBOUND_MAIL.prefix}${messageId}` };
+}
+
+/** Whether the raw message is still stored (the worker deletes it once processed). */
+export async function rawMessageStored(messageId: string): Promise<boolean> {
+  const { endpoints, region } = stage();
+  const s3 = new S3Client({ region, endpoint: endpoints.s3, credentials, forcePathStyle: true });
+  try {
+    await s3.send(new HeadObjectCommand(inboundObject(messageId)));
+    return true;
+  } catch (error) {
+    if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+    throw error;
+  }
+}
+
+/** Waits until the worker has processed the message (its raw copy deleted). */
+export async function processed(messageId: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (await rawMessageStored(messageId)) {
+    if (Date.now() > deadline) throw new Error(`message ${messageId} was not processed in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Waits until the inboundMail queue holds nothing, visible or in flight. */
+export async function inboundQueueDrained(timeoutMs = 30_000): Promise<void> {
+  const { endpoints, region, queues } = stage();
+  const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { Attributes } = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: queues.inboundMail!.url,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
+    );
+    if (
+      Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible) ===
+      0
+    ) {
+      return;
+    }
+    if (Date.now() > deadline) throw new Error('the inboundMail queue did not drain');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The answers the portal sent to `address` (the local mailbox), oldest first. */
+export async function answersTo(address: string): Promise<{ subject: string; text: string }[]> {
+  return (await mailbox()).filter((mail) => mail.to.includes(address)).reverse();
+}
+
+/** A fresh address at the tests' mail domain (its SPF and DKIM records are the stage's). */
+export const freshSender = () => `${randomUUID().slice(0, 8)}@pruebas.pe`;
