@@ -30,7 +30,7 @@ export interface FunctionUses {
 
 export type TableAccess = 'none' | 'read' | 'write';
 /** The product's queues (QUEUES is keyed by exactly these). */
-export type QueueKey = 'sunatValidation' | 'miroRequests' | 'notifications' | 'exports';
+export type QueueKey = 'sunatValidation' | 'miroRequests' | 'notifications' | 'exports' | 'intakeBatches';
 
 /**
  * What a function does with the documents bucket:

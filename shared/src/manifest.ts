@@ -6,6 +6,7 @@ import { conformityRoutes } from './routes/conformity.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { exportRoutes } from './routes/exports.js';
+import { intakeBatchRoutes } from './routes/intake-batches.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { referenceRoutes } from './routes/reference.js';
@@ -39,6 +40,7 @@ export const routes = {
   ...notificationRoutes,
   ...userAdminRoutes,
   ...exportRoutes,
+  ...intakeBatchRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof routes;
