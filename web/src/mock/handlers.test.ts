@@ -223,6 +223,9 @@ const SAMPLE_CALLS: Record<RouteId, () => Call> = {
   listAuditEvents: () => ({ query: { limit: '3' } }),
   createExport: () => ({ body: { list: 'invoices', format: 'xlsx', filters: { invoiceStatus: 'PENDING' } } }),
   getExport: () => ({ path: { exportId: world.exports[0]!.job.id } }),
+  createIntakeBatch: () => ({ as: 'proveedor', body: { url: 'mock/1-marzo.zip' } }),
+  getIntakeBatch: () => ({ as: 'proveedor', path: { batchId: world.intakeBatches[0]!.batch.id } }),
+  listIntakeBatches: () => ({ as: 'proveedor' }),
 };
 
 describe('the mock provider', () => {
