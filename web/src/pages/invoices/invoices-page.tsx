@@ -30,6 +30,7 @@ import { useInvoicesPageSize } from './use-page-size';
 import { ALWAYS_VISIBLE, type InvoiceColumnId } from './table-preferences';
 import { useInvoicesTablePreferences } from './use-table-preferences';
 import { XmlUploadButton, XmlUploadProgress, useXmlUpload } from './xml-upload';
+import { ZipUploadButton, useZipUpload, zipMessages } from './zip-upload';
 
 const text = invoicesMessages;
 
@@ -185,6 +186,9 @@ export default function InvoicesPage() {
   }, [panelId, linkedKey, sidePanel]);
 
   const upload = useXmlUpload((invoice) => handlers.current.received(invoice));
+  // A batch opened from its e-mail's link (/invoices?zip=<id>) is read once, when the screen opens.
+  const [zipLinked] = useState(() => new URLSearchParams(location.search).get('zip'));
+  const zip = useZipUpload(canSubmit ? zipLinked : null);
 
   const columns = useMemo(
     () =>
@@ -262,6 +266,8 @@ export default function InvoicesPage() {
                   {canSubmit && (
                     <XmlUploadButton busy={upload.state !== null} onFile={(file) => void upload.upload(file)} />
                   )}
+                  {canSubmit && <ZipUploadButton busy={zip.busy} onFile={zip.upload} />}
+                  {canSubmit && <Button onClick={zip.openHistory}>{zipMessages.history}</Button>}
                   {canSubmit && (
                     <Button variant="primary" iconName="add-plus" onClick={openNewInvoice}>
                       {text.create.button}
@@ -273,6 +279,7 @@ export default function InvoicesPage() {
               {text.title}
             </Header>
             {upload.state && <XmlUploadProgress state={upload.state} />}
+            {zip.alert}
             {listExport.alert}
           </SpaceBetween>
         }
@@ -363,6 +370,7 @@ export default function InvoicesPage() {
           onDismiss={() => setAttachmentsOf(null)}
         />
       )}
+      {zip.modal}
     </>
   );
 }

@@ -2,7 +2,7 @@ import { routes, type UploadTicket } from '@portal/shared';
 import { apiCall } from '../../api/client';
 import { invoicesMessages } from './messages';
 
-export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF' | 'ATTACHMENT';
+export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF' | 'ATTACHMENT' | 'INVOICE_ZIP';
 
 const MB = 1024 * 1024;
 
@@ -14,6 +14,12 @@ const MB = 1024 * 1024;
 export const FILE_RULES = {
   INVOICE_XML: { extension: '.xml', contentTypes: ['application/xml', 'text/xml'], maxBytes: 2 * MB },
   INVOICE_PDF: { extension: '.pdf', contentTypes: ['application/pdf'], maxBytes: 10 * MB },
+  /** 'Cargar ZIP' (issue 24): up to 500 documents; Windows' browsers call a zip application/x-zip-compressed. */
+  INVOICE_ZIP: {
+    extension: '.zip',
+    contentTypes: ['application/zip', 'application/x-zip-compressed'],
+    maxBytes: 200 * MB,
+  },
 } as const;
 
 /** A file refused before upload; its message is for the user. */
@@ -39,7 +45,11 @@ export function contentTypeFor(file: File, purpose: keyof typeof FILE_RULES): st
       : null;
   if (!type) {
     throw new FileRejectedError(
-      purpose === 'INVOICE_XML' ? invoicesMessages.upload.notXml : invoicesMessages.create.pdfNotPdf,
+      purpose === 'INVOICE_XML'
+        ? invoicesMessages.upload.notXml
+        : purpose === 'INVOICE_ZIP'
+          ? invoicesMessages.upload.notZip
+          : invoicesMessages.create.pdfNotPdf,
     );
   }
   if (file.size === 0) throw new FileRejectedError(invoicesMessages.upload.empty);
