@@ -212,6 +212,7 @@ function inProcessReview(miroMessages: MiroRequestMessage[]) {
         notifications: { send: async () => undefined },
         sunatValidation: { send: async () => undefined },
         exports: { send: async () => undefined },
+        intakeBatches: { send: async () => undefined },
       },
       { error: () => undefined },
     ),

@@ -157,6 +157,7 @@ async function crashAfterPosting(note: InvoiceDetail): Promise<string> {
         notifications: { send: async () => undefined },
         sunatValidation: { send: async () => undefined },
         exports: { send: async () => undefined },
+        intakeBatches: { send: async () => undefined },
       },
       { error: () => undefined },
     ),

@@ -86,7 +86,7 @@ it('sends again a message its queue lost after the send, and forgets it once han
   const outgoing = makeOutgoing(
     db,
     tableName,
-    { notifications: lost, sunatValidation: lost, miroRequests: lost, exports: lost },
+    { notifications: lost, sunatValidation: lost, miroRequests: lost, exports: lost, intakeBatches: lost },
     { error: () => undefined },
     tenMinutesAgo,
   );
