@@ -56,3 +56,4 @@ export * from './rules/money.js';
 export * from './schemas/payment.js';
 export * from './rules/payment.js';
 export * from './rules/cdr.js';
+export * from './schemas/supplier-cdr.js';

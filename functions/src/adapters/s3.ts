@@ -3,6 +3,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  PutObjectCommand,
   NoSuchKey,
   NotFound,
   S3Client,
@@ -84,6 +85,8 @@ export interface DocumentFiles {
   /** Bytes [0, length) of the object (fewer if it is shorter); null when there is no such object. */
   readStart(key: string, length: number): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;
+  /** Stores a file the server received itself (a zip's entry, an e-mail's attachment), replacing one at the key. */
+  put(key: string, bytes: Uint8Array, contentType: string, metadata: Readonly<Record<string, string>>): Promise<void>;
 }
 
 const META_PREFIX = 'x-amz-meta-';
@@ -194,6 +197,12 @@ export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => ne
         if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 416) return new Uint8Array(0);
         throw error;
       }
+    },
+
+    async put(key, bytes, contentType, metadata) {
+      await client.send(
+        new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: contentType, Metadata: { ...metadata } }),
+      );
     },
 
     async delete(key) {

@@ -7,6 +7,7 @@ import {
   parseGroups,
   parseTaxIds,
   type RouteDef,
+  type SignInMethod,
 } from '@portal/shared';
 
 /** Who is calling, as the JWT authorizer's claims say, and for which company they act. */
@@ -24,8 +25,11 @@ export interface Caller {
   readonly activeCompany: string | null;
   /** Token expiry, seconds since the epoch. */
   readonly expiresAt: number;
-  /** How the user signed in (the trigger's claim; a token without it: the portal's password). */
-  readonly signIn: 'CORPORATE' | 'PASSWORD';
+  /**
+   * How the user signed in (the trigger's claim; a token without it: the portal's password). EMAIL and API are
+   * the intake channels that act for a supplier without a browser session (issue 24).
+   */
+  readonly signIn: Exclude<SignInMethod, 'SYSTEM'>;
   /** The request id the caller sees: the audit trail records the call each change came from. */
   readonly txId: string;
 }

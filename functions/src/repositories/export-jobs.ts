@@ -21,7 +21,7 @@ export const ExportRequester = z.object({
   groups: z.array(z.string()),
   activeCompany: z.nullable(z.string()),
   /** How they signed in and the call that asked (absent on jobs stored before the audit trail). */
-  signIn: z.optional(z.enum(['CORPORATE', 'PASSWORD'])),
+  signIn: z.optional(z.enum(['CORPORATE', 'PASSWORD', 'EMAIL', 'API'])),
   txId: z.optional(z.string()),
 });
 export type ExportRequester = z.infer<typeof ExportRequester>;

@@ -245,7 +245,11 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
      */
     async setCertification(
       before: StoredInvoice,
-      change: Pick<Invoice, 'certStatus' | 'statusMessage'> & { readonly sunat: Invoice['sunat'] },
+      change: Pick<Invoice, 'certStatus' | 'statusMessage'> & {
+        readonly sunat: Invoice['sunat'];
+        /** The supplier's CDR judged again beside SUNAT's answer (issue 24); absent: left as it is. */
+        readonly supplierCdr?: Invoice['supplierCdr'];
+      },
       audit: AuditStamp,
       alsoPut: readonly Record<string, unknown>[] = [],
     ): Promise<StoredInvoice> {
@@ -256,6 +260,7 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
         certStatus: stored.certStatus,
         statusMessage: stored.statusMessage,
         sunat: stored.sunat ?? null,
+        ...(change.supplierCdr !== undefined ? { supplierCdr: change.supplierCdr } : {}),
         version: stored.version,
       };
       const names = Object.keys(attributes);

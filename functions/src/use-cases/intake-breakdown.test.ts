@@ -1,3 +1,5 @@
+import { parseCdr } from '../ubl/cdr.js';
+import { makeFakeReceivedFiles } from './received-files.fake.js';
 import { describe, expect, it } from 'vitest';
 import { withCheckDigit, type Client, type Invoice, type InvoiceBreakdown } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
@@ -52,7 +54,10 @@ function document(change: Partial<IncomingDocument>): IncomingDocument {
 function intakeOf(parsed: IncomingDocument) {
   const stored: Invoice[] = [];
   const discarded: string[] = [];
+  const receivedFiles = makeFakeReceivedFiles();
   const intake = makeIntake({
+    storeReceived: receivedFiles.storeReceived,
+    parseCdr: (bytes) => parseCdr(bytes),
     verifyUpload: async (key) => ({ key, bytes: new Uint8Array() }),
     discardUpload: async (key) => void discarded.push(key),
     parseDocument: async () => parsed,

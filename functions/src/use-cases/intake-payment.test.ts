@@ -1,3 +1,5 @@
+import { parseCdr } from '../ubl/cdr.js';
+import { makeFakeReceivedFiles } from './received-files.fake.js';
 import { describe, expect, it } from 'vitest';
 import { CreateInvoiceWithoutXmlBody, withCheckDigit, type Client, type Invoice } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
@@ -54,7 +56,10 @@ const creditWithDetraction = (change: Partial<IncomingDocument> = {}): IncomingD
 
 function setup(document: IncomingDocument = creditWithDetraction(), exemption: string | null = null) {
   const stored: Invoice[] = [];
+  const receivedFiles = makeFakeReceivedFiles();
   const intake = makeIntake({
+    storeReceived: receivedFiles.storeReceived,
+    parseCdr: (bytes) => parseCdr(bytes),
     verifyUpload: async (key) => ({ key, bytes: new Uint8Array() }),
     discardUpload: async () => undefined,
     parseDocument: async () => document,

@@ -7,6 +7,7 @@ import { sunatRecheckBaseSeconds, withSunatCheck } from '../repositories/sunat-c
 import { makeSupplierProfileRepository } from '../repositories/supplier-profiles.js';
 import { logger } from '../observability/logger.js';
 import { parseSunatDocument } from '../ubl/index.js';
+import { parseCdr } from '../ubl/cdr.js';
 import { makeIntake } from './intake.js';
 import { outgoing } from './outgoing.factory.js';
 import { uploads } from './uploads.factory.js';
@@ -16,6 +17,9 @@ import { clock } from '../adapters/clock.js';
 export const intake = makeIntake({
   verifyUpload: (key, purpose, caller) => uploads.verifyUpload(key, purpose, caller),
   discardUpload: (key, reason, code) => uploads.discardRefused(key, reason, code),
+  storeReceived: (caller, sourceKey, part, file) => uploads.storeReceived(caller, sourceKey, part, file),
+  // Only SUNAT's CDRs are read until the portal keeps SUNAT's padrón of OSEs (docs/ap-cdr.md).
+  parseCdr: (bytes) => parseCdr(bytes),
   parseDocument: async (bytes) => {
     const parsed = parseSunatDocument(bytes);
     return {

@@ -1,10 +1,14 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseCdr } from '../ubl/cdr.js';
+import { makeFakeReceivedFiles } from './received-files.fake.js';
 import { describe, expect, it } from 'vitest';
 import type { AuditStamp } from '../repositories/invoice-audit.js';
 import { BadRequestError, ConflictError, withCheckDigit, type Client, type Invoice } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import { IntakeRaceError, type ExistingInvoice, type IntakeStore } from '../repositories/intake-store.js';
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
-import { makeIntake, type IncomingDocument, type Intake } from './intake.js';
+import { makeIntake, type IncomingDocument, type IncomingFiles, type Intake } from './intake.js';
 
 const SUPPLIER = withCheckDigit('2045617832');
 const CLIENT: Client = {
@@ -138,7 +142,10 @@ function setup(
     },
   };
   const discarded: string[] = [];
+  const receivedFiles = makeFakeReceivedFiles();
   const intake = makeIntake({
+    storeReceived: receivedFiles.storeReceived,
+    parseCdr: (bytes) => parseCdr(bytes),
     verifyUpload: async (key) => ({ key, bytes: new TextEncoder().encode('<Invoice/>') }),
     discardUpload: async (key) => void discarded.push(key),
     parseDocument: async () => {
@@ -448,5 +455,109 @@ describe('the intake of notes and their originals (issue 21)', () => {
     expect((error as ConflictError).code).toBe('ERROR_INVOICE_CHANGED_CONCURRENTLY');
     expect(always.writes()).toBe(5);
     expect(always.stored).toEqual([]);
+  });
+});
+
+describe('documents that arrive as files: a zip, an e-mail (issue 24)', () => {
+  const CDR_FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/cdr');
+  const cdrFile = (name: string, edit: (xml: string) => string = (xml) => xml) => ({
+    name,
+    bytes: new TextEncoder().encode(edit(readFileSync(path.join(CDR_FIXTURES, name), 'utf8'))),
+  });
+  const ACCEPTED_CDR = 'R-20456178325-01-F001-00000458.xml';
+  // The factura the accepted CDR answers.
+  const answered = { prefixId: 'F001', numericId: '00000458' };
+  const files = (change: Partial<IncomingFiles> = {}): IncomingFiles => ({
+    sourceKey: 'zip/b1/F001-458',
+    channel: 'ZIP',
+    xml: { name: 'F001-458.xml', bytes: new TextEncoder().encode('<Invoice/>') },
+    pdf: { name: 'F001-458.pdf', bytes: new TextEncoder().encode('%PDF-1.7') },
+    ...change,
+  });
+
+  it('stores the document with its PDF and keeps SUNAT’s CDR as the supplier’s evidence', async () => {
+    const { intake, stored, sent } = setup(null, { document: answered });
+    const result = await intake.fromFiles(supplier, files({ cdr: cdrFile(ACCEPTED_CDR) }));
+
+    expect(result).toMatchObject({ outcome: 'ACCEPTED', cdrWarning: null });
+    const invoice = stored[0]!.invoice;
+    expect(invoice.xmlUrl).toMatch(/F001-458-xml\.xml$/);
+    expect(invoice.pdfUrl).toMatch(/F001-458-pdf\.pdf$/);
+    expect(invoice.supplierCdr).toMatchObject({
+      responseCode: '0',
+      verdict: 'ACCEPTED',
+      description: 'La Factura numero F001-00000458, ha sido aceptada',
+      fileKey: expect.stringMatching(/F001-458-cdr\.xml$/),
+      contradiction: null,
+    });
+    expect(invoice.certStatus).toBe('PENDING');
+    expect(sent.map((message) => (message as { event?: string }).event)).not.toContain('CDR_CONTRADICTION');
+  });
+
+  it('takes the document without a CDR it cannot trust, and says why', async () => {
+    const { intake, stored } = setup(null, { document: answered });
+    const result = await intake.fromFiles(supplier, files({ cdr: cdrFile('R-20456178325-01-F002-00001203-ose.xml') }));
+
+    expect(result.outcome).toBe('ACCEPTED');
+    expect(result.outcome === 'ACCEPTED' && result.cdrWarning).toMatch(
+      /^La constancia de recepción \(CDR\) no se adjuntó al comprobante: .+SUNAT lo validará\.$/,
+    );
+    expect(stored[0]!.invoice.supplierCdr).toBeUndefined();
+  });
+
+  it('does not keep the CDR of another document', async () => {
+    const { intake, stored } = setup(null, { document: { prefixId: 'F001', numericId: '00000999' } });
+    const result = await intake.fromFiles(supplier, files({ cdr: cdrFile(ACCEPTED_CDR) }));
+
+    expect(result.outcome === 'ACCEPTED' && result.cdrWarning).toContain('F001-00000458');
+    expect(stored[0]!.invoice.supplierCdr).toBeUndefined();
+  });
+
+  it('flags to staff a CDR issued to another acquirer, and keeps it', async () => {
+    const { intake, stored, sent } = setup(null, { document: answered });
+    const acquirer = withCheckDigit('2060123456');
+    const other = cdrFile(ACCEPTED_CDR, (xml) => xml.replace('6-20100070970', `6-${acquirer}`));
+    await intake.fromFiles(supplier, files({ cdr: other }));
+
+    expect(stored[0]!.invoice.supplierCdr?.contradiction?.reasons.map((reason) => reason.kind)).toEqual([
+      'OTHER_CUSTOMER',
+    ]);
+    expect(sent).toContainEqual(
+      expect.objectContaining({ event: 'CDR_CONTRADICTION', detail: expect.stringContaining(`RUC ${acquirer}`) }),
+    );
+  });
+
+  it('answers a refusal as an outcome and deletes the files it stored', async () => {
+    const { intake, stored, discarded } = setup(null, { document: { supplier: { taxId: '20100070970', name: 'X' } } });
+    const result = await intake.fromFiles(supplier, files());
+
+    expect(result).toEqual({
+      outcome: 'REFUSED',
+      code: 'ERROR_INVOICE_SUPPLIER_NOT_CALLER',
+      message: expect.stringContaining('20100070970'),
+    });
+    expect(stored).toEqual([]);
+    expect(discarded).toEqual([expect.stringMatching(/-xml\.xml$/), expect.stringMatching(/-pdf\.pdf$/)]);
+  });
+
+  it('reports a document sent before as existing, but finds its own invoice again on a retry', async () => {
+    const before = setup(storedInvoice({ xmlUrl: 'uploads/x/2026/10/other.xml' }));
+    expect(await before.intake.fromFiles(supplier, files())).toMatchObject({
+      outcome: 'ALREADY_EXISTS',
+      invoiceId: 'F001-123',
+      code: 'ERROR_INVOICE_ALREADY_EXISTS',
+    });
+    expect(before.discarded).toHaveLength(2);
+
+    // The first attempt stored the invoice, then the worker died before recording it: the same source again.
+    const own = storedInvoice({ xmlUrl: `uploads/admin/2026/10/${encodeURIComponent('zip/b1/F001-458')}-xml.xml` });
+    const retry = setup(own);
+    expect(await retry.intake.fromFiles(supplier, files())).toMatchObject({ outcome: 'ACCEPTED', invoice: own });
+    expect(retry.stored).toEqual([]);
+  });
+
+  it('throws what it cannot decide (the store down), so the message is retried', async () => {
+    const { intake } = setup(null, { failWrite: new Error('DynamoDB unavailable') });
+    await expect(intake.fromFiles(supplier, files())).rejects.toThrow('DynamoDB unavailable');
   });
 });

@@ -28,13 +28,19 @@ import {
   type RouteBody,
   type Routes,
   type SunatValidationMessage,
+  type SupplierCdr,
+  PortalError,
+  cdrContradiction,
+  cdrVerdictOf,
 } from '@portal/shared';
+import { assertCdrOfDocument, type ParsedCdr } from '../ubl/cdr.js';
+import { sameUploadId } from './uploads.js';
 import { callerStamp } from './audit-stamp.js';
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { IntakeRaceError } from '../repositories/intake-store.js';
 import type { NoteLinks } from '../repositories/note-links.js';
 import { checkNoteDocument, linkOriginal, linkNote, noteOfForm, type NoteDocument } from './note-intake.js';
-import { outgoingItem, outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
+import { outgoingItem, outgoingMessage, type Outgoing, type OutgoingMessage } from '../repositories/outgoing.js';
 import { uploadUseItems } from '../repositories/upload-uses.js';
 import { acquirerConformityAtIntake } from './acquirer-conformity.js';
 import type { Caller } from '../http/caller.js';
@@ -73,6 +79,37 @@ export interface IncomingDocument {
 
 export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF';
 
+export interface ReceivedFile {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+}
+
+/** A document that arrived as files (a zip's entries, an e-mail's attachments), issue 24. */
+export interface IncomingFiles {
+  /**
+   * Stable across retries of the same document from the same source (`zip/${batchId}/${base}`,
+   * `mail/${messageId}/${base}`): its files are stored under keys derived from it, so a retry after a crash finds
+   * its own invoice (ACCEPTED again) instead of reporting a duplicate.
+   */
+  readonly sourceKey: string;
+  readonly channel: 'ZIP' | 'EMAIL';
+  readonly xml: ReceivedFile;
+  readonly pdf?: ReceivedFile;
+  /** SUNAT's CDR (ApplicationResponse XML; a CDR zip is unpacked by zip-documents.ts). */
+  readonly cdr?: ReceivedFile;
+}
+
+/** What became of one document: a caller reports it per document, the others of its zip or e-mail go on. */
+export type FileIntakeOutcome =
+  | { readonly outcome: 'ACCEPTED'; readonly invoice: Invoice; readonly cdrWarning: string | null }
+  | {
+      readonly outcome: 'ALREADY_EXISTS';
+      readonly invoiceId: string;
+      readonly code: 'ERROR_INVOICE_ALREADY_EXISTS';
+      readonly message: string;
+    }
+  | { readonly outcome: 'REFUSED'; readonly code: string; readonly message: string };
+
 export interface IntakeDeps {
   /** Checks an uploaded object (tenant, size, type by its bytes); XML comes back with its bytes. */
   readonly verifyUpload: (
@@ -85,6 +122,19 @@ export interface IntakeDeps {
    * refused upload is: the bucket keeps only files that invoices name.
    */
   readonly discardUpload: (key: string, reason: string, code: string) => Promise<void>;
+  /**
+   * Stores a file that arrived as part of a document (a zip's entry, an e-mail's attachment) as an upload of the
+   * caller's tenant, under a key derived from the source and the part: the same document stored again lands on the
+   * same key (uploads.ts storeReceived).
+   */
+  readonly storeReceived: (
+    caller: Caller,
+    sourceKey: string,
+    part: 'xml' | 'pdf' | 'cdr',
+    file: ReceivedFile,
+  ) => Promise<string>;
+  /** Reads SUNAT's CDR (functions/src/ubl/cdr.ts); refuses, with a PortalError, one it cannot read or trust. */
+  readonly parseCdr: (bytes: Uint8Array) => ParsedCdr;
   /** Reads a SUNAT electronic document (hardened UBL parser). */
   readonly parseDocument: (bytes: Uint8Array) => Promise<IncomingDocument>;
   /** The series-number format rule. */
@@ -98,6 +148,34 @@ export interface IntakeDeps {
   /** Sends the messages the intake committed with the invoice (SUNAT validation, notification). */
   readonly outgoing: Pick<Outgoing, 'deliver'>;
   readonly clock: () => Date;
+}
+
+/** The CDR's evidence for the invoice being stored, given the invoice and the time of its intake. */
+type SupplierCdrOf = (invoice: Invoice, now: string) => SupplierCdr;
+
+/** SUNAT's observations kept on the invoice: the CDR file keeps them all. */
+const MAX_CDR_NOTES_KEPT = 20;
+
+const cdrNotKept = (reason: string) =>
+  `La constancia de recepción (CDR) no se adjuntó al comprobante: ${reason.replace(/\.$/, '')}. El comprobante se recibió igual y SUNAT lo validará.`;
+
+/** The invoice's record of a CDR read at its intake: identity mismatches are flagged now, SUNAT's verdict later. */
+function cdrEvidence(parsed: ParsedCdr, fileKey: string): SupplierCdrOf {
+  return (invoice, now) => {
+    const contradiction = cdrContradiction(parsed, invoice);
+    return {
+      responseCode: parsed.responseCode,
+      description: parsed.description,
+      verdict: cdrVerdictOf(parsed.responseCode, parsed.notes.length),
+      documentId: parsed.documentId,
+      senderTaxId: parsed.senderTaxId,
+      responseDate: parsed.responseDate,
+      notes: parsed.notes.slice(0, MAX_CDR_NOTES_KEPT).map((note) => ({ code: note.code, message: note.message })),
+      fileKey,
+      receivedAt: now,
+      contradiction: contradiction ? { reasons: [...contradiction.reasons], flaggedAt: now } : null,
+    };
+  };
 }
 
 /** Reads and writes of one intake when the notes or original it links keep moving under it. */
@@ -120,6 +198,7 @@ export function makeIntake(deps: IntakeDeps) {
     document: IncomingDocument,
     files: { xmlUrl: string | null; pdfUrl: string | null },
     progress: { writing: boolean },
+    evidence: { readonly cdr?: SupplierCdrOf } = {},
   ) {
     if (!isValidRuc(document.supplier.taxId))
       throw new BadRequestError('ERROR_INVALID_RUC', { ruc: document.supplier.taxId });
@@ -242,6 +321,21 @@ export function makeIntake(deps: IntakeDeps) {
       ],
       payment,
     };
+    // The CDR the supplier sent: evidence beside SUNAT's check, flagged to staff when it names another acquirer.
+    const cdrNotices: OutgoingMessage[] = [];
+    if (evidence.cdr) {
+      invoice.supplierCdr = evidence.cdr(invoice, now);
+      if (invoice.supplierCdr.contradiction) {
+        const detail = invoice.supplierCdr.contradiction.reasons.map((reason) => reason.message).join(' ');
+        cdrNotices.push(
+          outgoingMessage(
+            'notifications',
+            notificationAbout('CDR_CONTRADICTION', invoice, detail, new Date(now)),
+            deps.clock(),
+          ),
+        );
+      }
+    }
     // The Ley 29623 conformity clock, when the document runs one; its record is written with the invoice.
     const conformity = acquirerConformityAtIntake(invoice, retryAllowed ? existing : null, deps.clock());
     invoice.acquirerConformity = conformity.conformity;
@@ -255,6 +349,7 @@ export function makeIntake(deps: IntakeDeps) {
     const messages = [
       outgoingMessage('sunatValidation', sunat, deps.clock()),
       outgoingMessage('notifications', received, deps.clock()),
+      ...cdrNotices,
     ];
     // The files it names are recorded with it: a later refusal of the same key leaves them alone.
     const uses = uploadUseItems([files.xmlUrl, files.pdfUrl], invoice, deps.clock());
@@ -303,7 +398,86 @@ export function makeIntake(deps: IntakeDeps) {
     }
   }
 
+  /**
+   * SUNAT's CDR as the portal reads it, or why it is not kept. A CDR never blocks its document: one the portal
+   * cannot read or trust (an OSE's, a malformed one, another document's) is left out and the sender is told why;
+   * one naming another acquirer is kept and flagged to staff (cdrContradiction).
+   */
+  function readCdr(
+    file: ReceivedFile | undefined,
+    document: IncomingDocument,
+  ): { parsed: ParsedCdr | null; warning: string | null } {
+    if (!file) return { parsed: null, warning: null };
+    try {
+      const parsed = deps.parseCdr(file.bytes);
+      // The CDR of another document (series and number, type, issuer) is a mix-up: told, not kept.
+      assertCdrOfDocument(parsed, {
+        supplierId: document.supplier.taxId,
+        client: document.customerTaxId,
+        type: document.type,
+        prefixId: document.prefixId,
+        numericId: document.numericId,
+        certStatus: 'PENDING',
+      });
+      return { parsed, warning: null };
+    } catch (error) {
+      if (!(error instanceof PortalError) || error.statusCode >= 500) throw error;
+      return { parsed: null, warning: cdrNotKept(error.message) };
+    }
+  }
+
   return {
+    /**
+     * A document that arrived as files, a zip's or an e-mail's (issue 24): the files are stored as the caller's
+     * uploads under keys derived from `sourceKey`, then every check of 'Cargar XML' runs on them. A refusal is an
+     * outcome (its files deleted), so the other documents of the zip or e-mail go on; anything else is thrown, and
+     * the caller's message is retried. A retry finds the invoice its first attempt stored: ACCEPTED again.
+     */
+    async fromFiles(caller: Caller, files: IncomingFiles): Promise<FileIntakeOutcome> {
+      const xmlKey = await deps.storeReceived(caller, files.sourceKey, 'xml', files.xml);
+      const pdfKey = files.pdf ? await deps.storeReceived(caller, files.sourceKey, 'pdf', files.pdf) : null;
+      const stored = [xmlKey, ...(pdfKey ? [pdfKey] : [])];
+      let document: IncomingDocument | undefined;
+      const progress = { writing: false };
+      try {
+        const upload = await deps.verifyUpload(xmlKey, 'INVOICE_XML', caller);
+        if (pdfKey) await deps.verifyUpload(pdfKey, 'INVOICE_PDF', caller);
+        document = await deps.parseDocument(upload.bytes ?? new Uint8Array());
+        const cdr = readCdr(files.cdr, document);
+        let evidence: { cdr?: SupplierCdrOf } = {};
+        if (cdr.parsed && files.cdr) {
+          const cdrKey = await deps.storeReceived(caller, files.sourceKey, 'cdr', files.cdr);
+          stored.push(cdrKey);
+          evidence = { cdr: cdrEvidence(cdr.parsed, cdrKey) };
+        }
+        const invoice = await register(caller, document, { xmlUrl: xmlKey, pdfUrl: pdfKey }, progress, evidence);
+        return { outcome: 'ACCEPTED', invoice, cdrWarning: cdr.warning };
+      } catch (error) {
+        if (!(error instanceof PortalError) || error.statusCode >= 500 || progress.writing) throw error;
+        if (error.code === 'ERROR_INVOICE_ALREADY_EXISTS' && document) {
+          const numericId = String(Number(document.numericId));
+          const existing = await deps.store.existing(
+            document.supplier.taxId,
+            document.type,
+            `${document.prefixId}-${numericId}`,
+          );
+          // The invoice this same document's first attempt stored (a retried message): not a duplicate.
+          if (existing && sameUploadId(existing.xmlUrl, xmlKey)) {
+            return { outcome: 'ACCEPTED', invoice: existing, cdrWarning: null };
+          }
+          await Promise.all(stored.map((key) => deps.discardUpload(key, error.message, error.code)));
+          return {
+            outcome: 'ALREADY_EXISTS',
+            invoiceId: `${document.prefixId}-${numericId}`,
+            code: 'ERROR_INVOICE_ALREADY_EXISTS',
+            message: error.message,
+          };
+        }
+        await Promise.all(stored.map((key) => deps.discardUpload(key, error.message, error.code)));
+        return { outcome: 'REFUSED', code: error.code, message: error.message };
+      }
+    },
+
     async fromXml(caller: Caller, body: RouteBody<Routes['createInvoiceFromXml']>): Promise<Invoice> {
       const upload = await deps.verifyUpload(body.url, 'INVOICE_XML', caller);
       return refusingUpload(upload.key, async (progress) => {

@@ -74,6 +74,9 @@ function fakeFiles(options: { failDelete?: boolean } = {}) {
       calls.deleted.push(key);
       objects.delete(key);
     },
+    async put(key, bytes, contentType, metadata) {
+      objects.set(key, { bytes, contentType, metadata: { ...metadata } });
+    },
   };
   return { files, objects, calls };
 }
@@ -467,6 +470,29 @@ describe('verifyAttachment', () => {
     });
     expect(calls.deleted).toEqual([]);
     expect(logged).toContainEqual({ level: 'warn', message: 'upload refused, kept: an invoice uses it' });
+  });
+});
+
+describe('storeReceived (a zip’s entry, an e-mail’s attachment: issue 24)', () => {
+  it('stores the file as an upload of the caller’s tenant that verifyUpload checks like any other', async () => {
+    const { uploads } = setup();
+    const key = await uploads.storeReceived(supplier, 'zip/b1/F001-1', 'pdf', { name: 'dir/F001-1.pdf', bytes: PDF });
+
+    expect(key).toMatch(new RegExp(`^uploads/${SUPPLIER_RUC}/2026/11/[0-9a-f-]{36}\\.pdf$`));
+    expect(await uploads.verifyUpload(key, 'INVOICE_PDF', supplier)).toMatchObject({ key, fileName: 'F001-1.pdf' });
+    await expect(uploads.verifyUpload(key, 'INVOICE_PDF', otherSupplier)).rejects.toMatchObject({
+      code: 'ERROR_UPLOAD_NOT_FOUND',
+    });
+  });
+
+  it('lands the same document from the same source on the same key, another source on another', async () => {
+    const { uploads } = setup();
+    const file = { name: 'F001-1.xml', bytes: new TextEncoder().encode('<Invoice/>') };
+    const first = await uploads.storeReceived(supplier, 'zip/b1/F001-1', 'xml', file);
+
+    expect(await uploads.storeReceived(supplier, 'zip/b1/F001-1', 'xml', file)).toBe(first);
+    expect(await uploads.storeReceived(supplier, 'zip/b2/F001-1', 'xml', file)).not.toBe(first);
+    expect(await uploads.storeReceived(supplier, 'zip/b1/F001-1', 'cdr', file)).not.toBe(first);
   });
 });
 

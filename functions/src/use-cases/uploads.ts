@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   BadRequestError,
   ForbiddenError,
@@ -349,6 +350,28 @@ export function makeUploads(deps: UploadsDeps) {
     },
 
     /**
+     * A file that arrived inside a zip or an e-mail (issue 24), stored as an upload of the caller's tenant would
+     * be, so that the intake checks it exactly as it checks a presigned upload. Its key's id is derived from
+     * `sourceKey` and the part: the same document stored again (a retried message) lands on the same key, and the
+     * intake recognises its own invoice by it. The file name is metadata, as for an upload.
+     */
+    async storeReceived(
+      caller: Caller,
+      sourceKey: string,
+      part: 'xml' | 'pdf' | 'cdr',
+      file: { readonly name: string; readonly bytes: Uint8Array },
+    ): Promise<string> {
+      const kind: Kind = part === 'pdf' ? 'pdf' : 'xml';
+      const contentType = kind === 'pdf' ? 'application/pdf' : 'application/xml';
+      const now = clock();
+      const yyyy = String(now.getUTCFullYear());
+      const mm = String(now.getUTCMonth() + 1).padStart(2, '0');
+      const key = `uploads/${tenantOf(caller)}/${yyyy}/${mm}/${derivedId(`${sourceKey}#${part}`)}${KINDS[kind].ext}`;
+      await files.put(key, file.bytes, contentType, { filename: encodeURIComponent(cleanFileName(file.name)) });
+      return key;
+    },
+
+    /**
      * An upload the intake verified and then refused (unreadable XML, wrong RUC or company, duplicate…):
      * deleted like any refused upload, unless an invoice uses it.
      */
@@ -363,11 +386,15 @@ export function makeUploads(deps: UploadsDeps) {
     async fileLink(caller: Caller, path: InvoicePath, query: InvoiceFileQuery): Promise<FileLink> {
       const invoice = await loadInvoiceInReach(deps.invoices, caller, path);
       const index = query.index ?? 0;
-      const key =
-        query.file === 'xml' ? invoice.xmlUrl : query.file === 'pdf' ? invoice.pdfUrl : invoice.attachments[index];
+      const key = {
+        xml: invoice.xmlUrl,
+        pdf: invoice.pdfUrl,
+        attachment: invoice.attachments[index],
+        cdr: invoice.supplierCdr?.fileKey,
+      }[query.file];
       if (!key) throw new NotFoundError('ERROR_FILE_NOT_FOUND');
 
-      const kind = query.file === 'xml' ? 'xml' : kindOfKey(key);
+      const kind = query.file === 'xml' || query.file === 'cdr' ? 'xml' : kindOfKey(key);
       const fileName = downloadName(invoice, query.file, index, kind);
       // The type is always stated, never the stored one nor a browser's guess: a file that is also
       // HTML (a polyglot) is then a PDF or a download, never a page. Only a PDF, checked by its bytes
@@ -389,6 +416,18 @@ export function makeUploads(deps: UploadsDeps) {
   };
 }
 
+/** A UUID-shaped id that is the same for the same source (the key pattern wants a UUID). */
+function derivedId(source: string): string {
+  const hex = createHash('sha256').update(source).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Whether two upload keys name the same stored id (a retry in another month keeps the id, not the folder). */
+export function sameUploadId(a: string | null | undefined, b: string | null | undefined): boolean {
+  const id = (key: string | null | undefined) => key?.split('/').pop() ?? null;
+  return id(a) !== null && id(a) === id(b);
+}
+
 function kindOfKey(key: string): Kind | undefined {
   const ext = /\.[a-z]+$/i.exec(key)?.[0].toLowerCase();
   if (ext === '.jpeg') return 'jpeg';
@@ -404,6 +443,8 @@ function downloadName(
 ): string {
   const base = `${invoice.supplierId}-${invoice.id}`;
   if (file === 'attachment') return `${base}-adjunto-${index + 1}${kind ? KINDS[kind].ext : ''}`;
+  // SUNAT names a CDR after its document with an R- in front.
+  if (file === 'cdr') return `R-${base}.xml`;
   return `${base}${file === 'xml' ? '.xml' : '.pdf'}`;
 }
 

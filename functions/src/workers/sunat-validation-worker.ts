@@ -5,6 +5,8 @@ import {
   METRICS,
   SunatValidationMessage,
   notificationAbout,
+  CDR_VERDICT_CONTRADICTIONS,
+  cdrVerdictReasons,
   type Invoice,
 } from '@portal/shared';
 import type { SunatValidator, SunatVerdict } from '../adapters/sunat.js';
@@ -132,6 +134,41 @@ export function makeSunatValidationWorker(deps: SunatValidationDeps) {
     } satisfies Pick<Invoice, 'certStatus' | 'statusMessage' | 'sunat'>;
   }
 
+  /**
+   * The supplier's CDR judged beside SUNAT's answer (issue 24, rules/cdr.ts): a verdict SUNAT's check contradicts
+   * is flagged on the invoice and told to staff in the same write; the CDR never changes certStatus.
+   */
+  function cdrBeside(
+    invoice: Invoice,
+    checkedAt: string,
+  ): { change: Pick<Invoice, 'supplierCdr'> | Record<string, never>; notices: OutgoingMessage[] } {
+    const kept = invoice.supplierCdr;
+    if (!kept) return { change: {}, notices: [] };
+    const identity = (kept.contradiction?.reasons ?? []).filter(
+      (reason) => !CDR_VERDICT_CONTRADICTIONS.includes(reason.kind),
+    );
+    const verdict = cdrVerdictReasons(kept, invoice);
+    const reasons = [...verdict, ...identity];
+    const contradiction =
+      reasons.length > 0 ? { reasons, flaggedAt: kept.contradiction?.flaggedAt ?? checkedAt } : null;
+    const notices =
+      verdict.length > 0
+        ? [
+            outgoingMessage(
+              'notifications',
+              notificationAbout(
+                'CDR_CONTRADICTION',
+                invoice,
+                verdict.map((reason) => reason.message).join(' '),
+                new Date(checkedAt),
+              ),
+              clock(),
+            ),
+          ]
+        : [];
+    return { change: { supplierCdr: { ...kept, contradiction } }, notices };
+  }
+
   async function handle(message: SunatValidationMessage, record: SQSRecord): Promise<void> {
     const receiveCount = Number(record.attributes.ApproximateReceiveCount) || 1;
     const context = { messageId: record.messageId, receiveCount, ...message };
@@ -147,15 +184,17 @@ export function makeSunatValidationWorker(deps: SunatValidationDeps) {
       }
       verdict ??= await ask(invoice, context, receiveCount >= maxReceiveCount);
       const checkedAt = clock().toISOString();
-      const change = certification(invoice, verdict, checkedAt);
-      const notice = noticeOf({ ...invoice, ...change }, checkedAt);
+      const certified = certification(invoice, verdict, checkedAt);
+      const cdr = cdrBeside({ ...invoice, ...certified }, checkedAt);
+      const change = { ...certified, ...cdr.change };
+      const notices = [noticeOf({ ...invoice, ...change }, checkedAt), ...cdr.notices];
       try {
         // The verdict ends the invoice's wait: its SUNAT check leaves the sweeper's due list in the same write.
         const stored = await store.setCertification(invoice, change, systemStamp('sunatValidation', 'SUNAT_CHECKED'), [
-          outgoingItem(notice),
+          ...notices.map(outgoingItem),
           closedSunatCheckItem(invoice, clock()),
         ]);
-        await outgoing.deliver([notice]);
+        await outgoing.deliver(notices);
         log.info('SUNAT certification recorded', { ...context, certStatus: stored.certStatus });
         return;
       } catch (error) {

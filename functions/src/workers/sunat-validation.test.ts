@@ -1,7 +1,7 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { AuditStamp } from '../repositories/invoice-audit.js';
 import { describe, expect, it, vi } from 'vitest';
-import { INVOICE_STATUS_LABELS, NotificationMessage, type Invoice } from '@portal/shared';
+import { INVOICE_STATUS_LABELS, NotificationMessage, type Invoice, type SupplierCdr } from '@portal/shared';
 import {
   SunatUnavailableError,
   type SunatDocument,
@@ -97,7 +97,7 @@ function fakeStore(initial: StoredInvoice[], outbox: ReturnType<typeof fakeOutbo
     },
     async setCertification(
       before: StoredInvoice,
-      change: Pick<Invoice, 'certStatus' | 'statusMessage' | 'sunat'>,
+      change: Pick<Invoice, 'certStatus' | 'statusMessage' | 'sunat'> & Partial<Pick<Invoice, 'supplierCdr'>>,
       _audit: AuditStamp,
       alsoPut: readonly Record<string, unknown>[] = [],
     ): Promise<StoredInvoice> {
@@ -424,6 +424,63 @@ describe('SUNAT validation worker', () => {
       await handler(event(record(messageOf(decided)), record('not json', { id: 'poison' })));
 
       expect(counted).toEqual([]);
+    });
+  });
+
+  describe('the CDR the supplier sent, judged beside SUNAT’s answer (issue 24)', () => {
+    const cdr = (change: Partial<SupplierCdr> = {}): SupplierCdr => ({
+      responseCode: '0',
+      description: 'La Factura numero F001-00000042, ha sido aceptada',
+      verdict: 'ACCEPTED',
+      documentId: 'F001-00000042',
+      senderTaxId: '20131312955',
+      responseDate: '2026-10-19',
+      notes: [],
+      fileKey: 'uploads/x/2026/10/cdr.xml',
+      receivedAt: '2026-10-19T15:00:00.000Z',
+      contradiction: null,
+      ...change,
+    });
+
+    it('flags an accepted CDR of a document SUNAT says is annulled, and tells staff with the verdict', async () => {
+      const pending = invoice({ supplierCdr: cdr() });
+      const { handler, store, sent } = setup([pending], () => ANNULLED);
+
+      await handler(event(record(messageOf(pending))));
+
+      const stored = store.current(pending)!;
+      expect(stored.certStatus).toBe('INVALID');
+      expect(stored.supplierCdr?.contradiction).toEqual({
+        reasons: [
+          expect.objectContaining({ kind: 'ACCEPTED_BUT_NOT_VALID', message: expect.stringContaining('ANULADO') }),
+        ],
+        flaggedAt: NOW.toISOString(),
+      });
+      expect(sent).toEqual([
+        expect.objectContaining({ event: 'SUNAT_INVALID' }),
+        expect.objectContaining({ event: 'CDR_CONTRADICTION', detail: expect.stringContaining('«Aceptado»') }),
+      ]);
+    });
+
+    it('leaves a CDR that agrees with SUNAT unflagged, and keeps a flag of identity raised at intake', async () => {
+      const agreeing = invoice({ supplierCdr: cdr() });
+      const other = invoice({
+        id: 'F001-00000043',
+        numericId: '00000043',
+        supplierCdr: cdr({
+          contradiction: {
+            reasons: [{ kind: 'OTHER_CUSTOMER', message: 'otra sociedad' }],
+            flaggedAt: '2026-10-19T15:00:00.000Z',
+          },
+        }),
+      });
+      const { handler, store, sent } = setup([agreeing, other], () => VALID);
+
+      await handler(event(record(messageOf(agreeing)), record(messageOf(other), { id: 'm2' })));
+
+      expect(store.current(agreeing)!.supplierCdr?.contradiction).toBeNull();
+      expect(store.current(other)!.supplierCdr?.contradiction).toEqual(other.supplierCdr!.contradiction);
+      expect(sent.map((body) => (body as { event: string }).event)).toEqual(['SUNAT_VALID', 'SUNAT_VALID']);
     });
   });
 });

@@ -169,6 +169,25 @@ export function cdrIdentityMismatches(cdr: CdrEvidence, invoice: InvoiceForCdr):
  */
 export function cdrContradiction(cdr: CdrEvidence, invoice: InvoiceForCdr): CdrContradiction | null {
   const verdict = cdrVerdictOf(cdr.responseCode, cdr.notes.length);
+  const reasons = [...cdrVerdictReasons(cdr, invoice), ...cdrIdentityMismatches(cdr, invoice)];
+  return reasons.length > 0 ? { verdict, reasons } : null;
+}
+
+/** The kinds of contradiction between the CDR's verdict and SUNAT's check (the others are of identity). */
+export const CDR_VERDICT_CONTRADICTIONS: readonly CdrContradictionKind[] = [
+  'ACCEPTED_BUT_NOT_VALID',
+  'REJECTED_BUT_VALID',
+];
+
+/**
+ * The ways the CDR's verdict contradicts SUNAT's check (none while SUNAT has not answered): what the SUNAT worker
+ * asks again of a kept CDR once SUNAT's answer is recorded.
+ */
+export function cdrVerdictReasons(
+  cdr: Pick<CdrEvidence, 'responseCode' | 'notes'>,
+  invoice: Pick<InvoiceForCdr, 'certStatus' | 'sunat'>,
+): CdrContradictionReason[] {
+  const verdict = cdrVerdictOf(cdr.responseCode, cdr.notes.length);
   const reasons: CdrContradictionReason[] = [];
   const state = invoice.sunat?.estadoCp;
   const stateText = state === undefined ? '' : ` (${SUNAT_DOCUMENT_STATES[state] ?? `estado ${state}`})`;
@@ -184,6 +203,5 @@ export function cdrContradiction(cdr: CdrEvidence, invoice: InvoiceForCdr): CdrC
       message: `La constancia de recepción dice «${CDR_VERDICT_LABELS.REJECTED}» (código ${cdr.responseCode}), pero la consulta a SUNAT indica que el comprobante es válido${stateText}.`,
     });
   }
-  reasons.push(...cdrIdentityMismatches(cdr, invoice));
-  return reasons.length > 0 ? { verdict, reasons } : null;
+  return reasons;
 }

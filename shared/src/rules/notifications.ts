@@ -24,6 +24,7 @@ const AUDIENCES: Record<NotificationEvent, { supplier: boolean; client: boolean 
   INVOICE_OBSERVED: { supplier: true, client: false },
   INVOICE_MESSAGE_FROM_STAFF: { supplier: true, client: false },
   INVOICE_MESSAGE_FROM_SUPPLIER: { supplier: false, client: true },
+  CDR_CONTRADICTION: { supplier: false, client: true },
 };
 
 export function audiencesOf(event: NotificationEvent): { supplier: boolean; client: boolean } {
@@ -74,6 +75,8 @@ function notificationBody(message: NotificationMessage): string {
       return `${message.clientName} le escribió sobre la ${document}${quoted(detail)}.`;
     case 'INVOICE_MESSAGE_FROM_SUPPLIER':
       return `${message.supplierName} escribió sobre la ${document}${quoted(detail)}.`;
+    case 'CDR_CONTRADICTION':
+      return `La constancia de recepción (CDR) que ${message.supplierName} envió con la ${document} no concuerda con SUNAT ni con el comprobante${detail ? `: ${detail}` : '.'}`;
   }
 }
 

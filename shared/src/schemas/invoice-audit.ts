@@ -54,14 +54,19 @@ export const INVOICE_AUDIT_ACTION_LABELS: Record<InvoiceAuditAction, string> = {
   OBSERVATION_CLEARED: 'Observación levantada',
 };
 
-/** How the author signed in: the portal's password, the corporate SSO, or no one (a worker or a scheduled job). */
-export const SIGN_IN_METHODS = ['PASSWORD', 'CORPORATE', 'SYSTEM'] as const;
+/**
+ * How the author signed in: the portal's password, the corporate SSO, a document sent by e-mail from the supplier's
+ * registered address, a supplier's system with its API client, or no one (a worker or a scheduled job).
+ */
+export const SIGN_IN_METHODS = ['PASSWORD', 'CORPORATE', 'EMAIL', 'API', 'SYSTEM'] as const;
 export const SignInMethod = z.enum(SIGN_IN_METHODS);
 export type SignInMethod = z.infer<typeof SignInMethod>;
 
 export const SIGN_IN_METHOD_LABELS: Record<SignInMethod, string> = {
   PASSWORD: 'Contraseña del portal',
   CORPORATE: 'Cuenta corporativa (SSO)',
+  EMAIL: 'Correo electrónico',
+  API: 'Cliente de API',
   SYSTEM: 'Proceso automático',
 };
 
@@ -146,6 +151,9 @@ export const INVOICE_AUDIT_FIELDS = {
   acquirerConformity: (invoice) => invoice.acquirerConformity?.state ?? null,
   // Issue 23: the "Observada" mark, by what it asks (a message's own text is the record's note).
   observation: (invoice) => invoice.observation?.reason ?? null,
+  // Issue 24: the CDR the supplier sent, by its verdict, and whether staff were told it contradicts SUNAT.
+  supplierCdr: (invoice) => invoice.supplierCdr?.responseCode ?? null,
+  cdrContradiction: (invoice) => (invoice.supplierCdr?.contradiction ? 'Sí' : null),
 } satisfies Record<string, (invoice: Invoice) => InvoiceAuditValue>;
 export type InvoiceAuditField = keyof typeof INVOICE_AUDIT_FIELDS;
 
@@ -180,6 +188,8 @@ export const INVOICE_AUDIT_FIELD_LABELS: Record<InvoiceAuditField, string> = {
   rucRiskOverride: 'Aprobación pese al riesgo del RUC',
   acquirerConformity: 'Conformidad (Ley 29623)',
   observation: 'Observación',
+  supplierCdr: 'Constancia de recepción (CDR)',
+  cdrContradiction: 'CDR contradice a SUNAT',
 };
 
 const same = (a: InvoiceAuditValue, b: InvoiceAuditValue) => JSON.stringify(a) === JSON.stringify(b);

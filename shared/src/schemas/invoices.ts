@@ -20,6 +20,7 @@ import { SunatCheck } from './sunat-check.js';
 import { NOTE_ORIGINAL_TYPES } from '../sunat/catalogues.js';
 import { AcquirerConformity, AcquirerConformityFilter } from './acquirer-conformity.js';
 import { ConversationSummary, InvoiceObservation } from './conversations.js';
+import { SupplierCdr } from './supplier-cdr.js';
 
 // Invoices (spec §3) and the requests that list, create and review them.
 
@@ -148,6 +149,8 @@ export const Invoice = z.object({
   observation: z.optional(z.nullable(InvoiceObservation)),
   /** The conversation's summary: messages, the last one's side and time, whom it waits on. */
   conversation: z.optional(z.nullable(ConversationSummary)),
+  /** Issue 24: SUNAT's CDR as the supplier sent it with the document; absent when none came. */
+  supplierCdr: z.optional(z.nullable(SupplierCdr)),
 });
 export type Invoice = z.infer<typeof Invoice>;
 

@@ -39,6 +39,8 @@ export const NOTIFICATION_EVENTS = [
   'INVOICE_OBSERVED',
   'INVOICE_MESSAGE_FROM_STAFF',
   'INVOICE_MESSAGE_FROM_SUPPLIER',
+  // Issue 24: the CDR the supplier sent contradicts SUNAT's check or the invoice (rules/cdr.ts); staff are told.
+  'CDR_CONTRADICTION',
 ] as const;
 export const NotificationEvent = z.enum(NOTIFICATION_EVENTS);
 export type NotificationEvent = z.infer<typeof NotificationEvent>;

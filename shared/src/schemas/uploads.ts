@@ -37,6 +37,6 @@ export const CreateUploadBody = z.object({
 
 /** GET …/files: which of the invoice's files to open (its XML, its PDF, or an attachment by position). */
 export const InvoiceFileQuery = z.object({
-  file: z.enum(['xml', 'pdf', 'attachment']),
+  file: z.enum(['xml', 'pdf', 'attachment', 'cdr']),
   index: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(19))),
 });

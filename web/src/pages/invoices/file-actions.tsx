@@ -30,10 +30,10 @@ export function invoicePath(invoice: InvoiceRef) {
 export function useFileActions() {
   const feedback = useFeedback();
 
-  const downloadXml = useCallback(
-    async (invoice: InvoiceRef) => {
+  const download = useCallback(
+    async (invoice: InvoiceRef, file: 'xml' | 'cdr') => {
       try {
-        const link = await apiCall(routes.getInvoiceFile, { path: invoicePath(invoice), query: { file: 'xml' } });
+        const link = await apiCall(routes.getInvoiceFile, { path: invoicePath(invoice), query: { file } });
         // The link answers with Content-Disposition: attachment, so following it downloads the file.
         const anchor = document.createElement('a');
         anchor.href = link.url;
@@ -65,7 +65,14 @@ export function useFileActions() {
     [feedback],
   );
 
-  return useMemo(() => ({ downloadXml, viewPdf }), [downloadXml, viewPdf]);
+  return useMemo(
+    () => ({
+      downloadXml: (invoice: InvoiceRef) => download(invoice, 'xml'),
+      downloadCdr: (invoice: InvoiceRef) => download(invoice, 'cdr'),
+      viewPdf,
+    }),
+    [download, viewPdf],
+  );
 }
 
 /** The row's file actions (spec §2: download XML, view PDF, view attached PDFs), keyboard operable. */

@@ -270,6 +270,7 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
             invoice={invoice}
             reviewPart={!editing}
             canRequestSunat={access.canRequestSunatValidation}
+            staff={user?.level !== undefined && user.level !== 'SUPPLIER'}
             onOpenInvoice={onOpenInvoice}
           />
 

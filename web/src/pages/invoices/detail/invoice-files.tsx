@@ -18,7 +18,7 @@ const text = detailMessages.files;
  */
 export function InvoiceFiles({ invoice }: { invoice: InvoiceDetail }) {
   const feedback = useFeedback();
-  const { downloadXml, viewPdf } = useFileActions();
+  const { downloadXml, downloadCdr, viewPdf } = useFileActions();
 
   const openAttachment = async (index: number) => {
     const target = window.open('', '_blank');
@@ -39,6 +39,9 @@ export function InvoiceFiles({ invoice }: { invoice: InvoiceDetail }) {
   const entries = [
     ...(invoice.xmlUrl ? [{ id: 'xml', label: text.xml, aria: text.downloadLabel(text.xml), open: downloadXml }] : []),
     ...(invoice.pdfUrl ? [{ id: 'pdf', label: text.pdf, aria: text.openLabel(text.pdf), open: viewPdf }] : []),
+    ...(invoice.supplierCdr?.fileKey
+      ? [{ id: 'cdr', label: text.cdr, aria: text.downloadLabel(text.cdr), open: downloadCdr }]
+      : []),
     ...invoice.attachments.map((key, index) => {
       const label = detailMessages.form.attachmentToken(index, attachmentKind(key));
       return { id: `attachment-${index}`, label, aria: text.openLabel(label), open: () => openAttachment(index) };

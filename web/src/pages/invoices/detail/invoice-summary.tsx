@@ -26,6 +26,7 @@ import { InvoiceFiles } from './invoice-files';
 import { PaymentSection } from './payment-section';
 import { detailMessages } from './messages';
 import { SunatWait } from './sunat-wait';
+import { SupplierCdrEvidence } from './supplier-cdr';
 
 const text = detailMessages;
 const none = text.values.none;
@@ -178,12 +179,15 @@ export function InvoiceSummary({
   invoice,
   reviewPart,
   canRequestSunat = false,
+  staff = false,
   onOpenInvoice,
 }: {
   invoice: InvoiceDetail;
   reviewPart: boolean;
   /** The user may ask SUNAT again (staff): the SUNAT status says so after a refusal. */
   canRequestSunat?: boolean;
+  /** The user is the company's staff: a CDR that contradicts SUNAT is flagged to them. */
+  staff?: boolean;
   /** Opens a linked invoice (a note's original, an original's note) in this sidebar. */
   onOpenInvoice?: (key: InvoiceKey) => void;
 }) {
@@ -211,6 +215,15 @@ export function InvoiceSummary({
             'invoice-detail-cert-status',
           ),
           ...(sunatDetail ? [pair(f.sunatDetail, sunatDetail)] : []),
+          ...(invoice.supplierCdr
+            ? [
+                pair(
+                  detailMessages.cdr.label,
+                  <SupplierCdrEvidence cdr={invoice.supplierCdr} staff={staff} />,
+                  'invoice-detail-cdr',
+                ),
+              ]
+            : []),
           ...(observation ? [pair(f.observation, observation)] : []),
           ...(retryNote ? [pair(f.retry, text.values.retryAllowed)] : []),
           pair(f.client, text.values.client(invoice.clientName, invoice.client)),

@@ -77,6 +77,7 @@ export const detailMessages = {
   files: {
     xml: 'XML del comprobante',
     pdf: 'PDF del comprobante',
+    cdr: 'Constancia de recepción (CDR)',
     attachment: (index: number) => `Adjunto ${index + 1}`,
     none: 'El comprobante no tiene archivos.',
     openLabel: (label: string) => `${label} (se abre en una ventana nueva)`,
@@ -260,6 +261,18 @@ export const detailMessages = {
   },
 
   /** An invoice waiting for SUNAT (certStatus PENDING), or refused by it, as GET …/invoices/… tells it (sunatCheck). */
+  /** The CDR the supplier sent (issue 24): evidence beside SUNAT's check, never instead of it. */
+  cdr: {
+    label: 'Constancia de recepción (CDR)',
+    evidence: (verdict: string, code: string, date: string) =>
+      `${verdict} (código ${code}), según la constancia que envió el proveedor, emitida el ${date}.`,
+    noVerdict: (code: string, date: string) =>
+      `Código ${code}, según la constancia que envió el proveedor, emitida el ${date}.`,
+    notice: 'La validez la determina la consulta a SUNAT, no la constancia.',
+    observations: (count: number) => (count === 1 ? '1 observación de SUNAT:' : `${count} observaciones de SUNAT:`),
+    contradictionHeader: 'La constancia de recepción no concuerda',
+  },
+
   sunat: {
     waiting: 'Esperando la respuesta de SUNAT.',
     waitingSince: (since: string) => `Esperando la respuesta de SUNAT desde el ${since} (hora de Lima).`,
