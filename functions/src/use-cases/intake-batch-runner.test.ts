@@ -4,7 +4,7 @@ import type { IntakeDocumentResult, Invoice } from '@portal/shared';
 import type { StoredIntakeBatch } from '../repositories/intake-batches.js';
 import { resultKeyOf } from '../repositories/intake-batches.js';
 import { makeIntakeBatchRunner, type BatchNotice, type IntakeBatchRunnerDeps } from './intake-batch-runner.js';
-import type { FileIntakeOutcome, IncomingFiles } from './intake-files-contract.js';
+import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
 
 type File = [name: string, content: Buffer | string];
 

@@ -6,7 +6,8 @@ import {
 } from '@portal/shared';
 import { ZipRefusedError, openZipDocuments, type ZipDocument, type ZipDocuments } from '../intake/zip-documents.js';
 import type { IntakeBatchRepository, StoredIntakeBatch } from '../repositories/intake-batches.js';
-import type { FileIntakeOutcome, FromFiles } from './intake-files-contract.js';
+import type { Caller } from '../http/caller.js';
+import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
 import { callerOfUploader } from './intake-batches.js';
 
 /**
@@ -40,7 +41,8 @@ export interface IntakeBatchRunnerDeps {
   /** The uploaded zip; null when the object is gone. */
   readonly fetchZip: (key: string) => Promise<FetchedZip | null>;
   readonly deleteZip: (key: string) => Promise<void>;
-  readonly fromFiles: FromFiles;
+  /** The intake of a document that arrived as files (intake.fromFiles). */
+  readonly fromFiles: (caller: Caller, files: IncomingFiles) => Promise<FileIntakeOutcome>;
   /** The document's type read from its XML (null when unreadable): the link of a document that already existed. */
   readonly typeOf: (xml: Uint8Array) => InvoiceType | null;
   readonly notify: (notice: BatchNotice) => Promise<void>;

@@ -9,7 +9,6 @@ import { makeIntakeBatchRepository } from '../repositories/intake-batches.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
 import { parseSunatDocument } from '../ubl/index.js';
 import { makeIntakeBatchRunner } from '../use-cases/intake-batch-runner.js';
-import type { FromFiles } from '../use-cases/intake-files-contract.js';
 import { intake } from '../use-cases/intake.factory.js';
 import { makePersonalNotices } from '../use-cases/notifications.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
@@ -27,13 +26,6 @@ const notices = makePersonalNotices({
   portalUrl: process.env[RUNTIME_ENV.webOrigin]?.split(',')[0]?.trim() || null,
 });
 
-// TEMPORARY until "Document intake from files" lands on main: intake.fromFiles is the lead's (contract.md).
-const fromFiles: FromFiles = (caller, incoming) => {
-  const method = (intake as unknown as { fromFiles?: FromFiles }).fromFiles;
-  if (!method) throw new Error('intake.fromFiles is not available yet.');
-  return method(caller, incoming);
-};
-
 const runner = makeIntakeBatchRunner({
   batches: makeIntakeBatchRepository(documentClient, tableName()),
   fetchZip: async (key) => {
@@ -41,7 +33,7 @@ const runner = makeIntakeBatchRunner({
     return file && { source: { path: file.path }, dispose: file.dispose };
   },
   deleteZip: (key) => files.delete(key),
-  fromFiles,
+  fromFiles: (caller, incoming) => intake.fromFiles(caller, incoming),
   typeOf: (xml) => {
     try {
       return parseSunatDocument(xml).type;

@@ -94,11 +94,12 @@ export const QUEUES = {
     batchSize: 1,
     consumer: 'intake-batches' as string | null,
     consumerTimeoutSeconds: 600,
-    // Reads and deletes the zip, registers each document as the intake does (reads, stores and deletes its files,
-    // commits the invoice with its SUNAT check and notice), records the results and e-mails the uploader.
+    // Reads and deletes the zip, registers each document as the intake does (stores its files as the uploader's
+    // uploads with s3:PutObject, reads them back, deletes refused ones, commits the invoice with its SUNAT check and
+    // notice), records the results and e-mails the uploader.
     consumerUses: {
       table: 'write',
-      documents: ['read', 'delete'],
+      documents: ['read', 'delete', 'presignUpload'],
       queues: ['sunatValidation', 'notifications'],
       email: true,
     },
