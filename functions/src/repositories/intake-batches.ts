@@ -65,7 +65,16 @@ const COUNTER: Record<IntakeOutcome, 'accepted' | 'alreadyExisting' | 'refused'>
   REFUSED: 'refused',
 };
 
-const NAMES = { '#status': 'status', '#error': 'error', '#total': 'total' };
+// 'status', 'processed' and 'total' are DynamoDB reserved words: every attribute an update names goes by a name.
+const NAMES = {
+  '#status': 'status',
+  '#error': 'error',
+  '#total': 'total',
+  '#processed': 'processed',
+  '#accepted': 'accepted',
+  '#alreadyExisting': 'alreadyExisting',
+  '#refused': 'refused',
+};
 
 const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 
@@ -246,8 +255,8 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
         new UpdateCommand({
           TableName: table,
           Key: keys.intakeBatch(batch.id),
-          UpdateExpression: 'ADD processed :one, #counter :one',
-          ExpressionAttributeNames: { '#counter': COUNTER[result.outcome] },
+          UpdateExpression: 'ADD #processed :one, #counter :one',
+          ExpressionAttributeNames: { '#processed': 'processed', '#counter': COUNTER[result.outcome] },
           ExpressionAttributeValues: { ':one': 1 },
         }),
       );
@@ -300,8 +309,8 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
       } while (start);
       return update(
         batchId,
-        'SET #status = :done, finishedAt = :now, processed = :processed, accepted = :accepted, ' +
-          'alreadyExisting = :alreadyExisting, refused = :refused',
+        'SET #status = :done, finishedAt = :now, #processed = :processed, #accepted = :accepted, ' +
+          '#alreadyExisting = :alreadyExisting, #refused = :refused',
         {
           ':done': 'DONE',
           ':now': now,
