@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { clock } from '../adapters/clock.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeIntakeBatchRepository } from '../repositories/intake-batches.js';
-import { makeReadIntakeBatches, makeRequestIntakeBatch } from './intake-batches.js';
+import { makeRequestIntakeBatch } from './intake-batches.js';
 import { outgoing } from './outgoing.factory.js';
 import { uploads } from './uploads.factory.js';
 
@@ -16,6 +16,3 @@ export const requestIntakeBatch = makeRequestIntakeBatch({
   clock,
   newId: randomUUID,
 });
-
-/** GET /intake-batches/{batchId} and GET /intake-batches. */
-export const intakeBatchReader = makeReadIntakeBatches({ batches });

@@ -93,6 +93,7 @@ describe('a zip of documents, asked for', () => {
     for (let i = 0; i < MAX_RUNNING_BATCHES; i++) await request(caller('ana'), body);
     await expect(request(caller('ana'), body)).rejects.toMatchObject({
       statusCode: 409,
+      errors: [{ code: 'ERROR_TOO_MANY_INTAKE_BATCHES', parameters: { limit: MAX_RUNNING_BATCHES } }],
       message: `Ya tiene ${MAX_RUNNING_BATCHES} cargas de ZIP en curso. Espere a que termine alguna antes de cargar otro ZIP.`,
     });
     // Another user's are theirs.
