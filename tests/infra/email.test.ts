@@ -14,8 +14,9 @@ const SENDER = 'no-responder@proveedores.grupo.pe';
 const ZONE_ID = 'Z0123456789ABCDEFGHIJ';
 const CONFIGURATION_SET = 'portal-proveedores-prod';
 
-/** The functions that send e-mail: the invitations of user administration and the notifications worker. */
-const SENDERS = ['createExternalUser', 'resetExternalUserPassword', 'worker-notifications'];
+/** The functions that send e-mail: the invitations of user administration, the notifications and intake-batches workers. */
+// The intake-batches worker e-mails the uploader the summary of their zip (issue 24).
+const SENDERS = ['createExternalUser', 'resetExternalUserPassword', 'worker-intake-batches', 'worker-notifications'];
 
 function tagOf(resource: Resource, key: string): string | undefined {
   const tags = (resource.Properties?.Tags ?? []) as { Key: string; Value: string }[];
