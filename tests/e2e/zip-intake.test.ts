@@ -57,7 +57,7 @@ describe('Cargar ZIP', () => {
       });
       const modal = page.getByRole('dialog', { name: 'Carga de ZIP' });
       await modal.waitFor();
-      await modal.getByText('abril.zip').waitFor({ timeout: 60_000 });
+      await modal.getByText('abril.zip', { exact: true }).first().waitFor({ timeout: 60_000 });
       await expect
         .poll(() => modal.getByRole('link', { name: 'Ver comprobante' }).count(), { timeout: 60_000 })
         .toBe(2);
