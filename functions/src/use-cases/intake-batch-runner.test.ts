@@ -134,7 +134,7 @@ function setUp(zip: Buffer | null, fromFiles: IntakeBatchRunnerDeps['fromFiles']
       calls.push(files);
       return fromFiles(caller, files);
     },
-    typeOf: () => 'FACTURA',
+    documentOf: () => ({ supplierId: COMPANY, type: 'FACTURA' }),
     notify: async (notice) => {
       notices.push(notice);
     },

@@ -43,8 +43,8 @@ export interface IntakeBatchRunnerDeps {
   readonly deleteZip: (key: string) => Promise<void>;
   /** The intake of a document that arrived as files (intake.fromFiles). */
   readonly fromFiles: (caller: Caller, files: IncomingFiles) => Promise<FileIntakeOutcome>;
-  /** The document's type read from its XML (null when unreadable): the link of a document that already existed. */
-  readonly typeOf: (xml: Uint8Array) => InvoiceType | null;
+  /** The issuer and type read from the XML (null when unreadable): the link of a document that already existed. */
+  readonly documentOf: (xml: Uint8Array) => { supplierId: string; type: InvoiceType } | null;
   readonly notify: (notice: BatchNotice) => Promise<void>;
   readonly clock: () => Date;
   /** Documents registered at once (each a few DynamoDB and S3 calls). */
@@ -85,8 +85,7 @@ export function batchNotice(batch: StoredIntakeBatch): BatchNotice {
 function resultOf(
   document: Extract<ZipDocument, { ok: true }>,
   outcome: FileIntakeOutcome,
-  batch: StoredIntakeBatch,
-  typeOf: (xml: Uint8Array) => InvoiceType | null,
+  documentOf: IntakeBatchRunnerDeps['documentOf'],
   now: string,
 ): IntakeDocumentResult {
   const files = [document.xml.name, document.pdf?.name, document.cdr?.name].filter((name) => name !== undefined);
@@ -105,12 +104,11 @@ function resultOf(
         cdrWarning: outcome.cdrWarning,
       };
     case 'ALREADY_EXISTS': {
-      const type = typeOf(document.xml.bytes);
+      const found = documentOf(document.xml.bytes);
       return {
         ...common,
         outcome: 'ALREADY_EXISTS',
-        // The supplier's own document (the intake checked its RUC against the company before finding it).
-        invoice: type ? { supplierId: batch.company, invoiceType: type, invoiceId: outcome.invoiceId } : null,
+        invoice: found ? { supplierId: found.supplierId, invoiceType: found.type, invoiceId: outcome.invoiceId } : null,
         reason: { code: outcome.code, message: outcome.message },
         cdrWarning: null,
       };
@@ -165,7 +163,7 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
           ...(document.pdf ? { pdf: document.pdf } : {}),
           ...(document.cdr ? { cdr: document.cdr } : {}),
         });
-        result = resultOf(document, outcome, batch, deps.typeOf, now());
+        result = resultOf(document, outcome, deps.documentOf, now());
       }
       await deps.batches.record(batch, result);
     };

@@ -80,6 +80,12 @@ describe('a zip of documents, asked for', () => {
     expect(messages[0]).toMatchObject({ queue: 'intakeBatches', body: { batchId: batch.id } });
   });
 
+  it("is an administrator's too, acting for no company (filed under 'admin', as their uploads)", async () => {
+    const { request } = setUp();
+    const admin = { ...caller('root', 'ADMIN'), activeCompany: null };
+    await expect(request(admin, body)).resolves.toMatchObject({ status: 'QUEUED', company: 'admin' });
+  });
+
   it('is refused when the upload is not a zip, and nothing is queued', async () => {
     const { request, messages } = setUp();
     await expect(request(caller('ana'), { url: body.url.replace('.zip', '.pdf') })).rejects.toMatchObject({

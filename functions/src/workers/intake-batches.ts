@@ -34,9 +34,10 @@ const runner = makeIntakeBatchRunner({
   },
   deleteZip: (key) => files.delete(key),
   fromFiles: (caller, incoming) => intake.fromFiles(caller, incoming),
-  typeOf: (xml) => {
+  documentOf: (xml) => {
     try {
-      return parseSunatDocument(xml).type;
+      const parsed = parseSunatDocument(xml);
+      return { supplierId: parsed.supplier.taxId, type: parsed.type };
     } catch {
       return null;
     }
