@@ -42,7 +42,8 @@ export interface FunctionUses {
 
 export type TableAccess = 'none' | 'read' | 'write';
 /** The product's queues (QUEUES is keyed by exactly these). */
-export type QueueKey = 'sunatValidation' | 'miroRequests' | 'notifications' | 'exports' | 'inboundMail';
+export type QueueKey =
+  'sunatValidation' | 'miroRequests' | 'notifications' | 'exports' | 'inboundMail' | 'intakeBatches';
 
 /**
  * What a function does with the documents bucket:

@@ -21,6 +21,7 @@ export * from './schemas/notifications.js';
 export * from './schemas/conversations.js';
 export * from './rules/conversations.js';
 export * from './schemas/exports.js';
+export * from './schemas/intake-batches.js';
 export * from './routes/index.js';
 export * from './manifest.js';
 export * from './openapi.js';

@@ -7,6 +7,7 @@ import { conformityRoutes } from './routes/conformity.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { exportRoutes } from './routes/exports.js';
+import { intakeBatchRoutes } from './routes/intake-batches.js';
 import { invoiceRoutes } from './routes/invoices.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { referenceRoutes } from './routes/reference.js';
@@ -41,6 +42,7 @@ export const routes = {
   ...userAdminRoutes,
   ...exportRoutes,
   ...apiClientRoutes,
+  ...intakeBatchRoutes,
 } as const satisfies Record<string, RouteDef>;
 
 export type Routes = typeof routes;

@@ -14,8 +14,17 @@ const SENDER = 'no-responder@proveedores.grupo.pe';
 const ZONE_ID = 'Z0123456789ABCDEFGHIJ';
 const CONFIGURATION_SET = 'portal-proveedores-prod';
 
-/** The functions that send e-mail: the invitations of user administration, the notifications worker, the answers to e-mailed invoices. */
-const SENDERS = ['createExternalUser', 'resetExternalUserPassword', 'worker-notifications', 'worker-inbound-mail'];
+/**
+ * The functions that send e-mail: the invitations of user administration, the notifications worker, the answers to
+ * e-mailed invoices, the intake-batches worker (the summary of a zip, issue 24).
+ */
+const SENDERS = [
+  'createExternalUser',
+  'resetExternalUserPassword',
+  'worker-intake-batches',
+  'worker-notifications',
+  'worker-inbound-mail',
+];
 
 function tagOf(resource: Resource, key: string): string | undefined {
   const tags = (resource.Properties?.Tags ?? []) as { Key: string; Value: string }[];

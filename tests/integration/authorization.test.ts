@@ -274,6 +274,18 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
           ? otherCompany({ body: { list: 'invoices', format: 'csv', filters: { client: FOREIGN_COMPANY } } })
           : undefined,
   }),
+  // A zip of documents (issue 24): a batch is its uploader's.
+  // The upload's own checks answer first (another tenant's upload is a missing one, tests/integration/uploads.test.ts).
+  createIntakeBatch: () => ({ own: { body: { url: 'no-es-una-clave' } } }),
+  getIntakeBatch: () => ({
+    own: { path: { batchId: 'no-es-un-uuid' } },
+    foreign: {
+      probe: { path: { batchId: '3f9c2b1e-8d4a-4c6e-9b7f-1a2b3c4d5e6f' } },
+      status: 404,
+      code: 'ERROR_INTAKE_BATCH_NOT_FOUND',
+    },
+  }),
+  listIntakeBatches: () => ({ own: {} }),
   getExport: () => ({
     own: { path: { exportId: 'no-es-un-uuid' } },
     foreign: {
@@ -459,6 +471,7 @@ describe('the matrix itself', () => {
         'disapproveInvoice',
         'getDashboard',
         'getExport',
+        'getIntakeBatch',
         'getInvoice',
         'getInvoiceFile',
         'getInvoiceMessageFile',

@@ -362,7 +362,14 @@ describe('messages on an invoice', () => {
       outgoing: makeOutgoing(
         db,
         tableName,
-        { notifications: down, sunatValidation: down, miroRequests: down, exports: down, inboundMail: down },
+        {
+          notifications: down,
+          sunatValidation: down,
+          miroRequests: down,
+          exports: down,
+          inboundMail: down,
+          intakeBatches: down,
+        },
         { error: () => undefined },
       ),
       verifyAttachment: () => Promise.reject(new Error('no attachments here')),

@@ -213,6 +213,7 @@ function inProcessReview(miroMessages: MiroRequestMessage[]) {
         sunatValidation: { send: async () => undefined },
         exports: { send: async () => undefined },
         inboundMail: { send: async () => undefined },
+        intakeBatches: { send: async () => undefined },
       },
       { error: () => undefined },
     ),

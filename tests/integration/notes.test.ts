@@ -158,6 +158,7 @@ async function crashAfterPosting(note: InvoiceDetail): Promise<string> {
         sunatValidation: { send: async () => undefined },
         exports: { send: async () => undefined },
         inboundMail: { send: async () => undefined },
+        intakeBatches: { send: async () => undefined },
       },
       { error: () => undefined },
     ),

@@ -86,7 +86,14 @@ it('sends again a message its queue lost after the send, and forgets it once han
   const outgoing = makeOutgoing(
     db,
     tableName,
-    { notifications: lost, sunatValidation: lost, miroRequests: lost, exports: lost, inboundMail: lost },
+    {
+      notifications: lost,
+      sunatValidation: lost,
+      miroRequests: lost,
+      exports: lost,
+      inboundMail: lost,
+      intakeBatches: lost,
+    },
     { error: () => undefined },
     tenMinutesAgo,
   );

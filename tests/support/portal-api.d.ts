@@ -843,6 +843,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/intake-batches': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Los ZIP cargados recientemente por el usuario */
+    get: operations['listIntakeBatches'];
+    put?: never;
+    /** Registra un ZIP de comprobantes ya subido (XML con su PDF y su CDR); se procesa en segundo plano */
+    post: operations['createIntakeBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/intake-batches/{batchId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Estado de un ZIP cargado por el usuario y el resultado de cada comprobante */
+    get: operations['getIntakeBatch'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -966,6 +1001,9 @@ export interface components {
           | 'ERROR_ZIP_DOCUMENT_WITHOUT_XML'
           | 'ERROR_ZIP_DOCUMENT_TWO_CDRS'
           | 'ERROR_ZIP_CDR_INVALID'
+          | 'ERROR_INTAKE_BATCH_NOT_FOUND'
+          | 'ERROR_TOO_MANY_INTAKE_BATCHES'
+          | 'ERROR_INTAKE_BATCH_FAILED'
           | 'ERROR_CDR_INVALID'
           | 'ERROR_CDR_INVALID_FIELD'
           | 'ERROR_CDR_NOT_SUNAT'
@@ -2488,7 +2526,7 @@ export interface operations {
          */
         'application/json': {
           /** @enum {string} */
-          purpose: 'INVOICE_XML' | 'INVOICE_PDF' | 'INVOICE_CDR' | 'ATTACHMENT' | 'MESSAGE_ATTACHMENT';
+          purpose: 'INVOICE_XML' | 'INVOICE_PDF' | 'INVOICE_CDR' | 'ATTACHMENT' | 'MESSAGE_ATTACHMENT' | 'INVOICE_ZIP';
           fileName: string;
           contentType: string;
           size: number;
@@ -7826,6 +7864,9 @@ export interface operations {
                       | 'ERROR_ZIP_DOCUMENT_WITHOUT_XML'
                       | 'ERROR_ZIP_DOCUMENT_TWO_CDRS'
                       | 'ERROR_ZIP_CDR_INVALID'
+                      | 'ERROR_INTAKE_BATCH_NOT_FOUND'
+                      | 'ERROR_TOO_MANY_INTAKE_BATCHES'
+                      | 'ERROR_INTAKE_BATCH_FAILED'
                       | 'ERROR_CDR_INVALID'
                       | 'ERROR_CDR_INVALID_FIELD'
                       | 'ERROR_CDR_NOT_SUNAT'
@@ -8579,6 +8620,283 @@ export interface operations {
             createdBy: string;
             revokedAt: string | null;
             revokedBy: string | null;
+          };
+        };
+      };
+      /** @description Solicitud inválida */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sesión no válida */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sin permiso */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Error inesperado (solo txId) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listIntakeBatches: {
+    parameters: {
+      query?: never;
+      header?: {
+        'x-company-id'?: string;
+        'x-consumer-id'?: string;
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Respuesta correcta */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              id: string;
+              /** @enum {string} */
+              status: 'QUEUED' | 'PROCESSING' | 'DONE' | 'REFUSED' | 'FAILED';
+              fileName: string;
+              company: string;
+              counts: {
+                total: number | null;
+                processed: number;
+                accepted: number;
+                alreadyExisting: number;
+                refused: number;
+              };
+              progress: number | null;
+              error: {
+                code: string;
+                message: string;
+              } | null;
+              /** Format: date-time */
+              createdAt: string;
+              finishedAt: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Solicitud inválida */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sesión no válida */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sin permiso */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Error inesperado (solo txId) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createIntakeBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        'x-company-id'?: string;
+        'x-consumer-id'?: string;
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Respuesta correcta */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'QUEUED' | 'PROCESSING' | 'DONE' | 'REFUSED' | 'FAILED';
+            fileName: string;
+            company: string;
+            counts: {
+              total: number | null;
+              processed: number;
+              accepted: number;
+              alreadyExisting: number;
+              refused: number;
+            };
+            progress: number | null;
+            error: {
+              code: string;
+              message: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+          };
+        };
+      };
+      /** @description Solicitud inválida */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sesión no válida */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sin permiso */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Error inesperado (solo txId) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getIntakeBatch: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: {
+        'x-company-id'?: string;
+        'x-consumer-id'?: string;
+        'x-request-id'?: string;
+      };
+      path: {
+        batchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Respuesta correcta */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @enum {string} */
+            status: 'QUEUED' | 'PROCESSING' | 'DONE' | 'REFUSED' | 'FAILED';
+            fileName: string;
+            company: string;
+            counts: {
+              total: number | null;
+              processed: number;
+              accepted: number;
+              alreadyExisting: number;
+              refused: number;
+            };
+            progress: number | null;
+            error: {
+              code: string;
+              message: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+            results: {
+              items: {
+                base: string;
+                files: string[];
+                /** @enum {string} */
+                outcome: 'ACCEPTED' | 'ALREADY_EXISTS' | 'REFUSED';
+                invoice: {
+                  supplierId: string;
+                  invoiceType: string;
+                  invoiceId: string;
+                } | null;
+                reason: {
+                  code: string;
+                  message: string;
+                } | null;
+                cdrWarning: string | null;
+                /** Format: date-time */
+                recordedAt: string;
+              }[];
+              nextCursor: string | null;
+            };
           };
         };
       };

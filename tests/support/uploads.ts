@@ -4,7 +4,7 @@ import { call } from './api.js';
 /** What the web app does: ask for a ticket, then send the fields and the file to the bucket. Returns the key. */
 export async function uploadAs(
   token: string,
-  purpose: 'INVOICE_XML' | 'INVOICE_PDF' | 'INVOICE_CDR' | 'ATTACHMENT' | 'MESSAGE_ATTACHMENT',
+  purpose: 'INVOICE_XML' | 'INVOICE_PDF' | 'INVOICE_CDR' | 'ATTACHMENT' | 'MESSAGE_ATTACHMENT' | 'INVOICE_ZIP',
   bytes: Buffer,
   contentType: string,
   fileName: string,

@@ -127,3 +127,55 @@ export function makeNotifications(deps: {
 }
 
 export type Notifications = ReturnType<typeof makeNotifications>;
+
+/** A notice for one person alone (their own feed), e-mailed to them when their reception is on. */
+export interface PersonalNotice {
+  /** Stable for the event: a second delivery writes and mails nothing more. */
+  readonly id: string;
+  readonly registeredAt: string;
+  readonly text: string;
+  readonly subject: string;
+  /** The portal's page the e-mail links to ('/invoices?zip=…'); null for none. */
+  readonly path: string | null;
+}
+
+/**
+ * What concerns its user alone (a zip they uploaded has been processed): a feed item in their own feed ('USER'), and
+ * an e-mail when their account under `taxId` (the company they acted for) receives e-mails, as an invoice's notice.
+ */
+export function makePersonalNotices(deps: {
+  repository: Pick<NotificationRepository, 'record' | 'recipients' | 'claimEmail' | 'releaseEmail'>;
+  mailer: Mailer;
+  clock: () => Date;
+  portalUrl: string | null;
+}) {
+  const { repository, mailer } = deps;
+  return {
+    async deliver(user: { userId: string; taxId: string }, notice: PersonalNotice): Promise<{ emailed: boolean }> {
+      await repository.record([{ kind: 'USER', taxId: user.userId }], {
+        id: notice.id,
+        registeredAt: notice.registeredAt,
+        message: notice.text,
+        reference: null,
+      });
+      const account = (await repository.recipients(user.taxId)).find((recipient) => recipient.userId === user.userId);
+      if (!account?.canReceiveEmails) return { emailed: false };
+      if (!(await repository.claimEmail(notice.id, user.userId, deps.clock()))) return { emailed: false };
+      const url = deps.portalUrl && notice.path ? `${deps.portalUrl.replace(/\/+$/, '')}${notice.path}` : null;
+      try {
+        await mailer.send({
+          to: account.email,
+          subject: notice.subject,
+          text: `${notice.text}${url ? `\n\nVer en el portal: ${url}` : ''}\n\nPortal de Proveedores`,
+          html: `<p>${escapeHtml(notice.text)}</p>${
+            url ? `<p><a href="${escapeHtml(url)}">Ver en el portal</a></p>` : ''
+          }<p style="color:#5f6b7a">Portal de Proveedores</p>`,
+        });
+      } catch (error) {
+        await repository.releaseEmail(notice.id, user.userId);
+        throw error;
+      }
+      return { emailed: true };
+    },
+  };
+}

@@ -14,6 +14,7 @@ const MB = 1024 * 1024;
 const PDF = Buffer.from('%PDF-1.4\n%demo\n');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]);
+const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 8, 0]);
 const XML = Buffer.from('\ufeff \n<?xml version="1.0"?><Invoice><ID>F001-1</ID></Invoice>', 'utf8');
 
 function caller(level: Caller['level'], taxIds: string[], activeCompany: string | null = taxIds[0] ?? null): Caller {
@@ -242,6 +243,17 @@ describe('verifyUpload', () => {
     expect(calls.deleted).toEqual([]);
   });
 
+  it("accepts a zip of documents by its first bytes ('PK\\x03\\x04'), also as Windows' browsers type it", async () => {
+    const { uploads, objects, calls } = setup();
+    for (const contentType of ['application/zip', 'application/x-zip-compressed']) {
+      const key = keyOf(SUPPLIER_RUC, '.zip');
+      store(objects, key, ZIP, contentType, 'marzo.zip');
+      const verified = await uploads.verifyUpload(key, 'INVOICE_ZIP', supplier);
+      expect(verified).toEqual({ key, size: ZIP.length, contentType, fileName: 'marzo.zip' });
+    }
+    expect(calls.deleted).toEqual([]);
+  });
+
   it('reads an XML whole (BOM and whitespace before the first tag are fine)', async () => {
     const { uploads, objects } = setup();
     const key = keyOf(SUPPLIER_RUC, '.xml');
@@ -338,6 +350,9 @@ describe('verifyUpload', () => {
     ['a stored type the purpose does not take', 'INVOICE_PDF', '.pdf', PDF, 'text/html', 'PDF'],
     ['no stored type at all', 'ATTACHMENT', '.pdf', PDF, null, 'PDF, PNG, JPG'],
     ['a stored type that disagrees with the key', 'ATTACHMENT', '.png', PDF, 'application/pdf', 'PDF, PNG, JPG'],
+    ['a PDF sent with a zip ticket', 'INVOICE_ZIP', '.zip', PDF, 'application/zip', 'ZIP'],
+    // An empty zip is its end record alone: no document in it.
+    ['an empty zip', 'INVOICE_ZIP', '.zip', Buffer.from([0x50, 0x4b, 0x05, 0x06, 0, 0]), 'application/zip', 'ZIP'],
   ];
   it.each(mismatches)('refuses and deletes %s', async (_, purpose, ext, bytes, contentType, expected) => {
     const { uploads, objects, calls, logged } = setup();

@@ -29,12 +29,14 @@ export const SNIFF_BYTES = 4096;
 
 const MB = 1024 * 1024;
 
-type Kind = 'xml' | 'pdf' | 'png' | 'jpeg';
+type Kind = 'xml' | 'pdf' | 'png' | 'jpeg' | 'zip';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const JPEG_SIGNATURE = [0xff, 0xd8, 0xff];
 const PDF_SIGNATURE = [...'%PDF-'].map((char) => char.charCodeAt(0));
+/** A zip's first local file header, 'PK\x03\x04' (an empty zip, only its end record, is no batch of documents). */
+const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04];
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
   bytes.length >= at + signature.length && signature.every((byte, i) => bytes[at + i] === byte);
@@ -57,6 +59,7 @@ const KINDS: Record<Kind, { label: string; ext: string; matches: (bytes: Uint8Ar
   pdf: { label: 'PDF', ext: '.pdf', matches: (bytes) => startsWith(bytes, PDF_SIGNATURE) },
   png: { label: 'PNG', ext: '.png', matches: (bytes) => startsWith(bytes, PNG_SIGNATURE) },
   jpeg: { label: 'JPG', ext: '.jpg', matches: (bytes) => startsWith(bytes, JPEG_SIGNATURE) },
+  zip: { label: 'ZIP', ext: '.zip', matches: (bytes) => startsWith(bytes, ZIP_SIGNATURE) },
 };
 
 const KIND_OF_TYPE: Readonly<Record<string, Kind>> = {
@@ -65,6 +68,9 @@ const KIND_OF_TYPE: Readonly<Record<string, Kind>> = {
   'application/pdf': 'pdf',
   'image/png': 'png',
   'image/jpeg': 'jpeg',
+  'application/zip': 'zip',
+  // What Windows' browsers call a .zip.
+  'application/x-zip-compressed': 'zip',
 };
 
 /** What each purpose accepts (spec §5: attachments PNG, JPG, PDF). */
@@ -76,6 +82,11 @@ export const UPLOAD_LIMITS: Readonly<Record<UploadPurpose, { contentTypes: reado
   ATTACHMENT: { contentTypes: ['application/pdf', 'image/png', 'image/jpeg'], maxBytes: 10 * MB },
   /** A file attached to a message of an invoice's conversation (issue 23): the same kinds, the same bound. */
   MESSAGE_ATTACHMENT: { contentTypes: ['application/pdf', 'image/png', 'image/jpeg'], maxBytes: 10 * MB },
+  /**
+   * A zip of up to 500 documents for 'Cargar ZIP' (issue 24): as large as the contents it may declare
+   * (ZIP_LIMITS.maxTotalBytes in intake/zip-documents.ts, 200 MB; stored entries are not smaller than their files).
+   */
+  INVOICE_ZIP: { contentTypes: ['application/zip', 'application/x-zip-compressed'], maxBytes: 200 * MB },
 };
 
 /** Server-made keys only: uploads/{tenant}/{yyyy}/{mm}/{uuid}{ext}. */

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Size, Stack, Tags, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -47,6 +47,10 @@ export interface PortalFunctionProps {
   readonly memorySize?: number;
   /** @default 10 seconds (HTTP APIs give up at 30) */
   readonly timeout?: Duration;
+  /** /tmp in MB. @default 512 */
+  readonly ephemeralStorageMb?: number;
+  /** @default none reserved */
+  readonly reservedConcurrentExecutions?: number;
   /** Keep the log group when the stack is deleted (its retention is the stage's, see setLogRetention). */
   readonly retain: boolean;
 }
@@ -86,6 +90,10 @@ export class PortalFunction extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
+      ...(props.ephemeralStorageMb ? { ephemeralStorageSize: Size.mebibytes(props.ephemeralStorageMb) } : {}),
+      ...(props.reservedConcurrentExecutions
+        ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions }
+        : {}),
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,

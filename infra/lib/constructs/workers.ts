@@ -34,13 +34,21 @@ export class Workers extends Construct {
         entry: path.join(props.workersDir, `${def.consumer}.ts`),
         description: `Consumidor de la cola ${def.purpose}`,
         timeout: Duration.seconds(def.consumerTimeoutSeconds),
+        ...(def.consumerMemoryMb ? { memorySize: def.consumerMemoryMb } : {}),
+        ...(def.consumerTmpMb ? { ephemeralStorageMb: def.consumerTmpMb } : {}),
+        ...(def.consumerReservedConcurrency ? { reservedConcurrentExecutions: def.consumerReservedConcurrency } : {}),
         environment: { [RUNTIME_ENV.stage]: props.stage },
         retain: props.retain,
       });
       props.bind(fn, def.consumerUses);
       queue.grantConsumeMessages(fn.role);
       fn.function.addEventSource(
-        new SqsEventSource(queue, { batchSize: def.batchSize, reportBatchItemFailures: true }),
+        new SqsEventSource(queue, {
+          batchSize: def.batchSize,
+          reportBatchItemFailures: true,
+          // The poller never runs more than the function may (a throttled message would count as received).
+          ...(def.consumerReservedConcurrency ? { maxConcurrency: def.consumerReservedConcurrency } : {}),
+        }),
       );
       functions.set(key, fn);
     }

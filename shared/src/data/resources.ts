@@ -18,6 +18,12 @@ export interface QueueDef {
   readonly consumerTimeoutSeconds: number;
   /** What the consumer touches besides consuming its queue (see FunctionUses). */
   readonly consumerUses: FunctionUses;
+  /** The consumer's memory (MB); 512 when absent. */
+  readonly consumerMemoryMb?: number;
+  /** The consumer's /tmp (MB, Lambda's ephemeral storage); 512 when absent. */
+  readonly consumerTmpMb?: number;
+  /** Instances of the consumer at most (reserved concurrency); unbounded (the account's) when absent. */
+  readonly consumerReservedConcurrency?: number;
 }
 
 export const QUEUES = {
@@ -100,6 +106,34 @@ export const QUEUES = {
       inboundMail: true,
     },
   },
+  /**
+   * 'Cargar ZIP' (issue 24, docs/intake-channels.md#zip): one zip of up to 500 documents per message. The zip (at most
+   * 200 MB) is streamed to /tmp and read one document at a time, a few registered at once; 500 documents aim at a
+   * minute (issue 25), the timeout leaves ten. A redelivery skips the documents already recorded.
+   */
+  intakeBatches: {
+    id: 'IntakeBatches',
+    purpose: 'Carga de comprobantes en ZIP',
+    env: 'INTAKE_BATCHES_QUEUE_URL',
+    visibilityTimeoutSeconds: 3600,
+    maxReceiveCount: 3,
+    batchSize: 1,
+    consumer: 'intake-batches' as string | null,
+    consumerTimeoutSeconds: 600,
+    // Reads and deletes the zip, registers each document as the intake does (stores its files as the uploader's
+    // uploads with s3:PutObject, reads them back, deletes refused ones, commits the invoice with its SUNAT check and
+    // notice), records the results and e-mails the uploader.
+    consumerUses: {
+      table: 'write',
+      documents: ['read', 'delete', 'presignUpload'],
+      queues: ['sunatValidation', 'notifications'],
+      email: true,
+    },
+    consumerMemoryMb: 1024,
+    consumerTmpMb: 1024,
+    // A handful of zips at once: each writes hundreds of invoices; more would crowd the table and SUNAT's checks.
+    consumerReservedConcurrency: 4,
+  },
 } as const satisfies Record<QueueKey, QueueDef>;
 
 /** A job run on a timer (SCHEDULES). */
@@ -136,7 +170,11 @@ export const SCHEDULES = {
     everyMinutes: 1,
     localEverySeconds: 3,
     // Relays to every queue, asks SUNAT again through its queue, and looks MIRO postings up in SAP.
-    uses: { table: 'write', queues: ['sunatValidation', 'miroRequests', 'notifications', 'exports'], sap: true },
+    uses: {
+      table: 'write',
+      queues: ['sunatValidation', 'miroRequests', 'notifications', 'exports', 'intakeBatches'],
+      sap: true,
+    },
   },
   /**
    * The Ley 29623 conformity clocks (docs/ap-conformity.md): the reminders two days before and on the last day, and

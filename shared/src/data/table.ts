@@ -369,6 +369,22 @@ export const keys = {
   mailAnswers(sender: string, hour: string): ItemKey {
     return { pk: `MAIL_ANSWERS#${sender.toLowerCase()}`, sk: `HOUR#${hour}` };
   },
+  /**
+   * A zip of documents (issue 24): the batch in a partition of its own, each document's result beside it (sorted by
+   * its base name, folded), so that a page of results is one Query and recording one is a conditional Put.
+   */
+  intakeBatch(batchId: string): ItemKey {
+    return { pk: `INTAKE_BATCH#${batchId}`, sk: 'BATCH' };
+  },
+  intakeResult(batchId: string, baseKey: string): ItemKey {
+    return { pk: `INTAKE_BATCH#${batchId}`, sk: `RESULT#${baseKey}` };
+  },
+  intakeResultPrefix: 'RESULT#',
+  /** Its uploader's pointer to a batch, by creation time: the recent batches are one Query, newest first. */
+  intakeBatchOfUser(userId: string, createdAt: string, batchId: string): ItemKey {
+    return { pk: `USER#${userId}`, sk: `INTAKE_BATCH#${createdAt}#${batchId}` };
+  },
+  intakeBatchOfUserPrefix: 'INTAKE_BATCH#',
   readMark(userId: string): ItemKey {
     return { pk: `USER#${userId}`, sk: 'READ_MARK' };
   },

@@ -184,6 +184,12 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_ZIP_DOCUMENT_WITHOUT_XML: 'Falta el XML de «{base}»: el ZIP trae {files} sin su XML.',
   ERROR_ZIP_DOCUMENT_TWO_CDRS: 'El ZIP trae dos CDR para «{base}» ({files}); deje solo uno.',
   ERROR_ZIP_CDR_INVALID: 'El CDR «{name}» de «{base}» no es válido: {reason}',
+  // …and the batch a zip became ('Cargar ZIP', docs/intake-channels.md#zip).
+  ERROR_INTAKE_BATCH_NOT_FOUND: 'No se encontró la carga de ZIP solicitada.',
+  ERROR_TOO_MANY_INTAKE_BATCHES:
+    'Ya tiene {limit} cargas de ZIP en curso. Espere a que termine alguna antes de cargar otro ZIP.',
+  ERROR_INTAKE_BATCH_FAILED:
+    'No se pudo terminar de procesar el ZIP. Cárguelo nuevamente: los comprobantes ya registrados figurarán como existentes.',
   // Issue 24, SUNAT's constancia de recepción (CDR) sent with a document (docs/ap-cdr.md).
   ERROR_CDR_INVALID:
     'El archivo no es una constancia de recepción (CDR) de SUNAT: debe ser el XML de respuesta (ApplicationResponse) que SUNAT entregó al emisor.',

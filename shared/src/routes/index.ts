@@ -7,6 +7,7 @@ export { conformityRoutes } from './conformity.js';
 export { conversationRoutes } from './conversations.js';
 export { dashboardRoutes } from './dashboard.js';
 export { exportRoutes } from './exports.js';
+export { intakeBatchRoutes } from './intake-batches.js';
 export { invoiceRoutes } from './invoices.js';
 export { notificationRoutes } from './notifications.js';
 export { referenceRoutes } from './reference.js';

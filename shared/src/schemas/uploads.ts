@@ -18,12 +18,14 @@ export type UploadTicket = z.infer<typeof UploadTicket>;
 export const FileLink = z.object({ url: z.string(), expiresAt: IsoDateTime, fileName: z.string() });
 export type FileLink = z.infer<typeof FileLink>;
 
+/** INVOICE_ZIP: a zip of many documents for POST /intake-batches (issue 24). */
 export const UPLOAD_PURPOSES = [
   'INVOICE_XML',
   'INVOICE_PDF',
   'INVOICE_CDR',
   'ATTACHMENT',
   'MESSAGE_ATTACHMENT',
+  'INVOICE_ZIP',
 ] as const;
 
 /** POST /uploads: the file the browser is about to send; the server makes the key. */

@@ -13,6 +13,8 @@ import {
   type Currency,
   type Employee,
   type ExportJob,
+  type IntakeBatchSummary,
+  type IntakeDocumentResult,
   type ExternalUser,
   type InternalUser,
   type Invoice,
@@ -23,6 +25,7 @@ import {
   type OperationType,
   type StatusHistoryEntry,
   type SupplierProfile,
+  formatErrorMessage,
 } from '@portal/shared';
 import { seededRandom } from './random';
 
@@ -149,8 +152,86 @@ export interface MockExport {
   job: ExportJob;
 }
 
+/** A zip of documents being processed (issue 24): its results are revealed a third at a time, read after read. */
+export interface MockIntakeBatch {
+  readonly owner: string;
+  batch: IntakeBatchSummary;
+  readonly results: IntakeDocumentResult[];
+  revealed: number;
+}
+
+/** What a zip of the company's documents became: its first invoices accepted, the last already there, one refused. */
+export function mockIntakeResults(invoices: readonly Invoice[], company: string, at: Date): IntakeDocumentResult[] {
+  const now = at.toISOString();
+  const own = invoices.filter((invoice) => invoice.supplierId === company).slice(0, 5);
+  const base = (invoice: Invoice) => `${invoice.supplierId}-${invoice.id}`;
+  const orphan = `${company}-01-F001-00009999`;
+  return [
+    ...own.map((invoice, i): IntakeDocumentResult => {
+      const existing = i === own.length - 1;
+      return {
+        base: base(invoice),
+        files: [`${base(invoice)}.xml`, `${base(invoice)}.pdf`],
+        outcome: existing ? 'ALREADY_EXISTS' : 'ACCEPTED',
+        invoice: { supplierId: invoice.supplierId, invoiceType: invoice.type, invoiceId: invoice.id },
+        reason: existing
+          ? { code: 'ERROR_INVOICE_ALREADY_EXISTS', message: formatErrorMessage('ERROR_INVOICE_ALREADY_EXISTS') }
+          : null,
+        cdrWarning: null,
+        recordedAt: now,
+      };
+    }),
+    {
+      base: orphan,
+      files: [`${orphan}.pdf`],
+      outcome: 'REFUSED',
+      invoice: null,
+      reason: {
+        code: 'ERROR_ZIP_DOCUMENT_WITHOUT_XML',
+        message: formatErrorMessage('ERROR_ZIP_DOCUMENT_WITHOUT_XML', { base: orphan, files: `${orphan}.pdf` }),
+      },
+      cdrWarning: null,
+      recordedAt: now,
+    },
+  ];
+}
+
+/** The supplier's zip of last week, processed. */
+function buildIntakeBatches(invoices: readonly Invoice[], today: Date): MockIntakeBatch[] {
+  const company = MOCK_SUPPLIERS[0]!.taxId;
+  const at = new Date(today.getTime() - 7 * 86_400_000);
+  const results = mockIntakeResults(invoices, company, at);
+  const count = (outcome: IntakeDocumentResult['outcome']) => results.filter((r) => r.outcome === outcome).length;
+  return [
+    {
+      owner: 'proveedor',
+      batch: {
+        id: '4f7c2d1e-8a3b-4c5d-9e6f-1a2b3c4d5e6f',
+        status: 'DONE',
+        fileName: 'comprobantes-octubre.zip',
+        company,
+        counts: {
+          total: results.length,
+          processed: results.length,
+          accepted: count('ACCEPTED'),
+          alreadyExisting: count('ALREADY_EXISTS'),
+          refused: count('REFUSED'),
+        },
+        progress: 1,
+        error: null,
+        createdAt: at.toISOString(),
+        finishedAt: at.toISOString(),
+      },
+      results,
+      revealed: results.length,
+    },
+  ];
+}
+
 export interface MockWorld {
   readonly invoices: Invoice[];
+  /** The zips of documents uploaded with 'Cargar ZIP' (issue 24). */
+  readonly intakeBatches: MockIntakeBatch[];
   /** Exports asked for (issue 23); one of the gestor's is ready from the start. */
   readonly exports: MockExport[];
   readonly serviceSheets: ConformityDocument[];
@@ -375,6 +456,7 @@ export function createMockWorld(today: Date = new Date()): MockWorld {
   const externalUsers = buildExternalUsers(today);
   return {
     invoices,
+    intakeBatches: buildIntakeBatches(invoices, today),
     exports: [
       {
         owner: 'gestor',

@@ -228,6 +228,9 @@ const SAMPLE_CALLS: Record<RouteId, () => Call> = {
   revokeApiClient: () => ({ path: { clientId: world.apiClients[0]!.clientId } }),
   createExport: () => ({ body: { list: 'invoices', format: 'xlsx', filters: { invoiceStatus: 'PENDING' } } }),
   getExport: () => ({ path: { exportId: world.exports[0]!.job.id } }),
+  createIntakeBatch: () => ({ as: 'proveedor', body: { url: 'mock/1-marzo.zip' } }),
+  getIntakeBatch: () => ({ as: 'proveedor', path: { batchId: world.intakeBatches[0]!.batch.id } }),
+  listIntakeBatches: () => ({ as: 'proveedor' }),
 };
 
 describe('the mock provider', () => {

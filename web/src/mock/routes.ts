@@ -6,6 +6,8 @@ import {
   messageIdOf,
   sideOf,
   type InvoiceMessage,
+  type IntakeBatchSummary,
+  type IntakeDocumentResult,
   EMPTY_DASHBOARD,
   dashboardDelta,
   BadRequestError,
@@ -34,7 +36,7 @@ import {
   type StatusHistoryEntry,
   INVOICE_STATUS_LABELS,
 } from '@portal/shared';
-import { MOCK_CLIENTS, MOCK_EMPLOYEES, MOCK_OFFICES, MOCK_SUPPLIERS, type MockWorld } from './data';
+import { MOCK_CLIENTS, MOCK_EMPLOYEES, MOCK_OFFICES, MOCK_SUPPLIERS, mockIntakeResults, type MockWorld } from './data';
 import type { MockPersona } from './personas';
 
 /** What a mock route receives: the request parsed with the route's own schemas, and who calls. */
@@ -705,6 +707,67 @@ export const MOCK_ROUTES: MockRoutes = {
     };
     context.world.exports.push({ owner: persona.id, job });
     return job;
+  },
+  createIntakeBatch: (context) => {
+    const persona = signedIn(context.persona);
+    const owned = context.world.intakeBatches.filter((each) => each.owner === persona.id);
+    if (owned.filter((each) => each.batch.status === 'QUEUED' || each.batch.status === 'PROCESSING').length >= 3) {
+      throw new ConflictError('ERROR_TOO_MANY_INTAKE_BATCHES', { limit: 3 });
+    }
+    const company = context.company ?? MOCK_SUPPLIERS[0]!.taxId;
+    const fileName = context.body.url.split('/').pop()?.replace(/^\d+-/, '') || 'comprobantes.zip';
+    const now = context.now.toISOString();
+    const results = mockIntakeResults(context.world.invoices, company, context.now);
+    const batch: IntakeBatchSummary = {
+      id: crypto.randomUUID(),
+      status: 'QUEUED',
+      fileName,
+      company,
+      counts: { total: null, processed: 0, accepted: 0, alreadyExisting: 0, refused: 0 },
+      progress: null,
+      error: null,
+      createdAt: now,
+      finishedAt: null,
+    };
+    context.world.intakeBatches.unshift({ owner: persona.id, batch, results, revealed: 0 });
+    return batch;
+  },
+  getIntakeBatch: (context) => {
+    const persona = signedIn(context.persona);
+    const found = context.world.intakeBatches.find(
+      (each) => each.batch.id === context.path.batchId && (each.owner === persona.id || persona.user.level === 'ADMIN'),
+    );
+    if (!found) throw new NotFoundError('ERROR_INTAKE_BATCH_NOT_FOUND');
+    // Each read moves the batch on: the zip opened, then a third of the documents at a time, then done.
+    const total = found.results.length;
+    if (found.batch.status === 'QUEUED') {
+      found.batch = { ...found.batch, status: 'PROCESSING', counts: { ...found.batch.counts, total }, progress: 0 };
+    } else if (found.batch.status === 'PROCESSING') {
+      found.revealed = Math.min(total, found.revealed + Math.ceil(total / 3));
+      const shown = found.results.slice(0, found.revealed);
+      const count = (outcome: IntakeDocumentResult['outcome']) => shown.filter((r) => r.outcome === outcome).length;
+      const done = found.revealed >= total;
+      found.batch = {
+        ...found.batch,
+        status: done ? 'DONE' : 'PROCESSING',
+        counts: {
+          total,
+          processed: shown.length,
+          accepted: count('ACCEPTED'),
+          alreadyExisting: count('ALREADY_EXISTS'),
+          refused: count('REFUSED'),
+        },
+        progress: total === 0 ? 0 : shown.length / total,
+        finishedAt: done ? context.now.toISOString() : null,
+      };
+    }
+    return { ...found.batch, results: paginate(found.results.slice(0, found.revealed), context.query) };
+  },
+  listIntakeBatches: (context) => {
+    const persona = signedIn(context.persona);
+    return {
+      items: context.world.intakeBatches.filter((each) => each.owner === persona.id).map((each) => each.batch),
+    };
   },
   getExport: (context) => {
     const persona = signedIn(context.persona);

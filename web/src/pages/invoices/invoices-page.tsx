@@ -32,6 +32,7 @@ import { ALWAYS_VISIBLE, type InvoiceColumnId } from './table-preferences';
 import { useInvoicesTablePreferences } from './use-table-preferences';
 import { MailIntakeAddresses } from './mail-intake';
 import { XmlUploadButton, XmlUploadProgress, useXmlUpload } from './xml-upload';
+import { ZipUploadButton, useZipUpload, zipMessages } from './zip-upload';
 
 const text = invoicesMessages;
 
@@ -188,6 +189,9 @@ export default function InvoicesPage() {
   }, [panelId, linkedKey, sidePanel]);
 
   const upload = useXmlUpload((invoice) => handlers.current.received(invoice));
+  // A batch opened from its e-mail's link (/invoices?zip=<id>) is read once, when the screen opens.
+  const [zipLinked] = useState(() => new URLSearchParams(location.search).get('zip'));
+  const zip = useZipUpload(canSubmit ? zipLinked : null);
 
   const columns = useMemo(
     () =>
@@ -265,6 +269,8 @@ export default function InvoicesPage() {
                   {canSubmit && (
                     <XmlUploadButton busy={upload.state !== null} onFiles={(files) => void upload.upload(files)} />
                   )}
+                  {canSubmit && <ZipUploadButton busy={zip.busy} onFile={zip.upload} />}
+                  {canSubmit && <Button onClick={zip.openHistory}>{zipMessages.history}</Button>}
                   {canSubmit && (
                     <Button variant="primary" iconName="add-plus" onClick={openNewInvoice}>
                       {text.create.button}
@@ -277,6 +283,7 @@ export default function InvoicesPage() {
             </Header>
             {upload.state && <XmlUploadProgress state={upload.state} />}
             {canSubmit && intakeMailDomain && <MailIntakeAddresses domain={intakeMailDomain} clients={clients} />}
+            {zip.alert}
             {listExport.alert}
           </SpaceBetween>
         }
@@ -367,6 +374,7 @@ export default function InvoicesPage() {
           onDismiss={() => setAttachmentsOf(null)}
         />
       )}
+      {zip.modal}
     </>
   );
 }

@@ -148,6 +148,7 @@ export const invoicesMessages = {
     sending: 'Enviando el archivo...',
     registering: 'Registrando el comprobante...',
     notXml: 'El archivo debe ser un XML de comprobante electrónico (.xml).',
+    notZip: 'El archivo debe ser un ZIP (.zip) con los XML y PDF de los comprobantes.',
     empty: 'El archivo está vacío.',
     tooLarge: (size: string) => `El archivo supera el tamaño máximo permitido de ${size}.`,
     storageFailed: 'No se pudo enviar el archivo. Revise su conexión e inténtelo nuevamente.',

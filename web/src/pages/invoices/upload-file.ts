@@ -2,7 +2,7 @@ import { routes, type UploadTicket } from '@portal/shared';
 import { apiCall } from '../../api/client';
 import { invoicesMessages } from './messages';
 
-export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF' | 'ATTACHMENT';
+export type UploadPurpose = 'INVOICE_XML' | 'INVOICE_PDF' | 'ATTACHMENT' | 'INVOICE_ZIP';
 
 const MB = 1024 * 1024;
 
@@ -16,6 +16,12 @@ export const FILE_RULES = {
   INVOICE_PDF: { extension: '.pdf', contentTypes: ['application/pdf'], maxBytes: 10 * MB },
   /** SUNAT's CDR (R-….xml) of the document, issue 24. */
   INVOICE_CDR: { extension: '.xml', contentTypes: ['application/xml', 'text/xml'], maxBytes: 256 * 1024 },
+  /** 'Cargar ZIP' (issue 24): up to 500 documents; Windows' browsers call a zip application/x-zip-compressed. */
+  INVOICE_ZIP: {
+    extension: '.zip',
+    contentTypes: ['application/zip', 'application/x-zip-compressed'],
+    maxBytes: 200 * MB,
+  },
 } as const;
 
 /** A file refused before upload; its message is for the user. */
@@ -41,7 +47,11 @@ export function contentTypeFor(file: File, purpose: keyof typeof FILE_RULES): st
       : null;
   if (!type) {
     throw new FileRejectedError(
-      purpose === 'INVOICE_PDF' ? invoicesMessages.create.pdfNotPdf : invoicesMessages.upload.notXml,
+      purpose === 'INVOICE_PDF'
+        ? invoicesMessages.create.pdfNotPdf
+        : purpose === 'INVOICE_ZIP'
+          ? invoicesMessages.upload.notZip
+          : invoicesMessages.upload.notXml,
     );
   }
   if (file.size === 0) throw new FileRejectedError(invoicesMessages.upload.empty);

@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import yazl from 'yazl';
+import { routes, type IntakeBatch, type IntakeBatchSummary, type UploadTicket } from '@portal/shared';
+import { ROOT_DIR } from '../../infra/local/config.js';
+import type { LocalOutputs } from '../../infra/local/outputs.js';
+import type { BenchSuite, Figure } from '../lib/figures.js';
+
+/** Issue 24's size: a zip of 500 documents; issue 25's target: done within a minute on 2 cores. */
+const DOCUMENTS = { full: 500, quick: 50 };
+const MAX_SECONDS = 60;
+const SUPPLIER = 'proveedor@demo.pe';
+
+const MINIMAL_PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+);
+
+async function supplierToken(outputs: LocalOutputs): Promise<string> {
+  const account = outputs.demoUsers.find((user) => user.username === SUPPLIER)!;
+  const cognito = new CognitoIdentityProviderClient({
+    region: outputs.region,
+    endpoint: outputs.cognitoEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const result = await cognito.send(
+    new InitiateAuthCommand({
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      ClientId: outputs.userPoolClientId,
+      AuthParameters: { USERNAME: account.username, PASSWORD: account.password },
+    }),
+  );
+  return result.AuthenticationResult!.IdToken!;
+}
+
+/**
+ * A zip of `count` facturas of the demo supplier (the corpus document of the tests, each with a correlative of its
+ * own that the SUNAT simulator answers at once: endings 90 to 94 are its special cases), each with its PDF.
+ */
+async function documentsZip(count: number, supplierRuc: string): Promise<Buffer> {
+  const xml = readFileSync(path.join(ROOT_DIR, 'tests/fixtures/ubl/factura-ubl21-credito.xml'), 'utf8');
+  const zip = new yazl.ZipFile();
+  let correlative = (Date.now() % 9_000_000) + 1_000_000;
+  for (let added = 0; added < count; correlative++) {
+    if (correlative % 100 >= 90 && correlative % 100 <= 94) continue;
+    const id = `F001-${String(correlative).padStart(8, '0')}`;
+    const base = `${supplierRuc}-01-${id}`;
+    zip.addBuffer(Buffer.from(xml.replaceAll('F001-00000458', id)), `${base}.xml`);
+    zip.addBuffer(MINIMAL_PDF, `${base}.pdf`);
+    added++;
+  }
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+async function api<T>(apiUrl: string, token: string, method: string, route: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${apiUrl}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = (await response.json()) as T;
+  if (response.status >= 300) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+interface Run {
+  readonly seconds: number;
+  readonly processingSeconds: number;
+  readonly accepted: number;
+}
+
+/** 'Cargar ZIP' as the web app does it, timed from the upload ticket to the batch's end. */
+async function runOnce(apiUrl: string, token: string, zip: Buffer, count: number): Promise<Run> {
+  const started = performance.now();
+  const ticket = await api<UploadTicket>(apiUrl, token, 'POST', routes.createUpload.path, {
+    purpose: 'INVOICE_ZIP',
+    fileName: 'bench.zip',
+    contentType: 'application/zip',
+    size: zip.length,
+  });
+  const form = new FormData();
+  for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
+  form.append('file', new Blob([zip], { type: 'application/zip' }), 'bench.zip');
+  const stored = await fetch(ticket.url, { method: 'POST', body: form });
+  await stored.arrayBuffer();
+  if (stored.status >= 300) throw new Error(`The bucket refused the zip: ${stored.status}`);
+  const queued = performance.now();
+  const created = await api<IntakeBatchSummary>(apiUrl, token, 'POST', routes.createIntakeBatch.path, {
+    url: ticket.key,
+  });
+  for (;;) {
+    const batch = await api<IntakeBatch>(apiUrl, token, 'GET', `/intake-batches/${created.id}?limit=1`);
+    if (batch.status === 'DONE' || batch.status === 'REFUSED' || batch.status === 'FAILED') {
+      if (batch.status !== 'DONE' || batch.counts.accepted !== count) {
+        throw new Error(
+          `The batch ended ${batch.status}: ${JSON.stringify(batch.counts)} ${JSON.stringify(batch.error)}`,
+        );
+      }
+      const ended = performance.now();
+      return {
+        seconds: (ended - started) / 1000,
+        processingSeconds: (ended - queued) / 1000,
+        accepted: batch.counts.accepted,
+      };
+    }
+    if (performance.now() - started > 10 * 60_000) throw new Error(`The batch is still ${batch.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * 'Cargar ZIP' end to end on the local stage (issue 24; the target is issue 25's): a zip of 500 documents, each its
+ * XML and PDF, uploaded presigned, registered by POST /intake-batches, read by the intake-batches worker behind the
+ * stage's poller (every check of 'Cargar XML' per document, a few at once), until the batch is DONE with 500
+ * accepted. Each repetition sends new documents (the same ones again would all be 'ya existe').
+ */
+export const suite: BenchSuite = {
+  name: 'zip-intake',
+  async run(context) {
+    const count = context.quick ? DOCUMENTS.quick : DOCUMENTS.full;
+    const stage = await context.stage();
+    const token = await supplierToken(stage.outputs);
+    const ruc = stage.outputs.demoUsers.find((user) => user.username === SUPPLIER)!.taxId!;
+    const runs: Run[] = [];
+    for (let index = 0; index < context.repeats; index += 1) {
+      const zip = await documentsZip(count, ruc);
+      const run = await runOnce(stage.apiUrl, token, zip, count);
+      runs.push(run);
+      context.log(
+        `zip of ${count} documents (${(zip.length / 1e6).toFixed(1)} MB): ${run.seconds.toFixed(1)} s end to end, ` +
+          `${run.processingSeconds.toFixed(1)} s from POST /intake-batches, ${run.accepted} accepted`,
+      );
+    }
+    const figures: Figure[] = [
+      {
+        id: `zip-intake.${count}.time`,
+        label: `Cargar ZIP: ${count} documents (XML + PDF), upload to DONE`,
+        unit: 's',
+        samples: runs.map((run) => round(run.seconds)),
+        target: { max: MAX_SECONDS },
+      },
+      {
+        id: `zip-intake.${count}.rate`,
+        label: `Cargar ZIP: documents registered per second (${count} documents)`,
+        unit: 'docs/s',
+        samples: runs.map((run) => round(count / run.processingSeconds)),
+      },
+    ];
+    return figures;
+  },
+};

@@ -1,0 +1,7 @@
+import { intakeBatchRoutes } from '@portal/shared';
+import { httpHandler } from '../../http/wrapper.js';
+import { intakeBatchReader } from '../../use-cases/intake-batch-reader.factory.js';
+
+export const handler = httpHandler(intakeBatchRoutes.getIntakeBatch, ({ caller, path, query }) =>
+  intakeBatchReader.get(caller, path.batchId, query),
+);

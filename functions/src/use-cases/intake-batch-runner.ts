@@ -1,0 +1,248 @@
+import {
+  formatErrorMessage,
+  type IntakeBatchMessage,
+  type IntakeDocumentResult,
+  type InvoiceType,
+} from '@portal/shared';
+import { ZipRefusedError, openZipDocuments, type ZipDocument, type ZipDocuments } from '../intake/zip-documents.js';
+import type { IntakeBatchRepository, StoredIntakeBatch } from '../repositories/intake-batches.js';
+import type { Caller } from '../http/caller.js';
+import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
+import { callerOfUploader } from './intake-batches.js';
+
+/**
+ * The intake-batches worker's job for one message (docs/intake-channels.md#zip): the zip is fetched to a local file,
+ * its central directory checked whole (a hostile zip is refused with nothing of it stored), then each document is
+ * registered by the intake as its uploader would register it, a few at once, and its result recorded as soon as it
+ * is known (the screen shows the progress). Idempotent: a redelivery skips the documents already recorded, and a
+ * document whose invoice was committed but whose result was not finds its own invoice again through its sourceKey.
+ */
+
+/** A zip on local disk (or in memory) for the time of one run. */
+export interface FetchedZip {
+  readonly source: Buffer | { path: string };
+  dispose(): Promise<void>;
+}
+
+/** The summary told to the uploader when a batch ends (feed and e-mail). */
+export interface BatchNotice {
+  readonly batch: StoredIntakeBatch;
+  /** Stable per batch and outcome: a redelivery tells it once. */
+  readonly id: string;
+  readonly text: string;
+  readonly subject: string;
+}
+
+export interface IntakeBatchRunnerDeps {
+  readonly batches: Pick<
+    IntakeBatchRepository,
+    'get' | 'start' | 'setTotal' | 'recordedKeys' | 'record' | 'finish' | 'end'
+  >;
+  /** The uploaded zip; null when the object is gone. */
+  readonly fetchZip: (key: string) => Promise<FetchedZip | null>;
+  readonly deleteZip: (key: string) => Promise<void>;
+  /** The intake of a document that arrived as files (intake.fromFiles). */
+  readonly fromFiles: (caller: Caller, files: IncomingFiles) => Promise<FileIntakeOutcome>;
+  /** The issuer and type read from the XML (null when unreadable): the link of a document that already existed. */
+  readonly documentOf: (xml: Uint8Array) => { supplierId: string; type: InvoiceType } | null;
+  readonly notify: (notice: BatchNotice) => Promise<void>;
+  readonly clock: () => Date;
+  /** Documents registered at once (each a few DynamoDB and S3 calls). */
+  readonly concurrency?: number;
+  readonly openZip?: typeof openZipDocuments;
+}
+
+/**
+ * Documents registered at once: each waits mostly on DynamoDB and S3 (a profile of the local stage shows the
+ * process idle half the time), so more at once go faster; 16 documents' files are at most 16 × 14 MB in memory.
+ */
+export const DEFAULT_CONCURRENCY = 16;
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** The uploader's notice of a batch that ended. */
+export function batchNotice(batch: StoredIntakeBatch): BatchNotice {
+  const name = `«${batch.fileName}»`;
+  if (batch.status === 'DONE') {
+    return {
+      batch,
+      id: `intake-batch-${batch.id}-done`,
+      subject: `Portal de Proveedores · Carga de ZIP ${batch.fileName}`,
+      text:
+        `Se procesó su ZIP ${name}: ${plural(batch.accepted, 'comprobante aceptado', 'comprobantes aceptados')}, ` +
+        `${plural(batch.alreadyExisting, 'ya existía', 'ya existían')} y ` +
+        `${plural(batch.refused, 'rechazado', 'rechazados')}. Vea el detalle en Mis comprobantes › Cargas de ZIP.`,
+    };
+  }
+  return {
+    batch,
+    id: `intake-batch-${batch.id}-${batch.status.toLowerCase()}`,
+    subject: `Portal de Proveedores · Carga de ZIP ${batch.fileName}`,
+    text: `No se procesó su ZIP ${name}: ${batch.error?.message ?? ''}`.trim(),
+  };
+}
+
+function resultOf(
+  document: Extract<ZipDocument, { ok: true }>,
+  outcome: FileIntakeOutcome,
+  documentOf: IntakeBatchRunnerDeps['documentOf'],
+  now: string,
+): IntakeDocumentResult {
+  const files = [document.xml.name, document.pdf?.name, document.cdr?.name].filter((name) => name !== undefined);
+  const common = { base: document.base, files, recordedAt: now };
+  switch (outcome.outcome) {
+    case 'ACCEPTED':
+      return {
+        ...common,
+        outcome: 'ACCEPTED',
+        invoice: {
+          supplierId: outcome.invoice.supplierId,
+          invoiceType: outcome.invoice.type,
+          invoiceId: outcome.invoice.id,
+        },
+        reason: null,
+        cdrWarning: outcome.cdrWarning,
+      };
+    case 'ALREADY_EXISTS': {
+      const found = documentOf(document.xml.bytes);
+      return {
+        ...common,
+        outcome: 'ALREADY_EXISTS',
+        invoice: found ? { supplierId: found.supplierId, invoiceType: found.type, invoiceId: outcome.invoiceId } : null,
+        reason: { code: outcome.code, message: outcome.message },
+        cdrWarning: null,
+      };
+    }
+    case 'REFUSED':
+      return {
+        ...common,
+        outcome: 'REFUSED',
+        invoice: null,
+        reason: { code: outcome.code, message: outcome.message },
+        cdrWarning: null,
+      };
+  }
+}
+
+export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
+  const concurrency = Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY);
+  const openZip = deps.openZip ?? openZipDocuments;
+  const now = () => deps.clock().toISOString();
+
+  /** What follows an ended batch, each step idempotent (a redelivery after a crash repeats them harmlessly). */
+  async function afterEnd(batchId: string): Promise<void> {
+    const ended = await deps.batches.get(batchId);
+    if (!ended) return;
+    await deps.deleteZip(ended.key);
+    await deps.notify(batchNotice(ended));
+  }
+
+  async function registerAll(batch: StoredIntakeBatch, documents: ZipDocuments): Promise<void> {
+    const recorded = await deps.batches.recordedKeys(batch.id);
+    const caller = callerOfUploader(batch.uploader);
+    const running = new Set<Promise<void>>();
+    let failure: { error: unknown } | null = null;
+
+    const handle = async (document: ZipDocument) => {
+      let result: IntakeDocumentResult;
+      if (!document.ok) {
+        result = {
+          base: document.base,
+          files: document.names,
+          outcome: 'REFUSED',
+          invoice: null,
+          reason: { code: document.error.code, message: document.message },
+          cdrWarning: null,
+          recordedAt: now(),
+        };
+      } else {
+        const outcome = await deps.fromFiles(caller, {
+          sourceKey: `zip/${batch.id}/${document.base}`,
+          channel: 'ZIP',
+          xml: document.xml,
+          ...(document.pdf ? { pdf: document.pdf } : {}),
+          ...(document.cdr ? { cdr: document.cdr } : {}),
+        });
+        result = resultOf(document, outcome, deps.documentOf, now());
+      }
+      await deps.batches.record(batch, result);
+    };
+
+    try {
+      for await (const document of documents) {
+        if (recorded.has(document.base.toLowerCase())) continue;
+        const task: Promise<void> = handle(document).then(
+          () => {
+            running.delete(task);
+          },
+          (error: unknown) => {
+            running.delete(task);
+            failure ??= { error };
+          },
+        );
+        running.add(task);
+        if (running.size >= concurrency) await Promise.race(running);
+        if (failure) break;
+      }
+    } finally {
+      // Breaking out of the loop closes the zip; those under way end before the run does.
+      await Promise.all(running);
+    }
+    if (failure) throw (failure as { error: unknown }).error;
+  }
+
+  return {
+    /** `lastAttempt`: the queue will not deliver the message again, so a failure ends the batch FAILED. */
+    async run(message: IntakeBatchMessage, lastAttempt: boolean): Promise<void> {
+      const batch = await deps.batches.get(message.batchId);
+      if (!batch) return;
+      if (batch.status === 'DONE' || batch.status === 'REFUSED' || batch.status === 'FAILED') {
+        // Ended by an earlier delivery that may have stopped before its clean-up.
+        await afterEnd(batch.id);
+        return;
+      }
+      if (!(await deps.batches.start(batch.id, now()))) return;
+
+      let fetched: FetchedZip | null = null;
+      try {
+        fetched = await deps.fetchZip(batch.key);
+        if (!fetched) {
+          await deps.batches.end(batch.id, 'FAILED', reasonOf('ERROR_UPLOAD_NOT_FOUND'), now());
+          await afterEnd(batch.id);
+          return;
+        }
+        let documents: ZipDocuments;
+        try {
+          documents = await openZip(fetched.source);
+        } catch (error) {
+          if (!(error instanceof ZipRefusedError)) throw error;
+          // A hostile or broken zip: refused whole before anything of it is stored.
+          const item = error.errors[0]!;
+          await deps.batches.end(batch.id, 'REFUSED', { code: item.code, message: error.message }, now());
+          await afterEnd(batch.id);
+          return;
+        }
+        try {
+          await deps.batches.setTotal(batch.id, documents.documentCount);
+          await registerAll(batch, documents);
+        } finally {
+          documents.close();
+        }
+        await deps.batches.finish(batch.id, now());
+        await afterEnd(batch.id);
+      } catch (error) {
+        if (lastAttempt) {
+          await deps.batches.end(batch.id, 'FAILED', reasonOf('ERROR_INTAKE_BATCH_FAILED'), now());
+          await afterEnd(batch.id);
+        }
+        throw error;
+      } finally {
+        await fetched?.dispose();
+      }
+    },
+  };
+}
+
+function reasonOf(code: 'ERROR_UPLOAD_NOT_FOUND' | 'ERROR_INTAKE_BATCH_FAILED') {
+  return { code, message: formatErrorMessage(code) };
+}

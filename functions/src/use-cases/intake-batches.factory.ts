@@ -1,0 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import { clock } from '../adapters/clock.js';
+import { documentClient, tableName } from '../adapters/dynamodb.js';
+import { makeIntakeBatchRepository } from '../repositories/intake-batches.js';
+import { makeRequestIntakeBatch } from './intake-batches.js';
+import { outgoing } from './outgoing.factory.js';
+import { uploads } from './uploads.factory.js';
+
+const batches = makeIntakeBatchRepository(documentClient, tableName());
+
+/** POST /intake-batches wired to S3 (the upload's checks), the table and the intake-batches queue. */
+export const requestIntakeBatch = makeRequestIntakeBatch({
+  batches,
+  verifyUpload: (key, purpose, caller) => uploads.verifyUpload(key, purpose, caller),
+  outgoing,
+  clock,
+  newId: randomUUID,
+});

@@ -1,0 +1,66 @@
+import { IntakeBatchMessage, QUEUES, RUNTIME_ENV } from '@portal/shared';
+import { clock } from '../adapters/clock.js';
+import { documentClient, tableName } from '../adapters/dynamodb.js';
+import { sesMailer } from '../adapters/email.js';
+import { documentsBucketFromEnv, makeDocumentFiles } from '../adapters/s3.js';
+import { makeObjectDownloads } from '../adapters/s3-downloads.js';
+import { observed } from '../observability/observed.js';
+import { makeIntakeBatchRepository } from '../repositories/intake-batches.js';
+import { makeNotificationRepository } from '../repositories/notifications.js';
+import { parseSunatDocument } from '../ubl/index.js';
+import { makeIntakeBatchRunner } from '../use-cases/intake-batch-runner.js';
+import { intake } from '../use-cases/intake.factory.js';
+import { makePersonalNotices } from '../use-cases/notifications.js';
+import { outgoing } from '../use-cases/outgoing.factory.js';
+import { UPLOAD_LIMITS } from '../use-cases/uploads.js';
+import { acknowledgingOutgoing } from './acknowledge.js';
+import { sqsBatchHandler } from './sqs-batch.js';
+
+const bucket = documentsBucketFromEnv();
+const files = makeDocumentFiles(bucket);
+const downloads = makeObjectDownloads(bucket);
+const notices = makePersonalNotices({
+  repository: makeNotificationRepository(documentClient, tableName()),
+  mailer: sesMailer,
+  clock,
+  portalUrl: process.env[RUNTIME_ENV.webOrigin]?.split(',')[0]?.trim() || null,
+});
+
+const runner = makeIntakeBatchRunner({
+  batches: makeIntakeBatchRepository(documentClient, tableName()),
+  fetchZip: async (key) => {
+    const file = await downloads.toFile(key, UPLOAD_LIMITS.INVOICE_ZIP.maxBytes);
+    return file && { source: { path: file.path }, dispose: file.dispose };
+  },
+  deleteZip: (key) => files.delete(key),
+  fromFiles: (caller, incoming) => intake.fromFiles(caller, incoming),
+  documentOf: (xml) => {
+    try {
+      const parsed = parseSunatDocument(xml);
+      return { supplierId: parsed.supplier.taxId, type: parsed.type };
+    } catch {
+      return null;
+    }
+  },
+  notify: async ({ batch, id, text, subject }) => {
+    await notices.deliver(
+      { userId: batch.userId, taxId: batch.company },
+      { id, registeredAt: batch.finishedAt ?? clock().toISOString(), text, subject, path: `/invoices?zip=${batch.id}` },
+    );
+  },
+  clock,
+});
+
+/**
+ * Consumer of the intake-batches queue: one zip of documents per message (docs/intake-channels.md#zip). A failure is
+ * left for redelivery, which skips the documents already recorded; on the last delivery the batch is FAILED.
+ */
+export const handler = observed(
+  acknowledgingOutgoing(
+    'intakeBatches',
+    outgoing,
+    sqsBatchHandler(IntakeBatchMessage, (message, record) =>
+      runner.run(message, Number(record.attributes.ApproximateReceiveCount) >= QUEUES.intakeBatches.maxReceiveCount),
+    ),
+  ),
+);

@@ -1,0 +1,332 @@
+import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, describe, expect, it } from 'vitest';
+import yazl from 'yazl';
+import {
+  HEADERS,
+  keys,
+  routes,
+  withCheckDigit,
+  type IntakeBatch,
+  type IntakeBatchList,
+  type IntakeBatchSummary,
+  type IntakeDocumentResult,
+  type InvoiceSummary,
+  type Notification,
+} from '@portal/shared';
+import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import { call, idTokenOf } from '../support/api.js';
+import { mailbox, sendToQueue, table } from '../support/fixtures.js';
+import { freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
+import { demoUser, stage } from '../support/stage.js';
+import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
+
+/**
+ * Issue 24, 'Cargar ZIP' on the local stage: a zip uploaded presigned, POST /intake-batches, the intake-batches
+ * queue's poller and worker, the intake of each document (DynamoDB Local, s3rver, the SUNAT simulator), the results
+ * read through the API, the uploader's notice.
+ */
+const SUPPLIER = SUPPLIERS[0]!;
+const OTHER_SUPPLIER = SUPPLIERS[1]!;
+const COMPANY = CLIENTS[0]!;
+const DOCUMENTS = 200;
+
+type Entry = [name: string, bytes: Buffer];
+
+async function zipOf(entries: Entry[]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, bytes] of entries) zip.addBuffer(bytes, name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** Correlatives of this run, none the SUNAT simulator treats specially (endings 90 to 94). */
+function correlatives(count: number): string[] {
+  const found: string[] = [];
+  let value = Number(freshCorrelative());
+  while (found.length < count) {
+    if (value % 100 < 90 || value % 100 > 94) found.push(String(value));
+    value += 1;
+  }
+  return found;
+}
+
+const baseOf = (invoiceId: string) => `${SUPPLIER.taxId}-01-${invoiceId}`;
+
+interface Lot {
+  zip: Buffer;
+  /** The invoice ids of the documents meant to be accepted. */
+  good: string[];
+  /** The base names of the three bad documents, by what is wrong with them. */
+  bad: { anotherSupplier: string; unknownClient: string; malformed: string };
+}
+
+/** 200 documents of the supplier, each its XML and PDF; three of them bad. */
+async function lotOf(count: number): Promise<Lot> {
+  const entries: Entry[] = [];
+  const good: string[] = [];
+  const numbers = correlatives(count);
+  const bad = { anotherSupplier: '', unknownClient: '', malformed: '' };
+  numbers.forEach((correlative, i) => {
+    const { bytes, invoiceId } = ublFactura(correlative);
+    let xml = bytes;
+    const base = baseOf(invoiceId);
+    if (i === 10) {
+      // Another supplier's document: its RUC is not the uploader's.
+      xml = Buffer.from(bytes.toString('utf8').replaceAll(SUPPLIER.taxId, OTHER_SUPPLIER.taxId));
+      bad.anotherSupplier = base;
+    } else if (i === 50) {
+      // Addressed to a RUC that is no company of the portal.
+      xml = Buffer.from(bytes.toString('utf8').replaceAll(COMPANY.taxId, withCheckDigit('2099999999')));
+      bad.unknownClient = base;
+    } else if (i === 120) {
+      xml = bytes.subarray(0, Math.floor(bytes.length / 2));
+      bad.malformed = base;
+    } else {
+      good.push(invoiceId);
+    }
+    entries.push([`${base}.xml`, xml], [`${base}.pdf`, MINIMAL_PDF]);
+  });
+  return { zip: await zipOf(entries), good, bad };
+}
+
+async function submit(token: string, zip: Buffer, fileName = 'lote.zip') {
+  const key = await uploadAs(token, 'INVOICE_ZIP', zip, 'application/zip', fileName);
+  const created = await call<IntakeBatchSummary>(routes.createIntakeBatch, { token, body: { url: key } });
+  expect(created.status, JSON.stringify(created.body)).toBe(202);
+  return { key, batch: created.body };
+}
+
+async function readBatch(token: string, batchId: string) {
+  return call<IntakeBatch>(routes.getIntakeBatch, { token, path: { batchId }, query: { limit: 500 } });
+}
+
+async function ended(token: string, batchId: string): Promise<IntakeBatch> {
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    const read = await readBatch(token, batchId);
+    expect(read.status).toBe(200);
+    if (['DONE', 'REFUSED', 'FAILED'].includes(read.body.status)) return read.body;
+    if (Date.now() > deadline) throw new Error(`batch ${batchId} still ${read.body.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** How many of `ids` the supplier's list of invoices at the company holds (every page read). */
+async function countListed(token: string, ids: readonly string[]): Promise<number> {
+  const wanted = new Set(ids);
+  let seen = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await call<{ items: InvoiceSummary[]; nextCursor: string | null }>(routes.listInvoices, {
+      token,
+      query: { client: COMPANY.taxId, limit: 100, ...(cursor ? { cursor } : {}) },
+    });
+    expect(page.status).toBe(200);
+    seen += page.body.items.filter((invoice) => wanted.has(invoice.id)).length;
+    cursor = page.body.nextCursor ?? undefined;
+  } while (cursor);
+  return seen;
+}
+
+const byOutcome = (results: IntakeDocumentResult[], outcome: IntakeDocumentResult['outcome']) =>
+  results.filter((result) => result.outcome === outcome);
+
+function s3() {
+  const { endpoints, region } = stage();
+  return new S3Client({ region, endpoint: endpoints.s3, credentials: LOCAL_CREDENTIALS, forcePathStyle: true });
+}
+
+async function exists(key: string): Promise<boolean> {
+  try {
+    await s3().send(new HeadObjectCommand({ Bucket: stage().documentsBucket, Key: key }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every key of the documents bucket that names the batch (the intake stores a zip's files under its sourceKey). */
+async function keysNaming(batchId: string): Promise<string[]> {
+  const found: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3().send(
+      new ListObjectsV2Command({ Bucket: stage().documentsBucket, ContinuationToken: token }),
+    );
+    for (const object of page.Contents ?? []) if (object.Key?.includes(batchId)) found.push(object.Key);
+    token = page.NextContinuationToken;
+  } while (token);
+  return found;
+}
+
+describe('Cargar ZIP on the local stage', () => {
+  // The zips' notices reach the supplier's own feed; they go, so that its feed stays as the other tests know it.
+  afterAll(async () => {
+    const token = await supplierToken();
+    const sub = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
+    const db = table();
+    for (const item of await db.partition(`FEED#USER#${sub}`)) {
+      if (String(item.message).includes('ZIP')) await db.delete({ pk: String(item.pk), sk: String(item.sk) });
+    }
+  });
+
+  it('takes 200 documents with three bad ones: 197 accepted and three clear reasons; the same zip again doubles nothing; a redelivery and a crash mid-way double nothing either', async () => {
+    const token = await supplierToken();
+    const lot = await lotOf(DOCUMENTS);
+    const first = await submit(token, lot.zip, 'marzo.zip');
+    expect(first.batch).toMatchObject({ status: 'QUEUED', fileName: 'marzo.zip', company: SUPPLIER.taxId });
+
+    const done = await ended(token, first.batch.id);
+    expect(done).toMatchObject({
+      status: 'DONE',
+      progress: 1,
+      counts: { total: 200, processed: 200, accepted: 197, alreadyExisting: 0, refused: 3 },
+    });
+    const results = done.results.items;
+    expect(results).toHaveLength(200);
+    for (const accepted of byOutcome(results, 'ACCEPTED')) {
+      expect(accepted.invoice).toMatchObject({ supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA' });
+    }
+    const reasonOf = (base: string) => results.find((result) => result.base === base)!;
+    expect(reasonOf(lot.bad.anotherSupplier)).toMatchObject({ outcome: 'REFUSED', invoice: null });
+    expect(reasonOf(lot.bad.unknownClient)).toMatchObject({ outcome: 'REFUSED', invoice: null });
+    expect(reasonOf(lot.bad.malformed)).toMatchObject({ outcome: 'REFUSED', invoice: null });
+    for (const base of Object.values(lot.bad)) {
+      // A clear reason in Spanish, not a code.
+      expect(reasonOf(base).reason!.message).toMatch(/^[A-ZÁÉÍÓÚÑ¿]/);
+      expect(reasonOf(base).reason!.message).not.toMatch(/ERROR_/);
+    }
+    expect(await countListed(token, lot.good)).toBe(197);
+    // The zip is gone once read; the uploader is told, in the feed and by e-mail (their reception is on).
+    expect(await exists(first.key)).toBe(false);
+    const feed = await call<{ items: Notification[] }>(routes.listNotifications, { token });
+    expect(feed.body.items.map((item) => item.message)).toContain(
+      'Se procesó su ZIP «marzo.zip»: 197 comprobantes aceptados, 0 ya existían y 3 rechazados. ' +
+        'Vea el detalle en Mis comprobantes › Cargas de ZIP.',
+    );
+    const mails = await until('the e-mail', async () =>
+      (await mailbox()).find(
+        (mail) => mail.to.includes(demoUser('SUPPLIER').username) && mail.text.includes('«marzo.zip»'),
+      ),
+    );
+    expect(mails.text).toContain(`/invoices?zip=${first.batch.id}`);
+
+    // The same message delivered again: the batch has ended, nothing is registered again.
+    await sendToQueue('intakeBatches', { batchId: first.batch.id });
+    // A crash mid-way, simulated: the zip back, the batch still processing, 50 results never recorded (their invoices
+    // were committed). The redelivery finds their own invoices through their sourceKey: accepted, not duplicated.
+    await s3().send(
+      new PutObjectCommand({
+        Bucket: stage().documentsBucket,
+        Key: first.key,
+        Body: lot.zip,
+        ContentType: 'application/zip',
+      }),
+    );
+    const db = table();
+    const forgotten = byOutcome(results, 'ACCEPTED').slice(0, 50);
+    for (const result of forgotten) await db.delete(keys.intakeResult(first.batch.id, result.base.toLowerCase()));
+    const stored = (await db.get(keys.intakeBatch(first.batch.id)))!;
+    await db.put({ ...stored, status: 'PROCESSING', finishedAt: null });
+    await sendToQueue('intakeBatches', { batchId: first.batch.id });
+    const again = await ended(token, first.batch.id);
+    expect(again.counts).toEqual({ total: 200, processed: 200, accepted: 197, alreadyExisting: 0, refused: 3 });
+    expect(await countListed(token, lot.good)).toBe(197);
+
+    // The same zip uploaded again: every document says it exists already; the bad ones are refused again.
+    const second = await submit(token, lot.zip, 'marzo.zip');
+    const repeated = await ended(token, second.batch.id);
+    expect(repeated.counts).toEqual({ total: 200, processed: 200, accepted: 0, alreadyExisting: 197, refused: 3 });
+    for (const existing of byOutcome(repeated.results.items, 'ALREADY_EXISTS')) {
+      expect(existing.reason?.message).toBe('Ya existe un comprobante con el mismo código para este proveedor.');
+      expect(existing.invoice).toMatchObject({ supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA' });
+    }
+    expect(await countListed(token, lot.good)).toBe(197);
+
+    // Kept to be seen later, newest first.
+    const recent = await call<IntakeBatchList>(routes.listIntakeBatches, { token });
+    expect(recent.body.items.slice(0, 2).map((batch) => batch.id)).toEqual([second.batch.id, first.batch.id]);
+  }, 600_000);
+
+  it('refuses a hostile zip whole, with nothing stored: a name that climbs out of its folder, a zip bomb', async () => {
+    const token = await supplierToken();
+    const [correlative, other] = correlatives(2);
+    const good = ublFactura(correlative!);
+    const base = baseOf(good.invoiceId);
+
+    // A name of the same length as the PDF's, renamed in place to '../…' (a writer refuses to write it).
+    const pdfName = `${base}.pdf`;
+    const climbing = `../${'x'.repeat(pdfName.length - 7)}.pdf`;
+    const traversal = await zipOf([
+      [`${base}.xml`, good.bytes],
+      [pdfName, MINIMAL_PDF],
+    ]);
+    for (let at = traversal.indexOf(pdfName); at >= 0; at = traversal.indexOf(pdfName, at + 1)) {
+      Buffer.from(climbing).copy(traversal, at);
+    }
+    // 1.5 MB of blanks inside an XML: it inflates about a thousand times its compressed size.
+    const bombed = ublFactura(other!);
+    const bomb = await zipOf([
+      [`${baseOf(bombed.invoiceId)}.xml`, Buffer.concat([bombed.bytes, Buffer.alloc(1_500_000, 0x20)])],
+    ]);
+
+    for (const [zip, code] of [
+      [traversal, 'ERROR_ZIP_UNSAFE_NAME'],
+      [bomb, 'ERROR_ZIP_SUSPICIOUS_RATIO'],
+    ] as const) {
+      const { key, batch } = await submit(token, zip, 'peligroso.zip');
+      const refused = await ended(token, batch.id);
+      expect(refused.status).toBe('REFUSED');
+      expect(refused.error?.code).toBe(code);
+      expect(refused.error?.message).not.toMatch(/ERROR_/);
+      expect(refused.results.items).toEqual([]);
+      expect(refused.counts).toMatchObject({ total: null, processed: 0 });
+      expect(await exists(key)).toBe(false);
+      expect(await keysNaming(batch.id)).toEqual([]);
+    }
+    expect(await countListed(token, [good.invoiceId, bombed.invoiceId])).toBe(0);
+  }, 300_000);
+
+  it('refuses at once an upload that is no zip, and shows a batch to its uploader only', async () => {
+    const token = await supplierToken();
+    const notZip = await uploadAs(token, 'INVOICE_PDF', MINIMAL_PDF, 'application/pdf', 'lote.pdf');
+    const wrong = await call(routes.createIntakeBatch, { token, body: { url: notZip } });
+    expect(wrong.status).toBe(400);
+
+    const [correlative] = correlatives(1);
+    const { bytes, invoiceId } = ublFactura(correlative!);
+    const { batch } = await submit(
+      token,
+      await zipOf([
+        [`${baseOf(invoiceId)}.xml`, bytes],
+        [`${baseOf(invoiceId)}.pdf`, MINIMAL_PDF],
+      ]),
+    );
+    const other = stage().demoUsers.find((user) => user.username === 'proveedor2@demo.pe')!;
+    const otherToken = await idTokenOf(other.username, other.password);
+    const theirs = await call<{ message: string }>(routes.getIntakeBatch, {
+      token: otherToken,
+      path: { batchId: batch.id },
+    });
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.message).toBe('No se encontró la carga de ZIP solicitada.');
+    const otherList = await call<IntakeBatchList>(routes.listIntakeBatches, { token: otherToken });
+    expect(otherList.body.items.map((item) => item.id)).not.toContain(batch.id);
+    // Staff send no documents: the routes are not theirs.
+    const manager = demoUser('MANAGER');
+    const managerRead = await readBatch(await idTokenOf(manager.username, manager.password), batch.id);
+    expect(managerRead.status).toBe(403);
+    // An administrator reads it.
+    const admin = demoUser('ADMIN');
+    const adminRead = await call(routes.getIntakeBatch, {
+      token: await idTokenOf(admin.username, admin.password),
+      path: { batchId: batch.id },
+      headers: { [HEADERS.companyId]: SUPPLIER.taxId },
+    });
+    expect(adminRead.status).toBe(200);
+    await ended(token, batch.id);
+  }, 300_000);
+});

@@ -1,0 +1,38 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from '../../mock/render-app';
+
+/** The supplier's processed zip of the mock world (data.ts, buildIntakeBatches). */
+const SEEDED = '4f7c2d1e-8a3b-4c5d-9e6f-1a2b3c4d5e6f';
+
+const dialog = () => screen.findByRole('dialog');
+
+describe('«Cargar ZIP» on Mis comprobantes', () => {
+  it("opens a zip's results from its e-mail's link: a link per invoice, 'ya existe', and the reason in Spanish", async () => {
+    renderApp(`/invoices?zip=${SEEDED}`, 'proveedor');
+    const modal = within(await dialog());
+    await modal.findByText('comprobantes-octubre.zip', {}, { timeout: 10_000 });
+    expect(modal.getAllByText('Ver comprobante').length).toBeGreaterThan(0);
+    expect(
+      modal
+        .getByText(/ya existe$/)
+        .closest('a')
+        ?.getAttribute('href'),
+    ).toMatch(/^\/invoices\//);
+    expect(modal.getByText(/^Falta el XML de «.*»: el ZIP trae .*\.pdf sin su XML\.$/)).toBeTruthy();
+  }, 20_000);
+
+  it('lists the recent zips and opens one', async () => {
+    renderApp('/invoices', 'proveedor');
+    fireEvent.click(await screen.findByRole('button', { name: 'Cargas de ZIP' }));
+    const modal = within(await dialog());
+    fireEvent.click(await modal.findByText('comprobantes-octubre.zip', {}, { timeout: 10_000 }));
+    await waitFor(() => expect(modal.getAllByText('Ver comprobante').length).toBeGreaterThan(0));
+  }, 20_000);
+
+  it('is not offered to staff, who send no documents', async () => {
+    renderApp('/invoices', 'gestor');
+    await screen.findByRole('button', { name: 'Exportar' });
+    expect(screen.queryByRole('button', { name: 'Cargas de ZIP' })).toBeNull();
+  });
+});
