@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { INVOICE_STATUS_LABELS, formatDate, formatMoney, parseTaxIds } from '@portal/shared';
 import { buildWorld } from '../../infra/local/seed-data.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
-import { HEADER_TEXT, invoicesOf, signedIn } from '../support/header.js';
+import { HEADER_TEXT, allInvoicesOf, invoicesOf, signedIn } from '../support/header.js';
 import { demoUser } from '../support/stage.js';
 import { inBrowser, servedAs } from '../support/web.js';
 import type { Page } from 'playwright-core';
@@ -78,11 +78,7 @@ describe('chat assistant', () => {
   test("counts the supplier's own facturas still to be paid, by status", async () => {
     // Prepare: the supplier's facturas not yet paid nor rejected, read page by page from the list
     const open = ['PENDING', 'COMPLETED', 'ACCEPTED', 'SCHEDULED'] as const;
-    const facturas = await invoicesOf('SUPPLIER', {
-      invoiceStatus: open.join(','),
-      invoiceType: 'FACTURA',
-      limit: 100,
-    });
+    const facturas = await allInvoicesOf('SUPPLIER', { invoiceStatus: open.join(','), invoiceType: 'FACTURA' });
     expect(facturas.length).toBeGreaterThan(1);
 
     await inBrowser('chat-count', async (page) => {

@@ -59,6 +59,24 @@ export async function invoicesOf(role: Role, query: Record<string, string | numb
   return answer.body.items;
 }
 
+/** Every invoice the list gives for the query, page after page (other test files add hundreds to the demo data). */
+export async function allInvoicesOf(role: Role, query: Record<string, string | number>): Promise<InvoiceSummary[]> {
+  const token = await tokenOf(role);
+  const items: InvoiceSummary[] = [];
+  let cursor: string | undefined;
+  do {
+    const answer = await call<{ items: InvoiceSummary[]; nextCursor?: string | null }>(routes.listInvoices, {
+      token,
+      query: { limit: 100, ...query, ...(cursor ? { cursor } : {}) },
+    });
+    if (answer.status !== 200)
+      throw new Error(`GET /invoices answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    items.push(...answer.body.items);
+    cursor = answer.body.nextCursor ?? undefined;
+  } while (cursor);
+  return items;
+}
+
 /** Opens a signed-in path directly (the session lives in the browser profile). */
 export async function visit(page: Page, pathname: string): Promise<void> {
   await page.goto(appUrl(pathname));

@@ -87,8 +87,9 @@ describe('Mis comprobantes on the mock provider', () => {
 
   it("shows a supplier each company's intake address for invoices by e-mail, beside 'Cargar XML'", async () => {
     renderApp('/invoices', 'proveedor');
-    const section = await screen.findByText('Enviar comprobantes por correo');
-    fireEvent.click(section);
+    // A button among the list's actions (Cloudscape keeps a hidden copy of the actions to measure them).
+    const button = await waitFor(() => shown('Enviar comprobantes por correo'));
+    fireEvent.click(button);
     for (const client of MOCK_CLIENTS) {
       expect(await screen.findByText(`facturas+${client.taxId}@recepcion.grupo.example`)).toBeDefined();
       expect(shown(`${client.name} (${client.taxId})`)).toBeDefined();

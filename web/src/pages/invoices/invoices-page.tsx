@@ -271,6 +271,7 @@ export default function InvoicesPage() {
                   )}
                   {canSubmit && <ZipUploadButton busy={zip.busy} onFile={zip.upload} />}
                   {canSubmit && <Button onClick={zip.openHistory}>{zipMessages.history}</Button>}
+                  {canSubmit && intakeMailDomain && <MailIntakeAddresses domain={intakeMailDomain} clients={clients} />}
                   {canSubmit && (
                     <Button variant="primary" iconName="add-plus" onClick={openNewInvoice}>
                       {text.create.button}
@@ -282,7 +283,6 @@ export default function InvoicesPage() {
               {text.title}
             </Header>
             {upload.state && <XmlUploadProgress state={upload.state} />}
-            {canSubmit && intakeMailDomain && <MailIntakeAddresses domain={intakeMailDomain} clients={clients} />}
             {zip.alert}
             {listExport.alert}
           </SpaceBetween>

@@ -140,7 +140,7 @@ export const invoicesMessages = {
   },
   upload: {
     button: 'Cargar XML',
-    buttonAria: 'Cargar XML de un comprobante, con su constancia de recepción (CDR) si la tiene',
+    buttonAria: 'Cargar XML de un comprobante',
     oneDocument:
       'Elija el XML de un solo comprobante y, si la tiene, su constancia de recepción (R-….xml). Para varios comprobantes use «Cargar ZIP».',
     onlyCdr: 'Eligió solo la constancia de recepción (R-….xml): elija también el XML del comprobante.',
