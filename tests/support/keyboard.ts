@@ -84,6 +84,22 @@ async function readFocus(page: Page): Promise<Focus> {
   return { role, name: name.replace(/\\(.)/g, '$1'), ...shown };
 }
 
+/** How long a focus ring may take to paint: Cloudscape draws its rings with a short transition (under 0.2 s). */
+const RING_PAINT_MS = 1000;
+
+/**
+ * The focus after a key press, read again for a moment while it shows no indicator: the ring's transition may not
+ * have started when it is first read on a busy machine. A focus that never shows one stays unseen.
+ */
+async function paintedFocus(page: Page): Promise<Focus> {
+  const deadline = Date.now() + RING_PAINT_MS;
+  for (;;) {
+    const focus = await focusOf(page);
+    if (focus.visible || focus.role === 'none' || Date.now() > deadline) return focus;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /**
  * Presses Tab (Shift+Tab with `backwards`) until the focus reaches `target`, as a keyboard user walks a
  * screen, and returns every element the focus passed through. Each of them showed its focus (unless
@@ -98,7 +114,7 @@ export async function tabTo(
   const walked: Focus[] = [];
   for (let press = 0; press < (options.max ?? 80); press += 1) {
     await page.keyboard.press(options.backwards ? 'Shift+Tab' : 'Tab');
-    const focus = await focusOf(page);
+    const focus = await paintedFocus(page);
     walked.push(focus);
     if (matches(focus, target)) {
       if (options.anyIndicator) return walked;
