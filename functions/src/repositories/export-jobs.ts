@@ -5,26 +5,10 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { ExportFormat, ExportList, ExportStatus, Level, TABLE, keys } from '@portal/shared';
+import { ExportFormat, ExportList, ExportStatus, TABLE, keys } from '@portal/shared';
 import * as z from 'zod/mini';
+import { CallerSnapshot } from './caller-snapshot.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
-
-/** Who asked for an export, as the list's scope needs it (the worker lists as this caller would). */
-export const ExportRequester = z.object({
-  sub: z.string(),
-  username: z.string(),
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  level: Level,
-  taxIds: z.array(z.string()),
-  groups: z.array(z.string()),
-  activeCompany: z.nullable(z.string()),
-  /** How they signed in and the call that asked (absent on jobs stored before the audit trail). */
-  signIn: z.optional(z.enum(['CORPORATE', 'PASSWORD', 'EMAIL', 'API'])),
-  txId: z.optional(z.string()),
-});
-export type ExportRequester = z.infer<typeof ExportRequester>;
 
 /** An export job as stored under its owner (keys.exportJob). */
 export const StoredExportJob = z.object({
@@ -34,7 +18,8 @@ export const StoredExportJob = z.object({
   format: ExportFormat,
   /** The list route's query, as strings (the worker parses them with the same schema). */
   filters: z.record(z.string(), z.string()),
-  requester: ExportRequester,
+  /** Who asked: the worker lists as this caller would. */
+  requester: CallerSnapshot,
   status: ExportStatus,
   rows: z.number(),
   total: z.nullable(z.number()),

@@ -8,27 +8,12 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { IntakeOutcome } from '@portal/shared';
-import { BadRequestError, IntakeBatchStatus, IntakeDocumentResult, Level, TABLE, keys } from '@portal/shared';
+import { BadRequestError, IntakeBatchStatus, IntakeDocumentResult, TABLE, keys } from '@portal/shared';
 import * as z from 'zod/mini';
+import { CallerSnapshot } from './caller-snapshot.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 import type { Page, PageRequest } from './page.js';
-
-/** Who uploaded a zip, as the intake takes a caller: every document is registered as this person would. */
-export const IntakeUploader = z.object({
-  sub: z.string(),
-  username: z.string(),
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  level: Level,
-  taxIds: z.array(z.string()),
-  groups: z.array(z.string()),
-  activeCompany: z.nullable(z.string()),
-  signIn: z.string(),
-  txId: z.string(),
-});
-export type IntakeUploader = z.infer<typeof IntakeUploader>;
 
 const Reason = z.object({ code: z.string(), message: z.string() });
 
@@ -40,7 +25,8 @@ export const StoredIntakeBatch = z.object({
   fileName: z.string(),
   /** The uploaded zip's object key (deleted once the batch ends). */
   key: z.string(),
-  uploader: IntakeUploader,
+  /** Who uploaded the zip: every document is registered as this person would. */
+  uploader: CallerSnapshot,
   status: IntakeBatchStatus,
   total: z.nullable(z.number()),
   processed: z.number(),

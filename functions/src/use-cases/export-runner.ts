@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { ExportList, ExportMessage } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
+import { callerOfSnapshot } from '../repositories/caller-snapshot.js';
 import type { ExportJobRepository } from '../repositories/export-jobs.js';
 import type { Audience, FeedItem } from '../repositories/notifications.js';
 import type { Page } from '../repositories/page.js';
@@ -9,7 +10,6 @@ import { EXPORT_CONTENT_TYPES } from './export-names.js';
 import {
   EXPORT_PAGE_SIZE,
   LIST_NAMES,
-  callerOf,
   listQuery,
   type ConformityQuery,
   type ExportSources,
@@ -85,7 +85,7 @@ export function makeExportRunner(deps: ExportRunnerDeps) {
           format: job.format,
           list: job.list,
           columns: EXPORT_COLUMNS[job.list] as never,
-          rows: exportRows(deps.sources, job.list, callerOf(job.requester), job.filters),
+          rows: exportRows(deps.sources, job.list, callerOfSnapshot(job.requester), job.filters),
           output: upload.stream,
           onProgress: async (count) => {
             if (count - reported < every) return;

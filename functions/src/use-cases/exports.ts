@@ -19,7 +19,8 @@ import {
 import type { GetLink } from '../adapters/s3.js';
 import type { Caller } from '../http/caller.js';
 import { parsePart } from '../http/validation.js';
-import type { ExportJobRepository, ExportRequester, StoredExportJob } from '../repositories/export-jobs.js';
+import { callerSnapshot } from '../repositories/caller-snapshot.js';
+import type { ExportJobRepository, StoredExportJob } from '../repositories/export-jobs.js';
 import { outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 import type { Page } from '../repositories/page.js';
 import { EXPORT_CONTENT_TYPES, EXPORT_TITLES } from './export-names.js';
@@ -97,32 +98,6 @@ export function attachmentDisposition(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
-function requesterOf(caller: Caller): ExportRequester {
-  return {
-    sub: caller.sub,
-    username: caller.username,
-    email: caller.email,
-    firstName: caller.firstName,
-    lastName: caller.lastName,
-    level: caller.level,
-    taxIds: [...caller.taxIds],
-    groups: [...caller.groups],
-    activeCompany: caller.activeCompany,
-    signIn: caller.signIn,
-    txId: caller.txId,
-  };
-}
-
-/** The requester as the list's use case takes a caller (its token no longer matters: the job was allowed). */
-export function callerOf(requester: ExportRequester): Caller {
-  return {
-    ...requester,
-    expiresAt: Number.MAX_SAFE_INTEGER,
-    signIn: requester.signIn ?? 'PASSWORD',
-    txId: requester.txId ?? '',
-  };
-}
-
 export interface ExportRequestDeps {
   readonly jobs: Pick<ExportJobRepository, 'create' | 'unfinished'>;
   readonly outgoing: Pick<Outgoing, 'deliver'>;
@@ -179,7 +154,7 @@ export function makeRequestExport(deps: ExportRequestDeps) {
       list: body.list,
       format: body.format,
       filters,
-      requester: requesterOf(caller),
+      requester: callerSnapshot(caller),
       status: 'QUEUED',
       rows: 0,
       total,

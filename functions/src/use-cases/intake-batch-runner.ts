@@ -5,10 +5,10 @@ import {
   type InvoiceType,
 } from '@portal/shared';
 import { ZipRefusedError, openZipDocuments, type ZipDocument, type ZipDocuments } from '../intake/zip-documents.js';
+import { callerOfSnapshot } from '../repositories/caller-snapshot.js';
 import type { IntakeBatchRepository, StoredIntakeBatch } from '../repositories/intake-batches.js';
 import type { Caller } from '../http/caller.js';
 import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
-import { callerOfUploader } from './intake-batches.js';
 
 /**
  * The intake-batches worker's job for one message (docs/intake-channels.md#zip): the zip is fetched to a local file,
@@ -139,7 +139,7 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
 
   async function registerAll(batch: StoredIntakeBatch, documents: ZipDocuments): Promise<void> {
     const recorded = await deps.batches.recordedKeys(batch.id);
-    const caller = callerOfUploader(batch.uploader);
+    const caller = callerOfSnapshot(batch.uploader);
     const running = new Set<Promise<void>>();
     let failure: { error: unknown } | null = null;
 

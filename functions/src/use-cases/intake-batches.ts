@@ -9,7 +9,8 @@ import {
   type IntakeBatchSummary,
 } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
-import type { IntakeBatchRepository, IntakeUploader, StoredIntakeBatch } from '../repositories/intake-batches.js';
+import { callerSnapshot } from '../repositories/caller-snapshot.js';
+import type { IntakeBatchRepository, StoredIntakeBatch } from '../repositories/intake-batches.js';
 import { outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 import type { PageRequest } from '../repositories/page.js';
 import type { VerifiedUpload } from './uploads.js';
@@ -37,27 +38,6 @@ export interface IntakeBatchRequestDeps {
 
 export interface IntakeBatchReadDeps {
   readonly batches: Pick<IntakeBatchRepository, 'get' | 'recent' | 'results'>;
-}
-
-function uploaderOf(caller: Caller): IntakeUploader {
-  return {
-    sub: caller.sub,
-    username: caller.username,
-    email: caller.email,
-    firstName: caller.firstName,
-    lastName: caller.lastName,
-    level: caller.level,
-    taxIds: [...caller.taxIds],
-    groups: [...caller.groups],
-    activeCompany: caller.activeCompany,
-    signIn: caller.signIn,
-    txId: caller.txId,
-  };
-}
-
-/** The uploader as the intake takes a caller (its token no longer matters: the batch was allowed). */
-export function callerOfUploader(uploader: IntakeUploader): Caller {
-  return { ...uploader, signIn: uploader.signIn as Caller['signIn'], expiresAt: Number.MAX_SAFE_INTEGER };
 }
 
 export function summaryOf(batch: StoredIntakeBatch): IntakeBatchSummary {
@@ -113,7 +93,7 @@ export function makeRequestIntakeBatch(deps: IntakeBatchRequestDeps) {
       company,
       fileName: upload.fileName,
       key: upload.key,
-      uploader: uploaderOf(caller),
+      uploader: callerSnapshot(caller),
       status: 'QUEUED',
       total: null,
       processed: 0,
