@@ -300,6 +300,14 @@ export const suite: BenchSuite = {
         samples: variable.map((lines) => usd(total(lines))),
         target: { max: TARGET_USD_PER_1000 },
       },
+      {
+        id: 'cost.variable.per-1000-invoices.list-prices',
+        label: `  the same at the published list prices, without the regional factor (${prices.regionalFactor.value}×, an assumption)`,
+        unit: 'USD',
+        samples: runs.map((run) =>
+          usd(total(variableCost(run.usage, { ...prices, regionalFactor: { ...prices.regionalFactor, value: 1 } }))),
+        ),
+      },
       ...services.map((service): Figure => ({
         id: `cost.variable.per-1000-invoices.${service.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
         label: `  of which ${service}`,
