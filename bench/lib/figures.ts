@@ -5,7 +5,7 @@ import type { LocalOutputs } from '../../infra/local/outputs.js';
  * promises something about it, a target checked on the median.
  */
 
-export type Unit = 's' | 'ms' | 'KB' | 'MB' | 'req/s' | 'ratio' | 'docs/s' | 'count';
+export type Unit = 's' | 'ms' | 'KB' | 'MB' | 'req/s' | 'ratio' | 'docs/s' | 'count' | 'USD';
 
 /** A bound the median must respect (inclusive). */
 export interface Target {

@@ -29,6 +29,8 @@ export async function startSchedules(
           job.handler({
             source: 'aws.events',
             'detail-type': 'Scheduled Event',
+            // As EventBridge sends it: the rule's ARN (the job's trace span is named after it).
+            resources: [`arn:aws:events:${process.env.AWS_REGION ?? 'us-east-1'}:000000000000:rule/${def.id}`],
             detail: {},
             time: new Date().toISOString(),
           }),

@@ -115,6 +115,14 @@ describe('tracing through the OTLP receiver', () => {
     expect(dynamodb.flatMap((span) => span.attributes['aws.dynamodb.table_names'] as string[])).toContain(
       stage().tableName,
     );
+    // Each call carries the capacity DynamoDB (Local) reported it consumed: what the cost bench prices.
+    for (const span of dynamodb) {
+      expect(span.attributes['aws.dynamodb.consumed_read_units'], span.name).toEqual(expect.any(Number));
+      expect(span.attributes['aws.dynamodb.consumed_write_units'], span.name).toEqual(expect.any(Number));
+    }
+    const [written] = dynamodb.filter((span) => span.name === 'DynamoDB.TransactWriteItems');
+    // A transactional write of the invoice and its index entries: two units per KB, at least one item.
+    expect(written!.attributes['aws.dynamodb.consumed_write_units']).toBeGreaterThanOrEqual(2);
     const [queued] = byService(request!, 'SQS').filter((span) => span.attributes['aws.sqs.queue.url'] === sunatQueue);
     expect(queued).toMatchObject({ name: 'SQS.SendMessage', kind: SPAN_KIND.producer });
 
