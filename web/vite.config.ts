@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { appLayoutVisualRefreshOnly, cloudscapeMessagesInUse } from './build-plugins';
+import { appLayoutVisualRefreshOnly, cloudscapeFontsAsFiles, cloudscapeMessagesInUse } from './build-plugins';
 import { MOCK_MODE, mockProvider } from './mock-plugin';
 
 /**
@@ -18,6 +18,7 @@ export default defineConfig(({ mode }) => ({
     react(),
     appLayoutVisualRefreshOnly(),
     cloudscapeMessagesInUse(fileURLToPath(new URL('./src', import.meta.url))),
+    cloudscapeFontsAsFiles(),
     ...(mode === MOCK_MODE ? [mockProvider()] : []),
   ],
   build: {
