@@ -22,8 +22,18 @@ function showStartupError(): void {
 }
 
 async function start(): Promise<void> {
-  // Configuration first: Amplify must be configured before any screen asks for the session.
-  const config = await loadRuntimeConfig();
+  // Configuration first: Amplify must be configured before any screen asks for the session. Its request goes out
+  // first; the app's code and the first screen's load meanwhile (on a slow network these are round trips one
+  // after the other otherwise). Loading them renders nothing and calls nothing: the app renders below.
+  const configured = loadRuntimeConfig();
+  const app = import('./app');
+  app.catch(() => undefined); // reported by the await below, once the configuration is in
+  // The route table is a small chunk of its own: the first screen's chunk starts loading beside the app's.
+  void import('./routing/routes').then(
+    (routes) => routes.preloadScreen(window.location.pathname),
+    () => undefined, // the router loads the screen again, and reports a failure there
+  );
+  const config = await configured;
   // The mock provider (docs/web-mock.md) answers the API in the browser: it must listen before the first call.
   if (config.mock) await import('./mock/browser').then((module) => module.startMockProvider(config));
   configureAmplify(config);
@@ -32,7 +42,7 @@ async function start(): Promise<void> {
   if (config.waf) loadWafIntegration(config.waf.integrationUrl).catch(() => undefined);
   // Amplify's dictionaries are only needed for texts Amplify itself produces: off the critical path.
   void import('./i18n/amplify-vocabulary').then((module) => module.setUpAmplifyVocabulary());
-  const { App } = await import('./app');
+  const { App } = await app;
   root.render(
     <StrictMode>
       <App />
