@@ -28,6 +28,10 @@ export default defineConfig(({ mode }) => ({
     sourcemap: true,
     manifest: true,
     chunkSizeWarningLimit: 900,
+    // One stylesheet for the whole app: Cloudscape's CSS split per chunk made the invoices screen fetch about 45
+    // small files (113 KB of gzip) before it could render, each a round trip on a phone's network; together they
+    // are 105 KB, linked from index.html and cached for every screen (docs/web-performance.md).
+    cssCodeSplit: false,
     rolldownOptions: {
       output: {
         codeSplitting: {
