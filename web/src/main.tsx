@@ -40,6 +40,11 @@ async function start(): Promise<void> {
   // AWS WAF's challenge starts solving now, beside the first screen, which never waits for it; a failed
   // load is tried again by the first API call, which reports it if it fails again.
   if (config.waf) loadWafIntegration(config.waf.integrationUrl).catch(() => undefined);
+  // The guard's first request goes out now, while the app renders (its module came with the app's code).
+  void import('./session/use-current-user').then(
+    (session) => session.preloadCurrentUser(),
+    () => undefined, // the guard loads it, and reports a failure there
+  );
   // Amplify's dictionaries are only needed for texts Amplify itself produces: off the critical path.
   void import('./i18n/amplify-vocabulary').then((module) => module.setUpAmplifyVocabulary());
   const { App } = await app;
