@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { appLayoutVisualRefreshOnly, cloudscapeMessagesInUse } from './build-plugins';
+import { appLayoutVisualRefreshOnly, cloudscapeFontsAsFiles, cloudscapeMessagesInUse } from './build-plugins';
 import { MOCK_MODE, mockProvider } from './mock-plugin';
 
 /**
@@ -18,6 +18,7 @@ export default defineConfig(({ mode }) => ({
     react(),
     appLayoutVisualRefreshOnly(),
     cloudscapeMessagesInUse(fileURLToPath(new URL('./src', import.meta.url))),
+    cloudscapeFontsAsFiles(),
     ...(mode === MOCK_MODE ? [mockProvider()] : []),
   ],
   build: {
@@ -27,6 +28,10 @@ export default defineConfig(({ mode }) => ({
     sourcemap: true,
     manifest: true,
     chunkSizeWarningLimit: 900,
+    // One stylesheet for the whole app: Cloudscape's CSS split per chunk made the invoices screen fetch about 45
+    // small files (113 KB of gzip) before it could render, each a round trip on a phone's network; together they
+    // are 105 KB, linked from index.html and cached for every screen (docs/web-performance.md).
+    cssCodeSplit: false,
     rolldownOptions: {
       output: {
         codeSplitting: {

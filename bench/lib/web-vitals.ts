@@ -10,7 +10,11 @@ import type { BrowserContext, Page } from 'playwright-core';
  * - FCP: the `first-contentful-paint` paint entry;
  * - long tasks (`longtask` entries), for the total blocking time;
  * - the rows: a MutationObserver notes when the number of rows of the invoices table (cells with
- *   `data-testid="invoice-number"`, one per row) last changed.
+ *   `data-testid="invoice-number"`, one per row) last changed;
+ * - interactions (INP, as web-vitals computes it): every `event` entry (Event Timing, durationThreshold 16 ms)
+ *   and the `first-input` entry, grouped by their interactionId; an interaction lasts as long as its longest
+ *   event, from the input to the next paint after its handlers, and INP is the longest interaction (with fewer
+ *   than 50 interactions, web-vitals takes the longest). Each keeps the breakdown of its longest event.
  */
 
 export interface LoadVitals {
@@ -29,6 +33,19 @@ export interface LoadVitals {
   readonly longTasks: number;
 }
 
+/** One interaction of the page (its longest event), in ms. */
+export interface Interaction {
+  readonly name: string;
+  readonly startMs: number;
+  readonly durationMs: number;
+  /** From the input to its first handler. */
+  readonly inputDelayMs: number;
+  /** The handlers themselves. */
+  readonly processingMs: number;
+  /** From the handlers' end to the next frame painted. */
+  readonly presentationMs: number;
+}
+
 interface RecordedVitals {
   lcp: number;
   lcpElement: string;
@@ -37,12 +54,13 @@ interface RecordedVitals {
   rows: number;
   rowsAt: number | null;
   longTasks: { start: number; duration: number }[];
+  interactions: Record<string, Interaction>;
 }
 
 export const ROW_SELECTOR = '[data-testid="invoice-number"]';
 
 const INIT_SCRIPT = `(() => {
-  const state = { lcp: 0, lcpElement: '', cls: 0, fcp: null, rows: 0, rowsAt: null, longTasks: [] };
+  const state = { lcp: 0, lcpElement: '', cls: 0, fcp: null, rows: 0, rowsAt: null, longTasks: [], interactions: {} };
   Object.defineProperty(window, '__portalVitals', { value: state });
   const describe = (element) => {
     if (!element) return '';
@@ -50,9 +68,9 @@ const INIT_SCRIPT = `(() => {
     const text = (element.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
     return element.tagName.toLowerCase() + (id ? '#' + id : '') + (text ? ' "' + text + '"' : '');
   };
-  const observe = (type, onEntry) => {
+  const observe = (type, onEntry, options) => {
     try {
-      new PerformanceObserver((list) => list.getEntries().forEach(onEntry)).observe({ type, buffered: true });
+      new PerformanceObserver((list) => list.getEntries().forEach(onEntry)).observe({ type, buffered: true, ...options });
     } catch (error) {
       console.warn('PerformanceObserver ' + type + ': ' + error);
     }
@@ -68,6 +86,21 @@ const INIT_SCRIPT = `(() => {
     if (entry.name === 'first-contentful-paint') state.fcp = entry.startTime;
   });
   observe('longtask', (entry) => state.longTasks.push({ start: entry.startTime, duration: entry.duration }));
+  const interaction = (entry) => {
+    if (!entry.interactionId) return;
+    const known = state.interactions[entry.interactionId];
+    if (known && known.durationMs >= entry.duration) return;
+    state.interactions[entry.interactionId] = {
+      name: entry.name,
+      startMs: entry.startTime,
+      durationMs: entry.duration,
+      inputDelayMs: entry.processingStart - entry.startTime,
+      processingMs: entry.processingEnd - entry.processingStart,
+      presentationMs: Math.max(0, entry.startTime + entry.duration - entry.processingEnd),
+    };
+  };
+  observe('event', interaction, { durationThreshold: 16 });
+  observe('first-input', interaction);
   new MutationObserver(() => {
     const rows = document.querySelectorAll(${JSON.stringify(ROW_SELECTOR)}).length;
     if (rows !== state.rows) {
@@ -126,4 +159,20 @@ export async function readVitals(page: Page, minRows: number, quietMs = 1000): P
     tbtMs: blockingTime(state.longTasks, state.fcp, state.rowsAt),
     longTasks: state.longTasks.length,
   };
+}
+
+/** Every interaction the recorder saw in `page` so far, in the order they started. */
+export async function readInteractions(page: Page): Promise<Interaction[]> {
+  const state = await page.evaluate(() => (globalThis as unknown as { __portalVitals: RecordedVitals }).__portalVitals);
+  return Object.values(state.interactions).sort((a, b) => a.startMs - b.startMs);
+}
+
+/** The page's cumulative layout shift so far (every shift without recent input, from navigation on). */
+export async function readLayoutShift(page: Page): Promise<number> {
+  return page.evaluate(() => (globalThis as unknown as { __portalVitals: RecordedVitals }).__portalVitals.cls);
+}
+
+/** INP as web-vitals reports it for a page with fewer than 50 interactions: the longest one (0 with none). */
+export function interactionToNextPaint(interactions: readonly Interaction[]): number {
+  return interactions.reduce((longest, interaction) => Math.max(longest, interaction.durationMs), 0);
 }

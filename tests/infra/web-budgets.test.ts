@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WEB_BUDGETS } from '../../bench/lib/web-budgets.js';
 import { measureWebSizes, sizeBudgetFailures, type WebSizes } from '../../bench/lib/web-sizes.js';
@@ -10,9 +12,11 @@ import { ensureWebBuild } from '../../infra/local/web-build.js';
  */
 describe('web app size budgets', () => {
   let sizes: WebSizes;
+  let dist: string;
 
   beforeAll(async () => {
-    sizes = measureWebSizes(await ensureWebBuild((line) => console.log(line)));
+    dist = await ensureWebBuild((line) => console.log(line));
+    sizes = measureWebSizes(dist);
   });
 
   it('finds the entry, the screens of the route table and their chunks', () => {
@@ -35,5 +39,22 @@ describe('web app size budgets', () => {
 
   it(`keeps every route's chunk (with the chunks only it needs) within ${WEB_BUDGETS.routeChunkKb} KB of gzip`, () => {
     expect(sizeBudgetFailures(sizes).filter((failure) => !failure.startsWith('initial JS'))).toEqual([]);
+  });
+
+  it('keeps the fonts out of the CSS the first paint waits for, and preloads the faces the screens use', () => {
+    const css = readdirSync(path.join(dist, 'assets')).filter((file) => file.endsWith('.css'));
+    for (const file of css) {
+      expect(readFileSync(path.join(dist, 'assets', file), 'utf8'), file).not.toMatch(/data:font\//);
+    }
+    const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+    const preloaded = [
+      ...html.matchAll(/<link rel="preload" as="font" type="font\/woff2" crossorigin href="\/([^"]+)">/g),
+    ].map((match) => match[1]!);
+    expect(preloaded.map((file) => /open-sans-(\d+-\w+)-/.exec(file)?.[1]).sort()).toEqual([
+      '400-italic',
+      '400-normal',
+      '700-normal',
+    ]);
+    for (const file of preloaded) expect(existsSync(path.join(dist, file)), file).toBe(true);
   });
 });

@@ -22,17 +22,32 @@ function showStartupError(): void {
 }
 
 async function start(): Promise<void> {
-  // Configuration first: Amplify must be configured before any screen asks for the session.
-  const config = await loadRuntimeConfig();
+  // Configuration first: Amplify must be configured before any screen asks for the session. Its request goes out
+  // first; the app's code and the first screen's load meanwhile (on a slow network these are round trips one
+  // after the other otherwise). Loading them renders nothing and calls nothing: the app renders below.
+  const configured = loadRuntimeConfig();
+  const app = import('./app');
+  app.catch(() => undefined); // reported by the await below, once the configuration is in
+  // The route table is a small chunk of its own: the first screen's chunk starts loading beside the app's.
+  void import('./routing/routes').then(
+    (routes) => routes.preloadScreen(window.location.pathname),
+    () => undefined, // the router loads the screen again, and reports a failure there
+  );
+  const config = await configured;
   // The mock provider (docs/web-mock.md) answers the API in the browser: it must listen before the first call.
   if (config.mock) await import('./mock/browser').then((module) => module.startMockProvider(config));
   configureAmplify(config);
   // AWS WAF's challenge starts solving now, beside the first screen, which never waits for it; a failed
   // load is tried again by the first API call, which reports it if it fails again.
   if (config.waf) loadWafIntegration(config.waf.integrationUrl).catch(() => undefined);
+  // The guard's first request goes out now, while the app renders (its module came with the app's code).
+  void import('./session/use-current-user').then(
+    (session) => session.preloadCurrentUser(),
+    () => undefined, // the guard loads it, and reports a failure there
+  );
   // Amplify's dictionaries are only needed for texts Amplify itself produces: off the critical path.
   void import('./i18n/amplify-vocabulary').then((module) => module.setUpAmplifyVocabulary());
-  const { App } = await import('./app');
+  const { App } = await app;
   root.render(
     <StrictMode>
       <App />

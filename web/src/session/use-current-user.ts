@@ -1,4 +1,4 @@
-import useSWR, { useSWRConfig } from 'swr';
+import useSWR, { preload, useSWRConfig } from 'swr';
 import { useCallback } from 'react';
 import { signOut as amplifySignOut } from 'aws-amplify/auth';
 import { parseTaxIds, routes, type SessionUser } from '@portal/shared';
@@ -7,7 +7,7 @@ import { runtimeConfig, usesMockProvider } from '../config/runtime-config';
 import { endMockSession } from './mock-session';
 import { endHostedUiSession } from './corporate-sign-in';
 import { chooseCompany } from './active-company';
-import { nextSessionEpoch, useSessionEpoch } from './session-epoch';
+import { nextSessionEpoch, sessionEpoch, useSessionEpoch } from './session-epoch';
 
 const CURRENT_USER = 'session/current-user';
 
@@ -19,6 +19,15 @@ function currentUserKey(epoch: number) {
 async function loadCurrentUser(): Promise<SessionUser | null> {
   if (!(await hasSession())) return null;
   return apiCall(routes.getCurrentUser);
+}
+
+/**
+ * Starts loading the signed-in user (the guard's first question) as soon as the configuration is in, before the
+ * app has rendered: useCurrentUser then takes this answer (SWR's preload) instead of asking again. On a phone
+ * the app's first render takes a second or more, which the request no longer waits for.
+ */
+export function preloadCurrentUser(): void {
+  preload(currentUserKey(sessionEpoch()), loadCurrentUser).catch(() => undefined); // the guard reports it
 }
 
 /** The user the navigation guard checks, loaded once per session and cached by SWR. */

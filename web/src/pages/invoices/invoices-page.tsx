@@ -193,12 +193,14 @@ export default function InvoicesPage() {
   const [zipLinked] = useState(() => new URLSearchParams(location.search).get('zip'));
   const zip = useZipUpload(canSubmit ? zipLinked : null);
 
+  // The columns do not change when an invoice opens (openDetail does): a new set would make the table lay out
+  // and measure every column again in the frame that opens the sidebar.
   const columns = useMemo(
     () =>
       invoiceColumns(
         {
           detailHref,
-          onOpenDetail: openDetail,
+          onOpenDetail: (invoice) => handlers.current.openDetail(invoice),
           onFileAction: (action, invoice) => {
             if (action === 'xml') void fileActions.downloadXml(invoice);
             else if (action === 'pdf') void fileActions.viewPdf(invoice);
@@ -207,7 +209,7 @@ export default function InvoicesPage() {
         },
         display.columnWidths,
       ),
-    [detailHref, openDetail, fileActions, display.columnWidths],
+    [detailHref, fileActions, display.columnWidths],
   );
   const sortingColumn = columns.find((column) => column.id === sorting.columnId);
   const items = useMemo(
