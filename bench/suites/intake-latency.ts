@@ -287,6 +287,46 @@ async function approveOnce(
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
 
+interface Span {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId: string | null;
+  readonly name: string;
+  readonly startTimeUnixNano: string;
+  readonly endTimeUnixNano: string;
+}
+
+const spanMs = (span: Span) => Number(BigInt(span.endTimeUnixNano) - BigInt(span.startTimeUnixNano)) / 1e6;
+
+/**
+ * Where a handler's time goes, from the spans the stage's OTLP receiver kept: for the latest `count` invocation spans
+ * named `name`, the median of each and of its direct children's time by name (a call made twice counts twice).
+ */
+async function breakdown(otlp: string, name: string, count: number): Promise<string> {
+  // A worker's span is named after its queue, whose name the stage prefixes: matched by its end.
+  const latest = ((await (await fetch(`${otlp}/api/spans?limit=10000`)).json()) as { spans: Span[] }).spans;
+  const roots = latest
+    .filter((span) => span.name === name || span.name.endsWith(`-${name.split(' ')[1]}`))
+    .slice(-count);
+  const byChild = new Map<string, number[]>();
+  for (const root of roots) {
+    const trace = ((await (await fetch(`${otlp}/api/traces/${root.traceId}`)).json()) as { spans: Span[] }).spans;
+    const totals = new Map<string, number>();
+    for (const child of trace.filter((span) => span.parentSpanId === root.spanId)) {
+      totals.set(child.name, (totals.get(child.name) ?? 0) + spanMs(child));
+    }
+    for (const [child, ms] of totals) byChild.set(child, [...(byChild.get(child) ?? []), ms]);
+  }
+  if (roots.length === 0) return `${name}: no spans`;
+  const median = (values: number[]) => percentile(values, 50).toFixed(0);
+  const children = [...byChild]
+    .sort((a, b) => percentile(b[1], 50) - percentile(a[1], 50))
+    .map(
+      ([child, values]) => `${child} ${median(values)}${values.length < roots.length ? ` (in ${values.length})` : ''}`,
+    );
+  return `${name} ${median(roots.map(spanMs))} ms (${roots.length} spans): ${children.join(', ')}`;
+}
+
 /**
  * Issue 25's "intake end to end" on the local stage, one invoice at a time (latency, not throughput): the supplier's
  * 'Cargar XML' until the supplier's list shows the invoice VALID (the SUNAT simulator answering at once), and the
@@ -334,6 +374,16 @@ export const suite: BenchSuite = {
     context.log(`  p50 of its legs (ms): ${legs(intake, ['upload', 'register', 'valid'])}`);
     context.log(`approve → MIRO at SAP (ms): ${approval.map((t) => t.total.toFixed(0)).join(' ')}`);
     context.log(`  p50 of its legs (ms): ${legs(approval, ['approve', 'posted'])}`);
+    // Where the handlers' time went, from their traces (medians, ms).
+    const otlp = stage.outputs.endpoints.otlp;
+    for (const span of [
+      'POST /invoices',
+      'process SunatValidation',
+      'POST /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/approve',
+      'process MiroRequests',
+    ]) {
+      context.log(`  ${await breakdown(otlp, span, count)}`);
+    }
 
     const totals = intake.map((t) => t.total);
     const approvals = approval.map((t) => t.total);
