@@ -303,10 +303,10 @@ const spanMs = (span: Span) => Number(BigInt(span.endTimeUnixNano) - BigInt(span
  * named `name`, the median of each and of its direct children's time by name (a call made twice counts twice).
  */
 async function breakdown(otlp: string, name: string, count: number): Promise<string> {
-  // A worker's span is named after its queue, whose name the stage prefixes: matched by its end.
+  // A worker's span is named after its queue, whose name the stage prefixes and lowers: matched by its end.
   const latest = ((await (await fetch(`${otlp}/api/spans?limit=10000`)).json()) as { spans: Span[] }).spans;
   const roots = latest
-    .filter((span) => span.name === name || span.name.endsWith(`-${name.split(' ')[1]}`))
+    .filter((span) => span.name === name || span.name.endsWith(`-${name.split(' ')[1]!.toLowerCase()}`))
     .slice(-count);
   const byChild = new Map<string, number[]>();
   for (const root of roots) {
