@@ -15,13 +15,19 @@ export const REQUIRE_SHIM =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 /**
- * The one module replaced in the bundles: the SDK's default credential chain (SSO, shared ini files, processes, web
- * identity, IMDS…: ~130 KB of nested clients and XML protocols, a fifth of a large bundle and of its cold import),
- * for code that cannot run in Lambda: Lambda always hands the function's role credentials over as environment
- * variables, which the replacement reads. The local stage runs the handlers unbundled, with the real chain.
+ * Modules replaced in the bundles:
+ * - the SDK's default credential chain (SSO, shared ini files, processes, web identity, IMDS…: ~130 KB of nested
+ *   clients and XML protocols, a fifth of a large bundle and of its cold import), for code that cannot run in Lambda:
+ *   Lambda always hands the function's role credentials over as environment variables, which the replacement reads;
+ * - the S3 client, one copy: @aws-sdk/s3-presigned-post pins the client-s3 of its own release exactly, which npm
+ *   keeps nested beside ours (a second client-s3 of ~75 KB, its schemas and errors, in every function that takes
+ *   uploads). The presigner only reads the client's config and resolves PutObject's endpoint with it, the same in
+ *   both releases of the one monorepo; it is given ours.
+ * The local stage runs the handlers unbundled, with the real chain (and the nested copy).
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': path.join(ROOT_DIR, 'functions/src/bundle/credentials-from-env.mjs'),
+  '@aws-sdk/client-s3': path.join(ROOT_DIR, 'node_modules/@aws-sdk/client-s3/dist-es/index.js'),
 };
 
 /** The esbuild options both bundlers use (CDK passes the same through NodejsFunction's props and arguments). */

@@ -1,11 +1,21 @@
 import type { Currency } from './domain.js';
 
 const CURRENCY_PREFIX: Record<Currency, string> = { PEN: 'S/ ', USD: '$ ' };
-const NUMBER = new Intl.NumberFormat('es-PE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * Built on first use, not when the module loads: a formatter loads its locale's (or time zone's) ICU data, some
+ * milliseconds that every function importing this module would otherwise pay at its cold start, used or not.
+ */
+function lazily<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const number = lazily(() => new Intl.NumberFormat('es-PE', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
 
 /** Money as the spec shows it: 'S/ 1,234.50' or '$ 99.00' (Peruvian grouping, two decimals). */
 export function formatMoney(amount: number, currency: Currency = 'PEN'): string {
-  return CURRENCY_PREFIX[currency] + NUMBER.format(amount);
+  return CURRENCY_PREFIX[currency] + number().format(amount);
 }
 
 /**
@@ -24,15 +34,18 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** A timestamp without a zone designator: read as UTC (the API writes every timestamp in UTC). */
 const WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 
-const LIMA_CLOCK = new Intl.DateTimeFormat('en-GB', {
-  timeZone: LIMA_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+const limaClock = lazily(
+  () =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: LIMA_TIME_ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }),
+);
 
 interface LimaMoment {
   readonly year: string;
@@ -47,7 +60,7 @@ function limaMoment(at: Date | string): LimaMoment | null {
   const date = typeof at === 'string' ? new Date(WITHOUT_ZONE.test(at) ? `${at}Z` : at) : at;
   if (Number.isNaN(date.getTime())) return null;
   const parts: Record<string, string> = {};
-  for (const part of LIMA_CLOCK.formatToParts(date)) parts[part.type] = part.value;
+  for (const part of limaClock().formatToParts(date)) parts[part.type] = part.value;
   const { year, month, day, hour, minute } = parts;
   if (!year || !month || !day || !hour || !minute) return null;
   return { year, month, day, hour, minute };

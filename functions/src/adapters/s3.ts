@@ -114,6 +114,12 @@ async function readAtMost(body: unknown, length: number): Promise<Uint8Array> {
   return new Uint8Array(Buffer.concat(chunks).subarray(0, length));
 }
 
+/** A value made on first use, then kept. */
+function lazily<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
 /** The S3 client's configuration for a bucket. */
 export function clientConfig(bucket: S3Bucket): S3ClientConfig {
   return {
@@ -126,12 +132,14 @@ export function clientConfig(bucket: S3Bucket): S3ClientConfig {
 
 export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => new Date()): DocumentFiles {
   const config = clientConfig(bucket);
-  const client = telemetry.instrumentClient(new S3Client(config));
-  const presigner = new S3Client(config);
+  // Each client is built when first used: a function uses one or two of them (the uploads' ticket only presigns,
+  // the intake only reads and writes), and each costs its cold start some milliseconds to build.
+  const client = lazily(() => telemetry.instrumentClient(new S3Client(config)));
+  const presigner = lazily(() => new S3Client(config));
   // The links' signer addresses the bucket by the domain the distribution forwards to, as it is (with
   // bucketEndpoint, the SDK takes the Bucket parameter for the bucket's URL).
   const links = bucket.links;
-  const linkSigner = links ? new S3Client({ ...config, bucketEndpoint: true }) : presigner;
+  const linkSigner = links ? lazily(() => new S3Client({ ...config, bucketEndpoint: true })) : presigner;
   const linkBucket = links ? `https://${links.bucketDomain}` : bucket.name;
   const Bucket = bucket.name;
 
@@ -141,7 +149,7 @@ export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => ne
         Object.entries(policy.metadata).map(([name, value]) => [`${META_PREFIX}${name}`, value]),
       );
       // Every field becomes an exact ({field: value}) condition; the key, its type and its size are stated too.
-      const post = await createPresignedPost(presigner, {
+      const post = await createPresignedPost(presigner(), {
         Bucket,
         Key: policy.key,
         Expires: policy.expiresInSeconds,
@@ -158,7 +166,7 @@ export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => ne
 
     async presignGet(link) {
       const url = await getSignedUrl(
-        linkSigner,
+        linkSigner(),
         new GetObjectCommand({
           Bucket: linkBucket,
           Key: link.key,
@@ -174,7 +182,7 @@ export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => ne
 
     async head(key) {
       try {
-        const result = await client.send(new HeadObjectCommand({ Bucket, Key: key }));
+        const result = await client().send(new HeadObjectCommand({ Bucket, Key: key }));
         return {
           size: result.ContentLength ?? 0,
           contentType: result.ContentType ?? null,
@@ -189,7 +197,7 @@ export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => ne
     async readStart(key, length) {
       if (length <= 0) return new Uint8Array(0);
       try {
-        const result = await client.send(new GetObjectCommand({ Bucket, Key: key, Range: `bytes=0-${length - 1}` }));
+        const result = await client().send(new GetObjectCommand({ Bucket, Key: key, Range: `bytes=0-${length - 1}` }));
         return result.Body ? await readAtMost(result.Body, length) : new Uint8Array(0);
       } catch (error) {
         if (isMissing(error)) return null;
@@ -200,13 +208,13 @@ export function makeDocumentFiles(bucket: S3Bucket, clock: () => Date = () => ne
     },
 
     async put(key, bytes, contentType, metadata) {
-      await client.send(
+      await client().send(
         new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: contentType, Metadata: { ...metadata } }),
       );
     },
 
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      await client().send(new DeleteObjectCommand({ Bucket, Key: key }));
     },
   };
 }

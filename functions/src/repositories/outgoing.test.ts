@@ -12,7 +12,7 @@ const COMMITTED_AT = new Date('2026-11-02T10:00:00Z');
  * The outgoing items as DynamoDB keeps them (by key; the relay's query reads a queue's items), and queues that
  * record each message with the traceparent the SQS client's instrumentation would give it at that moment.
  */
-function world() {
+function world(options: { refusing?: QueueKey; gate?: Promise<void> } = {}) {
   const items = new Map<string, Record<string, unknown>>();
   const db = {
     send: async (command: unknown) => {
@@ -33,11 +33,15 @@ function world() {
     },
   } as unknown as DynamoDBDocumentClient;
   const sent: { queue: QueueKey; body: Record<string, unknown>; traceparent?: string }[] = [];
+  const started: QueueKey[] = [];
   const queues = Object.fromEntries(
     (Object.keys(QUEUES) as QueueKey[]).map((queue): [QueueKey, Queue] => [
       queue,
       {
         send: async (body) => {
+          started.push(queue);
+          await options.gate;
+          if (queue === options.refusing) throw new Error('SQS is unreachable');
           const traceparent = injectIntoMessageAttributes(undefined)?.[TRACEPARENT]?.StringValue;
           sent.push({ queue, body: body as Record<string, unknown>, traceparent });
         },
@@ -65,7 +69,7 @@ function world() {
     runs.push(trace.getActiveSpan()!.spanContext().traceId);
     return outgoing.relay(new Date('2026-11-02T10:04:00Z'));
   });
-  return { outgoing, sent, commit, sweep, runs };
+  return { outgoing, sent, started, items, commit, sweep, runs };
 }
 
 describe('the outbox of queue messages', () => {
@@ -99,5 +103,22 @@ describe('the outbox of queue messages', () => {
     await w.sweep({ 'detail-type': 'Scheduled Event', resources: ['arn:aws:events:x:1:rule/sweeper'] });
     expect(w.sent).toHaveLength(1);
     expect(w.sent[0]!.traceparent?.split('-')[1]).toBe(w.runs[0]);
+  });
+
+  it("sends a change's messages at once, and keeps the one its queue refuses for the relay", async () => {
+    let open!: () => void;
+    const w = world({ refusing: 'notifications', gate: new Promise<void>((resolve) => (open = resolve)) });
+    const sunat = w.commit('sunatValidation', { invoiceId: 'F001-1' });
+    const notice = w.commit('notifications', { event: 'INVOICE_RECEIVED' });
+    const delivering = w.outgoing.deliver([sunat.message, notice.message]);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Both sends are under way before either answers.
+    expect(w.started).toEqual(['sunatValidation', 'notifications']);
+    open();
+    await delivering;
+    expect(w.sent.map((message) => message.queue)).toEqual(['sunatValidation']);
+    expect(w.items.get(sunat.item.pk)!.sentAt).toBeDefined();
+    // Never marked sent: the relay finds it due and sends it again.
+    expect(w.items.get(notice.item.pk)!.sentAt).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ import {
 import { NS } from './namespaces.js';
 import { screenXml } from './screen.js';
 import { childOf, childrenOf, pathOf, readXmlTree, textOf, type XmlElement } from './xml-tree.js';
+import { CDR_LIMITS } from './cdr-limits.js';
 
 /*
  * SUNAT's Constancia de Recepción (CDR), issue 24 (docs/ap-cdr.md): a UBL ApplicationResponse, delivered to the
@@ -29,15 +30,7 @@ import { childOf, childrenOf, pathOf, readXmlTree, textOf, type XmlElement } fro
  * check (shared/src/rules/cdr.ts). The same screen as for documents runs first: size, no DTD, no entity.
  */
 
-/** A CDR is a few kilobytes: a signature, a dozen fields and its observations. */
-export const CDR_LIMITS = {
-  maxBytes: 256 * 1024,
-  maxDepth: 32,
-  maxElements: 5_000,
-  maxNotes: 100,
-  /** SUNAT's descriptions and observations are a sentence; a paragraph at most. */
-  maxText: 1_000,
-} as const;
+export { CDR_LIMITS };
 
 export interface CdrNote {
   /** SUNAT's return code of the observation (4000 and above), when the CDR gives one. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CDR_LIMITS } from '../ubl/cdr.js';
+import { CDR_LIMITS } from '../ubl/cdr-limits.js';
 import {
   BadRequestError,
   ForbiddenError,
