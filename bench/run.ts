@@ -14,7 +14,7 @@ import { renderMarkdown, renderSummary, type BenchReport } from './lib/report.js
  * run of every suite — bench/results/summary.md. `--check` exits 1 when a median misses its target.
  */
 
-const SUITE_ORDER = ['functions', 'web', 'ubl', 'exports', 'zip-intake', 'api'];
+const SUITE_ORDER = ['functions', 'web', 'ubl', 'exports', 'zip-intake', 'api', 'scale'];
 
 interface Options {
   readonly check: boolean;
