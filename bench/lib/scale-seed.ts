@@ -12,7 +12,7 @@ import { addBenchInvoices } from './api-seed.js';
 export const SEED_VERSION = 1;
 
 /** Invoices written between checkpoints. */
-export const SEED_CHUNK = 25_000;
+export const SEED_CHUNK = 5_000;
 
 export interface SeedCheckpoint {
   readonly version: number;
