@@ -14,7 +14,18 @@ import { renderMarkdown, renderSummary, type BenchReport } from './lib/report.js
  * run of every suite — bench/results/summary.md. `--check` exits 1 when a median misses its target.
  */
 
-const SUITE_ORDER = ['functions', 'web', 'ubl', 'exports', 'zip-intake', 'api', 'cost'];
+const SUITE_ORDER = [
+  'functions',
+  'web',
+  'web-phone',
+  'ubl',
+  'exports',
+  'zip-intake',
+  'intake-latency',
+  'api',
+  'cost',
+  'scale',
+];
 
 interface Options {
   readonly check: boolean;

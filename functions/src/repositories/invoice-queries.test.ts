@@ -226,8 +226,11 @@ function fakeTable(items: Record<string, unknown>[]) {
     const values = input.ExpressionAttributeValues!;
     const start = input.ExclusiveStartKey as ItemKey | undefined;
     expect(start === undefined || start.pk === values[':pk']).toBe(true);
+    // The keys of a prefix, asked as the key range BETWEEN :from AND :to.
+    expect(input.KeyConditionExpression).toBe('pk = :pk AND sk BETWEEN :from AND :to');
+    const [from, to] = [values[':from'] as string, values[':to'] as string];
     const evaluated = items
-      .filter((item) => item.pk === values[':pk'] && String(item.sk).startsWith(values[':prefix'] as string))
+      .filter((item) => item.pk === values[':pk'] && String(item.sk) >= from && String(item.sk) <= to)
       .sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1))
       .filter((item) => start === undefined || String(item.sk) > start.sk)
       .slice(0, input.Limit);

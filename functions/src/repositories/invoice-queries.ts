@@ -11,6 +11,7 @@ import {
   type InvoiceType,
 } from '@portal/shared';
 import { decodeMergedCursor, encodeMergedCursor, type PartitionPosition } from './cursor.js';
+import { prefixRange } from './key-range.js';
 import type { Page, PageRequest } from './page.js';
 
 /**
@@ -315,21 +316,17 @@ async function fetchPartition(
   const items: FetchedItem<RawItem>[] = [];
   let startKey = startKeyOf(query, position);
   let queries = 0;
+  // A due range as asked, or the keys under the prefix as a key range (key-range.ts says why not begins_with).
+  const range = query.range ?? prefixRange(query.sortKeyPrefix);
   do {
     const result = await db.send(
       new QueryCommand({
         TableName: table,
         IndexName: def.name,
-        KeyConditionExpression: query.range
-          ? '#pk = :pk AND #sk BETWEEN :from AND :to'
-          : '#pk = :pk AND begins_with(#sk, :prefix)',
+        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
         FilterExpression: filter?.expression,
         ExpressionAttributeNames: { '#pk': def.partitionKey, '#sk': def.sortKey, ...filter?.names },
-        ExpressionAttributeValues: {
-          ':pk': query.partition,
-          ...(query.range ? { ':from': query.range.from, ':to': query.range.to } : { ':prefix': query.sortKeyPrefix }),
-          ...filter?.values,
-        },
+        ExpressionAttributeValues: { ':pk': query.partition, ':from': range.from, ':to': range.to, ...filter?.values },
         // Newest received first; a due range soonest first.
         ScanIndexForward: query.range !== undefined,
         // Unfiltered, every item evaluated is a match: read no more than the page needs.

@@ -12,6 +12,7 @@ import {
 } from '@portal/shared';
 import { decodeMergedCursor, encodeMergedCursor } from './cursor.js';
 import type { InvoiceFilter, InvoiceScope, QueryBudget } from './invoice-queries.js';
+import { prefixRange } from './key-range.js';
 import type { Page, PageRequest } from './page.js';
 
 /**
@@ -111,14 +112,16 @@ export async function runInvoiceSearch(
     throw new BadRequestError('ERROR_INVALID_CURSOR');
   }
 
+  const tokens = prefixRange(driving);
   const taken: InvoiceSummary[] = [];
   let startKey: RawItem | undefined = position ? { pk: position[0], sk: position[1] } : undefined;
   for (let queries = 0; queries < budget.queriesPerPartition; queries++) {
     const result = await db.send(
       new QueryCommand({
         TableName: table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': partition, ':prefix': driving },
+        // The keys starting with the driving term, as a key range (key-range.ts says why not begins_with).
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': partition, ':from': tokens.from, ':to': tokens.to },
         Limit: budget.itemsPerQuery,
         ExclusiveStartKey: startKey,
       }),

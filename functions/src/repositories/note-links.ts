@@ -2,6 +2,7 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { auditEventOf, invoiceAuditWrite, type AuditStamp } from './invoice-audit.js';
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Invoice, keys, numberTokens, type NoteAdjustments } from '@portal/shared';
+import { prefixRange } from './key-range.js';
 
 /**
  * The links between notes and their originals (issue 21, docs/data-design.md "Notes and their original"): under the
@@ -73,14 +74,20 @@ export function makeNoteLinks(db: DynamoDBDocumentClient, table: string) {
      */
     async anotherSupplierHolds(client: string, ref: InvoiceRef): Promise<boolean> {
       const token = numberTokens(ref.id)[0]!;
+      // The items of exactly this number, as a key range (key-range.ts says why not begins_with).
+      const exact = prefixRange(`${token}#`);
       let start: Record<string, unknown> | undefined;
       // An exact series-number at one company is held by a few suppliers at most: three pages are plenty.
       for (let page = 0; page < 3; page++) {
         const result = await db.send(
           new QueryCommand({
             TableName: table,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :token)',
-            ExpressionAttributeValues: { ':pk': keys.searchPartition('CLIENT', client, token), ':token': `${token}#` },
+            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+            ExpressionAttributeValues: {
+              ':pk': keys.searchPartition('CLIENT', client, token),
+              ':from': exact.from,
+              ':to': exact.to,
+            },
             Limit: 100,
             ExclusiveStartKey: start,
           }),

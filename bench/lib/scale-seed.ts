@@ -1,0 +1,96 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { LocalOutputs } from '../../infra/local/outputs.js';
+import { addBenchInvoices } from './api-seed.js';
+
+/**
+ * The scale suite's large table, kept between runs: a stage data directory under .local keyed by SEED_VERSION
+ * (bump it whenever what api-seed.ts writes changes: items, keys, search items, counters), grown chunk by chunk
+ * with a checkpoint file beside the stage's data, so that an interrupted or time-boxed seeding resumes where it
+ * stopped and a later run measures at once.
+ */
+export const SEED_VERSION = 1;
+
+/** Invoices written between checkpoints. */
+export const SEED_CHUNK = 5_000;
+
+export interface SeedCheckpoint {
+  readonly version: number;
+  /** Benchmark invoices [0, invoices) are in the table, with their search items and counters. */
+  readonly invoices: number;
+  /** Seconds spent writing them, over every run that added some. */
+  readonly seconds: number;
+  /** Search items written, by partition. */
+  readonly searchItems: Readonly<Record<string, number>>;
+  /** Which search items were written: the partitions the benchmark reads, or every one. */
+  readonly searchPartitions: 'read' | 'all';
+}
+
+const FILE = 'scale-seed.json';
+
+export function readCheckpoint(dataDir: string, searchPartitions: 'read' | 'all'): SeedCheckpoint {
+  const file = path.join(dataDir, FILE);
+  const empty: SeedCheckpoint = { version: SEED_VERSION, invoices: 0, seconds: 0, searchItems: {}, searchPartitions };
+  if (!existsSync(file)) return empty;
+  const checkpoint = JSON.parse(readFileSync(file, 'utf8')) as SeedCheckpoint;
+  if (checkpoint.version !== SEED_VERSION || checkpoint.searchPartitions !== searchPartitions) {
+    throw new Error(
+      `${file} is of seed version ${checkpoint.version} (${checkpoint.searchPartitions}), not ${SEED_VERSION} (${searchPartitions}): remove ${dataDir}`,
+    );
+  }
+  return checkpoint;
+}
+
+function writeCheckpoint(dataDir: string, checkpoint: SeedCheckpoint): void {
+  writeFileSync(path.join(dataDir, FILE), `${JSON.stringify(checkpoint, null, 2)}\n`);
+}
+
+/** The chunks [from, to) that take the table from `have` invoices to `want`, each at most SEED_CHUNK. */
+export function seedChunks(have: number, want: number): [number, number][] {
+  const chunks: [number, number][] = [];
+  for (let from = have; from < want; from += SEED_CHUNK) chunks.push([from, Math.min(want, from + SEED_CHUNK)]);
+  return chunks;
+}
+
+export interface GrowOptions {
+  readonly dataDir: string;
+  readonly want: number;
+  readonly partitions: ReadonlySet<string> | 'all';
+  /** Stop adding chunks once this many seconds went by (the table keeps what was written; a later run resumes). */
+  readonly budgetSeconds: number;
+  readonly parallel: number;
+  log(line: string): void;
+}
+
+/**
+ * Adds benchmark invoices to the kept table up to `want`, a chunk at a time, writing the checkpoint after each
+ * chunk's items and counters are in. A chunk cut short by a crash is written again whole on the next run
+ * (its items are Puts of the same keys; its counters are added only once the chunk is in).
+ */
+export async function growSeed(outputs: LocalOutputs, options: GrowOptions): Promise<SeedCheckpoint> {
+  const kind = options.partitions === 'all' ? 'all' : 'read';
+  let checkpoint = readCheckpoint(options.dataDir, kind);
+  const started = Date.now();
+  for (const [from, to] of seedChunks(checkpoint.invoices, options.want)) {
+    if ((Date.now() - started) / 1000 >= options.budgetSeconds) {
+      options.log(`seeding budget of ${options.budgetSeconds} s spent at ${checkpoint.invoices} invoices`);
+      break;
+    }
+    const chunkStarted = Date.now();
+    const added = await addBenchInvoices(outputs, from, to, {
+      searchPartitions: options.partitions,
+      parallel: options.parallel,
+    });
+    const seconds = (Date.now() - chunkStarted) / 1000;
+    const searchItems = { ...checkpoint.searchItems };
+    for (const [partition, count] of Object.entries(added.searchItems)) {
+      searchItems[partition] = (searchItems[partition] ?? 0) + count;
+    }
+    checkpoint = { ...checkpoint, invoices: to, seconds: checkpoint.seconds + seconds, searchItems };
+    writeCheckpoint(options.dataDir, checkpoint);
+    options.log(
+      `  ${to} invoices (${Math.round((to - from) / seconds)} invoices/s for this chunk, ${Math.round(checkpoint.seconds)} s in all)`,
+    );
+  }
+  return checkpoint;
+}
