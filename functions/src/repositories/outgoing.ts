@@ -110,18 +110,23 @@ export function makeOutgoing(
   }
 
   return {
-    /** Sends committed messages now; one that cannot be sent stays for the relay. */
+    /**
+     * Sends committed messages now, all at once (each its own queue's concern: SQS keeps no order between them); one
+     * that cannot be sent stays for the relay.
+     */
     async deliver(messages: readonly OutgoingMessage[]): Promise<void> {
-      for (const message of messages) {
-        try {
-          await telemetry.continueTrace(message.trace, `send ${message.queue}`, () =>
-            queues[message.queue].send(withId(message.body, message.id)),
-          );
-          await sent(message.queue, message.id, 0);
-        } catch (error) {
-          log.error('message kept for the relay', error as Error);
-        }
-      }
+      await Promise.all(
+        messages.map(async (message) => {
+          try {
+            await telemetry.continueTrace(message.trace, `send ${message.queue}`, () =>
+              queues[message.queue].send(withId(message.body, message.id)),
+            );
+            await sent(message.queue, message.id, 0);
+          } catch (error) {
+            log.error('message kept for the relay', error as Error);
+          }
+        }),
+      );
     },
 
     /**
