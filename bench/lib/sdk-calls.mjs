@@ -2,7 +2,7 @@
 // per document of 'Cargar ZIP'). Loaded into the local stage's process by run.ts when BENCH_SDK_CALLS_FILE is set:
 // `--import ./bench/lib/sdk-calls.mjs` (plain JavaScript: it loads before tsx). Every client of the SDK v3 sends
 // through @smithy/core's Client#send; the counts are written to the file as JSON twice a second while they change.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -23,7 +23,9 @@ if (file) {
   const write = () => {
     if (!changed) return;
     changed = false;
-    writeFileSync(file, JSON.stringify(counts));
+    // Whole or not at all: the suite may read it at any moment.
+    writeFileSync(`${file}.next`, JSON.stringify(counts));
+    renameSync(`${file}.next`, file);
   };
   setInterval(write, 500).unref();
   process.on('exit', write);
