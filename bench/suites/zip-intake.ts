@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import yazl from 'yazl';
@@ -70,10 +70,61 @@ interface Run {
   readonly seconds: number;
   readonly processingSeconds: number;
   readonly accepted: number;
+  /** The stage's AWS SDK calls during the run, by `Service.Command` (with BENCH_SDK_CALLS_FILE only). */
+  readonly calls: Record<string, number> | null;
 }
+
+type Calls = Record<string, number>;
+
+/**
+ * The local stage's SDK calls so far, when the stage counts them (bench/lib/sdk-calls.mjs, loaded by
+ * BENCH_STAGE_NODE_ARGS="--import ./bench/lib/sdk-calls.mjs" with BENCH_SDK_CALLS_FILE set): null otherwise.
+ */
+function stageCalls(): Calls | null {
+  const file = process.env.BENCH_SDK_CALLS_FILE;
+  if (!file) return null;
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Calls) : {};
+}
+
+/** Idle pollers' long polls go on whatever the stage does: they do not make it busy. */
+const busy = (calls: Calls) => Object.entries(calls).filter(([name]) => name !== 'SQS.ReceiveMessage');
+
+/**
+ * The counts once the stage is quiet: unchanged (but for idle long polls) for three seconds, so that what a batch
+ * sets off after it ends (its SUNAT checks, notices and e-mails, in other workers) is counted with it; at most a
+ * minute.
+ */
+async function settledCalls(): Promise<Calls | null> {
+  const wait = () => new Promise((resolve) => setTimeout(resolve, 1000));
+  let last = stageCalls();
+  if (!last) return null;
+  let quiet = 0;
+  for (let second = 0; second < 60 && quiet < 3; second++) {
+    await wait();
+    const now = stageCalls()!;
+    quiet = JSON.stringify(busy(now)) === JSON.stringify(busy(last)) ? quiet + 1 : 0;
+    last = now;
+  }
+  return last;
+}
+
+function callsBetween(before: Calls | null, after: Calls | null): Calls | null {
+  if (!before || !after) return null;
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([name, count]) => [name, count - (before[name] ?? 0)] as const)
+      .filter(([, count]) => count > 0)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
+
+const SERVICES = ['DynamoDB', 'S3', 'SQS'] as const;
+const ofService = (calls: Calls, service: string) =>
+  Object.entries(calls).reduce((sum, [name, count]) => (name.startsWith(`${service}.`) ? sum + count : sum), 0);
 
 /** 'Cargar ZIP' as the web app does it, timed from the upload ticket to the batch's end. */
 async function runOnce(apiUrl: string, token: string, zip: Buffer, count: number): Promise<Run> {
+  const callsBefore = await settledCalls();
   const started = performance.now();
   const ticket = await api<UploadTicket>(apiUrl, token, 'POST', routes.createUpload.path, {
     purpose: 'INVOICE_ZIP',
@@ -94,16 +145,17 @@ async function runOnce(apiUrl: string, token: string, zip: Buffer, count: number
   for (;;) {
     const batch = await api<IntakeBatch>(apiUrl, token, 'GET', `/intake-batches/${created.id}?limit=1`);
     if (batch.status === 'DONE' || batch.status === 'REFUSED' || batch.status === 'FAILED') {
+      const ended = performance.now();
       if (batch.status !== 'DONE' || batch.counts.accepted !== count) {
         throw new Error(
           `The batch ended ${batch.status}: ${JSON.stringify(batch.counts)} ${JSON.stringify(batch.error)}`,
         );
       }
-      const ended = performance.now();
       return {
         seconds: (ended - started) / 1000,
         processingSeconds: (ended - queued) / 1000,
         accepted: batch.counts.accepted,
+        calls: callsBetween(callsBefore, await settledCalls()),
       };
     }
     if (performance.now() - started > 10 * 60_000) throw new Error(`The batch is still ${batch.status}`);
@@ -135,6 +187,7 @@ export const suite: BenchSuite = {
         `zip of ${count} documents (${(zip.length / 1e6).toFixed(1)} MB): ${run.seconds.toFixed(1)} s end to end, ` +
           `${run.processingSeconds.toFixed(1)} s from POST /intake-batches, ${run.accepted} accepted`,
       );
+      if (run.calls) context.log(`the stage's SDK calls during the run: ${JSON.stringify(run.calls)}`);
     }
     const figures: Figure[] = [
       {
@@ -151,6 +204,18 @@ export const suite: BenchSuite = {
         samples: runs.map((run) => round(count / run.processingSeconds)),
       },
     ];
+    const counted = runs.flatMap((run) => (run.calls ? [run.calls] : []));
+    if (counted.length === runs.length) {
+      for (const service of SERVICES) {
+        figures.push({
+          id: `zip-intake.${count}.calls.${service.toLowerCase()}`,
+          label: `Cargar ZIP: ${service} requests of the whole stage per document (every worker until quiet, the screen's polling)`,
+          unit: 'count',
+          samples: counted.map((calls) => round(ofService(calls, service) / count)),
+          inSummary: true,
+        });
+      }
+    }
     return figures;
   },
 };

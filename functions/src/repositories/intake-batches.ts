@@ -217,8 +217,9 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
     },
 
     /**
-     * One document's result, once (false: it was recorded before), then the batch's counters. A crash between the
-     * two leaves a counter short, which `finish` sets right by counting the results.
+     * One document's result, once (false: it was recorded before). The batch's counters follow with `addCounts`,
+     * a few results at a time: a crash in between leaves a counter short, which `finish` sets right by counting the
+     * results.
      */
     async record(batch: Pick<StoredIntakeBatch, 'id' | 'createdAt'>, result: IntakeDocumentResult): Promise<boolean> {
       try {
@@ -237,16 +238,29 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
         if (isConditionFailure(error)) return false;
         throw error;
       }
+      return true;
+    },
+
+    /** Adds newly recorded results to the batch's counters (the progress the screen shows), in one write. */
+    async addCounts(batchId: string, outcomes: Readonly<Record<IntakeOutcome, number>>): Promise<void> {
+      const counted = (Object.keys(COUNTER) as IntakeOutcome[]).filter((outcome) => outcomes[outcome] > 0);
+      if (counted.length === 0) return;
+      const total = counted.reduce((sum, outcome) => sum + outcomes[outcome], 0);
       await db.send(
         new UpdateCommand({
           TableName: table,
-          Key: keys.intakeBatch(batch.id),
-          UpdateExpression: 'ADD #processed :one, #counter :one',
-          ExpressionAttributeNames: { '#processed': 'processed', '#counter': COUNTER[result.outcome] },
-          ExpressionAttributeValues: { ':one': 1 },
+          Key: keys.intakeBatch(batchId),
+          UpdateExpression: `ADD #processed :total, ${counted.map((outcome) => `#${COUNTER[outcome]} :${COUNTER[outcome]}`).join(', ')}`,
+          ExpressionAttributeNames: {
+            '#processed': 'processed',
+            ...Object.fromEntries(counted.map((outcome) => [`#${COUNTER[outcome]}`, COUNTER[outcome]])),
+          },
+          ExpressionAttributeValues: {
+            ':total': total,
+            ...Object.fromEntries(counted.map((outcome) => [`:${COUNTER[outcome]}`, outcomes[outcome]])),
+          },
         }),
       );
-      return true;
     },
 
     /** A page of the results, by base name. */

@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { ExternalUser } from '@portal/shared';
@@ -130,5 +130,47 @@ describe('the file of an export', () => {
       'Sí',
       '2026-01-02T10:00:00.000Z',
     ]);
+  });
+});
+
+describe('an XLSX export whose output stalls (an S3 upload waiting on a part)', () => {
+  it('stops reading the list until the output takes in what it was given, then finishes the whole file', async () => {
+    let pulled = 0;
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({
+      name: `Proveedor ${i} con un nombre largo para llenar la hoja`,
+      amount: i + 0.5,
+      day: '2026-11-20',
+      at: '2026-11-20T15:00:00.000Z',
+    }));
+    async function* counted() {
+      for await (const page of pages(rows, 100)) {
+        pulled += page.length;
+        yield page;
+      }
+    }
+    // Nothing leaves until the test lets it: the writer's buffers fill, and it must wait rather than read on.
+    const held: (() => void)[] = [];
+    let stalled = true;
+    const chunks: Buffer[] = [];
+    const output = new Writable({
+      highWaterMark: 16 * 1024,
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        if (stalled) held.push(done);
+        else done();
+      },
+    });
+    const writing = writeExportFile({ format: 'xlsx', list: 'invoices', columns: COLUMNS, rows: counted(), output });
+
+    for (let turn = 0; turn < 200; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(pulled).toBeGreaterThan(0);
+    expect(pulled).toBeLessThan(rows.length / 2);
+
+    stalled = false;
+    for (const done of held.splice(0)) done();
+    expect(await writing).toBe(rows.length);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.concat(chunks) as never);
+    expect(workbook.worksheets[0]!.rowCount).toBe(rows.length + 1);
   });
 });

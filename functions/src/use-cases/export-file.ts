@@ -195,6 +195,21 @@ async function writeCsv<T>({ columns, rows, output, onProgress }: ExportFileOpti
   return count;
 }
 
+/**
+ * exceljs's sheet stream hands its 64 KB buffers to the zip's entry without waiting for it (its StreamBuf ignores
+ * what write() answers), so rows written faster than they are compressed and sent pile up in memory: 300,000 rows
+ * peaked at 295 MB (issue 25). After each page, the writer waits until the entry has taken in what it was given,
+ * which holds the rows to the pace of the output: the same peak whatever the row count.
+ */
+async function zipCaughtUp(sheet: unknown): Promise<void> {
+  // The entry is archiver's PassThrough of the readable-stream package, whose state is not exposed as Node's is.
+  type Entry = Writable & { readonly _writableState?: { readonly needDrain?: boolean } };
+  const pipes = (sheet as { stream: { pipes?: readonly Entry[] } }).stream.pipes ?? [];
+  for (const pipe of pipes) {
+    if (pipe.writableNeedDrain ?? pipe._writableState?.needDrain) await once(pipe, 'drain');
+  }
+}
+
 async function writeXlsx<T>({ list, columns, rows, output, onProgress }: ExportFileOptions<T>): Promise<number> {
   // Inline strings (no shared-strings table kept in memory); styles for the number and date formats.
   const workbook = new WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
@@ -222,6 +237,7 @@ async function writeXlsx<T>({ list, columns, rows, output, onProgress }: ExportF
       });
       sheet.addRow(values).commit();
     }
+    await zipCaughtUp(sheet);
     count += page.length;
     await onProgress?.(count);
   }

@@ -70,6 +70,7 @@ function storedBatch(): StoredIntakeBatch {
 function fakeBatches(initial: StoredIntakeBatch) {
   let batch = { ...initial };
   const results = new Map<string, IntakeDocumentResult>();
+  let counterWrites = 0;
   const repository: IntakeBatchRunnerDeps['batches'] = {
     get: async (id) => (id === batch.id ? { ...batch } : null),
     start: async (_id, now) => {
@@ -85,13 +86,18 @@ function fakeBatches(initial: StoredIntakeBatch) {
       const key = resultKeyOf(result.base);
       if (results.has(key)) return false;
       results.set(key, result);
-      const counter = { ACCEPTED: 'accepted', ALREADY_EXISTS: 'alreadyExisting', REFUSED: 'refused' } as const;
-      batch = {
-        ...batch,
-        processed: batch.processed + 1,
-        [counter[result.outcome]]: batch[counter[result.outcome]] + 1,
-      };
       return true;
+    },
+    addCounts: async (_id, outcomes) => {
+      counterWrites++;
+      const counter = { ACCEPTED: 'accepted', ALREADY_EXISTS: 'alreadyExisting', REFUSED: 'refused' } as const;
+      for (const outcome of Object.keys(counter) as (keyof typeof counter)[]) {
+        batch = {
+          ...batch,
+          processed: batch.processed + outcomes[outcome],
+          [counter[outcome]]: batch[counter[outcome]] + outcomes[outcome],
+        };
+      }
     },
     finish: async (_id, now) => {
       if (batch.status !== 'PROCESSING') return false;
@@ -104,13 +110,15 @@ function fakeBatches(initial: StoredIntakeBatch) {
       return true;
     },
   };
-  return { repository, results, current: () => batch };
+  return { repository, results, current: () => batch, counterWrites: () => counterWrites };
 }
 
 const invoiceOf = (files: IncomingFiles) =>
   ({ supplierId: COMPANY, type: 'FACTURA', id: files.sourceKey.split('-').slice(-2).join('-') }) as unknown as Invoice;
 
-function setUp(zip: Buffer | null, fromFiles: IntakeBatchRunnerDeps['fromFiles'], concurrency?: number) {
+type FromFiles = ReturnType<IntakeBatchRunnerDeps['intakeOfBatch']>;
+
+function setUp(zip: Buffer | null, fromFiles: FromFiles, concurrency?: number, progressIntervalMs?: number) {
   const table = fakeBatches(storedBatch());
   const deleted: string[] = [];
   const notices: BatchNotice[] = [];
@@ -130,7 +138,7 @@ function setUp(zip: Buffer | null, fromFiles: IntakeBatchRunnerDeps['fromFiles']
     deleteZip: async (key) => {
       deleted.push(key);
     },
-    fromFiles: (caller, files) => {
+    intakeOfBatch: () => (caller, files) => {
       calls.push(files);
       return fromFiles(caller, files);
     },
@@ -140,6 +148,7 @@ function setUp(zip: Buffer | null, fromFiles: IntakeBatchRunnerDeps['fromFiles']
     },
     clock: () => new Date('2026-03-05T15:01:00.000Z'),
     ...(concurrency ? { concurrency } : {}),
+    ...(progressIntervalMs !== undefined ? { progressIntervalMs } : {}),
   });
   return { runner, table, deleted, notices, calls, disposed: () => disposed };
 }
@@ -275,6 +284,31 @@ describe('the intake-batches worker', () => {
       '00000006',
     ]);
     expect(notices).toHaveLength(1);
+  });
+
+  it('writes the progress a few results at a time (issue 25), and every result is counted', async () => {
+    const zip = await documentsZip(12);
+    const { runner, table } = setUp(zip, accept, 4, 60_000);
+    await runner.run(message, false);
+
+    // The first result at once (the screen shows progress), the rest when the interval passes or the zip ends.
+    expect(table.counterWrites()).toBe(2);
+    expect(table.current()).toMatchObject({ status: 'DONE', processed: 12, accepted: 12 });
+  });
+
+  it('counts what was recorded before a failure, so a batch that ends FAILED shows what it did', async () => {
+    const zip = await documentsZip(5);
+    const { runner, table } = setUp(
+      zip,
+      async (caller, files) => {
+        if (files.sourceKey.endsWith(base(4))) throw new Error('DynamoDB is down');
+        return accept(caller, files);
+      },
+      1,
+      60_000,
+    );
+    await expect(runner.run(message, true)).rejects.toThrow('DynamoDB is down');
+    expect(table.current()).toMatchObject({ status: 'FAILED', processed: 3, accepted: 3 });
   });
 
   it('a redelivery of an ended batch registers nothing again', async () => {

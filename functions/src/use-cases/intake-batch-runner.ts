@@ -2,6 +2,7 @@ import {
   formatErrorMessage,
   type IntakeBatchMessage,
   type IntakeDocumentResult,
+  type IntakeOutcome,
   type InvoiceType,
 } from '@portal/shared';
 import { ZipRefusedError, openZipDocuments, type ZipDocument, type ZipDocuments } from '../intake/zip-documents.js';
@@ -36,19 +37,24 @@ export interface BatchNotice {
 export interface IntakeBatchRunnerDeps {
   readonly batches: Pick<
     IntakeBatchRepository,
-    'get' | 'start' | 'setTotal' | 'recordedKeys' | 'record' | 'finish' | 'end'
+    'get' | 'start' | 'setTotal' | 'recordedKeys' | 'record' | 'addCounts' | 'finish' | 'end'
   >;
   /** The uploaded zip; null when the object is gone. */
   readonly fetchZip: (key: string) => Promise<FetchedZip | null>;
   readonly deleteZip: (key: string) => Promise<void>;
-  /** The intake of a document that arrived as files (intake.fromFiles). */
-  readonly fromFiles: (caller: Caller, files: IncomingFiles) => Promise<FileIntakeOutcome>;
+  /**
+   * The intake of one run's documents that arrived as files (intake.forBatch().fromFiles): made once per run, so
+   * what it reads once per batch is read again by the next delivery.
+   */
+  readonly intakeOfBatch: () => (caller: Caller, files: IncomingFiles) => Promise<FileIntakeOutcome>;
   /** The issuer and type read from the XML (null when unreadable): the link of a document that already existed. */
   readonly documentOf: (xml: Uint8Array) => { supplierId: string; type: InvoiceType } | null;
   readonly notify: (notice: BatchNotice) => Promise<void>;
   readonly clock: () => Date;
   /** Documents registered at once (each a few DynamoDB and S3 calls). */
   readonly concurrency?: number;
+  /** How often the counters are written while documents are recorded (PROGRESS_INTERVAL_MS). */
+  readonly progressIntervalMs?: number;
   readonly openZip?: typeof openZipDocuments;
 }
 
@@ -57,6 +63,44 @@ export interface IntakeBatchRunnerDeps {
  * process idle half the time), so more at once go faster; 16 documents' files are at most 16 × 14 MB in memory.
  */
 export const DEFAULT_CONCURRENCY = 16;
+
+/**
+ * How often the batch's counters (the progress the screen shows, which polls every few seconds) are written while
+ * documents are recorded: one write for the results of this long rather than one per result (issue 25).
+ */
+export const PROGRESS_INTERVAL_MS = 1000;
+
+const NO_OUTCOMES: Readonly<Record<IntakeOutcome, number>> = { ACCEPTED: 0, ALREADY_EXISTS: 0, REFUSED: 0 };
+
+/**
+ * The results recorded since the counters were last written, written at most once per interval, one write at a
+ * time; `flush` writes what is left (before `finish`, which counts the results again and must come last).
+ */
+function progressOf(batches: IntakeBatchRunnerDeps['batches'], batchId: string, intervalMs: number) {
+  let pending = { ...NO_OUTCOMES };
+  let writing: Promise<void> | null = null;
+  let lastWrite = 0;
+  const write = () => {
+    const outcomes = pending;
+    pending = { ...NO_OUTCOMES };
+    lastWrite = Date.now();
+    writing = batches.addCounts(batchId, outcomes).finally(() => {
+      writing = null;
+    });
+    return writing;
+  };
+  return {
+    /** Counts a recorded result; the write it may start is awaited (a failure fails the run, as before). */
+    async add(outcome: IntakeOutcome): Promise<void> {
+      pending = { ...pending, [outcome]: pending[outcome] + 1 };
+      if (!writing && Date.now() - lastWrite >= intervalMs) await write();
+    },
+    async flush(): Promise<void> {
+      if (writing) await writing;
+      if (Object.values(pending).some((count) => count > 0)) await write();
+    },
+  };
+}
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -140,7 +184,9 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
   async function registerAll(batch: StoredIntakeBatch, documents: ZipDocuments): Promise<void> {
     const recorded = await deps.batches.recordedKeys(batch.id);
     const caller = callerOfSnapshot(batch.uploader);
+    const fromFiles = deps.intakeOfBatch();
     const running = new Set<Promise<void>>();
+    const progress = progressOf(deps.batches, batch.id, deps.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
     let failure: { error: unknown } | null = null;
 
     const handle = async (document: ZipDocument) => {
@@ -156,7 +202,7 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
           recordedAt: now(),
         };
       } else {
-        const outcome = await deps.fromFiles(caller, {
+        const outcome = await fromFiles(caller, {
           sourceKey: `zip/${batch.id}/${document.base}`,
           channel: 'ZIP',
           xml: document.xml,
@@ -165,7 +211,7 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
         });
         result = resultOf(document, outcome, deps.documentOf, now());
       }
-      await deps.batches.record(batch, result);
+      if (await deps.batches.record(batch, result)) await progress.add(result.outcome);
     };
 
     try {
@@ -184,11 +230,18 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
         if (running.size >= concurrency) await Promise.race(running);
         if (failure) break;
       }
+    } catch (error) {
+      failure ??= { error };
     } finally {
       // Breaking out of the loop closes the zip; those under way end before the run does.
       await Promise.all(running);
     }
-    if (failure) throw (failure as { error: unknown }).error;
+    if (failure) {
+      // What was recorded is counted even so (a batch that ends FAILED shows what it did); the failure stands.
+      await progress.flush().catch(() => undefined);
+      throw (failure as { error: unknown }).error;
+    }
+    await progress.flush();
   }
 
   return {

@@ -109,6 +109,8 @@ function setup(
     document?: Partial<IncomingDocument>;
     /** Uploads whose bytes are not an invoice's XML (a CDR), by key. */
     uploads?: Record<string, Uint8Array>;
+    /** What storeReceived's checks refuse, by part. */
+    refuseReceived?: Partial<Record<'xml' | 'pdf' | 'cdr', Error>>;
   } = {},
 ) {
   const stored: {
@@ -144,9 +146,13 @@ function setup(
     },
   };
   const discarded: string[] = [];
+  let profileReads = 0;
   const receivedFiles = makeFakeReceivedFiles();
   const intake = makeIntake({
-    storeReceived: receivedFiles.storeReceived,
+    storeReceived: async (caller, sourceKey, part, file) => {
+      if (options.refuseReceived?.[part]) throw options.refuseReceived[part];
+      return receivedFiles.storeReceived(caller, sourceKey, part, file);
+    },
     parseCdr: (bytes) => parseCdr(bytes),
     verifyUpload: async (key) => ({ key, bytes: options.uploads?.[key] ?? new TextEncoder().encode('<Invoice/>') }),
     discardUpload: async (key) => void discarded.push(key),
@@ -157,8 +163,10 @@ function setup(
     checkInvoiceCode: (_type, prefixId) => /^F[A-Z0-9]{3}$/.test(prefixId),
     clients: { get: async (taxId) => (taxId === CLIENT.taxId ? CLIENT : null) },
     profiles: {
-      getMany: async (rucs) =>
-        new Map(options.knownName ? rucs.map((taxId) => [taxId, { taxId, name: options.knownName! }]) : []),
+      getMany: async (rucs) => {
+        profileReads++;
+        return new Map(options.knownName ? rucs.map((taxId) => [taxId, { taxId, name: options.knownName! }]) : []);
+      },
     },
     store,
     noteLinks: options.noteLinks ?? makeFakeNoteLinks(),
@@ -180,7 +188,16 @@ function setup(
       pdfUrl: 'uploads/x.pdf',
       ...change,
     }) as never;
-  return { intake, stored, sent, form, discarded, writes: () => writes };
+  return {
+    intake,
+    stored,
+    sent,
+    form,
+    discarded,
+    writes: () => writes,
+    profileReads: () => profileReads,
+    receivedFiles,
+  };
 }
 
 describe('document intake', () => {
@@ -556,6 +573,39 @@ describe('documents that arrive as files: a zip, an e-mail (issue 24)', () => {
     const retry = setup(own);
     expect(await retry.intake.fromFiles(supplier, files())).toMatchObject({ outcome: 'ACCEPTED', invoice: own });
     expect(retry.stored).toEqual([]);
+  });
+
+  it('refuses a document whose file fails the upload checks, and deletes the other file it stored', async () => {
+    const mismatch = new BadRequestError('ERROR_UPLOAD_CONTENT_MISMATCH', { expected: 'PDF' });
+    const { intake, stored, discarded } = setup(null, { refuseReceived: { pdf: mismatch } });
+    const result = await intake.fromFiles(supplier, files());
+
+    expect(result).toEqual({ outcome: 'REFUSED', code: 'ERROR_UPLOAD_CONTENT_MISMATCH', message: mismatch.message });
+    expect(stored).toEqual([]);
+    expect(discarded).toEqual([expect.stringMatching(/-xml\.xml$/)]);
+  });
+
+  it('takes the document without its CDR when the CDR fails the upload checks, and says why', async () => {
+    const tooLarge = new BadRequestError('ERROR_UPLOAD_TOO_LARGE', { maxBytes: 1, maxSize: '1 MB' });
+    const { intake, stored } = setup(null, { document: answered, refuseReceived: { cdr: tooLarge } });
+    const result = await intake.fromFiles(supplier, files({ cdr: cdrFile(ACCEPTED_CDR) }));
+
+    expect(result.outcome === 'ACCEPTED' && result.cdrWarning).toMatch(/^La constancia de recepción \(CDR\) no se/);
+    expect(stored[0]!.invoice.supplierCdr).toBeUndefined();
+  });
+
+  it('reads the supplier directory once for a whole batch, and again for the next one', async () => {
+    const { intake, stored, profileReads } = setup(null, { knownName: 'Servicios Industriales Lima S.A.C.' });
+    const batch = intake.forBatch();
+    for (const n of [1, 2, 3]) {
+      const result = await batch.fromFiles(supplier, files({ sourceKey: `zip/b1/F001-${n}` }));
+      expect(result.outcome).toBe('ACCEPTED');
+    }
+    expect(profileReads()).toBe(1);
+    expect(stored).toHaveLength(3);
+
+    await intake.forBatch().fromFiles(supplier, files({ sourceKey: 'zip/b2/F001-4' }));
+    expect(profileReads()).toBe(2);
   });
 
   it('throws what it cannot decide (the store down), so the message is retried', async () => {

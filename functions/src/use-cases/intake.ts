@@ -126,7 +126,8 @@ export interface IntakeDeps {
   /**
    * Stores a file that arrived as part of a document (a zip's entry, an e-mail's attachment) as an upload of the
    * caller's tenant, under a key derived from the source and the part: the same document stored again lands on the
-   * same key (uploads.ts storeReceived).
+   * same key (uploads.ts storeReceived). It first runs verifyUpload's checks on the bytes in hand (tenant, type,
+   * size, content): a file they refuse is not stored (a BadRequestError, as verifyUpload's).
    */
   readonly storeReceived: (
     caller: Caller,
@@ -438,7 +439,26 @@ export function makeIntake(deps: IntakeDeps) {
     }
   }
 
+  /** A CDR read and trusted is stored; one the upload checks refuse is left out like any CDR not kept. */
+  async function storeCdr(caller: Caller, files: IncomingFiles): Promise<string | { warning: string }> {
+    try {
+      return await deps.storeReceived(caller, files.sourceKey, 'cdr', files.cdr!);
+    } catch (error) {
+      if (!(error instanceof PortalError) || error.statusCode >= 500) throw error;
+      return { warning: cdrNotKept(error.message) };
+    }
+  }
+
   return {
+    /**
+     * The intake of one batch of documents (a zip, an e-mail): the supplier directory is read once for the batch
+     * rather than once per document (issue 25). What a batch reads of it (the business name a RUC is known by, its
+     * IGV retention exemption) is what it was when the batch started, as for a document being registered.
+     */
+    forBatch(): { fromFiles: (caller: Caller, files: IncomingFiles) => Promise<FileIntakeOutcome> } {
+      return makeIntake({ ...deps, profiles: profilesReadOnce(deps.profiles) });
+    },
+
     /**
      * A document that arrived as files, a zip's or an e-mail's (issue 24): the files are stored as the caller's
      * uploads under keys derived from `sourceKey`, then every check of 'Cargar XML' runs on them. A refusal is an
@@ -446,24 +466,35 @@ export function makeIntake(deps: IntakeDeps) {
      * the caller's message is retried. A retry finds the invoice its first attempt stored: ACCEPTED again.
      */
     async fromFiles(caller: Caller, files: IncomingFiles): Promise<FileIntakeOutcome> {
-      const xmlKey = await deps.storeReceived(caller, files.sourceKey, 'xml', files.xml);
-      const pdfKey = files.pdf ? await deps.storeReceived(caller, files.sourceKey, 'pdf', files.pdf) : null;
-      const stored = [xmlKey, ...(pdfKey ? [pdfKey] : [])];
+      const stored: string[] = [];
+      let xmlKey: string | null = null;
       let document: IncomingDocument | undefined;
       const progress = { writing: false };
       try {
-        const upload = await deps.verifyUpload(xmlKey, 'INVOICE_XML', caller);
-        if (pdfKey) await deps.verifyUpload(pdfKey, 'INVOICE_PDF', caller);
-        document = await deps.parseDocument(upload.bytes ?? new Uint8Array());
+        // Both files checked by their bytes in hand and stored at once (issue 25: not read back from the bucket).
+        const [xmlStored, pdfStored] = await Promise.allSettled([
+          deps.storeReceived(caller, files.sourceKey, 'xml', files.xml),
+          files.pdf ? deps.storeReceived(caller, files.sourceKey, 'pdf', files.pdf) : Promise.resolve(null),
+        ]);
+        for (const outcome of [xmlStored, pdfStored])
+          if (outcome.status === 'fulfilled' && outcome.value) stored.push(outcome.value);
+        if (xmlStored.status === 'rejected') throw xmlStored.reason;
+        if (pdfStored.status === 'rejected') throw pdfStored.reason;
+        xmlKey = xmlStored.value;
+        const pdfKey = pdfStored.value;
+        document = await deps.parseDocument(files.xml.bytes);
         const cdr = readCdr(files.cdr, document);
         let evidence: { cdr?: SupplierCdrOf } = {};
+        let cdrWarning = cdr.warning;
         if (cdr.parsed && files.cdr) {
-          const cdrKey = await deps.storeReceived(caller, files.sourceKey, 'cdr', files.cdr);
-          stored.push(cdrKey);
-          evidence = { cdr: cdrEvidence(cdr.parsed, cdrKey) };
+          const cdrKey = await storeCdr(caller, files);
+          if (typeof cdrKey === 'string') {
+            stored.push(cdrKey);
+            evidence = { cdr: cdrEvidence(cdr.parsed, cdrKey) };
+          } else cdrWarning = cdrKey.warning;
         }
         const invoice = await register(caller, document, { xmlUrl: xmlKey, pdfUrl: pdfKey }, progress, evidence);
-        return { outcome: 'ACCEPTED', invoice, cdrWarning: cdr.warning };
+        return { outcome: 'ACCEPTED', invoice, cdrWarning };
       } catch (error) {
         if (!(error instanceof PortalError) || error.statusCode >= 500 || progress.writing) throw error;
         if (error.code === 'ERROR_INVOICE_ALREADY_EXISTS' && document) {
@@ -543,6 +574,23 @@ export function makeIntake(deps: IntakeDeps) {
 }
 
 export type Intake = ReturnType<typeof makeIntake>;
+
+/** The directory's answers kept for the life of the object (one batch); a failed read is tried again next time. */
+function profilesReadOnce(profiles: IntakeDeps['profiles']): IntakeDeps['profiles'] {
+  const answers = new Map<string, ReturnType<IntakeDeps['profiles']['getMany']>>();
+  return {
+    getMany(rucs) {
+      const key = [...new Set(rucs)].sort().join(',');
+      let answer = answers.get(key);
+      if (!answer) {
+        answer = profiles.getMany(rucs);
+        answers.set(key, answer);
+        answer.catch(() => answers.delete(key));
+      }
+      return answer;
+    },
+  };
+}
 
 type WithoutXmlBody = RouteBody<Routes['createInvoiceWithoutXml']>;
 

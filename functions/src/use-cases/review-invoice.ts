@@ -157,10 +157,15 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     return original && original.client === note.client ? original : null;
   }
 
-  /** An original's notes of its own company, oldest received first. */
-  async function notesOf(invoice: Invoice): Promise<readonly LinkedNote[]> {
-    if (!(NOTE_ORIGINAL_TYPES as readonly string[]).includes(invoice.type)) return [];
-    const { notes } = await deps.noteLinks.notesOf(invoice);
+  /** The notes linked to an original, unfiltered; null for a type that has none. */
+  function linkedNotesOf(ref: InvoiceRef): ReturnType<NoteLinks['notesOf']> | null {
+    return (NOTE_ORIGINAL_TYPES as readonly string[]).includes(ref.type) ? deps.noteLinks.notesOf(ref) : null;
+  }
+
+  /** An original's notes of its own company, oldest received first (`read`: their read, begun already). */
+  async function notesOf(invoice: Invoice, read = linkedNotesOf(invoice)): Promise<readonly LinkedNote[]> {
+    if (!read) return [];
+    const { notes } = await read;
     return notes.filter((note) => note.client === invoice.client);
   }
 
@@ -169,7 +174,11 @@ export function makeInvoiceReview(deps: ReviewDeps) {
    * the caller just committed with the invoice: the response shows that snapshot, not a check SUNAT's worker may
    * already have closed since.
    */
-  async function detail(invoice: Invoice, knownCheck?: SunatCheckRecord): Promise<InvoiceDetail> {
+  async function detail(
+    invoice: Invoice,
+    knownCheck?: SunatCheckRecord,
+    notesRead?: ReturnType<typeof linkedNotesOf>,
+  ): Promise<InvoiceDetail> {
     const [officeLocation, record, check, original, notes] = await Promise.all([
       invoice.locationId ? store.officeLocation(invoice.client, invoice.locationId) : null,
       invoice.approved && deps.miro
@@ -178,7 +187,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       knownCheck ??
         (invoice.certStatus === 'PENDING' && deps.sunat ? deps.sunat.checks.get(sunatCheckKeyOf(invoice)) : null),
       originalOf(invoice),
-      notesOf(invoice),
+      notesOf(invoice, notesRead === undefined ? linkedNotesOf(invoice) : notesRead),
     ]);
     const sunatCheck = check ? sunatCheckView(check) : null;
     return {
@@ -274,7 +283,11 @@ export function makeInvoiceReview(deps: ReviewDeps) {
 
   return {
     async get(caller: Caller, path: InvoicePath): Promise<InvoiceDetail> {
-      return detail(await load(caller, path));
+      // The notes' key is the path's: read beside the invoice, one round trip rather than two (issue 25). They are
+      // shown only once the invoice is found within the caller's reach.
+      const notesRead = linkedNotesOf({ supplierId: path.supplierId, type: path.invoiceType, id: path.invoiceId });
+      notesRead?.catch(() => undefined);
+      return detail(await load(caller, path), undefined, notesRead);
     },
 
     /**

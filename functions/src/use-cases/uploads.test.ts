@@ -494,6 +494,56 @@ describe('storeReceived (a zip’s entry, an e-mail’s attachment: issue 24)', 
     expect(await uploads.storeReceived(supplier, 'zip/b2/F001-1', 'xml', file)).not.toBe(first);
     expect(await uploads.storeReceived(supplier, 'zip/b1/F001-1', 'cdr', file)).not.toBe(first);
   });
+
+  // Issue 25: verifyUpload's checks run on the bytes in hand, so the file is never read back from the bucket.
+  it.each([
+    ['a PDF that is not one', 'pdf', Buffer.from('<html>hola</html>'), 'ERROR_UPLOAD_CONTENT_MISMATCH'],
+    ['an XML that is a PDF', 'xml', PDF, 'ERROR_UPLOAD_CONTENT_MISMATCH'],
+    [
+      'an XML with a DOCTYPE',
+      'xml',
+      Buffer.from('<!DOCTYPE x [<!ENTITY e "e">]><Invoice/>'),
+      'ERROR_UPLOAD_CONTENT_MISMATCH',
+    ],
+    ['an empty XML', 'xml', Buffer.alloc(0), 'ERROR_UPLOAD_CONTENT_MISMATCH'],
+    [
+      'an XML over 2 MB',
+      'xml',
+      Buffer.concat([Buffer.from('<Invoice>'), Buffer.alloc(2 * MB, 0x20)]),
+      'ERROR_UPLOAD_TOO_LARGE',
+    ],
+    ['a PDF over 10 MB', 'pdf', Buffer.concat([PDF, Buffer.alloc(10 * MB)]), 'ERROR_UPLOAD_TOO_LARGE'],
+    [
+      'a CDR over its reader’s limit',
+      'cdr',
+      Buffer.concat([Buffer.from('<R>'), Buffer.alloc(MB, 0x20)]),
+      'ERROR_UPLOAD_TOO_LARGE',
+    ],
+  ] as const)('refuses %s as verifyUpload would, and stores nothing', async (_, part, bytes, code) => {
+    const { uploads, objects, calls } = setup();
+    await expect(uploads.storeReceived(supplier, 'zip/b1/F001-1', part, { name: 'f', bytes })).rejects.toMatchObject({
+      code,
+    });
+    expect([...objects.keys()]).toEqual([]);
+    expect(calls.heads).toEqual([]);
+  });
+
+  it('stores nothing for a caller acting for a company that is not theirs', async () => {
+    const { uploads, objects } = setup();
+    const stranger = caller('SUPPLIER', [SUPPLIER_RUC], OTHER_RUC);
+    await expect(
+      uploads.storeReceived(stranger, 'zip/b1/F001-1', 'pdf', { name: 'F001-1.pdf', bytes: PDF }),
+    ).rejects.toMatchObject({ code: 'ERROR_UPLOAD_NOT_FOUND' });
+    expect([...objects.keys()]).toEqual([]);
+  });
+
+  it('stores what passes without reading it back (one request per file)', async () => {
+    const { uploads, objects, calls } = setup();
+    const key = await uploads.storeReceived(supplier, 'zip/b1/F001-1', 'xml', { name: 'F001-1.xml', bytes: XML });
+
+    expect(objects.get(key)).toMatchObject({ contentType: 'application/xml', metadata: { filename: 'F001-1.xml' } });
+    expect(calls.heads).toEqual([]);
+  });
 });
 
 describe('discardRefused', () => {

@@ -89,6 +89,12 @@ export const UPLOAD_LIMITS: Readonly<Record<UploadPurpose, { contentTypes: reado
   INVOICE_ZIP: { contentTypes: ['application/zip', 'application/x-zip-compressed'], maxBytes: 200 * MB },
 };
 
+/** The purpose whose checks a received file passes, by its part of the document. */
+const RECEIVED_PURPOSES = { xml: 'INVOICE_XML', pdf: 'INVOICE_PDF', cdr: 'INVOICE_CDR' } as const satisfies Record<
+  string,
+  UploadPurpose
+>;
+
 /** Server-made keys only: uploads/{tenant}/{yyyy}/{mm}/{uuid}{ext}. */
 const UPLOAD_KEY =
   /^uploads\/([^/]+)\/\d{4}\/\d{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[a-z]+)$/;
@@ -132,6 +138,14 @@ export interface VerifiedUpload {
   readonly bytes?: Uint8Array;
 }
 
+/** What a refusal answers: the upload codes for intake, the attachment codes for an invoice's completion. */
+interface Refusals {
+  notFound(): BadRequestError;
+  wrongType(purpose: UploadPurpose): BadRequestError;
+  tooLarge(maxBytes: number): BadRequestError;
+  wrongContent(expected: string): BadRequestError;
+}
+
 export interface UploadsDeps {
   readonly files: DocumentFiles;
   readonly invoices: Pick<InvoiceStore, 'get'>;
@@ -168,14 +182,6 @@ export function makeUploads(deps: UploadsDeps) {
   async function refuse(key: string, reason: string, error: BadRequestError): Promise<never> {
     await discard(key, reason, error.code);
     throw error;
-  }
-
-  /** What a refusal answers: the upload codes for intake, the attachment codes for an invoice's completion. */
-  interface Refusals {
-    notFound(): BadRequestError;
-    wrongType(purpose: UploadPurpose): BadRequestError;
-    tooLarge(maxBytes: number): BadRequestError;
-    wrongContent(expected: string): BadRequestError;
   }
 
   const uploadRefusals: Refusals = {
@@ -224,21 +230,14 @@ export function makeUploads(deps: UploadsDeps) {
     if (!info) throw refusals.notFound();
 
     const contentType = mediaType(info.contentType);
-    const kind = KIND_OF_TYPE[contentType];
-    if (!kind || !limits.contentTypes.includes(contentType) || KINDS[kind].ext !== match[2]) {
-      await refuse(key, `stored type ${contentType || 'none'}`, refusals.wrongType(purpose));
-    }
-    const expected = KINDS[kind!];
-    if (info.size > limits.maxBytes) await refuse(key, `size ${info.size}`, refusals.tooLarge(limits.maxBytes));
+    const typeProblem = judgeType(purpose, contentType, match[2]!, info.size, refusals);
+    if (typeProblem) await refuse(key, typeProblem.reason, typeProblem.error);
 
-    const whole = kind === 'xml';
+    const whole = KIND_OF_TYPE[contentType] === 'xml';
     const bytes = await files.readStart(key, whole ? limits.maxBytes : SNIFF_BYTES);
     if (!bytes) throw refusals.notFound();
-    // An XML that grew or shrank since the HEAD was replaced in between: judge only what was read.
-    const consistent = !whole || bytes.length === info.size;
-    if (info.size === 0 || bytes.length === 0 || !consistent || !expected.matches(bytes)) {
-      await refuse(key, `content is not ${expected.label}`, refusals.wrongContent(expected.label));
-    }
+    const contentProblem = judgeContent(contentType, info.size, bytes, refusals);
+    if (contentProblem) await refuse(key, contentProblem.reason, contentProblem.error);
 
     let fileName = cleanFileName(info.metadata.filename ?? '');
     try {
@@ -366,10 +365,22 @@ export function makeUploads(deps: UploadsDeps) {
     ): Promise<string> {
       const kind: Kind = part === 'pdf' ? 'pdf' : 'xml';
       const contentType = kind === 'pdf' ? 'application/pdf' : 'application/xml';
+      const purpose = RECEIVED_PURPOSES[part];
       const now = clock();
       const yyyy = String(now.getUTCFullYear());
       const mm = String(now.getUTCMonth() + 1).padStart(2, '0');
-      const key = `uploads/${tenantOf(caller)}/${yyyy}/${mm}/${derivedId(`${sourceKey}#${part}`)}${KINDS[kind].ext}`;
+      const tenant = tenantOf(caller);
+      const key = `uploads/${tenant}/${yyyy}/${mm}/${derivedId(`${sourceKey}#${part}`)}${KINDS[kind].ext}`;
+      // verifyUpload's checks, on the bytes in hand rather than on the object read back (issue 25): the same
+      // tenant rule, stored type, size limit and content by its bytes, so a file refused here is never stored.
+      if (!(caller.level === 'ADMIN' || caller.taxIds.includes(tenant))) throw uploadRefusals.notFound();
+      const problem =
+        judgeType(purpose, contentType, KINDS[kind].ext, file.bytes.length, uploadRefusals) ??
+        judgeContent(contentType, file.bytes.length, file.bytes, uploadRefusals);
+      if (problem) {
+        deps.log.warn('received file refused, not stored', { key, reason: problem.reason, code: problem.error.code });
+        throw problem.error;
+      }
       await files.put(key, file.bytes, contentType, { filename: encodeURIComponent(cleanFileName(file.name)) });
       return key;
     },
@@ -417,6 +428,48 @@ export function makeUploads(deps: UploadsDeps) {
       };
     },
   };
+}
+
+/** What `inspect` refuses, and why (for the log). */
+interface Problem {
+  readonly reason: string;
+  readonly error: BadRequestError;
+}
+
+/** The stored type fits the purpose and the key's extension, and the size its limit. */
+function judgeType(
+  purpose: UploadPurpose,
+  contentType: string,
+  ext: string,
+  size: number,
+  refusals: Pick<Refusals, 'wrongType' | 'tooLarge'>,
+): Problem | null {
+  const limits = UPLOAD_LIMITS[purpose];
+  const kind = KIND_OF_TYPE[contentType];
+  if (!kind || !limits.contentTypes.includes(contentType) || KINDS[kind].ext !== ext) {
+    return { reason: `stored type ${contentType || 'none'}`, error: refusals.wrongType(purpose) };
+  }
+  if (size > limits.maxBytes) return { reason: `size ${size}`, error: refusals.tooLarge(limits.maxBytes) };
+  return null;
+}
+
+/**
+ * The bytes are what the type says: for an XML, all of it (an XML that grew or shrank since the HEAD was replaced
+ * in between: only what was read is judged); for the others, their first bytes. The type passed judgeType.
+ */
+function judgeContent(
+  contentType: string,
+  size: number,
+  bytes: Uint8Array,
+  refusals: Pick<Refusals, 'wrongContent'>,
+): Problem | null {
+  const kind = KIND_OF_TYPE[contentType]!;
+  const expected = KINDS[kind];
+  const consistent = kind !== 'xml' || bytes.length === size;
+  if (size === 0 || bytes.length === 0 || !consistent || !expected.matches(bytes)) {
+    return { reason: `content is not ${expected.label}`, error: refusals.wrongContent(expected.label) };
+  }
+  return null;
 }
 
 /** A UUID-shaped id that is the same for the same source (the key pattern wants a UUID). */

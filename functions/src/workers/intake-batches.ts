@@ -33,7 +33,7 @@ const runner = makeIntakeBatchRunner({
     return file && { source: { path: file.path }, dispose: file.dispose };
   },
   deleteZip: (key) => files.delete(key),
-  fromFiles: (caller, incoming) => intake.fromFiles(caller, incoming),
+  intakeOfBatch: () => intake.forBatch().fromFiles,
   documentOf: (xml) => {
     try {
       const parsed = parseSunatDocument(xml);
