@@ -22,6 +22,7 @@ import {
   type InvoiceFilter,
 } from '../../functions/src/repositories/invoice-queries.js';
 import { COUNT_PAGES } from '../../functions/src/repositories/invoices.js';
+import { prefixRange } from '../../functions/src/repositories/key-range.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
@@ -62,8 +63,8 @@ const COUNTED_SEARCH = SEARCHES.searchName;
 type Search = keyof typeof SEARCHES;
 type Endpoint = 'list' | Search | 'detail' | 'dashboard' | 'count' | 'countSearch' | 'complete' | 'approve';
 
-const SEARCH_FLOOR = `Query on the search partition, begins_with, Limit ${QUERY_BUDGET.itemsPerQuery}, then BatchGetItem of its hits' invoices`;
-const SEARCH_WIRE = `Query on the search partition alone, begins_with, Limit ${QUERY_BUDGET.itemsPerQuery}`;
+const SEARCH_FLOOR = `Query on the search partition, the prefix as a key range (BETWEEN, as the engine asks), Limit ${QUERY_BUDGET.itemsPerQuery}, then BatchGetItem of its hits' invoices`;
+const SEARCH_WIRE = `Query on the search partition alone, the prefix as a key range, Limit ${QUERY_BUDGET.itemsPerQuery}`;
 
 /** What each figure measures: the endpoint, its floor through the SDK and, where it is one request, on the wire. */
 const LABELS: Record<Endpoint, { endpoint: string; raw: string; wire?: string }> = {
@@ -164,6 +165,12 @@ function marshal(value: Record<string, unknown>): Record<string, AttributeValue>
   );
 }
 
+/** A sort-key prefix as the product reads it (key-range.ts): the floor is the same DynamoDB call. */
+function keyRange(prefix: string): { ':from': string; ':to': string } {
+  const { from, to } = prefixRange(prefix);
+  return { ':from': from, ':to': to };
+}
+
 /** The raw Query of the partition the API's planner reads for `filter` in the company (unfiltered, one page). */
 function queryFloor(db: DynamoDBDocumentClient, outputs: LocalOutputs, raw: Raw, filter: InvoiceFilter): Floor {
   const plan = planInvoiceQuery({ kind: 'COMPANY', client: BENCH_CLIENT.taxId }, filter);
@@ -175,9 +182,9 @@ function queryFloor(db: DynamoDBDocumentClient, outputs: LocalOutputs, raw: Raw,
   const input = {
     TableName: outputs.tableName,
     IndexName: index.name,
-    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
     ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-    ExpressionAttributeValues: { ':pk': partition.partition, ':prefix': partition.sortKeyPrefix },
+    ExpressionAttributeValues: { ':pk': partition.partition, ...keyRange(partition.sortKeyPrefix) },
     ScanIndexForward: false,
     Limit: 50,
   };
@@ -204,8 +211,8 @@ function searchRead(outputs: LocalOutputs, text: string, startKey?: RawItem) {
   const { driving, partition } = benchSearchRead(text);
   return {
     TableName: outputs.tableName,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': partition, ':prefix': driving },
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': partition, ...keyRange(driving) },
     Limit: QUERY_BUDGET.itemsPerQuery,
     ...(startKey ? { ExclusiveStartKey: startKey } : {}),
   };
