@@ -227,6 +227,8 @@ describe('document intake', () => {
       { supplierId: SUPPLIER, invoiceType: 'FACTURA', invoiceId: 'F001-123' },
       expect.objectContaining({ event: 'INVOICE_RECEIVED', invoiceId: 'F001-123', client: CLIENT.taxId }),
     ]);
+    // 'Cargar XML' has no answer of its own: the supplier's users are e-mailed the receipt.
+    expect(sent[1]).not.toHaveProperty('channel');
   });
 
   it('names the supplier as the directory knows its RUC, whatever the form says', async () => {
@@ -511,6 +513,14 @@ describe('documents that arrive as files: a zip, an e-mail (issue 24)', () => {
     });
     expect(invoice.certStatus).toBe('PENDING');
     expect(sent.map((message) => (message as { event?: string }).event)).not.toContain('CDR_CONTRADICTION');
+    // Its receipt names the channel, whose own answer tells the supplier (the notifications e-mail only the staff).
+    expect(sent).toContainEqual(expect.objectContaining({ event: 'INVOICE_RECEIVED', channel: 'ZIP' }));
+  });
+
+  it('says which channel brought a document received by e-mail', async () => {
+    const { intake, sent } = setup(null, { document: answered });
+    await intake.fromFiles(supplier, files({ channel: 'EMAIL', sourceKey: 'mail/m1/F001-458' }));
+    expect(sent).toContainEqual(expect.objectContaining({ event: 'INVOICE_RECEIVED', channel: 'EMAIL' }));
   });
 
   it('takes the document without a CDR it cannot trust, and says why', async () => {

@@ -25,6 +25,7 @@ import {
   type Invoice,
   type InvoiceBreakdown,
   type InvoiceType,
+  type NotificationMessage,
   type RouteBody,
   type Routes,
   type SunatValidationMessage,
@@ -212,7 +213,7 @@ export function makeIntake(deps: IntakeDeps) {
     document: IncomingDocument,
     files: { xmlUrl: string | null; pdfUrl: string | null },
     progress: { writing: boolean },
-    evidence: { readonly cdr?: SupplierCdrOf } = {},
+    evidence: { readonly cdr?: SupplierCdrOf; readonly channel?: IncomingFiles['channel'] } = {},
   ) {
     if (!isValidRuc(document.supplier.taxId))
       throw new BadRequestError('ERROR_INVALID_RUC', { ruc: document.supplier.taxId });
@@ -358,7 +359,10 @@ export function makeIntake(deps: IntakeDeps) {
       invoiceType: invoice.type,
       invoiceId: invoice.id,
     };
-    const received = notificationAbout('INVOICE_RECEIVED', invoice, null, new Date(now));
+    const received: NotificationMessage = {
+      ...notificationAbout('INVOICE_RECEIVED', invoice, null, new Date(now)),
+      ...(evidence.channel ? { channel: evidence.channel } : {}),
+    };
     // Committed with the invoice, so SUNAT validation is never lost; sent right after, or by the relay.
     const messages = [
       outgoingMessage('sunatValidation', sunat, deps.clock()),
@@ -493,7 +497,10 @@ export function makeIntake(deps: IntakeDeps) {
             evidence = { cdr: cdrEvidence(cdr.parsed, cdrKey) };
           } else cdrWarning = cdrKey.warning;
         }
-        const invoice = await register(caller, document, { xmlUrl: xmlKey, pdfUrl: pdfKey }, progress, evidence);
+        const invoice = await register(caller, document, { xmlUrl: xmlKey, pdfUrl: pdfKey }, progress, {
+          ...evidence,
+          channel: files.channel,
+        });
         return { outcome: 'ACCEPTED', invoice, cdrWarning };
       } catch (error) {
         if (!(error instanceof PortalError) || error.statusCode >= 500 || progress.writing) throw error;

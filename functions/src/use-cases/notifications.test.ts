@@ -131,6 +131,19 @@ describe('delivering a notification', () => {
     expect([...feeds.values()].map((feed) => feed.length)).toEqual([1, 1]);
   });
 
+  it.each(['ZIP', 'EMAIL'] as const)(
+    'tells the staff of a document received by %s, and its supplier in the feed only (the channel answers them)',
+    async (channel) => {
+      const { notifications, sent, feeds } = setup();
+      await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null, channel }));
+      expect(sent.map((email) => email.to)).toEqual(['gestor@grupo.pe']);
+      expect([...feeds.keys()].sort()).toEqual([`CLIENT#${CLIENT}`, `SUPPLIER#${SUPPLIER}`]);
+      // What follows the receipt (SUNAT's answer) is e-mailed to the supplier as for any document.
+      await notifications.deliver(message({ event: 'SUNAT_VALID', detail: null, channel }));
+      expect(sent.map((email) => email.to)).toEqual(['gestor@grupo.pe', 'ana@proveedor.pe', 'gestor@grupo.pe']);
+    },
+  );
+
   it('fails the delivery when a mail cannot be sent, and sends it on the retry', async () => {
     const { notifications, sent } = setup({ failSends: 1 });
     await expect(notifications.deliver(message())).rejects.toThrow('SES unavailable');

@@ -69,6 +69,14 @@ export function makeNotifications(deps: {
     return theirs.length > 0 ? theirs : accounts;
   }
 
+  /**
+   * A document received through a zip or an e-mail is told to its supplier by that channel's answer (the batch's
+   * summary, the reply): its users are not e-mailed about each document as well (a zip holds up to 500).
+   */
+  function answeredByChannel(message: NotificationMessage, audience: Audience): boolean {
+    return message.event === 'INVOICE_RECEIVED' && message.channel !== undefined && audience.kind === 'SUPPLIER';
+  }
+
   return {
     ...makeNotificationFeed(deps),
 
@@ -92,7 +100,8 @@ export function makeNotifications(deps: {
         reference: { issuerTaxId: message.supplierId, invoiceType: message.invoiceType, invoiceId: message.invoiceId },
       });
 
-      const recipients = (await Promise.all(audiences.map((audience) => recipientsOf(message, audience)))).flat();
+      const mailed = audiences.filter((audience) => !answeredByChannel(message, audience));
+      const recipients = (await Promise.all(mailed.map((audience) => recipientsOf(message, audience)))).flat();
       const emailed: string[] = [];
       // Every event is about one invoice: the e-mail opens it in the portal, not the portal's first screen.
       const url = deps.portalUrl

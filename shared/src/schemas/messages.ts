@@ -74,5 +74,11 @@ export const NotificationMessage = z.object({
    * goes to; absent or null, the company's staff are e-mailed.
    */
   responsibleId: z.optional(z.nullable(z.string())),
+  /**
+   * INVOICE_RECEIVED of a document that came in a zip or an e-mail (issue 24): that channel's own answer (the batch's
+   * summary, the reply to the e-mail) tells the supplier what was received, so its users are not e-mailed once per
+   * document; the feed still says it. Absent: 'Cargar XML', the API or a message committed before issue 25.
+   */
+  channel: z.optional(z.enum(['ZIP', 'EMAIL'])),
 });
 export type NotificationMessage = z.infer<typeof NotificationMessage>;
