@@ -1,4 +1,5 @@
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import {
@@ -162,16 +163,41 @@ async function keysNaming(batchId: string): Promise<string[]> {
   return found;
 }
 
+/** Waits until `names` hold nothing, visible or in flight. */
+async function drained(names: readonly (keyof ReturnType<typeof stage>['queues'])[]): Promise<void> {
+  const { endpoints, region, queues } = stage();
+  const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials: LOCAL_CREDENTIALS });
+  const deadline = Date.now() + 150_000;
+  for (const name of names) {
+    for (;;) {
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queues[name]!.url,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
+      );
+      const left =
+        Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
+      if (left === 0) break;
+      if (Date.now() > deadline) throw new Error(`the ${name} queue did not drain (${left} left)`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 describe('Cargar ZIP on the local stage', () => {
   // The zips' notices reach the supplier's own feed; they go, so that its feed stays as the other tests know it.
   afterAll(async () => {
+    // What the zips' hundreds of invoices set off (their SUNAT checks, their notices) ends here, not in the next
+    // file's wait for its own invoice's SUNAT answer (the files share one stage).
+    await drained(['sunatValidation', 'notifications']);
     const token = await supplierToken();
     const sub = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
     const db = table();
     for (const item of await db.partition(`FEED#USER#${sub}`)) {
       if (String(item.message).includes('ZIP')) await db.delete({ pk: String(item.pk), sk: String(item.sk) });
     }
-  });
+  }, 180_000);
 
   it('takes 200 documents with three bad ones: 197 accepted and three clear reasons; the same zip again doubles nothing; a redelivery and a crash mid-way double nothing either', async () => {
     const token = await supplierToken();
