@@ -288,7 +288,21 @@ describe('production stage: the site, CloudFront and AWS WAF', () => {
     );
     const attestation = rules.find((rule) => rule.Action?.Challenge);
     expect(JSON.stringify(attestation?.Statement)).toContain('"SearchString":"/api/"');
-    expect(ofType(resourcesOf(templates.edge), 'AWS::WAFv2::LoggingConfiguration')).toHaveLength(1);
+    const logging = ofType(resourcesOf(templates.edge), 'AWS::WAFv2::LoggingConfiguration');
+    expect(logging).toHaveLength(1);
+    // Logged: what a rule blocked, challenged or counted; an allowed request is in CloudFront's access logs only.
+    expect(logging[0]![1].Properties!.LoggingFilter).toEqual({
+      DefaultBehavior: 'DROP',
+      Filters: [
+        {
+          Behavior: 'KEEP',
+          Requirement: 'MEETS_ANY',
+          Conditions: ['BLOCK', 'COUNT', 'CAPTCHA', 'CHALLENGE', 'EXCLUDED_AS_COUNT'].map((action) => ({
+            ActionCondition: { Action: action },
+          })),
+        },
+      ],
+    });
   });
 
   it('gives API clients (x-api-client) a rate per Authorization header, no challenge and no Bot Control', () => {
