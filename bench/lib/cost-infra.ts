@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { METRICS, SCHEDULES } from '@portal/shared';
+import { METRICS, RUNTIME_ENV, SCHEDULES } from '@portal/shared';
 import { buildPortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 import type { Inventory } from './cost-model.js';
@@ -22,6 +22,10 @@ export interface StageInfrastructure {
   readonly region: string;
   /** Memory (MB) of each product function, by the name PortalFunction tags it with (route id, `<queue>Worker` …). */
   readonly memoryMb: Readonly<Record<string, number>>;
+  /** The share of its invocations each function begins a recorded trace with (1 unless its environment says less). */
+  readonly traceSampleRatio: Readonly<Record<string, number>>;
+  /** Whether the web ACL logs the requests it lets through, or only those a rule acted on (its logging filter). */
+  readonly wafLogsAllowedRequests: boolean;
   readonly architectures: readonly string[];
   readonly inventory: Inventory;
 }
@@ -45,6 +49,7 @@ export function synthesizeStage(stage: string): StageInfrastructure {
     const of = (type: string) => resources.filter((resource) => resource.Type === type);
 
     const memoryMb: Record<string, number> = {};
+    const traceSampleRatio: Record<string, number> = {};
     const architectures = new Set<string>();
     for (const fn of of('AWS::Lambda::Function')) {
       const props = fn.Properties ?? {};
@@ -52,6 +57,9 @@ export function synthesizeStage(stage: string): StageInfrastructure {
       const name = tags.find((tag) => tag.Key === PORTAL_FUNCTION_TAG)?.Value;
       if (!name) continue;
       memoryMb[name] = Number(props.MemorySize ?? 128);
+      const variables = (props.Environment as { Variables?: Record<string, string> } | undefined)?.Variables ?? {};
+      const ratio = variables[RUNTIME_ENV.traceSampleRatio];
+      traceSampleRatio[name] = ratio === undefined ? 1 : Number(ratio);
       for (const architecture of (props.Architectures as string[] | undefined) ?? ['x86_64'])
         architectures.add(architecture);
     }
@@ -65,6 +73,12 @@ export function synthesizeStage(stage: string): StageInfrastructure {
     const rules = webAcls.flatMap(
       (acl) => (acl.Properties?.Rules ?? []) as { Statement?: { ManagedRuleGroupStatement?: { Name?: string } } }[],
     );
+    const wafLogging = of('AWS::WAFv2::LoggingConfiguration');
+    const wafLogsAllowedRequests = wafLogging.some((logging) => {
+      const filter = logging.Properties?.LoggingFilter as { DefaultBehavior?: string; Filters?: unknown[] } | undefined;
+      // A filter that drops by default and keeps only matched actions (WAF_LOGGED_ACTIONS) leaves ALLOW out.
+      return !filter || filter.DefaultBehavior !== 'DROP' || JSON.stringify(filter.Filters ?? []).includes('"ALLOW"');
+    });
     const pools = of('AWS::Cognito::UserPool');
     const addOns = pools[0]?.Properties?.UserPoolAddOns as { AdvancedSecurityMode?: string } | undefined;
     const logGroups = of('AWS::Logs::LogGroup');
@@ -77,6 +91,8 @@ export function synthesizeStage(stage: string): StageInfrastructure {
       stage,
       region: portal.config.region,
       memoryMb,
+      traceSampleRatio,
+      wafLogsAllowedRequests,
       architectures: [...architectures],
       inventory: {
         functions: Object.keys(memoryMb).length,

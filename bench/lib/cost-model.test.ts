@@ -12,7 +12,7 @@ import {
   type PriceTable,
   type VariableUsage,
 } from './cost-model.js';
-import { invocationsOf, type StoredSpan } from './cost-spans.js';
+import { invocationsOf, tracesRecorded, type StoredSpan } from './cost-spans.js';
 
 const TABLE: PriceTable = {
   region: 'sa-east-1',
@@ -189,5 +189,31 @@ describe('the trace store as a meter', () => {
       }),
     ]);
     expect(orphanCalls).toBe(1);
+  });
+
+  it("counts a trace by the sampling ratio of the function that began it, and a worker's in its request's", () => {
+    const trace = (id: string, fn: string, startsTrace: boolean) => ({
+      fn,
+      trigger: fn.startsWith('GET') ? 'http' : 'pubsub',
+      traceId: id.repeat(32),
+      startsTrace,
+      durationMs: 1,
+      calls: {},
+      readUnits: 0,
+      writeUnits: 0,
+      unmeteredDynamoCalls: 0,
+    });
+    const ratio = (fn: string) => (fn.startsWith('GET') ? 0.05 : 1);
+    const invocations = [
+      // A worker listed before the write that queued its message: one trace, recorded.
+      trace('a', 'worker', false),
+      trace('a', 'POST /invoices', true),
+      // Twenty reads, each its own trace, traced one time in twenty.
+      ...Array.from({ length: 20 }, (_, i) => trace(`r${i}`, 'GET /invoices', true)),
+      // A worker whose trace began before the window: counted whole.
+      trace('z', 'worker', false),
+    ];
+    expect(tracesRecorded(invocations, ratio)).toBeCloseTo(1 + 20 * 0.05 + 1);
+    expect(tracesRecorded(invocations.slice(0, 2), ratio)).toBe(1);
   });
 });

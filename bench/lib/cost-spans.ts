@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ReceivedSpan } from '../../infra/local/services/otlp.js';
 
 /**
  * The local stage's trace store read as a meter (bench/suites/cost.ts): every invocation of a function is a span with
@@ -8,16 +9,11 @@ import path from 'node:path';
  * What happened between two instants is counted from the spans that started between them.
  */
 
-export interface StoredSpan {
-  readonly traceId: string;
-  readonly spanId: string;
-  readonly parentSpanId: string | null;
-  readonly name: string;
-  readonly kind: number;
-  readonly startTimeUnixNano: string;
-  readonly endTimeUnixNano: string;
-  readonly attributes: Readonly<Record<string, unknown>>;
-}
+/** A span as the stage's trace store keeps it (infra/local/services/otlp.ts), what the meter reads of it. */
+export type StoredSpan = Pick<
+  ReceivedSpan,
+  'traceId' | 'spanId' | 'parentSpanId' | 'name' | 'kind' | 'startTimeUnixNano' | 'endTimeUnixNano' | 'attributes'
+>;
 
 /** The spans of `<dataDir>/traces` (both generations of the file) that started within [fromMs, toMs]. */
 export function readSpans(dataDir: string, fromMs: number, toMs: number): StoredSpan[] {
@@ -41,6 +37,8 @@ export interface Invocation {
   readonly fn: string;
   readonly trigger: string;
   readonly traceId: string;
+  /** It began its trace (no parent span in the store): the trace is recorded or not by its function's sampler. */
+  readonly startsTrace: boolean;
   readonly durationMs: number;
   readonly calls: Record<string, number>;
   readonly readUnits: number;
@@ -113,6 +111,7 @@ export function invocationsOf(
       fn: nameOf(span),
       trigger: String(span.attributes['faas.trigger']),
       traceId: span.traceId,
+      startsTrace: span.parentSpanId === null || !byId.has(span.parentSpanId),
       durationMs: durationMs(span),
       calls: entry.calls,
       readUnits: entry.read,
@@ -130,4 +129,19 @@ export function countCalls(invocations: readonly Invocation[], match: (call: str
     for (const [call, n] of Object.entries(invocation.calls)) if (match(call)) count += n;
   }
   return count;
+}
+
+/**
+ * The traces X-Ray would record of these invocations: each trace begun by one of them counts its function's sampling
+ * ratio (`ratioOf`, 1 for all but the API's reads: docs/adr/0041-trace-sampling.md); a trace begun before them counts 1.
+ */
+export function tracesRecorded(invocations: readonly Invocation[], ratioOf: (fn: string) => number): number {
+  const begun = new Map<string, number>();
+  for (const invocation of invocations) {
+    if (invocation.startsTrace) begun.set(invocation.traceId, ratioOf(invocation.fn));
+    else if (!begun.has(invocation.traceId)) begun.set(invocation.traceId, 1);
+  }
+  let total = 0;
+  for (const ratio of begun.values()) total += ratio;
+  return total;
 }

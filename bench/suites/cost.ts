@@ -13,7 +13,14 @@ import {
   type Scenario,
   type VariableUsage,
 } from '../lib/cost-model.js';
-import { countCalls, invocationsOf, readSpans, type Invocation, type StoredSpan } from '../lib/cost-spans.js';
+import {
+  countCalls,
+  invocationsOf,
+  readSpans,
+  tracesRecorded,
+  type Invocation,
+  type StoredSpan,
+} from '../lib/cost-spans.js';
 import { synthesizeStage } from '../lib/cost-infra.js';
 
 /**
@@ -119,9 +126,16 @@ interface Run {
 const gbSeconds = (invocation: Invocation, memoryMb: number) =>
   (Math.ceil(invocation.durationMs) / 1000) * (memoryMb / 1024);
 
+/** What the synthesized stage says of each function and of the web ACL, as usageOf prices it. */
+interface Priced {
+  readonly memory: (fn: string) => number;
+  readonly traceRatio: (fn: string) => number;
+  readonly wafLogsAllowedRequests: boolean;
+}
+
 function usageOf(
   invocations: readonly Invocation[],
-  memory: (fn: string) => number,
+  { memory, traceRatio, wafLogsAllowedRequests }: Priced,
   invoices: number,
   traffic: { apiRequests: number; apiBytes: number; s3Posts: number; s3Gets: number },
 ): VariableUsage {
@@ -157,8 +171,9 @@ function usageOf(
       invocations.length * ASSUMED.platformLogBytesPerInvocation +
       http.length * (ASSUMED.requestServedLogBytes + accessLogBytes()) +
       (workers.length + jobs.length) * ASSUMED.metricsLogBytesPerWorkerInvocation +
-      edgeRequests * ASSUMED.wafLogBytesPerRequest,
-    tracesRecorded: new Set(invocations.map((invocation) => invocation.traceId)).size,
+      // The journey's requests are all let through: logged only if the web ACL logs what it allows.
+      (wafLogsAllowedRequests ? edgeRequests * ASSUMED.wafLogBytesPerRequest : 0),
+    tracesRecorded: tracesRecorded(invocations, traceRatio),
     kmsRequests: countCalls(invocations, (call) => call.startsWith('KMS.')),
     secretsManagerCalls:
       countCalls(invocations, (call) => call.startsWith('SecretsManager.')) + secretReads * ASSUMED.coldStartShare,
@@ -185,6 +200,16 @@ export const suite: BenchSuite = {
       unknownMemory.add(fn);
       return 512;
     };
+
+    const priced: Priced = {
+      memory,
+      traceRatio: (fn) => infra.traceSampleRatio[fn] ?? 1,
+      wafLogsAllowedRequests: infra.wafLogsAllowedRequests,
+    };
+    context.log(
+      `traced: API reads ${infra.traceSampleRatio.listInvoices ?? 1} of their invocations, the rest all; ` +
+        `the web ACL logs ${infra.wafLogsAllowedRequests ? 'every request' : 'only what a rule acted on'}`,
+    );
 
     const stage = await context.stage();
     const { outputs } = stage;
@@ -213,7 +238,7 @@ export const suite: BenchSuite = {
       const { invocations: all } = invocationsOf(readSpans(outputs.dataDir, from, to), nameOf);
       const background = all.filter((invocation) => BACKGROUND_JOBS.has(invocation.fn));
       const invocations = all.filter((invocation) => !BACKGROUND_JOBS.has(invocation.fn));
-      const usage = usageOf(invocations, memory, count, { ...session.traffic });
+      const usage = usageOf(invocations, priced, count, { ...session.traffic });
       const unmetered = all.reduce((sum, invocation) => sum + invocation.unmeteredDynamoCalls, 0);
       if (usage.dynamodbReadUnits + usage.dynamodbWriteUnits === 0) {
         throw new Error('No DynamoDB capacity reported: is ReturnConsumedCapacity set on the functions’ client?');

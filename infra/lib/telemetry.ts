@@ -40,3 +40,9 @@ export const FUNCTION_TELEMETRY_ENV: Readonly<Record<string, string>> = {
   OPENTELEMETRY_COLLECTOR_CONFIG_URI: `env:${COLLECTOR_CONFIG_VARIABLE}`,
   [COLLECTOR_CONFIG_VARIABLE]: COLLECTOR_CONFIG,
 };
+
+/**
+ * The share of the API's reads (GET routes) that are traced (docs/adr/0041-trace-sampling.md): one in twenty. Writes,
+ * workers and jobs are all traced; a worker follows the request that sent its message.
+ */
+export const READ_TRACE_SAMPLE_RATIO = 0.05;

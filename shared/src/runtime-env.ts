@@ -37,6 +37,12 @@ export const RUNTIME_ENV = {
   apiAuthorizerId: 'API_AUTHORIZER_ID',
   /** The OAuth2 token endpoint API clients ask for their tokens (the user pool domain's /oauth2/token). */
   apiTokenUrl: 'API_TOKEN_URL',
+  /**
+   * The share (0 to 1) of this function's invocations that start a trace of their own (docs/adr/0041-trace-sampling.md):
+   * the API's reads set it low; unset, every invocation is traced. An invocation continuing a traced request (a
+   * worker's message) is always traced.
+   */
+  traceSampleRatio: 'PORTAL_TRACE_SAMPLE_RATIO',
   /** The domain of the group's intake addresses, `facturas+<RUC>@<domain>` (stage configuration; issue 24). */
   intakeMailDomain: 'INTAKE_MAIL_DOMAIN',
 } as const;

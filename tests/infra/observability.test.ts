@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METRICS } from '@portal/shared';
+import { METRICS, RUNTIME_ENV } from '@portal/shared';
 import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
 import { ALARM_THRESHOLDS } from '../../infra/lib/constructs/observability.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
-import { COLLECTOR_CONFIG_VARIABLE } from '../../infra/lib/telemetry.js';
+import { COLLECTOR_CONFIG_VARIABLE, READ_TRACE_SAMPLE_RATIO } from '../../infra/lib/telemetry.js';
 
 /**
  * Alarms and dashboard of the production stage (a nested stack of the stateless stack): every dead-letter queue,
@@ -104,7 +104,8 @@ describe('tracing', () => {
     expect(functions().length).toBeGreaterThan(40);
     for (const [id, fn] of functions()) {
       const p = fn.Properties!;
-      expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
+      // The function's sampler decides what is recorded (docs/adr/0041-trace-sampling.md), not Lambda's.
+      expect(p.TracingConfig, id).toEqual({ Mode: 'PassThrough' });
       // The collector-only layer for Graviton, pinned to one version, in the stage's region.
       expect(p.Layers, id).toEqual([
         expect.stringMatching(/^arn:aws:lambda:sa-east-1:901920570463:layer:aws-otel-collector-arm64-ver-0-115-0:\d+$/),
@@ -122,6 +123,24 @@ describe('tracing', () => {
       const size = Object.entries(env).reduce((total, [name, value]) => total + name.length + String(value).length, 0);
       expect(size, id).toBeLessThan(4096);
     }
+  });
+
+  it("traces one in twenty of the API's reads and every write, worker and job", () => {
+    const ratios = new Map<string, string | undefined>();
+    for (const [id, fn] of functions()) {
+      const env = fn.Properties!.Environment.Variables as Record<string, string>;
+      ratios.set(String(fn.Properties!.Description ?? id), env[RUNTIME_ENV.traceSampleRatio]);
+    }
+    const reads = [...ratios].filter(([description]) => /^GET \//.test(description));
+    expect(reads.length).toBeGreaterThan(15);
+    for (const [description, ratio] of reads) expect(ratio, description).toBe(String(READ_TRACE_SAMPLE_RATIO));
+    expect(READ_TRACE_SAMPLE_RATIO).toBe(0.05);
+    const writes = [...ratios].filter(([description]) => /^(POST|PUT|PATCH|DELETE) \//.test(description));
+    expect(writes.length).toBeGreaterThan(15);
+    for (const [description, ratio] of writes) expect(ratio, description).toBeUndefined();
+    const others = [...ratios].filter(([description]) => !/^(GET|POST|PUT|PATCH|DELETE|ANY) /.test(description));
+    expect(others.length).toBeGreaterThan(5);
+    for (const [description, ratio] of others) expect(ratio, description).toBeUndefined();
   });
 
   it('lets every function role write segments to X-Ray, and nothing else of X-Ray', () => {

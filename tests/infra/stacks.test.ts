@@ -93,7 +93,7 @@ describe('CDK app, stage dev', () => {
         expect(fn.Properties).toMatchObject({
           Runtime: 'nodejs24.x',
           Architectures: ['arm64'],
-          TracingConfig: { Mode: 'Active' },
+          TracingConfig: { Mode: 'PassThrough' },
           LoggingConfig: { LogFormat: 'JSON' },
         });
       }

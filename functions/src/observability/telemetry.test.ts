@@ -240,12 +240,61 @@ describe('invocations', () => {
     await telemetry.invocation(async (_event: unknown) => 'ok')({});
     expect(exporter.getFinishedSpans()[0]!.spanContext().traceId).toBe('5759e988bd862e3fe1be46a994272793');
     expect(exporter.getFinishedSpans()[0]!.parentSpanContext?.spanId).toBe('53995c3f42cd8ad8');
+  });
 
-    const unsampled = setup({
-      _X_AMZN_TRACE_ID: 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=0',
+  it("begin a trace of their own under Lambda's pass-through header, recorded in the function's ratio", async () => {
+    const passThrough = 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=0';
+    const write = setup({ _X_AMZN_TRACE_ID: passThrough });
+    await write.telemetry.invocation(async (_event: unknown) => 'ok')({ routeKey: 'POST /invoices' });
+    const [span] = write.exporter.getFinishedSpans();
+    expect(span!.spanContext().traceId).not.toBe('5759e988bd862e3fe1be46a994272793');
+    expect(span!.parentSpanContext).toBeUndefined();
+
+    // A read traced one time in twenty: over 400 invocations, about 20 traces, never all nor none.
+    const read = setup({ _X_AMZN_TRACE_ID: passThrough, PORTAL_TRACE_SAMPLE_RATIO: '0.05' });
+    const list = read.telemetry.invocation(async (_event: unknown) => {
+      await read.telemetry.tracer.startActiveSpan('DynamoDB.Query', async (query) => query.end());
+      return 'ok';
     });
-    await unsampled.telemetry.invocation(async (_event: unknown) => 'ok')({});
-    expect(unsampled.exporter.getFinishedSpans()).toHaveLength(0);
+    for (let i = 0; i < 400; i++) await list({ routeKey: 'GET /invoices' });
+    const roots = read.exporter.getFinishedSpans().filter((s) => s.name === 'GET /invoices');
+    expect(roots.length).toBeGreaterThan(5);
+    expect(roots.length).toBeLessThan(45);
+    // A recorded trace is whole: each recorded invocation has its call, and no call is recorded without it.
+    const calls = read.exporter.getFinishedSpans().filter((s) => s.name === 'DynamoDB.Query');
+    expect(calls.map((s) => s.spanContext().traceId).sort()).toEqual(roots.map((s) => s.spanContext().traceId).sort());
+  });
+
+  it("follow the decision of the request that sent a worker's message, whatever the worker's ratio", async () => {
+    const request = setup({ PORTAL_TRACE_SAMPLE_RATIO: '0' });
+    const unsampled = request.telemetry.tracer.startSpan('GET /invoices');
+    expect(unsampled.isRecording()).toBe(false);
+    const sampled = setup().telemetry.tracer.startSpan('POST /invoices');
+    const record = (span: typeof sampled) => ({
+      messageId: '1',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:sa-east-1:123456789012:portal-prod-exports',
+      messageAttributes: {
+        traceparent: {
+          stringValue: injectIntoMessageAttributes(undefined, trace.setSpan(context.active(), span))!.traceparent!
+            .StringValue,
+          dataType: 'String',
+        },
+      },
+    });
+    const worker = setup({ PORTAL_TRACE_SAMPLE_RATIO: '0' });
+    const handler = worker.telemetry.invocation(async (_event: unknown) => ({ batchItemFailures: [] }));
+    await handler({ Records: [record(unsampled)] });
+    expect(worker.exporter.getFinishedSpans()).toHaveLength(0);
+    const always = setup();
+    await always.telemetry.invocation(async (_event: unknown) => ({ batchItemFailures: [] }))({
+      Records: [record(unsampled)],
+    });
+    expect(always.exporter.getFinishedSpans()).toHaveLength(0);
+    await always.telemetry.invocation(async (_event: unknown) => ({ batchItemFailures: [] }))({
+      Records: [record(sampled)],
+    });
+    expect(always.exporter.getFinishedSpans()[0]!.spanContext().traceId).toBe(sampled.spanContext().traceId);
   });
 
   it("make a worker's span the child of the span that sent its message, and link every message of a batch", async () => {

@@ -7,6 +7,7 @@ import {
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
+  TraceFlags,
   trace,
   type Attributes,
   type Context,
@@ -25,6 +26,8 @@ import {
   BatchSpanProcessor,
   ParentBasedSampler,
   SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+  type Sampler,
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
@@ -36,7 +39,7 @@ import {
   ATTR_SERVICE_NAME,
   ATTR_URL_FULL,
 } from '@opentelemetry/semantic-conventions';
-import { METRICS } from '@portal/shared';
+import { METRICS, RUNTIME_ENV } from '@portal/shared';
 
 /**
  * Tracing on OpenTelemetry (docs/adr/0011-tracing-on-opentelemetry.md).
@@ -150,6 +153,19 @@ export function tracesEndpoint(env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
+/**
+ * Which invocations are traced (docs/adr/0041-trace-sampling.md): a parent's decision is followed (a worker continues
+ * the request that sent its message, traced or not); a trace begun here is recorded in the function's ratio
+ * (RUNTIME_ENV.traceSampleRatio, 1 when unset). The decision is by trace id, so every span of a trace agrees.
+ */
+export function samplerOf(env: NodeJS.ProcessEnv): Sampler {
+  const raw = env[RUNTIME_ENV.traceSampleRatio]?.trim();
+  const ratio = raw ? Number(raw) : 1;
+  const own =
+    Number.isFinite(ratio) && ratio >= 0 && ratio < 1 ? new TraceIdRatioBasedSampler(ratio) : new AlwaysOnSampler();
+  return new ParentBasedSampler({ root: own });
+}
+
 export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   registerGlobals();
   const env = options.env ?? process.env;
@@ -175,8 +191,7 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       ...(env.AWS_REGION ? { [ATTR.cloudRegion]: env.AWS_REGION } : {}),
       ...(env.AWS_LAMBDA_FUNCTION_NAME ? { 'faas.name': env.AWS_LAMBDA_FUNCTION_NAME } : {}),
     }),
-    // Lambda's trace header decides (Sampled=0 or 1); a trace begun here is recorded.
-    sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
+    sampler: samplerOf(env),
     spanProcessors: processors,
     forceFlushTimeoutMillis: FLUSH_TIMEOUT_MS,
   });
@@ -192,7 +207,11 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
       .awslambda?.InvokeStore;
     const header = store?.getXRayTraceId?.() ?? env._X_AMZN_TRACE_ID;
     if (!header) return context.active();
-    return xray.extract(context.active(), { [AWSXRAY_TRACE_ID_HEADER]: header }, defaultTextMapGetter);
+    const extracted = xray.extract(context.active(), { [AWSXRAY_TRACE_ID_HEADER]: header }, defaultTextMapGetter);
+    // Pass-through tracing: Lambda's header says Sampled=1 only when a caller recorded the request; Sampled=0 is
+    // no one's decision (nothing before the function traces), so the invocation begins a trace of its own.
+    const flags = trace.getSpanContext(extracted)?.traceFlags ?? 0;
+    return (flags & TraceFlags.SAMPLED) === 0 ? context.active() : extracted;
   };
 
   return {

@@ -10,6 +10,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { CORS, ROUTE_NOT_FOUND, RUNTIME_ENV, USES_NOTHING, type FunctionUses, type RouteDef } from '@portal/shared';
 import { API_PATH_PREFIX } from './firewall.js';
+import { READ_TRACE_SAMPLE_RATIO } from '../telemetry.js';
 import { logRetentionOf, PortalFunction } from './portal-function.js';
 
 export interface ApiProps {
@@ -114,6 +115,7 @@ export class Api extends Construct {
         description: `${route.method} ${route.path}`,
         environment: baseEnvironment,
         retain: props.retain,
+        ...(route.method === 'GET' ? { traceSampleRatio: READ_TRACE_SAMPLE_RATIO } : {}),
       });
       // Exactly what the route's manifest entry declares it touches, no more.
       props.bind(fn, route.uses);
@@ -164,6 +166,8 @@ export class Api extends Construct {
       description: 'ANY $default: 404 ERROR_ROUTE_NOT_FOUND',
       environment: baseEnvironment,
       retain: props.retain,
+      // Mostly probes of paths that do not exist: traced as the reads are.
+      traceSampleRatio: READ_TRACE_SAMPLE_RATIO,
     });
     props.bind(notFound, USES_NOTHING);
     const defaultRoute = new apigw.HttpRoute(this, 'DefaultRoute', {

@@ -6,6 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BUNDLE_OPTIONS, esbuildArgs } from '../bundling.js';
 import { FUNCTION_TELEMETRY_ENV } from '../telemetry.js';
+import { RUNTIME_ENV } from '@portal/shared';
 
 /** Context key under which a stack records its stage's log retention (see setLogRetention). */
 const LOG_RETENTION_CONTEXT = 'portal:logRetentionDays';
@@ -53,13 +54,15 @@ export interface PortalFunctionProps {
   readonly reservedConcurrentExecutions?: number;
   /** Keep the log group when the stack is deleted (its retention is the stage's, see setLogRetention). */
   readonly retain: boolean;
+  /** The share of invocations that begin a recorded trace (0 to 1); unset, all (docs/adr/0041-trace-sampling.md). */
+  readonly traceSampleRatio?: number;
 }
 
 /**
  * The one Lambda function shape of the product: Node.js 24 on arm64, ESM bundled by esbuild with the
  * AWS SDK inside (the bundle pins the SDK version we test against), its own log group with the stage's retention,
- * traced on OpenTelemetry (its spans go to the ADOT collector layer beside it, which writes them to X-Ray; Lambda's
- * active tracing adds its own segments and the trace header the function continues), and a role that writes only
+ * traced on OpenTelemetry (its spans go to the ADOT collector layer beside it, which writes them to X-Ray; the
+ * function's sampler decides, Lambda's tracing passes a caller's decision through), and a role that writes only
  * to that log group and to X-Ray.
  */
 export class PortalFunction extends Construct {
@@ -97,8 +100,16 @@ export class PortalFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
-      tracing: lambda.Tracing.ACTIVE,
-      environment: { ...FUNCTION_TELEMETRY_ENV, ...props.environment },
+      // The function decides what is traced (its sampler, telemetry.ts): Lambda's active tracing would record every
+      // invocation at this traffic (its fixed 1 a second and 5%), reads included (docs/adr/0041-trace-sampling.md).
+      tracing: lambda.Tracing.PASS_THROUGH,
+      environment: {
+        ...FUNCTION_TELEMETRY_ENV,
+        ...(props.traceSampleRatio !== undefined && props.traceSampleRatio < 1
+          ? { [RUNTIME_ENV.traceSampleRatio]: String(props.traceSampleRatio) }
+          : {}),
+        ...props.environment,
+      },
       bundling: {
         format: nodejs.OutputFormat.ESM,
         target: BUNDLE_OPTIONS.target,
@@ -125,7 +136,7 @@ export class PortalFunction extends Construct {
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
-        'Active tracing and the collector layer need xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
+        "Lambda's tracing and the collector layer need xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.",
     });
   }
 }
