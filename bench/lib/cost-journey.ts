@@ -8,6 +8,7 @@ import { ROOT_DIR } from '../../infra/local/config.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
 import { corporateSignIn } from '../../tests/support/corporate-sign-in.js';
+import { until } from '../../tests/support/invoices.js';
 
 /**
  * One invoice's whole life on the local stage, driven through the API as its people live it (the journey of
@@ -120,15 +121,8 @@ async function call<T>(session: Session, token: string, def: RouteDef, options: 
   return (text ? JSON.parse(text) : null) as T;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | false | null | undefined>): Promise<T> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** The bench's waits for the asynchronous steps (`until`): up to two minutes each, asking every 200 ms. */
+const WAIT = { timeoutMs: 120_000, everyMs: 200 } as const;
 
 async function sap(outputs: LocalOutputs, route: string, body?: unknown): Promise<unknown> {
   const response = await fetch(`${outputs.endpoints.sap}${route}`, {
@@ -142,14 +136,18 @@ async function sap(outputs: LocalOutputs, route: string, body?: unknown): Promis
 
 async function runPaymentSync(outputs: LocalOutputs): Promise<void> {
   const { run } = (await sap(outputs, '/__control/schedules/PaymentSync', {})) as { run: number };
-  await until('the payment sync', async () => {
-    const state = (await sap(outputs, '/__control/schedules/PaymentSync')) as {
-      completed: number;
-      lastError: string | null;
-    };
-    if (state.completed >= run && state.lastError) throw new Error(state.lastError);
-    return state.completed >= run;
-  });
+  await until(
+    'the payment sync',
+    async () => {
+      const state = (await sap(outputs, '/__control/schedules/PaymentSync')) as {
+        completed: number;
+        lastError: string | null;
+      };
+      if (state.completed >= run && state.lastError) throw new Error(state.lastError);
+      return state.completed >= run;
+    },
+    WAIT,
+  );
 }
 
 async function stored(session: Session, invoiceId: string): Promise<Record<string, unknown> | undefined> {
@@ -313,9 +311,9 @@ export async function livesOfInvoices(session: Session, count: number, concurren
     while (next < count) {
       const sequence = next++;
       const id = await intake(session);
-      await until(`SUNAT's answer on ${id}`, async () => (await stored(session, id))?.certStatus === 'VALID');
+      await until(`SUNAT's answer on ${id}`, async () => (await stored(session, id))?.certStatus === 'VALID', WAIT);
       await completeAndApprove(session, id, sequence);
-      await until(`the MIRO posting of ${id}`, async () => Boolean((await stored(session, id))?.sapDocument));
+      await until(`the MIRO posting of ${id}`, async () => Boolean((await stored(session, id))?.sapDocument), WAIT);
       ids.push(id);
     }
   };
@@ -334,7 +332,7 @@ export async function livesOfInvoices(session: Session, count: number, concurren
   await runPaymentSync(session.outputs);
   await sap(session.outputs, '/__control/payment-run', run('2026-12-16'));
   await runPaymentSync(session.outputs);
-  for (const id of ids) await until(`${id} paid`, async () => (await stored(session, id))?.status === 'PAID');
+  for (const id of ids) await until(`${id} paid`, async () => (await stored(session, id))?.status === 'PAID', WAIT);
 
   for (const [sequence, id] of ids.entries()) await views(session, id, sequence);
   return ids;
@@ -347,8 +345,12 @@ export async function mailboxSize(outputs: LocalOutputs): Promise<number> {
 }
 
 export async function waitForMail(outputs: LocalOutputs, atLeast: number): Promise<number> {
-  return until('the e-mails', async () => {
-    const size = await mailboxSize(outputs);
-    return size >= atLeast && size;
-  }).catch(() => mailboxSize(outputs));
+  return until(
+    'the e-mails',
+    async () => {
+      const size = await mailboxSize(outputs);
+      return size >= atLeast && size;
+    },
+    WAIT,
+  ).catch(() => mailboxSize(outputs));
 }

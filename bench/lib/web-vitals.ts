@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { TEXT, signIn } from '../../tests/support/web.js';
 
 /**
  * Core Web Vitals of one page load in Chromium, read in the page itself. An init script (plain JavaScript: it
@@ -113,6 +114,24 @@ const INIT_SCRIPT = `(() => {
 /** Installs the recorder in every page the context opens from now on. */
 export async function recordVitals(context: BrowserContext): Promise<void> {
   await context.addInitScript({ content: INIT_SCRIPT });
+}
+
+/**
+ * A warm session in `context`: `account` signs in with its password at the login of the site at `webUrl` (at full
+ * speed, before anything is measured) and lands on its invoices' rows, as one who comes back to the portal; the
+ * context's later pages open signed in.
+ */
+export async function warmSignIn(
+  context: BrowserContext,
+  webUrl: string,
+  account: { readonly username: string; readonly password: string },
+): Promise<void> {
+  const login = await context.newPage();
+  await login.goto(new URL('/login', webUrl).toString());
+  await login.getByRole('heading', { name: TEXT.loginTitle }).waitFor();
+  await signIn(login, account.username, account.password);
+  await login.locator(ROW_SELECTOR).first().waitFor({ timeout: 60_000 });
+  await login.close();
 }
 
 /** Lighthouse's blocking time of `tasks` within [from, to]. */

@@ -26,7 +26,6 @@ import { prefixRange } from '../../functions/src/repositories/key-range.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
-import { corporateSignIn } from '../../tests/support/corporate-sign-in.js';
 import {
   BENCH_CLIENT,
   BENCH_SEARCHES,
@@ -37,6 +36,7 @@ import {
 } from '../lib/api-seed.js';
 import type { BenchContext, BenchSuite, Figure } from '../lib/figures.js';
 import { runCalls, runLoad, type LoadRequest, type LoadResult } from '../lib/load.js';
+import { managerToken } from '../lib/sign-in.js';
 
 /** The issue's load: 20 connections on loopback. */
 const CONNECTIONS = 20;
@@ -54,7 +54,6 @@ const REVIEW_POOL = { full: 1_000, quick: 200 };
 /** The issue's targets: the 100k/1k ratio (issue 8), and the API's overhead over its DynamoDB call (issue 25). */
 const SIZE_RATIO_MAX = 1.3;
 const FLOOR_RATIO = { p50: 2, p99: 3 };
-const MANAGER = 'gestor@grupoandino.pe';
 
 const SEARCHES = BENCH_SEARCHES;
 /** The search counted by walking the listing (GET /invoices/count has no counter for a search). */
@@ -403,20 +402,6 @@ async function uploadAttachment(api: Api): Promise<string> {
   await upload.arrayBuffer();
   if (upload.status >= 300) throw new Error(`The bucket refused the attachment: ${upload.status}`);
   return key;
-}
-
-async function managerToken(outputs: LocalOutputs): Promise<string> {
-  const account = outputs.demoUsers.find((user) => user.username === MANAGER);
-  if (!account) throw new Error(`The stage has no demo user ${MANAGER}`);
-  const tokens = await corporateSignIn({
-    hostedUi: outputs.cognitoEndpoint,
-    clientId: outputs.userPoolClientId,
-    redirectUri: `${outputs.webUrl}/login`,
-    providerName: outputs.corporateIdp.providerName,
-    email: account.username,
-    password: account.password,
-  });
-  return tokens.idToken;
 }
 
 /** Invoices in the table: every company's invoices, counted on the company index. */

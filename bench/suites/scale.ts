@@ -5,11 +5,11 @@ import { ROOT_DIR } from '../../infra/local/config.js';
 import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { buildWorld } from '../../infra/local/seed-data.js';
-import { corporateSignIn } from '../../tests/support/corporate-sign-in.js';
 import { BENCH_CLIENT, BENCH_SEARCHES, addBenchInvoices, benchSearchRead } from '../lib/api-seed.js';
 import type { BenchContext, BenchSuite, Figure } from '../lib/figures.js';
 import { runLoad, type LoadRequest, type LoadResult } from '../lib/load.js';
 import { SEED_VERSION, growSeed, type SeedCheckpoint } from '../lib/scale-seed.js';
+import { managerToken } from '../lib/sign-in.js';
 
 /**
  * Issue 25, scale: the invoice list (status filter, a page of 50) and every kind of header search (a part of
@@ -35,7 +35,6 @@ const WINDOW_S = { full: 4, quick: 2 };
 const SMALL = 1_000;
 const LARGE = { full: 1_000_000, quick: 20_000 };
 const SIZE_RATIO_MAX = 1.3;
-const MANAGER = 'gestor@grupoandino.pe';
 /** BatchWriteItem calls in flight while seeding: DynamoDB Local uses one core per writer at most. */
 const SEED_PARALLEL = 8;
 
@@ -70,21 +69,12 @@ interface Api {
 }
 
 async function apiOf(outputs: LocalOutputs): Promise<Api> {
-  const account = outputs.demoUsers.find((user) => user.username === MANAGER);
-  if (!account) throw new Error(`The stage has no demo user ${MANAGER}`);
-  const tokens = await corporateSignIn({
-    hostedUi: outputs.cognitoEndpoint,
-    clientId: outputs.userPoolClientId,
-    redirectUri: `${outputs.webUrl}/login`,
-    providerName: outputs.corporateIdp.providerName,
-    email: account.username,
-    password: account.password,
-  });
+  const token = await managerToken(outputs);
   const url = new URL(outputs.apiUrl);
   return {
     origin: url.origin,
     prefix: url.pathname.replace(/\/$/, ''),
-    headers: { authorization: `Bearer ${tokens.idToken}`, [HEADERS.companyId]: BENCH_CLIENT.taxId },
+    headers: { authorization: `Bearer ${token}`, [HEADERS.companyId]: BENCH_CLIENT.taxId },
   };
 }
 

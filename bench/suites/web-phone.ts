@@ -1,7 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { ensureWebBuild } from '../../infra/local/web-build.js';
 import { launchChromium } from '../../tests/support/browser.js';
-import { TEXT, signIn } from '../../tests/support/web.js';
 import { DEFAULT_INVOICES_PAGE_SIZE } from '../../web/src/pages/invoices/page-size.js';
 import type { BenchContext, BenchStage, BenchSuite, Figure } from '../lib/figures.js';
 import { MID_RANGE_PHONE, emulateMidRangePhone } from '../lib/phone.js';
@@ -14,6 +13,7 @@ import {
   readLayoutShift,
   readVitals,
   recordVitals,
+  warmSignIn,
   type Interaction,
   type LoadVitals,
 } from '../lib/web-vitals.js';
@@ -112,13 +112,7 @@ async function measure(context: BenchContext, stage: BenchStage): Promise<Record
     await recordVitals(browserContext);
     const url = (pathname: string) => new URL(pathname, stage.webUrl).toString();
 
-    // A warm session: the supplier signed in earlier (at full speed), as one who comes back to the portal.
-    const login = await browserContext.newPage();
-    await login.goto(url('/login'));
-    await login.getByRole('heading', { name: TEXT.loginTitle }).waitFor();
-    await signIn(login, account.username, account.password);
-    await login.locator(ROW_SELECTOR).first().waitFor({ timeout: 60_000 });
-    await login.close();
+    await warmSignIn(browserContext, stage.webUrl, account);
 
     const visits: Record<VisitKind, PhoneVisit[]> = { first: [], return: [] };
     for (const kind of Object.keys(VISITS) as VisitKind[]) {

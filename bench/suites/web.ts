@@ -1,12 +1,11 @@
 import { ensureWebBuild } from '../../infra/local/web-build.js';
 import { launchChromium } from '../../tests/support/browser.js';
-import { TEXT, signIn } from '../../tests/support/web.js';
 import { INVOICES_PAGE_SIZE_KEY, type InvoicesPageSize } from '../../web/src/pages/invoices/page-size.js';
 import type { BenchContext, BenchStage, BenchSuite, Figure } from '../lib/figures.js';
 import { VITALS_INVOICES, WEB_BUDGETS, kb } from '../lib/web-budgets.js';
 import { ensureSupplierInvoices } from '../lib/web-seed.js';
 import { LOADED_ONLY_WHEN_SET, measureWebSizes, type WebSizes } from '../lib/web-sizes.js';
-import { ROW_SELECTOR, readVitals, recordVitals, type LoadVitals } from '../lib/web-vitals.js';
+import { readVitals, recordVitals, warmSignIn, type LoadVitals } from '../lib/web-vitals.js';
 
 /** The supplier whose invoices screen is measured (it signs in with its password). */
 const SUPPLIER = 'proveedor@demo.pe';
@@ -95,12 +94,7 @@ async function measureVitals(context: BenchContext, stage: BenchStage): Promise<
     await recordVitals(browserContext);
     const url = (pathname: string) => new URL(pathname, stage.webUrl).toString();
 
-    const login = await browserContext.newPage();
-    await login.goto(url('/login'));
-    await login.getByRole('heading', { name: TEXT.loginTitle }).waitFor();
-    await signIn(login, account.username, account.password);
-    await login.locator(ROW_SELECTOR).first().waitFor({ timeout: 60_000 });
-    await login.close();
+    await warmSignIn(browserContext, stage.webUrl, account);
 
     const load = async (): Promise<LoadVitals> => {
       const page = await browserContext.newPage();

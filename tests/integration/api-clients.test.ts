@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { API_CLIENT_RATE_DEFAULT, HEADERS, routes, withCheckDigit, type CreatedApiClient } from '@portal/shared';
 import { SUPPLIERS } from '../../infra/local/seed-data.js';
 import { call, idTokenOf } from '../support/api.js';
+import { until } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 import type { paths } from '../support/portal-api.js';
 
@@ -70,15 +71,8 @@ function portalApi(token: string, clientId: string) {
   });
 }
 
-async function until<T>(what: string, probe: () => Promise<T | false | null | undefined>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-}
+/** Each ask of a wait is a call of the client, held to LOCAL_RATE_LIMIT calls a minute: one a second stays within. */
+const ASKING = { everyMs: 1_000 } as const;
 
 /** Uploads a document through the presigned POST the API hands out, as integrators.md tells. */
 async function uploadXml(api: ReturnType<typeof portalApi>, xml: string, fileName: string): Promise<string> {
@@ -119,13 +113,17 @@ describe('a supplier’s API client', () => {
     expect(submitted.data).toMatchObject({ id: `F001-${number}`, supplierId: SUPPLIER.taxId, certStatus: 'PENDING' });
 
     const invoicePath = { supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA' as const, invoiceId: `F001-${number}` };
-    const valid = await until('SUNAT’s validation', async () => {
-      const found = await api.GET('/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}', {
-        params: { path: invoicePath },
-      });
-      expect(found.response.status).toBe(200);
-      return found.data!.certStatus === 'VALID' ? found.data : null;
-    });
+    const valid = await until(
+      'SUNAT’s validation',
+      async () => {
+        const found = await api.GET('/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}', {
+          params: { path: invoicePath },
+        });
+        expect(found.response.status).toBe(200);
+        return found.data!.certStatus === 'VALID' ? found.data : null;
+      },
+      ASKING,
+    );
     expect(valid.statusHistory.length).toBeGreaterThan(0);
     const listedInvoices = await api.GET('/invoices', { params: { query: { limit: 50 } } });
     expect(listedInvoices.data!.items.map((invoice) => invoice.id)).toContain(`F001-${number}`);
@@ -224,10 +222,14 @@ describe('a supplier’s API client', () => {
       body: expect.objectContaining({ error: 'invalid_client' }),
     });
     // The gateway's audience and the wrapper's list of refused accounts both drop it within a second or so.
-    const refused = await until('the old token refused', async () => {
-      const status = (await api.GET('/invoices', { params: { query: {} } })).response.status;
-      return status === 200 ? null : status;
-    });
+    const refused = await until(
+      'the old token refused',
+      async () => {
+        const status = (await api.GET('/invoices', { params: { query: {} } })).response.status;
+        return status === 200 ? null : status;
+      },
+      ASKING,
+    );
     expect([401, 403]).toContain(refused);
 
     const audit = await call(routes.listAuditEvents, { token: await adminToken(), query: { limit: 50 } });

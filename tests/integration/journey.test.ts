@@ -5,6 +5,7 @@ import { keys, routes, type Invoice, type InvoiceDetail, type Notification } fro
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
 import { call, idTokenOf } from '../support/api.js';
 import { conformityFixture, mailbox, table } from '../support/fixtures.js';
+import { until } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 
@@ -28,23 +29,20 @@ async function sap<T = any>(route: string, body?: unknown): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | false | null | undefined>): Promise<T> {
-  const deadline = Date.now() + 25_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** How long each step of the journey is waited for, and how often it is asked. */
+const WAIT = { timeoutMs: 25_000, everyMs: 200 } as const;
 
 async function runPaymentSync(): Promise<void> {
   const { run } = await sap<{ run: number }>('/__control/schedules/PaymentSync', {});
-  await until('the payment sync', async () => {
-    const state = await sap<{ completed: number; lastError: string | null }>('/__control/schedules/PaymentSync');
-    if (state.completed >= run && state.lastError) throw new Error(state.lastError);
-    return state.completed >= run;
-  });
+  await until(
+    'the payment sync',
+    async () => {
+      const state = await sap<{ completed: number; lastError: string | null }>('/__control/schedules/PaymentSync');
+      if (state.completed >= run && state.lastError) throw new Error(state.lastError);
+      return state.completed >= run;
+    },
+    WAIT,
+  );
 }
 
 it('goes from the supplier’s XML to PAID, with one SAP posting and every notification', async () => {
@@ -69,7 +67,7 @@ it('goes from the supplier’s XML to PAID, with one SAP posting and every notif
   expect(received.body).toMatchObject({ id: INVOICE_ID, status: 'PENDING', certStatus: 'PENDING', amount: 11800 });
 
   // 2. SUNAT's simulator confirms it.
-  await until('SUNAT validation', async () => (await detail()).certStatus === 'VALID');
+  await until('SUNAT validation', async () => (await detail()).certStatus === 'VALID', WAIT);
 
   // 3. The manager completes it with the purchase order and the HES SAP holds, and approves it.
   const order = '4500777000';
@@ -121,7 +119,7 @@ it('goes from the supplier’s XML to PAID, with one SAP posting and every notif
   expect(approved.body.status).toBe('ACCEPTED');
 
   // 4. SAP receives exactly one posting, whose number the invoice keeps.
-  const posted = await until('the SAP posting', async () => (await detail()).sapDocument ?? null);
+  const posted = await until('the SAP posting', async () => (await detail()).sapDocument ?? null, WAIT);
   expect(posted).toMatchObject({ number: expect.any(String) });
   const postings = await sap<{ byInvoice: Record<string, number> }>(`/__control/postings?supplierId=${SUPPLIER.taxId}`);
   expect(postings.byInvoice[`${SUPPLIER.taxId}/${INVOICE_ID}`]).toBe(1);
@@ -158,16 +156,24 @@ it('goes from the supplier’s XML to PAID, with one SAP posting and every notif
 
   // 6. The supplier reads each step in its notifications, and got each by e-mail.
   const steps = ['Se recibió', 'SUNAT confirmó', 'aprobó', 'programó el pago', 'pagó'];
-  const feed = await until('the supplier notifications', async () => {
-    const items = (await call<{ items: Notification[] }>(routes.listNotifications, { token: supplier })).body.items;
-    const about = items.filter((item) => item.reference?.invoiceId === INVOICE_ID).map((item) => item.message);
-    return steps.every((step) => about.some((text) => text.includes(step))) && about;
-  });
+  const feed = await until(
+    'the supplier notifications',
+    async () => {
+      const items = (await call<{ items: Notification[] }>(routes.listNotifications, { token: supplier })).body.items;
+      const about = items.filter((item) => item.reference?.invoiceId === INVOICE_ID).map((item) => item.message);
+      return steps.every((step) => about.some((text) => text.includes(step))) && about;
+    },
+    WAIT,
+  );
   expect(feed).toHaveLength(steps.length);
-  const mails = await until('the e-mails', async () => {
-    const all = (await mailbox()).slice(0, (await mailbox()).length - mailsBefore);
-    const mine = all.filter((mail) => mail.to.includes(supplierUser.username) && mail.text.includes(INVOICE_ID));
-    return mine.length >= steps.length && mine;
-  });
+  const mails = await until(
+    'the e-mails',
+    async () => {
+      const all = (await mailbox()).slice(0, (await mailbox()).length - mailsBefore);
+      const mine = all.filter((mail) => mail.to.includes(supplierUser.username) && mail.text.includes(INVOICE_ID));
+      return mine.length >= steps.length && mine;
+    },
+    WAIT,
+  );
   for (const step of steps) expect(mails.some((mail) => mail.text.includes(step))).toBe(true);
 });

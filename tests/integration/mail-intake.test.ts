@@ -5,17 +5,9 @@ import { INBOUND_MAIL, routes, type InboundMailMessage, type InvoiceDetail } fro
 import { CLIENTS } from '../../infra/local/seed-data.js';
 import { inviteSupplier, type InvitedSupplier } from '../support/accounts.js';
 import { call, idTokenOf } from '../support/api.js';
-import { sendToQueue } from '../support/fixtures.js';
+import { queuesDrained, sendToQueue } from '../support/fixtures.js';
 import { freshCorrelative } from '../support/invoices.js';
-import {
-  answersTo,
-  freshSender,
-  inboundObject,
-  inboundQueueDrained,
-  processed,
-  rawMessageStored,
-  sendMail,
-} from '../support/mail.js';
+import { answersTo, freshSender, inboundObject, processed, rawMessageStored, sendMail } from '../support/mail.js';
 import { demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
 
@@ -94,7 +86,7 @@ describe('invoices by e-mail, over SMTP', () => {
     };
     await sendToQueue('inboundMail', redelivery);
     await sendToQueue('inboundMail', redelivery);
-    await inboundQueueDrained();
+    await queuesDrained(['inboundMail']);
     expect((await answersTo(supplier.email)).filter((mail) => mail.subject === `Re: ${subject}`)).toHaveLength(1);
 
     // The supplier sends the same e-mail again: told it is there already, still one invoice.

@@ -1,5 +1,4 @@
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import {
@@ -17,7 +16,7 @@ import {
 import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf } from '../support/api.js';
-import { mailbox, sendToQueue, table } from '../support/fixtures.js';
+import { mailbox, queuesDrained, sendToQueue, table } from '../support/fixtures.js';
 import { freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
@@ -163,34 +162,12 @@ async function keysNaming(batchId: string): Promise<string[]> {
   return found;
 }
 
-/** Waits until `names` hold nothing, visible or in flight. */
-async function drained(names: readonly (keyof ReturnType<typeof stage>['queues'])[]): Promise<void> {
-  const { endpoints, region, queues } = stage();
-  const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials: LOCAL_CREDENTIALS });
-  const deadline = Date.now() + 150_000;
-  for (const name of names) {
-    for (;;) {
-      const { Attributes } = await sqs.send(
-        new GetQueueAttributesCommand({
-          QueueUrl: queues[name]!.url,
-          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-        }),
-      );
-      const left =
-        Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
-      if (left === 0) break;
-      if (Date.now() > deadline) throw new Error(`the ${name} queue did not drain (${left} left)`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
-
 describe('Cargar ZIP on the local stage', () => {
   // The zips' notices reach the supplier's own feed; they go, so that its feed stays as the other tests know it.
   afterAll(async () => {
     // What the zips' hundreds of invoices set off (their SUNAT checks, their notices) ends here, not in the next
     // file's wait for its own invoice's SUNAT answer (the files share one stage).
-    await drained(['sunatValidation', 'notifications']);
+    await queuesDrained(['sunatValidation', 'notifications'], 150_000);
     const token = await supplierToken();
     const sub = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
     const db = table();

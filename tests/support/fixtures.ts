@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -244,11 +244,38 @@ export async function conformityFixture(options: {
   return { kind: options.kind, documentId };
 }
 
+type QueueName = keyof ReturnType<typeof stage>['queues'];
+
 /** Sends a message to a queue of the stage, as a producer would. */
-export async function sendToQueue(queue: keyof ReturnType<typeof stage>['queues'], body: unknown): Promise<void> {
+export async function sendToQueue(queue: QueueName, body: unknown): Promise<void> {
   const { endpoints, region, queues } = stage();
   const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
   await sqs.send(new SendMessageCommand({ QueueUrl: queues[queue]!.url, MessageBody: JSON.stringify(body) }));
+}
+
+/**
+ * Waits until the queues `names` hold nothing, visible or in flight (one after the other, all within `timeoutMs`):
+ * what a test set off has been handled before it looks, or before the next file on the shared stage begins.
+ */
+export async function queuesDrained(names: readonly QueueName[], timeoutMs = 30_000): Promise<void> {
+  const { endpoints, region, queues } = stage();
+  const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
+  const deadline = Date.now() + timeoutMs;
+  for (const name of names) {
+    for (;;) {
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queues[name]!.url,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
+      );
+      const left =
+        Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
+      if (left === 0) break;
+      if (Date.now() > deadline) throw new Error(`the ${name} queue did not drain (${left} left)`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
 
 /** What the local mailbox received, newest first. */

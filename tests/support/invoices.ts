@@ -104,13 +104,26 @@ export async function refreshUntil(page: Page, probe: () => Promise<boolean>, ti
     .toBe(true);
 }
 
-export async function until<T>(what: string, probe: () => Promise<T | false | null | undefined>): Promise<T> {
-  const deadline = Date.now() + 30_000;
+/** How long `until` waits, and how often it asks. */
+export interface UntilOptions {
+  /** The deadline, from the first ask (30 s by default). */
+  readonly timeoutMs?: number;
+  /** Between two asks (250 ms by default; longer where each ask is a rate-limited call). */
+  readonly everyMs?: number;
+}
+
+/** Asks `probe` until it answers something (true, or a value: returned), or fails past the deadline, naming `what`. */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | false | null | undefined>,
+  { timeoutMs = 30_000, everyMs = 250 }: UntilOptions = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 

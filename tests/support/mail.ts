@@ -1,6 +1,5 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import nodemailer from 'nodemailer';
 import { BUCKETS, INBOUND_MAIL, intakeAddress, localName } from '@portal/shared';
 import { LOCAL_DKIM } from '../../infra/local/mail-dns.js';
@@ -90,29 +89,6 @@ export async function processed(messageId: string, timeoutMs = 30_000): Promise<
   const deadline = Date.now() + timeoutMs;
   while (await rawMessageStored(messageId)) {
     if (Date.now() > deadline) throw new Error(`message ${messageId} was not processed in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-/** Waits until the inboundMail queue holds nothing, visible or in flight. */
-export async function inboundQueueDrained(timeoutMs = 30_000): Promise<void> {
-  const { endpoints, region, queues } = stage();
-  const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { Attributes } = await sqs.send(
-      new GetQueueAttributesCommand({
-        QueueUrl: queues.inboundMail!.url,
-        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-      }),
-    );
-    if (
-      Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible) ===
-      0
-    ) {
-      return;
-    }
-    if (Date.now() > deadline) throw new Error('the inboundMail queue did not drain');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
