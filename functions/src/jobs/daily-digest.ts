@@ -15,6 +15,7 @@ import type { Clock } from '../adapters/clock.js';
 import type { Mailer } from '../adapters/email.js';
 import type { ClientRepository } from '../repositories/clients.js';
 import type { DigestItem, NotificationRepository } from '../repositories/notifications.js';
+import { escapeHtml } from '../use-cases/notifications.js';
 
 /**
  * The digest's day ends at 06:55 Lima (11:55 UTC; Lima keeps UTC-5 all year), five minutes before the job runs at
@@ -73,9 +74,6 @@ interface InvoiceLine {
   readonly events: Set<NotificationEvent>;
   latest: string;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** What one company's day comes to: the counts per kind and the invoices concerned, latest first. */
 export function summarize(items: readonly DigestItem[]) {

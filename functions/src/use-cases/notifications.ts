@@ -20,7 +20,8 @@ export function audiencesOfCaller(caller: Caller): Audience[] {
   return [...caller.taxIds.map((taxId): Audience => ({ kind, taxId })), { kind: 'USER', taxId: caller.sub }];
 }
 
-const escapeHtml = (text: string) =>
+/** Text made safe for an e-mail's HTML part. */
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** What the API serves of the notifications: the caller's feed and its read mark (no e-mail). */
