@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SCHEDULES } from '@portal/shared';
+import { SCHEDULES, type ScheduleDef } from '@portal/shared';
 import { ROOT_DIR } from './config.js';
 import type { RunningService } from './services/types.js';
 
 /**
  * EventBridge's rules on this machine: each job of shared SCHEDULES runs on its own timer (every
- * LOCAL_SCHEDULE_SECONDS when set, else its localEverySeconds or everyMinutes), never two runs of one job at a time. The
- * SAP simulator's `POST /__control/schedules/{id}` runs one now, for tests and demos.
+ * LOCAL_SCHEDULE_SECONDS when set, else its localEverySeconds or everyMinutes; a daily job at its `dailyAtUtc` of the
+ * real clock, whatever LOCAL_SCHEDULE_SECONDS says), never two runs of one job at a time. The SAP simulator's
+ * `POST /__control/schedules/{id}` runs one now, for tests and demos.
  */
 export async function startSchedules(
   sap: { setScheduleRunner(run: (id: string) => Promise<void>): void },
@@ -16,7 +17,7 @@ export async function startSchedules(
   const everySeconds = Number(process.env.LOCAL_SCHEDULE_SECONDS) || null;
   const jobs = new Map<string, () => Promise<void>>();
   const timers: NodeJS.Timeout[] = [];
-  for (const def of Object.values(SCHEDULES)) {
+  for (const def of Object.values(SCHEDULES) as ScheduleDef[]) {
     const job = (await import(pathToFileURL(path.join(ROOT_DIR, 'functions/src/jobs', `${def.handler}.ts`)).href)) as {
       handler: (event: unknown) => Promise<unknown>;
     };
@@ -46,7 +47,24 @@ export async function startSchedules(
       return next;
     };
     jobs.set(def.id, run);
-    const localEvery = 'localEverySeconds' in def ? def.localEverySeconds : def.everyMinutes * 60;
+    if (def.dailyAtUtc) {
+      const [hour, minute] = def.dailyAtUtc.split(':').map(Number) as [number, number];
+      const index = timers.length;
+      const next = () => {
+        const timer = setTimeout(
+          () => {
+            run().catch(() => undefined);
+            next();
+          },
+          msUntilDaily(hour, minute, Date.now()),
+        );
+        timer.unref();
+        timers[index] = timer;
+      };
+      next();
+      continue;
+    }
+    const localEvery = def.localEverySeconds ?? def.everyMinutes * 60;
     const timer = setInterval(() => run().catch(() => undefined), (everySeconds ?? localEvery) * 1000);
     timer.unref();
     timers.push(timer);
@@ -60,7 +78,15 @@ export async function startSchedules(
     name: 'schedules',
     endpoint: 'timers',
     stop: async () => {
-      for (const timer of timers) clearInterval(timer);
+      for (const timer of timers) clearTimeout(timer);
     },
   };
+}
+
+/** Milliseconds from `now` to the next hh:mm UTC (a full day when it is that time now). */
+export function msUntilDaily(hour: number, minute: number, now: number): number {
+  const day = 86_400_000;
+  const today = new Date(now);
+  const at = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), hour, minute);
+  return at > now ? at - now : at + day - now;
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUES, ROUTE_NOT_FOUND, ROUTES, RUNTIME_ENV, SCHEDULES, TABLE } from '@portal/shared';
+import { QUEUES, ROUTE_NOT_FOUND, ROUTES, RUNTIME_ENV, SCHEDULES, TABLE, type ScheduleDef } from '@portal/shared';
 import { buildPortalApp, stackNames, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 import { resolveStageConfig } from '../../infra/lib/stage-config.js';
@@ -249,10 +249,16 @@ describe('CDK app, stage dev', () => {
   it('runs each scheduled job from an EventBridge rule, and gives the SAP secret only to the SAP functions', () => {
     const rules = Object.values(stateless.findResources('AWS::Events::Rule')) as Resource[];
     expect(rules.map((rule) => rule.Properties?.ScheduleExpression).sort()).toEqual(
-      Object.values(SCHEDULES)
-        .map((def) => `rate(${def.everyMinutes} ${def.everyMinutes === 1 ? 'minute' : 'minutes'})`)
+      (Object.values(SCHEDULES) as ScheduleDef[])
+        .map((def) =>
+          def.dailyAtUtc
+            ? `cron(${Number(def.dailyAtUtc.slice(3))} ${Number(def.dailyAtUtc.slice(0, 2))} * * ? *)`
+            : `rate(${def.everyMinutes} ${def.everyMinutes === 1 ? 'minute' : 'minutes'})`,
+        )
         .sort(),
     );
+    // The staff's daily digest at 07:00 Lima (ADR 0039).
+    expect(rules.map((rule) => rule.Properties?.ScheduleExpression)).toContain('cron(0 12 * * ? *)');
     const withSap = Object.values(statelessResources)
       .filter((r) => r.Type === 'AWS::Lambda::Function')
       .filter((r) => JSON.stringify(r.Properties?.Environment ?? {}).includes('SAP_CREDENTIALS_SECRET_ARN'))

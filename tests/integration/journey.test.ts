@@ -154,8 +154,10 @@ it('goes from the supplier’s XML to PAID, with one SAP posting and every notif
     'PAID',
   ]);
 
-  // 6. The supplier reads each step in its notifications, and got each by e-mail.
+  // 6. The supplier reads each step in its notifications, and got by e-mail the three it must know (ADR 0039): the
+  // receipt, the approval (each with the expected payment) and the payment.
   const steps = ['Se recibió', 'SUNAT confirmó', 'aprobó', 'programó el pago', 'pagó'];
+  const mailed = ['Se recibió', 'aprobó', 'pagó'];
   const feed = await until(
     'the supplier notifications',
     async () => {
@@ -171,9 +173,15 @@ it('goes from the supplier’s XML to PAID, with one SAP posting and every notif
     async () => {
       const all = (await mailbox()).slice(0, (await mailbox()).length - mailsBefore);
       const mine = all.filter((mail) => mail.to.includes(supplierUser.username) && mail.text.includes(INVOICE_ID));
-      return mine.length >= steps.length && mine;
+      return mine.length >= mailed.length && mine;
     },
     WAIT,
   );
-  for (const step of steps) expect(mails.some((mail) => mail.text.includes(step))).toBe(true);
+  await new Promise((resolve) => setTimeout(resolve, 1000)); // room for an e-mail too many to show up
+  const all = await mailbox();
+  const mine = all
+    .slice(0, all.length - mailsBefore)
+    .filter((mail) => mail.to.includes(supplierUser.username) && mail.text.includes(INVOICE_ID));
+  expect(mine).toHaveLength(mailed.length);
+  for (const step of mailed) expect(mails.some((mail) => mail.text.includes(step))).toBe(true);
 });

@@ -40,7 +40,7 @@ function eventAbout(
 }
 
 describe('notifications', () => {
-  it('writes an event to the feeds of the supplier and of the company, and e-mails both, once', async () => {
+  it('writes an event to the feeds of the supplier and of the company, e-mails the supplier once and the staff not (their daily digest tells them)', async () => {
     const invoice = world.invoices.find((i) => i.supplierId === SUPPLIERS[0]!.taxId && i.client === CLIENTS[0]!.taxId)!;
     const message = eventAbout(invoice, 'INVOICE_PAID', '2026-11-20');
     const expected = `${invoice.clientName} pagó la factura ${invoice.id} el 20/11/26.`;
@@ -68,12 +68,10 @@ describe('notifications', () => {
     }
     // The worker writes the feeds and then e-mails; other tests' e-mails arrive meanwhile, so only these are counted.
     const mailsAbout = async () => (await mailbox()).filter((mail) => mail.text.includes(expected));
-    await eventually(mailsAbout, (about) => about.length >= 2, 'the e-mails');
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // room for a duplicate to show up
+    await eventually(mailsAbout, (about) => about.length >= 1, 'the e-mail');
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // room for a duplicate, or a staff e-mail, to show up
     const about = await mailsAbout();
-    expect(about.map((mail) => mail.to[0]).sort()).toEqual(
-      [demoUser('MANAGER').username, demoUser('SUPPLIER').username].sort(),
-    );
+    expect(about.map((mail) => mail.to[0])).toEqual([demoUser('SUPPLIER').username]);
     for (const mail of about) expect(mail.subject).toContain(invoice.id);
   });
 

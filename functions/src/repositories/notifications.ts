@@ -7,12 +7,32 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { Notification, keys, type NotificationMessage } from '@portal/shared';
+import { NotificationEvent, Notification, keys, type InvoiceType, type NotificationMessage } from '@portal/shared';
 import * as z from 'zod/mini';
 
 /** A feed: a supplier RUC's, a company's, or one user's own ('USER', `taxId` its sub). */
 export type Audience = { readonly kind: 'SUPPLIER' | 'CLIENT' | 'USER'; readonly taxId: string };
 export type FeedItem = Omit<Notification, 'isRead'>;
+
+/**
+ * What the feed item of an invoice's event keeps besides what the feed shows (ADR 0039): its kind and the supplier's
+ * name, for the staff's daily digest. Items written before the digest have neither.
+ */
+export interface FeedItemFacts {
+  readonly event?: NotificationEvent;
+  readonly supplierName?: string;
+}
+
+/** One item of a company's feed as the daily digest reads it: the event's kind, when and about which invoice. */
+export interface DigestItem {
+  readonly registeredAt: string;
+  /** Absent on items written before the digest existed (their e-mails were sent one by one then). */
+  readonly event: NotificationEvent | null;
+  readonly supplierId: string | null;
+  readonly supplierName: string | null;
+  readonly invoiceType: InvoiceType | null;
+  readonly invoiceId: string | null;
+}
 
 /** A feed item as stored: the notification without its read mark (that is per user, kept apart). */
 const StoredNotification = z.omit(Notification, { isRead: true });
@@ -24,6 +44,26 @@ export interface Recipient {
 }
 
 const EMAIL_MARK_DAYS = 90;
+
+/** Items per page when the daily digest reads a company's feed. */
+const DIGEST_PAGE = 500;
+
+function digestItem(item: Record<string, unknown>): DigestItem {
+  const event = NotificationEvent.safeParse(item.event);
+  const reference = (item.reference ?? null) as {
+    issuerTaxId?: string;
+    invoiceType?: InvoiceType;
+    invoiceId?: string;
+  } | null;
+  return {
+    registeredAt: String(item.registeredAt),
+    event: event.success ? event.data : null,
+    supplierId: reference?.issuerTaxId ?? null,
+    supplierName: typeof item.supplierName === 'string' ? item.supplierName : null,
+    invoiceType: reference?.invoiceType ?? null,
+    invoiceId: reference?.invoiceId ?? null,
+  };
+}
 
 const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 
@@ -38,7 +78,7 @@ export function notificationId(message: NotificationMessage): string {
 export function makeNotificationRepository(db: DynamoDBDocumentClient, table: string) {
   return {
     /** Writes the feed item of each audience once (a redelivery finds it there). */
-    async record(audiences: readonly Audience[], item: FeedItem): Promise<void> {
+    async record(audiences: readonly Audience[], item: FeedItem & FeedItemFacts): Promise<void> {
       for (const audience of audiences) {
         try {
           await db.send(
@@ -105,18 +145,62 @@ export function makeNotificationRepository(db: DynamoDBDocumentClient, table: st
     },
 
     async recipients(taxId: string): Promise<Recipient[]> {
-      const result = await db.send(
-        new QueryCommand({
-          TableName: table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.recipients(taxId) },
-        }),
-      );
-      return (result.Items ?? []).map((item) => ({
-        userId: String(item.userId),
-        email: String(item.email),
-        canReceiveEmails: item.canReceiveEmails === true,
-      }));
+      const accounts: Recipient[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.recipients(taxId) },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          accounts.push({
+            userId: String(item.userId),
+            email: String(item.email),
+            canReceiveEmails: item.canReceiveEmails === true,
+          });
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return accounts;
+    },
+
+    /**
+     * A company's feed items registered in [from, to), oldest first, as the daily digest reads them: only the
+     * attributes it needs (a projection), a page at a time, at most `max` items (`truncated` says there were more).
+     */
+    async companyFeedBetween(
+      client: string,
+      from: string,
+      to: string,
+      max: number,
+    ): Promise<{ items: DigestItem[]; truncated: boolean }> {
+      const items: DigestItem[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: table,
+            // sk is NOTIFICATION#{registeredAt}#{id}: the bounds take from `from` on, and stop before `to`.
+            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+            ExpressionAttributeValues: {
+              ':pk': keys.feed('CLIENT', client),
+              ':from': `${keys.notificationPrefix}${from}`,
+              ':to': `${keys.notificationPrefix}${to}`,
+            },
+            ProjectionExpression: 'registeredAt, #event, supplierName, #reference',
+            ExpressionAttributeNames: { '#event': 'event', '#reference': 'reference' },
+            Limit: Math.min(DIGEST_PAGE, max + 1 - items.length),
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) items.push(digestItem(item));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey && items.length <= max);
+      return { items: items.slice(0, max), truncated: items.length > max };
     },
 
     /** Takes the right to mail one recipient about one notification; false if it was taken before. */

@@ -2,52 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { NotificationMessage } from '@portal/shared';
 import type { Email } from '../adapters/email.js';
 import type { Caller } from '../http/caller.js';
-import type { Audience, FeedItem, NotificationRepository, Recipient } from '../repositories/notifications.js';
+import type { Recipient } from '../repositories/notifications.js';
+import { fakeNotificationRepository } from '../repositories/notifications.fake.js';
 import { makeNotifications } from './notifications.js';
-
-/** An in-memory repository with the same promises as the DynamoDB one. */
-function fakeRepository(recipients: Record<string, Recipient[]>, employeeEmails: Record<string, string> = {}) {
-  const feeds = new Map<string, FeedItem[]>();
-  const marks = new Map<string, string>();
-  const claims = new Set<string>();
-  const repository: NotificationRepository = {
-    async record(audiences: readonly Audience[], item: FeedItem) {
-      for (const a of audiences) {
-        const feed = feeds.get(`${a.kind}#${a.taxId}`) ?? [];
-        if (!feed.some((existing) => existing.id === item.id)) feed.push(item);
-        feeds.set(`${a.kind}#${a.taxId}`, feed);
-      }
-    },
-    async recent(audiences: readonly Audience[], limit: number) {
-      return audiences
-        .flatMap((a) => feeds.get(`${a.kind}#${a.taxId}`) ?? [])
-        .sort((x, y) => y.registeredAt.localeCompare(x.registeredAt))
-        .slice(0, limit);
-    },
-    async readUpTo(userId: string) {
-      return marks.get(userId) ?? null;
-    },
-    async markRead(userId: string, upTo: string) {
-      if ((marks.get(userId) ?? '') < upTo) marks.set(userId, upTo);
-    },
-    async recipients(taxId: string) {
-      return recipients[taxId] ?? [];
-    },
-    async claimEmail(notification: string, userId: string) {
-      const key = `${notification}#${userId}`;
-      if (claims.has(key)) return false;
-      claims.add(key);
-      return true;
-    },
-    async releaseEmail(notification: string, userId: string) {
-      claims.delete(`${notification}#${userId}`);
-    },
-    async employeeEmail(client: string, employeeId: string) {
-      return employeeEmails[`${client}#${employeeId}`] ?? null;
-    },
-  };
-  return { repository, feeds };
-}
 
 const SUPPLIER = '20456178325';
 const CLIENT = '20100070970';
@@ -68,7 +25,7 @@ const supplierCaller = { sub: 'u1', level: 'SUPPLIER', taxIds: [SUPPLIER] } as u
 function setup(options: { failSends?: number; staffAccounts?: Recipient[] } = {}) {
   const sent: Email[] = [];
   let failures = options.failSends ?? 0;
-  const { repository, feeds } = fakeRepository(
+  const { repository, feeds } = fakeNotificationRepository(
     {
       [SUPPLIER]: [
         { userId: 'u1', email: 'ana@proveedor.pe', canReceiveEmails: true },
@@ -127,20 +84,56 @@ describe('delivering a notification', () => {
     const { notifications, sent, feeds } = setup();
     await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null }));
     await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null }));
-    expect(sent).toHaveLength(2);
+    expect(sent.map((email) => email.to)).toEqual(['ana@proveedor.pe']);
     expect([...feeds.values()].map((feed) => feed.length)).toEqual([1, 1]);
   });
 
   it.each(['ZIP', 'EMAIL'] as const)(
-    'tells the staff of a document received by %s, and its supplier in the feed only (the channel answers them)',
+    'tells the supplier of a document received by %s in the feed only (the channel answers them), and the staff in their feeds (their digest tells them)',
     async (channel) => {
       const { notifications, sent, feeds } = setup();
       await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null, channel }));
-      expect(sent.map((email) => email.to)).toEqual(['gestor@grupo.pe']);
+      expect(sent).toEqual([]);
       expect([...feeds.keys()].sort()).toEqual([`CLIENT#${CLIENT}`, `SUPPLIER#${SUPPLIER}`]);
-      // What follows the receipt (SUNAT's answer) is e-mailed to the supplier as for any document.
-      await notifications.deliver(message({ event: 'SUNAT_VALID', detail: null, channel }));
-      expect(sent.map((email) => email.to)).toEqual(['gestor@grupo.pe', 'ana@proveedor.pe', 'gestor@grupo.pe']);
+      // What the supplier must know next (SUNAT refused it) is e-mailed to it as for any document.
+      await notifications.deliver(message({ event: 'SUNAT_INVALID', detail: 'No existe en SUNAT.', channel }));
+      expect(sent.map((email) => email.to)).toEqual(['ana@proveedor.pe']);
+    },
+  );
+
+  it('e-mails the staff nothing of an invoice happy life, and its supplier three times: received, approved, paid', async () => {
+    const { notifications, sent, feeds } = setup();
+    const life: NotificationMessage['event'][] = [
+      'INVOICE_RECEIVED',
+      'SUNAT_VALID',
+      'INVOICE_APPROVED',
+      'PAYMENT_SCHEDULED',
+      'INVOICE_PAID',
+    ];
+    for (const [index, event] of life.entries()) {
+      await notifications.deliver(message({ event, detail: null, occurredAt: `2026-11-20T1${index}:00:00.000Z` }));
+    }
+    expect(sent.map((email) => email.to)).toEqual(['ana@proveedor.pe', 'ana@proveedor.pe', 'ana@proveedor.pe']);
+    expect(sent.map((email) => email.text.split('\n')[0])).toEqual([
+      'Se recibió la factura F001-12 de Servicios Industriales Lima S.A.C. para Corporación Andina de Alimentos S.A.A.',
+      'Corporación Andina de Alimentos S.A.A. aprobó la factura F001-12.',
+      'Corporación Andina de Alimentos S.A.A. pagó la factura F001-12.',
+    ]);
+    // The feeds still show every event at once, each with its kind for the digest.
+    expect(feeds.get(`SUPPLIER#${SUPPLIER}`)!.map((item) => item.event)).toEqual(life);
+    expect(feeds.get(`CLIENT#${CLIENT}`)!.map((item) => item.event)).toEqual([
+      'INVOICE_RECEIVED',
+      'SUNAT_VALID',
+      'INVOICE_PAID',
+    ]);
+  });
+
+  it.each(['MIRO_FAILED', 'INVOICE_MESSAGE_FROM_SUPPLIER', 'CDR_CONTRADICTION'] as const)(
+    'e-mails the staff at once what needs a person now: %s',
+    async (event) => {
+      const { notifications, sent } = setup();
+      await notifications.deliver(message({ event, detail: 'detalle' }));
+      expect(sent.map((email) => email.to)).toEqual(['gestor@grupo.pe']);
     },
   );
 

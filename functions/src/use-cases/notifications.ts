@@ -1,5 +1,6 @@
 import {
   audiencesOf,
+  deliveryOf,
   invoicePageUrl,
   notificationSubject,
   notificationText,
@@ -19,7 +20,8 @@ export function audiencesOfCaller(caller: Caller): Audience[] {
   return [...caller.taxIds.map((taxId): Audience => ({ kind, taxId })), { kind: 'USER', taxId: caller.sub }];
 }
 
-const escapeHtml = (text: string) =>
+/** Text made safe for an e-mail's HTML part. */
+export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** What the API serves of the notifications: the caller's feed and its read mark (no e-mail). */
@@ -70,20 +72,24 @@ export function makeNotifications(deps: {
   }
 
   /**
-   * A document received through a zip or an e-mail is told to its supplier by that channel's answer (the batch's
-   * summary, the reply): its users are not e-mailed about each document as well (a zip holds up to 500).
+   * Whether an audience is e-mailed about the event now: the policy says so (shared `deliveryOf`, ADR 0039: the
+   * staff's routine events wait for the daily digest, some of the supplier's are in its feed only), and a document
+   * received through a zip or an e-mail is told to its supplier by that channel's answer (the batch's summary, the
+   * reply): its users are not e-mailed about each document as well (a zip holds up to 500).
    */
-  function answeredByChannel(message: NotificationMessage, audience: Audience): boolean {
-    return message.event === 'INVOICE_RECEIVED' && message.channel !== undefined && audience.kind === 'SUPPLIER';
+  function mailedNow(message: NotificationMessage, audience: Audience): boolean {
+    if (deliveryOf(message.event, audience.kind === 'SUPPLIER' ? 'supplier' : 'client') !== 'IMMEDIATE') return false;
+    return !(message.event === 'INVOICE_RECEIVED' && message.channel !== undefined && audience.kind === 'SUPPLIER');
   }
 
   return {
     ...makeNotificationFeed(deps),
 
     /**
-     * The notifications worker's job for one event: the feed items of its audiences, then one e-mail
-     * per recipient whose reception is on. Each step is idempotent, so a redelivery completes what a
-     * failed attempt left undone and repeats nothing.
+     * The notifications worker's job for one event: the feed items of its audiences (with the event's kind, which
+     * the staff's daily digest reads), then one e-mail per recipient whose reception is on, for the audiences the
+     * policy e-mails at once. Each step is idempotent, so a redelivery completes what a failed attempt left undone
+     * and repeats nothing.
      */
     async deliver(message: NotificationMessage): Promise<{ emailed: string[] }> {
       const id = notificationId(message);
@@ -98,9 +104,11 @@ export function makeNotifications(deps: {
         registeredAt: message.occurredAt,
         message: text,
         reference: { issuerTaxId: message.supplierId, invoiceType: message.invoiceType, invoiceId: message.invoiceId },
+        event: message.event,
+        supplierName: message.supplierName,
       });
 
-      const mailed = audiences.filter((audience) => !answeredByChannel(message, audience));
+      const mailed = audiences.filter((audience) => mailedNow(message, audience));
       const recipients = (await Promise.all(mailed.map((audience) => recipientsOf(message, audience)))).flat();
       const emailed: string[] = [];
       // Every event is about one invoice: the e-mail opens it in the portal, not the portal's first screen.

@@ -142,6 +142,11 @@ export interface ScheduleDef {
   /** Job module under functions/src/jobs. */
   readonly handler: string;
   readonly everyMinutes: number;
+  /**
+   * A job run once a day at this time (UTC, 'hh:mm') instead of every `everyMinutes` (then 1440): a cron rule in
+   * AWS; on the local stage a timer at that time of the real clock, and on demand through the SAP simulator.
+   */
+  readonly dailyAtUtc?: string;
   /** The local stage's period, when not everyMinutes. */
   readonly localEverySeconds?: number;
   /** What the job touches (see FunctionUses). */
@@ -187,6 +192,19 @@ export const SCHEDULES = {
     localEverySeconds: 5,
     // Moves the clocks and the invoices, and sends the reminders and notices.
     uses: { table: 'write', queues: ['notifications'] },
+  },
+  /**
+   * The staff's «Resumen diario» (docs/adr/0039-staff-daily-digest.md): at 07:00 Lima, one e-mail per staff account
+   * with reception on and company whose feed had routine events in the 24 h before (what arrived, SUNAT's answers,
+   * what was paid), instead of one e-mail per event.
+   */
+  dailyDigest: {
+    id: 'DailyDigest',
+    handler: 'send-daily-digest',
+    everyMinutes: 1440,
+    dailyAtUtc: '12:00',
+    // Reads the companies, their feeds and accounts; writes the e-mails' claim marks; sends the digests.
+    uses: { table: 'write', email: true },
   },
 } as const satisfies Record<string, ScheduleDef>;
 

@@ -6,29 +6,92 @@ import type { Invoice } from '../schemas/invoices.js';
 /** The events that tell when the invoice is expected to be paid: its reception and its approval. */
 const EXPECTED_PAYMENT_EVENTS: readonly NotificationEvent[] = ['INVOICE_RECEIVED', 'INVOICE_APPROVED'];
 
-/** Who reads an event in the portal: the supplier's users, the company's staff, or both. */
-const AUDIENCES: Record<NotificationEvent, { supplier: boolean; client: boolean }> = {
-  INVOICE_RECEIVED: { supplier: true, client: true },
-  SUNAT_VALID: { supplier: true, client: true },
-  SUNAT_INVALID: { supplier: true, client: true },
-  INVOICE_APPROVED: { supplier: true, client: false },
-  INVOICE_REJECTED: { supplier: true, client: false },
-  PAYMENT_SCHEDULED: { supplier: true, client: false },
-  INVOICE_PAID: { supplier: true, client: true },
-  MIRO_FAILED: { supplier: false, client: true },
-  ACQUIRER_CONFORMITY_DUE_SOON: { supplier: false, client: true },
-  ACQUIRER_CONFORMITY_DUE_TODAY: { supplier: false, client: true },
-  ACQUIRER_CONFORMITY_PRESUMED: { supplier: true, client: true },
-  ACQUIRER_CONFORMITY_REGISTERED: { supplier: true, client: false },
-  ACQUIRER_DISCONFORMITY_REGISTERED: { supplier: true, client: false },
-  INVOICE_OBSERVED: { supplier: true, client: false },
-  INVOICE_MESSAGE_FROM_STAFF: { supplier: true, client: false },
-  INVOICE_MESSAGE_FROM_SUPPLIER: { supplier: false, client: true },
-  CDR_CONTRADICTION: { supplier: false, client: true },
+/**
+ * How an event reaches one audience (ADR 0039): an e-mail at once ('IMMEDIATE'), a line of the daily digest
+ * ('DIGEST', staff only: «Resumen diario» at 07:00 Lima), or the feed alone ('FEED_ONLY'). Every event of an audience
+ * is written to its feed at once, whatever its delivery.
+ */
+export type Delivery = 'IMMEDIATE' | 'DIGEST' | 'FEED_ONLY';
+
+/** The two audiences of an invoice's events: the supplier's users and the company's staff. */
+export type NotificationAudience = 'supplier' | 'client';
+
+/**
+ * The notification policy, in one place: for each event, how each audience gets it (null: not told at all). The
+ * staff get the routine events of their company's day in one digest; what needs a person now stays an e-mail. The
+ * supplier is e-mailed what it must know or act on; SUNAT's confirmation and the scheduling of a payment are in its
+ * feed only (the receipt and the approval already say the expected payment, the payment's e-mail that it is paid).
+ */
+const POLICY: Record<NotificationEvent, Record<NotificationAudience, Delivery | null>> = {
+  INVOICE_RECEIVED: { supplier: 'IMMEDIATE', client: 'DIGEST' },
+  SUNAT_VALID: { supplier: 'FEED_ONLY', client: 'DIGEST' },
+  SUNAT_INVALID: { supplier: 'IMMEDIATE', client: 'DIGEST' },
+  INVOICE_APPROVED: { supplier: 'IMMEDIATE', client: null },
+  INVOICE_REJECTED: { supplier: 'IMMEDIATE', client: null },
+  PAYMENT_SCHEDULED: { supplier: 'FEED_ONLY', client: null },
+  INVOICE_PAID: { supplier: 'IMMEDIATE', client: 'DIGEST' },
+  MIRO_FAILED: { supplier: null, client: 'IMMEDIATE' },
+  ACQUIRER_CONFORMITY_DUE_SOON: { supplier: null, client: 'IMMEDIATE' },
+  ACQUIRER_CONFORMITY_DUE_TODAY: { supplier: null, client: 'IMMEDIATE' },
+  ACQUIRER_CONFORMITY_PRESUMED: { supplier: 'IMMEDIATE', client: 'DIGEST' },
+  ACQUIRER_CONFORMITY_REGISTERED: { supplier: 'IMMEDIATE', client: null },
+  ACQUIRER_DISCONFORMITY_REGISTERED: { supplier: 'IMMEDIATE', client: null },
+  INVOICE_OBSERVED: { supplier: 'IMMEDIATE', client: null },
+  INVOICE_MESSAGE_FROM_STAFF: { supplier: 'IMMEDIATE', client: null },
+  INVOICE_MESSAGE_FROM_SUPPLIER: { supplier: null, client: 'IMMEDIATE' },
+  CDR_CONTRADICTION: { supplier: null, client: 'IMMEDIATE' },
 };
 
+/** Who reads an event in the portal: the supplier's users, the company's staff, or both. */
 export function audiencesOf(event: NotificationEvent): { supplier: boolean; client: boolean } {
-  return AUDIENCES[event];
+  return { supplier: POLICY[event].supplier !== null, client: POLICY[event].client !== null };
+}
+
+/** How an audience gets an event; null when the event is not for it. */
+export function deliveryOf(event: NotificationEvent, audience: NotificationAudience): Delivery | null {
+  return POLICY[event][audience];
+}
+
+/** The staff's events told in the daily digest, in the order the digest counts them. */
+export const DIGEST_EVENTS: readonly NotificationEvent[] = (Object.keys(POLICY) as NotificationEvent[]).filter(
+  (event) => POLICY[event].client === 'DIGEST',
+);
+
+/** The digest's count of one kind of event (es-PE): «12 comprobantes recibidos», «1 no válido en SUNAT». */
+export function digestCountText(event: NotificationEvent, count: number): string {
+  const one = count === 1;
+  switch (event) {
+    case 'INVOICE_RECEIVED':
+      return `${count} ${one ? 'comprobante recibido' : 'comprobantes recibidos'}`;
+    case 'SUNAT_VALID':
+      return `${count} ${one ? 'válido' : 'válidos'} en SUNAT`;
+    case 'SUNAT_INVALID':
+      return `${count} no ${one ? 'válido' : 'válidos'} en SUNAT`;
+    case 'INVOICE_PAID':
+      return `${count} ${one ? 'pagado' : 'pagados'}`;
+    case 'ACQUIRER_CONFORMITY_PRESUMED':
+      return `${count} con conformidad presunta (Ley 29623)`;
+    default:
+      return `${count} ${one ? 'aviso' : 'avisos'}`;
+  }
+}
+
+/** What happened to one invoice in the digest's list (es-PE, lower case): «recibido», «válido en SUNAT». */
+export function digestEventWord(event: NotificationEvent): string {
+  switch (event) {
+    case 'INVOICE_RECEIVED':
+      return 'recibido';
+    case 'SUNAT_VALID':
+      return 'válido en SUNAT';
+    case 'SUNAT_INVALID':
+      return 'no válido en SUNAT';
+    case 'INVOICE_PAID':
+      return 'pagado';
+    case 'ACQUIRER_CONFORMITY_PRESUMED':
+      return 'conformidad presunta';
+    default:
+      return 'aviso';
+  }
 }
 
 /** Ends a sentence once: a business name such as 'S.A.C.' already brings its period. */
