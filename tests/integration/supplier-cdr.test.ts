@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { routes, type FileLink, type Invoice, type InvoiceDetail, type Notification } from '@portal/shared';
+import {
+  routes,
+  type FileLink,
+  type Invoice,
+  type InvoiceAuditEvent,
+  type InvoiceDetail,
+  type InvoiceSummary,
+  type Notification,
+} from '@portal/shared';
 import { S3_CLIENT_COMPAT } from '../../infra/local/services/s3.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, type CallResult } from '../support/api.js';
@@ -43,6 +51,36 @@ const pathOf = (invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>) => ({
 async function detail(invoice: Invoice, token: string): Promise<InvoiceDetail> {
   return (await call<InvoiceDetail>(routes.getInvoice, { token, path: pathOf(invoice) })).body;
 }
+
+/** The invoice's whole trail as the token's user reads it. */
+async function historyOf(invoice: Invoice, token: string): Promise<InvoiceAuditEvent[]> {
+  const events: InvoiceAuditEvent[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await call<{ items: InvoiceAuditEvent[]; nextCursor: string | null }>(routes.listInvoiceHistory, {
+      token,
+      path: pathOf(invoice),
+      query: { limit: '50', ...(cursor ? { cursor } : {}) },
+    });
+    expect(page.status).toBe(200);
+    events.push(...page.body.items);
+    cursor = page.body.nextCursor ?? undefined;
+  } while (cursor);
+  return events;
+}
+
+/** The row the list's search finds for the invoice, as the token's user reads it. */
+async function searchedRow(invoice: Invoice, token: string, client?: string): Promise<InvoiceSummary | undefined> {
+  const found = await call<{ items: InvoiceSummary[] }>(routes.listInvoices, {
+    token,
+    query: { search: invoice.id, limit: 20, ...(client ? { client } : {}) },
+  });
+  expect(found.status).toBe(200);
+  return found.body.items.find((item) => item.id === invoice.id && item.supplierId === invoice.supplierId);
+}
+
+const feedOf = async (token: string) =>
+  (await call<{ items: Notification[] }>(routes.listNotifications, { token })).body.items;
 
 async function exists(key: string): Promise<boolean> {
   const { region, endpoints, documentsBucket } = stage();
@@ -103,6 +141,59 @@ describe("SUNAT's CDR sent with the document", () => {
       );
     });
     expect(notice.message).toMatch(/^La constancia de recepción \(CDR\) que .+ envió con la factura .+ no concuerda/);
+  });
+
+  it('is kept from the supplier, who reads its CDR but never that staff found it contradicting', async () => {
+    // Accepted in the CDR, annulled for SUNAT, and issued (the CDR says) to another company: flagged at intake for
+    // the acquirer, again when SUNAT answers for the verdict.
+    const correlative = annulledCorrelative();
+    const cdr = cdrOf(`F001-${correlative.padStart(8, '0')}`)
+      .toString('utf8')
+      .replace('6-20100070970', '6-20603415800');
+    const submitted = await submitWithCdr(correlative, Buffer.from(cdr));
+    expect(submitted.status).toBe(201);
+    // The intake's answer to the supplier: its CDR, without the acquirer mismatch flagged in the same write.
+    expect(submitted.body.supplierCdr).toMatchObject({ responseCode: '0', verdict: 'ACCEPTED', contradiction: null });
+
+    const manager = await managerToken();
+    const flagged = await until('SUNAT’s answer', async () => {
+      const current = await detail(submitted.body, manager);
+      return current.certStatus === 'INVALID' && current;
+    });
+    expect(flagged.supplierCdr?.contradiction?.reasons.map((reason) => reason.kind).sort()).toEqual([
+      'ACCEPTED_BUT_NOT_VALID',
+      'OTHER_CUSTOMER',
+    ]);
+    expect((await searchedRow(submitted.body, manager, submitted.body.client))?.supplierCdr?.contradiction).toEqual(
+      flagged.supplierCdr?.contradiction,
+    );
+    const managersTrail = await historyOf(submitted.body, manager);
+    expect(managersTrail.flatMap((event) => event.changes).filter((c) => c.field === 'cdrContradiction')).toEqual([
+      expect.objectContaining({ before: null, after: 'Sí' }),
+    ]);
+    await until('the notice to staff', async () =>
+      (await feedOf(manager)).some(
+        (item) => item.reference?.invoiceId === submitted.body.id && item.message.startsWith('La constancia'),
+      ),
+    );
+
+    const supplier = await supplierToken();
+    const seen = await detail(submitted.body, supplier);
+    expect(seen.certStatus).toBe('INVALID');
+    expect(seen.supplierCdr).toMatchObject({ responseCode: '0', verdict: 'ACCEPTED', contradiction: null });
+    const row = await searchedRow(submitted.body, supplier);
+    expect(row?.supplierCdr).toMatchObject({ responseCode: '0', contradiction: null });
+    const suppliersTrail = await historyOf(submitted.body, supplier);
+    // The same records (the CDR's arrival, SUNAT's answer), without the flag's changes.
+    expect(suppliersTrail.map((event) => event.id)).toEqual(managersTrail.map((event) => event.id));
+    expect(suppliersTrail.flatMap((event) => event.changes.map((c) => c.field))).toEqual(
+      managersTrail.flatMap((event) => event.changes.map((c) => c.field)).filter((f) => f !== 'cdrContradiction'),
+    );
+    expect(suppliersTrail.flatMap((event) => event.changes.map((c) => c.field))).toContain('supplierCdr');
+    // Nor is it told: the notice goes to the company's staff only.
+    const suppliersFeed = (await feedOf(supplier)).filter((item) => item.reference?.invoiceId === submitted.body.id);
+    expect(suppliersFeed.length).toBeGreaterThan(0);
+    expect(suppliersFeed.filter((item) => /constancia|CDR/i.test(item.message))).toEqual([]);
   });
 
   it('refuses the submission for the CDR of another document, and keeps neither file', async () => {

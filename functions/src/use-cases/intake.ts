@@ -45,6 +45,7 @@ import { checkNoteDocument, linkOriginal, linkNote, noteOfForm, type NoteDocumen
 import { outgoingItem, outgoingMessage, type Outgoing, type OutgoingMessage } from '../repositories/outgoing.js';
 import { uploadUseItems } from '../repositories/upload-uses.js';
 import { acquirerConformityAtIntake } from './acquirer-conformity.js';
+import { invoiceForCaller } from './invoice-view.js';
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
 import type { SupplierProfileRepository } from '../repositories/supplier-profiles.js';
@@ -535,7 +536,7 @@ export function makeIntake(deps: IntakeDeps) {
      */
     async fromXml(caller: Caller, body: RouteBody<Routes['createInvoiceFromXml']>): Promise<Invoice> {
       const upload = await deps.verifyUpload(body.url, 'INVOICE_XML', caller);
-      return refusingUpload([upload.key, ...(body.cdrUrl ? [body.cdrUrl] : [])], async (progress) => {
+      const invoice = await refusingUpload([upload.key, ...(body.cdrUrl ? [body.cdrUrl] : [])], async (progress) => {
         const cdrUpload = body.cdrUrl ? await deps.verifyUpload(body.cdrUrl, 'INVOICE_CDR', caller) : null;
         const document = await deps.parseDocument(upload.bytes ?? new Uint8Array());
         let evidence: { cdr?: SupplierCdrOf } = {};
@@ -546,11 +547,13 @@ export function makeIntake(deps: IntakeDeps) {
         }
         return register(caller, document, { xmlUrl: upload.key, pdfUrl: null }, progress, evidence);
       });
+      // The sender reads the invoice as it may: a CDR it sent that names another acquirer is flagged to staff only.
+      return invoiceForCaller(caller, invoice);
     },
 
     async withoutXml(caller: Caller, body: RouteBody<Routes['createInvoiceWithoutXml']>): Promise<Invoice> {
       const upload = await deps.verifyUpload(body.pdfUrl, 'INVOICE_PDF', caller);
-      return refusingUpload([upload.key], async (progress) => {
+      const invoice = await refusingUpload([upload.key], async (progress) => {
         // The business name is the one the directory knows the RUC by; a typed one only names a RUC it does not know.
         const known = await deps.profiles.getMany([body.supplierTaxId]);
         const supplierName = known.get(body.supplierTaxId)?.name ?? body.supplierName;
@@ -576,6 +579,7 @@ export function makeIntake(deps: IntakeDeps) {
           progress,
         );
       });
+      return invoiceForCaller(caller, invoice);
     },
   };
 }

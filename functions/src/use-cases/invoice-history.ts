@@ -4,18 +4,23 @@ import type { InvoiceAuditRepository } from '../repositories/invoice-audit.js';
 import type { InvoiceStore } from '../repositories/invoice-store.js';
 import type { Page, PageRequest } from '../repositories/page.js';
 import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
+import { auditTrailForCaller } from './invoice-view.js';
 
 export interface InvoiceHistoryDeps {
   readonly store: Pick<InvoiceStore, 'get'>;
   readonly trail: InvoiceAuditRepository;
 }
 
-/** 'Historial' (issue 23): an invoice's audit trail, for whoever may see the invoice (else 404, as for the invoice). */
+/**
+ * 'Historial' (issue 23): an invoice's audit trail, for whoever may see the invoice (else 404, as for the invoice),
+ * without what only staff may read (invoice-view.ts).
+ */
 export function makeInvoiceHistory(deps: InvoiceHistoryDeps) {
   return {
     async list(caller: Caller, path: InvoicePath, page: PageRequest): Promise<Page<InvoiceAuditEvent>> {
       const invoice = await loadInvoiceInReach(deps.store, caller, path);
-      return deps.trail.list(invoice, page);
+      const trail = await deps.trail.list(invoice, page);
+      return { ...trail, items: auditTrailForCaller(caller, trail.items) };
     },
   };
 }

@@ -58,6 +58,7 @@ import {
 import type { InvoiceRef, LinkedNote, NoteLinks } from '../repositories/note-links.js';
 import { newMiroOutboxRecord, type MiroOutbox } from '../repositories/miro-outbox.js';
 import { loadInvoiceInReach, retryingInvoiceChange, type InvoicePath } from './invoice-access.js';
+import { invoiceForCaller } from './invoice-view.js';
 
 export type { InvoicePath } from './invoice-access.js';
 export type UpdateBody = RouteBody<Routes['updateInvoice']>;
@@ -172,9 +173,10 @@ export function makeInvoiceReview(deps: ReviewDeps) {
   /**
    * The invoice as the user sees it, with its office, SAP posting, SUNAT check and notes. `knownCheck` is the check
    * the caller just committed with the invoice: the response shows that snapshot, not a check SUNAT's worker may
-   * already have closed since.
+   * already have closed since. What it shows is what the caller may read (invoice-view.ts).
    */
   async function detail(
+    caller: Caller,
     invoice: Invoice,
     knownCheck?: SunatCheckRecord,
     notesRead?: ReturnType<typeof linkedNotesOf>,
@@ -190,7 +192,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       notesOf(invoice, notesRead === undefined ? linkedNotesOf(invoice) : notesRead),
     ]);
     const sunatCheck = check ? sunatCheckView(check) : null;
-    return {
+    return invoiceForCaller(caller, {
       ...invoice,
       officeLocation,
       // The Ley 29623 clock with the days left today (the stage's clock).
@@ -201,7 +203,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       ...(sunatCheck ? { sunatCheck } : {}),
       ...(isNoteType(invoice.type) ? { original: original ? linkedOf(original) : null } : {}),
       ...(notes.length > 0 ? { linkedNotes: notes.map(linkedOf) } : {}),
-    };
+    });
   }
 
   /**
@@ -287,7 +289,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       // shown only once the invoice is found within the caller's reach.
       const notesRead = linkedNotesOf({ supplierId: path.supplierId, type: path.invoiceType, id: path.invoiceId });
       notesRead?.catch(() => undefined);
-      return detail(await load(caller, path), undefined, notesRead);
+      return detail(caller, await load(caller, path), undefined, notesRead);
     },
 
     /**
@@ -465,7 +467,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       await deps.outgoing.deliver([approved.message]);
       // The supplier hears of the approval from the MIRO worker, with SAP's document number.
       const { version: _version, ...plain } = approved.stored;
-      return detail(plain);
+      return detail(caller, plain);
     },
 
     /**
@@ -495,7 +497,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
         }
       }
       const { version: _version, ...plain } = await load(caller, path);
-      return detail(plain);
+      return detail(caller, plain);
     },
 
     /**
@@ -561,7 +563,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
         await deps.outgoing.deliver([requested.message]);
       }
       const { version: _version, ...plain } = requested.stored;
-      return detail(plain, requested.check);
+      return detail(caller, plain, requested.check);
     },
 
     /**
@@ -605,7 +607,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       });
       await deps.outgoing.deliver([rejected.message]);
       const { version: _version, ...plain } = rejected.stored;
-      return detail(plain);
+      return detail(caller, plain);
     },
   };
 }

@@ -23,7 +23,10 @@ export const SupplierCdr = z.object({
   /** The CDR's XML as received (a download for staff); null when it was not kept. */
   fileKey: z.nullable(z.string()),
   receivedAt: IsoDateTime,
-  /** Every way it contradicts SUNAT's check or the invoice; null when nothing does (yet: SUNAT may not have answered). */
+  /**
+   * Every way it contradicts SUNAT's check or the invoice; null when nothing does (yet: SUNAT may not have answered).
+   * Staff only: always null for a supplier (functions/src/use-cases/invoice-view.ts).
+   */
   contradiction: z.nullable(
     z.object({
       reasons: z.array(z.object({ kind: z.enum(CDR_CONTRADICTIONS), message: z.string() })),
