@@ -3,9 +3,10 @@ import path from 'node:path';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { buildPath, keys, routes, type Invoice, type RouteDef, type UploadTicket } from '@portal/shared';
+import { SCHEDULES, buildPath, keys, routes, type Invoice, type RouteDef, type UploadTicket } from '@portal/shared';
 import { ROOT_DIR } from '../../infra/local/config.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
+import { advanceStageClock, resetStageClock } from '../../infra/local/stage-clock.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
 import { corporateSignIn } from '../../tests/support/corporate-sign-in.js';
 import { until } from '../../tests/support/invoices.js';
@@ -134,12 +135,13 @@ async function sap(outputs: LocalOutputs, route: string, body?: unknown): Promis
   return response.json();
 }
 
-async function runPaymentSync(outputs: LocalOutputs): Promise<void> {
-  const { run } = (await sap(outputs, '/__control/schedules/PaymentSync', {})) as { run: number };
+/** Runs one of the stage's scheduled jobs now, through the SAP simulator's control API, and waits for it. */
+async function runSchedule(outputs: LocalOutputs, id: string): Promise<void> {
+  const { run } = (await sap(outputs, `/__control/schedules/${id}`, {})) as { run: number };
   await until(
-    'the payment sync',
+    `the ${id} job`,
     async () => {
-      const state = (await sap(outputs, '/__control/schedules/PaymentSync')) as {
+      const state = (await sap(outputs, `/__control/schedules/${id}`)) as {
         completed: number;
         lastError: string | null;
       };
@@ -148,6 +150,22 @@ async function runPaymentSync(outputs: LocalOutputs): Promise<void> {
     },
     WAIT,
   );
+}
+
+const runPaymentSync = (outputs: LocalOutputs) => runSchedule(outputs, SCHEDULES.paymentSync.id);
+
+/**
+ * The staff's «Resumen diario» of what happened until now (docs/adr/0039-staff-daily-digest.md): the stage's clock a
+ * day ahead, so that the digest's 24 hours hold the invoices just lived, then back on real time. Once per stage and
+ * day: a digest already sent to a staff member for that day is not sent again.
+ */
+export async function sendDailyDigest(outputs: LocalOutputs): Promise<void> {
+  await advanceStageClock(outputs.dataDir, 86_400);
+  try {
+    await runSchedule(outputs, SCHEDULES.dailyDigest.id);
+  } finally {
+    await resetStageClock(outputs.dataDir);
+  }
 }
 
 async function stored(session: Session, invoiceId: string): Promise<Record<string, unknown> | undefined> {

@@ -255,6 +255,15 @@ export function fixedCost(inputs: FixedInputs, table: PriceTable): FixedLine[] {
       'the workers start within a second of a message (Lambda polls each queue continuously)',
     ),
   ];
+  lines.push(
+    fixed(
+      'SES',
+      `staff daily digests (${scenario.staff} staff × 30 days)`,
+      'ses.emails',
+      scenario.staff * 30,
+      "each staff member's «Resumen diario» of what arrived, SUNAT's answers and what was paid, instead of an e-mail per invoice event (ADR 0039); fewer on days with nothing",
+    ),
+  );
   for (const schedule of inventory.schedules) {
     const runs = monthMinutes / schedule.everyMinutes;
     const idle = inputs.idleJobRun[schedule.id] ?? { gbSeconds: 0, readUnits: 0, writeUnits: 0 };
