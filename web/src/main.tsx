@@ -45,6 +45,13 @@ async function start(): Promise<void> {
     (session) => session.preloadCurrentUser(),
     () => undefined, // the guard loads it, and reports a failure there
   );
+  // On the invoices screen, its first page goes out beside it (the level and companies are the ID token's).
+  void Promise.all([import('./api/client'), import('./pages/invoices/invoices-ahead')])
+    .then(async ([client, invoices]) => {
+      const claims = await client.tokenClaims();
+      if (claims) invoices.fetchInvoicesAhead(window.location, claims);
+    })
+    .catch(() => undefined); // the screen asks for its page itself
   // Amplify's dictionaries are only needed for texts Amplify itself produces: off the critical path.
   void import('./i18n/amplify-vocabulary').then((module) => module.setUpAmplifyVocabulary());
   const { App } = await app;
