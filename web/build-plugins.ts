@@ -236,7 +236,9 @@ function staticClosure(graph: ModuleGraph, roots: readonly string[], into = new 
  * - `start`: what the app runs before the first screen renders: the modules web/src/main.tsx imports dynamically
  *   (the app, the route table, the session, the first screen's data) and everything they import statically,
  *   except what the entry itself imports statically (it stays in the entry, which must stay small: config.json's
- *   request goes out once it runs) and the modules `skip` names (loaded only under a setting: the mock provider);
+ *   request goes out once it runs), the modules `skip` names (loaded only under a setting: the mock provider) and
+ *   the modules `apart` matches (Amplify: its umbrella modules re-export every sign-in flow, whose code must stay
+ *   with the sign-in screen; Rolldown's own rules place it);
  * - `screen-kit`: what the first screen (`firstScreen`) imports besides that and its own folder: Cloudscape's
  *   table, modals and the shared components, which most other screens use too; the screen's own chunk stays its
  *   own (the route budget). What the sign-in screen (`signIn`, the first screen of a visitor not signed in)
@@ -247,7 +249,7 @@ function staticClosure(graph: ModuleGraph, roots: readonly string[], into = new 
  */
 export function firstScreenChunks(
   srcDir: string,
-  options: { firstScreen: string; signIn: string; skip: readonly string[] },
+  options: { firstScreen: string; signIn: string; skip: readonly string[]; apart: RegExp },
 ) {
   const main = path.join(srcDir, 'main.tsx');
   const screen = path.join(srcDir, options.firstScreen);
@@ -269,9 +271,10 @@ export function firstScreenChunks(
     const signInOwn = staticClosure(graph, [signIn]);
     const screenDir = path.dirname(screen) + path.sep;
     const result = new Map<string, string>();
-    for (const id of atStart) if (!entryOwn.has(id)) result.set(id, 'start');
+    for (const id of atStart) if (!entryOwn.has(id) && !options.apart.test(id)) result.set(id, 'start');
     for (const id of staticClosure(graph, [screen])) {
       if (entryOwn.has(id) || atStart.has(id) || signInOwn.has(id) || id.startsWith(screenDir)) continue;
+      if (options.apart.test(id)) continue;
       result.set(id, 'screen-kit');
     }
     return result;
