@@ -8,8 +8,10 @@ import '@cloudscape-design/global-styles/index.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
 
-// config.json's request goes out before anything else runs (loadRuntimeConfig validates its answer).
-const configRequest = fetch('/config.json', { cache: 'no-store', headers: { accept: 'application/json' } });
+// config.json's request, before anything else runs (loadRuntimeConfig validates its answer): the one index.html
+// preloads, which a plain same-origin fetch takes. The file is never cached (no-store on the local stage, no-cache
+// in AWS: infra/lib/constructs/web.ts), so the default cache mode reads it fresh.
+const configRequest = fetch('/config.json');
 configRequest.catch(() => undefined); // reported by loadRuntimeConfig
 
 async function showStartupError(): Promise<void> {
