@@ -210,3 +210,80 @@ export function cloudscapeFontsAsFiles(): Plugin {
     },
   };
 }
+
+/** Module graph queries a chunking function may make (rolldown's ChunkingContext). */
+interface ModuleGraph {
+  getModuleInfo(
+    id: string,
+  ): { readonly importedIds: readonly string[]; readonly dynamicallyImportedIds: readonly string[] } | null;
+}
+
+function staticClosure(graph: ModuleGraph, roots: readonly string[], into = new Set<string>()): Set<string> {
+  const pending = [...roots];
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    if (into.has(id)) continue;
+    into.add(id);
+    pending.push(...(graph.getModuleInfo(id)?.importedIds ?? []));
+  }
+  return into;
+}
+
+/**
+ * Fewer, larger chunks for the first screen (issue 25, the phone; docs/web-performance.md). Split by Rolldown's
+ * default rules, the invoices screen's first visit fetched about 70 JavaScript files of 0.1 to 100 KB, each a
+ * request of its own (six at a time over HTTP/1.1, a round trip each on a phone's network). Two groups:
+ *
+ * - `start`: what the app runs before the first screen renders: the modules web/src/main.tsx imports dynamically
+ *   (the app, the route table, the session, the first screen's data) and everything they import statically,
+ *   except what the entry itself imports statically (it stays in the entry, which must stay small: config.json's
+ *   request goes out once it runs), the modules `skip` names (loaded only under a setting: the mock provider) and
+ *   the modules `apart` matches (Amplify: its umbrella modules re-export every sign-in flow, whose code must stay
+ *   with the sign-in screen; Rolldown's own rules place it);
+ * - `screen-kit`: what the first screen (`firstScreen`) imports besides that and its own folder: Cloudscape's
+ *   table, modals and the shared components, which most other screens use too; the screen's own chunk stays its
+ *   own (the route budget). What the sign-in screen (`signIn`, the first screen of a visitor not signed in)
+ *   imports is left out, so that it never loads the table's code; those modules keep Rolldown's chunks.
+ *
+ * The members are computed once, at the first module asked about (one `vite build` is one chunking pass).
+ * The groups of higher priority (React, the contract) keep their modules. Returns each group's `name` function.
+ */
+export function firstScreenChunks(
+  srcDir: string,
+  options: { firstScreen: string; signIn: string; skip: readonly string[]; apart: RegExp },
+) {
+  const main = path.join(srcDir, 'main.tsx');
+  const screen = path.join(srcDir, options.firstScreen);
+  const signIn = path.join(srcDir, options.signIn);
+  const skipped = new Set(options.skip.map((file) => path.join(srcDir, file)));
+  let groups: Map<string, string> | null = null;
+  const build = (graph: ModuleGraph) => {
+    const entry = graph.getModuleInfo(main);
+    if (!entry || !graph.getModuleInfo(screen) || !graph.getModuleInfo(signIn)) {
+      throw new Error(
+        `firstScreenChunks: ${main}, ${screen} or ${signIn} is not in the graph; adapt web/build-plugins.ts`,
+      );
+    }
+    const entryOwn = staticClosure(graph, [main]);
+    const atStart = staticClosure(
+      graph,
+      entry.dynamicallyImportedIds.filter((imported) => !skipped.has(imported)),
+    );
+    const signInOwn = staticClosure(graph, [signIn]);
+    const screenDir = path.dirname(screen) + path.sep;
+    const result = new Map<string, string>();
+    for (const id of atStart) if (!entryOwn.has(id) && !options.apart.test(id)) result.set(id, 'start');
+    for (const id of staticClosure(graph, [screen])) {
+      if (entryOwn.has(id) || atStart.has(id) || signInOwn.has(id) || id.startsWith(screenDir)) continue;
+      if (options.apart.test(id)) continue;
+      result.set(id, 'screen-kit');
+    }
+    return result;
+  };
+  const member =
+    (name: string) =>
+    (id: string, graph: ModuleGraph): string | null => {
+      groups ??= build(graph);
+      return groups.get(id) === name ? name : null;
+    };
+  return { start: member('start'), screenKit: member('screen-kit') };
+}

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import { I18nProvider } from '@cloudscape-design/components/i18n';
@@ -37,5 +38,14 @@ export function App() {
     <AppProviders>
       <RouterProvider router={router} />
     </AppProviders>
+  );
+}
+
+/** Renders the app into the page's root element (main.tsx, once the configuration is in). */
+export function renderApp(container: HTMLElement): void {
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
   );
 }

@@ -3,10 +3,12 @@ import {
   CLAIMS,
   CLIENT_MESSAGES,
   HEADERS,
+  LEVELS,
   REQUEST_TIMEOUT_MS,
   WEB_CONSUMER_ID,
   buildPath,
   parseTaxIds,
+  type Level,
   type RouteBodyInput,
   type RouteDef,
   type RoutePath,
@@ -79,6 +81,32 @@ function mockCredentials(): Credentials {
   const session = mockSession();
   if (!session) throw new SessionMissingError();
   return { idToken: mockTokenOf(session), companies: parseTaxIds(session.taxId) };
+}
+
+const isLevel = (value: unknown): value is Level => (LEVELS as readonly unknown[]).includes(value);
+
+/** What the signed-in user's ID token says of the user: the level and companies GET /users/me answers with. */
+export interface TokenClaims {
+  readonly level: Level;
+  readonly taxIds: readonly string[];
+}
+
+/**
+ * The level and companies of the signed-in user as its ID token carries them (GET /users/me answers the same
+ * claims), or null when nobody is signed in, the token carries no level, or on the mock provider (whose answers
+ * come from the browser itself: nothing to start early). Never calls the API.
+ */
+export async function tokenClaims(): Promise<TokenClaims | null> {
+  if (usesMockProvider()) return null;
+  try {
+    const payload = (await fetchAuthSession()).tokens?.idToken?.payload;
+    const level = payload?.[CLAIMS.level];
+    if (!payload || !isLevel(level)) return null;
+    const taxId = payload[CLAIMS.taxId];
+    return { level, taxIds: typeof taxId === 'string' ? parseTaxIds(taxId) : [] };
+  } catch {
+    return null;
+  }
 }
 
 /** Whether a user is signed in (an ID token is available, refreshed if needed). */
@@ -203,8 +231,23 @@ function isSessionRefusal(code: string | undefined): boolean {
  * other failure into an ApiError carrying the body's txId and error codes.
  */
 export async function apiCall<R extends RouteDef>(route: R, ...args: CallArgs<R>): Promise<RouteResponse<R>> {
-  const input: { path?: unknown; query?: unknown; body?: unknown; signal?: AbortSignal; company?: string } =
-    args[0] ?? {};
+  return call(route, args[0] ?? {}, { reportRefusal: true });
+}
+
+/**
+ * The same call made ahead of the screen that needs it, before the navigation guard has checked the session
+ * (docs/web-performance.md): a 403 is only reported to the caller, never acted on (the guard decides where a
+ * refused session goes; the screen, if it renders, asks again and reacts as `apiCall` does).
+ */
+export async function apiCallAhead<R extends RouteDef>(route: R, ...args: CallArgs<R>): Promise<RouteResponse<R>> {
+  return call(route, args[0] ?? {}, { reportRefusal: false });
+}
+
+async function call<R extends RouteDef>(
+  route: R,
+  input: { path?: unknown; query?: unknown; body?: unknown; signal?: AbortSignal; company?: string },
+  { reportRefusal }: { reportRefusal: boolean },
+): Promise<RouteResponse<R>> {
   const url = requestUrl(route, input);
   const authenticated = route.auth === 'jwt';
 
@@ -218,7 +261,9 @@ export async function apiCall<R extends RouteDef>(route: R, ...args: CallArgs<R>
   const payload = await readJson(response);
   if (!response.ok) {
     const parsed = parseErrorBody(payload);
-    if (response.status === 403 && isSessionRefusal(parsed.errors[0]?.code ?? undefined)) onForbidden();
+    if (reportRefusal && response.status === 403 && isSessionRefusal(parsed.errors[0]?.code ?? undefined)) {
+      onForbidden();
+    }
     throw new ApiError({
       status: response.status,
       routeId: route.id,

@@ -2,10 +2,15 @@ import { WebConfig } from '@portal/shared';
 
 let current: WebConfig | null = null;
 
-/** Fetches and validates /config.json once at start: one build serves every stage. */
-export async function loadRuntimeConfig(url = '/config.json'): Promise<WebConfig> {
-  const response = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+/**
+ * Fetches and validates /config.json once at start: one build serves every stage. `source` is its URL, or the
+ * request main.tsx sent before the app's code had loaded.
+ */
+export async function loadRuntimeConfig(source: string | Promise<Response> = '/config.json'): Promise<WebConfig> {
+  const response = await (typeof source === 'string'
+    ? fetch(source, { cache: 'no-store', headers: { accept: 'application/json' } })
+    : source);
+  if (!response.ok) throw new Error(`GET ${response.url || String(source)} answered ${response.status}`);
   current = WebConfig.parse(await response.json());
   return current;
 }

@@ -4,6 +4,7 @@ import { signOut as amplifySignOut } from 'aws-amplify/auth';
 import { parseTaxIds, routes, type SessionUser } from '@portal/shared';
 import { apiCall, hasSession } from '../api/client';
 import { runtimeConfig, usesMockProvider } from '../config/runtime-config';
+import { forgetPagesAhead } from '../hooks/use-cursor-pages';
 import { endMockSession } from './mock-session';
 import { endHostedUiSession } from './corporate-sign-in';
 import { chooseCompany } from './active-company';
@@ -47,11 +48,15 @@ export function useCurrentUser() {
   };
 }
 
-/** Forgets everything cached for the previous session and starts a new session epoch. */
+/**
+ * Forgets everything cached for the previous session (SWR's cache and a list page fetched ahead of its screen)
+ * and starts a new session epoch, which every data key carries.
+ */
 function useResetSession() {
   const { mutate } = useSWRConfig();
   return useCallback(async () => {
     chooseCompany(null);
+    forgetPagesAhead();
     const epoch = nextSessionEpoch();
     await mutate(() => true, undefined, { revalidate: false });
     return epoch;

@@ -1,7 +1,8 @@
 import { useCallback, useState } from 'react';
 import { INVOICES_PAGE_SIZE_KEY, isInvoicesPageSize, parseInvoicesPageSize, type InvoicesPageSize } from './page-size';
 
-function readStored(): InvoicesPageSize {
+/** The page size the browser remembers (the default when none or unreadable). */
+export function storedInvoicesPageSize(): InvoicesPageSize {
   try {
     return parseInvoicesPageSize(localStorage.getItem(INVOICES_PAGE_SIZE_KEY));
   } catch {
@@ -15,7 +16,7 @@ function readStored(): InvoicesPageSize {
  * localStorage (a stored value that is not one of the sizes offered counts as the default).
  */
 export function useInvoicesPageSize(): readonly [InvoicesPageSize, (size: number | undefined) => void] {
-  const [pageSize, setPageSize] = useState(readStored);
+  const [pageSize, setPageSize] = useState(storedInvoicesPageSize);
   const choose = useCallback((size: number | undefined) => {
     if (!isInvoicesPageSize(size)) return;
     setPageSize(size);
