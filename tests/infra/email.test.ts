@@ -24,6 +24,8 @@ const SENDERS = [
   'worker-intake-batches',
   'worker-notifications',
   'worker-inbound-mail',
+  // The staff's «Resumen diario» (ADR 0039).
+  'job-send-daily-digest',
 ];
 
 function tagOf(resource: Resource, key: string): string | undefined {
