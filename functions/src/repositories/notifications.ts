@@ -77,21 +77,21 @@ export function notificationId(message: NotificationMessage): string {
 
 export function makeNotificationRepository(db: DynamoDBDocumentClient, table: string) {
   return {
-    /** Writes the feed item of each audience once (a redelivery finds it there). */
+    /** Writes the feed item of each audience once (a redelivery finds it there), the audiences' at once. */
     async record(audiences: readonly Audience[], item: FeedItem & FeedItemFacts): Promise<void> {
-      for (const audience of audiences) {
-        try {
-          await db.send(
+      const written = await Promise.allSettled(
+        audiences.map((audience) =>
+          db.send(
             new PutCommand({
               TableName: table,
               Item: { ...keys.notification(audience.kind, audience.taxId, item.registeredAt, item.id), ...item },
               ConditionExpression: 'attribute_not_exists(pk)',
             }),
-          );
-        } catch (error) {
-          if (!isConditionFailure(error)) throw error;
-        }
-      }
+          ),
+        ),
+      );
+      for (const outcome of written)
+        if (outcome.status === 'rejected' && !isConditionFailure(outcome.reason)) throw outcome.reason;
     },
 
     /** The newest `limit` items across the feeds, newest first: one Query per feed. */

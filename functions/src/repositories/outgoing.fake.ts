@@ -1,4 +1,5 @@
 import {
+  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   QueryCommand,
@@ -46,6 +47,12 @@ export function fakeOutbox() {
       }
       if (command instanceof DeleteCommand) {
         items.delete(String(command.input.Key!.pk));
+        return {};
+      }
+      if (command instanceof BatchWriteCommand) {
+        for (const requests of Object.values(command.input.RequestItems!))
+          for (const request of requests)
+            if (request.DeleteRequest) items.delete(String(request.DeleteRequest.Key!.pk));
         return {};
       }
       throw new Error(`unexpected command ${(command as object).constructor.name}`);

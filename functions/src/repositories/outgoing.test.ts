@@ -1,5 +1,11 @@
 import { context, trace } from '@opentelemetry/api';
-import { DeleteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { QUEUES, keys } from '@portal/shared';
 import type { Queue } from '../adapters/sqs.js';
@@ -120,5 +126,40 @@ describe('the outbox of queue messages', () => {
     expect(w.items.get(sunat.item.pk)!.sentAt).toBeDefined();
     // Never marked sent: the relay finds it due and sends it again.
     expect(w.items.get(notice.item.pk)!.sentAt).toBeUndefined();
+  });
+});
+
+describe("acknowledging a consumer's batch", () => {
+  /** A table of outgoing items whose BatchWriteItem leaves the first `unprocessed` deletes of each request for later. */
+  function table(ids: readonly string[], unprocessed: (attempt: number) => number) {
+    const items = new Set(ids.map((id) => keys.outgoing('notifications', id).pk));
+    const requests: number[] = [];
+    const db = {
+      send: async (command: unknown) => {
+        if (!(command instanceof BatchWriteCommand)) throw new Error('a delete per message');
+        const deletes = command.input.RequestItems!['portal-test']!;
+        requests.push(deletes.length);
+        const left = deletes.slice(0, unprocessed(requests.length));
+        for (const request of deletes.slice(left.length)) items.delete(String(request.DeleteRequest!.Key!.pk));
+        return { UnprocessedItems: left.length > 0 ? { 'portal-test': left } : {} };
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const outgoing = makeOutgoing(db, 'portal-test', {} as Record<QueueKey, Queue>, { error: () => undefined });
+    return { items, requests, outgoing };
+  }
+  const ids = Array.from({ length: 30 }, (_, i) => `m${i}`);
+
+  it('deletes the messages in requests of at most 25, sending again what DynamoDB left unprocessed', async () => {
+    const t = table(ids, (request) => (request <= 2 ? 3 : 0));
+    await t.outgoing.acknowledgeAll('notifications', [...ids, 'm0']);
+    expect(t.items.size).toBe(0);
+    expect(Math.max(...t.requests)).toBe(25);
+    expect(t.requests.reduce((sum, count) => sum + count, 0)).toBe(30 + 3 + 3);
+  });
+
+  it('fails when DynamoDB keeps leaving some unprocessed (they are only sent again later)', async () => {
+    const t = table(['m1', 'm2'], () => 1);
+    await expect(t.outgoing.acknowledgeAll('notifications', ['m1', 'm2'])).rejects.toThrow(/unprocessed/);
+    expect([...t.items]).toEqual([keys.outgoing('notifications', 'm1').pk]);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   QueryCommand,
@@ -51,6 +52,10 @@ export function storedTraceOf(item: Record<string, unknown>): StoredTraceContext
 
 /** The field a message carries its outgoing item's id in (schemas drop it; the consumer's wrapper reads it). */
 export const OUTGOING_ID_FIELD = 'outgoingId';
+
+/** Deletes per BatchWriteItem (DynamoDB's limit), and requests of the unprocessed ones before giving up. */
+const ACKNOWLEDGE_CHUNK = 25;
+const ACKNOWLEDGE_ATTEMPTS = 5;
 
 /** Times a message not acknowledged is sent again before it is left to its queue's DLQ and alarm. */
 export const MAX_RELAYS = 3;
@@ -143,6 +148,28 @@ export function makeOutgoing(
     /** The consumer handled the message: nothing left to send. */
     async acknowledge(queue: QueueKey, id: string): Promise<void> {
       await db.send(new DeleteCommand({ TableName: table, Key: keys.outgoing(queue, id) }));
+    },
+
+    /**
+     * The consumer handled these messages (one batch of its queue): their items deleted in BatchWriteItem requests
+     * of up to 25 rather than one DeleteItem each (issue 25). What DynamoDB leaves unprocessed is sent again a few
+     * times; what is still left fails the call (the messages are only sent again later: consumers are idempotent).
+     */
+    async acknowledgeAll(queue: QueueKey, ids: readonly string[]): Promise<void> {
+      const unique = [...new Set(ids)];
+      await Promise.all(
+        Array.from({ length: Math.ceil(unique.length / ACKNOWLEDGE_CHUNK) }, async (_, chunk) => {
+          let pending: readonly Record<string, unknown>[] = unique
+            .slice(chunk * ACKNOWLEDGE_CHUNK, (chunk + 1) * ACKNOWLEDGE_CHUNK)
+            .map((id) => ({ DeleteRequest: { Key: keys.outgoing(queue, id) } }));
+          for (let attempt = 0; pending.length > 0; attempt++) {
+            if (attempt >= ACKNOWLEDGE_ATTEMPTS) throw new Error(`${pending.length} acknowledgements left unprocessed`);
+            if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+            const result = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending as never } }));
+            pending = result.UnprocessedItems?.[table] ?? [];
+          }
+        }),
+      );
     },
 
     /**

@@ -6,10 +6,10 @@ const record = (messageId: string, body: unknown) => ({ messageId, body: JSON.st
 
 describe('acknowledging outgoing messages', () => {
   it('acknowledges each handled message that came from the outbox, not the failed ones nor the others', async () => {
-    const acknowledged: string[] = [];
+    const acknowledged: string[][] = [];
     const handler = acknowledgingOutgoing(
       'notifications',
-      { acknowledge: async (queue, id) => void acknowledged.push(`${queue}/${id}`) },
+      { acknowledgeAll: async (queue, ids) => void acknowledged.push(ids.map((id) => `${queue}/${id}`)) },
       async (): Promise<SQSBatchResponse> => ({ batchItemFailures: [{ itemIdentifier: 'm2' }] }),
     );
     const event = {
@@ -18,16 +18,30 @@ describe('acknowledging outgoing messages', () => {
         record('m2', { event: 'X', outgoingId: 'b' }),
         record('m3', { event: 'X' }),
         { messageId: 'm4', body: 'not json' },
+        record('m5', { event: 'X', outgoingId: 'c' }),
       ],
     } as unknown as SQSEvent;
     expect(await handler(event)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm2' }] });
-    expect(acknowledged).toEqual(['notifications/a']);
+    // The batch's handled messages in one acknowledgement.
+    expect(acknowledged).toEqual([['notifications/a', 'notifications/c']]);
+  });
+
+  it('writes nothing when no handled message came from the outbox', async () => {
+    const acknowledged: string[][] = [];
+    const handler = acknowledgingOutgoing(
+      'notifications',
+      { acknowledgeAll: async (_queue, ids) => void acknowledged.push([...ids]) },
+      async (): Promise<SQSBatchResponse> => ({ batchItemFailures: [{ itemIdentifier: 'm1' }] }),
+    );
+    const event = { Records: [record('m1', { outgoingId: 'a' }), record('m2', {})] } as unknown as SQSEvent;
+    await handler(event);
+    expect(acknowledged).toEqual([]);
   });
 
   it('keeps the answer when an acknowledgement fails (the message is only sent again)', async () => {
     const handler = acknowledgingOutgoing(
       'miroRequests',
-      { acknowledge: async () => Promise.reject(new Error('DynamoDB caído')) },
+      { acknowledgeAll: async () => Promise.reject(new Error('DynamoDB caído')) },
       async () => ({ batchItemFailures: [] }),
     );
     const event = { Records: [record('m1', { outgoingId: 'a' })] } as unknown as SQSEvent;

@@ -6,28 +6,28 @@ type BatchHandler = (event: SQSEvent, context?: Context) => Promise<SQSBatchResp
 
 /**
  * Wraps a queue consumer: each message it handled (not among the batch item failures) that came from
- * the outbox (it carries its outgoing id) is acknowledged, so the outbox sweeper stops sending it. A
- * message whose acknowledgement fails is only sent again later; consumers are idempotent.
+ * the outbox (it carries its outgoing id) is acknowledged, the batch's together, so the outbox sweeper stops
+ * sending it. A message whose acknowledgement fails is only sent again later; consumers are idempotent.
  */
 export function acknowledgingOutgoing(
   queue: QueueKey,
-  outgoing: Pick<Outgoing, 'acknowledge'>,
+  outgoing: Pick<Outgoing, 'acknowledgeAll'>,
   handler: BatchHandler,
 ): BatchHandler {
   return async (event, context) => {
     const answer = await handler(event, context);
     const failed = new Set(answer.batchItemFailures.map((failure) => failure.itemIdentifier));
-    await Promise.all(
-      event.Records.filter((record) => !failed.has(record.messageId)).map(async (record) => {
-        const id = outgoingIdOf(record.body);
-        if (!id) return;
-        try {
-          await outgoing.acknowledge(queue, id);
-        } catch (error) {
-          logger.error('outgoing message not acknowledged; it will be sent again', error as Error);
-        }
-      }),
-    );
+    const ids = event.Records.filter((record) => !failed.has(record.messageId)).flatMap((record) => {
+      const id = outgoingIdOf(record.body);
+      return id ? [id] : [];
+    });
+    if (ids.length === 0) return answer;
+    // The whole batch's acknowledgements in one write (issue 25), not a delete per message.
+    try {
+      await outgoing.acknowledgeAll(queue, ids);
+    } catch (error) {
+      logger.error('outgoing messages not acknowledged; they will be sent again', error as Error);
+    }
     return answer;
   };
 }
