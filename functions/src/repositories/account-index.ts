@@ -1,6 +1,11 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { keys } from '@portal/shared';
-import type { Recipient } from './notifications.js';
+
+export interface Recipient {
+  readonly userId: string;
+  readonly email: string;
+  readonly canReceiveEmails: boolean;
+}
 
 /**
  * The accounts of each RUC (`RECIPIENTS#{taxId}` / `USER#{userId}`): what the notifications worker

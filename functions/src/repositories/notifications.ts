@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { NotificationEvent, Notification, keys, type InvoiceType, type NotificationMessage } from '@portal/shared';
 import * as z from 'zod/mini';
+import { makeAccountIndexRepository, type Recipient } from './account-index.js';
 
 /** A feed: a supplier RUC's, a company's, or one user's own ('USER', `taxId` its sub). */
 export type Audience = { readonly kind: 'SUPPLIER' | 'CLIENT' | 'USER'; readonly taxId: string };
@@ -37,11 +38,7 @@ export interface DigestItem {
 /** A feed item as stored: the notification without its read mark (that is per user, kept apart). */
 const StoredNotification = z.omit(Notification, { isRead: true });
 
-export interface Recipient {
-  readonly userId: string;
-  readonly email: string;
-  readonly canReceiveEmails: boolean;
-}
+export type { Recipient } from './account-index.js';
 
 const EMAIL_MARK_DAYS = 90;
 
@@ -76,6 +73,7 @@ export function notificationId(message: NotificationMessage): string {
 }
 
 export function makeNotificationRepository(db: DynamoDBDocumentClient, table: string) {
+  const accounts = makeAccountIndexRepository(db, table);
   return {
     /** Writes the feed item of each audience once (a redelivery finds it there), the audiences' at once. */
     async record(audiences: readonly Audience[], item: FeedItem & FeedItemFacts): Promise<void> {
@@ -144,29 +142,8 @@ export function makeNotificationRepository(db: DynamoDBDocumentClient, table: st
       }
     },
 
-    async recipients(taxId: string): Promise<Recipient[]> {
-      const accounts: Recipient[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: table,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.recipients(taxId) },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          accounts.push({
-            userId: String(item.userId),
-            email: String(item.email),
-            canReceiveEmails: item.canReceiveEmails === true,
-          });
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return accounts;
-    },
+    /** The accounts of a RUC, every page (the account index the user administration keeps). */
+    recipients: (taxId: string): Promise<Recipient[]> => accounts.accountsOf(taxId),
 
     /**
      * A company's feed items registered in [from, to), oldest first, as the daily digest reads them: only the
