@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { SCHEDULES, buildPath, keys, routes, type Invoice, type RouteDef, type UploadTicket } from '@portal/shared';
@@ -8,8 +7,8 @@ import { ROOT_DIR } from '../../infra/local/config.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { advanceStageClock, resetStageClock } from '../../infra/local/stage-clock.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
-import { corporateSignIn } from '../../tests/support/corporate-sign-in.js';
 import { until } from '../../tests/support/invoices.js';
+import { managerToken, supplierToken } from './sign-in.js';
 
 /**
  * One invoice's whole life on the local stage, driven through the API as its people live it (the journey of
@@ -25,8 +24,6 @@ import { until } from '../../tests/support/invoices.js';
 
 const SUPPLIER = SUPPLIERS[0]!;
 const COMPANY = CLIENTS[0]!;
-const SUPPLIER_USER = 'proveedor@demo.pe';
-const MANAGER_USER = 'gestor@grupoandino.pe';
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /**
@@ -63,36 +60,15 @@ interface Session {
 }
 
 export async function openSession(outputs: LocalOutputs): Promise<Session> {
-  const supplierAccount = outputs.demoUsers.find((user) => user.username === SUPPLIER_USER)!;
-  const managerAccount = outputs.demoUsers.find((user) => user.username === MANAGER_USER)!;
-  const cognito = new CognitoIdentityProviderClient({
-    region: outputs.region,
-    endpoint: outputs.cognitoEndpoint,
-    credentials,
-  });
-  const signedIn = await cognito.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: outputs.userPoolClientId,
-      AuthParameters: { USERNAME: supplierAccount.username, PASSWORD: supplierAccount.password },
-    }),
-  );
-  const manager = await corporateSignIn({
-    hostedUi: outputs.cognitoEndpoint,
-    clientId: outputs.userPoolClientId,
-    redirectUri: `${outputs.webUrl}/login`,
-    providerName: outputs.corporateIdp.providerName,
-    email: managerAccount.username,
-    password: managerAccount.password,
-  });
+  const [supplier, manager] = await Promise.all([supplierToken(outputs), managerToken(outputs)]);
   const db = DynamoDBDocumentClient.from(
     new DynamoDBClient({ region: outputs.region, endpoint: outputs.endpoints.dynamodb, credentials }),
     { marshallOptions: { removeUndefinedValues: true } },
   );
   return {
     outputs,
-    supplier: signedIn.AuthenticationResult!.IdToken!,
-    manager: manager.idToken,
+    supplier,
+    manager,
     db,
     traffic: { apiRequests: 0, apiBytes: 0, s3Posts: 0, s3Gets: 0 },
   };

@@ -1,13 +1,22 @@
+import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
+import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { corporateSignIn } from '../../tests/support/corporate-sign-in.js';
 
 /** The demo world's manager (staff of the group's first two companies), whom the API suites read as. */
 const MANAGER = 'gestor@grupoandino.pe';
+/** The demo supplier's user, who uploads the suites' documents. */
+const SUPPLIER = 'proveedor@demo.pe';
+
+function demoAccount(outputs: LocalOutputs, username: string) {
+  const account = outputs.demoUsers.find((user) => user.username === username);
+  if (!account) throw new Error(`The stage has no demo user ${username}`);
+  return account;
+}
 
 /** The manager's id token on `outputs`' stage, signed in as staff sign in: through the corporate IdP. */
 export async function managerToken(outputs: LocalOutputs): Promise<string> {
-  const account = outputs.demoUsers.find((user) => user.username === MANAGER);
-  if (!account) throw new Error(`The stage has no demo user ${MANAGER}`);
+  const account = demoAccount(outputs, MANAGER);
   const tokens = await corporateSignIn({
     hostedUi: outputs.cognitoEndpoint,
     clientId: outputs.userPoolClientId,
@@ -17,4 +26,26 @@ export async function managerToken(outputs: LocalOutputs): Promise<string> {
     password: account.password,
   });
   return tokens.idToken;
+}
+
+/** The demo supplier's id token on `outputs`' stage, signed in as suppliers sign in: user and password. */
+export async function supplierToken(outputs: LocalOutputs): Promise<string> {
+  const account = demoAccount(outputs, SUPPLIER);
+  const cognito = new CognitoIdentityProviderClient({
+    region: outputs.region,
+    endpoint: outputs.cognitoEndpoint,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  try {
+    const result = await cognito.send(
+      new InitiateAuthCommand({
+        AuthFlow: 'USER_PASSWORD_AUTH',
+        ClientId: outputs.userPoolClientId,
+        AuthParameters: { USERNAME: account.username, PASSWORD: account.password },
+      }),
+    );
+    return result.AuthenticationResult!.IdToken!;
+  } finally {
+    cognito.destroy();
+  }
 }

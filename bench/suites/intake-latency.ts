@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HEADERS, keys, routes, type Invoice, type InvoiceSummary, type UploadTicket } from '@portal/shared';
@@ -8,8 +7,8 @@ import { ROOT_DIR } from '../../infra/local/config.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
-import { corporateSignIn } from '../../tests/support/corporate-sign-in.js';
 import { percentile, type BenchSuite, type Figure } from '../lib/figures.js';
+import { managerToken, supplierToken } from '../lib/sign-in.js';
 
 /** Issue 25: at least 50 invoices, one after the other; p50 ≤ 2 s for each leg. */
 const INVOICES = { full: 50, quick: 10 };
@@ -19,8 +18,6 @@ const POLL_MS = 50;
 /** A leg that takes longer has failed (a worker that never ran, a message lost). */
 const GIVE_UP_MS = 60_000;
 
-const SUPPLIER_USER = 'proveedor@demo.pe';
-const MANAGER_USER = 'gestor@grupoandino.pe';
 const SUPPLIER = SUPPLIERS[0]!;
 const COMPANY = CLIENTS[0]!;
 /** A series of its own, so that these facturas never meet the tests' or the other suites'. */
@@ -34,30 +31,8 @@ interface Tokens {
 }
 
 async function signIn(outputs: LocalOutputs): Promise<Tokens> {
-  const supplier = outputs.demoUsers.find((user) => user.username === SUPPLIER_USER)!;
-  const manager = outputs.demoUsers.find((user) => user.username === MANAGER_USER)!;
-  const cognito = new CognitoIdentityProviderClient({
-    region: outputs.region,
-    endpoint: outputs.cognitoEndpoint,
-    credentials: LOCAL_CREDENTIALS,
-  });
-  const supplierAuth = await cognito.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: outputs.userPoolClientId,
-      AuthParameters: { USERNAME: supplier.username, PASSWORD: supplier.password },
-    }),
-  );
-  cognito.destroy();
-  const managerTokens = await corporateSignIn({
-    hostedUi: outputs.cognitoEndpoint,
-    clientId: outputs.userPoolClientId,
-    redirectUri: `${outputs.webUrl}/login`,
-    providerName: outputs.corporateIdp.providerName,
-    email: manager.username,
-    password: manager.password,
-  });
-  return { supplier: supplierAuth.AuthenticationResult!.IdToken!, manager: managerTokens.idToken };
+  const [supplier, manager] = await Promise.all([supplierToken(outputs), managerToken(outputs)]);
+  return { supplier, manager };
 }
 
 async function api<T>(

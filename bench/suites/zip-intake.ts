@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import yazl from 'yazl';
 import { routes, type IntakeBatch, type IntakeBatchSummary, type UploadTicket } from '@portal/shared';
 import { ROOT_DIR } from '../../infra/local/config.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
 import type { BenchSuite, Figure } from '../lib/figures.js';
+import { supplierToken } from '../lib/sign-in.js';
 
 /** Issue 24's size: a zip of 500 documents; issue 25's target: done within a minute on 2 cores. */
 const DOCUMENTS = { full: 500, quick: 50 };
@@ -15,23 +14,6 @@ const SUPPLIER = 'proveedor@demo.pe';
 const MINIMAL_PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
 );
-
-async function supplierToken(outputs: LocalOutputs): Promise<string> {
-  const account = outputs.demoUsers.find((user) => user.username === SUPPLIER)!;
-  const cognito = new CognitoIdentityProviderClient({
-    region: outputs.region,
-    endpoint: outputs.cognitoEndpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const result = await cognito.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: outputs.userPoolClientId,
-      AuthParameters: { USERNAME: account.username, PASSWORD: account.password },
-    }),
-  );
-  return result.AuthenticationResult!.IdToken!;
-}
 
 /**
  * A zip of `count` facturas of the demo supplier (the corpus document of the tests, each with a correlative of its
