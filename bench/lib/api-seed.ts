@@ -16,7 +16,7 @@ import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 
 /**
  * Bulk invoices for the API benchmark, written as the product stores them: the same items (keys.invoice and
- * keys.invoiceIndexes, version 1, and the search items) the intake writes, and the counters it moves. They go
+ * its list entries, version 1, and the search items) the intake writes, and the counters it moves. They go
  * in with BatchWriteItem, since 100,000 one-by-one intake transactions would take most of an hour on DynamoDB
  * Local; the counters are added once per counter item at the end, so the dashboard and the totals stay exact.
  *
@@ -193,12 +193,10 @@ export async function addBenchInvoices(
         const items: Record<string, unknown>[] = [];
         for (let index = start; index < end; index += 1) {
           const invoice = benchInvoice(index, templates);
-          items.push({
-            ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
-            ...keys.invoiceIndexes(invoice),
-            ...invoice,
-            version: 1,
-          });
+          items.push(
+            { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice, version: 1 },
+            ...keys.invoiceListEntries(invoice),
+          );
           for (const item of invoiceSearchItems(invoice)) {
             if (!kept(item.pk)) continue;
             items.push({ ...item });

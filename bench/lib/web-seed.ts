@@ -1,13 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { systemStamp } from '../../functions/src/use-cases/audit-stamp.js';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { TABLE, keys, parseTaxIds, type Invoice } from '@portal/shared';
+import { keys, parseTaxIds, type Invoice } from '@portal/shared';
 import { makeIntakeStore } from '../../functions/src/repositories/intake-store.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { buildWorld } from '../../infra/local/seed-data.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 
-/** Invoices whose supplier is `taxId`, counted on the supplier index the invoices screen reads. */
+/** Invoices whose supplier is `taxId`, counted on the supplier's list the invoices screen reads. */
 async function countSupplierInvoices(db: DynamoDBDocumentClient, table: string, taxId: string): Promise<number> {
   let count = 0;
   let start: Record<string, unknown> | undefined;
@@ -15,10 +15,12 @@ async function countSupplierInvoices(db: DynamoDBDocumentClient, table: string, 
     const page = await db.send(
       new QueryCommand({
         TableName: table,
-        IndexName: TABLE.indexes.bySupplier.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': TABLE.indexes.bySupplier.partitionKey },
-        ExpressionAttributeValues: { ':pk': keys.supplierInvoices(taxId) },
+        // The supplier's list entries in the invoice order (its due-date entries share the partition).
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :order)',
+        ExpressionAttributeValues: {
+          ':pk': keys.invoiceListPartition(keys.supplierInvoices(taxId)),
+          ':order': keys.invoiceOrderPrefix,
+        },
         Select: 'COUNT',
         ExclusiveStartKey: start,
       }),

@@ -6,16 +6,7 @@ import {
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import {
-  HEADERS,
-  TABLE,
-  UploadTicket,
-  dashboardMonth,
-  isSearchHit,
-  keys,
-  searchTerms,
-  uploadRoutes,
-} from '@portal/shared';
+import { HEADERS, UploadTicket, dashboardMonth, isSearchHit, keys, searchTerms, uploadRoutes } from '@portal/shared';
 import {
   QUERY_BUDGET,
   planInvoiceQuery,
@@ -170,26 +161,43 @@ function keyRange(prefix: string): { ':from': string; ':to': string } {
   return { ':from': from, ':to': to };
 }
 
-/** The raw Query of the partition the API's planner reads for `filter` in the company (unfiltered, one page). */
+/**
+ * What the API's planner reads for `filter` in the company (unfiltered, one page of 50): the Query of the list's
+ * entries (consistent, as the engine reads them), then one BatchGetItem of their invoices (ADR 0042). Both belong
+ * to the floor: a page cannot show an invoice without reading it.
+ */
 function queryFloor(db: DynamoDBDocumentClient, outputs: LocalOutputs, raw: Raw, filter: InvoiceFilter): Floor {
   const plan = planInvoiceQuery({ kind: 'COMPANY', client: BENCH_CLIENT.taxId }, filter);
   const partition = plan.partitions[0]!;
   if (plan.partitions.length !== 1 || plan.filters.length > 0) {
     throw new Error(`The planner no longer reads one unfiltered partition for ${JSON.stringify(filter)}`);
   }
-  const index = TABLE.indexes[partition.index];
   const input = {
     TableName: outputs.tableName,
-    IndexName: index.name,
     KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-    ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-    ExpressionAttributeValues: { ':pk': partition.partition, ...keyRange(partition.sortKeyPrefix) },
+    ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+    ExpressionAttributeValues: {
+      ':pk': keys.invoiceListPartition(partition.partition),
+      ...keyRange(partition.sortKeyPrefix),
+    },
     ScanIndexForward: false,
+    ConsistentRead: true,
     Limit: 50,
   };
   const body = JSON.stringify({ ...input, ExpressionAttributeValues: marshal(input.ExpressionAttributeValues) });
   return {
-    sdk: () => db.send(new QueryCommand(input)),
+    sdk: async () => {
+      const page = await db.send(new QueryCommand(input));
+      const entries = page.Items ?? [];
+      if (entries.length === 0) return;
+      const invoiceKeys = entries.map((entry) =>
+        keys.invoice(String(entry.supplierId), String(entry.type), String(entry.id)),
+      );
+      const read = await db.send(new BatchGetCommand({ RequestItems: { [outputs.tableName]: { Keys: invoiceKeys } } }));
+      if ((read.UnprocessedKeys?.[outputs.tableName]?.Keys ?? []).length > 0) {
+        throw new Error('DynamoDB Local left invoice keys unprocessed');
+      }
+    },
     wire: () => ({ method: 'POST', path: '/', headers: raw.headers('Query'), body }),
   };
 }
@@ -421,10 +429,12 @@ async function countInvoices(outputs: LocalOutputs): Promise<number> {
         const page = await db.send(
           new QueryCommand({
             TableName: outputs.tableName,
-            IndexName: TABLE.indexes.byClient.name,
-            KeyConditionExpression: '#pk = :pk',
-            ExpressionAttributeNames: { '#pk': TABLE.indexes.byClient.partitionKey },
-            ExpressionAttributeValues: { ':pk': keys.clientInvoices(client.taxId) },
+            // The company's list entries in the invoice order (its due-date entries share the partition).
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :order)',
+            ExpressionAttributeValues: {
+              ':pk': keys.invoiceListPartition(keys.clientInvoices(client.taxId)),
+              ':order': keys.invoiceOrderPrefix,
+            },
             Select: 'COUNT',
             ExclusiveStartKey: start,
           }),

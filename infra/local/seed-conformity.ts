@@ -225,12 +225,10 @@ export async function seedConformityDemoIfAbsent(
   const { invoices, clocks } = conformityDemo(now);
   const items: Record<string, unknown>[] = [...clocks];
   for (const invoice of invoices) {
-    items.push({
-      ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
-      ...keys.invoiceIndexes(invoice),
-      ...invoice,
-      version: 1,
-    });
+    items.push(
+      { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice, version: 1 },
+      ...keys.invoiceListEntries(invoice),
+    );
     items.push(...invoiceSearchItems(invoice));
   }
   // Puts first (a start that dies here writes them again), then the counters with the marker, in one transaction:

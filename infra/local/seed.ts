@@ -99,12 +99,10 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
     }
   }
   for (const invoice of world.invoices) {
-    items.push({
-      ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
-      ...keys.invoiceIndexes(invoice),
-      ...invoice,
-      version: 1,
-    });
+    items.push(
+      { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice, version: 1 },
+      ...keys.invoiceListEntries(invoice),
+    );
     // Seeded as if received with its SUNAT message lost: its SUNAT check (functions/src/repositories/sunat-checks.ts)
     // is due at once, so the outbox sweeper asks SUNAT. Built here from the shared keys, as every seeded item is:
     // the stage loads this module before it sets the functions' environment, so it imports no function code.

@@ -139,6 +139,15 @@ export async function startLocalStage(
       if (conformityDemo.length > 0) await seedDocuments(s3Client, documentsBucket, conformityDemo);
     }
 
+    // Invoices stored before their list entries (ADR 0042: a data directory of an earlier version) get them before
+    // the stage serves, by the same job as in AWS; on a table already migrated it reads its state and stops.
+    const migration = (await import('../../functions/src/jobs/migrate-invoice-lists.js')) as {
+      handler: (event: unknown) => Promise<{ done: boolean; migrated: number }>;
+    };
+    for (let run = 0; !(await migration.handler({ source: 'portal.local', detail: {} })).done; run++) {
+      if (run >= 100) throw new Error('La migración de las listas de comprobantes no terminó');
+    }
+
     const poolIssuer = issuer(cognito.endpoint, identity.userPoolId);
     const api = await startGateway({
       port: ports.api,

@@ -342,12 +342,8 @@ async function completedInBulk(count: number, supplier: typeof STRESS_SUPPLIER):
     orders.push(order);
     documents.push({ kind: 'SERVICE_SHEET', ...doc });
     items.push(
-      {
-        ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
-        ...keys.invoiceIndexes(invoice),
-        ...invoice,
-        version: 1,
-      },
+      { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice, version: 1 },
+      ...keys.invoiceListEntries(invoice),
       { ...keys.purchaseOrder(COMPANY.taxId, purchaseOrder), ...order },
       {
         ...keys.conformity('SERVICE_SHEET', COMPANY.taxId, documentId),

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { TABLE, buildPath, keys, routes } from '@portal/shared';
+import { buildPath, keys, routes } from '@portal/shared';
 import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { CLIENTS } from '../../infra/local/seed-data.js';
@@ -26,16 +26,16 @@ function table(outputs: LocalOutputs) {
 /** The seed's COMPLETED invoices (SAP knows their orders and documents): ready to approve. */
 async function completedInvoices(outputs: LocalOutputs): Promise<{ supplierId: string; type: string; id: string }[]> {
   const db = table(outputs);
-  const index = TABLE.indexes.byClientStatus;
   const found: { supplierId: string; type: string; id: string }[] = [];
   for (const client of CLIENTS) {
+    // The company's list of COMPLETED invoices (its list entries, ADR 0042).
     const page = await db.send(
       new QueryCommand({
         TableName: outputs.tableName,
-        IndexName: index.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': index.partitionKey },
-        ExpressionAttributeValues: { ':pk': keys.clientStatusInvoices(client.taxId, 'COMPLETED') },
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: {
+          ':pk': keys.invoiceListPartition(keys.clientStatusInvoices(client.taxId, 'COMPLETED')),
+        },
       }),
     );
     for (const item of page.Items ?? [])

@@ -86,21 +86,16 @@ export function table() {
     async delete(key: { pk: string; sk: string }) {
       await db.send(new DeleteCommand({ TableName: tableName, Key: key }));
     },
-    /** Stores a new invoice with all its index attributes, search items and counters, as intake does. */
+    /** Stores a new invoice with its list entries, search items and counters, as intake does. */
     async putInvoice(invoice: Invoice) {
       await db.send(
         new PutCommand({
           TableName: tableName,
-          Item: {
-            ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
-            ...keys.invoiceIndexes(invoice),
-            ...invoice,
-            version: 1,
-          },
+          Item: { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice, version: 1 },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
-      const search = invoiceSearchItems(invoice);
+      const search = [...invoiceSearchItems(invoice), ...keys.invoiceListEntries(invoice)];
       await Promise.all(
         Array.from({ length: Math.ceil(search.length / 25) }, async (_, i) => {
           let pending = search.slice(i * 25, i * 25 + 25).map((Item) => ({ PutRequest: { Item } }));

@@ -25,13 +25,16 @@ export class IntakeRaceError extends Error {
 
 export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logger?: Pick<Logger, 'warn'>) {
   /**
-   * Deletes the search items of a replaced submission that the new one does not write again. Outside the
-   * transaction (both sets do not fit in one): one left behind by a crash names the earlier submission's
-   * reception time, and the search skips it.
+   * Deletes the search items and list entries of a replaced submission that the new one does not write again.
+   * Outside the transaction (both sets do not fit in one): one left behind by a crash names the earlier submission's
+   * reception time, and the search and the lists skip it.
    */
-  async function deleteStaleSearchItems(replaced: ExistingInvoice, current: Invoice): Promise<void> {
-    const kept = new Set(invoiceSearchItems(current).map((item) => `${item.pk}|${item.sk}`));
-    const stale = invoiceSearchItems(replaced).filter((item) => !kept.has(`${item.pk}|${item.sk}`));
+  async function deleteStaleItems(replaced: ExistingInvoice, current: Invoice): Promise<void> {
+    const keyOf = (item: { pk: string; sk: string }) => `${item.pk}|${item.sk}`;
+    const kept = new Set([...invoiceSearchItems(current), ...keys.invoiceListEntries(current)].map(keyOf));
+    const stale = [...invoiceSearchItems(replaced), ...keys.invoiceListEntries(replaced)].filter(
+      (item) => !kept.has(keyOf(item)),
+    );
     try {
       for (let i = 0; i < stale.length; i += 25) {
         let requests = stale.slice(i, i + 25).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } }));
@@ -41,7 +44,7 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
         }
       }
     } catch (error) {
-      logger?.warn('stale search items of a replaced invoice left behind (the search skips them)', {
+      logger?.warn('stale search items or list entries of a replaced invoice left behind (both are skipped)', {
         invoice: current.id,
         error: error as Error,
       });
@@ -83,7 +86,6 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
             TableName: table,
             Item: {
               ...key,
-              ...keys.invoiceIndexes(invoice),
               ...invoice,
               // A rejection sent again keeps its conversation (its messages stay under the partition) and its
               // Observada mark: the header's counters of conversations waiting (issue 23) stay right.
@@ -115,7 +117,10 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
           },
         } as unknown as TransactWriteItem,
       ];
-      for (const item of [...alsoPut, ...invoiceSearchItems(invoice)]) {
+      // Its lists (ADR 0042). A replaced rejection's entries name its earlier reception time: none is written again,
+      // and they are deleted after the transaction, as its search items are.
+      const entries = keys.invoiceListEntries(invoice);
+      for (const item of [...alsoPut, ...invoiceSearchItems(invoice), ...entries]) {
         items.push({ Put: { TableName: table, Item: item } } as unknown as TransactWriteItem);
       }
       // The replaced rejection leaves its counters; the new invoice enters its own.
@@ -137,7 +142,7 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
         }
         throw error;
       }
-      if (replacing) await deleteStaleSearchItems(replacing, invoice);
+      if (replacing) await deleteStaleItems(replacing, invoice);
     },
   };
 }

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   INVOICE_STATUSES,
   INVOICE_TYPES,
-  TABLE,
   invoiceSearchItems,
   keys,
   normalizeForSearch,
@@ -35,7 +34,7 @@ const supplier: InvoiceScope = { kind: 'SUPPLIER', supplierId: SUPPLIER };
 
 const drivenBy = (scope: InvoiceScope, filter: InvoiceFilter) =>
   planInvoiceQuery(scope, filter).partitions.map(
-    (p) => `${p.index}:${p.partition}${p.sortKeyPrefix === keys.invoiceOrderPrefix ? '' : `^${p.sortKeyPrefix}`}`,
+    (p) => `${p.partition}${p.sortKeyPrefix === keys.invoiceOrderPrefix ? '' : `^${p.sortKeyPrefix}`}`,
   );
 const filteredBy = (scope: InvoiceScope, filter: InvoiceFilter) =>
   Object.fromEntries(
@@ -44,16 +43,14 @@ const filteredBy = (scope: InvoiceScope, filter: InvoiceFilter) =>
 
 describe('planning a listing', () => {
   it('reads a whole company, or a supplier across companies, when nothing narrows it', () => {
-    expect(drivenBy(company, {})).toEqual([`byClient:CLIENT#${CLIENT}`]);
-    expect(drivenBy(supplier, {})).toEqual([`bySupplier:SUPPLIER#${SUPPLIER}`]);
-    expect(drivenBy({ ...supplier, client: CLIENT }, {})).toEqual([
-      `byClientSupplier:CLIENT#${CLIENT}#SUPPLIER#${SUPPLIER}`,
-    ]);
+    expect(drivenBy(company, {})).toEqual([`CLIENT#${CLIENT}`]);
+    expect(drivenBy(supplier, {})).toEqual([`SUPPLIER#${SUPPLIER}`]);
+    expect(drivenBy({ ...supplier, client: CLIENT }, {})).toEqual([`CLIENT#${CLIENT}#SUPPLIER#${SUPPLIER}`]);
     expect(planInvoiceQuery(company, {}).filters).toEqual([]);
   });
 
   it('keeps "Observadas" as a filter on whatever partition drives, for a company and for a supplier', () => {
-    expect(drivenBy(company, { observed: true })).toEqual([`byClient:CLIENT#${CLIENT}`]);
+    expect(drivenBy(company, { observed: true })).toEqual([`CLIENT#${CLIENT}`]);
     expect(filteredBy(company, { observed: true })).toEqual({ 'observation.since': 'present' });
     expect(filteredBy(supplier, { observed: true, statuses: ['PENDING'] })).toEqual({
       'observation.since': 'present',
@@ -69,23 +66,23 @@ describe('planning a listing', () => {
       statuses: ['PENDING'],
       types: ['FACTURA'],
     };
-    expect(drivenBy(company, all)).toEqual([`byClientSupplier:CLIENT#${CLIENT}#SUPPLIER#${SUPPLIER}`]);
+    expect(drivenBy(company, all)).toEqual([`CLIENT#${CLIENT}#SUPPLIER#${SUPPLIER}`]);
     expect(filteredBy(company, all)).not.toHaveProperty('supplierId');
     const { issuer: _i, ...noIssuer } = all;
-    expect(drivenBy(company, noIssuer)).toEqual([`byClientResponsible:CLIENT#${CLIENT}#RESPONSIBLE#E1001`]);
+    expect(drivenBy(company, noIssuer)).toEqual([`CLIENT#${CLIENT}#RESPONSIBLE#E1001`]);
     const { responsible: _r, ...noResponsible } = noIssuer;
-    expect(drivenBy(company, noResponsible)).toEqual([`byClientOffice:CLIENT#${CLIENT}#OFFICE#Sede Central`]);
+    expect(drivenBy(company, noResponsible)).toEqual([`CLIENT#${CLIENT}#OFFICE#Sede Central`]);
     expect(filteredBy(company, noResponsible)).toEqual({ status: ['PENDING'], type: ['FACTURA'] });
     expect(drivenBy(company, { statuses: ['PENDING', 'PAID'], types: ['FACTURA', 'BOLETA'] })).toEqual([
-      `byClientStatus:CLIENT#${CLIENT}#STATUS#PAID`,
-      `byClientStatus:CLIENT#${CLIENT}#STATUS#PENDING`,
+      `CLIENT#${CLIENT}#STATUS#PAID`,
+      `CLIENT#${CLIENT}#STATUS#PENDING`,
     ]);
     expect(filteredBy(company, { statuses: ['PENDING'], types: ['FACTURA', 'BOLETA'] })).toEqual({
       type: ['BOLETA', 'FACTURA'],
     });
     expect(drivenBy(company, { types: ['FACTURA', 'BOLETA', 'FACTURA'] })).toEqual([
-      `byClientType:CLIENT#${CLIENT}#TYPE#BOLETA`,
-      `byClientType:CLIENT#${CLIENT}#TYPE#FACTURA`,
+      `CLIENT#${CLIENT}#TYPE#BOLETA`,
+      `CLIENT#${CLIENT}#TYPE#FACTURA`,
     ]);
   });
 
@@ -99,7 +96,6 @@ describe('planning a listing', () => {
     ]) {
       for (const scope of [supplier, { ...supplier, client: CLIENT }]) {
         for (const partition of planInvoiceQuery(scope, filter).partitions) {
-          expect(partition.index).toMatch(/^(bySupplier|bySupplierStatus|byClientSupplier)$/);
           expect(partition.partition).toMatch(new RegExp(`SUPPLIER#${SUPPLIER}(#|$)`));
         }
       }
@@ -108,11 +104,11 @@ describe('planning a listing', () => {
 
   it('gives a supplier its client pair, then its status partitions', () => {
     expect(drivenBy({ ...supplier, client: CLIENT }, { statuses: ['PAID'] })).toEqual([
-      `byClientSupplier:CLIENT#${CLIENT}#SUPPLIER#${SUPPLIER}`,
+      `CLIENT#${CLIENT}#SUPPLIER#${SUPPLIER}`,
     ]);
     expect(drivenBy(supplier, { statuses: ['PAID', 'PENDING'], office: 'Sede Central' })).toEqual([
-      `bySupplierStatus:SUPPLIER#${SUPPLIER}#STATUS#PAID`,
-      `bySupplierStatus:SUPPLIER#${SUPPLIER}#STATUS#PENDING`,
+      `SUPPLIER#${SUPPLIER}#STATUS#PAID`,
+      `SUPPLIER#${SUPPLIER}#STATUS#PENDING`,
     ]);
     expect(filteredBy(supplier, { statuses: ['PAID', 'PENDING'], office: 'Sede Central' })).toEqual({
       officeId: ['Sede Central'],
@@ -178,61 +174,23 @@ function fakeTable(items: Record<string, unknown>[]) {
       return { Responses: { [name]: found }, UnprocessedKeys: {} };
     }
     const input = command.input as QueryCommand['input'];
-    if (!input.IndexName) return baseTableQuery(input);
-    const def = Object.values(TABLE.indexes).find((index) => index.name === input.IndexName)!;
-    const values = input.ExpressionAttributeValues!;
-    const names = input.ExpressionAttributeNames!;
-    const sortKey = (item: Record<string, unknown>) => item[def.sortKey] as string;
-    const start = input.ExclusiveStartKey;
-    expect(start === undefined || start[def.partitionKey] === values[':pk']).toBe(true);
-    // A key range (BETWEEN :from AND :to) read forwards, or a prefix read newest first, as the plan asks.
-    const range = values[':from'] === undefined ? null : [values[':from'] as string, values[':to'] as string];
-    const forward = input.ScanIndexForward === true;
-    const partition = items
-      .filter((item) => item[def.partitionKey] === values[':pk'] && typeof item[def.sortKey] === 'string')
-      .filter((item) =>
-        range
-          ? sortKey(item) >= range[0]! && sortKey(item) <= range[1]!
-          : sortKey(item).startsWith(values[':prefix'] as string),
-      )
-      .sort((a, b) => (sortKey(a) < sortKey(b) ? 1 : -1) * (forward ? -1 : 1))
-      .filter(
-        (item) =>
-          start === undefined ||
-          (forward ? sortKey(item) > (start[def.sortKey] as string) : sortKey(item) < (start[def.sortKey] as string)),
-      );
-    const evaluated = partition.slice(0, input.Limit);
-    stats.queries += 1;
-    stats.evaluated += evaluated.length;
-    const conditions = (input.FilterExpression ?? '').split(' AND ').filter(Boolean);
-    const matches = (item: Record<string, unknown>) =>
-      conditions.every((condition) => {
-        const [path, rest] = condition.split(/ = | IN /) as [string, string];
-        const value = path
-          .split('.')
-          .reduce<unknown>((v, n) => (v as Record<string, unknown> | null)?.[names[n]!], item);
-        return rest.match(/:f\d+_\d+/g)!.some((placeholder) => values[placeholder] === value);
-      });
-    const last = evaluated.at(-1);
-    // Like DynamoDB, a read that stops at its Limit hands back a key even when nothing follows.
-    const lastKey =
-      last && evaluated.length === input.Limit
-        ? { pk: last.pk, sk: last.sk, [def.partitionKey]: last[def.partitionKey], [def.sortKey]: last[def.sortKey] }
-        : undefined;
-    return { Items: evaluated.filter(matches), LastEvaluatedKey: lastKey };
+    // Lists and the search read the table's own items (ADR 0042): no invoice listing reads an index.
+    expect(input.IndexName).toBeUndefined();
+    return baseTableQuery(input);
   };
-  /** A Query of the table itself (the search items): by sort key, ascending. */
+  /** A Query of the table itself (search items, list entries): by sort key, ascending unless asked otherwise. */
   const baseTableQuery = (input: QueryCommand['input']) => {
     const values = input.ExpressionAttributeValues!;
     const start = input.ExclusiveStartKey as ItemKey | undefined;
     expect(start === undefined || start.pk === values[':pk']).toBe(true);
     // The keys of a prefix, asked as the key range BETWEEN :from AND :to.
-    expect(input.KeyConditionExpression).toBe('pk = :pk AND sk BETWEEN :from AND :to');
+    expect(input.KeyConditionExpression).toMatch(/^(pk|#pk) = :pk AND (sk|#sk) BETWEEN :from AND :to$/);
     const [from, to] = [values[':from'] as string, values[':to'] as string];
+    const forward = input.ScanIndexForward !== false;
     const evaluated = items
       .filter((item) => item.pk === values[':pk'] && String(item.sk) >= from && String(item.sk) <= to)
-      .sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1))
-      .filter((item) => start === undefined || String(item.sk) > start.sk)
+      .sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1) * (forward ? 1 : -1))
+      .filter((item) => start === undefined || (forward ? String(item.sk) > start.sk : String(item.sk) < start.sk))
       .slice(0, input.Limit);
     stats.queries += 1;
     stats.evaluated += evaluated.length;
@@ -296,11 +254,11 @@ function seedInvoices(count: number): Invoice[] {
   });
 }
 
-const stored = (invoice: Invoice) => ({
-  ...keys.invoice(invoice.supplierId, invoice.type, invoice.id),
-  ...keys.invoiceIndexes(invoice),
-  ...invoice,
-});
+/** An invoice as the intake stores it: the item, and its list entries. */
+const stored = (invoice: Invoice): Record<string, unknown>[] => [
+  { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice },
+  ...keys.invoiceListEntries(invoice),
+];
 
 describe('running a plan page by page', () => {
   const invoices = seedInvoices(160);
@@ -319,7 +277,7 @@ describe('running a plan page by page', () => {
     `${invoice.supplierId}/${invoice.type}/${invoice.id}`;
 
   async function walk(scope: InvoiceScope, filter: InvoiceFilter, limit: number, budget: QueryBudget) {
-    const { db, stats } = fakeTable(invoices.map(stored));
+    const { db, stats } = fakeTable(invoices.flatMap(stored));
     const plan = planInvoiceQuery(scope, filter);
     const seen: Invoice[] = [];
     let cursor: string | undefined;
@@ -389,7 +347,7 @@ describe('searching', () => {
     budget: QueryBudget,
     extra: Record<string, unknown>[] = [],
   ) {
-    const items = [...invoices.map(stored), ...invoices.flatMap((i) => invoiceSearchItems(i)), ...extra];
+    const items = [...invoices.flatMap(stored), ...invoices.flatMap((i) => invoiceSearchItems(i)), ...extra];
     const { db, stats } = fakeTable(items);
     const seen: Invoice[] = [];
     let cursor: string | undefined;
@@ -477,7 +435,7 @@ describe('searching', () => {
   });
 
   it('refuses a cursor of another search or tenant', async () => {
-    const items = [...invoices.map(stored), ...invoices.flatMap((i) => invoiceSearchItems(i))];
+    const items = [...invoices.flatMap(stored), ...invoices.flatMap((i) => invoiceSearchItems(i))];
     const { db } = fakeTable(items);
     const first = await runInvoiceSearch(db, 't', company, { search: '1' }, { limit: 2 }, QUERY_BUDGET);
     expect(first.nextCursor).toEqual(expect.any(String));
@@ -495,7 +453,7 @@ describe('searching', () => {
 });
 
 describe('cursors', () => {
-  const invoices = seedInvoices(40).map(stored);
+  const invoices = seedInvoices(40).flatMap(stored);
 
   it('resume the listing they were made for and are refused for another filter or tenant', async () => {
     const { db } = fakeTable(invoices);
@@ -573,16 +531,13 @@ describe('the due-date listing ("vence entre")', () => {
 
     expect(plan.partitions).toEqual([
       {
-        index: 'byClientDue',
         partition: `CLIENT#${CLIENT}`,
         sortKeyPrefix: 'DUE#',
         range: { from: 'DUE#2026-12-05', to: 'DUE#2026-12-12~' },
       },
     ]);
     expect(filteredBy(company, filter)).toEqual({ supplierId: [SUPPLIER], status: ['ACCEPTED'] });
-    expect(drivenBy({ ...supplier, client: CLIENT }, { dueTo: '2026-12-12' })).toEqual([
-      `bySupplierDue:SUPPLIER#${SUPPLIER}^DUE#`,
-    ]);
+    expect(drivenBy({ ...supplier, client: CLIENT }, { dueTo: '2026-12-12' })).toEqual([`SUPPLIER#${SUPPLIER}^DUE#`]);
     expect(filteredBy({ ...supplier, client: CLIENT }, { dueTo: '2026-12-12' })).toEqual({ client: [CLIENT] });
     expect(planInvoiceQuery(company, { dueFrom: '2026-12-01' }).fingerprint).not.toBe(
       planInvoiceQuery(company, { dueFrom: '2026-12-02' }).fingerprint,
@@ -621,7 +576,7 @@ describe('the due-date listing ("vence entre")', () => {
         [3, QUERY_BUDGET_TINY],
         [100, QUERY_BUDGET],
       ] as const) {
-        const { db } = fakeTable(invoices.map(stored));
+        const { db } = fakeTable(invoices.flatMap(stored));
         const plan = planInvoiceQuery(scope, filter);
         const seen: Invoice[] = [];
         let cursor: string | undefined;
@@ -636,7 +591,7 @@ describe('the due-date listing ("vence entre")', () => {
   }
 
   it('refuses a cursor moved outside the range it was made for', async () => {
-    const { db } = fakeTable(invoices.map(stored));
+    const { db } = fakeTable(invoices.flatMap(stored));
     const plan = planInvoiceQuery(company, { dueFrom: '2026-12-01', dueTo: '2026-12-05' });
     const page = await runInvoiceQuery(db, 'table', plan, { limit: 1 }, QUERY_BUDGET);
     const decoded = JSON.parse(Buffer.from(page.nextCursor!, 'base64url').toString('utf8')) as unknown;

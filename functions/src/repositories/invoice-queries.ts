@@ -6,24 +6,26 @@ import {
   TABLE,
   keys,
   type AcquirerConformityState,
-  type IndexName,
+  type InvoiceIndexSource,
   type InvoiceStatus,
   type InvoiceType,
 } from '@portal/shared';
 import { decodeMergedCursor, encodeMergedCursor, type PartitionPosition } from './cursor.js';
+import { readInvoices } from './invoice-search.js';
 import { prefixRange } from './key-range.js';
 import type { Page, PageRequest } from './page.js';
 
 /**
  * The invoice query engine of GET /invoices (spec §3 "Invoice filter").
  *
- * 1. `planInvoiceQuery` (pure) turns a tenant scope and a filter into the index partitions to read and
- *    the filters left for a FilterExpression. The most selective filter the indexes serve drives.
- * 2. `runInvoiceQuery` reads every partition after its cursor position within a fixed budget and
- *    merges them newest first (`mergeNewestFirst`, pure).
+ * 1. `planInvoiceQuery` (pure) turns a tenant scope and a filter into the lists to read (the partitions of their
+ *    list entries, ADR 0042) and the filters left for the invoices read. The most selective filter a list serves
+ *    drives.
+ * 2. `runInvoiceQuery` reads every list after its cursor position within a fixed budget, reads the entries'
+ *    invoices (BatchGetItem), keeps those that match, and merges the lists newest first (`mergeNewestFirst`, pure).
  *
- * Page cost: at most QUERY_BUDGET.queriesPerPartition Query calls per partition, each evaluating at most
- * QUERY_BUDGET.itemsPerQuery items, whatever the table holds. A filtered page that runs out of budget
+ * Page cost: at most QUERY_BUDGET.queriesPerPartition Query calls per list, each evaluating at most
+ * QUERY_BUDGET.itemsPerQuery entries, and one BatchGetItem of their invoices each, whatever the table holds. A filtered page that runs out of budget
  * before `limit` matches comes back shorter (even empty) with a nextCursor: pagination is open-ended,
  * and an empty page with a cursor means "keep going", not "no more".
  */
@@ -54,11 +56,10 @@ export interface InvoiceFilter {
 }
 
 /**
- * One index partition, read newest first within `sortKeyPrefix`; or, with `range`, the sort keys from `range.from`
- * to `range.to` read forwards (the due-date listing: soonest first).
+ * One list (keys.invoiceLists), read newest first within `sortKeyPrefix`; or, with `range`, the sort keys from
+ * `range.from` to `range.to` read forwards (the due-date listing: soonest first).
  */
 export interface PartitionQuery {
-  readonly index: IndexName;
   readonly partition: string;
   readonly sortKeyPrefix: string;
   readonly range?: { readonly from: string; readonly to: string };
@@ -90,8 +91,8 @@ const TERMS: readonly Term[] = ['client', 'issuer', 'responsible', 'office', 'st
 
 const distinctSorted = <T extends string>(values: readonly T[] | undefined): T[] => [...new Set(values ?? [])].sort();
 
-function byOrder(index: IndexName, partition: string): PartitionQuery {
-  return { index, partition, sortKeyPrefix: keys.invoiceOrderPrefix };
+function byOrder(partition: string): PartitionQuery {
+  return { partition, sortKeyPrefix: keys.invoiceOrderPrefix };
 }
 
 /** The latest date a due range reaches when it names no end. */
@@ -101,9 +102,8 @@ const OPEN_END = '9999-12-31';
  * "Vence entre" drives whenever it is asked for: the company's (or the supplier's) due-date index read as one
  * key range, soonest first, never a filter over a whole partition; every other term filters that range.
  */
-function byDue(index: 'byClientDue' | 'bySupplierDue', partition: string, filter: InvoiceFilter): PartitionQuery {
+function byDue(partition: string, filter: InvoiceFilter): PartitionQuery {
   return {
-    index,
     partition,
     sortKeyPrefix: keys.invoiceDuePrefix,
     range: keys.invoiceDueRange(filter.dueFrom ?? '', filter.dueTo ?? OPEN_END),
@@ -111,8 +111,8 @@ function byDue(index: 'byClientDue' | 'bySupplierDue', partition: string, filter
 }
 
 /**
- * The partitions that drive a listing, within the tenant scope first. A supplier reads only partitions
- * that hold nothing but its own invoices (bySupplier*, byClientSupplier with its RUC). A search is not
+ * The lists that drive a listing, within the tenant scope first. A supplier reads only lists that hold nothing
+ * but its own invoices (its own, by status, or at one client). A search is not
  * planned here: it reads the search items (invoice-search.ts).
  */
 function drive(
@@ -125,46 +125,44 @@ function drive(
   if (scope.kind === 'SUPPLIER') {
     const supplierId = scope.supplierId;
     if (dueRange) {
-      return { partitions: [byDue('bySupplierDue', keys.supplierInvoices(supplierId), filter)], drivenBy: 'due' };
+      return { partitions: [byDue(keys.supplierInvoices(supplierId), filter)], drivenBy: 'due' };
     }
     if (scope.client) {
       const partition = keys.clientSupplierInvoices(scope.client, supplierId);
-      return { partitions: [byOrder('byClientSupplier', partition)], drivenBy: 'client' };
+      return { partitions: [byOrder(partition)], drivenBy: 'client' };
     }
     if (statuses.length > 0) {
-      const partitions = statuses.map((status) =>
-        byOrder('bySupplierStatus', keys.supplierStatusInvoices(supplierId, status)),
-      );
+      const partitions = statuses.map((status) => byOrder(keys.supplierStatusInvoices(supplierId, status)));
       return { partitions, drivenBy: 'status' };
     }
-    return { partitions: [byOrder('bySupplier', keys.supplierInvoices(supplierId))], drivenBy: null };
+    return { partitions: [byOrder(keys.supplierInvoices(supplierId))], drivenBy: null };
   }
 
   const client = scope.client;
   if (dueRange) {
-    return { partitions: [byDue('byClientDue', keys.clientInvoices(client), filter)], drivenBy: 'due' };
+    return { partitions: [byDue(keys.clientInvoices(client), filter)], drivenBy: 'due' };
   }
   if (filter.issuer) {
     const partition = keys.clientSupplierInvoices(client, filter.issuer);
-    return { partitions: [byOrder('byClientSupplier', partition)], drivenBy: 'issuer' };
+    return { partitions: [byOrder(partition)], drivenBy: 'issuer' };
   }
   if (filter.responsible) {
     const partition = keys.clientResponsibleInvoices(client, filter.responsible);
-    return { partitions: [byOrder('byClientResponsible', partition)], drivenBy: 'responsible' };
+    return { partitions: [byOrder(partition)], drivenBy: 'responsible' };
   }
   if (filter.office) {
     const partition = keys.clientOfficeInvoices(client, filter.office);
-    return { partitions: [byOrder('byClientOffice', partition)], drivenBy: 'office' };
+    return { partitions: [byOrder(partition)], drivenBy: 'office' };
   }
   if (statuses.length > 0) {
-    const partitions = statuses.map((status) => byOrder('byClientStatus', keys.clientStatusInvoices(client, status)));
+    const partitions = statuses.map((status) => byOrder(keys.clientStatusInvoices(client, status)));
     return { partitions, drivenBy: 'status' };
   }
   if (types.length > 0) {
-    const partitions = types.map((type) => byOrder('byClientType', keys.clientTypeInvoices(client, type)));
+    const partitions = types.map((type) => byOrder(keys.clientTypeInvoices(client, type)));
     return { partitions, drivenBy: 'type' };
   }
-  return { partitions: [byOrder('byClient', keys.clientInvoices(client))], drivenBy: null };
+  return { partitions: [byOrder(keys.clientInvoices(client))], drivenBy: null };
 }
 
 /** Pure: which partitions to read and what to filter, for a filter (without search) within a tenant scope. */
@@ -188,7 +186,7 @@ export function planInvoiceQuery(scope: InvoiceScope, filter: InvoiceFilter): In
   // An observation is a map with its time; null (cleared) or absent has no `since`.
   if (filter.observed) filters.push({ path: ['observation', 'since'], present: true });
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify({ v: 1, partitions, filters }))
+    .update(JSON.stringify({ v: 2, partitions, filters }))
     .digest('base64url')
     .slice(0, 22);
   return { partitions, filters, fingerprint };
@@ -244,63 +242,45 @@ export function mergeNewestFirst<T>(
   return { items: taken.map(({ item }) => item.value), positions };
 }
 
-interface FilterExpression {
-  readonly expression: string;
-  readonly names: Record<string, string>;
-  readonly values: Record<string, string>;
-}
-
-function filterExpressionOf(filters: readonly AttributeFilter[]): FilterExpression | undefined {
-  if (filters.length === 0) return undefined;
-  const names: Record<string, string> = {};
-  const values: Record<string, string> = {};
-  const conditions = filters.map((filter, i) => {
-    const path = filter.path
-      .map((segment, j) => {
-        names[`#f${i}_${j}`] = segment;
-        return `#f${i}_${j}`;
-      })
-      .join('.');
-    if ('present' in filter) return `attribute_exists(${path})`;
-    const placeholders = filter.anyOf.map((value, j) => {
-      values[`:f${i}_${j}`] = value;
-      return `:f${i}_${j}`;
-    });
-    return placeholders.length === 1 ? `${path} = ${placeholders[0]}` : `${path} IN (${placeholders.join(', ')})`;
-  });
-  return { expression: conditions.join(' AND '), names, values };
-}
-
 type RawItem = Record<string, unknown>;
 
-function positionOf(item: RawItem, query: PartitionQuery): KeyPosition {
-  const [pk, sk, indexSortKey] = [
-    item[TABLE.partitionKey],
-    item[TABLE.sortKey],
-    item[TABLE.indexes[query.index].sortKey],
-  ];
-  if (typeof pk !== 'string' || typeof sk !== 'string' || typeof indexSortKey !== 'string') {
-    throw new Error(`Item without string keys in ${query.index}`);
-  }
-  return [pk, sk, indexSortKey];
+/** Whether an invoice as read meets one of the plan's filters (the value at the path, or its presence). */
+function meets(invoice: RawItem, filter: AttributeFilter): boolean {
+  const value = filter.path.reduce<unknown>(
+    (at, segment) => (at !== null && typeof at === 'object' ? (at as RawItem)[segment] : undefined),
+    invoice,
+  );
+  if ('present' in filter) return value !== undefined && value !== null;
+  return typeof value === 'string' && filter.anyOf.includes(value);
 }
 
-/** The ExclusiveStartKey of a GSI: the table key and the index key of the item to resume after. */
+/**
+ * Whether an entry still stands for its invoice as read: the invoice is in the entry's list at the entry's place. An
+ * entry a crash left behind (a replaced rejection's, deleted after its transaction) names another reception time.
+ */
+function entryStands(entry: RawItem, invoice: RawItem, partition: string): boolean {
+  return keys
+    .invoiceLists(invoice as unknown as InvoiceIndexSource)
+    .some(({ list, order }) => list === partition && order === entry.sk);
+}
+
+function positionOf(item: RawItem): KeyPosition {
+  const [pk, sk] = [item[TABLE.partitionKey], item[TABLE.sortKey]];
+  if (typeof pk !== 'string' || typeof sk !== 'string') throw new Error('List entry without string keys');
+  // The cursor's positions keep three parts: the item's key and the sort key the lists merge on (the same here).
+  return [pk, sk, sk];
+}
+
+/** The ExclusiveStartKey of a list: the entry to resume after, which must lie in the list and its range. */
 function startKeyOf(query: PartitionQuery, position: KeyPosition | null): RawItem | undefined {
   if (position === null) return undefined;
-  const [pk, sk, indexSortKey] = position;
+  const [pk, sk] = position;
   // Outside the key condition DynamoDB would fail the read: a tampered cursor is the caller's error.
-  if (!indexSortKey.startsWith(query.sortKeyPrefix)) throw new BadRequestError('ERROR_INVALID_CURSOR');
-  if (query.range && (indexSortKey < query.range.from || indexSortKey > query.range.to)) {
+  if (pk !== keys.invoiceListPartition(query.partition) || !sk.startsWith(query.sortKeyPrefix)) {
     throw new BadRequestError('ERROR_INVALID_CURSOR');
   }
-  const def = TABLE.indexes[query.index];
-  return {
-    [TABLE.partitionKey]: pk,
-    [TABLE.sortKey]: sk,
-    [def.partitionKey]: query.partition,
-    [def.sortKey]: indexSortKey,
-  };
+  if (query.range && (sk < query.range.from || sk > query.range.to)) throw new BadRequestError('ERROR_INVALID_CURSOR');
+  return { [TABLE.partitionKey]: pk, [TABLE.sortKey]: sk };
 }
 
 async function fetchPartition(
@@ -308,11 +288,10 @@ async function fetchPartition(
   table: string,
   query: PartitionQuery,
   position: KeyPosition | null,
-  filter: FilterExpression | undefined,
+  filters: readonly AttributeFilter[],
   wanted: number,
   budget: QueryBudget,
 ): Promise<PartitionFetch<RawItem>> {
-  const def = TABLE.indexes[query.index];
   const items: FetchedItem<RawItem>[] = [];
   let startKey = startKeyOf(query, position);
   let queries = 0;
@@ -322,23 +301,34 @@ async function fetchPartition(
     const result = await db.send(
       new QueryCommand({
         TableName: table,
-        IndexName: def.name,
         KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-        FilterExpression: filter?.expression,
-        ExpressionAttributeNames: { '#pk': def.partitionKey, '#sk': def.sortKey, ...filter?.names },
-        ExpressionAttributeValues: { ':pk': query.partition, ':from': range.from, ':to': range.to, ...filter?.values },
+        ExpressionAttributeNames: { '#pk': TABLE.partitionKey, '#sk': TABLE.sortKey },
+        ExpressionAttributeValues: {
+          ':pk': keys.invoiceListPartition(query.partition),
+          ':from': range.from,
+          ':to': range.to,
+        },
         // Newest received first; a due range soonest first.
         ScanIndexForward: query.range !== undefined,
-        // Unfiltered, every item evaluated is a match: read no more than the page needs.
-        Limit: filter ? budget.itemsPerQuery : Math.min(wanted - items.length, budget.itemsPerQuery),
+        // Unfiltered, every entry read is a match: read no more than the page needs.
+        Limit: filters.length > 0 ? budget.itemsPerQuery : Math.min(wanted - items.length, budget.itemsPerQuery),
+        // The entries as written: an invoice just received or moved is in its lists at once.
+        ConsistentRead: true,
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of result.Items ?? []) items.push({ position: positionOf(item, query), value: item });
+    const entries = result.Items ?? [];
+    const invoices = await readInvoices(db, table, entries);
+    for (const entry of entries) {
+      const invoice = invoices.get(keys.invoice(String(entry.supplierId), String(entry.type), String(entry.id)).pk);
+      if (!invoice || !entryStands(entry, invoice, query.partition)) continue;
+      if (filters.every((filter) => meets(invoice, filter)))
+        items.push({ position: positionOf(entry), value: invoice });
+    }
     startKey = result.LastEvaluatedKey;
     queries += 1;
   } while (startKey && items.length < wanted && queries < budget.queriesPerPartition);
-  return { items, lastEvaluated: startKey ? positionOf(startKey, query) : null };
+  return { items, lastEvaluated: startKey ? positionOf(startKey) : null };
 }
 
 /** Reads one page of a plan, resuming each partition where the cursor left it. */
@@ -355,12 +345,11 @@ export async function runInvoiceQuery(
   }
   const previous =
     decodeMergedCursor(plan.fingerprint, plan.partitions.length, page.cursor) ?? plan.partitions.map(() => null);
-  const filter = filterExpressionOf(plan.filters);
   const fetches = await Promise.all(
     plan.partitions.map((query, i) => {
       const position = previous[i] ?? null;
       if (position === 'done') return { items: [], lastEvaluated: null } satisfies PartitionFetch<RawItem>;
-      return fetchPartition(db, table, query, position, filter, page.limit, budget);
+      return fetchPartition(db, table, query, position, plan.filters, page.limit, budget);
     }),
   );
   const merged = mergeNewestFirst(fetches, previous, page.limit);

@@ -74,6 +74,26 @@ export class InvoiceChangedError extends Error {
 
 type Doc = Record<string, unknown>;
 
+const LEGACY_INDEX_NAMES = keys.legacyInvoiceIndexAttributes.join(', ');
+
+/**
+ * The list entries a change writes (ADR 0042): those of the lists the invoice leaves are deleted, those of the lists
+ * it enters are put; a change that moves no list writes none.
+ */
+export function listEntryWrites(table: string, before: Invoice | null, after: Invoice): TransactWriteItem[] {
+  const keyOf = (entry: { pk: string; sk: string }) => `${entry.pk}\u0000${entry.sk}`;
+  const old = before ? keys.invoiceListEntries(before) : [];
+  const now = keys.invoiceListEntries(after);
+  const kept = new Set(now.map(keyOf));
+  const had = new Set(old.map(keyOf));
+  return [
+    ...old
+      .filter((entry) => !kept.has(keyOf(entry)))
+      .map((entry) => ({ Delete: { TableName: table, Key: { pk: entry.pk, sk: entry.sk } } })),
+    ...now.filter((entry) => !had.has(keyOf(entry))).map((entry) => ({ Put: { TableName: table, Item: entry } })),
+  ] as unknown as TransactWriteItem[];
+}
+
 export function invoiceKeyOf(invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>): string {
   return keys.invoice(invoice.supplierId, invoice.type, invoice.id).pk;
 }
@@ -154,11 +174,9 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
         {
           Put: {
             TableName: table,
-            Item: {
-              ...keys.invoice(stored.supplierId, stored.type, stored.id),
-              ...keys.invoiceIndexes(stored),
-              ...stored,
-            },
+            // No index attributes: the invoice's lists are its list entries (ADR 0042); a Put drops those of an
+            // invoice stored before them.
+            Item: { ...keys.invoice(stored.supplierId, stored.type, stored.id), ...stored },
             ConditionExpression: `#version = :version AND #status IN (${Object.keys(statusValues).join(', ')})`,
             ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
             ExpressionAttributeValues: { ':version': change.before.version, ...statusValues },
@@ -208,6 +226,7 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
           },
         } as unknown as TransactWriteItem);
       }
+      items.push(...listEntryWrites(table, change.before, change.after));
       items.push(...invoiceCounterUpdates(table, [{ before: change.before, after: change.after }]));
       // The header's counts of conversations waiting on the supplier or the staff (issue 23).
       items.push(...waitingCounterUpdates(table, change.after, change.before.conversation, change.after.conversation));
@@ -256,7 +275,6 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
       const stored: StoredInvoice = { ...before, ...change, version: before.version + 1 };
       const event = auditEventOf(audit, before, stored, clock().toISOString());
       const attributes: Doc = {
-        ...keys.invoiceIndexes(stored),
         certStatus: stored.certStatus,
         statusMessage: stored.statusMessage,
         sunat: stored.sunat ?? null,
@@ -267,7 +285,9 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
       const update = {
         TableName: table,
         Key: keys.invoice(before.supplierId, before.type, before.id),
-        UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
+        // Certification moves no list. An invoice stored before ADR 0042 loses its index attributes here, its
+        // copies in the indexes with them (the migration job writes its list entries).
+        UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :a${i}`).join(', ')} REMOVE ${LEGACY_INDEX_NAMES}`,
         ConditionExpression: '#version = :expected',
         ExpressionAttributeNames: {
           ...Object.fromEntries(names.map((name, i) => [`#a${i}`, name])),

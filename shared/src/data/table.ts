@@ -117,38 +117,70 @@ export const keys = {
   },
   invoiceDuePrefix: DUE_PREFIX,
   /**
-   * Every index attribute an invoice item carries. Written on every change of the invoice, so that
-   * a status, office or responsible change moves it between partitions in the same write.
+   * The lists an invoice belongs to (ADR 0042), each as the partition of its list entry and the entry's sort key:
+   * the company's and the supplier's lists by the invoice order (newest first), and the due-date lists
+   * (`DUE#…`, soonest first) in the company's and the supplier's partitions while there is something to pay.
    */
-  invoiceIndexes(invoice: InvoiceIndexSource): Record<string, string> {
+  invoiceLists(invoice: InvoiceIndexSource): { readonly list: string; readonly order: string }[] {
     const order = keys.invoiceOrder(invoice);
-    const attributes: Record<string, string> = {
-      gsi1pk: keys.clientInvoices(invoice.client),
-      gsi1sk: order,
-      gsi2pk: keys.supplierInvoices(invoice.supplierId),
-      gsi2sk: order,
-      gsi3pk: keys.clientSupplierInvoices(invoice.client, invoice.supplierId),
-      gsi3sk: order,
-      gsi4pk: keys.clientStatusInvoices(invoice.client, invoice.status),
-      gsi4sk: order,
-      gsi5pk: keys.supplierStatusInvoices(invoice.supplierId, invoice.status),
-      gsi5sk: order,
-      gsi6pk: keys.clientTypeInvoices(invoice.client, invoice.type),
-      gsi6sk: order,
-    };
-    if (invoice.officeId) {
-      attributes.gsi7pk = keys.clientOfficeInvoices(invoice.client, invoice.officeId);
-      attributes.gsi7sk = order;
-    }
-    if (invoice.responsible) {
-      attributes.gsi8pk = keys.clientResponsibleInvoices(invoice.client, invoice.responsible.id);
-      attributes.gsi8sk = order;
-    }
-    // In the due-date listings (gsi1pk's company, gsi2pk's supplier) while there is something to pay.
+    const lists = [
+      keys.clientInvoices(invoice.client),
+      keys.supplierInvoices(invoice.supplierId),
+      keys.clientSupplierInvoices(invoice.client, invoice.supplierId),
+      keys.clientStatusInvoices(invoice.client, invoice.status),
+      keys.supplierStatusInvoices(invoice.supplierId, invoice.status),
+      keys.clientTypeInvoices(invoice.client, invoice.type),
+      ...(invoice.officeId ? [keys.clientOfficeInvoices(invoice.client, invoice.officeId)] : []),
+      ...(invoice.responsible ? [keys.clientResponsibleInvoices(invoice.client, invoice.responsible.id)] : []),
+    ].map((list) => ({ list, order }));
     const expected = invoice.payment?.expectedPaymentDate;
-    if (expected && invoice.status !== 'REJECTED') attributes.numberKey = keys.invoiceDueOrder(invoice, expected);
-    return attributes;
+    if (expected && invoice.status !== 'REJECTED') {
+      const due = keys.invoiceDueOrder(invoice, expected);
+      lists.push(
+        { list: keys.clientInvoices(invoice.client), order: due },
+        { list: keys.supplierInvoices(invoice.supplierId), order: due },
+      );
+    }
+    return lists;
   },
+  /** The partition of a list's entries in the table (a list's name, e.g. `CLIENT#{c}#STATUS#{st}`, behind `LIST#`). */
+  invoiceListPartition: (list: string) => `LIST#${list}`,
+  /**
+   * The list entries of an invoice (ADR 0042): one small item per list it belongs to, holding only the invoice's
+   * key. Written with every change that moves the invoice between lists, in the same transaction.
+   */
+  invoiceListEntries(invoice: InvoiceIndexSource): (ItemKey & Record<string, string>)[] {
+    return keys.invoiceLists(invoice).map(({ list, order }) => ({
+      pk: keys.invoiceListPartition(list),
+      sk: order,
+      supplierId: invoice.supplierId,
+      type: invoice.type,
+      id: invoice.id,
+    }));
+  },
+  /**
+   * The index attributes invoice items carried before ADR 0042 (every list was an index of the invoice item):
+   * removed by the migration job and by the first change of an invoice stored before it.
+   */
+  legacyInvoiceIndexAttributes: [
+    'gsi1pk',
+    'gsi1sk',
+    'gsi2pk',
+    'gsi2sk',
+    'gsi3pk',
+    'gsi3sk',
+    'gsi4pk',
+    'gsi4sk',
+    'gsi5pk',
+    'gsi5sk',
+    'gsi6pk',
+    'gsi6sk',
+    'gsi7pk',
+    'gsi7sk',
+    'gsi8pk',
+    'gsi8sk',
+    'numberKey',
+  ] as const,
   clientInvoices: (client: string) => `CLIENT#${client}`,
   supplierInvoices: (supplierId: string) => `SUPPLIER#${supplierId}`,
   clientSupplierInvoices: (client: string, supplierId: string) => `CLIENT#${client}#SUPPLIER#${supplierId}`,

@@ -1,0 +1,73 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Clock } from '../adapters/clock.js';
+import type { InvoiceListMigrationRepository, StoredInvoiceItem } from '../repositories/invoice-list-migration.js';
+
+/** Items read per page of the pass (invoices and everything else the table holds). */
+export const MIGRATION_PAGE_ITEMS = 500;
+/** Invoices migrated at once within a page. */
+const CONCURRENCY = 8;
+/** Reads and writes again an invoice that moved while it was migrated, at most this many times. */
+const ATTEMPTS = 5;
+
+export interface InvoiceListMigrationDeps {
+  readonly repository: InvoiceListMigrationRepository;
+  readonly clock: Clock;
+  readonly log: Pick<Logger, 'info' | 'warn'>;
+  /** Milliseconds left to the run (Lambda's remaining time); the run saves its place and stops before them. */
+  readonly timeLeftMs: () => number;
+}
+
+export interface InvoiceListMigrationResult {
+  readonly done: boolean;
+  readonly migrated: number;
+}
+
+/**
+ * The migration of stored invoices to list entries (docs/adr/0042-invoice-list-entries.md): one pass over the table
+ * that writes every invoice's list entries as it stands and removes the index attributes invoices carried before.
+ * Resumable (its place is saved after every page, so a crash or a timeout repeats one page at most, and writing an
+ * entry again changes nothing), and idempotent once done (a run reads its state and stops). Every invoice is taken,
+ * also those a change already touched: a change of an invoice stored before entries writes only the entries that
+ * moved, and the pass writes the others.
+ */
+export function makeInvoiceListMigration(deps: InvoiceListMigrationDeps) {
+  const { repository, log } = deps;
+
+  async function migrateOne(first: StoredInvoiceItem): Promise<boolean> {
+    let invoice: StoredInvoiceItem | null = first;
+    for (let attempt = 0; invoice && attempt < ATTEMPTS; attempt++) {
+      if (await repository.migrate(invoice)) return true;
+      invoice = await repository.reread(invoice);
+    }
+    if (invoice) throw new Error(`invoice ${first.pk} kept moving while its lists were migrated`);
+    return false;
+  }
+
+  return {
+    async run(): Promise<InvoiceListMigrationResult> {
+      let state = await repository.state();
+      if (state.doneAt) return { done: true, migrated: 0 };
+      let migrated = 0;
+      // One page needs a few seconds at most; the run leaves itself a margin to save its place.
+      while (deps.timeLeftMs() > 30_000) {
+        const page = await repository.page(state.startKey, MIGRATION_PAGE_ITEMS);
+        for (let i = 0; i < page.invoices.length; i += CONCURRENCY) {
+          const done = await Promise.all(page.invoices.slice(i, i + CONCURRENCY).map(migrateOne));
+          migrated += done.filter(Boolean).length;
+        }
+        state = {
+          startKey: page.next,
+          migrated: state.migrated + page.invoices.length,
+          doneAt: page.next ? null : deps.clock().toISOString(),
+        };
+        await repository.saveState(state);
+        if (state.doneAt) {
+          log.info('Invoice lists migrated', { invoices: state.migrated });
+          return { done: true, migrated };
+        }
+      }
+      log.info('Invoice lists migration paused', { invoices: state.migrated });
+      return { done: false, migrated };
+    },
+  };
+}
