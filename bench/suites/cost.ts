@@ -115,8 +115,6 @@ function functionNamer(outputs: LocalOutputs): (span: StoredSpan) => string {
 const BACKGROUND_JOBS = new Set([
   'job-sweep-outbox',
   'job-run-acquirer-conformity-clock',
-  // Reads its state and stops once its pass has ended (ADR 0042): a fixed item.
-  'job-migrate-invoice-lists',
   // Once a day whatever the invoices: priced as a fixed item, from its run in the last repetition.
   'job-send-daily-digest',
 ]);

@@ -74,7 +74,9 @@ export class StatefulStack extends Stack {
       apiUrl: config.sunatApiUrl,
     });
 
-    // What an operator needs after a deploy (docs/deploying.md): the secrets to fill in and the DNS records of SES.
+    // What an operator needs after a deploy (docs/deploying.md): the secrets to fill in and the DNS records of SES,
+    // and the table a data migration runs on (`npm run migrate:lists`, ADR 0042).
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'SunatCredentialsSecretArn', { value: this.sunat.credentials.secretArn });
     new CfnOutput(this, 'SapCredentialsSecretArn', { value: this.sap.credentials.secretArn });
     new CfnOutput(this, 'EmailDomain', {

@@ -4,6 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BUCKETS, TABLE, localName, type QueueKey, type WebConfig } from '@portal/shared';
 import { offsetFileClock } from '../../functions/src/adapters/clock.js';
 import { makeApiClientRepository } from '../../functions/src/repositories/api-clients.js';
+import { migrateInvoiceLists } from '../../functions/src/jobs/invoice-list-migration.js';
 import type { LocalStageConfig } from './config.js';
 import { localEnvironment, provisionedEnvironment } from './environment.js';
 import { startGateway } from './gateway.js';
@@ -140,13 +141,10 @@ export async function startLocalStage(
     }
 
     // Invoices stored before their list entries (ADR 0042: a data directory of an earlier version) get them before
-    // the stage serves, by the same job as in AWS; on a table already migrated it reads its state and stops.
-    const migration = (await import('../../functions/src/jobs/migrate-invoice-lists.js')) as {
-      handler: (event: unknown) => Promise<{ done: boolean; migrated: number }>;
-    };
-    for (let run = 0; !(await migration.handler({ source: 'portal.local', detail: {} })).done; run++) {
-      if (run >= 100) throw new Error('La migración de las listas de comprobantes no terminó');
-    }
+    // the stage serves, by the same migration as `npm run migrate:lists` runs on a deployed stage; on a table already
+    // migrated it reads its state and stops.
+    const migration = await migrateInvoiceLists(DynamoDBDocumentClient.from(ddb), tableName, stageClock, log);
+    if (migration.migrated > 0) log(`Listas de comprobantes migradas: ${migration.migrated} comprobantes.`);
 
     const poolIssuer = issuer(cognito.endpoint, identity.userPoolId);
     const api = await startGateway({

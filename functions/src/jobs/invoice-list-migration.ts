@@ -1,6 +1,11 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../adapters/clock.js';
-import type { InvoiceListMigrationRepository, StoredInvoiceItem } from '../repositories/invoice-list-migration.js';
+import {
+  makeInvoiceListMigrationRepository,
+  type InvoiceListMigrationRepository,
+  type StoredInvoiceItem,
+} from '../repositories/invoice-list-migration.js';
 
 /** Items read per page of the pass (invoices and everything else the table holds). */
 export const MIGRATION_PAGE_ITEMS = 500;
@@ -13,7 +18,7 @@ export interface InvoiceListMigrationDeps {
   readonly repository: InvoiceListMigrationRepository;
   readonly clock: Clock;
   readonly log: Pick<Logger, 'info' | 'warn'>;
-  /** Milliseconds left to the run (Lambda's remaining time); the run saves its place and stops before them. */
+  /** Milliseconds left to the run; the run saves its place and stops 30 s before they end. */
   readonly timeLeftMs: () => number;
 }
 
@@ -23,7 +28,9 @@ export interface InvoiceListMigrationResult {
 }
 
 /**
- * The migration of stored invoices to list entries (docs/adr/0042-invoice-list-entries.md): one pass over the table
+ * The migration of stored invoices to list entries (docs/adr/0042-invoice-list-entries.md), run by
+ * `npm run migrate:lists` on a deployed stage (infra/bin/migrate-invoice-lists.ts) and by the local stage at start:
+ * one pass over the table
  * that writes every invoice's list entries as it stands and removes the index attributes invoices carried before.
  * Resumable (its place is saved after every page, so a crash or a timeout repeats one page at most, and writing an
  * entry again changes nothing), and idempotent once done (a run reads its state and stops). Every invoice is taken,
@@ -70,4 +77,31 @@ export function makeInvoiceListMigration(deps: InvoiceListMigrationDeps) {
       return { done: false, migrated };
     },
   };
+}
+
+/**
+ * Runs the migration on a table until its pass has ended (or, on a table already migrated, reads its state): what the
+ * command and the local stage call. `log` gets a line per run of pages, in Spanish, for the person watching.
+ */
+export async function migrateInvoiceLists(
+  db: DynamoDBDocumentClient,
+  table: string,
+  clock: Clock,
+  log: (line: string) => void,
+): Promise<InvoiceListMigrationResult> {
+  const repository = makeInvoiceListMigrationRepository(db, table);
+  let migrated = 0;
+  for (;;) {
+    const started = Date.now();
+    // Runs of a minute, each saving its place: an interrupted command starts again where the last run left it.
+    const result = await makeInvoiceListMigration({
+      repository,
+      clock,
+      log: { info: () => undefined, warn: (message) => log(String(message)) },
+      timeLeftMs: () => 90_000 - (Date.now() - started),
+    }).run();
+    migrated += result.migrated;
+    if (result.done) return { done: true, migrated };
+    log(`Migración de listas: ${migrated} comprobantes hasta ahora…`);
+  }
 }

@@ -206,19 +206,6 @@ export const SCHEDULES = {
     // Reads the companies, their feeds and accounts; writes the e-mails' claim marks; sends the digests.
     uses: { table: 'write', email: true },
   },
-  /**
-   * The migration of stored invoices to list entries (docs/adr/0042-invoice-list-entries.md): a pass over the table,
-   * five minutes a run, resumed every quarter of an hour until it ends; then one read of its state a run. The local
-   * stage also runs it at start, before it serves.
-   */
-  invoiceListMigration: {
-    id: 'InvoiceListMigration',
-    handler: 'migrate-invoice-lists',
-    everyMinutes: 15,
-    localEverySeconds: 300,
-    // Reads every invoice; writes its list entries and removes its old index attributes.
-    uses: { table: 'write' },
-  },
 } as const satisfies Record<string, ScheduleDef>;
 
 export const BUCKETS = {
