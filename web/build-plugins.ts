@@ -302,9 +302,10 @@ const STYLESHEET_LINK = /[ \t]*<link rel="stylesheet" crossorigin href="\/assets
  *
  * - the stylesheet and the script become hashed assets (cached for good like the others), the stylesheet with the
  *   `@font-face` rules of the faces it paints with (the files cloudscapeFontsAsFiles wrote, which index.html
- *   preloads: the frame's text looks as the app's), both linked from the head (a small stylesheet and a small
- *   script: the script marks the page before its body renders, so the frame never shows one thing and then
- *   another; no inline code, so the site's Content-Security-Policy stays as it is);
+ *   preloads: the frame's text looks as the app's), both linked first in the head with the preloads of those two
+ *   faces, before config.json and the entry, so that they take the first connections (the script marks the page
+ *   before its body renders, so the frame never shows one thing and then another; no inline code, so the site's
+ *   Content-Security-Policy stays as it is);
  * - the app's stylesheet (105 KB of gzip) moves from the head to the body, after the frame and before the app's
  *   root: Chromium renders what comes before a stylesheet of the body without waiting for it, and the app, whose
  *   scripts wait for every stylesheet before they run, renders nothing before it arrives, as before.
