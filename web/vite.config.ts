@@ -6,6 +6,7 @@ import {
   cloudscapeFontsAsFiles,
   cloudscapeMessagesInUse,
   firstScreenChunks,
+  staticFrame,
 } from './build-plugins';
 import { MOCK_MODE, mockProvider } from './mock-plugin';
 
@@ -31,6 +32,8 @@ export default defineConfig(({ mode }) => ({
     appLayoutVisualRefreshOnly(),
     cloudscapeMessagesInUse(fileURLToPath(new URL('./src', import.meta.url))),
     cloudscapeFontsAsFiles(),
+    // After the fonts: the frame's stylesheet names their files.
+    staticFrame(fileURLToPath(new URL('./frame', import.meta.url))),
     ...(mode === MOCK_MODE ? [mockProvider()] : []),
   ],
   build: {

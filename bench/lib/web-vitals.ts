@@ -5,7 +5,9 @@ import { TEXT, signIn } from '../../tests/support/web.js';
  * Core Web Vitals of one page load in Chromium, read in the page itself. An init script (plain JavaScript: it
  * runs in the page before the app's own scripts) records:
  *
- * - LCP: the last `largest-contentful-paint` entry (PerformanceObserver, buffered), with its element;
+ * - LCP: the last `largest-contentful-paint` entry (PerformanceObserver, buffered), with its element; and every
+ *   candidate the browser reported before it (time, size, element), to tell what the largest paint was and when
+ *   the larger ones came;
  * - CLS: the sum of every `layout-shift` entry without recent input over the whole load (at least the session-
  *   window value web-vitals reports, since it adds every window);
  * - FCP: the `first-contentful-paint` paint entry;
@@ -18,9 +20,21 @@ import { TEXT, signIn } from '../../tests/support/web.js';
  *   than 50 interactions, web-vitals takes the longest). Each keeps the breakdown of its longest event.
  */
 
+/** One `largest-contentful-paint` entry: a paint larger than every one before it. */
+export interface LcpCandidate {
+  /** When it was painted (ms from navigation start). */
+  readonly startMs: number;
+  /** Its visible area (CSS px²). */
+  readonly size: number;
+  /** Its element: tag, test id or id, and the start of its text. */
+  readonly element: string;
+}
+
 export interface LoadVitals {
   readonly lcpMs: number;
   readonly lcpElement: string;
+  /** Every LCP candidate of the load, in the order reported (the last one is the LCP). */
+  readonly lcpCandidates: readonly LcpCandidate[];
   readonly cls: number;
   readonly fcpMs: number;
   /** When the table's row count last changed (ms from navigation start). */
@@ -50,6 +64,7 @@ export interface Interaction {
 interface RecordedVitals {
   lcp: number;
   lcpElement: string;
+  lcpCandidates: LcpCandidate[];
   cls: number;
   fcp: number | null;
   rows: number;
@@ -61,7 +76,7 @@ interface RecordedVitals {
 export const ROW_SELECTOR = '[data-testid="invoice-number"]';
 
 const INIT_SCRIPT = `(() => {
-  const state = { lcp: 0, lcpElement: '', cls: 0, fcp: null, rows: 0, rowsAt: null, longTasks: [], interactions: {} };
+  const state = { lcp: 0, lcpElement: '', lcpCandidates: [], cls: 0, fcp: null, rows: 0, rowsAt: null, longTasks: [], interactions: {} };
   Object.defineProperty(window, '__portalVitals', { value: state });
   const describe = (element) => {
     if (!element) return '';
@@ -79,6 +94,7 @@ const INIT_SCRIPT = `(() => {
   observe('largest-contentful-paint', (entry) => {
     state.lcp = entry.startTime;
     state.lcpElement = describe(entry.element);
+    state.lcpCandidates.push({ startMs: entry.startTime, size: entry.size, element: state.lcpElement });
   });
   observe('layout-shift', (entry) => {
     if (!entry.hadRecentInput) state.cls += entry.value;
@@ -171,6 +187,7 @@ export async function readVitals(page: Page, minRows: number, quietMs = 1000): P
   return {
     lcpMs: state.lcp,
     lcpElement: state.lcpElement,
+    lcpCandidates: state.lcpCandidates,
     cls: state.cls,
     fcpMs: state.fcp,
     rowsAtMs: state.rowsAt,
@@ -178,6 +195,17 @@ export async function readVitals(page: Page, minRows: number, quietMs = 1000): P
     tbtMs: blockingTime(state.longTasks, state.fcp, state.rowsAt),
     longTasks: state.longTasks.length,
   };
+}
+
+/** The LCP candidates of a load, for a log line: `h1 "Mis comprobantes" 6,450 px² at 2,300 ms → …`. */
+export function describeLcpCandidates(candidates: readonly LcpCandidate[]): string {
+  const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+  return candidates
+    .map(
+      (candidate) =>
+        `${candidate.element || '(removed)'} ${number.format(candidate.size)} px² at ${number.format(candidate.startMs)} ms`,
+    )
+    .join(' → ');
 }
 
 /** Every interaction the recorder saw in `page` so far, in the order they started. */

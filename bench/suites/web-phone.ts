@@ -8,6 +8,7 @@ import { VITALS_INVOICES } from '../lib/web-budgets.js';
 import { ensureSupplierInvoices } from '../lib/web-seed.js';
 import {
   ROW_SELECTOR,
+  describeLcpCandidates,
   interactionToNextPaint,
   readInteractions,
   readLayoutShift,
@@ -129,6 +130,8 @@ async function measure(context: BenchContext, stage: BenchStage): Promise<Record
             `${open.presentationMs.toFixed(0)}), detail in ${result.detailMs} ms; CLS ${load.cls.toFixed(4)} at ` +
             `load, ${result.cls.toFixed(4)} in all`,
         );
+        // What the largest paint was, and what came before it: every decision about the LCP starts from these.
+        context.log(`  LCP candidates: ${describeLcpCandidates(load.lcpCandidates)}`);
         visits[kind].push(result);
       }
     }

@@ -6,6 +6,7 @@ import { I18nProvider } from '@cloudscape-design/components/i18n';
 import spanishMessages from '@cloudscape-design/components/i18n/messages/all.es';
 import { ApiError } from './api/client';
 import { FeedbackProvider } from './feedback/feedback';
+import { useStaticFrameRelease } from './layout/static-frame';
 import { createAppRouter } from './routing/router';
 
 const router = createAppRouter();
@@ -17,6 +18,8 @@ function shouldRetry(error: unknown): boolean {
 
 /** Everything around the router: locale, data fetching and feedback. Component tests wrap their router in it. */
 export function AppProviders({ children }: { children: ReactNode }) {
+  // index.html's frame goes with the app's first commit, unless a loading state keeps it (layout/static-frame.tsx).
+  useStaticFrameRelease();
   return (
     <I18nProvider locale="es-PE" messages={[spanishMessages]}>
       <SWRConfig

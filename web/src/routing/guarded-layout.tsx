@@ -52,7 +52,7 @@ export function GuardedLayout() {
   const toLogin = <Navigate key={location.key} to={PATHS.login} replace state={returnStateFor(location)} />;
   const signOut = useSignOut();
 
-  if (isLoading || (user === undefined && !error)) return <PageLoading text={messages.session.checking} />;
+  if (isLoading || (user === undefined && !error)) return <PageLoading text={messages.session.checking} keepFrame />;
 
   if (error) {
     if (error instanceof SessionMissingError || (error instanceof ApiError && error.status === 401)) return toLogin;

@@ -9,7 +9,7 @@ import NotFoundPage from '../pages/not-found/not-found-page';
 
 function PublicLayout() {
   return (
-    <Suspense fallback={<PageLoading />}>
+    <Suspense fallback={<PageLoading keepFrame />}>
       <Outlet />
     </Suspense>
   );

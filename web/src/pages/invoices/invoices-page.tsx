@@ -255,35 +255,35 @@ export default function InvoicesPage() {
         ariaLabels={{ tableLabel: text.tableLabel }}
         header={
           <SpaceBetween size="s">
+            {/* Title and description first, at every width, then the actions: the description stays where index.html's
+                frame paints it (web/frame/, docs/web-performance.md), whatever actions the level has. */}
             <Header
               variant="awsui-h1-sticky"
               counter={total.data ? text.counter(total.data) : undefined}
               description={text.description}
-              actions={
-                <SpaceBetween direction="horizontal" size="xs">
-                  <Button
-                    iconName="refresh"
-                    ariaLabel={text.refresh}
-                    loading={invoices.isRefreshing}
-                    onClick={() => void invoices.refresh()}
-                  />
-                  {listExport.button}
-                  {canSubmit && (
-                    <XmlUploadButton busy={upload.state !== null} onFiles={(files) => void upload.upload(files)} />
-                  )}
-                  {canSubmit && <ZipUploadButton busy={zip.busy} onFile={zip.upload} />}
-                  {canSubmit && <Button onClick={zip.openHistory}>{zipMessages.history}</Button>}
-                  {canSubmit && intakeMailDomain && <MailIntakeAddresses domain={intakeMailDomain} clients={clients} />}
-                  {canSubmit && (
-                    <Button variant="primary" iconName="add-plus" onClick={openNewInvoice}>
-                      {text.create.button}
-                    </Button>
-                  )}
-                </SpaceBetween>
-              }
             >
               {text.title}
             </Header>
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button
+                iconName="refresh"
+                ariaLabel={text.refresh}
+                loading={invoices.isRefreshing}
+                onClick={() => void invoices.refresh()}
+              />
+              {listExport.button}
+              {canSubmit && (
+                <XmlUploadButton busy={upload.state !== null} onFiles={(files) => void upload.upload(files)} />
+              )}
+              {canSubmit && <ZipUploadButton busy={zip.busy} onFile={zip.upload} />}
+              {canSubmit && <Button onClick={zip.openHistory}>{zipMessages.history}</Button>}
+              {canSubmit && intakeMailDomain && <MailIntakeAddresses domain={intakeMailDomain} clients={clients} />}
+              {canSubmit && (
+                <Button variant="primary" iconName="add-plus" onClick={openNewInvoice}>
+                  {text.create.button}
+                </Button>
+              )}
+            </SpaceBetween>
             {upload.state && <XmlUploadProgress state={upload.state} />}
             {zip.alert}
             {listExport.alert}

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { screen, waitFor } from '@testing-library/react';
+import { http } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_CONFIG, mockServer } from '../mock/component-setup';
+import { renderApp } from '../mock/render-app';
+import { messages } from '../messages';
+import { invoicesMessages } from '../pages/invoices/messages';
+import { STATIC_FRAME_ID } from './static-frame';
+
+// index.html's frame (web/frame/, docs/web-performance.md): what it says, which one a page shows, and how the app
+// takes its place.
+
+// vitest runs from the repository's root (jsdom's import.meta.url is no file address).
+const INDEX_HTML = readFileSync(path.resolve('web/index.html'), 'utf8');
+const FRAME_SCRIPT = readFileSync(path.resolve('web/frame/frame.js'), 'utf8');
+
+/** index.html's frame, as the browser parses it. */
+function frameFromIndex(): HTMLElement {
+  const parsed = new DOMParser().parseFromString(INDEX_HTML, 'text/html');
+  const frame = parsed.getElementById(STATIC_FRAME_ID);
+  if (!frame) throw new Error('index.html has no frame');
+  return document.importNode(frame, true);
+}
+
+const text = (element: Element | null | undefined) => element?.textContent?.replace(/\s+/g, ' ').trim();
+const frameShown = () => document.getElementById(STATIC_FRAME_ID) !== null;
+
+/** The frame frame.js picks for `path` with the browser's storage as it is. */
+function frameFor(path: string): string | null {
+  window.history.replaceState(null, '', path);
+  new Function(FRAME_SCRIPT)();
+  return document.documentElement.getAttribute('data-portal-frame');
+}
+
+afterEach(() => {
+  document.getElementById(STATIC_FRAME_ID)?.remove();
+  document.documentElement.removeAttribute('data-portal-frame');
+});
+
+describe("index.html's frame", () => {
+  it('says what the app says: the product, the invoices screen and its loading state, in Spanish', () => {
+    const frame = frameFromIndex();
+    expect(text(frame.querySelector('.portal-frame__name'))).toBe(messages.app.title);
+    expect(text(frame.querySelector('.portal-frame__navigation-title'))).toBe(messages.shell.navigationHeader);
+    expect(text(frame.querySelector('h1'))).toBe(invoicesMessages.title);
+    expect(text(frame.querySelector('.portal-frame__description'))).toBe(invoicesMessages.description);
+    const loading = [...frame.querySelectorAll('[role="status"]')].map(text);
+    expect(loading).toEqual([invoicesMessages.loading, messages.app.loading]);
+  });
+
+  it('holds nothing of a user: no number, no name but the product, no link', () => {
+    const frame = frameFromIndex();
+    expect(frame.querySelectorAll('a, img, input, button')).toHaveLength(0);
+    expect(text(frame)).not.toMatch(/\d/);
+  });
+
+  it('shows the invoices screen only on its addresses, and only to a browser with a stored session', () => {
+    expect(frameFor('/invoices')).toBe('signed-out');
+    expect(frameFor('/login')).toBe('signed-out');
+
+    localStorage.setItem('CognitoIdentityServiceProvider.client123.LastAuthUser', 'proveedor@demo.pe');
+    expect(frameFor('/')).toBe('invoices');
+    expect(frameFor('/invoices')).toBe('invoices');
+    expect(frameFor('/invoices/20100070970/01/F001-1')).toBe('invoices');
+    expect(frameFor('/invoicesx')).toBe('signed-in');
+    expect(frameFor('/dashboard')).toBe('signed-in');
+
+    localStorage.clear();
+    sessionStorage.setItem('portal.mockSession', '{}');
+    expect(frameFor('/invoices')).toBe('invoices');
+  });
+});
+
+describe('the app taking the frame’s place', () => {
+  beforeEach(() => {
+    document.body.prepend(frameFromIndex());
+  });
+
+  it("keeps the frame while the guard asks who the user is, and removes it as the screen's header paints", async () => {
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    mockServer.use(
+      http.get(`${TEST_CONFIG.apiUrl}/users/me`, async () => {
+        await answered;
+        return undefined; // on to the mock provider's own answer
+      }),
+    );
+
+    renderApp('/invoices', 'proveedor');
+
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(frameShown()).toBe(true);
+    expect(document.querySelector('#portal-top-navigation')).toBeNull();
+    answer();
+    await waitFor(() => expect(document.querySelector('#portal-top-navigation')).not.toBeNull());
+    expect(frameShown()).toBe(false);
+    await waitFor(() => expect(text(document.querySelector('h1'))).toContain(invoicesMessages.title));
+  });
+
+  it('gives way to the sign-in for a visitor not signed in', async () => {
+    renderApp('/invoices');
+
+    await screen.findByText(messages.login.title);
+    expect(frameShown()).toBe(false);
+  });
+
+  it('goes at once where the first screen renders without waiting (an unknown address)', async () => {
+    renderApp('/no-existe', 'proveedor');
+
+    expect(frameShown()).toBe(false);
+  });
+});
