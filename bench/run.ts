@@ -134,7 +134,7 @@ async function main(): Promise<void> {
         // work AWS never does while a zip's messages queue up): an invoice still waiting for SUNAT is looked at again
         // after ten minutes, not 5 s (every check of the backlog re-read and postponed every few seconds), and a
         // message just committed is sent again after 60 s without its sent mark, not 4 s (on a loaded machine the
-        // mark of a message sent at once can take longer: it was sent twice).
+        // mark of a message sent at once can take longer than 4 s).
         env: {
           POWERTOOLS_LOG_LEVEL: 'ERROR',
           DISABLED_USERS_TTL_SECONDS: '60',
