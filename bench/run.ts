@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MIRO_POSTING, SUNAT_CHECK } from '@portal/shared';
 import { ROOT_DIR } from '../infra/local/config.js';
 import { launchLocalStage, type LaunchedStage } from '../infra/local/launch.js';
 import { evaluate, type BenchContext, type BenchStage, type BenchSuite, type FigureResult } from './lib/figures.js';
@@ -128,8 +129,18 @@ async function main(): Promise<void> {
         dataDir: path.resolve(ROOT_DIR, process.env.BENCH_STAGE_DIR ?? '.local/bench-stage'),
         portBase: process.env.BENCH_PORT_BASE ?? '5000',
         // Errors only: the stage's own logging would be part of what is measured. The disabled-accounts check
-        // reads its item once a minute, as in AWS (the local stage's default is every second, for the tests).
-        env: { POWERTOOLS_LOG_LEVEL: 'ERROR', DISABLED_USERS_TTL_SECONDS: '60' },
+        // reads its item once a minute, as in AWS (the local stage's default is every second, for the tests). The
+        // outbox sweeper's waits are AWS's too (the local stage shortens them for the tests, which would have it do
+        // work AWS never does while a zip's messages queue up): an invoice still waiting for SUNAT is looked at again
+        // after ten minutes, not 5 s (every check of the backlog re-read and postponed every few seconds), and a
+        // message just committed is sent again after 60 s without its sent mark, not 4 s (on a loaded machine the
+        // mark of a message sent at once can take longer than 4 s).
+        env: {
+          POWERTOOLS_LOG_LEVEL: 'ERROR',
+          DISABLED_USERS_TTL_SECONDS: '60',
+          [SUNAT_CHECK.timeScaleEnv]: String(SUNAT_CHECK.staleAfterSeconds),
+          [MIRO_POSTING.timeScaleEnv]: String(MIRO_POSTING.retryBaseSeconds),
+        },
         // e.g. BENCH_STAGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=.local/profiles" profiles the handlers under load.
         nodeArgs: (process.env.BENCH_STAGE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
       });

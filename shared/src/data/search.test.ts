@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keys } from './table.js';
+import { keys, normalizeForSearch } from './table.js';
 import { invoiceSearchItems, invoiceSearchTokens, isSearchHit, numberTokens, searchTerms } from './search.js';
 
 const invoice = {
@@ -85,6 +85,46 @@ describe('the invoice search', () => {
     expect(tokens.SUPPLIER.length).toBeLessThanOrEqual(13 + 2 + 16);
     expect(Math.max(...[...tokens.CLIENT, ...tokens.SUPPLIER].map((token) => token.length))).toBeLessThanOrEqual(40);
     expect(numberTokens('F001-12345678')).toHaveLength(13);
+  });
+
+  it('finds exactly what every part of the number, RUC prefix and name-word prefix finds, from fewer items', () => {
+    // What a user may type, term by term: any part of the number, the start of a RUC or of a name's word.
+    const number = invoice.id.toLowerCase();
+    const parts = new Set<string>();
+    for (let from = 0; from < number.length; from++)
+      for (let to = from + 1; to <= number.length; to++) parts.add(number.slice(from, to));
+    const words = (name: string) => normalizeForSearch(name).split(' ');
+    const starts = (texts: readonly string[]) =>
+      new Set(texts.flatMap((text) => Array.from(text, (_, i) => text.slice(0, i + 1))));
+    const reach = {
+      CLIENT: starts([invoice.supplierId, ...words(invoice.supplierName)]),
+      SUPPLIER: starts([
+        invoice.client,
+        invoice.supplierId,
+        ...words(invoice.clientName),
+        ...words(invoice.supplierName),
+      ]),
+    };
+    const single = [...parts, ...reach.SUPPLIER, 'x', '4581', 'callao', 'f002'];
+    const queries = [...single, ...single.filter((_, i) => i % 7 === 0).map((term) => `${term} lima`)];
+    for (const scope of ['CLIENT', 'SUPPLIER'] as const) {
+      for (const query of queries) {
+        const terms = searchTerms(query);
+        const found = terms.length > 0 && terms.every((term) => parts.has(term) || reach[scope].has(term));
+        expect({ scope, query, hits: finds(query, scope) }).toEqual({ scope, query, hits: found ? 1 : 0 });
+      }
+    }
+    // "-4580" is reached by no query (a term never starts with a dash); "s" of S.A.C. starts "servicios".
+    const tokens = invoiceSearchTokens(invoice);
+    expect(tokens.SUPPLIER).not.toContain('-4580');
+    expect(tokens.SUPPLIER).not.toContain('s');
+    expect(tokens.CLIENT).not.toContain('s');
+    // Every part of the number keeps its own token: "0" lists F001-4580 among the exact matches.
+    expect(tokens.CLIENT).toEqual(expect.arrayContaining(['f001-4580', '4580', '80', '0']));
+    expect(tokens.CLIENT).toContain('a');
+    expect(invoiceSearchItems(invoice)).toHaveLength(tokens.CLIENT.length + tokens.SUPPLIER.length);
+    // 37 items before: the two dash suffixes and the four initials beside longer words are left out.
+    expect(tokens.CLIENT.length + tokens.SUPPLIER.length).toBe(31);
   });
 
   it('orders a token newest received first', () => {

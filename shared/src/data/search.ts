@@ -51,6 +51,26 @@ export function numberTokens(id: string): string[] {
 }
 
 /**
+ * The tokens worth an item (issue 25: each is one more item in the invoice's transaction). Left out: a suffix of the
+ * number from its dash ("-458": a query's terms never start with a dash, searchTerms, so no query reaches it), and a
+ * name's one-letter word (the initials of "S.A.C.", "E.I.R.L.") when another token of the scope starts with the same
+ * letter ("s" beside "servicios"): every term that starts it starts the longer one, where the invoice is then found.
+ * What a query finds is the same; only a query of that one letter lists such an invoice among the longer tokens'
+ * matches rather than its exact ones. The number's suffixes and longer words all stay: "458" lists F001-458 first.
+ */
+function worthAnItem(tokens: readonly string[], number: readonly string[]): string[] {
+  return tokens.filter(
+    (token) =>
+      !token.startsWith('-') &&
+      !(
+        token.length === 1 &&
+        !number.includes(token) &&
+        tokens.some((other) => other !== token && other.startsWith(token))
+      ),
+  );
+}
+
+/**
  * The tokens of an invoice in each scope, in their fixed order. Staff search a company's invoices by the
  * supplier (number, RUC, name); a supplier searches its own by number, by the client (RUC, name) and by
  * its own RUC or name, which then finds everything it sent.
@@ -59,14 +79,11 @@ export function invoiceSearchTokens(source: SearchSource): Record<SearchScope, s
   const number = numberTokens(source.id);
   const supplierName = nameTokens(source.supplierName);
   return {
-    CLIENT: distinct([...number, source.supplierId, ...supplierName]),
-    SUPPLIER: distinct([
-      ...number,
-      source.client,
-      source.supplierId,
-      ...nameTokens(source.clientName),
-      ...supplierName,
-    ]),
+    CLIENT: worthAnItem(distinct([...number, source.supplierId, ...supplierName]), number),
+    SUPPLIER: worthAnItem(
+      distinct([...number, source.client, source.supplierId, ...nameTokens(source.clientName), ...supplierName]),
+      number,
+    ),
   };
 }
 
