@@ -76,8 +76,11 @@ export interface ReviewDeps {
   readonly notificationsQueue?: Queue;
   readonly clock: () => Date;
   readonly log: Pick<Logger, 'error' | 'info'>;
-  /** The MIRO outbox records: the detail shows the SAP posting, an administrator retries a failed one. */
-  readonly miro?: Pick<MiroOutbox, 'get' | 'retry'>;
+  /**
+   * The MIRO outbox records: the detail shows the SAP posting, the approval counts the one it creates on the
+   * company's SAP posting counts, an administrator retries a failed one.
+   */
+  readonly miro: Pick<MiroOutbox, 'get' | 'retry' | 'approvalWrite'>;
   /**
    * How long after the approval the sweeper sends the MIRO request again if nothing happened.
    * @default MIRO_POSTING.graceSeconds
@@ -455,7 +458,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           whileStatusIn: ['COMPLETED'],
           create: newMiroOutboxRecord(before, by, now, miroGraceMs),
           alsoPut: [outgoingItem(message)],
-          alsoWrite: noteWrites,
+          alsoWrite: [...noteWrites, deps.miro.approvalWrite(before.client)],
           audit: override
             ? callerStamp(caller, 'APPROVED_DESPITE_RUC_RISK', override.reason)
             : callerStamp(caller, 'APPROVED'),
