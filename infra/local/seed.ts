@@ -1,6 +1,7 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
+  emptySapPostingCounts,
   employeeWordItems,
   invoiceCounterDeltas,
   invoiceSearchItems,
@@ -63,6 +64,8 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
   const world = buildWorld();
   const items: Item[] = [];
   for (const client of CLIENTS) items.push({ ...keys.client(client.taxId), ...client });
+  // No MIRO record yet: each company's SAP posting counts start exact, and every move keeps them so.
+  for (const client of CLIENTS) items.push({ ...emptySapPostingCounts(client.taxId) });
   for (const supplier of [...SUPPLIERS, NO_HABIDO_SUPPLIER]) {
     items.push({ ...keys.supplier(supplier.taxId), ...keys.supplierIndexes(supplier), ...supplier });
   }

@@ -60,3 +60,4 @@ export * from './rules/payment.js';
 export * from './rules/cdr.js';
 export * from './schemas/supplier-cdr.js';
 export * from './mail.js';
+export * from './data/sap-posting-counts.js';

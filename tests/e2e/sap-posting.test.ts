@@ -76,7 +76,7 @@ async function approvedInvoice(state: 'FAILED' | 'POSTING'): Promise<Invoice> {
   const key = keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', id);
   // A worker holds the late one for an hour: nothing moves it while the test looks at it.
   const leaseEnd = new Date(Date.now() + 3_600_000).toISOString();
-  await table().put({
+  await table().putMiroRecord({
     ...key,
     state,
     idempotencyKey: key.pk,

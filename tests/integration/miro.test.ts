@@ -19,6 +19,7 @@ import {
   dashboardMonth,
   keys,
   routes,
+  sapPostingCountsKey,
   withCheckDigit,
   type Invoice,
   type InvoiceDetail,
@@ -32,6 +33,9 @@ import { makeNoteLinks } from '../../functions/src/repositories/note-links.js';
 import { makeInvoiceReview } from '../../functions/src/use-cases/review-invoice.js';
 import { makeOutgoing } from '../../functions/src/repositories/outgoing.js';
 import { makeMiroOutbox } from '../../functions/src/repositories/miro-outbox.js';
+import { makeClientRepository } from '../../functions/src/repositories/clients.js';
+import { makeDashboardRepository } from '../../functions/src/repositories/dashboard.js';
+import { makeGetDashboard } from '../../functions/src/use-cases/dashboard.js';
 import { makeMiroRequestsWorker } from '../../functions/src/workers/miro-requests-worker.js';
 import { startPoller } from '../../infra/local/poller.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
@@ -148,6 +152,29 @@ async function postedOutbox(invoice: Invoice) {
 }
 
 /**
+ * The company's SAP posting counts (what the dashboard reads) once nothing moves: equal to the records its index
+ * holds open and FAILED, the two counts the dashboard made before (Query COUNT).
+ */
+async function countsMatchIndex(client: string = COMPANY.taxId) {
+  const outbox = makeMiroOutbox(db(), stage().tableName);
+  let last = '';
+  return until(
+    `the SAP posting counts of ${client} to match its index`,
+    async () => {
+      const counts = await table().get(sapPostingCountsKey(client));
+      // Every open record sorts before the year 9999: the "late" count of all of them.
+      const index = await outbox.countLateAndFailed(client, new Date('9999-12-31T00:00:00Z'));
+      const read = { open: counts?.open, failed: counts?.failed, exact: counts?.exact };
+      last = JSON.stringify({ counts: read, index });
+      return read.exact === true && read.open === index.late && read.failed === index.failed && index;
+    },
+    20_000,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}: ${last}`);
+  });
+}
+
+/**
  * The clock of the use cases and workers this file runs in its own process: a day ahead, so that their
  * records are never due for the stage's own outbox sweeper (it would post them while a test holds them).
  */
@@ -220,6 +247,7 @@ function inProcessReview(miroMessages: MiroRequestMessage[]) {
     notificationsQueue: { send: async () => undefined },
     clock: ahead,
     log: { info: () => undefined, error: () => undefined },
+    miro: makeMiroOutbox(db(), stage().tableName),
     noteLinks: makeNoteLinks(db(), stage().tableName),
   });
 }
@@ -464,6 +492,67 @@ describe('MIRO posting (design flow 4)', () => {
     expect(after.body).toMatchObject({ statusMessage: null, sapDocument: expect.any(Object) });
   });
 
+  it('keeps the SAP posting counts the dashboard reads exact through failures, a dying worker and redeliveries', async () => {
+    const start = await countsMatchIndex();
+    const [invoice] = await completedInBulk(1, SUPPLIER);
+    const miro: MiroRequestMessage[] = [];
+    const review = inProcessReview(miro);
+    await review.approve(ADMIN_CALLER, pathOf(invoice!));
+    const key = keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', invoice!.id);
+    const counted = await countsMatchIndex();
+    expect(counted.late).toBeGreaterThanOrEqual(start.late + 1);
+
+    // The last attempt fails, and the worker dies right after the record went FAILED (the invoice never shows it,
+    // nobody is told); then the same write arrives again, as a retried request would.
+    const failing = {
+      postSupplierInvoice: async () => Promise.reject(new Error('SAP caído')),
+      findSupplierInvoice: async () => null,
+    };
+    const outbox = makeMiroOutbox(db(), stage().tableName);
+    const dying = inProcessWorker({
+      sap: failing,
+      maxAttempts: 1,
+      outbox: {
+        ...outbox,
+        markFailureNotified: async () => {
+          throw new Error('worker killed after FAILED');
+        },
+      },
+    });
+    expect(await dying({ Records: [recordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
+    const failed = (await table().get(key))!;
+    expect(failed).toMatchObject({ state: 'FAILED', failureNotifiedAt: null });
+    const record = { ...key, client: COMPANY.taxId, createdAt: String(failed.createdAt), state: 'POSTING' as const };
+    expect(await outbox.markFailed(record, 'SAP caído', new Date().toISOString())).toBe(false);
+    expect(await outbox.markFailed(record, 'SAP caído', new Date().toISOString(), 'another-owner')).toBe(false);
+    await countsMatchIndex();
+
+    // An administrator's retry, then a redelivery of the old message racing it: one round of attempts.
+    await review.retrySapPosting(ADMIN_CALLER, pathOf(invoice!));
+    await review.retrySapPosting(ADMIN_CALLER, pathOf(invoice!));
+    expect(await table().get(key)).toMatchObject({ state: 'PENDING', attempts: 0 });
+    await countsMatchIndex();
+    const healthy = inProcessWorker({});
+    await Promise.all([healthy({ Records: [recordOf(miro[0], 2)] }), healthy({ Records: [recordOf(miro.at(-1), 1)] })]);
+    await until('the retried posting', async () => (await table().get(key))?.state === 'POSTED');
+    // A posting marked POSTED again (SAP answered the same document to a late delivery) counts nothing.
+    const posted = (await table().get(key))!;
+    expect(await outbox.markPosted({ ...record, state: 'POSTING' }, posted.sapDocument, new Date().toISOString())).toBe(
+      false,
+    );
+    const end = await countsMatchIndex();
+    expect(end.failed).toBe(start.failed);
+
+    // The dashboard (its use case here: the route is a manager's of other companies) answers FAILED from the counts.
+    const getDashboard = makeGetDashboard({
+      dashboard: makeDashboardRepository(db(), stage().tableName),
+      clients: makeClientRepository(db(), stage().tableName),
+      postings: outbox,
+    });
+    const shown = await getDashboard(ADMIN_CALLER, { client: COMPANY.taxId });
+    expect(shown.failedPostings).toBe((await countsMatchIndex()).failed);
+  });
+
   it('sends a poison message to the DLQ after maxReceiveCount receives', async () => {
     const { endpoints, region } = stage();
     const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
@@ -617,6 +706,8 @@ describe('MIRO posting (design flow 4)', () => {
       expect(posted.filter((invoice) => invoice.sapDocument?.number)).toHaveLength(count);
       const announced = new Set(notifications.filter((n) => n.event === 'INVOICE_APPROVED').map((n) => n.invoiceId));
       expect(announced.size).toBe(count);
+      // Counted once each through the crashes and the racing deliveries: the dashboard's counts match the records.
+      await countsMatchIndex();
       console.info(
         `MIRO stress: ${count} approvals prepared in ${prepared - started} ms; ` +
           `${count * 3} deliveries handled in ${delivered - prepared} ms; ${postings.total} postings in SAP.`,

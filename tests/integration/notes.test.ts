@@ -164,6 +164,7 @@ async function crashAfterPosting(note: InvoiceDetail): Promise<string> {
     ),
     clock: () => new Date(),
     log: { info: () => undefined, error: () => undefined },
+    miro: makeMiroOutbox(db(), stage().tableName),
     noteLinks: makeNoteLinks(db(), stage().tableName),
   });
   await review.approve(ADMIN_CALLER, pathOf(note));

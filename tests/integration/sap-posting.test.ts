@@ -176,22 +176,22 @@ describe('SAP posting of an approved invoice', () => {
     const late = keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', `FL01-${Date.now() % 1e8}`);
     const failed = keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', `FF01-${Date.now() % 1e8}`);
     const base = { supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA', client: COMPANY.taxId, createdAt: approvedAt };
-    await table().put({
+    await table().putMiroRecord({
       ...late,
       ...base,
       invoiceId: late.pk.split('#')[3],
       idempotencyKey: late.pk,
-      state: 'POSTING',
+      state: 'POSTING' as const,
       attempts: 1,
       postingUntil: leaseEnd,
       ...keys.miroIndexes({ ...late, client: COMPANY.taxId, createdAt: approvedAt }, 'POSTING', leaseEnd),
     });
-    await table().put({
+    await table().putMiroRecord({
       ...failed,
       ...base,
       invoiceId: failed.pk.split('#')[3],
       idempotencyKey: failed.pk,
-      state: 'FAILED',
+      state: 'FAILED' as const,
       attempts: MIRO_POSTING.maxAttempts,
       lastError: 'SAP caído',
       ...keys.miroIndexes({ ...failed, client: COMPANY.taxId, createdAt: approvedAt }, 'FAILED', null),

@@ -7,7 +7,9 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  TransactWriteCommand,
   UpdateCommand,
+  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import {
   INVOICE_STATUS_LABELS,
@@ -21,9 +23,11 @@ import {
   type CertStatus,
 } from '@portal/shared';
 import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
+import { countsDelta, sapPostingCountsWrite, type OutboxState } from '../../functions/src/repositories/miro-outbox.js';
 import { stage } from './stage.js';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+type TransactItems = TransactWriteCommandInput['TransactItems'];
 
 /** Direct access to the test stage's table: fixtures a test needs and the seed does not hold. */
 export function table() {
@@ -82,6 +86,25 @@ export function table() {
     },
     async put(item: Record<string, unknown>) {
       await db.send(new PutCommand({ TableName: tableName, Item: item }));
+    },
+    /**
+     * A MIRO outbox record in a state the test needs now (late, FAILED), with its company's SAP posting counts moved
+     * in the same transaction, as the approval and the worker's moves leave them (miro-outbox.ts).
+     */
+    async putMiroRecord(
+      record: Record<string, unknown> & { pk: string; sk: string; state: OutboxState; client: string },
+    ) {
+      const delta = countsDelta(null, record.state);
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName, Item: record, ConditionExpression: 'attribute_not_exists(pk)' } },
+            ...(Object.keys(delta).length > 0
+              ? [sapPostingCountsWrite(tableName, record.client, delta) as NonNullable<TransactItems>[number]]
+              : []),
+          ],
+        }),
+      );
     },
     async delete(key: { pk: string; sk: string }) {
       await db.send(new DeleteCommand({ TableName: tableName, Key: key }));

@@ -7,7 +7,7 @@ import { SQSClient, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { HttpResponse, type HttpRequest as SdkRequest } from '@smithy/core/protocols';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   TRACEPARENT,
   contextFromMessage,
@@ -231,6 +231,43 @@ describe('invocations', () => {
       'faas.coldstart': true,
     });
     expect(span!.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('return each only once its span is exported, those that end during an export sharing the next one', async () => {
+    const exported: string[][] = [];
+    const held: (() => void)[] = [];
+    // An exporter that answers only when the test lets it: the first export is still under way when others end.
+    const exporter = {
+      export(spans: ReadableSpan[], done: (result: { code: number }) => void) {
+        exported.push(spans.map((span) => span.name));
+        held.push(() => done({ code: 0 }));
+      },
+      shutdown: async () => undefined,
+    };
+    const telemetry = createTelemetry({ exporter, env: {} });
+    const handler = telemetry.invocation(async (event: { routeKey: string }) => ({
+      statusCode: 200,
+      body: event.routeKey,
+    }));
+    const request = (path: string) => ({ routeKey: `GET ${path}`, requestContext: { http: { method: 'GET' } } });
+    const returned: string[] = [];
+    const invoke = (path: string) => handler(request(path)).then(() => void returned.push(path));
+
+    const first = invoke('/a');
+    await vi.waitFor(() => expect(exported).toHaveLength(1));
+    const others = [invoke('/b'), invoke('/c')];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // /b and /c ended after /a's export left: nothing returns before its own span is out.
+    expect(returned).toEqual([]);
+    held.shift()!();
+    await first;
+    await vi.waitFor(() => expect(exported).toHaveLength(2));
+    expect(exported).toEqual([['GET /a'], ['GET /b', 'GET /c']]);
+    expect(returned).toEqual(['/a']);
+    held.shift()!();
+    await Promise.all(others);
+    expect(returned).toEqual(['/a', '/b', '/c']);
+    expect(exported).toHaveLength(2);
   });
 
   it("continue Lambda's X-Ray segment, honouring its sampling decision", async () => {

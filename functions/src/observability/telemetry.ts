@@ -199,7 +199,30 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
   // Powertools' rule: only an on-demand initialization has a cold start (not provisioned concurrency).
   let coldStart = env.AWS_LAMBDA_INITIALIZATION_TYPE?.trim() !== 'provisioned-concurrency';
 
-  const flush = () => provider.forceFlush().catch(() => undefined);
+  /**
+   * Exports every span ended so far. Invocations that end while an export is under way (a process that serves many at
+   * once: the local stage) share the next one, which leaves as soon as that one is done and carries all their spans:
+   * each still returns only once its spans are out, with one export for all of them rather than one each. In Lambda
+   * (one invocation at a time) every flush is its own export, as before.
+   */
+  let exporting: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const flush = (): Promise<void> => {
+    if (!exporting) {
+      exporting = provider
+        .forceFlush()
+        .catch(() => undefined)
+        .finally(() => {
+          exporting = null;
+        });
+      return exporting;
+    }
+    next ??= exporting.then(() => {
+      next = null;
+      return flush();
+    });
+    return next;
+  };
 
   /** The context Lambda's X-Ray trace header gives the invocation (its segment as parent), if any. */
   const lambdaContext = (): Context => {

@@ -1,17 +1,59 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DashboardCounts, EMPTY_DASHBOARD, keys } from '@portal/shared';
+import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DashboardCounts,
+  EMPTY_DASHBOARD,
+  keys,
+  sapPostingCountsKey,
+  type ItemKey,
+  type SapPostingCounts,
+} from '@portal/shared';
 
 export interface DashboardRepository {
   /** The counters of a company for one month of issue (YYYY-MM) or for all time ('ALL'). */
   getCounts(client: string, period: string | 'ALL'): Promise<DashboardCounts>;
+  /**
+   * The same counters and, read with them in one request, the company's SAP posting counts (null: never written,
+   * shared/src/data/sap-posting-counts.ts).
+   */
+  getCountsAndPostings(
+    client: string,
+    period: string | 'ALL',
+  ): Promise<{ counts: DashboardCounts; postings: SapPostingCounts | null }>;
 }
+
+/** Tries of a BatchGetItem that DynamoDB answers only in part (UnprocessedKeys). */
+const BATCH_ATTEMPTS = 5;
+
+// Counters are created by ADD on the first invoice that moves them: a missing one is zero.
+const countsOf = (item: Record<string, unknown> | undefined) => DashboardCounts.parse({ ...EMPTY_DASHBOARD, ...item });
 
 export function makeDashboardRepository(db: DynamoDBDocumentClient, table: string): DashboardRepository {
   return {
     async getCounts(client, period) {
       const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.dashboard(client, period) }));
-      // Counters are created by ADD on the first invoice that moves them: a missing one is zero.
-      return DashboardCounts.parse({ ...EMPTY_DASHBOARD, ...Item });
+      return countsOf(Item);
+    },
+
+    async getCountsAndPostings(client, period) {
+      const countsKey = keys.dashboard(client, period);
+      const postingsKey = sapPostingCountsKey(client);
+      const found: Record<string, unknown>[] = [];
+      let pending: ItemKey[] = [countsKey, postingsKey];
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        if (attempt > BATCH_ATTEMPTS) throw new Error('BatchGet kept returning unprocessed dashboard keys');
+        if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt));
+        const result = await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }));
+        found.push(...(result.Responses?.[table] ?? []));
+        pending = (result.UnprocessedKeys?.[table]?.Keys ?? []) as ItemKey[];
+      }
+      const itemOf = (key: ItemKey) => found.find((item) => item.pk === key.pk && item.sk === key.sk);
+      const postings = itemOf(postingsKey);
+      return {
+        counts: countsOf(itemOf(countsKey)),
+        postings: postings
+          ? { open: Number(postings.open ?? 0), failed: Number(postings.failed ?? 0), exact: postings.exact === true }
+          : null,
+      };
     },
   };
 }

@@ -1,4 +1,8 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+  type TransactWriteItem,
+} from '@aws-sdk/client-dynamodb';
 import {
   GetCommand,
   QueryCommand,
@@ -67,33 +71,68 @@ export function makeDueRecords<T>(db: DynamoDBDocumentClient, table: string, due
     },
 
     /**
-     * A record's conditional write committed with the queue message it starts (outgoing.ts relays it): false when
-     * the record moved since it was read, and then neither is written, so nothing is sent.
+     * A record's conditional write committed with the queue message it starts (outgoing.ts relays it) and `also`
+     * (the counts the move changes): false when the record moved since it was read, and then nothing is written, so
+     * nothing is sent.
      */
-    async commitWithMessage(write: RecordWrite, message: OutgoingMessage): Promise<boolean> {
+    async commitWithMessage(
+      write: RecordWrite,
+      message: OutgoingMessage,
+      also: readonly TransactWriteItem[] = [],
+    ): Promise<boolean> {
       const item: TransactItem =
         'Update' in write
           ? { Update: { TableName: table, ...write.Update } }
           : { Put: { TableName: table, ...write.Put } };
-      try {
-        await db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              item,
-              {
-                Put: { TableName: table, Item: outgoingItem(message), ConditionExpression: 'attribute_not_exists(pk)' },
-              },
-            ],
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (error instanceof TransactionCanceledException) return false;
-        throw error;
-      }
+      return transact([
+        item,
+        { Put: { TableName: table, Item: outgoingItem(message), ConditionExpression: 'attribute_not_exists(pk)' } },
+        ...documentShapes(also),
+      ]);
+    },
+
+    /**
+     * A conditional update of a record committed with other writes (the counts its move changes): false when its
+     * condition failed, and then nothing is written.
+     */
+    async updateWith(
+      input: UpdateInput & { UpdateExpression: string },
+      also: readonly TransactWriteItem[],
+    ): Promise<boolean> {
+      const { pk, sk } = input.Key as RecordKey;
+      return transact([{ Update: { TableName: table, ...input, Key: { pk, sk } } }, ...documentShapes(also)], true);
     },
   };
+
+  /**
+   * One transaction: false when a condition failed or it was refused otherwise (nothing written). A transaction that
+   * met another one on the same item (a company's counts, moved by every posting of the company) is tried again;
+   * `conflictThrows`: one that keeps meeting others throws rather than answer false (the record did not move).
+   */
+  async function transact(items: TransactItem[], conflictThrows = false): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await db.send(new TransactWriteCommand({ TransactItems: items }));
+        return true;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
+        if (codes.includes('ConditionalCheckFailed') || !codes.includes('TransactionConflict')) return false;
+        if (attempt >= CONFLICT_ATTEMPTS) {
+          if (conflictThrows) throw error;
+          return false;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
+      }
+    }
+  }
 }
+
+/** Writes built in the document client's shapes and typed as the low-level client's (note-links.ts, miro-outbox.ts). */
+const documentShapes = (items: readonly TransactWriteItem[]) => items as unknown as TransactItem[];
+
+/** Tries of a transaction that meets others on the same item. */
+const CONFLICT_ATTEMPTS = 5;
 
 /** The sort key of a record due at `at` in its due partition. */
 export const dueSortKey = (record: RecordKey, at: string) => `${at}#${record.pk}`;

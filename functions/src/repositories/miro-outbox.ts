@@ -1,8 +1,9 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TABLE, keys, type ConformityKind } from '@portal/shared';
+import { TABLE, keys, sapPostingCountsKey, type ConformityKind } from '@portal/shared';
 import type { SapDocument } from '../adapters/sap.js';
 import { traceContextNow } from '../observability/telemetry.js';
-import { dueSortKey, makeDueRecords, type RecordKey } from './due-records.js';
+import { dueSortKey, makeDueRecords, type RecordKey, type UpdateInput } from './due-records.js';
 import type { OutgoingMessage } from './outgoing.js';
 
 /**
@@ -80,6 +81,43 @@ export function newMiroOutboxRecord(
   };
 }
 
+/** What a record counts as on its company's SAP posting counts (shared/src/data/sap-posting-counts.ts). */
+type Tally = 'open' | 'failed' | null;
+
+function tallyOf(state: OutboxState): Tally {
+  if (state === 'PENDING' || state === 'POSTING') return 'open';
+  return state === 'FAILED' ? 'failed' : null;
+}
+
+/** How a move from one state to another changes the counts: `{ open: ±1, failed: ±1 }`, empty when it does not. */
+export function countsDelta(from: OutboxState | null, to: OutboxState | null): { open?: number; failed?: number } {
+  const before = from ? tallyOf(from) : null;
+  const after = to ? tallyOf(to) : null;
+  if (before === after) return {};
+  return { ...(before ? { [before]: -1 } : {}), ...(after ? { [after]: 1 } : {}) };
+}
+
+/**
+ * The update of a company's SAP posting counts by `delta`, for the transaction that moves the record (DynamoDB
+ * document-client shape, as invoice-store.ts writes them). ADD creates the item at the first move.
+ */
+export function sapPostingCountsWrite(
+  table: string,
+  client: string,
+  delta: { open?: number; failed?: number },
+): TransactWriteItem {
+  const moved = (['open', 'failed'] as const).filter((name) => (delta[name] ?? 0) !== 0);
+  return {
+    Update: {
+      TableName: table,
+      Key: sapPostingCountsKey(client),
+      UpdateExpression: `ADD ${moved.map((name) => `#${name} :${name}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(moved.map((name) => [`#${name}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(moved.map((name) => [`:${name}`, delta[name]])),
+    },
+  } as unknown as TransactWriteItem;
+}
+
 /** What SAP's MIRO line needs of an HES or MIGO. */
 export interface ConformityLine {
   readonly kind: ConformityKind;
@@ -97,40 +135,117 @@ const requestedAt = (record: RecordRef) => record.retriedAt ?? record.createdAt;
 
 /** The MIRO outbox records and the conformity documents the MIRO worker reads. */
 export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
-  const { get, due, updateIf, commitWithMessage } = makeDueRecords<MiroOutboxRecord>(db, table, keys.miroDue);
+  const { get, due, updateIf, updateWith, commitWithMessage } = makeDueRecords<MiroOutboxRecord>(
+    db,
+    table,
+    keys.miroDue,
+  );
+
+  /**
+   * A record's move to `to` from one of the states `from`, with the condition `update(state)` says for that state.
+   * Each try is one conditional write from one known state (the record's as read, else as found now), so the counts
+   * move in the same write as the record, by what the move changes: a crash, a redelivery or a retry of the same move
+   * finds the record moved and counts nothing twice. False when the record is in none of `from`, or its condition
+   * fails in the state it is in.
+   */
+  async function move(
+    record: RecordRef & { readonly state?: OutboxState },
+    to: OutboxState,
+    from: readonly OutboxState[],
+    update: (state: OutboxState) => UpdateInput & { UpdateExpression: string },
+  ): Promise<boolean> {
+    let state = record.state;
+    for (let attempt = 1; attempt <= from.length + 1; attempt++) {
+      if (state === undefined || !from.includes(state)) {
+        const current = await get(record);
+        if (!current || !from.includes(current.state)) return false;
+        state = current.state;
+      }
+      const input = update(state);
+      const write: UpdateInput & { UpdateExpression: string } = {
+        ...input,
+        Key: record,
+        ConditionExpression: `(${input.ConditionExpression}) AND #state = :from`,
+        ExpressionAttributeNames: { ...input.ExpressionAttributeNames, '#state': 'state' },
+        ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':from': state },
+      };
+      const delta = countsDelta(state, to);
+      const moved =
+        Object.keys(delta).length === 0
+          ? await updateIf(write)
+          : await updateWith(write, [sapPostingCountsWrite(table, record.client, delta)]);
+      if (moved) return true;
+      const current = await get(record);
+      // Its condition failed in the state it is in (a lease held, a backoff not over): not a race, the answer.
+      if (!current || current.state === state) return false;
+      state = current.state;
+    }
+    return false;
+  }
+
+  /** The records of one byClientSupplier partition (sorted before `before`, if given), counted page after page. */
+  async function countIndexed(pk: string, before: string | null): Promise<number> {
+    const index = TABLE.indexes.byClientSupplier;
+    let total = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: index.name,
+          KeyConditionExpression: before ? '#pk = :pk AND #sk < :before' : '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': index.partitionKey, ...(before ? { '#sk': index.sortKey } : {}) },
+          ExpressionAttributeValues: { ':pk': pk, ...(before ? { ':before': before } : {}) },
+          Select: 'COUNT',
+          ExclusiveStartKey: start,
+        }),
+      );
+      total += page.Count ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return total;
+  }
 
   return {
     get,
+
+    /** The approval's update of the company's counts, beside the record it creates (newMiroOutboxRecord). */
+    approvalWrite: (client: string) => sapPostingCountsWrite(table, client, countsDelta(null, 'PENDING')),
 
     /**
      * Takes the record for one posting attempt: from PENDING once its next attempt is due, from FAILED
      * (a message an operator redrove), or from POSTING whose lease ran out (its worker died). False when
      * another delivery holds it, it waits for its backoff, or it is POSTED.
      */
-    async claim(record: RecordRef, lease: { owner: string; now: Date; until: Date }): Promise<boolean> {
+    async claim(
+      record: RecordRef & { readonly state?: OutboxState },
+      lease: { owner: string; now: Date; until: Date },
+    ): Promise<boolean> {
       const until = lease.until.toISOString();
-      return updateIf({
+      const now = lease.now.toISOString();
+      return move(record, 'POSTING', ['PENDING', 'FAILED', 'POSTING'], (state) => ({
         Key: record,
         UpdateExpression:
           'SET #state = :posting, postingUntil = :until, leaseOwner = :owner, lastAttemptAt = :now, gsi1pk = :due, gsi1sk = :dueSk, gsi3pk = :open, gsi3sk = if_not_exists(gsi3sk, :openSk) ADD attempts :one',
         ConditionExpression:
-          'attribute_exists(pk) AND ((#state = :pending AND (attribute_not_exists(nextAttemptAt) OR nextAttemptAt = :null OR nextAttemptAt <= :now)) OR #state = :failed OR (#state = :posting AND postingUntil < :now))',
-        ExpressionAttributeNames: { '#state': 'state' },
+          state === 'PENDING'
+            ? 'attribute_not_exists(nextAttemptAt) OR nextAttemptAt = :null OR nextAttemptAt <= :now'
+            : state === 'POSTING'
+              ? 'postingUntil < :now'
+              : 'attribute_exists(pk)',
         ExpressionAttributeValues: {
           ':posting': 'POSTING',
-          ':pending': 'PENDING',
-          ':failed': 'FAILED',
           ':until': until,
-          ':now': lease.now.toISOString(),
+          ':now': now,
           ':owner': lease.owner,
           ':one': 1,
-          ':null': null,
+          ...(state === 'PENDING' ? { ':null': null } : {}),
           ':due': keys.miroDue,
           ':dueSk': dueSortKey(record, until),
           ':open': keys.miroOpen(record.client),
           ':openSk': `${requestedAt(record)}#${record.pk}`,
         },
-      });
+      }));
     },
 
     /** After an attempt that failed while its worker lived on: PENDING again, next attempt at `nextAttemptAt`. */
@@ -159,14 +274,18 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
      * concerned are told (markNotified), so the sweeper tells them if the worker dies first. False if it
      * already was POSTED (SAP answered the same document to both).
      */
-    async markPosted(key: RecordKey, document: SapDocument, at: string, notifyBy?: Date): Promise<boolean> {
+    async markPosted(
+      key: RecordRef & { readonly state?: OutboxState },
+      document: SapDocument,
+      at: string,
+      notifyBy?: Date,
+    ): Promise<boolean> {
       const due = dueSortKey(key, (notifyBy ?? new Date(Date.parse(at) + 60_000)).toISOString());
-      return updateIf({
+      return move(key, 'POSTED', ['PENDING', 'POSTING', 'FAILED'], () => ({
         Key: key,
         UpdateExpression:
           'SET #state = :posted, sapDocument = :document, postedAt = :at, postingUntil = :none, leaseOwner = :none, lastError = :none, nextAttemptAt = :none, gsi1pk = :due, gsi1sk = :dueSk REMOVE gsi3pk, gsi3sk',
-        ConditionExpression: 'attribute_exists(pk) AND #state <> :posted',
-        ExpressionAttributeNames: { '#state': 'state' },
+        ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: {
           ':posted': 'POSTED',
           ':document': document,
@@ -175,7 +294,7 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
           ':due': keys.miroDue,
           ':dueSk': due,
         },
-      });
+      }));
     },
 
     /** A FAILED posting's invoice shows the failure and the company was told: out of the due index. */
@@ -205,15 +324,17 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
      * invoice shows the failure and the company is told (markFailureNotified), so the sweeper finishes
      * that if the worker dies first.
      */
-    async markFailed(record: RecordRef, error: string, at: string, owner?: string): Promise<boolean> {
-      return updateIf({
+    async markFailed(
+      record: RecordRef & { readonly state?: OutboxState },
+      error: string,
+      at: string,
+      owner?: string,
+    ): Promise<boolean> {
+      return move(record, 'FAILED', owner ? ['POSTING'] : ['PENDING', 'POSTING'], () => ({
         Key: record,
         UpdateExpression:
           'SET #state = :failed, lastError = :error, failedAt = :at, postingUntil = :none, leaseOwner = :none, nextAttemptAt = :none, failureNotifiedAt = :none, gsi3pk = :failedPk, gsi3sk = :failedSk, gsi1pk = :due, gsi1sk = :dueSk',
-        ConditionExpression: owner
-          ? '#state = :posting AND leaseOwner = :owner'
-          : 'attribute_exists(pk) AND #state IN (:pending, :posting)',
-        ExpressionAttributeNames: { '#state': 'state' },
+        ConditionExpression: owner ? 'leaseOwner = :owner' : 'attribute_exists(pk)',
         ExpressionAttributeValues: {
           ':failed': 'FAILED',
           ':error': error,
@@ -223,9 +344,9 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
           ':failedSk': `${requestedAt(record)}#${record.pk}`,
           ':due': keys.miroDue,
           ':dueSk': dueSortKey(record, new Date(Date.parse(at) + 60_000).toISOString()),
-          ...(owner ? { ':posting': 'POSTING', ':owner': owner } : { ':pending': 'PENDING', ':posting': 'POSTING' }),
+          ...(owner ? { ':owner': owner } : {}),
         },
-      });
+      }));
     },
 
     /** Open records due before `now` (PENDING past their time, POSTING past their lease), oldest first. */
@@ -279,35 +400,21 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
           },
         },
         message,
+        [sapPostingCountsWrite(table, record.client, countsDelta('FAILED', 'PENDING'))],
       );
     },
 
-    /** How many of a company's postings are open since before `lateBefore`, and how many FAILED. */
+    /** How many of a company's postings are open since before `lateBefore` (a Query COUNT). */
+    countLate: (client: string, lateBefore: Date) => countIndexed(keys.miroOpen(client), lateBefore.toISOString()),
+
+    /**
+     * How many of a company's postings are open since before `lateBefore`, and how many FAILED, counted on the index
+     * (two Query COUNTs): for a company whose counts are not known to be exact.
+     */
     async countLateAndFailed(client: string, lateBefore: Date): Promise<{ late: number; failed: number }> {
-      const index = TABLE.indexes.byClientSupplier;
-      const count = async (pk: string, before: string | null) => {
-        let total = 0;
-        let start: Record<string, unknown> | undefined;
-        do {
-          const page = await db.send(
-            new QueryCommand({
-              TableName: table,
-              IndexName: index.name,
-              KeyConditionExpression: before ? '#pk = :pk AND #sk < :before' : '#pk = :pk',
-              ExpressionAttributeNames: { '#pk': index.partitionKey, ...(before ? { '#sk': index.sortKey } : {}) },
-              ExpressionAttributeValues: { ':pk': pk, ...(before ? { ':before': before } : {}) },
-              Select: 'COUNT',
-              ExclusiveStartKey: start,
-            }),
-          );
-          total += page.Count ?? 0;
-          start = page.LastEvaluatedKey;
-        } while (start);
-        return total;
-      };
       const [late, failed] = await Promise.all([
-        count(keys.miroOpen(client), lateBefore.toISOString()),
-        count(keys.miroFailed(client), null),
+        countIndexed(keys.miroOpen(client), lateBefore.toISOString()),
+        countIndexed(keys.miroFailed(client), null),
       ]);
       return { late, failed };
     },

@@ -16,7 +16,11 @@ export function dashboardPeriod(period: string | undefined): string | 'ALL' {
 
 /**
  * Counts of a company's invoices by status and by operation type, for a month of issue or in total;
- * with `postings`, also its SAP postings late and failed right now (whatever the period).
+ * with `postings`, also its SAP postings late and failed right now (whatever the period). The failed ones are the
+ * company's SAP posting counts (shared/src/data/sap-posting-counts.ts), read with the counters in one request; the
+ * late ones (open since before `lateAfterSeconds` ago: a count that moves with the clock) are counted on the index
+ * only when some posting is open at all. A company whose posting counts are not known to be exact is counted on the
+ * index as before.
  */
 export function makeGetDashboard({
   dashboard,
@@ -26,16 +30,23 @@ export function makeGetDashboard({
 }: {
   dashboard: DashboardRepository;
   clients: Pick<ClientRepository, 'get'>;
-  postings?: Pick<MiroOutbox, 'countLateAndFailed'>;
+  postings?: Pick<MiroOutbox, 'countLate' | 'countLateAndFailed'>;
   clock?: () => Date;
 }) {
   return async (caller: Caller, query: DashboardQuery): Promise<DashboardCounts> => {
     await assertCompanyAccess(caller, query.client, clients);
+    const period = dashboardPeriod(query.period);
+    if (!postings) return dashboard.getCounts(query.client, period);
     const lateBefore = new Date(clock().getTime() - MIRO_POSTING.lateAfterSeconds * 1000);
-    const [counts, sap] = await Promise.all([
-      dashboard.getCounts(query.client, dashboardPeriod(query.period)),
-      postings?.countLateAndFailed(query.client, lateBefore),
-    ]);
-    return sap ? { ...counts, latePostings: sap.late, failedPostings: sap.failed } : counts;
+    const read = await dashboard.getCountsAndPostings(query.client, period);
+    const known = read.postings?.exact ? read.postings : null;
+    const sap = known
+      ? {
+          // Every open posting is counted from the write that opened it: none open, none late (as fresh as the index).
+          late: known.open > 0 ? await postings.countLate(query.client, lateBefore) : 0,
+          failed: known.failed,
+        }
+      : await postings.countLateAndFailed(query.client, lateBefore);
+    return { ...read.counts, latePostings: sap.late, failedPostings: sap.failed };
   };
 }

@@ -76,8 +76,11 @@ export interface ReviewDeps {
   readonly notificationsQueue?: Queue;
   readonly clock: () => Date;
   readonly log: Pick<Logger, 'error' | 'info'>;
-  /** The MIRO outbox records: the detail shows the SAP posting, an administrator retries a failed one. */
-  readonly miro?: Pick<MiroOutbox, 'get' | 'retry'>;
+  /**
+   * The MIRO outbox records: the detail shows the SAP posting, the approval counts the one it creates on the
+   * company's SAP posting counts, an administrator retries a failed one.
+   */
+  readonly miro: Pick<MiroOutbox, 'get' | 'retry' | 'approvalWrite'>;
   /**
    * How long after the approval the sweeper sends the MIRO request again if nothing happened.
    * @default MIRO_POSTING.graceSeconds
@@ -158,9 +161,17 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     return original && original.client === note.client ? original : null;
   }
 
-  /** The notes linked to an original, unfiltered; null for a type that has none. */
-  function linkedNotesOf(ref: InvoiceRef): ReturnType<NoteLinks['notesOf']> | null {
-    return (NOTE_ORIGINAL_TYPES as readonly string[]).includes(ref.type) ? deps.noteLinks.notesOf(ref) : null;
+  /**
+   * The notes linked to an original, unfiltered; null for a type that has none, and for an original no note ever
+   * linked to. Every write that links a note to an original in the portal gives it `noteAdjustments` (the note's
+   * intake, in the transaction that links it; the original's intake, when notes came before it; each note's
+   * approval), conditioned on the notes as read (note-intake.ts), so an original without them has no notes to read
+   * (docs/data-design.md, "Notes and their original").
+   */
+  function linkedNotesOf(invoice: Pick<Invoice, 'supplierId' | 'type' | 'id' | 'noteAdjustments'>) {
+    if (!(NOTE_ORIGINAL_TYPES as readonly string[]).includes(invoice.type) || invoice.noteAdjustments == null)
+      return null;
+    return deps.noteLinks.notesOf(invoice);
   }
 
   /** An original's notes of its own company, oldest received first (`read`: their read, begun already). */
@@ -175,12 +186,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
    * the caller just committed with the invoice: the response shows that snapshot, not a check SUNAT's worker may
    * already have closed since. What it shows is what the caller may read (invoice-view.ts).
    */
-  async function detail(
-    caller: Caller,
-    invoice: Invoice,
-    knownCheck?: SunatCheckRecord,
-    notesRead?: ReturnType<typeof linkedNotesOf>,
-  ): Promise<InvoiceDetail> {
+  async function detail(caller: Caller, invoice: Invoice, knownCheck?: SunatCheckRecord): Promise<InvoiceDetail> {
     const [officeLocation, record, check, original, notes] = await Promise.all([
       invoice.locationId ? store.officeLocation(invoice.client, invoice.locationId) : null,
       invoice.approved && deps.miro
@@ -189,7 +195,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       knownCheck ??
         (invoice.certStatus === 'PENDING' && deps.sunat ? deps.sunat.checks.get(sunatCheckKeyOf(invoice)) : null),
       originalOf(invoice),
-      notesOf(invoice, notesRead === undefined ? linkedNotesOf(invoice) : notesRead),
+      notesOf(invoice),
     ]);
     const sunatCheck = check ? sunatCheckView(check) : null;
     return invoiceForCaller(caller, {
@@ -285,11 +291,9 @@ export function makeInvoiceReview(deps: ReviewDeps) {
 
   return {
     async get(caller: Caller, path: InvoicePath): Promise<InvoiceDetail> {
-      // The notes' key is the path's: read beside the invoice, one round trip rather than two (issue 25). They are
-      // shown only once the invoice is found within the caller's reach.
-      const notesRead = linkedNotesOf({ supplierId: path.supplierId, type: path.invoiceType, id: path.invoiceId });
-      notesRead?.catch(() => undefined);
-      return detail(caller, await load(caller, path), undefined, notesRead);
+      // The notes are read only for an original some note linked to (issue 25: most invoices have none, and a Query
+      // beside every detail cost about one more GetItem under load).
+      return detail(caller, await load(caller, path));
     },
 
     /**
@@ -455,7 +459,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           whileStatusIn: ['COMPLETED'],
           create: newMiroOutboxRecord(before, by, now, miroGraceMs),
           alsoPut: [outgoingItem(message)],
-          alsoWrite: noteWrites,
+          alsoWrite: [...noteWrites, deps.miro.approvalWrite(before.client)],
           audit: override
             ? callerStamp(caller, 'APPROVED_DESPITE_RUC_RISK', override.reason)
             : callerStamp(caller, 'APPROVED'),

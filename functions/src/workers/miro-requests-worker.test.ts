@@ -89,6 +89,10 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
     postpone: async () => true,
     retry: async () => true,
     countLateAndFailed: async () => ({ late: 0, failed: 0 }),
+    countLate: async () => 0,
+    approvalWrite: () => {
+      throw new Error('no approval here');
+    },
     conformityLines: async () => [
       { kind: 'SERVICE_SHEET', documentId: 'H1', purchaseOrder: '4500000001', fiscalYear: '2026', amount: 100 },
     ],

@@ -299,20 +299,22 @@ export function makeMiroPosting(deps: MiroRequestsDeps) {
       throw new MiroPostingInProgressError(`outbox record ${expected.pk} is being posted by another delivery`);
     }
     const attempt = (record.state === 'POSTING' || record.state === 'PENDING' ? (record.attempts ?? 0) : 0) + 1;
+    // Held now: what follows moves it from POSTING (the counts move by that, miro-outbox.ts).
+    const held: MiroOutboxRecord = { ...record, state: 'POSTING' };
     let document: SapDocument;
     try {
-      const posting = await postingOf(record, await loadInvoice(record));
+      const posting = await postingOf(held, await loadInvoice(held));
       // A transport failure and SAP refusing the document are both failures of the posting.
       document = await metered(meter, SAP_CALLS, () => sap.postSupplierInvoice(posting));
     } catch (error) {
       const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       log.warn('MIRO attempt failed', { outbox: expected.pk, attempt, cause });
-      if (attempt >= maxAttempts) await giveUp(record, cause, owner);
-      else await outbox.retryLater(record, owner, cause, new Date(clock().getTime() + backoffMs(attempt)));
+      if (attempt >= maxAttempts) await giveUp(held, cause, owner);
+      else await outbox.retryLater(held, owner, cause, new Date(clock().getTime() + backoffMs(attempt)));
       return;
     }
     log.info('MIRO posted', { outbox: expected.pk, document: document.number, fiscalYear: document.fiscalYear });
-    await complete(record, document);
+    await complete(held, document);
   }
 
   /** Wait after failed attempt `attempt`: base, 2·base, 4·base, … */
