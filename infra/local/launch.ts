@@ -90,8 +90,10 @@ export async function launchLocalStage(options: LaunchOptions): Promise<Launched
   const deadline = Date.now() + (options.startTimeoutMs ?? 240_000);
   while (!existsSync(outputsFile)) {
     if (child.exitCode !== null || Date.now() > deadline) {
-      // In a group of its own, its children (DynamoDB Local …) would outlive it and hold their ports.
-      signal('SIGKILL');
+      // Stopped as at the end of a run (SIGTERM: the stage stops DynamoDB Local and the others; SIGKILL to it, or to
+      // its whole group, after 20 s): a stage killed outright here left DynamoDB Local holding its port, and the next
+      // run on the same ports failed to start.
+      await stop();
       const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-3000) : '';
       throw new Error(`The local stage did not start (see ${logFile}):\n${tail}`);
     }
