@@ -3,7 +3,8 @@ import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { BadRequestError, InvoiceSummary, TABLE, keys, type IndexName } from '@portal/shared';
 import { decodeMergedCursor, encodeMergedCursor } from './cursor.js';
 import type { InvoiceFilter, InvoiceScope, QueryBudget } from './invoice-queries.js';
-import { matchesFilter, readInvoices } from './invoice-search.js';
+import { readInvoices } from './invoice-reads.js';
+import { matchesFilter } from './invoice-search.js';
 import type { Page, PageRequest } from './page.js';
 
 type RawItem = Record<string, unknown>;

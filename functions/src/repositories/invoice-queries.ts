@@ -11,7 +11,7 @@ import {
   type InvoiceType,
 } from '@portal/shared';
 import { decodeMergedCursor, encodeMergedCursor, type PartitionPosition } from './cursor.js';
-import { readInvoices } from './invoice-search.js';
+import { readInvoices } from './invoice-reads.js';
 import { prefixRange } from './key-range.js';
 import type { Page, PageRequest } from './page.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   BadRequestError,
   InvoiceSummary,
@@ -12,6 +12,7 @@ import {
 } from '@portal/shared';
 import { decodeMergedCursor, encodeMergedCursor } from './cursor.js';
 import type { InvoiceFilter, InvoiceScope, QueryBudget } from './invoice-queries.js';
+import { readInvoices } from './invoice-reads.js';
 import { prefixRange } from './key-range.js';
 import type { Page, PageRequest } from './page.js';
 
@@ -60,27 +61,6 @@ export function matchesFilter(invoice: RawItem, scope: InvoiceScope, filter: Inv
   if (filter.acquirerConformity && conformity?.state !== filter.acquirerConformity) return false;
   if (filter.observed && !isObserved(invoice)) return false;
   return true;
-}
-
-export async function readInvoices(
-  db: DynamoDBDocumentClient,
-  table: string,
-  hits: readonly RawItem[],
-): Promise<Map<string, RawItem>> {
-  const found = new Map<string, RawItem>();
-  const keysOf = hits.map((hit) => keys.invoice(String(hit.supplierId), String(hit.type), String(hit.id)));
-  const unique = [...new Map(keysOf.map((key) => [key.pk, key])).values()];
-  for (let i = 0; i < unique.length; i += 100) {
-    let pending: RawItem[] = unique.slice(i, i + 100);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-      const result = await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }));
-      for (const item of result.Responses?.[table] ?? []) found.set(String(item.pk), item);
-      pending = result.UnprocessedKeys?.[table]?.Keys ?? [];
-      if (attempt >= 5 && pending.length > 0) throw new Error('DynamoDB left invoice keys unprocessed');
-    }
-  }
-  return found;
 }
 
 export async function runInvoiceSearch(
