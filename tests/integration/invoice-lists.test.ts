@@ -15,7 +15,7 @@ import { demoUser, stage } from '../support/stage.js';
  * migration has run, also after a change made before the job reached it; a list shows a change at once.
  */
 const COMPANY = CLIENTS[0]!;
-const MIGRATION_STATE = { pk: 'MIGRATION#INVOICE_LISTS', sk: 'STATE' };
+const MIGRATION_STATE = keys.invoiceListsMigration;
 
 const manager = () => idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
 const pathOf = (invoice: Invoice) => ({

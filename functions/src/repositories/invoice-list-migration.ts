@@ -8,8 +8,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { keys, type InvoiceIndexSource } from '@portal/shared';
 
-/** Where the migration to list entries (ADR 0042) keeps how far its pass over the table went, and when it ended. */
-export const INVOICE_LISTS_MIGRATION = { pk: 'MIGRATION#INVOICE_LISTS', sk: 'STATE' } as const;
+const INVOICE_LISTS_MIGRATION = keys.invoiceListsMigration;
 
 export interface MigrationState {
   /** Where the next page of the pass starts (the Scan's key); null: from the beginning. */

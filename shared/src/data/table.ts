@@ -158,6 +158,8 @@ export const keys = {
       id: invoice.id,
     }));
   },
+  /** Where the migration to list entries (ADR 0042) keeps how far its pass went, and when it ended. */
+  invoiceListsMigration: { pk: 'MIGRATION#INVOICE_LISTS', sk: 'STATE' } as ItemKey,
   /**
    * The index attributes invoice items carried before ADR 0042 (every list was an index of the invoice item):
    * removed by the migration job and by the first change of an invoice stored before it.
