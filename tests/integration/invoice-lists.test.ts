@@ -1,13 +1,19 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keys, routes, type Invoice, type InvoiceSummary } from '@portal/shared';
 import { migrateInvoiceLists } from '../../functions/src/jobs/invoice-list-migration.js';
+import type { InvoiceFilter } from '../../functions/src/repositories/invoice-queries.js';
+import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
+import { makeInvoiceRepository } from '../../functions/src/repositories/invoices.js';
+import { systemStamp } from '../../functions/src/use-cases/audit-stamp.js';
+import { ensureTable } from '../../infra/local/provision/aws-resources.js';
 import { CLIENTS } from '../../infra/local/seed-data.js';
 import { freshRuc } from '../support/admin.js';
 import { call, idTokenOf } from '../support/api.js';
-import { reviewFixture, table } from '../support/fixtures.js';
-import { demoUser, stage } from '../support/stage.js';
+import { reviewFixture, stageDocumentClient } from '../support/fixtures.js';
+import { demoUser } from '../support/stage.js';
 
 /**
  * The invoice lists as list entries (docs/adr/0042-invoice-list-entries.md) on the local stage: an invoice stored by
@@ -15,7 +21,6 @@ import { demoUser, stage } from '../support/stage.js';
  * migration has run, also after a change made before the job reached it; a list shows a change at once.
  */
 const COMPANY = CLIENTS[0]!;
-const MIGRATION_STATE = keys.invoiceListsMigration;
 
 const manager = () => idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
 const pathOf = (invoice: Invoice) => ({
@@ -39,11 +44,10 @@ async function listed(query: Record<string, string>): Promise<string[]> {
   return items.map((invoice) => invoice.id).sort();
 }
 
-/** Makes a stored invoice look as an earlier version stored it: its index attributes on the item, no entries. */
-async function asStoredBeforeEntries(invoice: Invoice): Promise<void> {
-  const store = table();
+/** The index attributes an earlier version wrote on the invoice item itself (its lists were indexes of it). */
+function legacyIndexAttributes(invoice: Invoice): Record<string, string> {
   const order = keys.invoiceOrder(invoice);
-  const legacy: Record<string, string> = {
+  return {
     gsi1pk: keys.clientInvoices(invoice.client),
     gsi1sk: order,
     gsi2pk: keys.supplierInvoices(invoice.supplierId),
@@ -57,41 +61,29 @@ async function asStoredBeforeEntries(invoice: Invoice): Promise<void> {
     gsi6pk: keys.clientTypeInvoices(invoice.client, invoice.type),
     gsi6sk: order,
   };
-  const key = keys.invoice(invoice.supplierId, invoice.type, invoice.id);
-  await store.put({ ...(await store.get(key)), ...legacy });
-  for (const entry of keys.invoiceListEntries(invoice)) await store.delete({ pk: entry.pk, sk: entry.sk });
-}
-
-/** The migration as `npm run migrate:lists` runs it on a deployed stage's table. */
-async function migrateOnce(): Promise<{ done: boolean; migrated: number }> {
-  const { endpoints, region, tableName } = stage();
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region,
-      endpoint: endpoints.dynamodb,
-      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-    }),
-  );
-  try {
-    return await migrateInvoiceLists(
-      db,
-      tableName,
-      () => new Date(),
-      () => undefined,
-    );
-  } finally {
-    db.destroy();
-  }
 }
 
 /**
- * The migration from its beginning: one pass over the whole test table (every other test's items too, hence this
- * test's longer timeout).
+ * A table of the test's own on the stage's DynamoDB Local, shaped as the stage's: the migration's pass reads a whole
+ * table, and one over the shared table (every other test's items) starved the stage's workers while other files ran.
  */
-async function runMigrationFromScratch(): Promise<void> {
-  await table().delete(MIGRATION_STATE);
-  expect((await migrateOnce()).done).toBe(true);
-  expect((await table().get(MIGRATION_STATE))?.doneAt).toEqual(expect.any(String));
+async function ownTable(db: DynamoDBDocumentClient): Promise<string> {
+  const name = `lists-migration-${randomUUID()}`;
+  await ensureTable(db as unknown as DynamoDBClient, name);
+  return name;
+}
+
+/** Invoices as an earlier version stored them in `tableName`: their own index attributes, no list entries. */
+async function storeAsBeforeEntries(db: DynamoDBDocumentClient, tableName: string, invoices: Invoice[]) {
+  for (const invoice of invoices) {
+    const key = keys.invoice(invoice.supplierId, invoice.type, invoice.id);
+    await db.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...key, ...invoice, ...legacyIndexAttributes(invoice), version: 1 },
+      }),
+    );
+  }
 }
 
 describe('invoice lists (ADR 0042)', () => {
@@ -111,39 +103,79 @@ describe('invoice lists (ADR 0042)', () => {
   });
 
   it('bring invoices stored by an earlier version back into every list once the migration has run', async () => {
-    const supplier = { taxId: freshRuc(), name: 'Migración de Listas S.A.C.' };
-    const fixture = () => reviewFixture({ client: COMPANY.taxId, clientName: COMPANY.name, supplier, kind: null });
-    const [untouched, changed] = [(await fixture()).invoice, (await fixture()).invoice];
-    await asStoredBeforeEntries(untouched);
-    await asStoredBeforeEntries(changed);
-    expect(await listed({ issuer: supplier.taxId })).toEqual([]);
+    const db = stageDocumentClient();
+    try {
+      const tableName = await ownTable(db);
+      const supplier = { taxId: freshRuc(), name: 'Migración de Listas S.A.C.' };
+      const { invoice: template } = await reviewFixture({
+        client: COMPANY.taxId,
+        clientName: COMPANY.name,
+        supplier,
+        kind: null,
+      });
+      const untouched: Invoice = { ...template, id: 'FX01-1' };
+      const changed: Invoice = { ...template, id: 'FX01-2', receivedAt: new Date(Date.now() + 1000).toISOString() };
+      await storeAsBeforeEntries(db, tableName, [untouched, changed]);
+      const invoices = makeInvoiceRepository(db, tableName);
+      const listed = async (filter: InvoiceFilter) =>
+        (await invoices.list({ kind: 'COMPANY', client: COMPANY.taxId }, filter, { limit: 50 })).items
+          .map((invoice) => invoice.id)
+          .sort();
+      expect(await listed({ issuer: supplier.taxId })).toEqual([]);
 
-    // Changed by this version before the job reached it: only the entries its change moved are written.
-    const rejected = await call(routes.disapproveInvoice, {
-      token: await manager(),
-      path: pathOf(changed),
-      body: { reason: 'Duplicado' },
-    });
-    expect(rejected.status).toBe(200);
-    expect(await listed({ issuer: supplier.taxId })).toEqual([]);
-    // The company's REJECTED list (driven by the status, not the issuer) has it: its change wrote that entry.
-    expect(await listed({ invoiceStatus: 'REJECTED' })).toContain(changed.id);
+      // Changed by this version before the migration reached it: only the entries its change moved are written.
+      const store = makeInvoiceStore(db, tableName);
+      const before = (await store.get(changed.supplierId, changed.type, changed.id))!;
+      await store.commit({
+        before,
+        after: { ...changed, status: 'REJECTED' },
+        whileStatusIn: ['PENDING'],
+        audit: systemStamp('sunatValidation', 'REJECTED'),
+      });
+      expect(await listed({ issuer: supplier.taxId })).toEqual([]);
+      expect(await listed({ statuses: ['REJECTED'] })).toEqual([changed.id]);
 
-    await runMigrationFromScratch();
+      expect(
+        await migrateInvoiceLists(
+          db,
+          tableName,
+          () => new Date(),
+          () => undefined,
+        ),
+      ).toEqual({
+        done: true,
+        migrated: 2,
+      });
 
-    expect(await listed({ issuer: supplier.taxId })).toEqual([untouched.id, changed.id].sort());
-    expect(await listed({ issuer: supplier.taxId, invoiceStatus: 'PENDING' })).toEqual([untouched.id]);
-    expect(await listed({ issuer: supplier.taxId, invoiceStatus: 'REJECTED' })).toEqual([changed.id]);
-    expect(await listed({ issuer: supplier.taxId, invoiceType: 'FACTURA', invoiceStatus: 'REJECTED' })).toEqual([
-      changed.id,
-    ]);
-    for (const invoice of [untouched, changed]) {
-      const item = await table().get(keys.invoice(invoice.supplierId, invoice.type, invoice.id));
-      expect(Object.keys(item ?? {}).filter((name) => name.startsWith('gsi'))).toEqual([]);
+      expect(await listed({ issuer: supplier.taxId })).toEqual([untouched.id, changed.id]);
+      expect(await listed({ issuer: supplier.taxId, statuses: ['PENDING'] })).toEqual([untouched.id]);
+      expect(await listed({ statuses: ['REJECTED'] })).toEqual([changed.id]);
+      expect(await listed({ types: ['FACTURA'], statuses: ['REJECTED'] })).toEqual([changed.id]);
+      for (const invoice of [untouched, changed]) {
+        const item = (
+          await db.send(
+            new GetCommand({ TableName: tableName, Key: keys.invoice(invoice.supplierId, invoice.type, invoice.id) }),
+          )
+        ).Item;
+        expect(Object.keys(item ?? {}).filter((name) => name.startsWith('gsi'))).toEqual([]);
+      }
+
+      // Run again (a second deploy, a restart): it reads its state and stops; nothing moves.
+      expect(
+        await migrateInvoiceLists(
+          db,
+          tableName,
+          () => new Date(),
+          () => undefined,
+        ),
+      ).toEqual({
+        done: true,
+        migrated: 0,
+      });
+      expect(await listed({ issuer: supplier.taxId })).toEqual([untouched.id, changed.id]);
+      await db.send(new DeleteTableCommand({ TableName: tableName }));
+    } finally {
+      db.destroy();
     }
-
-    // Run again (a second deploy, a restart): it reads its state and stops; nothing moves.
-    expect(await migrateOnce()).toEqual({ done: true, migrated: 0 });
-    expect(await listed({ issuer: supplier.taxId })).toEqual([untouched.id, changed.id].sort());
-  }, 180_000);
+  });
 });

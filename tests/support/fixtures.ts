@@ -29,10 +29,16 @@ import { stage } from './stage.js';
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 type TransactItems = TransactWriteCommandInput['TransactItems'];
 
+/** A document client of the test stage's DynamoDB Local (the caller destroys it when done). */
+export function stageDocumentClient(): DynamoDBDocumentClient {
+  const { endpoints, region } = stage();
+  return DynamoDBDocumentClient.from(new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials }));
+}
+
 /** Direct access to the test stage's table: fixtures a test needs and the seed does not hold. */
 export function table() {
-  const { endpoints, region, tableName } = stage();
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials }));
+  const { tableName } = stage();
+  const db = stageDocumentClient();
   return {
     async get(key: { pk: string; sk: string }) {
       return (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
