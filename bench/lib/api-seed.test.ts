@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { invoiceSearchItems, isSearchHit, searchTerms, type Invoice, type SearchItem } from '@portal/shared';
+import { invoiceSearchItems, isSearchHit, keys, searchTerms, type Invoice, type SearchItem } from '@portal/shared';
 import { QUERY_BUDGET } from '../../functions/src/repositories/invoice-queries.js';
 import { buildWorld } from '../../infra/local/seed-data.js';
-import { BENCH_SEARCHES, benchInvoice, benchSearchRead } from './api-seed.js';
+import { BENCH_SEARCHES, benchInvoice, benchSearchRead, scaleReadsFilter, seedItems } from './api-seed.js';
 
 const READ = new Set(Object.values(BENCH_SEARCHES).map((text) => benchSearchRead(text).partition));
 
@@ -41,5 +41,42 @@ describe('the API benchmark searches', () => {
       expect(read.hits).toBeGreaterThanOrEqual(50);
     }
     expect(reads[1]!.hits).toBe(reads[0]!.hits);
+  });
+});
+
+describe('the scale suite’s seed', () => {
+  const world = buildWorld().invoices;
+  const invoices = Array.from({ length: 3_000 }, (_, index) => benchInvoice(index, world));
+  type Item = { pk: string; sk: string };
+  const full = invoices.flatMap((invoice) => seedItems(invoice, { searchPartitions: 'all' }).items as Item[]);
+  const filter = scaleReadsFilter();
+  const kept = invoices.flatMap((invoice) => seedItems(invoice, filter).items as Item[]);
+  const range = (items: readonly Item[], pk: string, prefix = '') =>
+    items
+      .filter((item) => item.pk === pk && item.sk.startsWith(prefix))
+      .map((item) => item.sk)
+      .sort();
+
+  it('writes every invoice, and within every key range the reads ask the same items as a table with all', () => {
+    // Assess: every invoice is there to be read by key.
+    const invoiceKey = (invoice: Invoice) => keys.invoice(invoice.supplierId, invoice.type, invoice.id);
+    const keptKeys = new Set(kept.map((item) => `${item.pk}|${item.sk}`));
+    for (const invoice of invoices)
+      expect(keptKeys.has(`${invoiceKey(invoice).pk}|${invoiceKey(invoice).sk}`)).toBe(true);
+    // The list read's partition, whole.
+    const lists = [...(filter.listPartitions as ReadonlySet<string>)];
+    expect(lists).toHaveLength(1);
+    expect(range(kept, lists[0]!).length).toBeGreaterThan(1_000);
+    expect(range(kept, lists[0]!)).toEqual(range(full, lists[0]!));
+    // Each search's range: the items under the term it is read by.
+    for (const text of Object.values(BENCH_SEARCHES)) {
+      const { partition, driving } = benchSearchRead(text);
+      expect(range(kept, partition, driving).length).toBeGreaterThan(QUERY_BUDGET.itemsPerQuery);
+      expect(range(kept, partition, driving)).toEqual(range(full, partition, driving));
+    }
+  });
+
+  it('leaves out the items no read reaches, the bulk of an invoice’s items', () => {
+    expect(kept.length * 4).toBeLessThan(full.length);
   });
 });

@@ -8,8 +8,10 @@ import {
   nameTokens,
   searchTerms,
   type Invoice,
+  type SearchItem,
 } from '@portal/shared';
 import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
+import { planInvoiceQuery } from '../../functions/src/repositories/invoice-queries.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { CLIENTS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
@@ -144,9 +146,24 @@ async function writeBatch(db: DynamoDBDocumentClient, table: string, items: Reco
   }
 }
 
-export interface AddOptions {
+/** Which of a benchmark invoice's items the seeding writes besides the invoice itself. */
+export interface SeedFilter {
   /** The partitions whose search items are written (all of each invoice's items there), or every item. */
   readonly searchPartitions: ReadonlySet<string> | 'all';
+  /**
+   * The list partitions (`LIST#…`) whose entries are written, or every entry (the default). The scale suite writes
+   * only those of the lists it reads, as it does for the search items: a list page's Query reads one partition.
+   */
+  readonly listPartitions?: ReadonlySet<string> | 'all';
+  /**
+   * Within a search partition kept, only the items whose sort key starts with one of these (the terms its reads ask,
+   * as a key range): the scale suite's. A Query's cost is that of the items within its key range; the others in the
+   * partition lie outside the range its index seek reads.
+   */
+  readonly searchPrefixes?: ReadonlyMap<string, readonly string[]>;
+}
+
+export interface AddOptions extends SeedFilter {
   /** Told the invoices written so far, every 5,000. */
   readonly progress?: (written: number) => void;
   /** BatchWriteItem calls in flight. */
@@ -160,6 +177,53 @@ export interface Added {
 }
 
 /**
+ * The scale suite's filter (issue 25: a million invoices on DynamoDB Local's one database thread): besides every
+ * invoice, only the items within the key ranges its reads ask. The list read's entries (the company's PENDING list,
+ * the partition the API's planner reads) and, in each search's partition, the items under the term it is read by
+ * (the Query's BETWEEN range). Every read finds the same items as in a table with all of them: a Query's cost is
+ * that of the items within its range, which an index seek reaches without walking the others (key-range.ts).
+ */
+export function scaleReadsFilter(): SeedFilter {
+  const searchPrefixes = new Map<string, string[]>();
+  for (const text of Object.values(BENCH_SEARCHES)) {
+    const { partition, driving } = benchSearchRead(text);
+    searchPrefixes.set(partition, [...(searchPrefixes.get(partition) ?? []), driving]);
+  }
+  const plan = planInvoiceQuery({ kind: 'COMPANY', client: BENCH_CLIENT.taxId }, { statuses: ['PENDING'] });
+  return {
+    searchPartitions: new Set(searchPrefixes.keys()),
+    listPartitions: new Set(plan.partitions.map((read) => keys.invoiceListPartition(read.partition))),
+    searchPrefixes,
+  };
+}
+
+/**
+ * The items of one benchmark invoice the seeding writes: the invoice (version 1), its list entries and search items
+ * that `filter` keeps. The search items are returned apart too, to be counted by partition.
+ */
+export function seedItems(
+  invoice: Invoice,
+  filter: SeedFilter,
+): { items: Record<string, unknown>[]; searchItems: SearchItem[] } {
+  const { searchPartitions, listPartitions = 'all', searchPrefixes } = filter;
+  const listed = (entry: { pk: string }) => listPartitions === 'all' || listPartitions.has(entry.pk);
+  const kept = (item: SearchItem) => {
+    if (searchPartitions !== 'all' && !searchPartitions.has(item.pk)) return false;
+    const prefixes = searchPrefixes?.get(item.pk);
+    return prefixes === undefined || prefixes.some((prefix) => item.sk.startsWith(prefix));
+  };
+  const searchItems = invoiceSearchItems(invoice).filter(kept);
+  return {
+    items: [
+      { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice, version: 1 },
+      ...keys.invoiceListEntries(invoice).filter(listed),
+      ...searchItems.map((item) => ({ ...item })),
+    ],
+    searchItems,
+  };
+}
+
+/**
  * Writes benchmark invoices [from, to) with `parallel` BatchWriteItem calls in flight, then moves the dashboard
  * counters of every company and month they touched.
  */
@@ -169,9 +233,8 @@ export async function addBenchInvoices(
   to: number,
   options: AddOptions,
 ): Promise<Added> {
-  const { searchPartitions, progress = () => undefined, parallel = 8 } = options;
+  const { progress = () => undefined, parallel = 8 } = options;
   const searchItems: Record<string, number> = {};
-  const kept = (partition: string) => searchPartitions === 'all' || searchPartitions.has(partition);
   const db = DynamoDBDocumentClient.from(
     new DynamoDBClient({
       region: outputs.region,
@@ -193,15 +256,9 @@ export async function addBenchInvoices(
         const items: Record<string, unknown>[] = [];
         for (let index = start; index < end; index += 1) {
           const invoice = benchInvoice(index, templates);
-          items.push(
-            { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice, version: 1 },
-            ...keys.invoiceListEntries(invoice),
-          );
-          for (const item of invoiceSearchItems(invoice)) {
-            if (!kept(item.pk)) continue;
-            items.push({ ...item });
-            searchItems[item.pk] = (searchItems[item.pk] ?? 0) + 1;
-          }
+          const written = seedItems(invoice, options);
+          items.push(...written.items);
+          for (const item of written.searchItems) searchItems[item.pk] = (searchItems[item.pk] ?? 0) + 1;
           counted.push(invoice);
         }
         for (let i = 0; i < items.length; i += 25) await writeBatch(db, outputs.tableName, items.slice(i, i + 25));

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
-import { addBenchInvoices } from './api-seed.js';
+import { addBenchInvoices, type SeedFilter } from './api-seed.js';
 
 /**
  * The scale suite's large table, kept between runs: a stage data directory under .local keyed by SEED_VERSION
@@ -9,7 +9,7 @@ import { addBenchInvoices } from './api-seed.js';
  * with a checkpoint file beside the stage's data, so that an interrupted or time-boxed seeding resumes where it
  * stopped and a later run measures at once.
  */
-export const SEED_VERSION = 1;
+export const SEED_VERSION = 2;
 
 /** Invoices written between checkpoints. */
 export const SEED_CHUNK = 5_000;
@@ -55,7 +55,8 @@ export function seedChunks(have: number, want: number): [number, number][] {
 export interface GrowOptions {
   readonly dataDir: string;
   readonly want: number;
-  readonly partitions: ReadonlySet<string> | 'all';
+  /** Which search items and list entries are written besides the invoices (api-seed.ts). */
+  readonly filter: SeedFilter;
   /** Stop adding chunks once this many seconds went by (the table keeps what was written; a later run resumes). */
   readonly budgetSeconds: number;
   readonly parallel: number;
@@ -68,7 +69,7 @@ export interface GrowOptions {
  * (its items are Puts of the same keys; its counters are added only once the chunk is in).
  */
 export async function growSeed(outputs: LocalOutputs, options: GrowOptions): Promise<SeedCheckpoint> {
-  const kind = options.partitions === 'all' ? 'all' : 'read';
+  const kind = options.filter.searchPartitions === 'all' ? 'all' : 'read';
   let checkpoint = readCheckpoint(options.dataDir, kind);
   const started = Date.now();
   for (const [from, to] of seedChunks(checkpoint.invoices, options.want)) {
@@ -78,7 +79,7 @@ export async function growSeed(outputs: LocalOutputs, options: GrowOptions): Pro
     }
     const chunkStarted = Date.now();
     const added = await addBenchInvoices(outputs, from, to, {
-      searchPartitions: options.partitions,
+      ...options.filter,
       parallel: options.parallel,
     });
     const seconds = (Date.now() - chunkStarted) / 1000;

@@ -5,7 +5,7 @@ import { ROOT_DIR } from '../../infra/local/config.js';
 import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { buildWorld } from '../../infra/local/seed-data.js';
-import { BENCH_CLIENT, BENCH_SEARCHES, addBenchInvoices, benchSearchRead } from '../lib/api-seed.js';
+import { BENCH_CLIENT, BENCH_SEARCHES, addBenchInvoices, scaleReadsFilter, type SeedFilter } from '../lib/api-seed.js';
 import type { BenchContext, BenchSuite, Figure } from '../lib/figures.js';
 import { runLoad, type LoadRequest, type LoadResult } from '../lib/load.js';
 import { SEED_VERSION, growSeed, type SeedCheckpoint } from '../lib/scale-seed.js';
@@ -21,8 +21,8 @@ import { managerToken } from '../lib/sign-in.js';
  * of the (shared) machine:
  * - the small one fresh in .local/bench-scale/small, its demo world topped up to 1,000 invoices;
  * - the large one kept in .local/bench-scale/seed-v<SEED_VERSION>, grown to the size asked by parallel
- *   BatchWriteItem of the items the intake writes (bench/lib/api-seed.ts: the invoice with every index
- *   attribute, its search items in the partitions read, the counters), with a checkpoint after every chunk
+ *   BatchWriteItem of the items the intake writes (bench/lib/api-seed.ts: the invoice, its search items and its
+ *   list entries within the key ranges the reads ask, the counters), with a checkpoint after every chunk
  *   (bench/lib/scale-seed.ts): a later run measures at once, an interrupted seeding resumes.
  *
  * Environment: BENCH_SCALE_INVOICES (default 1,000,000; --quick 20,000), BENCH_SCALE_SEED_MINUTES (a budget
@@ -93,11 +93,6 @@ async function answer(api: Api, read: Read): Promise<{ invoices: number; more: b
   if (!response.ok) throw new Error(`${route}: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { items: unknown[]; nextCursor: unknown };
   return { invoices: body.items.length, more: body.nextCursor !== null };
-}
-
-function searchPartitions(): ReadonlySet<string> | 'all' {
-  if (process.env.BENCH_SEARCH_ITEMS === 'all') return 'all';
-  return new Set(Object.values(BENCH_SEARCHES).map((text) => benchSearchRead(text).partition));
 }
 
 function launch(dataDir: string, portBase: number, keepData: boolean): Promise<LaunchedStage> {
@@ -200,7 +195,10 @@ export const suite: BenchSuite = {
     const budgetMinutes = Number(process.env.BENCH_SCALE_SEED_MINUTES ?? Infinity);
     const portBase = Number(process.env.BENCH_PORT_BASE ?? '5000');
     const root = path.resolve(ROOT_DIR, process.env.BENCH_SCALE_DIR ?? '.local/bench-scale');
-    const partitions = searchPartitions();
+    // What the seeding writes besides the invoices: the items within the key ranges the reads ask (api-seed.ts).
+    const filter: SeedFilter =
+      process.env.BENCH_SEARCH_ITEMS === 'all' ? { searchPartitions: 'all' } : scaleReadsFilter();
+    const partitions = filter.searchPartitions;
     const keptDir = path.join(root, `seed-v${SEED_VERSION}${partitions === 'all' ? '-all' : ''}`);
     mkdirSync(keptDir, { recursive: true });
 
@@ -219,16 +217,14 @@ export const suite: BenchSuite = {
       (result) => (result as PromiseFulfilledResult<LaunchedStage>).value,
     ) as [LaunchedStage, LaunchedStage];
     try {
-      const smallAdded = await addBenchInvoices(smallStage.outputs, 0, SMALL - DEMO_INVOICES, {
-        searchPartitions: partitions,
-      });
+      const smallAdded = await addBenchInvoices(smallStage.outputs, 0, SMALL - DEMO_INVOICES, filter);
       context.log(`small: ${DEMO_INVOICES} demo invoices + ${smallAdded.invoices} benchmark invoices`);
 
       const started = Date.now();
       const checkpoint: SeedCheckpoint = await growSeed(largeStage.outputs, {
         dataDir: keptDir,
         want: want - DEMO_INVOICES,
-        partitions,
+        filter,
         budgetSeconds: budgetMinutes * 60,
         parallel: SEED_PARALLEL,
         log: context.log,
@@ -251,7 +247,10 @@ export const suite: BenchSuite = {
       context.log(`answers: ${JSON.stringify(answers)}`);
       const results = await measure(context, small, large);
 
-      const which = partitions === 'all' ? 'every search item' : 'their search items in the partitions read';
+      const which =
+        partitions === 'all'
+          ? 'every search item and list entry'
+          : 'their search items and list entries in the key ranges read';
       return [
         {
           id: 'scale.invoices',
