@@ -261,7 +261,7 @@ export const suite: BenchSuite = {
         },
         {
           id: 'scale.seed.seconds',
-          label: `Seeding of the large table: ${checkpoint.invoices} invoices with ${which} (${searchItems} items), parallel BatchWriteItem, over every run that added some`,
+          label: `Seeding of the large table: ${checkpoint.invoices} invoices with ${which} (${searchItems} search items), parallel BatchWriteItem, over every run that added some`,
           unit: 's',
           samples: [Math.round(checkpoint.seconds)],
           inSummary: true,
