@@ -217,7 +217,7 @@ export function seedItems(
     items: [
       { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice, version: 1 },
       ...keys.invoiceListEntries(invoice).filter(listed),
-      ...searchItems.map((item) => ({ ...item })),
+      ...searchItems,
     ],
     searchItems,
   };

@@ -104,8 +104,15 @@ describe('invoice lists (ADR 0042)', () => {
 
   it('bring invoices stored by an earlier version back into every list once the migration has run', async () => {
     const db = stageDocumentClient();
+    const tableName = await ownTable(db);
+    const migrate = () =>
+      migrateInvoiceLists(
+        db,
+        tableName,
+        () => new Date(),
+        () => undefined,
+      );
     try {
-      const tableName = await ownTable(db);
       const supplier = { taxId: freshRuc(), name: 'Migración de Listas S.A.C.' };
       const { invoice: template } = await reviewFixture({
         client: COMPANY.taxId,
@@ -135,17 +142,7 @@ describe('invoice lists (ADR 0042)', () => {
       expect(await listed({ issuer: supplier.taxId })).toEqual([]);
       expect(await listed({ statuses: ['REJECTED'] })).toEqual([changed.id]);
 
-      expect(
-        await migrateInvoiceLists(
-          db,
-          tableName,
-          () => new Date(),
-          () => undefined,
-        ),
-      ).toEqual({
-        done: true,
-        migrated: 2,
-      });
+      expect(await migrate()).toEqual({ done: true, migrated: 2 });
 
       expect(await listed({ issuer: supplier.taxId })).toEqual([untouched.id, changed.id]);
       expect(await listed({ issuer: supplier.taxId, statuses: ['PENDING'] })).toEqual([untouched.id]);
@@ -161,20 +158,11 @@ describe('invoice lists (ADR 0042)', () => {
       }
 
       // Run again (a second deploy, a restart): it reads its state and stops; nothing moves.
-      expect(
-        await migrateInvoiceLists(
-          db,
-          tableName,
-          () => new Date(),
-          () => undefined,
-        ),
-      ).toEqual({
-        done: true,
-        migrated: 0,
-      });
+      expect(await migrate()).toEqual({ done: true, migrated: 0 });
       expect(await listed({ issuer: supplier.taxId })).toEqual([untouched.id, changed.id]);
-      await db.send(new DeleteTableCommand({ TableName: tableName }));
     } finally {
+      // A failed run leaves no table of its own behind on the stage's DynamoDB Local either.
+      await db.send(new DeleteTableCommand({ TableName: tableName }));
       db.destroy();
     }
   });
