@@ -3,10 +3,18 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MIRO_POSTING, SUNAT_CHECK } from '@portal/shared';
+import { MIRO_POSTING, RUNTIME_ENV, SUNAT_CHECK } from '@portal/shared';
 import { ROOT_DIR } from '../infra/local/config.js';
+import { READ_TRACE_SAMPLE_RATIO } from '../infra/lib/telemetry.js';
 import { launchLocalStage, type LaunchedStage } from '../infra/local/launch.js';
-import { evaluate, type BenchContext, type BenchStage, type BenchSuite, type FigureResult } from './lib/figures.js';
+import {
+  evaluate,
+  type BenchContext,
+  type BenchStage,
+  type BenchSuite,
+  type FigureResult,
+  type StageTracing,
+} from './lib/figures.js';
 import { renderMarkdown, renderSummary, type BenchReport } from './lib/report.js';
 
 /**
@@ -119,12 +127,20 @@ async function main(): Promise<void> {
   const repeats = options.repeats ?? (options.quick ? 2 : 5);
   const started = Date.now();
   let launched: Promise<LaunchedStage> | null = null;
+  let launchedTracing: StageTracing | null = null;
 
   const context: BenchContext = {
     repeats,
     quick: options.quick,
     log: (line) => console.log(`  ${line}`),
-    stage: async (): Promise<BenchStage> => {
+    stage: async (tracing: StageTracing = 'all'): Promise<BenchStage> => {
+      // A suite that asks for another tracing gets the stage started again with it, on the same data.
+      if (launched && launchedTracing !== tracing) {
+        const previous = launched;
+        launched = null;
+        await (await previous).stop();
+      }
+      launchedTracing = tracing;
       launched ??= launchLocalStage({
         dataDir: path.resolve(ROOT_DIR, process.env.BENCH_STAGE_DIR ?? '.local/bench-stage'),
         portBase: process.env.BENCH_PORT_BASE ?? '5000',
@@ -140,6 +156,8 @@ async function main(): Promise<void> {
           DISABLED_USERS_TTL_SECONDS: '60',
           [SUNAT_CHECK.timeScaleEnv]: String(SUNAT_CHECK.staleAfterSeconds),
           [MIRO_POSTING.timeScaleEnv]: String(MIRO_POSTING.retryBaseSeconds),
+          // The API's reads traced as AWS traces them (docs/adr/0041-trace-sampling.md), or all of them.
+          ...(tracing === 'aws' ? { [RUNTIME_ENV.readTraceSampleRatio]: String(READ_TRACE_SAMPLE_RATIO) } : {}),
         },
         // e.g. BENCH_STAGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=.local/profiles" profiles the handlers under load.
         nodeArgs: (process.env.BENCH_STAGE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),

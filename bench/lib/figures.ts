@@ -48,14 +48,23 @@ export interface BenchStage {
   readonly outputs: LocalOutputs;
 }
 
+/**
+ * How the stage traces: every invocation (what the cost suite prices and the tests read), or the API's reads in the
+ * ratio AWS traces them (docs/adr/0041-trace-sampling.md), for a suite that measures what a request costs there.
+ */
+export type StageTracing = 'all' | 'aws';
+
 export interface BenchContext {
   /** Repetitions of each measurement (min/median/max are taken over them). */
   readonly repeats: number;
   /** `--quick`: shorter load windows and fewer repetitions, for trying the harness (not for bench/results/summary.md). */
   readonly quick: boolean;
   log(line: string): void;
-  /** Starts the local stage on first use (fresh data), and returns the same one afterwards. */
-  stage(): Promise<BenchStage>;
+  /**
+   * Starts the local stage on first use, and returns the same one afterwards while the tracing asked (default all)
+   * is the same; another tracing starts it again on the same data.
+   */
+  stage(tracing?: StageTracing): Promise<BenchStage>;
 }
 
 export interface BenchSuite {

@@ -43,6 +43,12 @@ export const RUNTIME_ENV = {
    * worker's message) is always traced.
    */
   traceSampleRatio: 'PORTAL_TRACE_SAMPLE_RATIO',
+  /**
+   * The share (0 to 1) of the API's reads (GET routes and the not-found route) that start a trace, in place of
+   * traceSampleRatio for them: for a process that serves every route, the local stage (where it is unset but for the
+   * benches: every read traced, for the tests). AWS sets traceSampleRatio on each read's function instead.
+   */
+  readTraceSampleRatio: 'PORTAL_READ_TRACE_SAMPLE_RATIO',
   /** The domain of the group's intake addresses, `facturas+<RUC>@<domain>` (stage configuration; issue 24). */
   intakeMailDomain: 'INTAKE_MAIL_DOMAIN',
 } as const;

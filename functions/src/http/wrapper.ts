@@ -20,7 +20,7 @@ import {
 } from '@portal/shared';
 import { assertCallerEnabled } from './access-check.js';
 import { resolveCaller, type Caller } from './caller.js';
-import { logger, type Logger } from '../observability/logger.js';
+import { logger, withKeys, type RequestLog } from '../observability/logger.js';
 import { observability } from '../observability/observed.js';
 import { ATTR_TX_ID, annotate, telemetry } from '../observability/telemetry.js';
 import { parsePart } from './validation.js';
@@ -36,7 +36,7 @@ export interface HttpRequest<R extends RouteDef> {
   /** Null only on public routes. */
   readonly caller: R['auth'] extends 'jwt' ? Caller : null;
   readonly txId: string;
-  readonly log: Logger;
+  readonly log: RequestLog;
   readonly event: HttpEvent;
 }
 
@@ -107,7 +107,7 @@ export function byRouteKey(routes: readonly RouteDef[]): (event: HttpEvent) => R
 
 interface State {
   txId: string;
-  log: Logger;
+  log: RequestLog;
   started: number;
   route?: RouteDef;
 }
@@ -154,7 +154,7 @@ export function httpHandler<R extends RouteDef>(
       const event = request.event;
       const txId = txIdOf(event);
       annotate({ [ATTR_TX_ID]: txId });
-      const log = logger.createChild({ persistentKeys: { txId, routeKey: event.routeKey } });
+      const log = withKeys({ txId, routeKey: event.routeKey });
       states.set(event, { txId, started: Date.now(), log });
       if (!cameThroughCloudFront(event)) {
         log.warn('request without a valid origin-verify header: not sent through CloudFront', {

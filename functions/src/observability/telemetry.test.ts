@@ -302,6 +302,33 @@ describe('invocations', () => {
     expect(calls.map((s) => s.spanContext().traceId).sort()).toEqual(roots.map((s) => s.spanContext().traceId).sort());
   });
 
+  it("trace the API reads of a process serving every route in their own ratio, the rest in the function's", async () => {
+    // The local stage's stand-in for AWS's low ratio on each read's function: reads one in twenty, writes all.
+    const stage = setup({ PORTAL_READ_TRACE_SAMPLE_RATIO: '0.05' });
+    const serve = stage.telemetry.invocation(async (_event: unknown) => 'ok');
+    for (let i = 0; i < 400; i++) {
+      await serve({ routeKey: 'GET /invoices', requestContext: { http: { method: 'GET' } } });
+      await serve({ routeKey: '$default', requestContext: { http: { method: 'POST' } } });
+      await serve({ routeKey: 'POST /invoices', requestContext: { http: { method: 'POST' } } });
+    }
+    const named = (name: string) => stage.exporter.getFinishedSpans().filter((s) => s.name === name).length;
+    expect(named('GET /invoices')).toBeGreaterThan(5);
+    expect(named('GET /invoices')).toBeLessThan(45);
+    expect(named('$default')).toBeGreaterThan(5);
+    expect(named('$default')).toBeLessThan(45);
+    expect(named('POST /invoices')).toBe(400);
+
+    // Unset, every read is traced (the tests read the stage's traces); a function's own ratio still applies to all.
+    const all = setup();
+    await all.telemetry.invocation(async (_event: unknown) => 'ok')({ routeKey: 'GET /invoices' });
+    expect(all.exporter.getFinishedSpans().map((s) => s.name)).toEqual(['GET /invoices']);
+    const none = setup({ PORTAL_TRACE_SAMPLE_RATIO: '0', PORTAL_READ_TRACE_SAMPLE_RATIO: '1' });
+    const invoke = none.telemetry.invocation(async (_event: unknown) => 'ok');
+    await invoke({ routeKey: 'GET /invoices', requestContext: { http: { method: 'GET' } } });
+    await invoke({ routeKey: 'POST /invoices', requestContext: { http: { method: 'POST' } } });
+    expect(none.exporter.getFinishedSpans().map((s) => s.name)).toEqual(['GET /invoices']);
+  });
+
   it("follow the decision of the request that sent a worker's message, whatever the worker's ratio", async () => {
     const request = setup({ PORTAL_TRACE_SAMPLE_RATIO: '0' });
     const unsampled = request.telemetry.tracer.startSpan('GET /invoices');

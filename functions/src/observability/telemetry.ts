@@ -153,17 +153,50 @@ export function tracesEndpoint(env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
+/** A ratio's sampler: 0 to below 1 as a trace-id ratio, anything else (unset among them) all. */
+function ratioSampler(raw: string | undefined): Sampler {
+  const ratio = raw?.trim() ? Number(raw) : 1;
+  return Number.isFinite(ratio) && ratio >= 0 && ratio < 1
+    ? new TraceIdRatioBasedSampler(ratio)
+    : new AlwaysOnSampler();
+}
+
+/** Whether an invocation's span is one of the API's reads: a GET route, or the not-found route (`$default`). */
+function isApiRead(spanName: string, spanKind: SpanKind, attributes: Attributes): boolean {
+  return spanKind === SpanKind.SERVER && (spanName === '$default' || attributes[ATTR_HTTP_REQUEST_METHOD] === 'GET');
+}
+
+/**
+ * The API's reads in a ratio of their own, every other invocation in the function's: what AWS does with one function
+ * per route, the reads' functions given a low ratio, for a process that serves every route (the local stage).
+ */
+class ReadsApartSampler implements Sampler {
+  constructor(
+    private readonly reads: Sampler,
+    private readonly others: Sampler,
+  ) {}
+
+  shouldSample(...args: Parameters<Sampler['shouldSample']>): ReturnType<Sampler['shouldSample']> {
+    const [, , spanName, spanKind, attributes] = args;
+    return (isApiRead(spanName, spanKind, attributes) ? this.reads : this.others).shouldSample(...args);
+  }
+
+  toString(): string {
+    return `ReadsApart{reads=${this.reads.toString()}, others=${this.others.toString()}}`;
+  }
+}
+
 /**
  * Which invocations are traced (docs/adr/0041-trace-sampling.md): a parent's decision is followed (a worker continues
  * the request that sent its message, traced or not); a trace begun here is recorded in the function's ratio
- * (RUNTIME_ENV.traceSampleRatio, 1 when unset). The decision is by trace id, so every span of a trace agrees.
+ * (RUNTIME_ENV.traceSampleRatio, 1 when unset), or for the API's reads in RUNTIME_ENV.readTraceSampleRatio when it is
+ * set (the local stage's stand-in for the reads' functions' ratio). The decision is by trace id, so every span of a
+ * trace agrees.
  */
 export function samplerOf(env: NodeJS.ProcessEnv): Sampler {
-  const raw = env[RUNTIME_ENV.traceSampleRatio]?.trim();
-  const ratio = raw ? Number(raw) : 1;
-  const own =
-    Number.isFinite(ratio) && ratio >= 0 && ratio < 1 ? new TraceIdRatioBasedSampler(ratio) : new AlwaysOnSampler();
-  return new ParentBasedSampler({ root: own });
+  const own = ratioSampler(env[RUNTIME_ENV.traceSampleRatio]);
+  const reads = env[RUNTIME_ENV.readTraceSampleRatio];
+  return new ParentBasedSampler({ root: reads?.trim() ? new ReadsApartSampler(ratioSampler(reads), own) : own });
 }
 
 export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
