@@ -56,7 +56,7 @@ import {
   type SunatChecks,
 } from '../repositories/sunat-checks.js';
 import type { InvoiceRef, LinkedNote, NoteLinks } from '../repositories/note-links.js';
-import { newMiroOutboxRecord, type MiroOutbox } from '../repositories/miro-outbox.js';
+import { newMiroOutboxRecord, type MiroOutbox, type MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { loadInvoiceInReach, retryingInvoiceChange, type InvoicePath } from './invoice-access.js';
 import { invoiceForCaller } from './invoice-view.js';
 
@@ -182,17 +182,23 @@ export function makeInvoiceReview(deps: ReviewDeps) {
   }
 
   /**
-   * The invoice as the user sees it, with its office, SAP posting, SUNAT check and notes. `knownCheck` is the check
-   * the caller just committed with the invoice: the response shows that snapshot, not a check SUNAT's worker may
-   * already have closed since. What it shows is what the caller may read (invoice-view.ts).
+   * The invoice as the user sees it, with its office, SAP posting, SUNAT check and notes. `known` holds the SUNAT
+   * check or the MIRO record the caller just committed with the invoice: the response shows that snapshot (not read
+   * back), not a state SUNAT's or SAP's worker may already have moved it to since. What it shows is what the caller
+   * may read (invoice-view.ts).
    */
-  async function detail(caller: Caller, invoice: Invoice, knownCheck?: SunatCheckRecord): Promise<InvoiceDetail> {
+  async function detail(
+    caller: Caller,
+    invoice: Invoice,
+    known: { readonly check?: SunatCheckRecord; readonly record?: MiroOutboxRecord } = {},
+  ): Promise<InvoiceDetail> {
     const [officeLocation, record, check, original, notes] = await Promise.all([
       invoice.locationId ? store.officeLocation(invoice.client, invoice.locationId) : null,
-      invoice.approved && deps.miro
-        ? deps.miro.get(keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id))
-        : null,
-      knownCheck ??
+      known.record ??
+        (invoice.approved && deps.miro
+          ? deps.miro.get(keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id))
+          : null),
+      known.check ??
         (invoice.certStatus === 'PENDING' && deps.sunat ? deps.sunat.checks.get(sunatCheckKeyOf(invoice)) : null),
       originalOf(invoice),
       notesOf(invoice),
@@ -439,6 +445,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           outboxKey: outbox.pk,
         };
         const message = outgoingMessage('miroRequests', request, clock());
+        const record = newMiroOutboxRecord(before, by, now, miroGraceMs);
         const stored = await store.commit({
           before,
           after: {
@@ -457,21 +464,21 @@ export function makeInvoiceReview(deps: ReviewDeps) {
             ...(override ? { rucRiskOverride: override } : {}),
           },
           whileStatusIn: ['COMPLETED'],
-          create: newMiroOutboxRecord(before, by, now, miroGraceMs),
+          create: record,
           alsoPut: [outgoingItem(message)],
           alsoWrite: [...noteWrites, deps.miro.approvalWrite(before.client)],
           audit: override
             ? callerStamp(caller, 'APPROVED_DESPITE_RUC_RISK', override.reason)
             : callerStamp(caller, 'APPROVED'),
         });
-        return { stored, message };
+        return { stored, message, record };
       });
 
       // Sent now; if the send fails, the committed outgoing item stays for the relay (the outbox guarantee).
       await deps.outgoing.deliver([approved.message]);
       // The supplier hears of the approval from the MIRO worker, with SAP's document number.
       const { version: _version, ...plain } = approved.stored;
-      return detail(caller, plain);
+      return detail(caller, plain, { record: approved.record });
     },
 
     /**
@@ -567,7 +574,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
         await deps.outgoing.deliver([requested.message]);
       }
       const { version: _version, ...plain } = requested.stored;
-      return detail(caller, plain, requested.check);
+      return detail(caller, plain, { check: requested.check });
     },
 
     /**
