@@ -144,7 +144,8 @@ async function main(): Promise<void> {
       launched ??= launchLocalStage({
         dataDir: path.resolve(ROOT_DIR, process.env.BENCH_STAGE_DIR ?? '.local/bench-stage'),
         portBase: process.env.BENCH_PORT_BASE ?? '5000',
-        // Errors only: the stage's own logging would be part of what is measured. The disabled-accounts check
+        // Errors only, and no line per API request: the stage's own logging would be part of what is measured (in AWS
+        // the access log is API Gateway's, outside the functions). The disabled-accounts check
         // reads its item once a minute, as in AWS (the local stage's default is every second, for the tests). The
         // outbox sweeper's waits are AWS's too (the local stage shortens them for the tests, which would have it do
         // work AWS never does while a zip's messages queue up): an invoice still waiting for SUNAT is looked at again
@@ -153,6 +154,7 @@ async function main(): Promise<void> {
         // mark of a message sent at once can take longer than 4 s).
         env: {
           POWERTOOLS_LOG_LEVEL: 'ERROR',
+          LOCAL_API_ACCESS_LOG: 'off',
           DISABLED_USERS_TTL_SECONDS: '60',
           [SUNAT_CHECK.timeScaleEnv]: String(SUNAT_CHECK.staleAfterSeconds),
           [MIRO_POSTING.timeScaleEnv]: String(MIRO_POSTING.retryBaseSeconds),

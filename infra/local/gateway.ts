@@ -39,6 +39,8 @@ export interface GatewayOptions {
   readonly machineAudience?: (clientId: string) => Promise<boolean>;
   readonly webOrigins: readonly string[];
   readonly region: string;
+  /** One line per request on `log` (default true; LOCAL_API_ACCESS_LOG=off): what API Gateway's access log says. */
+  readonly accessLog?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -222,7 +224,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
     const send = (status: number, headers: Record<string, string>, body: string | Buffer) => {
       res.writeHead(status, { 'apigw-requestid': requestId, ...corsFor(origin), ...headers });
       res.end(body);
-      log(`${method} ${url.pathname} ${status} ${Date.now() - started}ms`);
+      if (options.accessLog !== false) log(`${method} ${url.pathname} ${status} ${Date.now() - started}ms`);
     };
     const json = (status: number, message: string) =>
       send(status, { 'content-type': 'application/json' }, JSON.stringify({ message }));

@@ -156,6 +156,7 @@ export async function startLocalStage(
       machineAudience: activeApiClient(DynamoDBDocumentClient.from(ddb), tableName),
       webOrigins,
       region,
+      accessLog: process.env.LOCAL_API_ACCESS_LOG !== 'off',
       log: (line) => log(`[api] ${line}`),
     });
     running.push(api);

@@ -588,6 +588,8 @@ function instrumentClient<C>(tracer: Tracer, client: C): C {
         },
       });
       const describe = async (metadata: CallMetadata | undefined) => {
+        // A call outside a recorded trace (a read not sampled) is described to no one.
+        if (!span.isRecording()) return;
         const region = instrumentable.config.region;
         const regionName = typeof region === 'function' ? await (region as () => Promise<unknown>)() : region;
         if (typeof regionName === 'string') span.setAttribute(ATTR.cloudRegion, regionName);
