@@ -127,13 +127,20 @@ export function benchInvoice(index: number, templates: readonly Invoice[]): Invo
 }
 
 /** The review-pool invoices among benchmark invoices [from, to), in order. */
-export function poolInvoices(from: number, to: number): { id: string; issuedAt: string }[] {
-  const pool: { id: string; issuedAt: string }[] = [];
+export function poolInvoices(from: number, to: number): PoolInvoice[] {
+  const pool: PoolInvoice[] = [];
   for (let index = Math.ceil(from / POOL_EVERY) * POOL_EVERY; index < to; index += POOL_EVERY) {
-    const { id, issuedAt } = poolInvoice(index, String(10_000_000 + index));
-    pool.push({ id, issuedAt });
+    const invoice = poolInvoice(index, String(10_000_000 + index));
+    pool.push({ id: invoice.id, issuedAt: invoice.issuedAt, invoice });
   }
   return pool;
+}
+
+/** A review-pool invoice: its number and date of issue, and the invoice as seeded. */
+export interface PoolInvoice {
+  readonly id: string;
+  readonly issuedAt: string;
+  readonly invoice: Invoice;
 }
 
 async function writeBatch(db: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]): Promise<void> {

@@ -6,7 +6,22 @@ import {
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { HEADERS, UploadTicket, dashboardMonth, isSearchHit, keys, searchTerms, uploadRoutes } from '@portal/shared';
+import {
+  HEADERS,
+  UploadTicket,
+  isSearchHit,
+  keys,
+  sapPostingCountsKey,
+  searchTerms,
+  uploadRoutes,
+  type Invoice,
+  type InvoiceAuditActor,
+  type ItemKey,
+} from '@portal/shared';
+import { auditEventOf, invoiceAuditWrite } from '../../functions/src/repositories/invoice-audit.js';
+import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
+import { listEntryWrites } from '../../functions/src/repositories/invoice-store.js';
+import { newMiroOutboxRecord } from '../../functions/src/repositories/miro-outbox.js';
 import {
   QUERY_BUDGET,
   planInvoiceQuery,
@@ -24,6 +39,7 @@ import {
   addBenchInvoices,
   benchSearchRead,
   poolInvoices,
+  type PoolInvoice,
 } from '../lib/api-seed.js';
 import type { BenchContext, BenchSuite, Figure } from '../lib/figures.js';
 import { runCalls, runLoad, type LoadRequest, type LoadResult } from '../lib/load.js';
@@ -86,11 +102,11 @@ const LABELS: Record<Endpoint, { endpoint: string; raw: string; wire?: string }>
   },
   complete: {
     endpoint: 'PUT invoice (completion)',
-    raw: 'TransactWriteItems: the invoice and its three counters',
+    raw: 'TransactWriteItems of the items the completion commits: the invoice, the list entries and counters it moves (none again), its audit record',
   },
   approve: {
     endpoint: 'POST approve',
-    raw: 'TransactWriteItems: the invoice, outbox, outgoing message and its three counters',
+    raw: 'TransactWriteItems of the items the approval commits: the invoice, the list entries and counters it moves, the SAP posting counts, the MIRO record, its outgoing message, its audit record',
   },
 };
 
@@ -303,62 +319,143 @@ function getFloor(
   };
 }
 
-/** Numbers the raw approve transactions' new items across the whole run. */
+/** Numbers the floor transactions' own items across the whole run. */
 let sequence = 0;
 
+/** Who the floor's audit records name. */
+const BENCH_ACTOR: InvoiceAuditActor = {
+  id: 'bench',
+  name: 'Benchmark',
+  email: null,
+  role: 'ADMIN',
+  signIn: 'PASSWORD',
+};
+
+/** A change the transaction floor writes as its endpoint does: a first completion, a completion again, an approval. */
+export type FloorChange = 'complete' | 'completeAgain' | 'approve';
+
+/** A write of a transaction, as the document client takes it. */
+export type DocWrite = Record<string, { TableName: string } & Record<string, unknown>>;
+
+/** The invoice before and after the endpoint's change (the completion's fields as the measurement sends them). */
+function floorChange(seeded: Invoice, change: FloorChange, completion: CompletionFields): [Invoice, Invoice] {
+  const completed: Invoice = {
+    ...seeded,
+    status: 'COMPLETED',
+    officeId: completion.office.office,
+    locationId: completion.office.id,
+    responsible: completion.employee,
+  };
+  if (change === 'complete') return [seeded, completed];
+  if (change === 'completeAgain') return [completed, completed];
+  return [completed, { ...completed, status: 'ACCEPTED', approved: true }];
+}
+
+export interface CompletionFields {
+  readonly employee: Invoice['responsible'] & object;
+  readonly office: { readonly id: string; readonly office: string };
+}
+
 /**
- * The smallest transaction of the same items the endpoint writes: the invoice (kept as it is, a marker attribute
- * set under an existence condition), the three counter items a change of status moves (the company's dashboard of
- * the month and of all time, which holds its invoice counts, and the supplier's counts), and for approve two new items (in
- * place of its outbox record and outgoing message). The counter items get a benchmark-only attribute, which
- * neither the dashboard nor the counts read.
+ * The floor's writes for one invoice (see transactionFloor): `own` is the partition of its own items, `now` the
+ * time it writes.
+ */
+export function floorWrites(
+  table: string,
+  seeded: Invoice,
+  change: FloorChange,
+  completion: CompletionFields,
+  own: string,
+  now: Date,
+): DocWrite[] {
+  const [before, after] = floorChange(seeded, change, completion);
+  const marker = (Key: unknown): DocWrite => ({
+    Update: {
+      TableName: table,
+      Key,
+      UpdateExpression: 'ADD benchFloorWrites :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  });
+  const writes = (list: readonly unknown[]) => list as unknown as DocWrite[];
+  // Every list entry of an invoice has the same sort key: its list's partition keeps them apart under `own`.
+  const entryOf = (key: unknown) => `${(key as ItemKey).pk}#${(key as ItemKey).sk}`;
+  const audit = writes([
+    invoiceAuditWrite(
+      table,
+      after,
+      auditEventOf(
+        { actor: BENCH_ACTOR, action: change === 'approve' ? 'APPROVED' : 'COMPLETED', txId: own },
+        before,
+        after,
+        now.toISOString(),
+      ),
+    ),
+  ])[0]!;
+  const list: DocWrite[] = [
+    {
+      Update: {
+        TableName: table,
+        Key: keys.invoice(BENCH_SUPPLIER.taxId, 'FACTURA', seeded.id),
+        UpdateExpression: 'SET benchFloorAt = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+      },
+    },
+    ...writes(listEntryWrites(table, before, after)).map((write): DocWrite =>
+      write.Delete
+        ? {
+            Delete: {
+              TableName: table,
+              Key: { pk: own, sk: `${entryOf(write.Delete.Key)}#DELETE` },
+            },
+          }
+        : {
+            Put: { TableName: table, Item: { ...(write.Put!.Item as object), pk: own, sk: entryOf(write.Put!.Item) } },
+          },
+    ),
+    ...writes(invoiceCounterUpdates(table, [{ before, after }])).map((write) => marker(write.Update!.Key)),
+    { Put: { ...audit.Put!, Item: { ...(audit.Put!.Item as object), pk: own } } },
+  ];
+  if (change === 'approve') {
+    const record = newMiroOutboxRecord(after, BENCH_ACTOR.id, now, 0);
+    list.push(
+      {
+        Put: {
+          TableName: table,
+          Item: { ...record, pk: own, sk: 'OUTBOX' },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: { TableName: table, Item: { pk: own, sk: 'OUTGOING', body: JSON.stringify({ outboxKey: record.pk }) } },
+      },
+      marker(sapPostingCountsKey(after.client)),
+    );
+  }
+  return list;
+}
+
+/**
+ * The transaction the endpoint commits for the same change, item for item (invoice-store.ts `commit`, built by its
+ * own functions): the invoice (a marker attribute set under an existence condition), the list entries the change
+ * moves (ADR 0042: each Delete and Put under a key of the benchmark's own, so that no list changes), the counters it
+ * moves and, for the approval, the company's SAP posting counts (a benchmark-only attribute, which neither the
+ * dashboard nor the counts read), its audit record, and for the approval the MIRO record and its outgoing message
+ * (under the benchmark's keys).
  */
 function transactionFloor(
   db: DynamoDBDocumentClient,
   outputs: LocalOutputs,
   raw: Raw,
-  nextInvoice: () => { id: string; issuedAt: string },
-  withOutbox: boolean,
+  nextInvoice: () => PoolInvoice,
+  change: FloorChange,
+  completion: CompletionFields,
 ): Floor {
   const table = outputs.tableName;
-  const items = () => {
-    const invoice = nextInvoice();
-    const counter = (Key: { pk: string; sk: string }) => ({
-      Update: {
-        TableName: table,
-        Key,
-        UpdateExpression: 'ADD benchFloorWrites :one',
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    });
-    const list: Record<string, { TableName: string } & Record<string, unknown>>[] = [
-      {
-        Update: {
-          TableName: table,
-          Key: keys.invoice(BENCH_SUPPLIER.taxId, 'FACTURA', invoice.id),
-          UpdateExpression: 'SET benchFloorAt = :now',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':now': new Date().toISOString() },
-        },
-      },
-      counter(keys.dashboard(BENCH_CLIENT.taxId, dashboardMonth(invoice.issuedAt))),
-      // The company's dashboard of all time holds its invoice counts too (keys.invoiceCounts).
-      counter(keys.dashboard(BENCH_CLIENT.taxId, 'ALL')),
-      counter(keys.invoiceCounts('SUPPLIER', BENCH_SUPPLIER.taxId)),
-    ];
-    if (withOutbox) {
-      sequence += 1;
-      for (const kind of ['OUTBOX', 'OUTGOING']) {
-        list.push({
-          Put: {
-            TableName: table,
-            Item: { pk: `BENCHFLOOR#${sequence}`, sk: kind, invoiceId: invoice.id },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        });
-      }
-    }
-    return list;
+  const items = (): DocWrite[] => {
+    sequence += 1;
+    return floorWrites(table, nextInvoice().invoice, change, completion, `BENCHFLOOR#${sequence}`, new Date());
   };
   const toWire = (item: Record<string, Record<string, unknown>>) =>
     Object.fromEntries(
@@ -497,7 +594,7 @@ async function measure(
   outputs: LocalOutputs,
   api: Api,
   raw: Raw,
-  pool: readonly { id: string; issuedAt: string }[],
+  pool: readonly PoolInvoice[],
 ): Promise<Measured> {
   const db = DynamoDBDocumentClient.from(
     new DynamoDBClient({
@@ -619,7 +716,10 @@ async function measure(
           headers: { ...api.headers, 'content-type': 'application/json' },
           body: completion,
         }),
-        transactionFloor(db, outputs, raw, cycle(pool), false),
+        transactionFloor(db, outputs, raw, cycle(pool), index === 0 ? 'complete' : 'completeAgain', {
+          employee,
+          office,
+        }),
         { amount: pool.length },
       );
     }
@@ -632,7 +732,7 @@ async function measure(
       await sample(
         'approve',
         () => ({ method: 'POST', path: `${invoicePath(next().id)}/approve`, headers: api.headers }),
-        transactionFloor(db, outputs, raw, cycle(part), true),
+        transactionFloor(db, outputs, raw, cycle(part), 'approve', { employee, office }),
         { amount: part.length },
       );
     }
