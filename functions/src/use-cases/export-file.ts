@@ -201,14 +201,23 @@ async function writeCsv<T>({ columns, rows, output, onProgress }: ExportFileOpti
  * peaked at 295 MB (issue 25). After each page, the writer waits until the entry has taken in what it was given,
  * which holds the rows to the pace of the output: the same peak whatever the row count.
  */
-async function zipCaughtUp(sheet: unknown): Promise<void> {
+async function zipCaughtUp(sheet: unknown, zip: unknown, output: Writable): Promise<void> {
   // The entry is archiver's PassThrough of the readable-stream package, whose state is not exposed as Node's is.
   type Entry = Writable & { readonly _writableState?: { readonly needDrain?: boolean } };
   const pipes = (sheet as { stream: { pipes?: readonly Entry[] } }).stream.pipes ?? [];
   for (const pipe of pipes) {
     if (pipe.writableNeedDrain ?? pipe._writableState?.needDrain) await once(pipe, 'drain');
   }
+  // archiver pushes what it compressed to its readable side whatever push() answers: while the output holds more than
+  // it takes, the archive's own buffer would grow with the rows. Wait for the output until that buffer is small.
+  const archived = zip as { readonly _readableState?: { readonly length?: number } };
+  while ((archived._readableState?.length ?? 0) > ZIP_BACKLOG_BYTES && output.writableNeedDrain) {
+    await once(output, 'drain');
+  }
 }
+
+/** What the archive may hold compressed before the writer waits for the output (one part of an S3 upload is 5 MB). */
+const ZIP_BACKLOG_BYTES = 256 * 1024;
 
 async function writeXlsx<T>({ list, columns, rows, output, onProgress }: ExportFileOptions<T>): Promise<number> {
   // Inline strings (no shared-strings table kept in memory); styles for the number and date formats.
@@ -237,7 +246,7 @@ async function writeXlsx<T>({ list, columns, rows, output, onProgress }: ExportF
       });
       sheet.addRow(values).commit();
     }
-    await zipCaughtUp(sheet);
+    await zipCaughtUp(sheet, (workbook as unknown as { zip: unknown }).zip, output);
     count += page.length;
     await onProgress?.(count);
   }
