@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import {
   INVOICE_STATUS_LABELS,
   QUEUES,
@@ -11,6 +11,7 @@ import {
   limaDayOf,
   openAcquirerConformity,
   computePayment,
+  keys,
   type Invoice,
   type InvoicePayment,
 } from '@portal/shared';
@@ -34,9 +35,33 @@ export async function moveStageClock(days: number): Promise<void> {
   await advanceStageClock(stage().dataDir, days * 86_400);
 }
 
-/** Puts the test stage's clock back on real time. */
+/**
+ * Puts the test stage's clock back on real time, and takes out of the feeds what was registered while it ran ahead.
+ * The feeds show their newest notices first, RECENT_LIMIT of them: notices dated days ahead (the conformity job's
+ * reminders for every open clock of the table, other files' invoices among them) would stay on top of the demo
+ * staff's feed and hide the notices other test files wait for. A real stage's clock never goes back, so none of its
+ * notices is ever dated ahead.
+ */
 export async function putStageClockBack(): Promise<void> {
   await resetStageClock(stage().dataDir);
+  const { region, endpoints, tableName } = stage();
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials }));
+  const now = new Date().toISOString();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: 'begins_with(sk, :notice) AND registeredAt > :now',
+        ExpressionAttributeValues: { ':notice': keys.notificationPrefix, ':now': now },
+        ProjectionExpression: 'pk, sk',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) await db.send(new DeleteCommand({ TableName: tableName, Key: item }));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  db.destroy();
 }
 
 /** Runs the stage's AcquirerConformityClock job now (it also runs on its timer) and waits for that run to end. */
