@@ -2,14 +2,14 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { keys, sapPostingCountsKey, type Invoice } from '@portal/shared';
+import { keys, sapPostingCountsKey } from '@portal/shared';
 import { newMiroOutboxRecord } from '../../functions/src/repositories/miro-outbox.js';
 import { outgoingItem, outgoingMessage } from '../../functions/src/repositories/outgoing.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
 import { sapPostingCountsWrite } from '../../functions/src/repositories/miro-outbox.js';
 import { EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
 import { BENCH_CLIENT, poolInvoices } from '../lib/api-seed.js';
-import { floorWrites, type DocWrite, type FloorChange } from './api.js';
+import { floorChange, floorWrites, type DocWrite, type FloorChange } from './api.js';
 
 const TABLE = 'bench-table';
 const completion = { employee: EMPLOYEES[BENCH_CLIENT.taxId]![0]!, office: OFFICE_LOCATIONS[BENCH_CLIENT.taxId]![0]! };
@@ -21,19 +21,7 @@ async function endpointWrites(change: FloorChange): Promise<DocWrite[]> {
   const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
   const mock = mockClient(db);
   mock.on(TransactWriteCommand).resolves({});
-  const completed: Invoice = {
-    ...seeded,
-    status: 'COMPLETED',
-    officeId: completion.office.office,
-    locationId: completion.office.id,
-    responsible: completion.employee,
-  };
-  const [before, after] =
-    change === 'complete'
-      ? [seeded, completed]
-      : change === 'completeAgain'
-        ? [completed, completed]
-        : [completed, { ...completed, status: 'ACCEPTED' as const, approved: true }];
+  const [before, after] = floorChange(seeded, change, completion);
   const actor = { id: 'u', name: 'U', email: null, role: 'MANAGER' as const, signIn: 'PASSWORD' as const };
   await makeInvoiceStore(db, TABLE, () => now).commit({
     before: { ...before, version: 1 },

@@ -338,7 +338,7 @@ export type FloorChange = 'complete' | 'completeAgain' | 'approve';
 export type DocWrite = Record<string, { TableName: string } & Record<string, unknown>>;
 
 /** The invoice before and after the endpoint's change (the completion's fields as the measurement sends them). */
-function floorChange(seeded: Invoice, change: FloorChange, completion: CompletionFields): [Invoice, Invoice] {
+export function floorChange(seeded: Invoice, change: FloorChange, completion: CompletionFields): [Invoice, Invoice] {
   const completed: Invoice = {
     ...seeded,
     status: 'COMPLETED',
