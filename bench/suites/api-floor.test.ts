@@ -2,11 +2,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { keys, sapPostingCountsKey } from '@portal/shared';
-import { newMiroOutboxRecord } from '../../functions/src/repositories/miro-outbox.js';
+import { keys } from '@portal/shared';
+import { newMiroOutboxRecord, sapPostingCounts } from '../../functions/src/repositories/miro-outbox.js';
 import { outgoingItem, outgoingMessage } from '../../functions/src/repositories/outgoing.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
-import { sapPostingCountsWrite } from '../../functions/src/repositories/miro-outbox.js';
 import { EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
 import { BENCH_CLIENT, poolInvoices } from '../lib/api-seed.js';
 import { floorChange, floorWrites, type DocWrite, type FloorChange } from './api.js';
@@ -31,7 +30,7 @@ async function endpointWrites(change: FloorChange): Promise<DocWrite[]> {
       ? {
           create: newMiroOutboxRecord(after, 'u', now, 0),
           alsoPut: [outgoingItem(outgoingMessage('miroRequests', { invoiceId: after.id }, now))],
-          alsoWrite: [sapPostingCountsWrite(TABLE, after.client, { open: 1 })],
+          alsoCount: [sapPostingCounts(after.client, { open: 1 })],
         }
       : {}),
     audit: { actor, action: change === 'approve' ? 'APPROVED' : 'COMPLETED', txId: 't' },
@@ -61,7 +60,6 @@ describe("the approval's and the completion's transaction floor", () => {
     const floor = floorWrites(TABLE, seeded, 'approve', completion, 'BENCHFLOOR#1', now);
     const marked = [
       keys.invoice(seeded.supplierId, seeded.type, seeded.id).pk,
-      sapPostingCountsKey(seeded.client).pk,
       keys.dashboard(seeded.client, 'ALL').pk,
     ];
     for (const write of floor) {

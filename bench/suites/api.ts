@@ -11,7 +11,6 @@ import {
   UploadTicket,
   isSearchHit,
   keys,
-  sapPostingCountsKey,
   searchTerms,
   uploadRoutes,
   type Invoice,
@@ -21,7 +20,7 @@ import {
 import { auditEventOf, invoiceAuditWrite } from '../../functions/src/repositories/invoice-audit.js';
 import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
 import { listEntryWrites } from '../../functions/src/repositories/invoice-store.js';
-import { newMiroOutboxRecord } from '../../functions/src/repositories/miro-outbox.js';
+import { countsDelta, newMiroOutboxRecord, sapPostingCounts } from '../../functions/src/repositories/miro-outbox.js';
 import {
   QUERY_BUDGET,
   planInvoiceQuery,
@@ -106,7 +105,7 @@ const LABELS: Record<Endpoint, { endpoint: string; raw: string; wire?: string }>
   },
   approve: {
     endpoint: 'POST approve',
-    raw: 'TransactWriteItems of the items the approval commits: the invoice, the list entries and counters it moves, the SAP posting counts, the MIRO record, its outgoing message, its audit record',
+    raw: 'TransactWriteItems of the items the approval commits: the invoice, the list entries and counters it moves (the SAP posting count with them), the MIRO record, its outgoing message, its audit record',
   },
 };
 
@@ -414,7 +413,14 @@ export function floorWrites(
             Put: { TableName: table, Item: { ...(write.Put!.Item as object), pk: own, sk: entryOf(write.Put!.Item) } },
           },
     ),
-    ...writes(invoiceCounterUpdates(table, [{ before, after }])).map((write) => marker(write.Update!.Key)),
+    // The approval's SAP posting count is ADDed in the update of the company's counters (ADR 0043).
+    ...writes(
+      invoiceCounterUpdates(
+        table,
+        [{ before, after }],
+        change === 'approve' ? [sapPostingCounts(after.client, countsDelta(null, 'PENDING'))] : [],
+      ),
+    ).map((write) => marker(write.Update!.Key)),
     { Put: { ...audit.Put!, Item: { ...(audit.Put!.Item as object), pk: own } } },
   ];
   if (change === 'approve') {
@@ -430,7 +436,6 @@ export function floorWrites(
       {
         Put: { TableName: table, Item: { pk: own, sk: 'OUTGOING', body: JSON.stringify({ outboxKey: record.pk }) } },
       },
-      marker(sapPostingCountsKey(after.client)),
     );
   }
   return list;
@@ -440,7 +445,7 @@ export function floorWrites(
  * The transaction the endpoint commits for the same change, item for item (invoice-store.ts `commit`, built by its
  * own functions): the invoice (a marker attribute set under an existence condition), the list entries the change
  * moves (ADR 0042: each Delete and Put under a key of the benchmark's own, so that no list changes), the counters it
- * moves and, for the approval, the company's SAP posting counts (a benchmark-only attribute, which neither the
+ * moves, the approval's SAP posting count among them (ADR 0043; a benchmark-only attribute, which neither the
  * dashboard nor the counts read), its audit record, and for the approval the MIRO record and its outgoing message
  * (under the benchmark's keys).
  */

@@ -2,6 +2,7 @@ import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   emptySapPostingCounts,
+  sapPostingCountsKey,
   employeeWordItems,
   invoiceCounterDeltas,
   invoiceSearchItems,
@@ -64,8 +65,6 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
   const world = buildWorld();
   const items: Item[] = [];
   for (const client of CLIENTS) items.push({ ...keys.client(client.taxId), ...client });
-  // No MIRO record yet: each company's SAP posting counts start exact, and every move keeps them so.
-  for (const client of CLIENTS) items.push({ ...emptySapPostingCounts(client.taxId) });
   for (const supplier of [...SUPPLIERS, NO_HABIDO_SUPPLIER]) {
     items.push({ ...keys.supplier(supplier.taxId), ...keys.supplierIndexes(supplier), ...supplier });
   }
@@ -152,6 +151,14 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
   const counters = invoiceCounterDeltas(world.invoices.map((invoice) => ({ before: null, after: invoice }))).map(
     ({ key, delta }) => ({ ...key, ...delta }),
   );
+  // No MIRO record yet: each company's SAP posting counts (on its all-time counters, ADR 0043) start exact, and
+  // every move keeps them so.
+  for (const client of CLIENTS) {
+    const key = sapPostingCountsKey(client.taxId);
+    const counter = counters.find((item) => item.pk === key.pk && item.sk === key.sk);
+    if (counter) Object.assign(counter, emptySapPostingCounts());
+    else counters.push({ ...key, ...emptySapPostingCounts() });
+  }
   items.push(...counters);
   return items;
 }

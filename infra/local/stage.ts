@@ -5,6 +5,7 @@ import { BUCKETS, TABLE, localName, type QueueKey, type WebConfig } from '@porta
 import { offsetFileClock } from '../../functions/src/adapters/clock.js';
 import { makeApiClientRepository } from '../../functions/src/repositories/api-clients.js';
 import { migrateInvoiceLists } from '../../functions/src/jobs/invoice-list-migration.js';
+import { foldSapPostingCounts } from '../../functions/src/jobs/sap-posting-counts-fold.js';
 import type { LocalStageConfig } from './config.js';
 import { localEnvironment, provisionedEnvironment } from './environment.js';
 import { startGateway } from './gateway.js';
@@ -145,6 +146,8 @@ export async function startLocalStage(
     // migrated it reads its state and stops.
     const migration = await migrateInvoiceLists(DynamoDBDocumentClient.from(ddb), tableName, stageClock, log);
     if (migration.migrated > 0) log(`Listas de comprobantes migradas: ${migration.migrated} comprobantes.`);
+    // A data directory of an earlier version kept the SAP posting counts on an item of their own (ADR 0043).
+    await foldSapPostingCounts(DynamoDBDocumentClient.from(ddb), tableName);
 
     const poolIssuer = issuer(cognito.endpoint, identity.userPoolId);
     const api = await startGateway({

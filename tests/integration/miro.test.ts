@@ -20,6 +20,7 @@ import {
   keys,
   routes,
   sapPostingCountsKey,
+  sapPostingCountsOf,
   withCheckDigit,
   type Invoice,
   type InvoiceDetail,
@@ -161,7 +162,7 @@ async function countsMatchIndex(client: string = COMPANY.taxId) {
   return until(
     `the SAP posting counts of ${client} to match its index`,
     async () => {
-      const counts = await table().get(sapPostingCountsKey(client));
+      const counts = sapPostingCountsOf((await table().get(sapPostingCountsKey(client))) ?? undefined);
       // Every open record sorts before the year 9999: the "late" count of all of them.
       const index = await outbox.countLateAndFailed(client, new Date('9999-12-31T00:00:00Z'));
       const read = { open: counts?.open, failed: counts?.failed, exact: counts?.exact };

@@ -118,7 +118,7 @@ function world(approval: { traceparent?: string } = {}) {
     retry: async () => false,
     countLateAndFailed: async () => ({ late: 0, failed: 0 }),
     countLate: async () => 0,
-    approvalWrite: () => {
+    approvalCount: () => {
       throw new Error('no approval here');
     },
     conformityLines: async () => [

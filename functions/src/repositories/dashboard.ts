@@ -4,6 +4,7 @@ import {
   EMPTY_DASHBOARD,
   keys,
   sapPostingCountsKey,
+  sapPostingCountsOf,
   type ItemKey,
   type SapPostingCounts,
 } from '@portal/shared';
@@ -13,7 +14,8 @@ export interface DashboardRepository {
   getCounts(client: string, period: string | 'ALL'): Promise<DashboardCounts>;
   /**
    * The same counters and, read with them in one request, the company's SAP posting counts (null: never written,
-   * shared/src/data/sap-posting-counts.ts).
+   * shared/src/data/sap-posting-counts.ts). All time, they are one item: a GetItem; for a month, a BatchGetItem of
+   * the month's counters and the all-time item.
    */
   getCountsAndPostings(
     client: string,
@@ -37,6 +39,10 @@ export function makeDashboardRepository(db: DynamoDBDocumentClient, table: strin
     async getCountsAndPostings(client, period) {
       const countsKey = keys.dashboard(client, period);
       const postingsKey = sapPostingCountsKey(client);
+      if (period === 'ALL') {
+        const { Item } = await db.send(new GetCommand({ TableName: table, Key: countsKey }));
+        return { counts: countsOf(Item), postings: sapPostingCountsOf(Item) };
+      }
       const found: Record<string, unknown>[] = [];
       let pending: ItemKey[] = [countsKey, postingsKey];
       for (let attempt = 1; pending.length > 0; attempt++) {
@@ -47,13 +53,7 @@ export function makeDashboardRepository(db: DynamoDBDocumentClient, table: strin
         pending = (result.UnprocessedKeys?.[table]?.Keys ?? []) as ItemKey[];
       }
       const itemOf = (key: ItemKey) => found.find((item) => item.pk === key.pk && item.sk === key.sk);
-      const postings = itemOf(postingsKey);
-      return {
-        counts: countsOf(itemOf(countsKey)),
-        postings: postings
-          ? { open: Number(postings.open ?? 0), failed: Number(postings.failed ?? 0), exact: postings.exact === true }
-          : null,
-      };
+      return { counts: countsOf(itemOf(countsKey)), postings: sapPostingCountsOf(itemOf(postingsKey)) };
     },
   };
 }

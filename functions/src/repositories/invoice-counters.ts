@@ -1,5 +1,5 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { invoiceCounterDeltas, type CountableInvoice } from '@portal/shared';
+import { invoiceCounterDeltas, type CounterDelta, type CountableInvoice } from '@portal/shared';
 
 /** One invoice's move between two states (null: not there, or no longer counted). */
 export interface InvoiceCountChange {
@@ -7,21 +7,40 @@ export interface InvoiceCountChange {
   readonly after: CountableInvoice | null;
 }
 
+/** The ADD update of one counter item by its delta (DynamoDB document-client shape, as the stores write them). */
+export function counterUpdate(table: string, { key, delta }: CounterDelta): TransactWriteItem {
+  const names = Object.keys(delta);
+  return {
+    Update: {
+      TableName: table,
+      Key: key,
+      UpdateExpression: `ADD ${names.map((_, i) => `#c${i} :d${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#c${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:d${i}`, delta[name]])),
+    },
+  } as unknown as TransactWriteItem;
+}
+
 /**
  * The ADD updates of every counter the changes of one transaction move (the dashboard of each company,
- * the list's totals per company and per supplier: shared/src/rules/invoice-counts.ts), one per item.
+ * the list's totals per company and per supplier: shared/src/rules/invoice-counts.ts), one per item, with `also`
+ * (other counts the same transaction moves, such as the company's SAP posting counts on its dashboard counters)
+ * merged into the update of its item: a transaction cannot write one item twice.
  */
-export function invoiceCounterUpdates(table: string, changes: readonly InvoiceCountChange[]): TransactWriteItem[] {
-  return invoiceCounterDeltas(changes).map(({ key, delta }) => {
-    const names = Object.keys(delta);
-    return {
-      Update: {
-        TableName: table,
-        Key: key,
-        UpdateExpression: `ADD ${names.map((_, i) => `#c${i} :d${i}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#c${i}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:d${i}`, delta[name]])),
-      },
-    } as unknown as TransactWriteItem;
+export function invoiceCounterUpdates(
+  table: string,
+  changes: readonly InvoiceCountChange[],
+  also: readonly CounterDelta[] = [],
+): TransactWriteItem[] {
+  const items = new Map<string, CounterDelta>();
+  for (const { key, delta } of [...invoiceCounterDeltas(changes), ...also]) {
+    const id = `${key.pk}|${key.sk}`;
+    const merged: Record<string, number> = { ...items.get(id)?.delta };
+    for (const [name, by] of Object.entries(delta)) merged[name] = (merged[name] ?? 0) + by;
+    items.set(id, { key, delta: merged });
+  }
+  return [...items.values()].flatMap(({ key, delta }) => {
+    const moved = Object.fromEntries(Object.entries(delta).filter(([, by]) => by !== 0));
+    return Object.keys(moved).length > 0 ? [counterUpdate(table, { key, delta: moved })] : [];
   });
 }

@@ -16,6 +16,7 @@ import {
   OfficeLocation,
   keys,
   type ConformityFacts,
+  type CounterDelta,
   type ConformityKind,
   type InvoiceStatus,
 } from '@portal/shared';
@@ -53,6 +54,11 @@ export interface InvoiceChange {
    * note-links.ts); if one fails, the change is refused as moved (InvoiceChangedError).
    */
   readonly alsoWrite?: readonly TransactWriteItem[];
+  /**
+   * Other counts the change moves (the approval's SAP posting counts, ADR 0043), ADDed in the same update as the
+   * invoice's own counters when they share an item.
+   */
+  readonly alsoCount?: readonly CounterDelta[];
 }
 
 export interface ConditionalPut {
@@ -227,7 +233,7 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
         } as unknown as TransactWriteItem);
       }
       items.push(...listEntryWrites(table, change.before, change.after));
-      items.push(...invoiceCounterUpdates(table, [{ before: change.before, after: change.after }]));
+      items.push(...invoiceCounterUpdates(table, [{ before: change.before, after: change.after }], change.alsoCount));
       // The header's counts of conversations waiting on the supplier or the staff (issue 23).
       items.push(...waitingCounterUpdates(table, change.after, change.before.conversation, change.after.conversation));
       items.push(...(change.alsoWrite ?? []));

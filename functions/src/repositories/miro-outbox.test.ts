@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { sapPostingCountsKey } from '@portal/shared';
 import { countsDelta, sapPostingCountsWrite } from './miro-outbox.js';
 
 describe("a company's SAP posting counts", () => {
@@ -15,18 +14,18 @@ describe("a company's SAP posting counts", () => {
     expect(countsDelta('POSTED', 'POSTED')).toEqual({});
   });
 
-  it("are ADDed on the company's item, only what moves", () => {
+  it("are ADDed on the company's all-time dashboard counters, only what moves", () => {
     expect(sapPostingCountsWrite('table', '20100070970', { open: -1, failed: 1 })).toEqual({
       Update: {
         TableName: 'table',
-        Key: sapPostingCountsKey('20100070970'),
-        UpdateExpression: 'ADD #open :open, #failed :failed',
-        ExpressionAttributeNames: { '#open': 'open', '#failed': 'failed' },
-        ExpressionAttributeValues: { ':open': -1, ':failed': 1 },
+        Key: { pk: 'DASHBOARD#20100070970', sk: 'PERIOD#ALL' },
+        UpdateExpression: 'ADD #c0 :d0, #c1 :d1',
+        ExpressionAttributeNames: { '#c0': 'sapPostingsOpen', '#c1': 'sapPostingsFailed' },
+        ExpressionAttributeValues: { ':d0': -1, ':d1': 1 },
       },
     });
     expect(sapPostingCountsWrite('table', '20100070970', { open: 1 })).toMatchObject({
-      Update: { UpdateExpression: 'ADD #open :open', ExpressionAttributeValues: { ':open': 1 } },
+      Update: { ExpressionAttributeNames: { '#c0': 'sapPostingsOpen' }, ExpressionAttributeValues: { ':d0': 1 } },
     });
   });
 });

@@ -1,9 +1,17 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TABLE, keys, sapPostingCountsKey, type ConformityKind } from '@portal/shared';
+import {
+  TABLE,
+  keys,
+  sapPostingCountsDelta,
+  sapPostingCountsKey,
+  type ConformityKind,
+  type CounterDelta,
+} from '@portal/shared';
 import type { SapDocument } from '../adapters/sap.js';
 import { traceContextNow } from '../observability/telemetry.js';
 import { dueSortKey, makeDueRecords, type RecordKey, type UpdateInput } from './due-records.js';
+import { counterUpdate } from './invoice-counters.js';
 import type { OutgoingMessage } from './outgoing.js';
 
 /**
@@ -97,25 +105,21 @@ export function countsDelta(from: OutboxState | null, to: OutboxState | null): {
   return { ...(before ? { [before]: -1 } : {}), ...(after ? { [after]: 1 } : {}) };
 }
 
+/** A move's change of the company's SAP posting counts, on its all-time dashboard counters (ADR 0043). */
+export function sapPostingCounts(client: string, delta: { open?: number; failed?: number }): CounterDelta {
+  return { key: sapPostingCountsKey(client), delta: sapPostingCountsDelta(delta) };
+}
+
 /**
  * The update of a company's SAP posting counts by `delta`, for the transaction that moves the record (DynamoDB
- * document-client shape, as invoice-store.ts writes them). ADD creates the item at the first move.
+ * document-client shape, as invoice-store.ts writes them). ADD creates the attributes at the first move.
  */
 export function sapPostingCountsWrite(
   table: string,
   client: string,
   delta: { open?: number; failed?: number },
 ): TransactWriteItem {
-  const moved = (['open', 'failed'] as const).filter((name) => (delta[name] ?? 0) !== 0);
-  return {
-    Update: {
-      TableName: table,
-      Key: sapPostingCountsKey(client),
-      UpdateExpression: `ADD ${moved.map((name) => `#${name} :${name}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(moved.map((name) => [`#${name}`, name])),
-      ExpressionAttributeValues: Object.fromEntries(moved.map((name) => [`:${name}`, delta[name]])),
-    },
-  } as unknown as TransactWriteItem;
+  return counterUpdate(table, sapPostingCounts(client, delta));
 }
 
 /** What SAP's MIRO line needs of an HES or MIGO. */
@@ -209,8 +213,11 @@ export function makeMiroOutbox(db: DynamoDBDocumentClient, table: string) {
   return {
     get,
 
-    /** The approval's update of the company's counts, beside the record it creates (newMiroOutboxRecord). */
-    approvalWrite: (client: string) => sapPostingCountsWrite(table, client, countsDelta(null, 'PENDING')),
+    /**
+     * The approval's change of the company's counts, beside the record it creates (newMiroOutboxRecord): the store
+     * merges it into its update of the same counters item.
+     */
+    approvalCount: (client: string) => sapPostingCounts(client, countsDelta(null, 'PENDING')),
 
     /**
      * Takes the record for one posting attempt: from PENDING once its next attempt is due, from FAILED

@@ -80,7 +80,7 @@ export interface ReviewDeps {
    * The MIRO outbox records: the detail shows the SAP posting, the approval counts the one it creates on the
    * company's SAP posting counts, an administrator retries a failed one.
    */
-  readonly miro: Pick<MiroOutbox, 'get' | 'retry' | 'approvalWrite'>;
+  readonly miro: Pick<MiroOutbox, 'get' | 'retry' | 'approvalCount'>;
   /**
    * How long after the approval the sweeper sends the MIRO request again if nothing happened.
    * @default MIRO_POSTING.graceSeconds
@@ -466,7 +466,8 @@ export function makeInvoiceReview(deps: ReviewDeps) {
           whileStatusIn: ['COMPLETED'],
           create: record,
           alsoPut: [outgoingItem(message)],
-          alsoWrite: [...noteWrites, deps.miro.approvalWrite(before.client)],
+          alsoWrite: noteWrites,
+          alsoCount: [deps.miro.approvalCount(before.client)],
           audit: override
             ? callerStamp(caller, 'APPROVED_DESPITE_RUC_RISK', override.reason)
             : callerStamp(caller, 'APPROVED'),

@@ -90,7 +90,7 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
     retry: async () => true,
     countLateAndFailed: async () => ({ late: 0, failed: 0 }),
     countLate: async () => 0,
-    approvalWrite: () => {
+    approvalCount: () => {
       throw new Error('no approval here');
     },
     conformityLines: async () => [
