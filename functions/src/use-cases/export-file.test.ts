@@ -188,3 +188,33 @@ describe('an XLSX export whose output stalls (an S3 upload waiting on a part)', 
     expect(workbook.worksheets[0]!.rowCount).toBe(rows.length + 1);
   });
 });
+
+describe('an export whose output is closed while it waits (an upload aborted without an error)', () => {
+  it.each(['xlsx', 'csv'] as const)('fails instead of waiting for ever (%s)', async (format) => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => ({
+      name: `Proveedor ${i} ${randomBytes(24).toString('hex')}`,
+      amount: i,
+      day: '2026-11-20',
+      at: '2026-11-20T15:00:00.000Z',
+    }));
+    const held: (() => void)[] = [];
+    const output = new Writable({
+      highWaterMark: 16 * 1024,
+      write(_chunk: Buffer, _encoding, done) {
+        held.push(done);
+      },
+    });
+    const writing = writeExportFile({ format, list: 'invoices', columns: COLUMNS, rows: pages(rows, 100), output });
+    const outcome = writing.then(
+      () => 'finished',
+      (error: Error) => error.message,
+    );
+    const deadline = Date.now() + 10_000;
+    while (held.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(held.length).toBeGreaterThan(0);
+
+    output.destroy();
+    const timeout = new Promise((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5_000));
+    expect(await Promise.race([outcome, timeout])).toMatch(/output closed before/);
+  });
+});

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { stream } from 'exceljs';
 // exceljs's streaming writer alone: the package's entry also brings its readers and CSV module (600 KB more in the
@@ -156,9 +155,31 @@ const NUMBER_FORMATS: Partial<Record<CellKind, string>> = {
   datetime: 'dd/mm/yyyy hh:mm',
 };
 
+/**
+ * Resolves once `stream` emits `event`; rejects when it errs or closes first. An output destroyed without an error
+ * (an upload aborted) emits only 'close': waiting for its 'drain' alone would hold the export for ever.
+ */
+function streamEvent(stream: Writable, event: 'drain' | 'finish'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (stream.destroyed) {
+      reject(new Error(`the export's output closed before its ${event}`));
+      return;
+    }
+    const settle = (error?: Error) => {
+      stream.off(event, onEvent).off('close', onClose).off('error', onError);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onEvent = () => settle();
+    const onClose = () => settle(new Error(`the export's output closed before its ${event}`));
+    const onError = (error: Error) => settle(error);
+    stream.on(event, onEvent).on('close', onClose).on('error', onError);
+  });
+}
+
 /** Writes to `output`, waiting for it to drain when its buffer is full (the flat memory of a long export). */
 async function write(output: Writable, chunk: string): Promise<void> {
-  if (!output.write(chunk)) await once(output, 'drain');
+  if (!output.write(chunk)) await streamEvent(output, 'drain');
 }
 
 export interface ExportFileOptions<T> {
@@ -191,7 +212,7 @@ async function writeCsv<T>({ columns, rows, output, onProgress }: ExportFileOpti
     await onProgress?.(count);
   }
   output.end();
-  await once(output, 'finish');
+  await streamEvent(output, 'finish');
   return count;
 }
 
@@ -206,13 +227,14 @@ async function zipCaughtUp(sheet: unknown, zip: unknown, output: Writable): Prom
   type Entry = Writable & { readonly _writableState?: { readonly needDrain?: boolean } };
   const pipes = (sheet as { stream: { pipes?: readonly Entry[] } }).stream.pipes ?? [];
   for (const pipe of pipes) {
-    if (pipe.writableNeedDrain ?? pipe._writableState?.needDrain) await once(pipe, 'drain');
+    if (pipe.writableNeedDrain ?? pipe._writableState?.needDrain) await streamEvent(pipe, 'drain');
   }
   // archiver pushes what it compressed to its readable side whatever push() answers: while the output holds more than
   // it takes, the archive's own buffer would grow with the rows. Wait for the output until that buffer is small.
   const archived = zip as { readonly _readableState?: { readonly length?: number } };
+  if (output.destroyed) throw new Error("the export's output closed before the file was complete");
   while ((archived._readableState?.length ?? 0) > ZIP_BACKLOG_BYTES && output.writableNeedDrain) {
-    await once(output, 'drain');
+    await streamEvent(output, 'drain');
   }
 }
 
