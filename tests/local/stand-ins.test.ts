@@ -3,10 +3,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import {
+  CreateTableCommand,
+  DeleteTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
   GetItemCommand,
+  PutItemCommand,
   TransactWriteItemsCommand,
   type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
@@ -108,6 +111,50 @@ describe('DynamoDB Local', () => {
     );
     const ttl = await ddb.send(new DescribeTimeToLiveCommand({ TableName: TABLE_NAME }));
     expect(ttl.TimeToLiveDescription).toMatchObject({ AttributeName: TABLE.ttlAttribute, TimeToLiveStatus: 'ENABLED' });
+  });
+
+  it('takes the retired indexes off a table of an earlier version, keeping its items (ADR 0044)', async () => {
+    const name = `${TABLE_NAME}-earlier`;
+    const all = [...Object.values(TABLE.indexes), ...Object.values(TABLE.retiredIndexes)];
+    const attributes = [...new Set(['pk', 'sk', ...all.flatMap((index) => [index.partitionKey, index.sortKey])])];
+    await ddb.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: attributes.map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: all.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+    await ddb.send(
+      new PutItemCommand({
+        TableName: name,
+        Item: { pk: { S: 'A' }, sk: { S: 'B' }, gsi1pk: { S: 'X' }, gsi1sk: { S: 'Y' } },
+      }),
+    );
+
+    await ensureTable(ddb, name);
+    await ensureTable(ddb, name);
+
+    const { Table } = await ddb.send(new DescribeTableCommand({ TableName: name }));
+    expect((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName).sort()).toEqual(
+      Object.values(TABLE.indexes)
+        .map((index) => index.name)
+        .sort(),
+    );
+    const item = await ddb.send(new GetItemCommand({ TableName: name, Key: { pk: { S: 'A' }, sk: { S: 'B' } } }));
+    expect(item.Item?.gsi1pk).toEqual({ S: 'X' });
+    await ddb.send(new DeleteTableCommand({ TableName: name }));
   });
 
   it('commits a conditional transaction and cancels it entirely when a condition fails', async () => {

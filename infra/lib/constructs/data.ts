@@ -62,7 +62,12 @@ export class Data extends Construct {
     });
     this.backupPlan = this.planBackups(props.retentionYears);
 
-    for (const index of Object.values(TABLE.indexes)) {
+    // The retired indexes stay on a deployed table until they are deleted, one per deploy (ADR 0044); in the order of
+    // their names, as the table was first deployed.
+    const indexes = [...Object.values(TABLE.indexes), ...Object.values(TABLE.retiredIndexes)].sort(
+      (a, b) => Number(a.name.slice(3)) - Number(b.name.slice(3)),
+    );
+    for (const index of indexes) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },

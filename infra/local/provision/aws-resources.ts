@@ -59,6 +59,17 @@ export async function ensureTable(ddb: DynamoDBClient, tableName: string): Promi
   }
 
   const existing = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  // A table of an earlier version holds the retired indexes (ADR 0044): empty, and a cost to every write here.
+  for (const retired of Object.values(TABLE.retiredIndexes)) {
+    if (!existing.has(retired.name)) continue;
+    await ddb.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: retired.name } }],
+      }),
+    );
+    await waitForTable(ddb, tableName);
+  }
   for (const index of globalSecondaryIndexes()) {
     if (existing.has(index.IndexName)) continue;
     // One index per UpdateTable call, as DynamoDB requires.

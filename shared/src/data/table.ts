@@ -3,7 +3,7 @@
  * The CDK table, the local stage's CreateTable, the seed and the repositories all read this module.
  * The access-pattern table lives in docs/data-design.md.
  *
- * Indexes are generic (gsi1…gsi12) and overloaded by entity: the key builders below are the only
+ * Indexes are generic (gsi1…gsi11, four of them retired) and overloaded by entity: the key builders below are the only
  * place that says what an index holds for which entity. Every index projects all attributes, so a
  * list page is one Query per partition and never a second read per item.
  */
@@ -23,23 +23,23 @@ export const TABLE = {
     byClientStatus: { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk' },
     /** Invoices of a supplier in one status. */
     bySupplierStatus: { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk' },
-    /** Invoices of a company of one type. */
-    byClientType: { name: 'gsi6', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
-    /** Invoices of a company at one office (sparse: set once an office is assigned). */
-    byClientOffice: { name: 'gsi7', partitionKey: 'gsi7pk', sortKey: 'gsi7sk' },
     /** Invoices of a company under one responsible · conformity documents by responsible (sparse). */
     byClientResponsible: { name: 'gsi8', partitionKey: 'gsi8pk', sortKey: 'gsi8sk' },
-    /**
-     * Invoices of a company by expected payment date ("vence entre", sparse: invoices with a date to pay, not
-     * rejected). The index held invoice-number prefixes until issue 20; an index's key schema cannot change, so
-     * its sort key attribute keeps the name `numberKey` (see keys.invoiceDueOrder).
-     */
-    byClientDue: { name: 'gsi9', partitionKey: 'gsi1pk', sortKey: 'numberKey' },
     /** The supplier directory by RUC prefix. */
     byClientRuc: { name: 'gsi10', partitionKey: 'gsi1pk', sortKey: 'rucKey' },
     /** The supplier directory by name prefix. */
     byClientName: { name: 'gsi11', partitionKey: 'gsi1pk', sortKey: 'nameKey' },
-    /** Invoices of a supplier by expected payment date, as byClientDue. */
+  },
+  /**
+   * Indexes that held invoices before their lists became list entries (ADR 0042) and hold nothing since
+   * (docs/adr/0044-retired-indexes.md): a deployed table keeps them until they are deleted, one per deploy as
+   * DynamoDB allows; the local stage's table goes without them (DynamoDB Local spends time on every index of a table
+   * at every write, even an index the item is not in). Nothing reads or writes them.
+   */
+  retiredIndexes: {
+    byClientType: { name: 'gsi6', partitionKey: 'gsi6pk', sortKey: 'gsi6sk' },
+    byClientOffice: { name: 'gsi7', partitionKey: 'gsi7pk', sortKey: 'gsi7sk' },
+    byClientDue: { name: 'gsi9', partitionKey: 'gsi1pk', sortKey: 'numberKey' },
     bySupplierDue: { name: 'gsi12', partitionKey: 'gsi2pk', sortKey: 'numberKey' },
   },
 } as const;
