@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import yazl from 'yazl';
 import { routes, type IntakeBatch, type IntakeBatchSummary, type UploadTicket } from '@portal/shared';
 import { ROOT_DIR } from '../../infra/local/config.js';
+import type { LocalOutputs } from '../../infra/local/outputs.js';
+import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import type { BenchSuite, Figure } from '../lib/figures.js';
 import { supplierToken } from '../lib/sign-in.js';
 
@@ -92,6 +95,40 @@ async function settledCalls(): Promise<Calls | null> {
   return last;
 }
 
+/**
+ * Waits until the stage's queues have held nothing, visible or in flight, for three seconds in a row (at most five
+ * minutes): what the previous zip set off (its SUNAT checks, notices and e-mails) is done before the next one is
+ * timed, so that each zip is measured beside its own follow-up work only, not beside the backlog of the one before.
+ */
+async function queuesQuiet(outputs: LocalOutputs): Promise<void> {
+  const sqs = new SQSClient({
+    region: outputs.region,
+    endpoint: outputs.endpoints.sqs,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  const deadline = Date.now() + 5 * 60_000;
+  try {
+    for (let quiet = 0; quiet < 3;) {
+      if (Date.now() > deadline) throw new Error("The stage's queues did not empty within five minutes");
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      let held = 0;
+      for (const queue of Object.values(outputs.queues)) {
+        const { Attributes } = await sqs.send(
+          new GetQueueAttributesCommand({
+            QueueUrl: queue.url,
+            AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+          }),
+        );
+        held +=
+          Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
+      }
+      quiet = held === 0 ? quiet + 1 : 0;
+    }
+  } finally {
+    sqs.destroy();
+  }
+}
+
 function callsBetween(before: Calls | null, after: Calls | null): Calls | null {
   if (!before || !after) return null;
   return Object.fromEntries(
@@ -107,7 +144,8 @@ const ofService = (calls: Calls, service: string) =>
   Object.entries(calls).reduce((sum, [name, count]) => (name.startsWith(`${service}.`) ? sum + count : sum), 0);
 
 /** 'Cargar ZIP' as the web app does it, timed from the upload ticket to the batch's end. */
-async function runOnce(apiUrl: string, token: string, zip: Buffer, count: number): Promise<Run> {
+async function runOnce(outputs: LocalOutputs, apiUrl: string, token: string, zip: Buffer, count: number): Promise<Run> {
+  await queuesQuiet(outputs);
   const callsBefore = await settledCalls();
   const started = performance.now();
   const ticket = await api<UploadTicket>(apiUrl, token, 'POST', routes.createUpload.path, {
@@ -166,12 +204,12 @@ export const suite: BenchSuite = {
     // make their first calls and open their connections, and DynamoDB Local's JVM compiles its hot paths, which the
     // first measured zip otherwise pays for (a deployed stage's DynamoDB has no JIT to warm).
     const warmUpCount = context.quick ? WARM_UP_DOCUMENTS.quick : WARM_UP_DOCUMENTS.full;
-    const warmUp = await runOnce(stage.apiUrl, token, await documentsZip(warmUpCount, ruc), warmUpCount);
+    const warmUp = await runOnce(stage.outputs, stage.apiUrl, token, await documentsZip(warmUpCount, ruc), warmUpCount);
     context.log(`warm-up, not counted: a zip of ${warmUpCount} documents, ${warmUp.seconds.toFixed(1)} s`);
     const runs: Run[] = [];
     for (let index = 0; index < context.repeats; index += 1) {
       const zip = await documentsZip(count, ruc);
-      const run = await runOnce(stage.apiUrl, token, zip, count);
+      const run = await runOnce(stage.outputs, stage.apiUrl, token, zip, count);
       runs.push(run);
       context.log(
         `zip of ${count} documents (${(zip.length / 1e6).toFixed(1)} MB): ${run.seconds.toFixed(1)} s end to end, ` +
