@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { DeleteCommand, DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import {
   INVOICE_STATUS_LABELS,
   QUEUES,
@@ -21,7 +20,7 @@ import { makeConformityClocks } from '../../functions/src/repositories/acquirer-
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
 import { makeOutgoing, type QueueKey } from '../../functions/src/repositories/outgoing.js';
 import { advanceStageClock, resetStageClock, stageClockFile, stageNow } from '../../infra/local/stage-clock.js';
-import { table } from './fixtures.js';
+import { queuesDrained, stageDocumentClient, table } from './fixtures.js';
 import { stage } from './stage.js';
 
 const DAY_MS = 86_400_000;
@@ -44,8 +43,13 @@ export async function moveStageClock(days: number): Promise<void> {
  */
 export async function putStageClockBack(): Promise<void> {
   await resetStageClock(stage().dataDir);
-  const { region, endpoints, tableName } = stage();
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials }));
+  // The stage's job never runs twice at once: once a run asked now has ended, none that read the clock ahead is left,
+  // and once the notifications queue is empty, none of its notices is left to be written after the sweep below.
+  await runConformityClock();
+  await queuesDrained(['notifications']);
+  const { tableName } = stage();
+  const db = stageDocumentClient();
+  const items = table();
   const now = new Date().toISOString();
   let start: Record<string, unknown> | undefined;
   do {
@@ -58,7 +62,7 @@ export async function putStageClockBack(): Promise<void> {
         ExclusiveStartKey: start,
       }),
     );
-    for (const item of page.Items ?? []) await db.send(new DeleteCommand({ TableName: tableName, Key: item }));
+    for (const item of page.Items ?? []) await items.delete(item as { pk: string; sk: string });
     start = page.LastEvaluatedKey;
   } while (start);
   db.destroy();
@@ -82,7 +86,7 @@ export async function runConformityClock(): Promise<void> {
  */
 export function conformityClockJob() {
   const { endpoints, region, tableName, queues } = stage();
-  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials }));
+  const db = stageDocumentClient();
   const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
   const queueOf = (key: QueueKey) => ({
     async send(body: unknown) {
