@@ -73,6 +73,12 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
       alsoPut: readonly Record<string, unknown>[] = [],
       /** Other writes and checks of the same transaction (the links of notes and originals, note-links.ts). */
       alsoWrite: readonly TransactWriteItem[] = [],
+      /**
+       * The supplier's directory profile was read and is there: its first name stays, so the transaction leaves the
+       * item alone (issue 25: a zip of 500 wrote the same item, and its two directory indexes, 500 times to change
+       * nothing). Absent or unknown, the profile is written where missing (`if_not_exists`).
+       */
+      options: { readonly supplierInDirectory?: boolean } = {},
     ): Promise<void> {
       const key = keys.invoice(invoice.supplierId, invoice.type, invoice.id);
       const profile = {
@@ -104,8 +110,10 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
               : { ConditionExpression: 'attribute_not_exists(pk)' }),
           },
         } as unknown as TransactWriteItem,
-        // The directory keeps the first name a supplier was known by (an administrator's, the seed's or its first document's).
-        {
+      ];
+      // The directory keeps the first name a supplier was known by (an administrator's, the seed's or its first document's).
+      if (!options.supplierInDirectory) {
+        items.push({
           Update: {
             TableName: table,
             Key: keys.supplier(invoice.supplierId),
@@ -115,8 +123,8 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
             ExpressionAttributeNames: Object.fromEntries(Object.keys(profile).map((name, i) => [`#p${i}`, name])),
             ExpressionAttributeValues: Object.fromEntries(Object.values(profile).map((value, i) => [`:p${i}`, value])),
           },
-        } as unknown as TransactWriteItem,
-      ];
+        } as unknown as TransactWriteItem);
+      }
       // Its lists (ADR 0042). A replaced rejection's entries name its earlier reception time: none is written again,
       // and they are deleted after the transaction, as its search items are.
       const entries = keys.invoiceListEntries(invoice);

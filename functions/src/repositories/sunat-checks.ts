@@ -96,6 +96,7 @@ interface CreatesInvoices {
     audit: AuditStamp,
     alsoPut?: readonly Record<string, unknown>[],
     alsoWrite?: readonly TransactWriteItem[],
+    options?: { readonly supplierInDirectory?: boolean },
   ): Promise<void>;
 }
 
@@ -110,8 +111,10 @@ export function withSunatCheck<S extends CreatesInvoices>(
   const sunatMessages = `${keys.outgoingQueue('sunatValidation')}#`;
   return {
     ...store,
-    async create(invoice, replacing, audit, alsoPut = [], alsoWrite = []) {
-      if (invoice.certStatus !== 'PENDING') return store.create(invoice, replacing, audit, alsoPut, alsoWrite);
+    async create(invoice, replacing, audit, alsoPut = [], alsoWrite = [], createOptions = {}) {
+      if (invoice.certStatus !== 'PENDING') {
+        return store.create(invoice, replacing, audit, alsoPut, alsoWrite, createOptions);
+      }
       const message = alsoPut.find((item) => String(item.pk).startsWith(sunatMessages));
       const now = options.clock();
       const check = openSunatCheckItem(invoice, {
@@ -119,7 +122,7 @@ export function withSunatCheck<S extends CreatesInvoices>(
         dueAt: new Date(now.getTime() + options.staleAfterSeconds * 1000),
         outgoingId: message ? String(message.pk).slice(sunatMessages.length) : null,
       });
-      return store.create(invoice, replacing, audit, [...alsoPut, check], alsoWrite);
+      return store.create(invoice, replacing, audit, [...alsoPut, check], alsoWrite, createOptions);
     },
   };
 }

@@ -119,6 +119,7 @@ function setup(
     audit: AuditStamp;
     alsoPut: readonly Record<string, unknown>[];
     alsoWrite: readonly Record<string, unknown>[];
+    options: { readonly supplierInDirectory?: boolean } | undefined;
   }[] = [];
   const sent: unknown[] = [];
   let races = options.races ?? 0;
@@ -132,11 +133,12 @@ function setup(
       audit: AuditStamp,
       alsoPut: readonly Record<string, unknown>[],
       alsoWrite: readonly Record<string, unknown>[] = [],
+      createOptions?: { readonly supplierInDirectory?: boolean },
     ) => {
       writes++;
       if (options.failWrite) throw options.failWrite;
       if (races-- > 0) throw new IntakeRaceError();
-      stored.push({ invoice, replacing, audit, alsoPut, alsoWrite });
+      stored.push({ invoice, replacing, audit, alsoPut, alsoWrite, options: createOptions });
     },
   } as unknown as IntakeStore;
   // The real outbox keeps a message it cannot send for the relay; this one just drops it.
@@ -237,6 +239,8 @@ describe('document intake', () => {
     expect(invoice.supplierName).toBe('Servicios Industriales Lima S.A.C.');
     const unnamed = await known.intake.withoutXml(supplier, known.form({ supplierName: undefined, numericId: '124' }));
     expect(unnamed.supplierName).toBe('Servicios Industriales Lima S.A.C.');
+    // The directory has it: the store leaves its profile alone (issue 25).
+    expect(known.stored.map((entry) => entry.options?.supplierInDirectory)).toEqual([true, true]);
 
     // A RUC the directory does not know yet is named by the form, which must then say it.
     const unknown = setup();
@@ -248,6 +252,8 @@ describe('document intake', () => {
     expect(
       (await unknown.intake.withoutXml(supplier, unknown.form({ supplierName: 'Nueva S.A.C.' }))).supplierName,
     ).toBe('Nueva S.A.C.');
+    // Not in the directory yet: the store writes its profile with the invoice.
+    expect(unknown.stored.at(-1)!.options?.supplierInDirectory).toBe(false);
   });
 
   it('refuses a document of another supplier, except for an admin', async () => {

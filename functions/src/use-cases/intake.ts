@@ -392,6 +392,7 @@ export function makeIntake(deps: IntakeDeps) {
           callerStamp(caller, replacing ? 'RESUBMITTED' : 'SUBMITTED'),
           [...messages.map(outgoingItem), ...uses, ...conformity.items],
           link.writes,
+          { supplierInDirectory: supplierProfile !== undefined },
         );
         await deps.outgoing.deliver(messages);
         return stored;

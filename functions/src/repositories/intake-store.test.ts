@@ -1,0 +1,73 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { describe, expect, it } from 'vitest';
+import { keys, type Invoice } from '@portal/shared';
+import { makeIntakeStore } from './intake-store.js';
+
+const INVOICE: Invoice = {
+  id: 'F001-77',
+  prefixId: 'F001',
+  numericId: '77',
+  type: 'FACTURA',
+  status: 'PENDING',
+  statusMessage: null,
+  certStatus: 'PENDING',
+  approved: false,
+  supplierId: '20456178325',
+  supplierName: 'Ferretería Industrial S.A.C.',
+  client: '20100070970',
+  clientName: 'Corporación Andina de Alimentos S.A.A.',
+  responsible: null,
+  officeId: null,
+  locationId: null,
+  operationType: null,
+  currency: 'PEN',
+  amount: 1180,
+  taxAmount: 180,
+  serviceSheets: [],
+  materialDocs: [],
+  purchaseOrders: [],
+  attachments: [],
+  issuedAt: '2026-11-20',
+  receivedAt: '2026-11-20T10:00:00.000Z',
+  scheduledAt: null,
+  paidAt: null,
+  xmlUrl: null,
+  pdfUrl: null,
+  disapprovedWithoutRejection: false,
+  notes: null,
+  statusHistory: [],
+};
+
+const actor = { id: 'u', name: 'U', email: null, role: 'SUPPLIER' as const, signIn: 'PASSWORD' as const };
+
+/** The keys the intake's transaction writes for a new invoice, with the options given. */
+async function writtenKeys(options?: { supplierInDirectory?: boolean }): Promise<string[]> {
+  const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+  const mock = mockClient(db);
+  mock.on(TransactWriteCommand).resolves({});
+  await makeIntakeStore(db, 'table').create(INVOICE, null, { actor, action: 'SUBMITTED', txId: 't' }, [], [], options);
+  const items = mock.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems ?? [];
+  return items.map((item) => {
+    const key = (item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key) as { pk: string; sk: string };
+    return `${key.pk}|${key.sk}`;
+  });
+}
+
+describe("the intake's transaction", () => {
+  const supplier = keys.supplier(INVOICE.supplierId);
+  const supplierKey = `${supplier.pk}|${supplier.sk}`;
+
+  it("writes the supplier's directory profile where missing when the intake did not find it", async () => {
+    expect(await writtenKeys()).toContain(supplierKey);
+    expect(await writtenKeys({ supplierInDirectory: false })).toContain(supplierKey);
+  });
+
+  it('leaves the profile alone when the intake read it (its first name stays: the write would change nothing)', async () => {
+    const keysWritten = await writtenKeys({ supplierInDirectory: true });
+    expect(keysWritten).not.toContain(supplierKey);
+    // Everything else is written as before: one item fewer.
+    expect(keysWritten).toHaveLength((await writtenKeys()).length - 1);
+  });
+});
