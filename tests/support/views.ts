@@ -8,6 +8,7 @@ export const VIEWS_TEXT = {
   serviceSheetsTitle: 'Conformidades - HES',
   materialDocsTitle: 'Conformidades - MIGO',
   dashboardTitle: 'Dashboard',
+  refresh: 'Actualizar',
   clientsTitle: 'Sociedades',
   companyMenu: 'Sociedad activa',
   available: 'Disponible',
