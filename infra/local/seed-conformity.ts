@@ -4,6 +4,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
+  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import {
   ACQUIRER_CONFORMITY_HISTORY_TITLES,
@@ -11,7 +12,6 @@ import {
   addDays,
   computePayment,
   conformityClockRecord,
-  invoiceCounterDeltas,
   invoiceSearchItems,
   keys,
   limaDayOf,
@@ -22,6 +22,7 @@ import {
   type PaymentInput,
   type StatusHistoryEntry,
 } from '@portal/shared';
+import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
 import { CLIENTS, EMPLOYEES, SUPPLIERS } from './seed-data.js';
 
 /**
@@ -242,20 +243,11 @@ export async function seedConformityDemoIfAbsent(
       if (pending.length) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
     }
   }
-  const counters = invoiceCounterDeltas(invoices.map((invoice) => ({ before: null, after: invoice }))).map(
-    ({ key, delta }) => {
-      const names = Object.keys(delta);
-      return {
-        Update: {
-          TableName: table,
-          Key: key,
-          UpdateExpression: `ADD ${names.map((_, i) => `#c${i} :d${i}`).join(', ')}`,
-          ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#c${i}`, name])),
-          ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:d${i}`, delta[name]])),
-        },
-      };
-    },
-  );
+  // The counters as the invoices' transactions would have moved them.
+  const counters = invoiceCounterUpdates(
+    table,
+    invoices.map((invoice) => ({ before: null, after: invoice })),
+  ) as unknown as NonNullable<TransactWriteCommandInput['TransactItems']>;
   await db.send(
     new TransactWriteCommand({
       TransactItems: [
