@@ -175,14 +175,19 @@ export async function seedIfEmpty(
   }
   const marker = await db.send(new GetCommand({ TableName: table, Key: SEED_MARKER }));
   if (marker.Item) return false;
-  // A table seeded by this version holds list entries (ADR 0042): its migration has nothing to do.
-  const listsMigrated = {
-    ...keys.invoiceListsMigration,
+  // A table seeded by this version holds list entries (ADR 0042) and search items of one item per token (ADR 0045):
+  // their migrations have nothing to do.
+  const migrated = (key: typeof keys.invoiceListsMigration) => ({
+    ...key,
     startKey: null,
     migrated: 0,
     doneAt: new Date().toISOString(),
-  };
-  await writeAll(db, table, [...seedItems(usernames), listsMigrated]);
+  });
+  await writeAll(db, table, [
+    ...seedItems(usernames),
+    migrated(keys.invoiceListsMigration),
+    migrated(keys.searchItemsMigration),
+  ]);
   await db
     .send(
       new PutCommand({

@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BUCKETS, TABLE, localName, type QueueKey, type WebConfig } from '@portal/shared';
 import { offsetFileClock } from '../../functions/src/adapters/clock.js';
 import { makeApiClientRepository } from '../../functions/src/repositories/api-clients.js';
-import { migrateInvoiceLists } from '../../functions/src/jobs/invoice-list-migration.js';
+import { migrateInvoiceLists, migrateSearchItems } from '../../functions/src/jobs/invoice-list-migration.js';
 import { foldSapPostingCounts } from '../../functions/src/jobs/sap-posting-counts-fold.js';
 import type { LocalStageConfig } from './config.js';
 import { localEnvironment, provisionedEnvironment } from './environment.js';
@@ -146,6 +146,9 @@ export async function startLocalStage(
     // migrated it reads its state and stops.
     const migration = await migrateInvoiceLists(DynamoDBDocumentClient.from(ddb), tableName, stageClock, log);
     if (migration.migrated > 0) log(`Listas de comprobantes migradas: ${migration.migrated} comprobantes.`);
+    // ... and wrote each search token of an invoice twice, once per scope (ADR 0045).
+    const search = await migrateSearchItems(DynamoDBDocumentClient.from(ddb), tableName, stageClock, log);
+    if (search.migrated > 0) log(`Búsqueda de comprobantes migrada: ${search.migrated} comprobantes.`);
     // A data directory of an earlier version kept the SAP posting counts on an item of their own (ADR 0043).
     await foldSapPostingCounts(DynamoDBDocumentClient.from(ddb), tableName);
 

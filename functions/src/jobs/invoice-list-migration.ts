@@ -2,8 +2,11 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../adapters/clock.js';
 import {
+  INVOICE_LISTS_PASS,
+  SEARCH_ITEMS_PASS,
   makeInvoiceListMigrationRepository,
   type InvoiceListMigrationRepository,
+  type InvoicePass,
   type StoredInvoiceItem,
 } from '../repositories/invoice-list-migration.js';
 
@@ -20,6 +23,8 @@ export interface InvoiceListMigrationDeps {
   readonly log: Pick<Logger, 'info' | 'warn'>;
   /** Milliseconds left to the run; the run saves its place and stops 30 s before they end. */
   readonly timeLeftMs: () => number;
+  /** What the pass is called in the log (default: the invoice lists). */
+  readonly name?: string;
 }
 
 export interface InvoiceListMigrationResult {
@@ -28,10 +33,10 @@ export interface InvoiceListMigrationResult {
 }
 
 /**
- * The migration of stored invoices to list entries (docs/adr/0042-invoice-list-entries.md), run by
+ * A migration of every stored invoice: to list entries (docs/adr/0042-invoice-list-entries.md), or to search items
+ * of one item per token (docs/adr/0045-search-items-shared.md), run by
  * `npm run migrate:lists` on a deployed stage (infra/bin/migrate-invoice-lists.ts) and by the local stage at start:
- * one pass over the table
- * that writes every invoice's list entries as it stands and removes the index attributes invoices carried before.
+ * one pass over the table that writes, for every invoice as it stands, what the pass says (`InvoicePass`).
  * Resumable (its place is saved after every page, so a crash or a timeout repeats one page at most, and writing an
  * entry again changes nothing), and idempotent once done (a run reads its state and stops). Every invoice is taken,
  * also those a change already touched: a change of an invoice stored before entries writes only the entries that
@@ -69,27 +74,29 @@ export function makeInvoiceListMigration(deps: InvoiceListMigrationDeps) {
         };
         await repository.saveState(state);
         if (state.doneAt) {
-          log.info('Invoice lists migrated', { invoices: state.migrated });
+          log.info(`${deps.name ?? 'Invoice lists'} migrated`, { invoices: state.migrated });
           return { done: true, migrated };
         }
       }
-      log.info('Invoice lists migration paused', { invoices: state.migrated });
+      log.info(`${deps.name ?? 'Invoice lists'} migration paused`, { invoices: state.migrated });
       return { done: false, migrated };
     },
   };
 }
 
 /**
- * Runs the migration on a table until its pass has ended (or, on a table already migrated, reads its state): what the
- * command and the local stage call. `log` gets a line per run of pages, in Spanish, for the person watching.
+ * Runs a pass on a table until it has ended (or, on a table already migrated, reads its state): what the command and
+ * the local stage call. `log` gets a line per run of pages, in Spanish, for the person watching.
  */
-export async function migrateInvoiceLists(
+async function runPass(
   db: DynamoDBDocumentClient,
   table: string,
+  pass: InvoicePass,
   clock: Clock,
   log: (line: string) => void,
+  label: string,
 ): Promise<InvoiceListMigrationResult> {
-  const repository = makeInvoiceListMigrationRepository(db, table);
+  const repository = makeInvoiceListMigrationRepository(db, table, pass);
   let migrated = 0;
   for (;;) {
     const started = Date.now();
@@ -102,6 +109,22 @@ export async function migrateInvoiceLists(
     }).run();
     migrated += result.migrated;
     if (result.done) return { done: true, migrated };
-    log(`Migración de listas: ${migrated} comprobantes hasta ahora…`);
+    log(`${label}: ${migrated} comprobantes hasta ahora…`);
   }
 }
+
+/** The invoices stored before ADR 0042 get their list entries. */
+export const migrateInvoiceLists = (
+  db: DynamoDBDocumentClient,
+  table: string,
+  clock: Clock,
+  log: (line: string) => void,
+) => runPass(db, table, INVOICE_LISTS_PASS, clock, log, 'Migración de listas');
+
+/** The invoices stored before ADR 0045 get their search items of one item per token. */
+export const migrateSearchItems = (
+  db: DynamoDBDocumentClient,
+  table: string,
+  clock: Clock,
+  log: (line: string) => void,
+) => runPass(db, table, SEARCH_ITEMS_PASS, clock, log, 'Migración de la búsqueda');

@@ -6,9 +6,14 @@ import {
   TransactWriteCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { keys, type InvoiceIndexSource } from '@portal/shared';
-
-const INVOICE_LISTS_MIGRATION = keys.invoiceListsMigration;
+import {
+  invoiceSearchItems,
+  keys,
+  legacySupplierSearchKeys,
+  type InvoiceIndexSource,
+  type ItemKey,
+  type SearchSource,
+} from '@portal/shared';
 
 export interface MigrationState {
   /** Where the next page of the pass starts (the Scan's key); null: from the beginning. */
@@ -22,11 +27,77 @@ export type StoredInvoiceItem = Record<string, unknown> & { pk: string; sk: stri
 
 const LEGACY = keys.legacyInvoiceIndexAttributes;
 
+/** The condition every write of a pass puts on the invoice: unchanged since it was read. */
+function unchanged(invoice: StoredInvoiceItem) {
+  return {
+    ConditionExpression: invoice.version === undefined ? 'attribute_not_exists(#version)' : '#version = :version',
+    ExpressionAttributeNames: { '#version': 'version' },
+    ...(invoice.version === undefined ? {} : { ExpressionAttributeValues: { ':version': invoice.version } }),
+  };
+}
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
 /**
- * The table side of the migration job (functions/src/jobs/invoice-list-migration.ts): its state item, a page of the
+ * A migration that passes once over every stored invoice: where it keeps its state, and the transaction it writes
+ * for one invoice as read (conditioned on the invoice being unchanged since).
+ */
+export interface InvoicePass {
+  readonly stateKey: ItemKey;
+  transactItems(table: string, invoice: StoredInvoiceItem): TransactItem[];
+}
+
+/**
+ * ADR 0042: writes the invoice's list entries as it stands and removes the index attributes it carried before them
+ * (the invoice's content and version do not change).
+ */
+export const INVOICE_LISTS_PASS: InvoicePass = {
+  stateKey: keys.invoiceListsMigration,
+  transactItems: (table, invoice) => [
+    {
+      Update: {
+        TableName: table,
+        Key: { pk: invoice.pk, sk: invoice.sk },
+        UpdateExpression: `REMOVE ${LEGACY.join(', ')}`,
+        ...unchanged(invoice),
+      },
+    },
+    ...keys
+      .invoiceListEntries(invoice as unknown as InvoiceIndexSource)
+      .map((entry) => ({ Put: { TableName: table, Item: entry } })),
+  ],
+};
+
+/**
+ * ADR 0045: writes the invoice's search items as they are now (one per token, both scopes sharing the items of the
+ * tokens they share) and deletes its supplier-scope items of before that no longer are among them. An item of an
+ * earlier submission is left as it is: nothing finds it through the supplier index, and the company's search skips it.
+ */
+export const SEARCH_ITEMS_PASS: InvoicePass = {
+  stateKey: keys.searchItemsMigration,
+  transactItems(table, invoice) {
+    const source = invoice as unknown as SearchSource & { type: string; receivedAt: string };
+    const items = invoiceSearchItems(source);
+    const kept = new Set(items.map((item) => `${item.pk}\u0000${item.sk}`));
+    const gone = legacySupplierSearchKeys(source).filter((key) => !kept.has(`${key.pk}\u0000${key.sk}`));
+    return [
+      { ConditionCheck: { TableName: table, Key: { pk: invoice.pk, sk: invoice.sk }, ...unchanged(invoice) } },
+      ...items.map((item) => ({ Put: { TableName: table, Item: item } })),
+      ...gone.map((key) => ({ Delete: { TableName: table, Key: key } })),
+    ];
+  },
+};
+
+/**
+ * The table side of a migration job (functions/src/jobs/invoice-list-migration.ts): its state item, a page of the
  * pass over the table (invoice items only), and the migration of one invoice.
  */
-export function makeInvoiceListMigrationRepository(db: DynamoDBDocumentClient, table: string) {
+export function makeInvoiceListMigrationRepository(
+  db: DynamoDBDocumentClient,
+  table: string,
+  pass: InvoicePass = INVOICE_LISTS_PASS,
+) {
+  const INVOICE_LISTS_MIGRATION = pass.stateKey;
   return {
     async state(): Promise<MigrationState> {
       const result = await db.send(
@@ -75,32 +146,12 @@ export function makeInvoiceListMigrationRepository(db: DynamoDBDocumentClient, t
     },
 
     /**
-     * Writes the invoice's list entries as it stands and removes the index attributes it carried before them, in one
-     * transaction conditioned on the version read (the invoice's content and version do not change). False when the
-     * invoice moved meanwhile: read it again and retry.
+     * Writes the pass's transaction of the invoice as read. False when the invoice moved meanwhile: read it again
+     * and retry.
      */
     async migrate(invoice: StoredInvoiceItem): Promise<boolean> {
-      const version = invoice.version ?? 0;
-      const entries = keys.invoiceListEntries(invoice as unknown as InvoiceIndexSource);
       try {
-        await db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: table,
-                  Key: { pk: invoice.pk, sk: invoice.sk },
-                  UpdateExpression: `REMOVE ${LEGACY.join(', ')}`,
-                  ConditionExpression:
-                    invoice.version === undefined ? 'attribute_not_exists(#version)' : '#version = :version',
-                  ExpressionAttributeNames: { '#version': 'version' },
-                  ...(invoice.version === undefined ? {} : { ExpressionAttributeValues: { ':version': version } }),
-                },
-              },
-              ...entries.map((entry) => ({ Put: { TableName: table, Item: entry } })),
-            ],
-          }),
-        );
+        await db.send(new TransactWriteCommand({ TransactItems: pass.transactItems(table, invoice) }));
         return true;
       } catch (error) {
         if (error instanceof TransactionCanceledException) return false;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   INVOICE_STATUSES,
   INVOICE_TYPES,
+  TABLE,
   invoiceSearchItems,
   keys,
   normalizeForSearch,
@@ -174,30 +175,45 @@ function fakeTable(items: Record<string, unknown>[]) {
       return { Responses: { [name]: found }, UnprocessedKeys: {} };
     }
     const input = command.input as QueryCommand['input'];
-    // Lists and the search read the table's own items (ADR 0042): no invoice listing reads an index.
-    expect(input.IndexName).toBeUndefined();
-    return baseTableQuery(input);
+    // Lists and a company's search read the table's own items (ADR 0042); a supplier's search reads its partition of
+    // the supplier index (ADR 0045), and nothing else reads an index.
+    expect([undefined, TABLE.indexes.bySupplier.name]).toContain(input.IndexName);
+    return query(input);
   };
-  /** A Query of the table itself (search items, list entries): by sort key, ascending unless asked otherwise. */
-  const baseTableQuery = (input: QueryCommand['input']) => {
+  /**
+   * A Query of the table (search items, list entries) or of the supplier index (search items that have its keys):
+   * by sort key, ascending unless asked otherwise; items of one index key in table key order.
+   */
+  const query = (input: QueryCommand['input']) => {
     const values = input.ExpressionAttributeValues!;
-    const start = input.ExclusiveStartKey as ItemKey | undefined;
-    expect(start === undefined || start.pk === values[':pk']).toBe(true);
+    const names: Record<string, string> = { pk: 'pk', sk: 'sk', ...input.ExpressionAttributeNames };
+    const [pkName, skName] = input.IndexName
+      ? [TABLE.indexes.bySupplier.partitionKey, TABLE.indexes.bySupplier.sortKey]
+      : ['pk', 'sk'];
     // The keys of a prefix, asked as the key range BETWEEN :from AND :to.
-    expect(input.KeyConditionExpression).toMatch(/^(pk|#pk) = :pk AND (sk|#sk) BETWEEN :from AND :to$/);
+    const condition = /^(#?\w+) = :pk AND (#?\w+) BETWEEN :from AND :to$/.exec(String(input.KeyConditionExpression));
+    expect(condition && [names[condition[1]!], names[condition[2]!]]).toEqual([pkName, skName]);
+    const start = input.ExclusiveStartKey as Record<string, string> | undefined;
+    expect(start === undefined || start[pkName] === values[':pk']).toBe(true);
+    const order = (item: Record<string, unknown>) => `${String(item[skName])}\u0000${String(item.pk)}`;
     const [from, to] = [values[':from'] as string, values[':to'] as string];
     const forward = input.ScanIndexForward !== false;
+    const after = start === undefined ? undefined : order(start);
     const evaluated = items
-      .filter((item) => item.pk === values[':pk'] && String(item.sk) >= from && String(item.sk) <= to)
-      .sort((a, b) => (String(a.sk) < String(b.sk) ? -1 : 1) * (forward ? 1 : -1))
-      .filter((item) => start === undefined || (forward ? String(item.sk) > start.sk : String(item.sk) < start.sk))
+      .filter((item) => item[pkName] === values[':pk'] && String(item[skName]) >= from && String(item[skName]) <= to)
+      .sort((a, b) => (order(a) < order(b) ? -1 : 1) * (forward ? 1 : -1))
+      .filter((item) => after === undefined || (forward ? order(item) > after : order(item) < after))
       .slice(0, input.Limit);
     stats.queries += 1;
     stats.evaluated += evaluated.length;
     const last = evaluated.at(-1);
+    const lastKey = (item: Record<string, unknown>) =>
+      input.IndexName
+        ? { pk: item.pk, sk: item.sk, [pkName]: item[pkName], [skName]: item[skName] }
+        : { pk: item.pk, sk: item.sk };
     return {
       Items: evaluated,
-      LastEvaluatedKey: last && evaluated.length === input.Limit ? { pk: last.pk, sk: last.sk } : undefined,
+      LastEvaluatedKey: last && evaluated.length === input.Limit ? lastKey(last) : undefined,
     };
   };
   return { db: { send } as unknown as DynamoDBDocumentClient, stats };
@@ -374,6 +390,28 @@ describe('searching', () => {
         [50, { itemsPerQuery: 100, queriesPerPartition: 3 }],
       ] as const) {
         const seen = (await walk(company, { search: term }, limit, budget)).map(idOf);
+        expect(new Set(seen).size).toBe(seen.length);
+        expect([...seen].sort()).toEqual([...expected].sort());
+      }
+    }
+  });
+
+  it("finds every invoice a supplier sent with any part of the number or the company's name, once (ADR 0045)", async () => {
+    // Through the supplier index: the items of the tokens both scopes share lie in the companies' partitions.
+    for (const term of ['10', '1', 'f001-1', '25', 'cliente', CLIENT.slice(0, 4)]) {
+      const expected = invoices
+        .filter(
+          (i) =>
+            i.supplierId === SUPPLIER &&
+            (i.id.toLowerCase().includes(term) || term === 'cliente' || i.client.startsWith(term)),
+        )
+        .map(idOf);
+      expect(expected.length).toBeGreaterThan(0);
+      for (const [limit, budget] of [
+        [3, QUERY_BUDGET_TINY],
+        [50, { itemsPerQuery: 100, queriesPerPartition: 3 }],
+      ] as const) {
+        const seen = (await walk(supplier, { search: term }, limit, budget)).map(idOf);
         expect(new Set(seen).size).toBe(seen.length);
         expect([...seen].sort()).toEqual([...expected].sort());
       }

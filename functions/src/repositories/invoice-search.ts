@@ -7,6 +7,7 @@ import {
   isSearchHit,
   keys,
   searchTerms,
+  TABLE,
   type InvoiceStatus,
   type InvoiceType,
 } from '@portal/shared';
@@ -19,8 +20,9 @@ import type { Page, PageRequest } from './page.js';
 /**
  * The invoice search (spec §2 header and list search), through the search items written with every
  * invoice (shared/src/data/search.ts):
- * 1. the query's longest term picks one partition of the caller's scope (the company, or the supplier)
- *    and is read as a token prefix, in token order then newest received first: exact matches come first;
+ * 1. the query's longest term picks one partition of the caller's scope (the company's in the table, or the
+ *    supplier's in the supplier index, ADR 0045) and is read as a token prefix, in token order then newest
+ *    received first: exact matches come first;
  * 2. each item is a hit once per invoice (its first matching token) and only if every other term starts
  *    one of the invoice's tokens — checked on the item itself;
  * 3. the hits' invoices are read (BatchGetItem), an item of an earlier submission is skipped, and the
@@ -30,6 +32,9 @@ import type { Page, PageRequest } from './page.js';
  */
 
 type RawItem = Record<string, unknown>;
+
+/** What every search item's table key starts with (a position's third part, in a supplier's search). */
+const SEARCH_KEY_PREFIX = 'SEARCH#';
 
 /** The filters of the listing besides the search, applied to the invoices the search found. */
 /** Marked "Observada" (issue 23): an observation with its time. */
@@ -91,27 +96,46 @@ export async function runInvoiceSearch(
   if (position && (position[0] !== partition || !position[1].startsWith(driving))) {
     throw new BadRequestError('ERROR_INVALID_CURSOR');
   }
+  // A supplier's search reads its partition of the supplier index (ADR 0045), whose items lie in the company's
+  // partitions or in the supplier's own: the position keeps the item's table key beside its index key.
+  const bySupplier = scope.kind === 'SUPPLIER';
+  if (position && bySupplier && !position[2].startsWith(SEARCH_KEY_PREFIX)) {
+    throw new BadRequestError('ERROR_INVALID_CURSOR');
+  }
+  const index = TABLE.indexes.bySupplier;
+  const startOf = (at: readonly [string, string, string]): RawItem =>
+    bySupplier
+      ? { [index.partitionKey]: at[0], [index.sortKey]: at[1], pk: at[2], sk: at[1] }
+      : { pk: at[0], sk: at[1] };
+  const positionOf = (item: RawItem): [string, string, string] =>
+    bySupplier
+      ? [partition, String(item[index.sortKey]), String(item.pk)]
+      : [partition, String(item.sk), String(item.sk)];
+  const tokensOf = (item: RawItem) => {
+    const tokens = bySupplier ? item.supplierTokens : item.tokens;
+    return Array.isArray(tokens) ? (tokens as string[]) : [];
+  };
 
   const tokens = prefixRange(driving);
   const taken: InvoiceSummary[] = [];
-  let startKey: RawItem | undefined = position ? { pk: position[0], sk: position[1] } : undefined;
+  let startKey: RawItem | undefined = position ? startOf(position) : undefined;
   for (let queries = 0; queries < budget.queriesPerPartition; queries++) {
     const result = await db.send(
       new QueryCommand({
         TableName: table,
+        ...(bySupplier ? { IndexName: index.name } : {}),
         // The keys starting with the driving term, as a key range (key-range.ts says why not begins_with).
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+        ExpressionAttributeNames: bySupplier
+          ? { '#pk': index.partitionKey, '#sk': index.sortKey }
+          : { '#pk': 'pk', '#sk': 'sk' },
         ExpressionAttributeValues: { ':pk': partition, ':from': tokens.from, ':to': tokens.to },
         Limit: budget.itemsPerQuery,
         ExclusiveStartKey: startKey,
       }),
     );
     const items = result.Items ?? [];
-    const hits = new Set(
-      items.filter((item) =>
-        isSearchHit(Array.isArray(item.tokens) ? (item.tokens as string[]) : [], String(item.token), terms),
-      ),
-    );
+    const hits = new Set(items.filter((item) => isSearchHit(tokensOf(item), String(item.token), terms)));
     const invoices = await readInvoices(db, table, [...hits]);
     for (const item of items) {
       const invoice = hits.has(item)
@@ -124,7 +148,7 @@ export async function runInvoiceSearch(
           const last = item === items.at(-1) && !result.LastEvaluatedKey;
           return {
             items: taken,
-            nextCursor: last ? null : encodeMergedCursor(fingerprint, [[partition, String(item.sk), String(item.sk)]]),
+            nextCursor: last ? null : encodeMergedCursor(fingerprint, [positionOf(item)]),
           };
         }
       }
@@ -132,6 +156,5 @@ export async function runInvoiceSearch(
     startKey = result.LastEvaluatedKey;
     if (!startKey) return { items: taken, nextCursor: null };
   }
-  const resume = startKey as { pk: string; sk: string };
-  return { items: taken, nextCursor: encodeMergedCursor(fingerprint, [[resume.pk, resume.sk, resume.sk]]) };
+  return { items: taken, nextCursor: encodeMergedCursor(fingerprint, [positionOf(startKey as RawItem)]) };
 }

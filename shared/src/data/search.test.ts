@@ -17,12 +17,15 @@ function finds(query: string, scope: 'CLIENT' | 'SUPPLIER', source = invoice): n
   const terms = searchTerms(query);
   const driving = [...terms].sort((a, b) => b.length - a.length)[0];
   if (!driving) return 0;
-  const owner = scope === 'CLIENT' ? source.client : source.supplierId;
-  return invoiceSearchItems(source).filter(
-    (item) =>
-      item.pk === keys.searchPartition(scope, owner, driving) &&
-      item.sk.startsWith(driving) &&
-      isSearchHit(item.tokens, item.token, terms),
+  // A company's search reads its partition of the table; a supplier's, its partition of the supplier index.
+  return invoiceSearchItems(source).filter((item) =>
+    scope === 'CLIENT'
+      ? item.pk === keys.searchPartition(scope, source.client, driving) &&
+        item.sk.startsWith(driving) &&
+        isSearchHit(item.tokens, item.token, terms)
+      : item.gsi2pk === keys.searchPartition(scope, source.supplierId, driving) &&
+        item.gsi2sk!.startsWith(driving) &&
+        isSearchHit(item.supplierTokens!, item.token, terms),
   ).length;
 }
 
@@ -122,9 +125,29 @@ describe('the invoice search', () => {
     // Every part of the number keeps its own token: "0" lists F001-4580 among the exact matches.
     expect(tokens.CLIENT).toEqual(expect.arrayContaining(['f001-4580', '4580', '80', '0']));
     expect(tokens.CLIENT).toContain('a');
-    expect(invoiceSearchItems(invoice)).toHaveLength(tokens.CLIENT.length + tokens.SUPPLIER.length);
-    // 37 items before: the two dash suffixes and the four initials beside longer words are left out.
+    // 37 tokens before: the two dash suffixes and the four initials beside longer words are left out.
     expect(tokens.CLIENT.length + tokens.SUPPLIER.length).toBe(31);
+  });
+
+  it('writes one item per token, both scopes sharing the items of the tokens they share (ADR 0045)', () => {
+    const tokens = invoiceSearchTokens(invoice);
+    const items = invoiceSearchItems(invoice);
+    const shared = tokens.CLIENT.filter((token) => tokens.SUPPLIER.includes(token));
+    expect(shared.length).toBeGreaterThan(10);
+    expect(items).toHaveLength(new Set([...tokens.CLIENT, ...tokens.SUPPLIER]).size);
+    expect(items.length).toBe(tokens.CLIENT.length + tokens.SUPPLIER.length - shared.length);
+    // Each token of a scope is in exactly one item of that scope's partitions, with that scope's tokens.
+    const inClient = items.filter((item) => item.pk.startsWith('SEARCH#CLIENT#'));
+    const inSupplier = items.filter((item) => item.gsi2pk !== undefined);
+    expect(inClient.map((item) => item.token)).toEqual(tokens.CLIENT);
+    expect(inSupplier.map((item) => item.token).sort()).toEqual([...tokens.SUPPLIER].sort());
+    for (const item of inClient) expect(item.tokens).toEqual(tokens.CLIENT);
+    for (const item of inSupplier) expect(item.supplierTokens).toEqual(tokens.SUPPLIER);
+    expect(inSupplier.every((item) => item.gsi2sk === item.sk && item.gsi2sk.startsWith(`${item.token}#`))).toBe(true);
+    // A token of the supplier's scope alone has its item in the supplier's partition of the table, as before.
+    const own = items.filter((item) => !item.pk.startsWith('SEARCH#CLIENT#'));
+    expect(own.map((item) => item.token)).toEqual(expect.arrayContaining(['20100070970', 'andina', 'alimentos']));
+    expect(own.every((item) => item.pk === item.gsi2pk)).toBe(true);
   });
 
   it('orders a token newest received first', () => {

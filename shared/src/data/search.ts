@@ -134,7 +134,13 @@ export function employeeWordItems(
   return words.map((word) => ({ ...keys.employeeWord(acquirer, word, employee.id), ...employee, words }));
 }
 
-/** What an invoice search item holds besides its key: which invoice, as of which submission, and its tokens. */
+/**
+ * What an invoice search item holds besides its key: which invoice, as of which submission, and its tokens. One item
+ * serves both scopes where they share the token (ADR 0045): it lies in the company's partition (`tokens`, the company
+ * scope's) and, through the supplier index's keys (`gsi2pk`, `gsi2sk`), in the supplier's (`supplierTokens`). A token
+ * of the supplier's scope only (the company's RUC and name) has an item in the supplier's partition, read through the
+ * same index.
+ */
 export type SearchItem = {
   readonly pk: string;
   readonly sk: string;
@@ -144,24 +150,58 @@ export type SearchItem = {
   readonly id: string;
   /** The submission it indexes: an item of an earlier submission (a replaced rejection) is stale. */
   readonly receivedAt: string;
+  /** The tokens of the scope of its own key (`pk`). */
   readonly tokens: readonly string[];
+  /** In the supplier's search (the index `bySupplier`): its keys there and the supplier scope's tokens. */
+  readonly gsi2pk?: string;
+  readonly gsi2sk?: string;
+  readonly supplierTokens?: readonly string[];
 };
 
-/** The search index items of an invoice in both scopes, written in the transaction that stores it. */
+/**
+ * The search index items of an invoice in both scopes, written in the transaction that stores it: one per token of
+ * the company's scope, also in the supplier's search when the supplier's scope has the token, and one per token of
+ * the supplier's scope alone (issue 25: the number's suffixes, the supplier's RUC and name were written twice).
+ */
 export function invoiceSearchItems(
   invoice: SearchSource & { readonly type: string; readonly receivedAt: string },
 ): SearchItem[] {
   const tokens = invoiceSearchTokens(invoice);
-  return SEARCH_SCOPES.flatMap((scope) => {
-    const owner = scope === 'CLIENT' ? invoice.client : invoice.supplierId;
-    return tokens[scope].map((token) => ({
-      ...keys.searchEntry(scope, owner, token, invoice),
+  const ofSupplier = new Set(tokens.SUPPLIER);
+  const inSupplierSearch = (token: string, key: { sk: string }) => ({
+    gsi2pk: keys.searchPartition('SUPPLIER', invoice.supplierId, token),
+    gsi2sk: key.sk,
+    supplierTokens: tokens.SUPPLIER,
+  });
+  const item = (scope: SearchScope, token: string): SearchItem => {
+    const key = keys.searchEntry(scope, scope === 'CLIENT' ? invoice.client : invoice.supplierId, token, invoice);
+    return {
+      ...key,
       token,
       supplierId: invoice.supplierId,
       type: invoice.type,
       id: invoice.id,
       receivedAt: invoice.receivedAt,
       tokens: tokens[scope],
-    }));
-  });
+      ...(ofSupplier.has(token) ? inSupplierSearch(token, key) : {}),
+    };
+  };
+  const ofClient = new Set(tokens.CLIENT);
+  return [
+    ...tokens.CLIENT.map((token) => item('CLIENT', token)),
+    ...tokens.SUPPLIER.filter((token) => !ofClient.has(token)).map((token) => item('SUPPLIER', token)),
+  ];
+}
+
+/**
+ * The keys of an invoice's supplier-scope items as written before ADR 0045 (one per token of that scope, in the
+ * supplier's own partition, read without an index): what the search items' migration deletes, but for the keys the
+ * invoice's items now have.
+ */
+export function legacySupplierSearchKeys(
+  invoice: SearchSource & { readonly type: string; readonly receivedAt: string },
+): { pk: string; sk: string }[] {
+  return invoiceSearchTokens(invoice).SUPPLIER.map((token) =>
+    keys.searchEntry('SUPPLIER', invoice.supplierId, token, invoice),
+  );
 }

@@ -15,7 +15,7 @@ export const TABLE = {
   indexes: {
     /** Invoices of a company, newest first · conformity documents of an acquirer · audit events of one account. */
     byClient: { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    /** Invoices of a supplier across companies, newest first · the whole audit log, newest first. */
+    /** A supplier's invoice search (its search items, ADR 0045) · the whole audit log, newest first. */
     bySupplier: { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
     /** Invoices of one supplier at one company · conformity documents of an acquirer by issuer. */
     byClientSupplier: { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
@@ -160,6 +160,8 @@ export const keys = {
   },
   /** Where the migration to list entries (ADR 0042) keeps how far its pass went, and when it ended. */
   invoiceListsMigration: { pk: 'MIGRATION#INVOICE_LISTS', sk: 'STATE' } as ItemKey,
+  /** Where the migration of the search items to one item per token (ADR 0045) keeps its pass's state. */
+  searchItemsMigration: { pk: 'MIGRATION#SEARCH_ITEMS', sk: 'STATE' } as ItemKey,
   /**
    * The index attributes invoice items carried before ADR 0042 (every list was an index of the invoice item):
    * removed by the migration job and by the first change of an invoice stored before it.
