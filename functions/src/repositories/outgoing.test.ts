@@ -20,6 +20,8 @@ const COMMITTED_AT = new Date('2026-11-02T10:00:00Z');
  */
 function world(options: { refusing?: QueueKey; gate?: Promise<void> } = {}) {
   const items = new Map<string, Record<string, unknown>>();
+  /** The UpdateItems the outbox wrote (sent and unsent marks), by item key. */
+  const updates: string[] = [];
   const db = {
     send: async (command: unknown) => {
       if (command instanceof QueryCommand) {
@@ -27,8 +29,10 @@ function world(options: { refusing?: QueueKey; gate?: Promise<void> } = {}) {
         return { Items: [...items.values()].filter((item) => keys.outgoingQueue(item.queue as QueueKey) === pk) };
       }
       if (command instanceof UpdateCommand) {
+        updates.push(String(command.input.Key!.pk));
         const item = items.get(String(command.input.Key!.pk));
-        if (item) item.sentAt = command.input.ExpressionAttributeValues![':now'];
+        const values = command.input.ExpressionAttributeValues!;
+        if (item) Object.assign(item, { sentAt: values[':now'], gsi1sk: values[':due'] });
         return {};
       }
       if (command instanceof DeleteCommand) {
@@ -75,7 +79,7 @@ function world(options: { refusing?: QueueKey; gate?: Promise<void> } = {}) {
     runs.push(trace.getActiveSpan()!.spanContext().traceId);
     return outgoing.relay(new Date('2026-11-02T10:04:00Z'));
   });
-  return { outgoing, sent, started, items, commit, sweep, runs };
+  return { outgoing, sent, started, items, updates, commit, sweep, runs };
 }
 
 describe('the outbox of queue messages', () => {
@@ -124,8 +128,32 @@ describe('the outbox of queue messages', () => {
     await delivering;
     expect(w.sent.map((message) => message.queue)).toEqual(['sunatValidation']);
     expect(w.items.get(sunat.item.pk)!.sentAt).toBeDefined();
-    // Never marked sent: the relay finds it due and sends it again.
+    // Marked unsent: due for the relay at its commit time (after the sweeper's grace), as a message never sent.
+    expect(w.updates).toEqual([notice.item.pk]);
     expect(w.items.get(notice.item.pk)!.sentAt).toBeUndefined();
+    expect(w.items.get(notice.item.pk)!.gsi1sk).toBe(`${COMMITTED_AT.toISOString()}#${notice.message.id}`);
+  });
+
+  it("commits the SUNAT checks', MIRO requests' and notices' messages as sent, and marks a zip's once sent", async () => {
+    const w = world();
+    const quick = (['sunatValidation', 'miroRequests', 'notifications'] as const).map((queue) =>
+      w.commit(queue, { invoiceId: 'F001-1' }),
+    );
+    const zip = w.commit('intakeBatches', { batchId: 'b1' });
+    // Due for the relay when the queue's visibility timeout has passed since the commit, as if sent then.
+    for (const { item, message } of quick) {
+      const ackBy = new Date(COMMITTED_AT.getTime() + QUEUES[message.queue].visibilityTimeoutSeconds * 1000);
+      expect(item).toMatchObject({ sentAt: COMMITTED_AT.toISOString(), relays: 0 });
+      expect(item.gsi1sk).toBe(`${ackBy.toISOString()}#${message.id}`);
+    }
+    expect(zip.item.sentAt).toBeUndefined();
+    expect(zip.item.gsi1sk).toBe(`${COMMITTED_AT.toISOString()}#${zip.message.id}`);
+
+    await w.outgoing.deliver([...quick, zip].map(({ message }) => message));
+
+    expect(w.sent).toHaveLength(4);
+    // One write after the sends: the zip's sent mark (30 minutes or more a person waits for if the sender dies).
+    expect(w.updates).toEqual([zip.item.pk]);
   });
 });
 

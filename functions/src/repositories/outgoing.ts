@@ -29,11 +29,36 @@ export function outgoingMessage(queue: QueueKey, body: unknown, now: Date): Outg
   return { queue, id: randomUUID(), body, createdAt: now.toISOString(), trace: traceContextNow() };
 }
 
+/**
+ * The longest visibility timeout of a queue whose messages are committed as sent (issue 25): the SUNAT checks, the
+ * MIRO requests and the notices, two or three per invoice. `deliver` writes nothing more when their send succeeds,
+ * only a mark when it fails; the price is that a message whose sender died between the commit and the send is sent
+ * again by the relay after the queue's visibility timeout (2 or 3 minutes) rather than after the sweeper's grace.
+ * The queues of longer timeouts (an export, a zip, an e-mail: 30 minutes or more, which a person waits for) keep the
+ * sent mark written after the send.
+ */
+const PRESUMED_SENT_MAX_VISIBILITY_SECONDS = 180;
+
+/** Whether a queue's messages are committed as sent (see PRESUMED_SENT_MAX_VISIBILITY_SECONDS). */
+export const committedAsSent = (queue: QueueKey) =>
+  QUEUES[queue].visibilityTimeoutSeconds <= PRESUMED_SENT_MAX_VISIBILITY_SECONDS;
+
+/** When a message sent at `sentAt` (relayed `relays` times before) is due again if not acknowledged. */
+const ackBy = (queue: QueueKey, sentAt: number, relays: number) =>
+  new Date(sentAt + QUEUES[queue].visibilityTimeoutSeconds * 1000 * 2 ** relays).toISOString();
+
 /** The item that keeps the message in the change's own transaction (Put it with the change). */
 export function outgoingItem(message: OutgoingMessage): Record<string, unknown> & { pk: string; sk: string } {
+  // Committed as sent: due for the relay as the sent mark of a send at the commit would make it.
+  const asSent = committedAsSent(message.queue);
   return {
     ...keys.outgoing(message.queue, message.id),
-    ...keys.outgoingIndexes(message.queue, message.createdAt, message.id),
+    ...keys.outgoingIndexes(
+      message.queue,
+      asSent ? ackBy(message.queue, Date.parse(message.createdAt), 0) : message.createdAt,
+      message.id,
+    ),
+    ...(asSent ? { sentAt: message.createdAt, relays: 0 } : {}),
     queue: message.queue,
     body: JSON.stringify(message.body),
     createdAt: message.createdAt,
@@ -93,7 +118,6 @@ export function makeOutgoing(
   /** Sent: due again (for the relay) when not acknowledged within the queue's visibility timeout, doubling per relay. */
   async function sent(queue: QueueKey, id: string, relays: number): Promise<void> {
     const now = clock().getTime();
-    const ackBy = new Date(now + QUEUES[queue].visibilityTimeoutSeconds * 1000 * 2 ** relays).toISOString();
     try {
       await db.send(
         new UpdateCommand({
@@ -104,7 +128,7 @@ export function makeOutgoing(
           ExpressionAttributeValues: {
             ':now': new Date(now).toISOString(),
             ':relays': relays,
-            ':due': `${ackBy}#${id}`,
+            ':due': `${ackBy(queue, now, relays)}#${id}`,
           },
         }),
       );
@@ -114,21 +138,46 @@ export function makeOutgoing(
     }
   }
 
+  /** A message committed as sent whose send failed: due for the relay as a message never sent is, after the grace. */
+  async function unsent(message: OutgoingMessage): Promise<void> {
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: keys.outgoing(message.queue, message.id),
+          UpdateExpression: 'SET gsi1sk = :due REMOVE sentAt, relays',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':due': keys.outgoingIndexes(message.queue, message.createdAt, message.id).gsi1sk,
+          },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
   return {
     /**
-     * Sends committed messages now, all at once (each its send, then its sent mark: a change's answer waits for the
-     * slowest message instead of every one in turn); one that cannot be sent stays for the relay.
+     * Sends committed messages now, all at once (each its send, then, for a queue whose messages are not committed as
+     * sent, its sent mark: a change's answer waits for the slowest message instead of every one in turn); one that
+     * cannot be sent stays for the relay, due after the grace (a message committed as sent is marked unsent).
      */
     async deliver(messages: readonly OutgoingMessage[]): Promise<void> {
       await Promise.all(
         messages.map(async (message) => {
+          const asSent = committedAsSent(message.queue);
           try {
             await telemetry.continueTrace(message.trace, `send ${message.queue}`, () =>
               queues[message.queue].send(withId(message.body, message.id)),
             );
-            await sent(message.queue, message.id, 0);
           } catch (error) {
             log.error('message kept for the relay', error as Error);
+            if (asSent) await unsent(message).catch((markError: Error) => log.error('unsent mark failed', markError));
+            return;
+          }
+          if (!asSent) {
+            await sent(message.queue, message.id, 0).catch((error: Error) => log.error('sent mark failed', error));
           }
         }),
       );
