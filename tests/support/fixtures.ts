@@ -57,7 +57,10 @@ export function table() {
         ).Items ?? []
       );
     },
-    /** The bodies of a queue's messages committed and not yet sent (sent ones wait for their consumer's acknowledgement). */
+    /**
+     * The bodies of a queue's messages committed and not sent (sent ones wait for their consumer's acknowledgement). A
+     * SUNAT, MIRO or notice message is committed as sent and listed here only once its send failed (outgoing.ts).
+     */
     async unsent(queue: string): Promise<unknown[]> {
       const index = TABLE.indexes.byClient;
       const result = await db.send(
