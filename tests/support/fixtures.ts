@@ -57,25 +57,6 @@ export function table() {
         ).Items ?? []
       );
     },
-    /**
-     * The bodies of a queue's messages committed and not sent (sent ones wait for their consumer's acknowledgement). A
-     * SUNAT, MIRO or notice message is committed as sent and listed here only once its send failed (outgoing.ts).
-     */
-    async unsent(queue: string): Promise<unknown[]> {
-      const index = TABLE.indexes.byClient;
-      const result = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': index.partitionKey },
-          ExpressionAttributeValues: { ':pk': keys.outgoingQueue(queue) },
-        }),
-      );
-      return (result.Items ?? [])
-        .filter((item) => !item.sentAt)
-        .map((item) => JSON.parse(String(item.body)) as unknown);
-    },
     /** Every message of a queue still on record (committed, sent and not yet handled), with its item. */
     async outgoing(queue: string): Promise<{ item: Record<string, unknown>; body: Record<string, unknown> }[]> {
       const index = TABLE.indexes.byClient;
