@@ -130,16 +130,24 @@ describe('the intake starts the clock of a factura al crédito', () => {
     });
     const detail = await detailOf(credit.body, 'SUPPLIER');
     expect(detail.acquirerConformity).toMatchObject({ daysLeft: 8, answerableUntil: addDays(today, 8) });
-    const listed = await call<{ items: InvoiceSummary[] }>(routes.listInvoices, {
-      token: await tokenOf('MANAGER'),
-      query: { client: CLIENTS[0]!.taxId, acquirerConformity: 'OPEN', limit: 100 },
-    });
-    expect(listed.status).toBe(200);
-    const row = listed.body.items.find((item) => item.id === credit.body.id);
+    // The company's open clocks, page after page until the new one (the other files' credit invoices of today share
+    // its deadline, the latest there is, and may fill the first pages).
+    const rows: InvoiceSummary[] = [];
+    let cursor: string | undefined;
+    do {
+      const listed = await call<{ items: InvoiceSummary[]; nextCursor: string | null }>(routes.listInvoices, {
+        token: await tokenOf('MANAGER'),
+        query: { client: CLIENTS[0]!.taxId, acquirerConformity: 'OPEN', limit: 100, cursor },
+      });
+      expect(listed.status).toBe(200);
+      rows.push(...listed.body.items);
+      cursor = listed.body.nextCursor ?? undefined;
+    } while (cursor && !rows.some((item) => item.id === credit.body.id));
+    const row = rows.find((item) => item.id === credit.body.id);
     expect(row?.acquirerConformity).toMatchObject({ state: 'OPEN', deadline: addDays(today, 8), daysLeft: 8 });
-    expect(listed.body.items.every((item) => item.acquirerConformity?.state === 'OPEN')).toBe(true);
+    expect(rows.every((item) => item.acquirerConformity?.state === 'OPEN')).toBe(true);
     // Soonest deadline first.
-    const deadlines = listed.body.items.map((item) => item.acquirerConformity!.deadline);
+    const deadlines = rows.map((item) => item.acquirerConformity!.deadline);
     expect(deadlines).toEqual([...deadlines].sort());
 
     expect(cash.status).toBe(201);
