@@ -1,6 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { keys, type ItemKey } from '@portal/shared';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
+import { startDynamoDb } from '../../infra/local/services/dynamodb.js';
+import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { addBenchInvoices, type SeedFilter } from './api-seed.js';
 
 /**
@@ -94,4 +99,44 @@ export async function growSeed(outputs: LocalOutputs, options: GrowOptions): Pro
     );
   }
   return checkpoint;
+}
+
+/**
+ * The data migrations the stage runs at its start (the list entries of ADR 0042, the search items of ADR 0045) are
+ * marked done in a kept table that was seeded before them, as a fresh seed marks them, before its stage starts:
+ * otherwise the start would rewrite every one of its million invoices, hours on DynamoDB Local. What the suite reads
+ * is unchanged by them: its invoices' list entries were written by the seed, and the company scope's search items
+ * keep their keys and tokens (ADR 0045 adds the supplier index's keys beside them, which staff's reads never read).
+ * A mark already there is left as it is.
+ */
+export async function markKeptTableMigrated(dataDir: string, port: number, log: (line: string) => void): Promise<void> {
+  const outputsFile = path.join(dataDir, 'outputs.json');
+  if (!existsSync(outputsFile)) return;
+  const { tableName } = JSON.parse(readFileSync(outputsFile, 'utf8')) as Pick<LocalOutputs, 'tableName'>;
+  const dynamo = await startDynamoDb({ port, dataDir, startTimeoutMs: 600_000 });
+  try {
+    const db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS }),
+    );
+    for (const key of [keys.invoiceListsMigration, keys.searchItemsMigration] as ItemKey[]) {
+      const marked = await db
+        .send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...key, startKey: null, migrated: 0, doneAt: new Date().toISOString(), markedBy: 'bench-scale' },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        )
+        .then(
+          () => true,
+          (error: Error) => {
+            if (error.name === 'ConditionalCheckFailedException') return false;
+            throw error;
+          },
+        );
+      if (marked) log(`kept table: ${key.pk} marked done (seeded before it)`);
+    }
+  } finally {
+    await dynamo.stop();
+  }
 }

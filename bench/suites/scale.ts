@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { HEADERS } from '@portal/shared';
-import { ROOT_DIR } from '../../infra/local/config.js';
+import { ROOT_DIR, loadLocalConfig } from '../../infra/local/config.js';
 import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { buildWorld } from '../../infra/local/seed-data.js';
 import { BENCH_CLIENT, BENCH_SEARCHES, addBenchInvoices, scaleReadsFilter, type SeedFilter } from '../lib/api-seed.js';
 import type { BenchContext, BenchSuite, Figure } from '../lib/figures.js';
 import { runLoad, type LoadRequest, type LoadResult } from '../lib/load.js';
-import { SEED_VERSION, growSeed, type SeedCheckpoint } from '../lib/scale-seed.js';
+import { SEED_VERSION, growSeed, markKeptTableMigrated, type SeedCheckpoint } from '../lib/scale-seed.js';
 import { managerToken } from '../lib/sign-in.js';
 
 /**
@@ -202,10 +202,13 @@ export const suite: BenchSuite = {
     const keptDir = path.join(root, `seed-v${SEED_VERSION}${partitions === 'all' ? '-all' : ''}`);
     mkdirSync(keptDir, { recursive: true });
 
+    const largePortBase = portBase + 40;
+    const largePorts = loadLocalConfig({ LOCAL_PORT_BASE: String(largePortBase) }).ports;
+    await markKeptTableMigrated(keptDir, largePorts.dynamodb, context.log);
     context.log(`starting the small stage (fresh) and the large one (kept in ${keptDir})`);
     const launched = await Promise.allSettled([
       launch(path.join(root, 'small'), portBase + 20, false),
-      launch(keptDir, portBase + 40, true),
+      launch(keptDir, largePortBase, true),
     ]);
     const failed = launched.find((result) => result.status === 'rejected');
     if (failed) {
