@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { SQSClient, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { HttpResponse, type HttpRequest as SdkRequest } from '@smithy/core/protocols';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -268,6 +268,24 @@ describe('invocations', () => {
     await Promise.all(others);
     expect(returned).toEqual(['/a', '/b', '/c']);
     expect(exported).toHaveLength(2);
+  });
+
+  it('flush nothing for an invocation the sampler left out, and flush a recorded one', async () => {
+    const flushes = vi.spyOn(BatchSpanProcessor.prototype, 'forceFlush');
+    const exporter = new InMemorySpanExporter();
+    // Reads never traced, writes always: the local stage's reads at a low ratio.
+    const telemetry = createTelemetry({ exporter, env: { PORTAL_READ_TRACE_SAMPLE_RATIO: '0' } });
+    const handler = telemetry.invocation(async (_event: unknown) => ({ statusCode: 200, body: '' }));
+    const request = (method: string) => ({ routeKey: `${method} /invoices`, requestContext: { http: { method } } });
+    try {
+      for (let i = 0; i < 10; i++) await handler(request('GET'));
+      expect(flushes).not.toHaveBeenCalled();
+      await handler(request('POST'));
+      expect(flushes).toHaveBeenCalledTimes(1);
+      expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(['POST /invoices']);
+    } finally {
+      flushes.mockRestore();
+    }
   });
 
   it("continue Lambda's X-Ray segment, honouring its sampling decision", async () => {

@@ -161,6 +161,25 @@ function ratioSampler(raw: string | undefined): Sampler {
     : new AlwaysOnSampler();
 }
 
+/** Counts the recorded spans ended since the last export began: an invocation that recorded none has nothing to flush. */
+class EndedSpans implements SpanProcessor {
+  count = 0;
+
+  onStart(): void {}
+
+  onEnd(): void {
+    this.count += 1;
+  }
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
 /** Whether an invocation's span is one of the API's reads: a GET route, or the not-found route (`$default`). */
 function isApiRead(spanName: string, spanKind: SpanKind, attributes: Attributes): boolean {
   return spanKind === SpanKind.SERVER && (spanName === '$default' || attributes[ATTR_HTTP_REQUEST_METHOD] === 'GET');
@@ -209,8 +228,10 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
         ? new OTLPTraceExporter({ url: endpoint, timeoutMillis: FLUSH_TIMEOUT_MS })
         : null
       : options.exporter;
+  const unexported = new EndedSpans();
   const processors: SpanProcessor[] = exporter
     ? [
+        unexported,
         options.exportEachSpan
           ? new SimpleSpanProcessor(exporter)
           : // Flushed at the end of every invocation; the delay only matters to a process that serves many at once.
@@ -236,12 +257,17 @@ export function createTelemetry(options: TelemetryOptions = {}): Telemetry {
    * Exports every span ended so far. Invocations that end while an export is under way (a process that serves many at
    * once: the local stage) share the next one, which leaves as soon as that one is done and carries all their spans:
    * each still returns only once its spans are out, with one export for all of them rather than one each. In Lambda
-   * (one invocation at a time) every flush is its own export, as before.
+   * (one invocation at a time) every flush is its own export, as before. An invocation that leaves no recorded span
+   * behind (its sampler left it out: most of the API's reads) flushes nothing.
    */
   let exporting: Promise<void> | null = null;
   let next: Promise<void> | null = null;
   const flush = (): Promise<void> => {
+    // No span recorded since the last export began (an invocation its sampler left out, most of the API's reads):
+    // nothing to send. What an export under way carries is waited for, as it may hold the caller's spans.
+    if (unexported.count === 0) return exporting ?? Promise.resolve();
     if (!exporting) {
+      unexported.count = 0;
       exporting = provider
         .forceFlush()
         .catch(() => undefined)
