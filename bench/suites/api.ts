@@ -17,6 +17,7 @@ import {
   type InvoiceAuditActor,
   type ItemKey,
 } from '@portal/shared';
+import { meterConsumedCapacity } from '../../functions/src/adapters/dynamodb-capacity.js';
 import { auditEventOf, invoiceAuditWrite } from '../../functions/src/repositories/invoice-audit.js';
 import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
 import { listEntryWrites } from '../../functions/src/repositories/invoice-store.js';
@@ -158,6 +159,12 @@ interface Floor {
   readonly wire?: () => LoadRequest;
 }
 
+/**
+ * What every call of the functions asks besides its input (dynamodb-capacity.ts): the SDK floors get it from the
+ * functions' own middleware on their client, the wire floors in their bodies.
+ */
+const CAPACITY_ASKED = { ReturnConsumedCapacity: 'TOTAL' } as const;
+
 type AttributeValue = { S: string } | { N: string };
 
 /** DynamoDB JSON of the plain values the floors use (strings and numbers). */
@@ -199,7 +206,11 @@ function queryFloor(db: DynamoDBDocumentClient, outputs: LocalOutputs, raw: Raw,
     ConsistentRead: true,
     Limit: 50,
   };
-  const body = JSON.stringify({ ...input, ExpressionAttributeValues: marshal(input.ExpressionAttributeValues) });
+  const body = JSON.stringify({
+    ...input,
+    ExpressionAttributeValues: marshal(input.ExpressionAttributeValues),
+    ...CAPACITY_ASKED,
+  });
   return {
     sdk: async () => {
       const page = await db.send(new QueryCommand(input));
@@ -266,7 +277,11 @@ async function readSearchPage(
 
 function searchFloor(db: DynamoDBDocumentClient, outputs: LocalOutputs, raw: Raw, text: string): Floor {
   const input = searchRead(outputs, text);
-  const body = JSON.stringify({ ...input, ExpressionAttributeValues: marshal(input.ExpressionAttributeValues) });
+  const body = JSON.stringify({
+    ...input,
+    ExpressionAttributeValues: marshal(input.ExpressionAttributeValues),
+    ...CAPACITY_ASKED,
+  });
   return {
     sdk: () => readSearchPage(db, outputs, text),
     wire: () => ({ method: 'POST', path: '/', headers: raw.headers('Query'), body }),
@@ -312,7 +327,7 @@ function getFloor(
         method: 'POST',
         path: '/',
         headers: raw.headers('GetItem'),
-        body: JSON.stringify({ ...request, Key: marshal(request.Key) }),
+        body: JSON.stringify({ ...request, Key: marshal(request.Key), ...CAPACITY_ASKED }),
       };
     },
   };
@@ -478,7 +493,7 @@ function transactionFloor(
       method: 'POST',
       path: '/',
       headers: raw.headers('TransactWriteItems'),
-      body: JSON.stringify({ TransactItems: items().map(toWire) }),
+      body: JSON.stringify({ TransactItems: items().map(toWire), ...CAPACITY_ASKED }),
     }),
   };
 }
@@ -601,12 +616,15 @@ async function measure(
   raw: Raw,
   pool: readonly PoolInvoice[],
 ): Promise<Measured> {
+  // The floors' client asks DynamoDB what the functions' client asks (their consumed capacity): the same calls.
   const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: outputs.region,
-      endpoint: outputs.endpoints.dynamodb,
-      credentials: LOCAL_CREDENTIALS,
-    }),
+    meterConsumedCapacity(
+      new DynamoDBClient({
+        region: outputs.region,
+        endpoint: outputs.endpoints.dynamodb,
+        credentials: LOCAL_CREDENTIALS,
+      }),
+    ),
     { marshallOptions: { removeUndefinedValues: true } },
   );
   try {
