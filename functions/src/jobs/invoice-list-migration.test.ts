@@ -43,6 +43,7 @@ function world(invoiceCount: number, otherItemsBetween = 2) {
   const calls = { pages: 0, migrations: 0 };
   const trouble = { failAfterPages: Infinity, moveOnce: new Set<string>() };
   const repository: InvoiceListMigrationRepository = {
+    name: 'Invoice lists',
     state: async () => state,
     saveState: async (next) => void (state = next),
     async page(startKey, limit) {

@@ -23,8 +23,6 @@ export interface InvoiceListMigrationDeps {
   readonly log: Pick<Logger, 'info' | 'warn'>;
   /** Milliseconds left to the run; the run saves its place and stops 30 s before they end. */
   readonly timeLeftMs: () => number;
-  /** What the pass is called in the log (default: the invoice lists). */
-  readonly name?: string;
 }
 
 export interface InvoiceListMigrationResult {
@@ -74,11 +72,11 @@ export function makeInvoiceListMigration(deps: InvoiceListMigrationDeps) {
         };
         await repository.saveState(state);
         if (state.doneAt) {
-          log.info(`${deps.name ?? 'Invoice lists'} migrated`, { invoices: state.migrated });
+          log.info(`${repository.name} migrated`, { invoices: state.migrated });
           return { done: true, migrated };
         }
       }
-      log.info(`${deps.name ?? 'Invoice lists'} migration paused`, { invoices: state.migrated });
+      log.info(`${repository.name} migration paused`, { invoices: state.migrated });
       return { done: false, migrated };
     },
   };

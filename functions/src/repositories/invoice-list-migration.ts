@@ -43,6 +43,8 @@ type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteComman
  * for one invoice as read (conditioned on the invoice being unchanged since).
  */
 export interface InvoicePass {
+  /** What the pass is called in the job's log. */
+  readonly name: string;
   readonly stateKey: ItemKey;
   transactItems(table: string, invoice: StoredInvoiceItem): TransactItem[];
 }
@@ -52,6 +54,7 @@ export interface InvoicePass {
  * (the invoice's content and version do not change).
  */
 export const INVOICE_LISTS_PASS: InvoicePass = {
+  name: 'Invoice lists',
   stateKey: keys.invoiceListsMigration,
   transactItems: (table, invoice) => [
     {
@@ -74,6 +77,7 @@ export const INVOICE_LISTS_PASS: InvoicePass = {
  * earlier submission is left as it is: nothing finds it through the supplier index, and the company's search skips it.
  */
 export const SEARCH_ITEMS_PASS: InvoicePass = {
+  name: 'Search items',
   stateKey: keys.searchItemsMigration,
   transactItems(table, invoice) {
     const source = invoice as unknown as SearchSource & { type: string; receivedAt: string };
@@ -97,12 +101,12 @@ export function makeInvoiceListMigrationRepository(
   table: string,
   pass: InvoicePass = INVOICE_LISTS_PASS,
 ) {
-  const INVOICE_LISTS_MIGRATION = pass.stateKey;
+  const { stateKey } = pass;
   return {
+    name: pass.name,
+
     async state(): Promise<MigrationState> {
-      const result = await db.send(
-        new GetCommand({ TableName: table, Key: INVOICE_LISTS_MIGRATION, ConsistentRead: true }),
-      );
+      const result = await db.send(new GetCommand({ TableName: table, Key: stateKey, ConsistentRead: true }));
       const item = result.Item;
       return {
         startKey: (item?.startKey as Record<string, unknown> | undefined) ?? null,
@@ -115,7 +119,7 @@ export function makeInvoiceListMigrationRepository(
       await db.send(
         new PutCommand({
           TableName: table,
-          Item: { ...INVOICE_LISTS_MIGRATION, ...state, startKey: state.startKey ?? null },
+          Item: { ...stateKey, ...state, startKey: state.startKey ?? null },
         }),
       );
     },
