@@ -2,8 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys, type ItemKey } from '@portal/shared';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
+import { migrationsDone } from '../../infra/local/seed.js';
 import { startDynamoDb } from '../../infra/local/services/dynamodb.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { addBenchInvoices, type SeedFilter } from './api-seed.js';
@@ -118,12 +118,12 @@ export async function markKeptTableMigrated(dataDir: string, port: number, log: 
     const db = DynamoDBDocumentClient.from(
       new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS }),
     );
-    for (const key of [keys.invoiceListsMigration, keys.searchItemsMigration] as ItemKey[]) {
+    for (const mark of migrationsDone(new Date())) {
       const marked = await db
         .send(
           new PutCommand({
             TableName: tableName,
-            Item: { ...key, startKey: null, migrated: 0, doneAt: new Date().toISOString(), markedBy: 'bench-scale' },
+            Item: { ...mark, markedBy: 'bench-scale' },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
         )
@@ -134,7 +134,7 @@ export async function markKeptTableMigrated(dataDir: string, port: number, log: 
             throw error;
           },
         );
-      if (marked) log(`kept table: ${key.pk} marked done (seeded before it)`);
+      if (marked) log(`kept table: ${String(mark.pk)} marked done (seeded before it)`);
     }
   } finally {
     await dynamo.stop();

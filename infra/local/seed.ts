@@ -33,6 +33,19 @@ const SEED_MARKER = { pk: 'SEED', sk: 'v7' };
  */
 const OLDER_MARKERS = ['v1', 'v2', 'v3', 'v4', 'v5', 'v6'];
 
+/**
+ * The state items of the data migrations the stage runs at its start, marked done: a table seeded by this version
+ * holds list entries (ADR 0042) and search items of one item per token (ADR 0045), so they have nothing to do.
+ */
+export function migrationsDone(now: Date): Record<string, unknown>[] {
+  return [keys.invoiceListsMigration, keys.searchItemsMigration].map((key) => ({
+    ...key,
+    startKey: null,
+    migrated: 0,
+    doneAt: now.toISOString(),
+  }));
+}
+
 /** The local data directory holds data of an earlier shape: the stage refuses it rather than misread it. */
 export class OutdatedLocalDataError extends Error {
   constructor(marker: string) {
@@ -175,19 +188,7 @@ export async function seedIfEmpty(
   }
   const marker = await db.send(new GetCommand({ TableName: table, Key: SEED_MARKER }));
   if (marker.Item) return false;
-  // A table seeded by this version holds list entries (ADR 0042) and search items of one item per token (ADR 0045):
-  // their migrations have nothing to do.
-  const migrated = (key: typeof keys.invoiceListsMigration) => ({
-    ...key,
-    startKey: null,
-    migrated: 0,
-    doneAt: new Date().toISOString(),
-  });
-  await writeAll(db, table, [
-    ...seedItems(usernames),
-    migrated(keys.invoiceListsMigration),
-    migrated(keys.searchItemsMigration),
-  ]);
+  await writeAll(db, table, [...seedItems(usernames), ...migrationsDone(new Date())]);
   await db
     .send(
       new PutCommand({

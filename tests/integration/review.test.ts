@@ -3,6 +3,7 @@ import { keys, routes, withCheckDigit, type ConformityKind, type InvoiceDetail }
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { conformityFixture, reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
+import { until } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 
@@ -349,9 +350,7 @@ describe('approve (spec §4)', () => {
     // send it (after the queue's visibility timeout, 3 minutes: it is committed as sent). The rest is miro.test.ts's.
     const ofThisApproval = async () =>
       (await table().outgoing('miroRequests')).filter(({ body }) => body.invoiceId === f.invoice.id);
-    for (let waited = 0; (await ofThisApproval()).length > 0 && waited < 30_000; waited += 250) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await until("the approval's MIRO message acknowledged", async () => (await ofThisApproval()).length === 0);
     expect(await ofThisApproval()).toEqual([]);
   });
 

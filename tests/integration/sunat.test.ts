@@ -4,6 +4,7 @@ import { keys, routes, withCheckDigit, type InvoiceDetail, type SunatValidationM
 import { CLIENTS } from '../../infra/local/seed-data.js';
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
+import { until } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 
 /**
@@ -120,9 +121,7 @@ describe('SUNAT validation', () => {
     // ... and acknowledged (its item gone) long before the relay would send it (it is committed as sent).
     const ofThisInvoice = async () =>
       (await table().outgoing('notifications')).filter(({ body }) => body.invoiceId === invoice.id);
-    for (let waited = 0; (await ofThisInvoice()).length > 0 && waited < 30_000; waited += 250) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await until("the verdict's notice acknowledged", async () => (await ofThisInvoice()).length === 0);
     expect(await ofThisInvoice()).toEqual([]);
   });
 
