@@ -6,15 +6,18 @@ import type { RunningService } from './services/types.js';
 
 /**
  * EventBridge's rules on this machine: each job of shared SCHEDULES runs on its own timer (every
- * LOCAL_SCHEDULE_SECONDS when set, else its localEverySeconds or everyMinutes; a daily job at its `dailyAtUtc` of the
- * real clock, whatever LOCAL_SCHEDULE_SECONDS says), never two runs of one job at a time. The SAP simulator's
+ * LOCAL_SCHEDULE_SECONDS when set to a number, at its AWS period (everyMinutes) when set to `aws`, else its
+ * localEverySeconds or everyMinutes; a daily job at its `dailyAtUtc` of the real clock, whatever
+ * LOCAL_SCHEDULE_SECONDS says), never two runs of one job at a time. The SAP simulator's
  * `POST /__control/schedules/{id}` runs one now, for tests and demos.
  */
 export async function startSchedules(
   sap: { setScheduleRunner(run: (id: string) => Promise<void>): void },
   log: (line: string) => void,
 ): Promise<RunningService> {
-  const everySeconds = Number(process.env.LOCAL_SCHEDULE_SECONDS) || null;
+  const setting = process.env.LOCAL_SCHEDULE_SECONDS;
+  const awsPeriods = setting === 'aws';
+  const everySeconds = awsPeriods ? null : Number(setting) || null;
   const jobs = new Map<string, () => Promise<void>>();
   const timers: NodeJS.Timeout[] = [];
   for (const def of Object.values(SCHEDULES) as ScheduleDef[]) {
@@ -64,7 +67,7 @@ export async function startSchedules(
       next();
       continue;
     }
-    const localEvery = def.localEverySeconds ?? def.everyMinutes * 60;
+    const localEvery = (awsPeriods ? undefined : def.localEverySeconds) ?? def.everyMinutes * 60;
     const timer = setInterval(() => run().catch(() => undefined), (everySeconds ?? localEvery) * 1000);
     timer.unref();
     timers.push(timer);
