@@ -1,6 +1,35 @@
 import autocannon from 'autocannon';
 import { percentile } from './figures.js';
 
+/**
+ * BENCH_SLOW_MS=300 logs, after each run, when its answers slower than that came (wall clock, grouped into bursts a
+ * stall makes): to line them up with the stage's and DynamoDB Local's logs. Off by default.
+ */
+const SLOW_MS = Number(process.env.BENCH_SLOW_MS) || 0;
+
+function slowWatch(label: string): { note(latencyMs: number): void; report(): void } {
+  const slow: { at: number; ms: number }[] = [];
+  return {
+    note(latencyMs) {
+      if (SLOW_MS > 0 && latencyMs > SLOW_MS) slow.push({ at: Date.now(), ms: latencyMs });
+    },
+    report() {
+      if (slow.length === 0) return;
+      const bursts: { ends: number; count: number; max: number }[] = [];
+      for (const { at, ms } of slow) {
+        const burst = bursts.at(-1);
+        if (burst && at - burst.ends < 200)
+          Object.assign(burst, { ends: at, count: burst.count + 1, max: Math.max(burst.max, ms) });
+        else bursts.push({ ends: at, count: 1, max: ms });
+      }
+      const said = bursts.map(
+        (b) => `${new Date(b.ends).toISOString().slice(11, 23)} ${b.count}×≤${Math.round(b.max)} ms`,
+      );
+      console.log(`    slow (${label}, over ${SLOW_MS} ms, burst ends): ${said.join(', ')}`);
+    },
+  };
+}
+
 /** One request of a load run: a fixed one, or a new one per request (e.g. a different invoice each time). */
 export interface LoadRequest {
   readonly method: 'GET' | 'POST' | 'PUT';
@@ -39,6 +68,7 @@ export interface LoadResult {
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
+  const slow = slowWatch(options.origin);
   const started = performance.now();
   let instance!: autocannon.Instance;
   const finished = new Promise<autocannon.Result>((resolve, reject) => {
@@ -67,10 +97,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     );
   });
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-    if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-    else failures[statusCode] = (failures[statusCode] ?? 0) + 1;
+    if (statusCode >= 200 && statusCode < 300) {
+      latencies.push(responseTime);
+      slow.note(responseTime);
+    } else failures[statusCode] = (failures[statusCode] ?? 0) + 1;
   });
   const result = await finished;
+  slow.report();
   const elapsedS = (performance.now() - started) / 1000;
   const errors = result.errors + result.timeouts + result.non2xx;
   if (latencies.length === 0) {
@@ -103,6 +136,7 @@ export interface CallsOptions {
 export async function runCalls(options: CallsOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
+  const slow = slowWatch('calls');
   const started = performance.now();
   const deadline = options.durationS !== undefined ? started + options.durationS * 1000 : Infinity;
   let remaining = options.amount ?? Infinity;
@@ -113,6 +147,7 @@ export async function runCalls(options: CallsOptions): Promise<LoadResult> {
       try {
         await options.call();
         latencies.push(performance.now() - callStarted);
+        slow.note(latencies.at(-1)!);
       } catch (error) {
         const name = (error as Error).name || 'Error';
         failures[name] = (failures[name] ?? 0) + 1;
@@ -120,6 +155,7 @@ export async function runCalls(options: CallsOptions): Promise<LoadResult> {
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, caller));
+  slow.report();
   const elapsedS = (performance.now() - started) / 1000;
   const errors = Object.values(failures).reduce((a, b) => a + b, 0);
   if (latencies.length === 0) throw new Error(`No call succeeded (${JSON.stringify(failures)})`);
