@@ -100,8 +100,14 @@ function launch(dataDir: string, portBase: number, keepData: boolean): Promise<L
     dataDir,
     portBase: String(portBase),
     keepData,
-    // As run.ts starts the bench stage: errors only, the disabled-accounts check and the jobs' periods as in AWS.
-    env: { POWERTOOLS_LOG_LEVEL: 'ERROR', DISABLED_USERS_TTL_SECONDS: '60', LOCAL_SCHEDULE_SECONDS: 'aws' },
+    // As run.ts starts the bench stage: errors only, the disabled-accounts check and the jobs' periods as in AWS, no
+    // expiry job on the table.
+    env: {
+      POWERTOOLS_LOG_LEVEL: 'ERROR',
+      DISABLED_USERS_TTL_SECONDS: '60',
+      LOCAL_SCHEDULE_SECONDS: 'aws',
+      LOCAL_DYNAMODB_TTL: 'off',
+    },
     // A kept table of a million invoices takes DynamoDB Local longer to open.
     startTimeoutMs: 600_000,
   });

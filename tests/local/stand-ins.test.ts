@@ -113,6 +113,19 @@ describe('DynamoDB Local', () => {
     expect(ttl.TimeToLiveDescription).toMatchObject({ AttributeName: TABLE.ttlAttribute, TimeToLiveStatus: 'ENABLED' });
   });
 
+  it("turns TTL off for a benchmark's stage and on again for the next start (LOCAL_DYNAMODB_TTL)", async () => {
+    const name = `${TABLE_NAME}-ttl`;
+    const status = async () =>
+      (await ddb.send(new DescribeTimeToLiveCommand({ TableName: name }))).TimeToLiveDescription?.TimeToLiveStatus;
+    await ensureTable(ddb, name);
+    expect(await status()).toBe('ENABLED');
+    await ensureTable(ddb, name, { timeToLive: false });
+    await ensureTable(ddb, name, { timeToLive: false });
+    expect(await status()).toBe('DISABLED');
+    await ensureTable(ddb, name);
+    expect(await status()).toBe('ENABLED');
+  });
+
   it('takes the retired indexes off a table of an earlier version, keeping its items (ADR 0044)', async () => {
     const name = `${TABLE_NAME}-earlier`;
     const all = [...Object.values(TABLE.indexes), ...Object.values(TABLE.retiredIndexes)];

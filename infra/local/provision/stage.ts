@@ -43,7 +43,8 @@ export async function provisionStage(options: {
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const [, queues, , , identity] = await Promise.all([
-    ensureTable(ddb, tableName),
+    // LOCAL_DYNAMODB_TTL=off: no expiry job (the benchmarks' stages: see ensureTable).
+    ensureTable(ddb, tableName, { timeToLive: process.env.LOCAL_DYNAMODB_TTL !== 'off' }),
     ensureQueues(sqsClient, stage),
     ensureBucket(s3Client, documentsBucket),
     ensureBucket(s3Client, options.inboundMailBucket),
