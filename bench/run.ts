@@ -15,6 +15,7 @@ import {
   type FigureResult,
   type StageTracing,
 } from './lib/figures.js';
+import { BENCH_STAGE_ENV } from './lib/stage-env.js';
 import { renderMarkdown, renderSummary, type BenchReport } from './lib/report.js';
 
 /**
@@ -144,24 +145,16 @@ async function main(): Promise<void> {
       launched ??= launchLocalStage({
         dataDir: path.resolve(ROOT_DIR, process.env.BENCH_STAGE_DIR ?? '.local/bench-stage'),
         portBase: process.env.BENCH_PORT_BASE ?? '5000',
-        // Errors only, and no line per API request: the stage's own logging would be part of what is measured (in AWS
-        // the access log is API Gateway's, outside the functions). The disabled-accounts check
-        // reads its item once a minute, as in AWS (the local stage's default is every second, for the tests). The
-        // outbox sweeper's waits are AWS's too (the local stage shortens them for the tests, which would have it do
-        // work AWS never does while a zip's messages queue up): an invoice still waiting for SUNAT is looked at again
-        // after ten minutes, not 5 s (every check of the backlog re-read and postponed every few seconds), and a
-        // message just committed is sent again after 60 s without its sent mark, not 4 s (on a loaded machine the
-        // mark of a message sent at once can take longer than 4 s). The scheduled jobs run at AWS's periods (the
-        // outbox sweeper every minute, the conformity clock every 15), not the tests' 3 and 5 s: in AWS each runs in
-        // a function of its own, here in the process that serves the API, beside the requests measured. No TTL on the
-        // table: DynamoDB Local's expiry job holds the whole table for about a second every 11 s once it holds
-        // 100,000 invoices (AWS expires items in the background, holding nothing), and nothing measured expires.
+        // BENCH_STAGE_ENV (bench/lib/stage-env.ts), and no line per API request: the stage's own logging would be part
+        // of what is measured (in AWS the access log is API Gateway's, outside the functions). The outbox sweeper's
+        // waits are AWS's too (the local stage shortens them for the tests, which would have it do work AWS never does
+        // while a zip's messages queue up): an invoice still waiting for SUNAT is looked at again after ten minutes,
+        // not 5 s (every check of the backlog re-read and postponed every few seconds), and a message just committed is
+        // sent again after 60 s without its sent mark, not 4 s (on a loaded machine the mark of a message sent at once
+        // can take longer than 4 s).
         env: {
-          LOCAL_SCHEDULE_SECONDS: 'aws',
-          LOCAL_DYNAMODB_TTL: 'off',
-          POWERTOOLS_LOG_LEVEL: 'ERROR',
+          ...BENCH_STAGE_ENV,
           LOCAL_API_ACCESS_LOG: 'off',
-          DISABLED_USERS_TTL_SECONDS: '60',
           [SUNAT_CHECK.timeScaleEnv]: String(SUNAT_CHECK.staleAfterSeconds),
           [MIRO_POSTING.timeScaleEnv]: String(MIRO_POSTING.retryBaseSeconds),
           // The API's reads traced as AWS traces them (docs/adr/0041-trace-sampling.md), or all of them.

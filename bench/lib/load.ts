@@ -146,8 +146,9 @@ export async function runCalls(options: CallsOptions): Promise<LoadResult> {
       const callStarted = performance.now();
       try {
         await options.call();
-        latencies.push(performance.now() - callStarted);
-        slow.note(latencies.at(-1)!);
+        const latency = performance.now() - callStarted;
+        latencies.push(latency);
+        slow.note(latency);
       } catch (error) {
         const name = (error as Error).name || 'Error';
         failures[name] = (failures[name] ?? 0) + 1;

@@ -5,6 +5,7 @@ import { ROOT_DIR, loadLocalConfig } from '../../infra/local/config.js';
 import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { buildWorld } from '../../infra/local/seed-data.js';
+import { BENCH_STAGE_ENV } from '../lib/stage-env.js';
 import { BENCH_CLIENT, BENCH_SEARCHES, addBenchInvoices, scaleReadsFilter, type SeedFilter } from '../lib/api-seed.js';
 import type { BenchContext, BenchSuite, Figure } from '../lib/figures.js';
 import { runLoad, type LoadRequest, type LoadResult } from '../lib/load.js';
@@ -100,14 +101,7 @@ function launch(dataDir: string, portBase: number, keepData: boolean): Promise<L
     dataDir,
     portBase: String(portBase),
     keepData,
-    // As run.ts starts the bench stage: errors only, the disabled-accounts check and the jobs' periods as in AWS, no
-    // expiry job on the table.
-    env: {
-      POWERTOOLS_LOG_LEVEL: 'ERROR',
-      DISABLED_USERS_TTL_SECONDS: '60',
-      LOCAL_SCHEDULE_SECONDS: 'aws',
-      LOCAL_DYNAMODB_TTL: 'off',
-    },
+    env: BENCH_STAGE_ENV,
     // A kept table of a million invoices takes DynamoDB Local longer to open.
     startTimeoutMs: 600_000,
   });

@@ -15,9 +15,6 @@ export async function startSchedules(
   sap: { setScheduleRunner(run: (id: string) => Promise<void>): void },
   log: (line: string) => void,
 ): Promise<RunningService> {
-  const setting = process.env.LOCAL_SCHEDULE_SECONDS;
-  const awsPeriods = setting === 'aws';
-  const everySeconds = awsPeriods ? null : Number(setting) || null;
   const jobs = new Map<string, () => Promise<void>>();
   const timers: NodeJS.Timeout[] = [];
   for (const def of Object.values(SCHEDULES) as ScheduleDef[]) {
@@ -67,8 +64,8 @@ export async function startSchedules(
       next();
       continue;
     }
-    const localEvery = (awsPeriods ? undefined : def.localEverySeconds) ?? def.everyMinutes * 60;
-    const timer = setInterval(() => run().catch(() => undefined), (everySeconds ?? localEvery) * 1000);
+    const seconds = periodSeconds(def, process.env.LOCAL_SCHEDULE_SECONDS);
+    const timer = setInterval(() => run().catch(() => undefined), seconds * 1000);
     timer.unref();
     timers.push(timer);
   }
@@ -84,6 +81,15 @@ export async function startSchedules(
       for (const timer of timers) clearTimeout(timer);
     },
   };
+}
+
+/**
+ * A periodic job's period here: LOCAL_SCHEDULE_SECONDS's number of seconds, its AWS period when that is `aws`,
+ * else its localEverySeconds or its AWS period.
+ */
+export function periodSeconds(def: ScheduleDef, setting: string | undefined): number {
+  if (setting === 'aws') return def.everyMinutes * 60;
+  return Number(setting) || def.localEverySeconds || def.everyMinutes * 60;
 }
 
 /** Milliseconds from `now` to the next hh:mm UTC (a full day when it is that time now). */

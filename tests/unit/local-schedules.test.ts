@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEDULES } from '@portal/shared';
-import { msUntilDaily } from '../../infra/local/schedules.js';
+import { msUntilDaily, periodSeconds } from '../../infra/local/schedules.js';
 
 describe('the local stage’s daily jobs', () => {
   it('wait for the next time of day in UTC, a whole day when it is that time now', () => {
@@ -14,5 +14,16 @@ describe('the local stage’s daily jobs', () => {
 
   it('send the staff’s digest at 07:00 Lima (12:00 UTC)', () => {
     expect(SCHEDULES.dailyDigest).toMatchObject({ id: 'DailyDigest', dailyAtUtc: '12:00' });
+  });
+
+  it('run the periodic jobs at their local period, at a given one, or at AWS’s (LOCAL_SCHEDULE_SECONDS)', () => {
+    const { outboxSweeper, paymentSync } = SCHEDULES;
+    expect(periodSeconds(outboxSweeper, undefined)).toBe(3);
+    expect(periodSeconds(paymentSync, undefined)).toBe(15 * 60);
+    expect(periodSeconds(outboxSweeper, '20')).toBe(20);
+    expect(periodSeconds(outboxSweeper, 'aws')).toBe(60);
+    expect(periodSeconds(SCHEDULES.acquirerConformity, 'aws')).toBe(15 * 60);
+    // Anything else is not a period: the local ones stay.
+    expect(periodSeconds(outboxSweeper, 'often')).toBe(3);
   });
 });
