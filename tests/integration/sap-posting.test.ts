@@ -139,7 +139,15 @@ describe('SAP posting of an approved invoice', () => {
 
     const posted = await postingState(f, 'POSTED');
     expect(posted.statusMessage).toBeNull();
+    expect(posted.sapDocument).toEqual(posted.sapPosting?.document);
     expect((await postingsAtSap(stage().endpoints.sap, SUPPLIER.taxId))[`${SUPPLIER.taxId}/${f.invoice.id}`]).toBe(1);
+    // A detail that read the invoice just before the worker stored the document on it, and the record just after
+    // it was POSTED: shown as POSTED with the document, not beside the failure the retry is clearing.
+    const invoiceKey = keys.invoice(f.invoice.supplierId, f.invoice.type, f.invoice.id);
+    const stored = await table().get(invoiceKey);
+    await table().put({ ...stored, sapDocument: null, statusMessage: failed.statusMessage });
+    expect(await detailOf(f)).toMatchObject({ statusMessage: null, sapDocument: posted.sapDocument });
+    await table().put(stored!);
     // The round of attempts started again from one: a single retry, not two.
     expect(await table().get(key)).toMatchObject({ state: 'POSTED', attempts: 1 });
 

@@ -6,6 +6,7 @@ import {
   MIRO_POSTING,
   SUNAT_RECHECK_HISTORY_TITLE,
   sapPostingView,
+  withPostedDocument,
   acquirerConformityView,
   sunatCheckView,
   checkConformity,
@@ -205,7 +206,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
     ]);
     const sunatCheck = check ? sunatCheckView(check) : null;
     return invoiceForCaller(caller, {
-      ...invoice,
+      ...withPostedDocument(invoice, record),
       officeLocation,
       // The Ley 29623 clock with the days left today (the stage's clock).
       ...(invoice.acquirerConformity

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INVOICE_ERROR_MESSAGES } from '../errors/catalogue.js';
-import { sapPostingMark, sapPostingView } from './sap-posting.js';
+import { sapPostingMark, sapPostingView, withPostedDocument } from './sap-posting.js';
 
 const NOW = new Date('2026-11-02T10:10:00Z');
 const record = { createdAt: '2026-11-02T10:09:30.000Z', attempts: 0 };
@@ -64,5 +64,28 @@ describe('the SAP posting as people see it', () => {
     expect(sapPostingMark({ ...row, statusMessage: failure }, NOW)).toBe('FAILED');
     const posted = { ...row, approvedAt: '2026-11-02T09:00:00.000Z', sapDocument: { number: '5105600001' } };
     expect(sapPostingMark(posted, NOW)).toBeNull();
+  });
+});
+
+describe('an invoice read a moment before its posting was stored', () => {
+  const failure = INVOICE_ERROR_MESSAGES.ERROR_UNEXPECTED_EXCEPTION_DURING_MIRO_CREATION_REQUEST_SUBMIT;
+  const document = { number: '5105600001', fiscalYear: '2026' };
+  const posted = { state: 'POSTED' as const, sapDocument: document };
+
+  it('shows the document of a POSTED record and not the failure the retry is clearing', () => {
+    const stale = { id: 'F001-1', statusMessage: failure, sapDocument: null };
+    expect(withPostedDocument(stale, posted)).toEqual({ id: 'F001-1', statusMessage: null, sapDocument: document });
+    // Another message (a rejection's reason, a SUNAT observation) is the invoice's own: kept.
+    const observed = { id: 'F001-2', statusMessage: 'Observada por SUNAT', sapDocument: undefined };
+    expect(withPostedDocument(observed, posted)).toEqual({ ...observed, sapDocument: document });
+  });
+
+  it('leaves the invoice as read while the record is not POSTED, or once it carries the document', () => {
+    const failed = { statusMessage: failure, sapDocument: null };
+    expect(withPostedDocument(failed, { state: 'FAILED' })).toBe(failed);
+    expect(withPostedDocument(failed, { state: 'PENDING', retriedAt: '2026-11-02T10:09:50.000Z' })).toBe(failed);
+    expect(withPostedDocument(failed, null)).toBe(failed);
+    const stored = { statusMessage: null, sapDocument: document };
+    expect(withPostedDocument(stored, posted)).toBe(stored);
   });
 });

@@ -102,3 +102,25 @@ export function sapPostingMark(
   if (!invoice.approvedAt) return null;
   return now.getTime() - Date.parse(invoice.approvedAt) > MIRO_POSTING.lateAfterSeconds * 1000 ? 'LATE' : null;
 }
+
+/**
+ * The invoice beside its MIRO record as read a moment later. The worker stores SAP's document on the invoice (and
+ * clears the failure message) before it marks the record POSTED, so a POSTED record read after an invoice that lacks
+ * them means the invoice was read just before that write: shown as it is by then, not POSTED beside the failure.
+ */
+export function withPostedDocument<
+  T extends {
+    readonly statusMessage: string | null;
+    readonly sapDocument?: { number: string; fiscalYear: string } | null;
+  },
+>(invoice: T, record: MiroRecordView | null | undefined): T {
+  if (record?.state !== 'POSTED' || !record.sapDocument) return invoice;
+  const failed =
+    invoice.statusMessage === INVOICE_ERROR_MESSAGES.ERROR_UNEXPECTED_EXCEPTION_DURING_MIRO_CREATION_REQUEST_SUBMIT;
+  if (invoice.sapDocument && !failed) return invoice;
+  return {
+    ...invoice,
+    sapDocument: invoice.sapDocument ?? record.sapDocument,
+    statusMessage: failed ? null : invoice.statusMessage,
+  };
+}
