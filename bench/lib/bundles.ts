@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
@@ -34,6 +35,7 @@ function buildOptions(): BuildOptions {
     sourcesContent: BUNDLE_OPTIONS.sourcesContent,
     legalComments: BUNDLE_OPTIONS.legalComments,
     alias: { ...BUNDLE_OPTIONS.aliases },
+    inject: [...BUNDLE_OPTIONS.inject],
     metafile: true,
     logLevel: 'silent',
   };
@@ -51,12 +53,18 @@ export async function bundleFunction(fn: FunctionEntry, outdir: string): Promise
   return measured(fn, file, result.metafile);
 }
 
+/** The cold-import reference (reference-import.ts), bundled as a function is, into `outdir/reference/index.mjs`. */
+export function bundleReference(outdir: string): Promise<BuiltBundle> {
+  const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'reference-import.ts');
+  return bundleFunction({ name: 'reference', kind: 'worker', entry }, outdir);
+}
+
 /**
  * Every function of the stacks, bundled into a temporary directory (removed by `dispose`). One esbuild build
  * with every entry point: each output is a file of its own (no code splitting), byte for byte what bundling
  * that entry alone makes, and the modules they share are parsed once (seconds instead of tens of seconds).
  */
-export async function bundleAll(): Promise<{ bundles: BuiltBundle[]; dispose(): void }> {
+export async function bundleAll(): Promise<{ bundles: BuiltBundle[]; reference: BuiltBundle; dispose(): void }> {
   const outdir = mkdtempSync(path.join(os.tmpdir(), 'portal-bundles-'));
   const entries = functionEntries();
   const result = await build({
@@ -66,7 +74,8 @@ export async function bundleAll(): Promise<{ bundles: BuiltBundle[]; dispose(): 
     outExtension: { '.js': '.mjs' },
   });
   const bundles = entries.map((fn) => measured(fn, path.join(outdir, fn.name, 'index.mjs'), result.metafile));
-  return { bundles, dispose: () => rmSync(outdir, { recursive: true, force: true }) };
+  const reference = await bundleReference(outdir);
+  return { bundles, reference, dispose: () => rmSync(outdir, { recursive: true, force: true }) };
 }
 
 /**
@@ -97,8 +106,6 @@ const IMPORT_ENV: Readonly<Record<string, string>> = {
   AWS_SECRET_ACCESS_KEY: 'bench',
   AWS_SESSION_TOKEN: 'bench',
   AWS_LAMBDA_FUNCTION_NAME: 'bench',
-  // As NodejsFunction sets it for bundles with source maps.
-  NODE_OPTIONS: '--enable-source-maps',
   // As PortalFunction sets them: the OpenTelemetry SDK and its OTLP exporter are built at load, as in Lambda.
   ...FUNCTION_TELEMETRY_ENV,
   POWERTOOLS_METRICS_NAMESPACE: 'PortalProveedores',

@@ -118,8 +118,10 @@ export class PortalFunction extends Construct {
         bundleAwsSDK: true,
         externalModules: [],
         minify: BUNDLE_OPTIONS.minify,
-        // NodejsFunction also sets NODE_OPTIONS=--enable-source-maps, so stack traces point at TypeScript.
+        // The map ships beside the bundle; stack traces read it when first read (BUNDLE_OPTIONS.inject), with no
+        // NODE_OPTIONS=--enable-source-maps, which would parse it at every cold start.
         sourceMap: BUNDLE_OPTIONS.sourcemap,
+        inject: [...BUNDLE_OPTIONS.inject],
         sourcesContent: BUNDLE_OPTIONS.sourcesContent,
         esbuildArgs: esbuildArgs(),
       },
