@@ -350,6 +350,9 @@ describe('the scheduled job, as the stage’s clock moves', () => {
     await table().delete(keys.employee(company.taxId, responsible.id));
   });
 
+  // Longer than the file's other tests: the stage's job and the test's own pass over every due clock of the shared
+  // table, other files' invoices among them, a hundred per pass and one at a time; in a whole `npm test` this took
+  // over 30 s once (2026-11-29), against a second or two alone.
   it('reminds the responsible two days before and on the last day, exactly once; presumes the conformity once, telling both sides', async () => {
     // Prepare: received yesterday (its last day 7 days from now), the responsible and the company's accounts
     await table().put({
@@ -476,5 +479,5 @@ describe('the scheduled job, as the stage’s clock moves', () => {
     // The responsible employee's directory e-mail is what the reminder went by; the seed's staff are unaffected.
     expect(EMPLOYEES[company.taxId]!.some((employee) => employee.id === responsible.id)).toBe(false);
     expect(SUPPLIERS.some((supplier) => supplier.taxId === SUPPLIER.taxId)).toBe(false);
-  });
+  }, 120_000);
 });

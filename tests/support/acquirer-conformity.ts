@@ -73,9 +73,11 @@ export async function runConformityClock(): Promise<void> {
   const sap = stage().endpoints.sap;
   const schedule = `${sap}/__control/schedules/AcquirerConformityClock`;
   const { run } = (await (await fetch(schedule, { method: 'POST' })).json()) as { run: number };
+  const deadline = Date.now() + 90_000;
   for (;;) {
     const state = (await (await fetch(schedule)).json()) as { completed: number };
     if (state.completed >= run) return;
+    if (Date.now() > deadline) throw new Error(`the stage's conformity job did not end run ${run} in 90 s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
