@@ -129,42 +129,63 @@ async function main(): Promise<void> {
   const started = Date.now();
   let launched: Promise<LaunchedStage> | null = null;
   let launchedTracing: StageTracing | null = null;
+  const stageDir = path.resolve(ROOT_DIR, process.env.BENCH_STAGE_DIR ?? '.local/bench-stage');
+  const portBase = Number(process.env.BENCH_PORT_BASE ?? '5000');
+  const launchStage = (options: { dataDir: string; portBase: number; tracing: StageTracing; keepData?: boolean }) =>
+    launchLocalStage({
+      dataDir: options.dataDir,
+      portBase: String(options.portBase),
+      keepData: options.keepData ?? false,
+      // BENCH_STAGE_ENV (bench/lib/stage-env.ts), and no line per API request: the stage's own logging would be part
+      // of what is measured (in AWS the access log is API Gateway's, outside the functions). The outbox sweeper's
+      // waits are AWS's too (the local stage shortens them for the tests, which would have it do work AWS never does
+      // while a zip's messages queue up): an invoice still waiting for SUNAT is looked at again after ten minutes,
+      // not 5 s (every check of the backlog re-read and postponed every few seconds), and a message just committed is
+      // sent again after 60 s without its sent mark, not 4 s (on a loaded machine the mark of a message sent at once
+      // can take longer than 4 s).
+      env: {
+        ...BENCH_STAGE_ENV,
+        LOCAL_API_ACCESS_LOG: 'off',
+        [SUNAT_CHECK.timeScaleEnv]: String(SUNAT_CHECK.staleAfterSeconds),
+        [MIRO_POSTING.timeScaleEnv]: String(MIRO_POSTING.retryBaseSeconds),
+        // The API's reads traced as AWS traces them (docs/adr/0041-trace-sampling.md), or all of them.
+        ...(options.tracing === 'aws' ? { [RUNTIME_ENV.readTraceSampleRatio]: String(READ_TRACE_SAMPLE_RATIO) } : {}),
+      },
+      // e.g. BENCH_STAGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=.local/profiles" profiles the handlers under load.
+      nodeArgs: (process.env.BENCH_STAGE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+    });
+  const benchStage = (stage: LaunchedStage): BenchStage => ({
+    apiUrl: stage.outputs.apiUrl,
+    webUrl: stage.outputs.webUrl,
+    outputs: stage.outputs,
+  });
 
   const context: BenchContext = {
     repeats,
     quick: options.quick,
     log: (line) => console.log(`  ${line}`),
     stage: async (tracing: StageTracing = 'all'): Promise<BenchStage> => {
-      // A suite that asks for another tracing gets the stage started again with it, on the same data.
+      // A suite that asks for another tracing gets the stage started again with it, fresh.
       if (launched && launchedTracing !== tracing) {
         const previous = launched;
         launched = null;
         await (await previous).stop();
       }
       launchedTracing = tracing;
-      launched ??= launchLocalStage({
-        dataDir: path.resolve(ROOT_DIR, process.env.BENCH_STAGE_DIR ?? '.local/bench-stage'),
-        portBase: process.env.BENCH_PORT_BASE ?? '5000',
-        // BENCH_STAGE_ENV (bench/lib/stage-env.ts), and no line per API request: the stage's own logging would be part
-        // of what is measured (in AWS the access log is API Gateway's, outside the functions). The outbox sweeper's
-        // waits are AWS's too (the local stage shortens them for the tests, which would have it do work AWS never does
-        // while a zip's messages queue up): an invoice still waiting for SUNAT is looked at again after ten minutes,
-        // not 5 s (every check of the backlog re-read and postponed every few seconds), and a message just committed is
-        // sent again after 60 s without its sent mark, not 4 s (on a loaded machine the mark of a message sent at once
-        // can take longer than 4 s).
-        env: {
-          ...BENCH_STAGE_ENV,
-          LOCAL_API_ACCESS_LOG: 'off',
-          [SUNAT_CHECK.timeScaleEnv]: String(SUNAT_CHECK.staleAfterSeconds),
-          [MIRO_POSTING.timeScaleEnv]: String(MIRO_POSTING.retryBaseSeconds),
-          // The API's reads traced as AWS traces them (docs/adr/0041-trace-sampling.md), or all of them.
-          ...(tracing === 'aws' ? { [RUNTIME_ENV.readTraceSampleRatio]: String(READ_TRACE_SAMPLE_RATIO) } : {}),
-        },
-        // e.g. BENCH_STAGE_NODE_ARGS="--cpu-prof --cpu-prof-dir=.local/profiles" profiles the handlers under load.
-        nodeArgs: (process.env.BENCH_STAGE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
-      });
-      const stage = await launched;
-      return { apiUrl: stage.outputs.apiUrl, webUrl: stage.outputs.webUrl, outputs: stage.outputs };
+      launched ??= launchStage({ dataDir: stageDir, portBase, tracing });
+      return benchStage(await launched);
+    },
+    reopenStage: async (): Promise<BenchStage> => {
+      if (!launched || !launchedTracing) throw new Error('reopenStage: no stage started');
+      const previous = launched;
+      launched = null;
+      await (await previous).stop();
+      launched = launchStage({ dataDir: stageDir, portBase, tracing: launchedTracing, keepData: true });
+      return benchStage(await launched);
+    },
+    sideStage: async (name: string, tracing: StageTracing = 'all') => {
+      const stage = await launchStage({ dataDir: `${stageDir}-${name}`, portBase: portBase + 60, tracing });
+      return { ...benchStage(stage), stop: () => stage.stop() };
     },
   };
 

@@ -62,9 +62,20 @@ export interface BenchContext {
   log(line: string): void;
   /**
    * Starts the local stage on first use, and returns the same one afterwards while the tracing asked (default all)
-   * is the same; another tracing starts it again on the same data.
+   * is the same; another tracing starts it again, fresh.
    */
   stage(tracing?: StageTracing): Promise<BenchStage>;
+  /**
+   * Stops the stage and starts it again on its data, as a table is opened after a restart (DynamoDB Local's JVM and
+   * caches fresh, as the scale suite's kept table is): what a table of that size answers, not what a process that
+   * just took its writes does.
+   */
+  reopenStage(): Promise<BenchStage>;
+  /**
+   * Starts a fresh stage beside the shared one, with the same settings (BENCH_PORT_BASE + 60, data beside the shared
+   * stage's), to measure two tables side by side; the suite stops it.
+   */
+  sideStage(name: string, tracing?: StageTracing): Promise<BenchStage & { stop(): Promise<void> }>;
 }
 
 export interface BenchSuite {
