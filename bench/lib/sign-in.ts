@@ -1,5 +1,7 @@
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { HEADERS } from '@portal/shared';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
+import { BENCH_CLIENT } from './api-seed.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { corporateSignIn } from '../../tests/support/corporate-sign-in.js';
 
@@ -26,6 +28,23 @@ export async function managerToken(outputs: LocalOutputs): Promise<string> {
     password: account.password,
   });
   return tokens.idToken;
+}
+
+/** Where and as whom the API suites call a stage: its gateway's origin and path prefix, the manager at BENCH_CLIENT. */
+export interface ManagerApi {
+  readonly origin: string;
+  readonly prefix: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** The manager's calls to `outputs`' stage (signed in once). */
+export async function managerApi(outputs: LocalOutputs): Promise<ManagerApi> {
+  const url = new URL(outputs.apiUrl);
+  return {
+    origin: url.origin,
+    prefix: url.pathname.replace(/\/$/, ''),
+    headers: { authorization: `Bearer ${await managerToken(outputs)}`, [HEADERS.companyId]: BENCH_CLIENT.taxId },
+  };
 }
 
 /** The demo supplier's id token on `outputs`' stage, signed in as suppliers sign in: user and password. */

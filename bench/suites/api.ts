@@ -7,7 +7,6 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import {
-  HEADERS,
   UploadTicket,
   isSearchHit,
   keys,
@@ -44,7 +43,7 @@ import {
 } from '../lib/api-seed.js';
 import type { BenchContext, BenchStage, BenchSuite, Figure } from '../lib/figures.js';
 import { runCalls, runLoad, type LoadRequest, type LoadResult } from '../lib/load.js';
-import { managerToken } from '../lib/sign-in.js';
+import { managerApi, type ManagerApi } from '../lib/sign-in.js';
 
 /** The issue's load: 20 connections on loopback. */
 const CONNECTIONS = 20;
@@ -120,11 +119,7 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 /** A DynamoDB JSON string value. */
 const S = (value: string) => ({ S: value });
 
-interface Api {
-  readonly origin: string;
-  readonly prefix: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
+type Api = ManagerApi;
 
 interface Raw {
   readonly origin: string;
@@ -975,19 +970,7 @@ async function grow(
 
 async function targetOf(label: string, stage: BenchStage, pool: readonly PoolInvoice[]): Promise<Target> {
   const { outputs } = stage;
-  const apiUrl = new URL(stage.apiUrl);
-  const token = await managerToken(outputs);
-  return {
-    label,
-    outputs,
-    api: {
-      origin: apiUrl.origin,
-      prefix: apiUrl.pathname.replace(/\/$/, ''),
-      headers: { authorization: `Bearer ${token}`, [HEADERS.companyId]: BENCH_CLIENT.taxId },
-    },
-    raw: rawDynamo(outputs),
-    pool,
-  };
+  return { label, outputs, api: await managerApi(outputs), raw: rawDynamo(outputs), pool };
 }
 
 /**

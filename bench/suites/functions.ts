@@ -1,6 +1,6 @@
 import { budgetOf, IMPORT_REFERENCE_MS } from '../../infra/lib/bundling.js';
 import { bundleAll, coldImportMs } from '../lib/bundles.js';
-import { evaluate, type BenchSuite, type Figure } from '../lib/figures.js';
+import { evaluate, summarize, type BenchSuite, type Figure } from '../lib/figures.js';
 
 const KB = 1024;
 /** How many function imports of a round go between two imports of the reference. */
@@ -33,7 +33,7 @@ export const suite: BenchSuite = {
           raw.push(await coldImportMs(bundle.file));
         }
         roundReferences.push(await coldImportMs(reference.file));
-        const machine = median(roundReferences);
+        const machine = summarize(roundReferences).median;
         references.push(machine);
         bundles.forEach((bundle, index) => {
           samplesOf.get(bundle)!.raw.push(raw[index]!);
@@ -121,12 +121,6 @@ function summaries(figures: readonly Figure[]): Figure[] {
     }
   }
   return out;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function round(value: number): number {

@@ -1,16 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { HEADERS } from '@portal/shared';
 import { ROOT_DIR, loadLocalConfig } from '../../infra/local/config.js';
 import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { buildWorld } from '../../infra/local/seed-data.js';
 import { BENCH_STAGE_ENV } from '../lib/stage-env.js';
 import { BENCH_CLIENT, BENCH_SEARCHES, addBenchInvoices, scaleReadsFilter, type SeedFilter } from '../lib/api-seed.js';
 import type { BenchContext, BenchSuite, Figure } from '../lib/figures.js';
 import { runLoad, type LoadRequest, type LoadResult } from '../lib/load.js';
 import { SEED_VERSION, growSeed, markKeptTableMigrated, type SeedCheckpoint } from '../lib/scale-seed.js';
-import { managerToken } from '../lib/sign-in.js';
+import { managerApi, type ManagerApi } from '../lib/sign-in.js';
 
 /**
  * Issue 25, scale: the invoice list (status filter, a page of 50) and every kind of header search (a part of
@@ -63,21 +61,7 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 /** The demo world's invoices, there before the benchmark's. */
 const DEMO_INVOICES = buildWorld().invoices.length;
 
-interface Api {
-  readonly origin: string;
-  readonly prefix: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-async function apiOf(outputs: LocalOutputs): Promise<Api> {
-  const token = await managerToken(outputs);
-  const url = new URL(outputs.apiUrl);
-  return {
-    origin: url.origin,
-    prefix: url.pathname.replace(/\/$/, ''),
-    headers: { authorization: `Bearer ${token}`, [HEADERS.companyId]: BENCH_CLIENT.taxId },
-  };
-}
+type Api = ManagerApi;
 
 function request(api: Api, read: Read): LoadRequest {
   return {
@@ -239,7 +223,7 @@ export const suite: BenchSuite = {
         `large: ${largeSize} invoices (${searchItems} search items), seeded in ${Math.round(checkpoint.seconds)} s in all, ${seededNow} s in this run`,
       );
 
-      const [small, large] = await Promise.all([apiOf(smallStage.outputs), apiOf(largeStage.outputs)]);
+      const [small, large] = await Promise.all([managerApi(smallStage.outputs), managerApi(largeStage.outputs)]);
       const answers = Object.fromEntries(
         await Promise.all(
           (Object.keys(READS) as Read[]).map(
