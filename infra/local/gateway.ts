@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
@@ -53,6 +54,8 @@ interface CompiledRoute {
 
 /** API Gateway's integration timeout for HTTP APIs. */
 const INTEGRATION_TIMEOUT_MS = 30_000;
+/** How long a connection whose request the parser refused may go on sending before it is cut off. */
+const REFUSED_CLIENT_LINGER_MS = 10_000;
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 function compile(def: RouteDef, handler: Handler): CompiledRoute {
@@ -365,10 +368,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
     });
   });
+  // Node's parser reports the same error again for every later chunk of the refused request. The first is answered;
+  // what the client still sends is then read and dropped until it closes (or lingers too long). Destroying the socket
+  // with that data unread resets the connection, and a client still writing its body (a POST with a 12 KB query)
+  // failed with EPIPE before reading the 431.
+  const answered = new WeakSet<object>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (socket.writable && !socket.destroyed) socket.end(clientErrorResponse(error));
-    else socket.destroy();
+    if (answered.has(socket)) return;
+    if (!socket.writable || socket.destroyed) return void socket.destroy();
+    answered.add(socket);
+    socket.end(clientErrorResponse(error));
+    if (socket instanceof net.Socket) socket.setTimeout(REFUSED_CLIENT_LINGER_MS, () => socket.destroy());
   });
-  server.keepAliveTimeout = 5_000;
   return listen('api', server, options.port, options.host);
 }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { outlastIdleClients } from './types.js';
 
 /**
  * The HTTP plumbing of the Cognito proxy (cognito-proxy.ts): forwarding a request to cognito-local, answering
@@ -132,6 +133,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 export function listen(server: http.Server, port: number, host: string): Promise<void> {
+  outlastIdleClients(server);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RunningService } from './types.js';
+import { outlastIdleClients, type RunningService } from './types.js';
 
 export type LocalLambdaFunction = (event: unknown) => Promise<unknown>;
 
@@ -124,6 +124,7 @@ export async function startLambdaEndpoint(options: LambdaEndpointOptions): Promi
     }
   }
 
+  outlastIdleClients(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {

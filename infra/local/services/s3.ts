@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileResponseHeaders } from '@portal/shared';
 import { createS3Auth, S3Refusal, s3ErrorXml, splitTarget, type S3Auth } from './s3-auth.js';
 import { MultipartUploads } from './s3-multipart.js';
-import { assertPortFree, LOCAL_CREDENTIALS, type RunningService } from './types.js';
+import { assertPortFree, LOCAL_CREDENTIALS, outlastIdleClients, type RunningService } from './types.js';
 
 /** The slice of s3rver 3.7 (a CommonJS package without types) used here. */
 interface S3rverSubresource {
@@ -137,6 +137,7 @@ export async function startS3(options: S3Options): Promise<RunningService> {
       } else res.destroy();
     });
   });
+  outlastIdleClients(proxy);
   try {
     await new Promise<void>((resolve, reject) => {
       proxy.once('error', reject);

@@ -121,8 +121,28 @@ export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** How long the stand-ins tell a client it may keep an idle connection (the `Keep-Alive: timeout=` hint). */
+export const ADVERTISED_IDLE_SECONDS = 5;
+/** How long they keep one: far beyond the hint, as AWS's endpoints do. */
+const IDLE_HOLD_MS = 65_000;
+
+/**
+ * Keeps idle keep-alive connections well past what the server advertises. With Node's default the server closes
+ * at the very second it announced, and a client that reuses the connection in that second (undici keeps it the
+ * hint minus one second; a busy event loop runs that timer late) writes its request into a closing socket:
+ * `fetch failed ... write EPIPE` for a POST, which no client retries. Clients now let go of a connection long
+ * before the server does.
+ */
+export function outlastIdleClients(server: Server): void {
+  server.keepAliveTimeout = IDLE_HOLD_MS;
+  server.prependListener('request', (_request, response) => {
+    response.setHeader('keep-alive', `timeout=${ADVERTISED_IDLE_SECONDS}`);
+  });
+}
+
 /** Starts an HTTP server of ours on host:port and wraps it as a stand-in that closes every connection on stop. */
 export async function listen(name: string, server: Server, port: number, host: string): Promise<RunningService> {
+  outlastIdleClients(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
