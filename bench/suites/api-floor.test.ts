@@ -8,7 +8,7 @@ import { outgoingItem, outgoingMessage } from '../../functions/src/repositories/
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
 import { EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
 import { BENCH_CLIENT, poolInvoices } from '../lib/api-seed.js';
-import { floorChange, floorWrites, type DocWrite, type FloorChange } from './api.js';
+import { floorChange, floorWrites, settled, type DocWrite, type FloorChange } from './api.js';
 
 const TABLE = 'bench-table';
 const completion = { employee: EMPLOYEES[BENCH_CLIENT.taxId]![0]!, office: OFFICE_LOCATIONS[BENCH_CLIENT.taxId]![0]! };
@@ -74,5 +74,15 @@ describe("the approval's and the completion's transaction floor", () => {
     }
     // The approval moves the invoice between lists: the floor writes that many entries of its own.
     expect(floor.filter((write) => write.Delete).length).toBeGreaterThan(0);
+  });
+});
+
+describe("a read's warm-up", () => {
+  it('goes on while one window answers three times slower than the next, and stops once two agree within 20 %', () => {
+    expect(settled(1_077, 320)).toBe(false);
+    expect(settled(320, 1_077)).toBe(false);
+    expect(settled(30, 35)).toBe(true);
+    expect(settled(35, 30)).toBe(true);
+    expect(settled(30, 37)).toBe(false);
   });
 });
