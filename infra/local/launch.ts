@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ROOT_DIR } from './config.js';
+import { ROOT_DIR, STAGE_NODE_FLAGS } from './config.js';
 import type { LocalOutputs } from './outputs.js';
 import { createLogStream } from './services/types.js';
 
@@ -49,7 +49,7 @@ export async function launchLocalStage(options: LaunchOptions): Promise<Launched
   const log = createLogStream(logFile);
   const child = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT_DIR, 'infra/local/start.ts')],
+    [...STAGE_NODE_FLAGS, ...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT_DIR, 'infra/local/start.ts')],
     {
       cwd: ROOT_DIR,
       env: { ...process.env, ...options.env, LOCAL_STAGE_DIR: dataDir, LOCAL_PORT_BASE: portBase },

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   LOCAL_ENV_SUBSTITUTES,
@@ -9,7 +12,7 @@ import {
   type FunctionUses,
   type QueueKey,
 } from '@portal/shared';
-import { loadLocalConfig } from '../../infra/local/config.js';
+import { ROOT_DIR, STAGE_NODE_FLAGS, loadLocalConfig } from '../../infra/local/config.js';
 import { localEnvironment, provisionedEnvironment } from '../../infra/local/environment.js';
 
 /**
@@ -67,5 +70,22 @@ describe('the local stage environment', () => {
     for (const service of ['DYNAMODB', 'S3', 'SQS', 'SESV2', 'COGNITO_IDENTITY_PROVIDER']) {
       expect(environment[`AWS_ENDPOINT_URL_${service}`], service).toMatch(/^http:\/\/127\.0\.0\.1:79\d\d$/);
     }
+  });
+});
+
+describe("the stage's process", () => {
+  it("runs npm start with the Node flags the test and bench stages get, and they size V8's young generation", () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const start = pkg.scripts.start!.split(/\s+/);
+    expect(start[0]).toBe('tsx');
+    for (const flag of STAGE_NODE_FLAGS) expect(start.slice(1, -1)).toContain(flag);
+    // V8's default lets the new space grow to 32 MB on this 64-bit machine; with the flags, past it.
+    const grown =
+      'const kept = []; for (let i = 0; i < 3e6; i++) kept.push({ i }); process.stdout.write(String(' +
+      "require('v8').getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size))";
+    const young = execFileSync(process.execPath, [...STAGE_NODE_FLAGS, '-e', grown], { encoding: 'utf8' });
+    expect(Number(young) / 2 ** 20).toBeGreaterThan(32);
   });
 });
