@@ -60,6 +60,7 @@ const SIZES = { full: [1_000, 100_000], quick: [1_000, 10_000] };
 const REVIEW_POOL = { full: 1_000, quick: 200 };
 /** The issue's targets: the 100k/1k ratio (issue 8), and the API's overhead over its DynamoDB call (issue 25). */
 const SIZE_RATIO_MAX = 1.3;
+const FLOOR_RATIO = { p50: 2, p99: 3 };
 /**
  * A read is warm once two one-second windows in a row answer within `tolerance` of each other's p50 (at most
  * `maxWindows` windows).
@@ -67,7 +68,6 @@ const SIZE_RATIO_MAX = 1.3;
 const WARM_UP = { tolerance: 0.2, maxWindows: 8 };
 export const settled = (previous: number, latest: number) =>
   Math.abs(latest - previous) <= WARM_UP.tolerance * Math.min(previous, latest);
-const FLOOR_RATIO = { p50: 2, p99: 3 };
 
 const SEARCHES = BENCH_SEARCHES;
 /** The search counted by walking the listing (GET /invoices/count has no counter for a search). */
@@ -125,8 +125,6 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** A DynamoDB JSON string value. */
 const S = (value: string) => ({ S: value });
-
-type Api = ManagerApi;
 
 interface Raw {
   readonly origin: string;
@@ -510,7 +508,7 @@ const ATTACHMENT_PDF = Buffer.from(
  * The completion's attachment, uploaded as the web app does (a ticket, then the presigned POST to the bucket):
  * a completion takes only an upload of the invoice's company that exists and passes the byte checks.
  */
-async function uploadAttachment(api: Api): Promise<string> {
+async function uploadAttachment(api: ManagerApi): Promise<string> {
   const ticket = await fetch(`${api.origin}${api.prefix}${uploadRoutes.createUpload.path}`, {
     method: 'POST',
     headers: { ...api.headers, 'content-type': 'application/json' },
@@ -615,7 +613,7 @@ interface Bound {
 interface Target {
   readonly label: string;
   readonly outputs: LocalOutputs;
-  readonly api: Api;
+  readonly api: ManagerApi;
   readonly raw: Raw;
   readonly pool: readonly PoolInvoice[];
 }

@@ -61,9 +61,7 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 /** The demo world's invoices, there before the benchmark's. */
 const DEMO_INVOICES = buildWorld().invoices.length;
 
-type Api = ManagerApi;
-
-function request(api: Api, read: Read): LoadRequest {
+function request(api: ManagerApi, read: Read): LoadRequest {
   return {
     method: 'GET',
     path: `${api.prefix}/invoices?client=${BENCH_CLIENT.taxId}&${READS[read].query}&limit=50`,
@@ -72,7 +70,7 @@ function request(api: Api, read: Read): LoadRequest {
 }
 
 /** What a read answers (invoices on the first page, whether there is more): the same at both sizes, or said. */
-async function answer(api: Api, read: Read): Promise<{ invoices: number; more: boolean }> {
+async function answer(api: ManagerApi, read: Read): Promise<{ invoices: number; more: boolean }> {
   const { path: route, headers } = request(api, read);
   const response = await fetch(`${api.origin}${route}`, { headers });
   if (!response.ok) throw new Error(`${route}: ${response.status} ${await response.text()}`);
@@ -102,11 +100,11 @@ interface Measured {
   readonly large: LoadResult[];
 }
 
-async function measure(context: BenchContext, small: Api, large: Api): Promise<Record<Read, Measured>> {
+async function measure(context: BenchContext, small: ManagerApi, large: ManagerApi): Promise<Record<Read, Measured>> {
   const duration = context.quick ? WINDOW_S.quick : WINDOW_S.full;
   const results = {} as Record<Read, Measured>;
   for (const read of Object.keys(READS) as Read[]) {
-    const at = (api: Api, bound: { durationS?: number; amount?: number }) =>
+    const at = (api: ManagerApi, bound: { durationS?: number; amount?: number }) =>
       runLoad({ origin: api.origin, connections: CONNECTIONS, request: () => request(api, read), ...bound });
     // Warm-up of both: the handler's first calls, the connections, DynamoDB Local's JIT and page cache.
     for (const api of [small, large]) {

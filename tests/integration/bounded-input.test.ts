@@ -15,6 +15,7 @@ import {
   withCheckDigit,
 } from '@portal/shared';
 import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { ADVERTISED_IDLE_SECONDS } from '../../infra/local/services/types.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
@@ -279,10 +280,10 @@ describe("the gateway's own answers", () => {
       socket.write(request('{}'));
       const [first] = await answers(1);
       expect(first).toMatch(/^HTTP\/1\.1 404 /);
-      expect(first!.toLowerCase()).toContain('\r\nkeep-alive: timeout=5\r\n');
-      // The advertised time idle and two seconds more (Node's own server closes at six): still open, and it takes a
-      // request with a body.
-      await new Promise((resolve) => setTimeout(resolve, 7_000));
+      expect(first!.toLowerCase()).toContain(`\r\nkeep-alive: timeout=${ADVERTISED_IDLE_SECONDS}\r\n`);
+      // The advertised time idle and two seconds more (Node's own server closes a second after it): still open, and it
+      // takes a request with a body.
+      await new Promise((resolve) => setTimeout(resolve, (ADVERTISED_IDLE_SECONDS + 2) * 1000));
       expect(seen.closed).toBe(false);
       socket.write(request(JSON.stringify({ padding: 'x'.repeat(200_000) })));
       expect((await answers(2))[1]).toMatch(/^HTTP\/1\.1 404 /);

@@ -127,11 +127,11 @@ export const ADVERTISED_IDLE_SECONDS = 5;
 const IDLE_HOLD_MS = 65_000;
 
 /**
- * Keeps idle keep-alive connections well past what the server advertises. With Node's default the server closes
- * at the very second it announced, and a client that reuses the connection in that second (undici keeps it the
- * hint minus one second; a busy event loop runs that timer late) writes its request into a closing socket:
- * `fetch failed ... write EPIPE` for a POST, which no client retries. Clients now let go of a connection long
- * before the server does.
+ * Keeps idle keep-alive connections well past what the server advertises. undici lets go of a connection one second
+ * before the hint (at 4 s), and Node's server (20.20) closes it about one second after (at 6 s): a client whose event
+ * loop stalls two seconds reuses a connection the server is closing and writes its request into it (`fetch failed
+ * ... write EPIPE` for a POST, which no client retries). Clients now let go of a connection a minute before the
+ * server does.
  */
 export function outlastIdleClients(server: Server): void {
   server.keepAliveTimeout = IDLE_HOLD_MS;
