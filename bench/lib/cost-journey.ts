@@ -6,6 +6,7 @@ import { SCHEDULES, buildPath, keys, routes, type Invoice, type RouteDef, type U
 import { ROOT_DIR } from '../../infra/local/config.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { advanceStageClock, resetStageClock } from '../../infra/local/stage-clock.js';
+import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
 import { until } from '../../tests/support/invoices.js';
 import { managerToken, supplierToken } from './sign-in.js';
@@ -156,7 +157,7 @@ const XML = readFileSync(path.join(ROOT_DIR, 'tests/fixtures/ubl/factura-ubl21-c
 /** A correlative of its own for every invoice (SUNAT's simulator answers endings 90-94 in special ways). */
 function nextCorrelative(used: Set<number>): number {
   let correlative = (Date.now() % 9_000_000) + 1_000_000;
-  while (used.has(correlative) || (correlative % 100 >= 90 && correlative % 100 <= 94)) correlative += 1;
+  while (used.has(correlative) || outcomeByConvention(correlative) !== 'VALID') correlative += 1;
   used.add(correlative);
   return correlative;
 }

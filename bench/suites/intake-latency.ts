@@ -6,6 +6,7 @@ import { HEADERS, keys, routes, type Invoice, type InvoiceSummary, type UploadTi
 import { ROOT_DIR } from '../../infra/local/config.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { percentile, type BenchSuite, type Figure } from '../lib/figures.js';
 import { managerToken, supplierToken } from '../lib/sign-in.js';
@@ -83,7 +84,7 @@ async function until(what: string, started: number, probe: () => Promise<boolean
 function correlatives(count: number): number[] {
   const out: number[] = [];
   for (let correlative = (Date.now() % 9_000_000) + 1_000_000; out.length < count; correlative++) {
-    if (correlative % 100 >= 90 && correlative % 100 <= 94) continue;
+    if (outcomeByConvention(correlative) !== 'VALID') continue;
     out.push(correlative);
   }
   return out;

@@ -6,6 +6,7 @@ import { routes, type IntakeBatch, type IntakeBatchSummary, type UploadTicket } 
 import { ROOT_DIR } from '../../infra/local/config.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
 import type { BenchSuite, Figure } from '../lib/figures.js';
 import { supplierToken } from '../lib/sign-in.js';
 
@@ -29,7 +30,7 @@ async function documentsZip(count: number, supplierRuc: string): Promise<Buffer>
   const zip = new yazl.ZipFile();
   let correlative = (Date.now() % 9_000_000) + 1_000_000;
   for (let added = 0; added < count; correlative++) {
-    if (correlative % 100 >= 90 && correlative % 100 <= 94) continue;
+    if (outcomeByConvention(correlative) !== 'VALID') continue;
     const id = `F001-${String(correlative).padStart(8, '0')}`;
     const base = `${supplierRuc}-01-${id}`;
     zip.addBuffer(Buffer.from(xml.replaceAll('F001-00000458', id)), `${base}.xml`);

@@ -25,6 +25,7 @@ import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { mailbox, table } from '../support/fixtures.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
+import { randomCorrelative } from '../support/invoices.js';
 
 /**
  * Ley 29623's conformity clock (docs/ap-conformity.md): the intake starts it for a factura al crédito, staff register
@@ -101,7 +102,6 @@ describe('the intake starts the clock of a factura al crédito', () => {
     // Prepare
     const token = await tokenOf('SUPPLIER');
     const today = limaDayOf(stageTime());
-    const numeric = String(Date.now() % 10_000_000);
     const submit = async (numericId: string, cash: boolean) => {
       const url = await uploadAs(
         token,
@@ -114,8 +114,8 @@ describe('the intake starts the clock of a factura al crédito', () => {
     };
 
     // Act
-    const credit = await submit(numeric, false);
-    const cash = await submit(String(Number(numeric) + 1), true);
+    const credit = await submit(randomCorrelative(), false);
+    const cash = await submit(randomCorrelative(), true);
 
     // Assess
     expect(credit.status).toBe(201);

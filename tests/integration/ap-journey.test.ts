@@ -26,10 +26,9 @@ import {
 } from '../support/acquirer-conformity.js';
 import { call, type CallResult } from '../support/api.js';
 import { mailbox, table } from '../support/fixtures.js';
-import { freshCorrelative, supplierToken } from '../support/invoices.js';
+import { freshCorrelative, randomCorrelative, supplierToken } from '../support/invoices.js';
 import {
   adminToken,
-  correlative,
   creditNoteXml,
   detailOf,
   managerToken,
@@ -200,7 +199,7 @@ describe('issue 21 end to end: payment terms, notes, the RUC gate, Ley 29623 and
     '2. the supplier uploads a credit note of it: the note names its original, the original lists the note, nothing counts yet',
     async () => {
       const supplier = await supplierToken();
-      const numericId = correlative();
+      const numericId = randomCorrelative();
       const url = await uploadAs(
         supplier,
         'INVOICE_XML',

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -20,6 +19,7 @@ import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
+import { randomCorrelative } from '../support/invoices.js';
 
 // Bounded input (issue 19): texts, amounts and dates beyond the product's limits, and the gateway's own answers.
 
@@ -45,7 +45,7 @@ function expectRefusal(response: CallResult, status: number, code: string, param
  */
 const TEST_SUPPLIER = withCheckDigit('2070000007');
 function factura(change: { supplierName?: string; payable?: string; issueDate?: string } = {}) {
-  const numericId = String(randomInt(100_000, 99_999_999));
+  const numericId = randomCorrelative();
   let xml = FACTURA.replace('<cbc:ID>F001-00000458</cbc:ID>', `<cbc:ID>F001-${numericId}</cbc:ID>`)
     .replaceAll(SUPPLIERS[0]!.taxId, TEST_SUPPLIER)
     .replaceAll(CLIENTS[0]!.taxId, CLIENTS[2]!.taxId);
@@ -76,7 +76,7 @@ async function submitXml(xml: Buffer) {
 async function submitForm(change: Record<string, unknown>) {
   const token = await adminToken();
   const pdfUrl = await uploadAs(token, 'INVOICE_PDF', MINIMAL_PDF, 'application/pdf', 'comprobante.pdf');
-  const numericId = String(randomInt(100_000, 99_999_999));
+  const numericId = randomCorrelative();
   const supplierTaxId = withCheckDigit('2070000005');
   const response = await call(routes.createInvoiceWithoutXml, {
     token,

@@ -1,10 +1,10 @@
-import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { routes, withCheckDigit, type InvoiceDetail, type InvoiceSummary } from '@portal/shared';
 import { CLIENTS } from '../../infra/local/seed-data.js';
 import { call, idTokenOf } from '../support/api.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
+import { randomCorrelative } from '../support/invoices.js';
 
 // Daily use (issue 20): the order a clerk reads, the totals, a history that is never lost, and the supplier's own
 // name. What these tests store goes to the company no demo manager reviews, from suppliers of their own.
@@ -14,7 +14,7 @@ const COMPANY = CLIENTS[2]!.taxId;
 
 async function submitForm(token: string, supplierTaxId: string, change: Record<string, unknown> = {}) {
   const pdfUrl = await uploadAs(token, 'INVOICE_PDF', MINIMAL_PDF, 'application/pdf', 'comprobante.pdf');
-  const numericId = String(randomInt(100_000, 99_999_999));
+  const numericId = randomCorrelative();
   const response = await call(routes.createInvoiceWithoutXml, {
     token,
     body: {

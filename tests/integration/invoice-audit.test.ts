@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -14,6 +13,7 @@ import { reviewFixture, type ReviewFixture } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 import { registerWithSap } from '../support/sap.js';
+import { randomCorrelative } from '../support/invoices.js';
 
 /**
  * Issue 23, the audit trail: every change to an invoice leaves one record, written in the change's own transaction,
@@ -142,7 +142,7 @@ describe("an invoice's audit trail", () => {
 
   it('starts with the submission through the API, and goes on across a rejection and the resubmission', async () => {
     const supplier = await tokenOf('SUPPLIER');
-    const number = String(randomInt(10_000_000, 99_999_999));
+    const number = randomCorrelative();
     const file = path.join(import.meta.dirname, '../fixtures/ubl/factura-ubl21-credito.xml');
     const xml = Buffer.from(
       readFileSync(file, 'utf8').replace('<cbc:ID>F001-00000458</cbc:ID>', `<cbc:ID>F001-${number}</cbc:ID>`),

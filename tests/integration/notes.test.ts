@@ -28,7 +28,6 @@ import {
   NOTES_COMPANY,
   adminToken,
   completedNote,
-  correlative,
   detailOf,
   freshSupplier,
   orderWithHes,
@@ -43,6 +42,7 @@ import {
   until,
   validated,
 } from '../support/notes.js';
+import { randomCorrelative } from '../support/invoices.js';
 import { uploadAs } from '../support/uploads.js';
 
 /*
@@ -200,7 +200,7 @@ describe('a note keeps its original and its SUNAT reason', () => {
       .replaceAll('20456178325', supplier.taxId)
       .replaceAll('20100070970', NOTES_COMPANY.taxId)
       .replaceAll('F001-00000458', `F001-${original.numericId.padStart(8, '0')}`)
-      .replace('FC01-00000012', `FC01-${correlative()}`);
+      .replace('FC01-00000012', `FC01-${randomCorrelative()}`);
     const token = await adminToken();
     const url = await uploadAs(token, 'INVOICE_XML', Buffer.from(xml), 'application/xml', 'nota.xml');
     const created = await call<InvoiceDetail>(routes.createInvoiceFromXml, { token, body: { url } });
@@ -249,7 +249,7 @@ describe('a note keeps its original and its SUNAT reason', () => {
 
 describe('notes the portal refuses, each with its own code, storing nothing', () => {
   async function refused(form: Parameters<typeof submit>[0], status = 400) {
-    const numericId = correlative();
+    const numericId = randomCorrelative();
     const response = await submit({ ...form, numericId });
     expect(response.status, JSON.stringify(response.body)).toBe(status);
     const type = form.type ?? 'FACTURA';
@@ -344,7 +344,7 @@ describe('a note whose original is not in the portal', () => {
   it('is accepted and marked, and linked when its original arrives, which starts with the accepted note deducted', async () => {
     const supplier = freshSupplier();
     const token = await adminToken();
-    const numericId = correlative();
+    const numericId = randomCorrelative();
     const reference = { type: 'FACTURA' as const, prefixId: 'F008', numericId };
     const note = await registered({
       supplier,
@@ -595,7 +595,7 @@ describe('a credit note reaches SAP as a credit memo, exactly once', () => {
     const note = await registered({
       supplier,
       type: 'NOTA_DE_CREDITO',
-      billingReference: { type: 'FACTURA', prefixId: 'F009', numericId: correlative() },
+      billingReference: { type: 'FACTURA', prefixId: 'F009', numericId: randomCorrelative() },
       noteReasonCode: '01',
       amount: 1_180,
       taxAmount: 180,
@@ -621,7 +621,7 @@ describe('a credit note reaches SAP as a credit memo, exactly once', () => {
   it('is found again after a crash: the read-back tells the credit memo from a factura of the same number', async () => {
     // A factura and a credit note may share a series-number (SUNAT numbers each document type apart).
     const supplier = freshSupplier();
-    const shared = correlative();
+    const shared = randomCorrelative();
     const { original } = await postedOriginal(supplier, { prefixId: 'F010' });
     const twin = await postedOriginal(supplier, { prefixId: 'F011', numericId: shared });
     const note = await completedNote(original, {

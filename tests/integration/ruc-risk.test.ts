@@ -4,7 +4,6 @@ import { CLIENTS, NO_HABIDO_SUPPLIER, buildWorld } from '../../infra/local/seed-
 import { call } from '../support/api.js';
 import {
   adminToken,
-  correlative,
   detailOf,
   freshSupplier,
   managerToken,
@@ -16,6 +15,7 @@ import {
   until,
   validated,
 } from '../support/notes.js';
+import { randomCorrelative } from '../support/invoices.js';
 
 /*
  * The RUC risk gate (issue 21, docs/ap-notes-and-risk.md): SUNAT's validation answers the state of the supplier's
@@ -26,7 +26,7 @@ import {
 const COMPANY = CLIENTS[0]!;
 
 /** An invoice of `supplier` at the manager's company, validated by SUNAT and completed, ready to approve. */
-async function completedInvoice(supplier: { taxId: string; name: string }, numericId = correlative()) {
+async function completedInvoice(supplier: { taxId: string; name: string }, numericId = randomCorrelative()) {
   const invoice = await registered({ supplier, client: COMPANY.taxId, numericId });
   const validatedInvoice = await validated(invoice);
   const { order, hes } = await orderWithHes(supplier.taxId, COMPANY.taxId, 10_000);
@@ -113,7 +113,7 @@ describe('the RUC risk gate', () => {
 
   it('answers every RUC state per document, and gates any that is not ACTIVO', async () => {
     const supplier = freshSupplier();
-    const numericId = correlative();
+    const numericId = randomCorrelative();
     // This document only: the RUC is in baja definitiva (estadoRuc 10), the address HABIDO.
     const chosen = await sunatControl('/__control/outcomes', {
       numRuc: supplier.taxId,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SUNAT_RECHECK_HISTORY_TITLE, keys, routes, withCheckDigit, type InvoiceDetail } from '@portal/shared';
 import { openSunatCheckItem } from '../../functions/src/repositories/sunat-checks.js';
-import { SUNAT_OUTCOME_BY_SUFFIX } from '../../infra/local/simulators/sunat.js';
+import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
 import { CLIENTS, buildWorld } from '../../infra/local/seed-data.js';
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
@@ -164,7 +164,7 @@ describe('the outbox sweeper re-drives invoices waiting for SUNAT with nothing c
       (invoice) =>
         invoice.certStatus === 'PENDING' &&
         invoice.client === COMPANY.taxId &&
-        !SUNAT_OUTCOME_BY_SUFFIX[invoice.numericId.slice(-2)],
+        outcomeByConvention(invoice.numericId) === 'VALID',
     );
     expect(seeded.length).toBeGreaterThan(0);
     for (const invoice of seeded) {

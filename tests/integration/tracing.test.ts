@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { call, idTokenOf } from '../support/api.js';
 import { table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
+import { randomCorrelative } from '../support/invoices.js';
 
 /**
  * Tracing on OpenTelemetry through the local stage's OTLP receiver: an invoice submitted through the API is one
@@ -72,7 +73,7 @@ const consumes = (worker: ReceivedSpan, sent: ReceivedSpan) =>
 /** A factura of the demo supplier with a number no other test uses. */
 function uniqueFactura(): { xml: Buffer; id: string } {
   const file = path.join(import.meta.dirname, '../fixtures/ubl/factura-ubl21-credito.xml');
-  const number = String(randomInt(10_000_000, 99_999_999));
+  const number = randomCorrelative();
   const xml = readFileSync(file, 'utf8').replace('<cbc:ID>F001-00000458</cbc:ID>', `<cbc:ID>F001-${number}</cbc:ID>`);
   return { xml: Buffer.from(xml), id: `F001-${number}` };
 }

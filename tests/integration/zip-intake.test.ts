@@ -15,6 +15,7 @@ import {
 } from '@portal/shared';
 import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
 import { call, idTokenOf } from '../support/api.js';
 import { mailbox, queuesDrained, sendToQueue, table } from '../support/fixtures.js';
 import { freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
@@ -42,12 +43,12 @@ async function zipOf(entries: Entry[]): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Correlatives of this run, none the SUNAT simulator treats specially (endings 90 to 94). */
+/** Correlatives of this run, none the SUNAT simulator treats specially (its endings 90 to 94). */
 function correlatives(count: number): string[] {
   const found: string[] = [];
   let value = Number(freshCorrelative());
   while (found.length < count) {
-    if (value % 100 < 90 || value % 100 > 94) found.push(String(value));
+    if (outcomeByConvention(value) === 'VALID') found.push(String(value));
     value += 1;
   }
   return found;

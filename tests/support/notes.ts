@@ -7,6 +7,7 @@ import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-dat
 import { call, idTokenOf, type CallResult } from './api.js';
 import { conformityFixture, table } from './fixtures.js';
 import { demoUser, stage } from './stage.js';
+import { randomCorrelative } from './invoices.js';
 import { MINIMAL_PDF, uploadAs } from './uploads.js';
 
 /**
@@ -22,13 +23,6 @@ export const managerToken = () => idTokenOf(demoUser('MANAGER').username, demoUs
 /** A supplier of this run: a RUC of its own, with its check digit. */
 export function freshSupplier(name = 'Proveedor de Notas S.A.C.') {
   return { taxId: withCheckDigit(`207${randomInt(1_000_000, 9_999_999)}`), name };
-}
-
-/** A correlative SUNAT's simulator answers as valid (never ending in 90 to 94). */
-export function correlative(): string {
-  let value = randomInt(100_000, 9_999_999);
-  while (value % 100 >= 90 && value % 100 <= 94) value += 7;
-  return String(value);
 }
 
 export const pathOf = (invoice: { supplierId: string; type: string; id: string }) => ({
@@ -61,7 +55,7 @@ export async function submit(form: DocumentForm, token?: string): Promise<CallRe
     token: caller,
     body: {
       prefixId: form.prefixId ?? (note ? (type === 'NOTA_DE_CREDITO' ? 'FC07' : 'FD07') : 'F007'),
-      numericId: form.numericId ?? correlative(),
+      numericId: form.numericId ?? randomCorrelative(),
       type,
       clientTaxId: form.client ?? NOTES_COMPANY.taxId,
       supplierTaxId: form.supplier.taxId,

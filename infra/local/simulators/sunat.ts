@@ -39,6 +39,11 @@ export const SUNAT_OUTCOME_BY_SUFFIX: Readonly<Record<string, SunatOutcome>> = {
   '94': 'FAILING',
 };
 
+/** The outcome a document gets by convention, from the last two digits of its correlative (above). */
+export function outcomeByConvention(numero: string | number): SunatOutcome {
+  return SUNAT_OUTCOME_BY_SUFFIX[String(numero).padStart(2, '0').slice(-2)] ?? 'VALID';
+}
+
 const ESTADO_CP: Record<SunatOutcome, string> = {
   VALID: '1',
   AUTHORIZED: '3',
@@ -172,9 +177,7 @@ export function startSunatSimulator(
     const key = documentKey(String(query.numRuc), String(query.numeroSerie), numero);
     const seen = (counts.documents.get(key) ?? 0) + 1;
     counts.documents.set(key, seen);
-    const choice = chosen.get(key) ?? {
-      outcome: SUNAT_OUTCOME_BY_SUFFIX[numero.padStart(2, '0').slice(-2)] ?? 'VALID',
-    };
+    const choice = chosen.get(key) ?? { outcome: outcomeByConvention(numero) };
 
     if (choice.outcome === 'FAILING' || (choice.outcome === 'FLAKY' && seen <= 2)) {
       return { status: 500, body: { message: 'Internal Server Error' } };
