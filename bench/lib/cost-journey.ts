@@ -6,9 +6,8 @@ import { SCHEDULES, buildPath, keys, routes, type Invoice, type RouteDef, type U
 import { ROOT_DIR } from '../../infra/local/config.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { advanceStageClock, resetStageClock } from '../../infra/local/stage-clock.js';
-import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
-import { until } from '../../tests/support/invoices.js';
+import { freshCorrelative, until } from '../../tests/support/invoices.js';
 import { managerToken, supplierToken } from './sign-in.js';
 
 /**
@@ -154,20 +153,11 @@ async function stored(session: Session, invoiceId: string): Promise<Record<strin
 
 const XML = readFileSync(path.join(ROOT_DIR, 'tests/fixtures/ubl/factura-ubl21-credito.xml'), 'utf8');
 
-/** A correlative of its own for every invoice (SUNAT's simulator answers endings 90-94 in special ways). */
-function nextCorrelative(used: Set<number>): number {
-  let correlative = (Date.now() % 9_000_000) + 1_000_000;
-  while (used.has(correlative) || outcomeByConvention(correlative) !== 'VALID') correlative += 1;
-  used.add(correlative);
-  return correlative;
-}
-
-const usedCorrelatives = new Set<number>();
-
 /** The supplier uploads the XML and registers it; returns the invoice's id. */
 async function intake(session: Session): Promise<string> {
-  const correlative = nextCorrelative(usedCorrelatives);
-  const bytes = Buffer.from(XML.replaceAll('F001-00000458', `F001-${String(correlative).padStart(8, '0')}`));
+  // A correlative of its own for every invoice, one the SUNAT simulator answers valid at once.
+  const correlative = freshCorrelative();
+  const bytes = Buffer.from(XML.replaceAll('F001-00000458', `F001-${correlative.padStart(8, '0')}`));
   const ticket = await call<UploadTicket>(session, session.supplier, routes.createUpload, {
     body: {
       purpose: 'INVOICE_XML',

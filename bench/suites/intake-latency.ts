@@ -6,10 +6,10 @@ import { HEADERS, keys, routes, type Invoice, type InvoiceSummary, type UploadTi
 import { ROOT_DIR } from '../../infra/local/config.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
-import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { percentile, type BenchSuite, type Figure } from '../lib/figures.js';
 import { managerToken, supplierToken } from '../lib/sign-in.js';
+import { freshCorrelative } from '../../tests/support/invoices.js';
 
 /** Issue 25: at least 50 invoices, one after the other; p50 ≤ 2 s for each leg. */
 const INVOICES = { full: 50, quick: 10 };
@@ -80,15 +80,8 @@ async function until(what: string, started: number, probe: () => Promise<boolean
   }
 }
 
-/** The facturas' correlatives: new ones each run, never ending in SUNAT's special 90 to 94. */
-function correlatives(count: number): number[] {
-  const out: number[] = [];
-  for (let correlative = (Date.now() % 9_000_000) + 1_000_000; out.length < count; correlative++) {
-    if (outcomeByConvention(correlative) !== 'VALID') continue;
-    out.push(correlative);
-  }
-  return out;
-}
+/** The facturas' correlatives: new ones each run, each one the SUNAT simulator answers valid at once. */
+const correlatives = (count: number): string[] => Array.from({ length: count }, freshCorrelative);
 
 /** One intake's milliseconds: in all, and its legs (ticket and upload, POST /invoices, its answer to VALID listed). */
 interface IntakeTimes {

@@ -6,7 +6,7 @@ import { routes, type IntakeBatch, type IntakeBatchSummary, type UploadTicket } 
 import { ROOT_DIR } from '../../infra/local/config.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
-import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
+import { freshCorrelative } from '../../tests/support/invoices.js';
 import type { BenchSuite, Figure } from '../lib/figures.js';
 import { supplierToken } from '../lib/sign-in.js';
 
@@ -23,19 +23,16 @@ const MINIMAL_PDF = Buffer.from(
 
 /**
  * A zip of `count` facturas of the demo supplier (the corpus document of the tests, each with a correlative of its
- * own that the SUNAT simulator answers at once: endings 90 to 94 are its special cases), each with its PDF.
+ * own that the SUNAT simulator answers valid at once), each with its PDF.
  */
 async function documentsZip(count: number, supplierRuc: string): Promise<Buffer> {
   const xml = readFileSync(path.join(ROOT_DIR, 'tests/fixtures/ubl/factura-ubl21-credito.xml'), 'utf8');
   const zip = new yazl.ZipFile();
-  let correlative = (Date.now() % 9_000_000) + 1_000_000;
-  for (let added = 0; added < count; correlative++) {
-    if (outcomeByConvention(correlative) !== 'VALID') continue;
-    const id = `F001-${String(correlative).padStart(8, '0')}`;
+  for (let added = 0; added < count; added++) {
+    const id = `F001-${freshCorrelative().padStart(8, '0')}`;
     const base = `${supplierRuc}-01-${id}`;
     zip.addBuffer(Buffer.from(xml.replaceAll('F001-00000458', id)), `${base}.xml`);
     zip.addBuffer(MINIMAL_PDF, `${base}.pdf`);
-    added++;
   }
   zip.end();
   const chunks: Buffer[] = [];

@@ -8,6 +8,7 @@ import { S3_CLIENT_COMPAT } from '../../infra/local/services/s3.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { reviewFixture, type ReviewFixture } from '../support/fixtures.js';
+import { freshCorrelative } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
 
@@ -321,7 +322,8 @@ describe('refused uploads leave the bucket', () => {
 
   it("keeps an invoice's own file when its key is sent again and refused", async () => {
     const token = await tokenOf(supplierUser(SUPPLIER.taxId));
-    const numericId = String(Date.now() % 1_000_000);
+    // Seven digits: the refused forms below append one and stay within SUNAT's eight.
+    const numericId = freshCorrelative();
     const pdf = await upload(token, 'INVOICE_PDF', MINIMAL_PDF, 'application/pdf');
     const form = {
       prefixId: 'F009',

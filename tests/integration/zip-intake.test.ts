@@ -15,7 +15,6 @@ import {
 } from '@portal/shared';
 import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
-import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
 import { call, idTokenOf } from '../support/api.js';
 import { mailbox, queuesDrained, sendToQueue, table } from '../support/fixtures.js';
 import { freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
@@ -43,16 +42,8 @@ async function zipOf(entries: Entry[]): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Correlatives of this run, none the SUNAT simulator treats specially (its endings 90 to 94). */
-function correlatives(count: number): string[] {
-  const found: string[] = [];
-  let value = Number(freshCorrelative());
-  while (found.length < count) {
-    if (outcomeByConvention(value) === 'VALID') found.push(String(value));
-    value += 1;
-  }
-  return found;
-}
+/** Correlatives of this run, each one the SUNAT simulator answers valid at once. */
+const correlatives = (count: number): string[] => Array.from({ length: count }, freshCorrelative);
 
 const baseOf = (invoiceId: string) => `${SUPPLIER.taxId}-01-${invoiceId}`;
 
