@@ -4,13 +4,18 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * One vitest run, six projects. The integration and e2e projects share one local stage, started once
  * per run by tests/setup/local-stage.ts on its own ports and data directory.
  */
+const COUNT_ASSERTIONS = 'tests/setup/count-assertions.ts';
+
 export default defineConfig({
   test: {
+    // Where a run's time goes, per file and project, with its tests and expect() calls (docs/testing.md).
+    reporters: ['default', './tests/support/timing-reporter.ts'],
     projects: [
       {
         test: {
           name: 'unit',
           environment: 'node',
+          setupFiles: [COUNT_ASSERTIONS],
           sequence: { groupOrder: 0 },
           include: [
             'shared/**/*.test.ts',
@@ -35,7 +40,7 @@ export default defineConfig({
           environment: 'jsdom',
           sequence: { groupOrder: 0 },
           include: ['web/src/**/*.test.tsx'],
-          setupFiles: ['web/src/mock/component-setup.ts'],
+          setupFiles: [COUNT_ASSERTIONS, 'web/src/mock/component-setup.ts'],
           testTimeout: 60_000,
         },
       },
@@ -45,6 +50,7 @@ export default defineConfig({
           // waiting on the stage) rather than the unit and infra files, which keep both cores busy.
           name: 'first-run',
           environment: 'node',
+          setupFiles: [COUNT_ASSERTIONS],
           include: ['tests/local/first-run.test.ts'],
           sequence: { groupOrder: 1 },
         },
@@ -53,6 +59,7 @@ export default defineConfig({
         test: {
           name: 'infra',
           environment: 'node',
+          setupFiles: [COUNT_ASSERTIONS],
           sequence: { groupOrder: 0 },
           include: ['tests/infra/**/*.test.ts'],
           testTimeout: 240_000,
@@ -63,6 +70,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           environment: 'node',
+          setupFiles: [COUNT_ASSERTIONS],
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/setup/local-stage.ts'],
           testTimeout: 30_000,
@@ -77,6 +85,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           environment: 'node',
+          setupFiles: [COUNT_ASSERTIONS],
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/setup/local-stage.ts'],
           testTimeout: 90_000,
