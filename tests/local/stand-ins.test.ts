@@ -447,6 +447,59 @@ describe('the S3 proxy, as strict as AWS', () => {
     expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(PDF);
   });
 
+  it('lists a bucket whole while another client deletes what it lists, as S3 does (s3rver answered 500)', async () => {
+    // One try per listing: the SDK's own retries would hide a listing that failed.
+    const lister = new S3Client({
+      endpoint: s3Service.endpoint,
+      region: REGION,
+      credentials: LOCAL_CREDENTIALS,
+      ...S3_CLIENT_COMPAT,
+      maxAttempts: 1,
+    });
+    const prefix = 'uploads/listing/';
+    try {
+      // A race: s3rver failed about four listings in five of these rounds, so three rounds all but always met it.
+      for (let round = 0; round < 3; round += 1) {
+        // Prepare: objects in one folder, as the intake stores a supplier's files
+        const keysToDelete = Array.from({ length: 500 }, (_, i) => `${prefix}documento-${round}-${i}.xml`);
+        for (let i = 0; i < keysToDelete.length; i += 50) {
+          await Promise.all(
+            keysToDelete
+              .slice(i, i + 50)
+              .map((Key) => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: PDF, ContentType: 'text/xml' }))),
+          );
+        }
+
+        // Act: list again and again while every object is deleted, twenty at a time
+        let deleting = true;
+        const deletions = (async () => {
+          for (let i = 0; i < keysToDelete.length; i += 20) {
+            await Promise.all(
+              keysToDelete.slice(i, i + 20).map((Key) => s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key }))),
+            );
+          }
+          deleting = false;
+        })();
+        const listings: number[] = [];
+        try {
+          while (deleting) {
+            const page = await lister.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix, MaxKeys: 1000 }));
+            listings.push(page.Contents?.length ?? 0);
+          }
+        } finally {
+          await deletions;
+        }
+
+        // Assess: every listing answered, fewer objects each time, none at the end
+        expect(listings.length).toBeGreaterThan(1);
+        expect(listings).toEqual([...listings].sort((a, b) => b - a));
+        expect((await lister.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }))).KeyCount).toBe(0);
+      }
+    } finally {
+      lister.destroy();
+    }
+  }, 60_000);
+
   it('answers hostile requests with S3’s 4xx errors, never a 500', async () => {
     const send = async (target: string, init: RequestInit) => {
       const response = await fetch(`${s3Service.endpoint}${target}`, init);

@@ -125,12 +125,14 @@ export async function startS3(options: S3Options): Promise<RunningService> {
   const endpoint = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const auth = createS3Auth({ credentials: LOCAL_CREDENTIALS, region: options.region ?? 'us-east-1' });
   const multipart = new MultipartUploads();
+  const gate: Gate = { listings: 0, deletions: 0, waiting: [] };
   const proxy = http.createServer((req, res) => {
     void handleS3Request(req, res, {
       auth,
       multipart,
       internalPort: internal.port,
       corsOrigins: options.corsOrigins,
+      gate,
     }).catch((error: unknown) => {
       if (!res.headersSent) {
         sendS3Error(req, res, options.corsOrigins, new S3Refusal(500, 'InternalError', String(error)));
@@ -181,6 +183,8 @@ interface ProxyContext {
   readonly multipart: MultipartUploads;
   readonly internalPort: number;
   readonly corsOrigins: readonly string[];
+  /** Keeps listings and deletions apart (see forward). */
+  readonly gate: Gate;
 }
 
 /** What S3 would do with the request before it reaches a bucket: see startS3. */
@@ -190,7 +194,7 @@ async function handleS3Request(req: http.IncomingMessage, res: http.ServerRespon
   try {
     // CORS preflights carry no credentials, at S3 as here: s3rver answers them from the bucket's rule.
     if (method === 'OPTIONS') {
-      forward(req, res, ctx, await readBody(req));
+      await forward(req, res, ctx, await readBody(req));
       return;
     }
     const body = await readBody(req);
@@ -214,7 +218,7 @@ async function handleS3Request(req: http.IncomingMessage, res: http.ServerRespon
       res.end();
       return;
     }
-    forward(req, res, ctx, body);
+    await forward(req, res, ctx, body);
   } catch (error) {
     if (!(error instanceof S3Refusal)) throw error;
     sendS3Error(req, res, ctx.corsOrigins, error);
@@ -289,27 +293,77 @@ async function postUpload(
   res.end(answer);
 }
 
-/** Hands a checked request to s3rver and its answer back, as they are. */
-function forward(req: http.IncomingMessage, res: http.ServerResponse, ctx: ProxyContext, body: Buffer): void {
-  const headers = { ...req.headers };
-  delete headers['transfer-encoding'];
-  headers['content-length'] = String(body.length);
-  const upstream = http.request(
-    { host: '127.0.0.1', port: ctx.internalPort, method: req.method, path: req.url, headers },
-    (response) => {
-      // A download link's answer gets what the files distribution adds in AWS (infra constructs/files.ts).
-      const link = (req.method === 'GET' || req.method === 'HEAD') && /[?&]X-Amz-Signature=/.test(req.url ?? '');
-      const status = response.statusCode ?? 502;
-      const extra = link && status < 300 ? Object.entries(fileResponseHeaders(response.headers['content-type'])) : [];
-      res.writeHead(status, [...response.rawHeaders, ...extra.flat()]);
-      response.pipe(res);
-    },
-  );
-  upstream.on('error', (error) => {
-    if (!res.headersSent) sendS3Error(req, res, ctx.corsOrigins, new S3Refusal(500, 'InternalError', error.message));
-    else res.destroy(error);
+/**
+ * s3rver lists a bucket by walking its folder, and fails the listing (500 InternalError) when an object it walks is
+ * deleted meanwhile; S3 lists whatever another client deletes. So a listing (a GET of the bucket itself) and a
+ * deletion never run at once here: listings share a gate that deletions take alone, each waiting for the other kind
+ * to finish.
+ */
+const isListing = (req: http.IncomingMessage) =>
+  req.method === 'GET' && /^\/[^/?]+\/?(\?|$)/.test(req.url ?? '') && !/[?&]X-Amz-Signature=/.test(req.url ?? '');
+const isDeletion = (req: http.IncomingMessage) =>
+  req.method === 'DELETE' || (req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? ''));
+
+interface Gate {
+  listings: number;
+  deletions: number;
+  readonly waiting: (() => void)[];
+}
+
+async function enter(gate: Gate, kind: 'listing' | 'deletion'): Promise<void> {
+  while (kind === 'listing' ? gate.deletions > 0 : gate.listings > 0) {
+    await new Promise<void>((resolve) => gate.waiting.push(resolve));
+  }
+  if (kind === 'listing') gate.listings += 1;
+  else gate.deletions += 1;
+}
+
+function leave(gate: Gate, kind: 'listing' | 'deletion'): void {
+  if (kind === 'listing') gate.listings -= 1;
+  else gate.deletions -= 1;
+  for (const wake of gate.waiting.splice(0)) wake();
+}
+
+/** Hands a checked request to s3rver and its answer back, as they are (listings and deletions through the gate). */
+async function forward(req: http.IncomingMessage, res: http.ServerResponse, ctx: ProxyContext, body: Buffer) {
+  const kind = isListing(req) ? 'listing' : isDeletion(req) ? 'deletion' : null;
+  if (!kind) return relay(req, res, ctx, body);
+  await enter(ctx.gate, kind);
+  try {
+    await relay(req, res, ctx, body);
+  } finally {
+    leave(ctx.gate, kind);
+  }
+}
+
+/** Relays the request to s3rver; resolves once s3rver's whole answer was read (or the request failed). */
+function relay(req: http.IncomingMessage, res: http.ServerResponse, ctx: ProxyContext, body: Buffer): Promise<void> {
+  return new Promise((settled) => {
+    // A client gone before the answer's end ends the relay too: the gate never waits on an abandoned answer.
+    res.once('close', () => settled());
+    const headers = { ...req.headers };
+    delete headers['transfer-encoding'];
+    headers['content-length'] = String(body.length);
+    const upstream = http.request(
+      { host: '127.0.0.1', port: ctx.internalPort, method: req.method, path: req.url, headers },
+      (response) => {
+        // A download link's answer gets what the files distribution adds in AWS (infra constructs/files.ts).
+        const link = (req.method === 'GET' || req.method === 'HEAD') && /[?&]X-Amz-Signature=/.test(req.url ?? '');
+        const status = response.statusCode ?? 502;
+        const extra = link && status < 300 ? Object.entries(fileResponseHeaders(response.headers['content-type'])) : [];
+        res.writeHead(status, [...response.rawHeaders, ...extra.flat()]);
+        response.pipe(res);
+        response.once('end', () => settled());
+        response.once('error', () => settled());
+      },
+    );
+    upstream.on('error', (error) => {
+      if (!res.headersSent) sendS3Error(req, res, ctx.corsOrigins, new S3Refusal(500, 'InternalError', error.message));
+      else res.destroy(error);
+      settled();
+    });
+    upstream.end(body);
   });
-  upstream.end(body);
 }
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {
