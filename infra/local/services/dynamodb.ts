@@ -57,8 +57,8 @@ export async function startDynamoDb(options: DynamoDbOptions): Promise<RunningSe
         '-jar',
         jar.jarPath,
         '-sharedDb',
-        '-dbPath',
-        dbDir,
+        // LOCAL_DYNAMODB_IN_MEMORY=on: tables in memory, gone when it stops (the test run's own stage).
+        ...(process.env.LOCAL_DYNAMODB_IN_MEMORY === 'on' ? ['-inMemory'] : ['-dbPath', dbDir]),
         '-port',
         String(port),
         '-disableTelemetry',
