@@ -19,6 +19,11 @@ export interface LocalStageConfig {
   readonly dataDir: string;
   readonly host: string;
   readonly region: string;
+  /**
+   * Test tenants seeded beside the demo world (LOCAL_TEST_TENANTS; none unless a test run asks): each a world of its
+   * own companies, suppliers and accounts (seed-data.ts tenantParties), so that test files share one stage apart.
+   */
+  readonly tenants: number;
   readonly ports: {
     readonly web: number;
     readonly api: number;
@@ -49,8 +54,13 @@ export function loadLocalConfig(env: NodeJS.ProcessEnv = process.env): LocalStag
   if (!Number.isInteger(base) || base < 1024 || base > 65000) {
     throw new Error(`LOCAL_PORT_BASE debe ser un puerto entre 1024 y 65000 (recibido: ${env.LOCAL_PORT_BASE})`);
   }
+  const tenants = Number(env.LOCAL_TEST_TENANTS ?? 0);
+  if (!Number.isInteger(tenants) || tenants < 0 || tenants > 99) {
+    throw new Error(`LOCAL_TEST_TENANTS debe ser un entero entre 0 y 99 (recibido: ${env.LOCAL_TEST_TENANTS})`);
+  }
   return {
     stage: 'local',
+    tenants,
     dataDir: path.resolve(ROOT_DIR, env.LOCAL_STAGE_DIR ?? '.local'),
     host: '127.0.0.1',
     region: 'us-east-1',

@@ -68,5 +68,8 @@ export interface LocalOutputs {
   /** The intake addresses' domain: facturas+<RUC>@<this> is each company's (issue 24). */
   readonly intakeMailDomain: string;
   readonly queues: Record<string, { readonly url: string; readonly dlqUrl: string }>;
+  /** The demo world's accounts (a test tenant's are seed-data.ts tenantParties(n).users). */
   readonly demoUsers: readonly DemoAccount[];
+  /** How many test tenants the stage seeded beside the demo world (LOCAL_TEST_TENANTS): worlds 1 … tenants. */
+  readonly tenants: number;
 }

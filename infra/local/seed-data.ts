@@ -21,6 +21,7 @@ import {
   type OfficeLocation,
   type OperationType,
   type StatusHistoryEntry,
+  withCheckDigit,
 } from '@portal/shared';
 import type { DemoAccount } from './outputs.js';
 
@@ -62,16 +63,21 @@ export const SUPPLIERS: readonly SeedSupplier[] = DEMO_SUPPLIERS;
  */
 export const NO_HABIDO_SUPPLIER: SeedSupplier = DEMO_NO_HABIDO_SUPPLIER;
 
-export const OFFICE_LOCATIONS: Record<string, OfficeLocation[]> = Object.fromEntries(
-  CLIENTS.map((client, c) => [
-    client.taxId,
-    [
-      { id: `OF-${c + 1}01`, location: 'Lima', office: 'Sede Central' },
-      { id: `OF-${c + 1}02`, location: 'Arequipa', office: 'Oficina Sur' },
-      { id: `OF-${c + 1}03`, location: 'Trujillo', office: 'Oficina Norte' },
-    ],
-  ]),
-);
+/** Each company's offices: Lima, Arequipa and Trujillo. */
+function officeLocationsOf(clients: readonly Client[]): Record<string, OfficeLocation[]> {
+  return Object.fromEntries(
+    clients.map((client, c) => [
+      client.taxId,
+      [
+        { id: `OF-${c + 1}01`, location: 'Lima', office: 'Sede Central' },
+        { id: `OF-${c + 1}02`, location: 'Arequipa', office: 'Oficina Sur' },
+        { id: `OF-${c + 1}03`, location: 'Trujillo', office: 'Oficina Norte' },
+      ],
+    ]),
+  );
+}
+
+export const OFFICE_LOCATIONS: Record<string, OfficeLocation[]> = officeLocationsOf(CLIENTS);
 
 const STAFF_NAMES = [
   'Carmen Rosa Gutiérrez Salas',
@@ -80,16 +86,24 @@ const STAFF_NAMES = [
   'Jorge Enrique Chávez Ramos',
 ];
 
-export const EMPLOYEES: Record<string, Employee[]> = Object.fromEntries(
-  CLIENTS.map((client, c) => [
-    client.taxId,
-    STAFF_NAMES.map((fullName, e) => ({
-      id: `E${c + 1}${String(e + 1).padStart(3, '0')}`,
-      fullName,
-      office: OFFICE_LOCATIONS[client.taxId]![e % 3]!.office,
-    })),
-  ]),
-);
+/** Each company's employees (the responsibles of its invoices), one per office in turn. */
+function employeesOf(
+  clients: readonly Client[],
+  offices: Record<string, OfficeLocation[]>,
+): Record<string, Employee[]> {
+  return Object.fromEntries(
+    clients.map((client, c) => [
+      client.taxId,
+      STAFF_NAMES.map((fullName, e) => ({
+        id: `E${c + 1}${String(e + 1).padStart(3, '0')}`,
+        fullName,
+        office: offices[client.taxId]![e % 3]!.office,
+      })),
+    ]),
+  );
+}
+
+export const EMPLOYEES: Record<string, Employee[]> = employeesOf(CLIENTS, OFFICE_LOCATIONS);
 
 export interface SeedConformityDocument {
   readonly kind: 'SERVICE_SHEET' | 'MATERIAL_DOCUMENT';
@@ -150,9 +164,9 @@ export const DEMO_CREDIT_DETRACTION = { code: '037', percent: 12, account: '00-0
  * recibo por honorarios al contado, a credit note without forma de pago, a factura al contado one time in three
  * and otherwise al crédito in one cuota due 30 days after issue; the demo invoice as DEMO_CREDIT_DETRACTION says.
  */
-function seedPayment(invoice: Invoice, i: number, demoCredit: boolean): Invoice['payment'] {
-  const company = CLIENTS.find((client) => client.taxId === invoice.client)!;
-  const supplier = SUPPLIERS.find((each) => each.taxId === invoice.supplierId)!;
+function seedPayment(invoice: Invoice, i: number, demoCredit: boolean, parties: DemoParties): Invoice['payment'] {
+  const company = parties.clients.find((client) => client.taxId === invoice.client)!;
+  const supplier = parties.suppliers.find((each) => each.taxId === invoice.supplierId)!;
   const issued = new Date(`${invoice.issuedAt}T00:00:00Z`);
   const detraction = demoCredit
     ? {
@@ -246,18 +260,26 @@ export const ORIGINAL_NOT_IN_PORTAL = { type: 'FACTURA', prefixId: 'F001', numer
 /** The purchase order that original was billed against, for the manager to enter on its note. */
 export const ORIGINAL_NOT_IN_PORTAL_ORDER = '4500009042';
 
-/** Invoices for every supplier at every company, cycling through all statuses; dated before `today`. */
-export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): SeedWorld {
+/**
+ * Invoices for every supplier at every company, cycling through all statuses; dated before `today`. A test tenant's
+ * world (`parties` of tenantParties) is the demo's with its own companies, suppliers and numbers.
+ */
+export function buildWorld(
+  today: Date = new Date('2026-11-01T00:00:00Z'),
+  parties: DemoParties = DEMO_PARTIES,
+): SeedWorld {
+  const { clients, suppliers, employees, officeLocations } = parties;
   const random = generator(20261101);
   const invoices: Invoice[] = [];
   const purchaseOrders: SeedPurchaseOrder[] = [];
   const conformityDocuments: SeedConformityDocument[] = [];
-  let correlative = 100;
-  let po = 4500012000;
+  // A tenant's correlatives and orders start apart from the others', so that no two worlds share a number.
+  let correlative = 100 + parties.tenant * 10_000;
+  let po = 4500012000 + parties.tenant * 100_000;
   let demoCredit = false;
 
-  SUPPLIERS.forEach((supplier, s) => {
-    CLIENTS.forEach((client, c) => {
+  suppliers.forEach((supplier, s) => {
+    clients.forEach((client, c) => {
       const count = 6 + ((s + c) % 3) * 2;
       for (let i = 0; i < count; i++) {
         const cycled = STATUSES[(i + s + c) % STATUSES.length]!;
@@ -291,8 +313,8 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
         const reviewed = !['PENDING', 'REJECTED'].includes(status);
         const operationType: OperationType | null = reviewed ? (original?.operationType ?? plannedOperation) : null;
         const poId = String(po++);
-        const employee = EMPLOYEES[client.taxId]![i % 4]!;
-        const office = OFFICE_LOCATIONS[client.taxId]![i % 3]!;
+        const employee = employees[client.taxId]![i % 4]!;
+        const office = officeLocations[client.taxId]![i % 3]!;
         // SAP's orders and documents exist from the start; a note has none of its own (it takes its original's
         // orders), so those drawn for a note's turn stay free.
         const makesDocuments = plannedOperation === 'SERVICES' || plannedOperation === 'GOODS';
@@ -384,7 +406,7 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
         demoCredit ||= isDemoCredit;
         invoices.push({
           ...invoice,
-          payment: seedPayment(invoice, i, isDemoCredit),
+          payment: seedPayment(invoice, i, isDemoCredit, parties),
           // SAP's remittance of a paid invoice: its payment document, by transfer.
           remittance:
             status === 'PAID'
@@ -406,8 +428,8 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
       }
     });
   });
-  correlative = addIssue21Demo(today, invoices, purchaseOrders, conformityDocuments, correlative);
-  return { invoices, purchaseOrders, conformityDocuments, legacyPostings: legacyPostingsOf(invoices) };
+  correlative = addIssue21Demo(today, parties, invoices, purchaseOrders, conformityDocuments, correlative);
+  return { invoices, purchaseOrders, conformityDocuments, legacyPostings: legacyPostingsOf(invoices, parties) };
 }
 
 /**
@@ -417,15 +439,16 @@ export function buildWorld(today: Date = new Date('2026-11-01T00:00:00Z')): Seed
  */
 function addIssue21Demo(
   today: Date,
+  parties: DemoParties,
   invoices: Invoice[],
   purchaseOrders: SeedPurchaseOrder[],
   conformityDocuments: SeedConformityDocument[],
   correlative: number,
 ): number {
-  const client = CLIENTS[0]!;
-  const supplier = SUPPLIERS[0]!;
-  const employee = EMPLOYEES[client.taxId]![0]!;
-  const office = OFFICE_LOCATIONS[client.taxId]![0]!;
+  const client = parties.clients[0]!;
+  const supplier = parties.suppliers[0]!;
+  const employee = parties.employees[client.taxId]![0]!;
+  const office = parties.officeLocations[client.taxId]![0]!;
   const receivedAt = (issuedAt: string) => `${issuedAt}T15:30:00.000Z`;
   const common = {
     statusMessage: null,
@@ -522,7 +545,7 @@ function addIssue21Demo(
     observaciones: [],
     checkedAt,
   });
-  const risky = NO_HABIDO_SUPPLIER;
+  const risky = parties.noHabidoSupplier;
   for (const status of ['COMPLETED', 'PENDING'] as const) {
     const issuedAt = day(today, status === 'COMPLETED' ? -12 : -4);
     const id = `F001-${correlative}`;
@@ -575,11 +598,11 @@ function addIssue21Demo(
 }
 
 /** SAP's postings of the world: every approved factura, and the original of the note outside the portal. */
-function legacyPostingsOf(invoices: readonly Invoice[]): LegacyPosting[] {
+function legacyPostingsOf(invoices: readonly Invoice[], parties: DemoParties): LegacyPosting[] {
   const approved = invoices.filter((invoice) => invoice.type === 'FACTURA' && invoice.approved);
   return [
     ...approved.map((invoice, i) => ({
-      document: String(5100000001 + i),
+      document: String(5100000001 + parties.tenant * 10_000 + i),
       fiscalYear: invoice.issuedAt.slice(0, 4),
       acquirerTaxId: invoice.client,
       supplierId: invoice.supplierId,
@@ -589,10 +612,10 @@ function legacyPostingsOf(invoices: readonly Invoice[]): LegacyPosting[] {
       purchaseOrders: invoice.purchaseOrders,
     })),
     {
-      document: '5100009042',
+      document: String(5100009042 + parties.tenant),
       fiscalYear: '2025',
-      acquirerTaxId: CLIENTS[0]!.taxId,
-      supplierId: SUPPLIERS[0]!.taxId,
+      acquirerTaxId: parties.clients[0]!.taxId,
+      supplierId: parties.suppliers[0]!.taxId,
       invoiceId: ORIGINAL_NOT_IN_PORTAL.id,
       grossAmount: 2360,
       currency: 'PEN',
@@ -622,86 +645,180 @@ export interface DemoIdentity extends DemoAccount {
 
 const PASSWORD = 'Demo#Portal2026';
 
-export const DEMO_USERS: DemoIdentity[] = [
-  {
-    username: 'proveedor@demo.pe',
-    password: PASSWORD,
-    receivesEmails: true,
-    role: 'SUPPLIER',
-    signIn: 'password',
-    taxId: SUPPLIERS[0]!.taxId,
-    firstName: 'Ana',
-    lastName: 'Salazar',
-    description: `Proveedor ${SUPPLIERS[0]!.name}`,
-  },
-  {
-    username: 'proveedor2@demo.pe',
-    password: PASSWORD,
-    receivesEmails: false,
-    role: 'SUPPLIER',
-    signIn: 'password',
-    taxId: SUPPLIERS[1]!.taxId,
-    firstName: 'Pedro',
-    lastName: 'Rojas',
-    description: `Proveedor ${SUPPLIERS[1]!.name}`,
-  },
-  {
-    username: 'gestor@grupoandino.pe',
-    password: PASSWORD,
-    receivesEmails: true,
-    role: 'MANAGER',
-    signIn: 'corporate',
-    taxId: `${CLIENTS[0]!.taxId},${CLIENTS[1]!.taxId}`,
-    firstName: 'Carmen',
-    lastName: 'Gutiérrez',
-    federated: { providerName: LOCAL_SSO_PROVIDER, subject: 'corp-000101', groups: [STAFF_GROUP] },
-    description: `Gestor de ${CLIENTS[0]!.name} y ${CLIENTS[1]!.name}`,
-  },
-  {
-    username: 'admin@grupoandino.pe',
-    password: PASSWORD,
-    receivesEmails: true,
-    role: 'ADMIN',
-    signIn: 'corporate',
-    taxId: null,
-    firstName: 'Jorge',
-    lastName: 'Chávez',
-    federated: { providerName: LOCAL_SSO_PROVIDER, subject: 'corp-000102', groups: [ADMIN_GROUP, STAFF_GROUP] },
-    description: 'Administrador del portal (todas las sociedades)',
-  },
-  {
-    username: 'proveedor.sinruc@demo.pe',
-    password: PASSWORD,
-    receivesEmails: true,
-    role: 'SUPPLIER',
-    signIn: 'password',
-    taxId: null,
-    firstName: 'Lucía',
-    lastName: 'Mendoza',
-    description: 'Proveedor sin RUC asignado (página de acceso denegado)',
-  },
-  {
-    username: 'gestor.sinruc@grupoandino.pe',
-    password: PASSWORD,
-    receivesEmails: true,
-    role: 'MANAGER',
-    signIn: 'corporate',
-    taxId: null,
-    firstName: 'Raúl',
-    lastName: 'Vega',
-    federated: { providerName: LOCAL_SSO_PROVIDER, subject: 'corp-000103', groups: [STAFF_GROUP] },
-    description: 'Gestor sin sociedades asignadas (página de acceso denegado)',
-  },
-  {
-    username: 'sofia.paredes@grupoandino.pe',
-    password: PASSWORD,
-    receivesEmails: true,
-    role: 'MANAGER',
-    signIn: 'corporate',
-    taxId: null,
-    firstName: 'Sofía',
-    lastName: 'Paredes',
-    federated: { providerName: LOCAL_SSO_PROVIDER, subject: 'corp-000104', groups: [STAFF_GROUP], provisioned: false },
-    description: 'Personal corporativo que aún no ingresó: su primer ingreso crea la cuenta (sin sociedades)',
-  },
-];
+/**
+ * The demo accounts of a world: the demo's own (tenant 0), or a test tenant's, whose addresses and corporate subjects
+ * carry its number (proveedor.t2@demo.pe, gestor.t2@grupoandino.pe) and whose RUCs are its own.
+ */
+function demoUsersOf(tenant: number, clients: readonly Client[], suppliers: readonly SeedSupplier[]): DemoIdentity[] {
+  const address = (email: string) => (tenant === 0 ? email : email.replace('@', `.t${tenant}@`));
+  const subject = (id: string) => (tenant === 0 ? id : id.replace('corp-', `corp-t${tenant}-`));
+  return [
+    {
+      username: address('proveedor@demo.pe'),
+      password: PASSWORD,
+      receivesEmails: true,
+      role: 'SUPPLIER',
+      signIn: 'password',
+      taxId: suppliers[0]!.taxId,
+      firstName: 'Ana',
+      lastName: 'Salazar',
+      description: `Proveedor ${suppliers[0]!.name}`,
+    },
+    {
+      username: address('proveedor2@demo.pe'),
+      password: PASSWORD,
+      receivesEmails: false,
+      role: 'SUPPLIER',
+      signIn: 'password',
+      taxId: suppliers[1]!.taxId,
+      firstName: 'Pedro',
+      lastName: 'Rojas',
+      description: `Proveedor ${suppliers[1]!.name}`,
+    },
+    {
+      username: address('gestor@grupoandino.pe'),
+      password: PASSWORD,
+      receivesEmails: true,
+      role: 'MANAGER',
+      signIn: 'corporate',
+      taxId: `${clients[0]!.taxId},${clients[1]!.taxId}`,
+      firstName: 'Carmen',
+      lastName: 'Gutiérrez',
+      federated: { providerName: LOCAL_SSO_PROVIDER, subject: subject('corp-000101'), groups: [STAFF_GROUP] },
+      description: `Gestor de ${clients[0]!.name} y ${clients[1]!.name}`,
+    },
+    {
+      username: address('admin@grupoandino.pe'),
+      password: PASSWORD,
+      receivesEmails: true,
+      role: 'ADMIN',
+      signIn: 'corporate',
+      taxId: null,
+      firstName: 'Jorge',
+      lastName: 'Chávez',
+      federated: {
+        providerName: LOCAL_SSO_PROVIDER,
+        subject: subject('corp-000102'),
+        groups: [ADMIN_GROUP, STAFF_GROUP],
+      },
+      description: 'Administrador del portal (todas las sociedades)',
+    },
+    {
+      username: address('proveedor.sinruc@demo.pe'),
+      password: PASSWORD,
+      receivesEmails: true,
+      role: 'SUPPLIER',
+      signIn: 'password',
+      taxId: null,
+      firstName: 'Lucía',
+      lastName: 'Mendoza',
+      description: 'Proveedor sin RUC asignado (página de acceso denegado)',
+    },
+    {
+      username: address('gestor.sinruc@grupoandino.pe'),
+      password: PASSWORD,
+      receivesEmails: true,
+      role: 'MANAGER',
+      signIn: 'corporate',
+      taxId: null,
+      firstName: 'Raúl',
+      lastName: 'Vega',
+      federated: { providerName: LOCAL_SSO_PROVIDER, subject: subject('corp-000103'), groups: [STAFF_GROUP] },
+      description: 'Gestor sin sociedades asignadas (página de acceso denegado)',
+    },
+    {
+      username: address('sofia.paredes@grupoandino.pe'),
+      password: PASSWORD,
+      receivesEmails: true,
+      role: 'MANAGER',
+      signIn: 'corporate',
+      taxId: null,
+      firstName: 'Sofía',
+      lastName: 'Paredes',
+      federated: {
+        providerName: LOCAL_SSO_PROVIDER,
+        subject: subject('corp-000104'),
+        groups: [STAFF_GROUP],
+        provisioned: false,
+      },
+      description: 'Personal corporativo que aún no ingresó: su primer ingreso crea la cuenta (sin sociedades)',
+    },
+  ];
+}
+
+export const DEMO_USERS: DemoIdentity[] = demoUsersOf(0, CLIENTS, SUPPLIERS);
+
+/** Who a world is about: the group's companies with their offices and staff, its suppliers and its accounts. */
+export interface DemoParties {
+  /** 0 for the demo world; a test tenant's number otherwise (LOCAL_TEST_TENANTS). */
+  readonly tenant: number;
+  readonly clients: readonly Client[];
+  readonly suppliers: readonly SeedSupplier[];
+  readonly noHabidoSupplier: SeedSupplier;
+  readonly officeLocations: Record<string, OfficeLocation[]>;
+  readonly employees: Record<string, Employee[]>;
+  readonly users: readonly DemoIdentity[];
+}
+
+export const DEMO_PARTIES: DemoParties = {
+  tenant: 0,
+  clients: CLIENTS,
+  suppliers: SUPPLIERS,
+  noHabidoSupplier: NO_HABIDO_SUPPLIER,
+  officeLocations: OFFICE_LOCATIONS,
+  employees: EMPLOYEES,
+  users: DEMO_USERS,
+};
+
+/**
+ * A RUC of a test tenant's world: 20 (or 10 for a person) then 8, the tenant's two digits, the party's kind and
+ * index, and zeros, with its check digit. No demo party and no RUC a test writes by hand starts so.
+ */
+function tenantRuc(original: string, tenant: number, kind: number, index: number): string {
+  return withCheckDigit(`${original.slice(0, 2)}8${String(tenant).padStart(2, '0')}${kind}${index}000`);
+}
+
+/**
+ * A test tenant's world (tenant ≥ 1): the demo's companies, suppliers and accounts, each with a RUC, a name (the
+ * demo's, with T and the tenant's number before its last word) and an address of its own, so that the test files sharing one stage, each on its
+ * own tenant, never read or change each other's invoices. Tenant 0 is the demo world itself.
+ */
+export function tenantParties(tenant: number): DemoParties {
+  if (tenant === 0) return DEMO_PARTIES;
+  if (!Number.isInteger(tenant) || tenant < 0 || tenant > 99) throw new Error(`No test tenant ${tenant}`);
+  // The tenant's mark before the last word (the legal form): no tenant's name holds the demo's, or another's.
+  const named = (name: string) => {
+    const words = name.split(' ');
+    return [...words.slice(0, -1), `T${tenant}`, words.at(-1)].join(' ');
+  };
+  const clients = CLIENTS.map((client, c) => ({
+    ...client,
+    taxId: tenantRuc(client.taxId, tenant, 1, c),
+    name: named(client.name),
+  }));
+  const suppliers = SUPPLIERS.map((supplier, s) => ({
+    ...supplier,
+    taxId: tenantRuc(supplier.taxId, tenant, 2, s),
+    name: named(supplier.name),
+  }));
+  const noHabidoSupplier = {
+    ...NO_HABIDO_SUPPLIER,
+    taxId: tenantRuc(NO_HABIDO_SUPPLIER.taxId, tenant, 3, 0),
+    name: named(NO_HABIDO_SUPPLIER.name),
+  };
+  const officeLocations = officeLocationsOf(clients);
+  return {
+    tenant,
+    clients,
+    suppliers,
+    noHabidoSupplier,
+    officeLocations,
+    employees: employeesOf(clients, officeLocations),
+    users: demoUsersOf(tenant, clients, suppliers),
+  };
+}
+
+/** The worlds of a stage: the demo's, then its test tenants' (LOCAL_TEST_TENANTS, none unless a test run asks). */
+export function stageParties(tenants: number): DemoParties[] {
+  return Array.from({ length: tenants + 1 }, (_, tenant) => tenantParties(tenant));
+}

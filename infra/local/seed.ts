@@ -10,15 +10,7 @@ import {
   parseTaxIds,
   type Invoice,
 } from '@portal/shared';
-import {
-  CLIENTS,
-  DEMO_USERS,
-  EMPLOYEES,
-  NO_HABIDO_SUPPLIER,
-  OFFICE_LOCATIONS,
-  SUPPLIERS,
-  buildWorld,
-} from './seed-data.js';
+import { DEMO_PARTIES, buildWorld, type DemoParties } from './seed-data.js';
 
 /**
  * Says the data is there, and of which shape: v5 orders invoices by reception, indexes them for search and gives
@@ -58,33 +50,44 @@ export class OutdatedLocalDataError extends Error {
 
 type Item = Record<string, unknown>;
 
+/** Batches of 25 (BatchWriteItem's most), this many in flight at once. */
+const SEED_BATCHES_IN_FLIGHT = 8;
+
 async function writeAll(db: DynamoDBDocumentClient, table: string, items: Item[]): Promise<void> {
-  for (let i = 0; i < items.length; i += 25) {
-    let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+  const batches: Item[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  const writeBatch = async (batch: Item[]) => {
+    let pending = batch.map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 8) throw new Error('DynamoDB Local no aceptó los datos de demostración');
       const result = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
       pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
       if (pending.length) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
     }
-  }
+  };
+  let next = 0;
+  const lane = async () => {
+    while (next < batches.length) await writeBatch(batches[next++]!);
+  };
+  await Promise.all(Array.from({ length: SEED_BATCHES_IN_FLIGHT }, lane));
 }
 
 /**
- * The items of the demo world, keyed through the shared key builders as the repositories read them.
- * `usernames` maps each provisioned demo account's e-mail to its user-pool Username (the API's userId).
+ * The items of a world (the demo's unless `parties` names a test tenant's), keyed through the shared key builders as
+ * the repositories read them. `usernames` maps each provisioned demo account's e-mail to its user-pool Username (the
+ * API's userId).
  */
-export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
-  const world = buildWorld();
+export function seedItems(usernames: Readonly<Record<string, string>>, parties: DemoParties = DEMO_PARTIES): Item[] {
+  const world = buildWorld(undefined, parties);
   const items: Item[] = [];
-  for (const client of CLIENTS) items.push({ ...keys.client(client.taxId), ...client });
-  for (const supplier of [...SUPPLIERS, NO_HABIDO_SUPPLIER]) {
+  for (const client of parties.clients) items.push({ ...keys.client(client.taxId), ...client });
+  for (const supplier of [...parties.suppliers, parties.noHabidoSupplier]) {
     items.push({ ...keys.supplier(supplier.taxId), ...keys.supplierIndexes(supplier), ...supplier });
   }
-  for (const [taxId, offices] of Object.entries(OFFICE_LOCATIONS)) {
+  for (const [taxId, offices] of Object.entries(parties.officeLocations)) {
     for (const office of offices) items.push({ ...keys.officeLocation(taxId, office.id), ...office });
   }
-  for (const [acquirer, employees] of Object.entries(EMPLOYEES)) {
+  for (const [acquirer, employees] of Object.entries(parties.employees)) {
     for (const employee of employees) {
       items.push({ ...keys.employee(acquirer, employee.id), ...employee, active: true });
       items.push(...employeeWordItems(acquirer, { ...employee, active: true }));
@@ -101,7 +104,7 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
     });
   }
   // The accounts of each RUC and who gets e-mail; Cognito stays the source of truth for accounts.
-  for (const user of DEMO_USERS) {
+  for (const user of parties.users) {
     const userId = usernames[user.username];
     if (!userId) continue;
     for (const taxId of parseTaxIds(user.taxId)) {
@@ -166,7 +169,7 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
   );
   // No MIRO record yet: each company's SAP posting counts (on its all-time counters, ADR 0043) start exact, and
   // every move keeps them so.
-  for (const client of CLIENTS) {
+  for (const client of parties.clients) {
     const key = sapPostingCountsKey(client.taxId);
     const counter = counters.find((item) => item.pk === key.pk && item.sk === key.sk);
     if (counter) Object.assign(counter, emptySapPostingCounts());
@@ -176,11 +179,15 @@ export function seedItems(usernames: Readonly<Record<string, string>>): Item[] {
   return items;
 }
 
-/** Seeds once: a marker item, written last with a condition, says the data is there. */
+/**
+ * Seeds once: a marker item, written last with a condition, says the data is there. `worlds`: the demo's, then each
+ * test tenant's (a test stage's).
+ */
 export async function seedIfEmpty(
   db: DynamoDBDocumentClient,
   table: string,
   usernames: Readonly<Record<string, string>>,
+  worlds: readonly DemoParties[] = [DEMO_PARTIES],
 ): Promise<boolean> {
   for (const older of OLDER_MARKERS) {
     const found = await db.send(new GetCommand({ TableName: table, Key: { pk: SEED_MARKER.pk, sk: older } }));
@@ -188,7 +195,10 @@ export async function seedIfEmpty(
   }
   const marker = await db.send(new GetCommand({ TableName: table, Key: SEED_MARKER }));
   if (marker.Item) return false;
-  await writeAll(db, table, [...seedItems(usernames), ...migrationsDone(new Date())]);
+  await writeAll(db, table, [
+    ...worlds.flatMap((parties) => seedItems(usernames, parties)),
+    ...migrationsDone(new Date()),
+  ]);
   await db
     .send(
       new PutCommand({

@@ -14,7 +14,14 @@ import { provisionStage } from './provision/stage.js';
 import { startSchedules } from './schedules.js';
 import { seedConformityDemoIfAbsent } from './seed-conformity.js';
 import { seedDocuments, seedIfEmpty } from './seed.js';
-import { ADMIN_GROUP, CLIENTS, CORPORATE_EMAIL_DOMAIN, DEMO_USERS, LOCAL_SSO_PROVIDER } from './seed-data.js';
+import {
+  ADMIN_GROUP,
+  CORPORATE_EMAIL_DOMAIN,
+  DEMO_USERS,
+  LOCAL_SSO_PROVIDER,
+  buildWorld,
+  stageParties,
+} from './seed-data.js';
 import { issuer, jwksUrl } from './services/cognito.js';
 import { CORPORATE_SCOPES } from './services/corporate-idp.js';
 import { assertPortFree, writeFileAtomic, type RunningService } from './services/types.js';
@@ -75,7 +82,10 @@ export async function startLocalStage(
   const documentsBucket = localName(stage, BUCKETS.documents.id);
   const inboundMailBucket = localName(stage, BUCKETS.inboundMail.id);
   // One pair of SUNAT API credentials per company of the group: the simulator checks them, the worker uses them.
-  const sunatCredentials = localSunatCredentials(CLIENTS.map((client) => client.taxId));
+  // The demo world's, and each test tenant's (LOCAL_TEST_TENANTS), every company with its SUNAT credentials and SAP code.
+  const worlds = stageParties(config.tenants);
+  const companies = worlds.flatMap((parties) => parties.clients);
+  const sunatCredentials = localSunatCredentials(companies.map((client) => client.taxId));
 
   // The handlers read their configuration once, at import: the environment is complete before they load.
   Object.assign(
@@ -87,7 +97,7 @@ export async function startLocalStage(
       inboundMailBucket,
       webOrigins,
       adminGroupName: ADMIN_GROUP,
-      sap: { credentials: LOCAL_SAP_CREDENTIALS, companyCodes: localCompanyCodes() },
+      sap: { credentials: LOCAL_SAP_CREDENTIALS, companyCodes: localCompanyCodes(companies) },
       sunatCredentials,
       inherited: process.env,
     }),
@@ -103,9 +113,18 @@ export async function startLocalStage(
     running.length = 0;
   };
 
+  // How long each part of the start took, printed once the stage is ready (docs/testing.md reads them).
+  const phases: string[] = [];
+  let phaseStart = Date.now();
+  const phase = (name: string) => {
+    phases.push(`${name} ${((Date.now() - phaseStart) / 1000).toFixed(1)} s`);
+    phaseStart = Date.now();
+  };
+
   try {
     const { otlp, dynamodb, s3, sqs, cognito, sunat, sap, mailbox, corporateIdp, corporateClient } =
       await startStandIns({ config, webOrigins, sunatCredentials, clock: stageClock, running });
+    phase('servicios');
     const { ddb, sqsClient, s3Client, queues, identity } = await provisionStage({
       config,
       tableName,
@@ -128,8 +147,14 @@ export async function startLocalStage(
       }),
     );
 
-    if (await seedIfEmpty(DynamoDBDocumentClient.from(ddb), tableName, identity.usernames)) {
-      await seedDocuments(s3Client, documentsBucket);
+    phase('aprovisionamiento');
+    if (await seedIfEmpty(DynamoDBDocumentClient.from(ddb), tableName, identity.usernames, worlds)) {
+      phase('tabla');
+      await seedDocuments(
+        s3Client,
+        documentsBucket,
+        worlds.flatMap((parties) => buildWorld(undefined, parties).invoices),
+      );
       log('Datos de demostración cargados.');
     }
     // The Ley 29623 demo, relative to the stage's clock when it is first seeded (its own marker). The test stage
@@ -144,6 +169,7 @@ export async function startLocalStage(
     // Invoices stored before their list entries (ADR 0042: a data directory of an earlier version) get them before
     // the stage serves, by the same migration as `npm run migrate:lists` runs on a deployed stage; on a table already
     // migrated it reads its state and stops.
+    phase('datos');
     const migration = await migrateInvoiceLists(DynamoDBDocumentClient.from(ddb), tableName, stageClock, log);
     if (migration.migrated > 0) log(`Listas de comprobantes migradas: ${migration.migrated} comprobantes.`);
     // ... and wrote each search token of an invoice twice, once per scope (ADR 0045).
@@ -152,6 +178,7 @@ export async function startLocalStage(
     // A data directory of an earlier version kept the SAP posting counts on an item of their own (ADR 0043).
     await foldSapPostingCounts(DynamoDBDocumentClient.from(ddb), tableName);
 
+    phase('migraciones');
     const poolIssuer = issuer(cognito.endpoint, identity.userPoolId);
     const api = await startGateway({
       port: ports.api,
@@ -202,6 +229,7 @@ export async function startLocalStage(
       waf: null,
       intakeMailDomain: LOCAL_INTAKE_MAIL_DOMAIN,
     };
+    phase('funciones');
     const web = await startWebServer({
       port: ports.web,
       host,
@@ -233,6 +261,7 @@ export async function startLocalStage(
         smtp: smtp.endpoint,
       },
       intakeMailDomain: LOCAL_INTAKE_MAIL_DOMAIN,
+      tenants: config.tenants,
       tableName,
       documentsBucket,
       queues: Object.fromEntries(
@@ -248,6 +277,8 @@ export async function startLocalStage(
       })),
     };
     // Whole or not at all: the launcher (and a developer's tools) read it as soon as it exists.
+    phase('web');
+    log(`Arranque: ${phases.join(', ')}.`);
     await writeFileAtomic(path.join(dataDir, 'outputs.json'), `${JSON.stringify(outputs, null, 2)}\n`);
     return { outputs, stop };
   } catch (error) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT_DIR, type LocalStageConfig } from './config.js';
-import { DEMO_USERS, NO_HABIDO_SUPPLIER } from './seed-data.js';
+import { stageParties } from './seed-data.js';
 import { startCognito } from './services/cognito.js';
 import { startCorporateIdp } from './services/corporate-idp.js';
 import { startDynamoDb } from './services/dynamodb.js';
@@ -34,6 +34,7 @@ export async function startStandIns(options: {
   const { config, webOrigins, sunatCredentials, running } = options;
   const { host, ports, dataDir, region } = config;
   const stageClock = options.clock;
+  const worlds = stageParties(config.tenants);
   const url = (port: number) => `http://${host}:${port}`;
   // First, so that the first span a handler exports has somewhere to go.
   const otlp = await startOtlpReceiver({ port: ports.otlp, host, dataDir });
@@ -71,29 +72,33 @@ export async function startStandIns(options: {
       credentials: sunatCredentials,
       clock: stageClock,
       // The seed's NO HABIDO supplier stays so for whatever it sends (issue 21, the RUC risk gate).
-      taxpayers: { [NO_HABIDO_SUPPLIER.taxId]: { estadoRuc: '00', condDomiRuc: '12' } },
+      taxpayers: Object.fromEntries(
+        worlds.map((parties) => [parties.noHabidoSupplier.taxId, { estadoRuc: '00', condDomiRuc: '12' }]),
+      ),
     }),
-    startSapSimulator(ports.sap, host, { stateFile: path.join(dataDir, 'sap-state.jsonl'), clock: stageClock }),
+    startSapSimulator(ports.sap, host, { stateFile: path.join(dataDir, 'sap-state.jsonl'), clock: stageClock, worlds }),
     startMailbox({ port: ports.mailbox, host, dataDir }),
     startCorporateIdp({
       port: ports.corporateIdp,
       host,
       dataDir,
       client: corporateClient,
-      users: DEMO_USERS.flatMap((user) =>
-        user.federated
-          ? [
-              {
-                subject: user.federated.subject,
-                email: user.username,
-                password: user.password,
-                givenName: user.firstName,
-                familyName: user.lastName,
-                groups: user.federated.groups,
-              },
-            ]
-          : [],
-      ),
+      users: worlds
+        .flatMap((parties) => parties.users)
+        .flatMap((user) =>
+          user.federated
+            ? [
+                {
+                  subject: user.federated.subject,
+                  email: user.username,
+                  password: user.password,
+                  givenName: user.firstName,
+                  familyName: user.lastName,
+                  groups: user.federated.groups,
+                },
+              ]
+            : [],
+        ),
     }),
   ]);
   running.push(dynamodb, s3, sqs, cognito, sunat, sap, mailbox, corporateIdp);

@@ -3,7 +3,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import path from 'node:path';
 import type { LocalStageConfig } from '../config.js';
-import { DEMO_USERS, LOCAL_SSO_PROVIDER, RETIRED_DEMO_USERNAMES } from '../seed-data.js';
+import { LOCAL_SSO_PROVIDER, RETIRED_DEMO_USERNAMES, stageParties } from '../seed-data.js';
 import type { RunningCognito } from '../services/cognito.js';
 import { CORPORATE_SCOPES } from '../services/corporate-idp.js';
 import { LOCAL_CREDENTIALS } from '../services/types.js';
@@ -51,7 +51,7 @@ export async function provisionStage(options: {
     ensureIdentity({
       endpoint: cognito.endpoint,
       stateFile: path.join(dataDir, 'identity.json'),
-      users: DEMO_USERS,
+      users: stageParties(config.tenants).flatMap((parties) => parties.users),
       retiredUsernames: RETIRED_DEMO_USERNAMES,
       hostedUi: {
         callbackUrls: webOrigins.map((origin) => `${origin}/login`),

@@ -7,10 +7,18 @@ import {
   percentOfCents,
   toBasisPoints,
   toCents,
+  type Client,
   type SapWithholdingKind,
 } from '@portal/shared';
 import type { RunningService } from '../services/types.js';
-import { CLIENTS, SUPPLIERS, buildWorld, type SeedConformityDocument, type SeedPurchaseOrder } from '../seed-data.js';
+import {
+  CLIENTS,
+  DEMO_PARTIES,
+  buildWorld,
+  type DemoParties,
+  type SeedConformityDocument,
+  type SeedPurchaseOrder,
+} from '../seed-data.js';
 import { startSimulator, type SimRoute } from './http.js';
 
 const SERVICE = '/sap/opu/odata/sap/API_SUPPLIERINVOICE_PROCESS_SRV';
@@ -20,9 +28,12 @@ const SESSION_COOKIE = 'SAP_SESSIONID_S4L_100';
 /** The technical user the local stage's functions log on with (basic authentication). */
 export const LOCAL_SAP_CREDENTIALS = { type: 'basic', username: 'PORTAL_RFC', password: 'portal-local' } as const;
 
-/** Company code of each company of the group on the local stage: 1000, 2000, 3000 in CLIENTS order. */
-export function localCompanyCodes(): Record<string, string> {
-  return Object.fromEntries(CLIENTS.map((client, i) => [client.taxId, String((i + 1) * 1000)]));
+/**
+ * Company code of each company of the group on the local stage: 1000, 2000, 3000 in CLIENTS order; a test tenant's
+ * companies (seed-data.ts tenantParties) take the next codes, 4000 on.
+ */
+export function localCompanyCodes(companies: readonly Client[] = CLIENTS): Record<string, string> {
+  return Object.fromEntries(companies.map((client, i) => [client.taxId, String((i + 1) * 1000)]));
 }
 
 type PurchaseOrder = Pick<SeedPurchaseOrder, 'id' | 'issuerTaxId' | 'acquirerTaxId' | 'currency'>;
@@ -243,6 +254,7 @@ function withholdingsOf(
   acquirer: string,
   gross: number,
   tax: number,
+  worlds: readonly DemoParties[],
 ): { lines: Withholding[] } | { problem: string } {
   const currency = String(payload.DocumentCurrency ?? '');
   const lines: Withholding[] = [];
@@ -271,8 +283,10 @@ function withholdingsOf(
   }
   const detraction = lines.some((line) => line.kind === 'DETRACTION');
   const retention = lines.find((line) => line.kind === 'IGV_RETENTION');
-  const company = CLIENTS.find((client) => client.taxId === acquirer);
-  const supplier = SUPPLIERS.find((each) => each.taxId === String(payload.InvoicingParty ?? ''));
+  const company = worlds.flatMap((parties) => parties.clients).find((client) => client.taxId === acquirer);
+  const supplier = worlds
+    .flatMap((parties) => parties.suppliers)
+    .find((each) => each.taxId === String(payload.InvoicingParty ?? ''));
   const retentionDue =
     company?.igvRetentionAgent === true &&
     payload.IsInvoice !== false &&
@@ -346,11 +360,16 @@ export async function startSapSimulator(
     stateFile?: string;
     /** SAP's "now" (posting dates, fiscal years, payment-run change times): the stage's clock. @default real time */
     clock?: () => Date;
+    /** The worlds whose companies, suppliers, orders, HES, MIGO and postings SAP holds. @default the demo world */
+    worlds?: readonly DemoParties[];
   } = {},
 ): Promise<SapSimulator> {
   const now = options.clock ?? (() => new Date());
+  const worlds = options.worlds ?? [DEMO_PARTIES];
   const companies = new Map(
-    Object.entries(options.companyCodes ?? localCompanyCodes()).map(([ruc, code]) => [code, ruc]),
+    Object.entries(options.companyCodes ?? localCompanyCodes(worlds.flatMap((parties) => parties.clients))).map(
+      ([ruc, code]) => [code, ruc],
+    ),
   );
   const expectedAuth = `Basic ${Buffer.from(`${LOCAL_SAP_CREDENTIALS.username}:${LOCAL_SAP_CREDENTIALS.password}`).toString('base64')}`;
   const sessions = new Map<string, string>(); // CSRF token → session id
@@ -359,8 +378,21 @@ export async function startSapSimulator(
   const postings: Posting[] = [];
   const repeatable = new Map<string, Posting>();
   const paymentRuns: PaymentRunEntry[] = [];
-  let failuresLeft = 0;
-  let failureStatus = 503;
+  /**
+   * Posting requests to fail (POST /__control/fail): of one supplier (its RUC), so that test files sharing the stage
+   * fail only their own, or of any supplier (the key '').
+   */
+  const failures = new Map<string, { left: number; status: number }>();
+  const failureFor = (supplierId: string) => {
+    for (const key of [supplierId, '']) {
+      const failure = failures.get(key);
+      if (failure && failure.left > 0) {
+        failure.left -= 1;
+        return failure.status;
+      }
+    }
+    return null;
+  };
   let documentNumber = 5105600000;
   /** Payment documents of the payment runs (SAP's FI document numbers of class ZP). */
   let paymentNumber = 2000000000;
@@ -373,10 +405,10 @@ export async function startSapSimulator(
     for (const doc of body.conformityDocuments ?? [])
       documents.set(docKey(doc.kind, doc.acquirerTaxId, doc.documentId), doc);
   }
-  const world = buildWorld();
-  register(world);
+  const seeded = worlds.map((parties) => buildWorld(undefined, parties));
+  for (const world of seeded) register(world);
   const codes = new Map([...companies].map(([code, ruc]) => [ruc, code]));
-  for (const legacy of world.legacyPostings) {
+  for (const legacy of seeded.flatMap((world) => world.legacyPostings)) {
     postings.push({
       document: legacy.document,
       fiscalYear: legacy.fiscalYear,
@@ -540,7 +572,7 @@ export async function startSapSimulator(
     if (!Number.isFinite(gross)) return 'Falta el importe bruto de la factura.';
     if (items.length > 0 && !closeEnough(gross, net + tax))
       return `El importe bruto ${gross.toFixed(2)} no cuadra con las posiciones (${net.toFixed(2)}) más impuestos (${tax.toFixed(2)}).`;
-    const withholdings = withholdingsOf(payload, acquirer, gross, tax);
+    const withholdings = withholdingsOf(payload, acquirer, gross, tax, worlds);
     if ('problem' in withholdings) return withholdings.problem;
     return null;
   }
@@ -610,11 +642,9 @@ export async function startSapSimulator(
             headers: { 'x-csrf-token': 'Required' },
           };
         }
-        if (failuresLeft > 0) {
-          failuresLeft -= 1;
-          return odataError(failureStatus, '/IWBEP/CM_MGW_RT/000', 'Fallo simulado del sistema SAP.');
-        }
         const payload = readJson(body);
+        const failure = failureFor(String(payload?.InvoicingParty ?? ''));
+        if (failure !== null) return odataError(failure, '/IWBEP/CM_MGW_RT/000', 'Fallo simulado del sistema SAP.');
         if (!payload) return odataError(400, '/IWBEP/CM_MGW_RT/021', 'Malformed JSON');
         const invalid = unknownProperty(payload);
         if (invalid) return odataError(400, '/IWBEP/CM_MGW_RT/004', invalid);
@@ -731,9 +761,10 @@ export async function startSapSimulator(
         const payload = readJson(body);
         const count = Number(payload?.count ?? 1);
         if (!Number.isInteger(count) || count < 0) return { status: 400, body: { message: 'count: entero ≥ 0' } };
-        failuresLeft = count;
-        failureStatus = Number(payload?.status ?? 503);
-        return { status: 200, body: { failuresLeft, status: failureStatus } };
+        const supplierId = payload?.supplierId == null ? '' : String(payload.supplierId);
+        const failure = { left: count, status: Number(payload?.status ?? 503) };
+        failures.set(supplierId, failure);
+        return { status: 200, body: { failuresLeft: failure.left, status: failure.status, supplierId } };
       },
     },
     {
