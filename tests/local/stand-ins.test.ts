@@ -447,6 +447,45 @@ describe('the S3 proxy, as strict as AWS', () => {
     expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(PDF);
   });
 
+  it('pages a listing of more than 1,000 objects with continuation tokens, and refuses a token it did not give', async () => {
+    // Prepare: 1,050 objects in two folders (s3rver's own tokens are DES, which Node 20's OpenSSL refuses: a 500)
+    const prefix = 'uploads/pages/';
+    const keys = Array.from(
+      { length: 1050 },
+      (_, i) => `${prefix}${i % 2 ? 'b' : 'a'}/${String(i).padStart(4, '0')}.xml`,
+    );
+    for (let i = 0; i < keys.length; i += 50) {
+      await Promise.all(
+        keys
+          .slice(i, i + 50)
+          .map((Key) => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: PDF, ContentType: 'text/xml' }))),
+      );
+    }
+
+    // Act: every page, then a page after a forged token, then the folders
+    const first = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
+    const second = await s3.send(
+      new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix, ContinuationToken: first.NextContinuationToken }),
+    );
+    const forged = await s3
+      .send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix, ContinuationToken: 'b3RybyBjdWJv' }))
+      .catch((error: Error & { $metadata?: { httpStatusCode?: number } }) => error);
+    const folders = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix, Delimiter: '/' }));
+    const small = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `${prefix}a/`, MaxKeys: 2 }));
+
+    // Assess
+    expect({ count: first.KeyCount, truncated: first.IsTruncated }).toEqual({ count: 1000, truncated: true });
+    expect({ count: second.KeyCount, truncated: second.IsTruncated }).toEqual({ count: 50, truncated: false });
+    expect([...first.Contents!, ...second.Contents!].map((object) => object.Key)).toEqual([...keys].sort());
+    expect(first.Contents![0]).toMatchObject({ Size: PDF.length, StorageClass: 'STANDARD', ETag: expect.any(String) });
+    expect(forged).toMatchObject({ name: 'InvalidArgument', $metadata: { httpStatusCode: 400 } });
+    expect(folders.CommonPrefixes?.map((common) => common.Prefix)).toEqual([`${prefix}a/`, `${prefix}b/`]);
+    expect(folders.Contents ?? []).toEqual([]);
+    expect(small.Contents?.map((object) => object.Key)).toEqual([`${prefix}a/0000.xml`, `${prefix}a/0002.xml`]);
+    expect(small.IsTruncated).toBe(true);
+    await Promise.all(keys.map((Key) => s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key }))));
+  }, 60_000);
+
   it('lists a bucket whole while another client deletes what it lists, as S3 does (s3rver answered 500)', async () => {
     // One try per listing: the SDK's own retries would hide a listing that failed.
     const lister = new S3Client({

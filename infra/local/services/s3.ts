@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileResponseHeaders } from '@portal/shared';
 import { createS3Auth, S3Refusal, s3ErrorXml, splitTarget, type S3Auth } from './s3-auth.js';
+import { listObjectsV2, type ListingStore } from './s3-listing.js';
 import { MultipartUploads } from './s3-multipart.js';
 import { assertPortFree, LOCAL_CREDENTIALS, outlastIdleClients, type RunningService } from './types.js';
 
@@ -15,7 +16,7 @@ interface S3rverSubresource {
   toXML(space?: number): string;
 }
 interface S3rverInstance {
-  readonly store: {
+  readonly store: ListingStore & {
     listBuckets(): Promise<Array<{ name: string }>>;
     putBucket(bucket: string): Promise<unknown>;
     putSubresource(bucket: string, key: string | undefined, resource: S3rverSubresource): Promise<void>;
@@ -133,6 +134,7 @@ export async function startS3(options: S3Options): Promise<RunningService> {
       internalPort: internal.port,
       corsOrigins: options.corsOrigins,
       gate,
+      store,
     }).catch((error: unknown) => {
       if (!res.headersSent) {
         sendS3Error(req, res, options.corsOrigins, new S3Refusal(500, 'InternalError', String(error)));
@@ -185,6 +187,8 @@ interface ProxyContext {
   readonly corsOrigins: readonly string[];
   /** Keeps listings and deletions apart (see forward). */
   readonly gate: Gate;
+  /** s3rver's store, which ListObjectsV2 is answered from (s3-listing.ts). */
+  readonly store: ListingStore;
 }
 
 /** What S3 would do with the request before it reaches a bucket: see startS3. */
@@ -212,6 +216,16 @@ async function handleS3Request(req: http.IncomingMessage, res: http.ServerRespon
     }
     await ctx.auth.verifyRequest({ method, url: target, headers: req.headers, body });
     const search = new URLSearchParams(target.includes('?') ? target.slice(target.indexOf('?') + 1) : '');
+    if (method === 'GET' && segments.length === 1 && search.get('list-type') === '2') {
+      const xml = await gated(ctx.gate, 'listing', () => listObjectsV2(ctx.store, bucketName(segments[0]!), search));
+      res.writeHead(200, {
+        'content-type': 'application/xml',
+        'content-length': Buffer.byteLength(xml),
+        'x-amz-request-id': randomUUID().replaceAll('-', '').slice(0, 16).toUpperCase(),
+      });
+      res.end(xml);
+      return;
+    }
     if (segments.length >= 2 && ctx.multipart.check(method, search, body) === 'answered') {
       // AbortMultipartUpload, which s3rver lacks: S3's 204.
       res.writeHead(204, { 'x-amz-request-id': randomUUID().replaceAll('-', '').slice(0, 16).toUpperCase() });
@@ -324,16 +338,21 @@ function leave(gate: Gate, kind: 'listing' | 'deletion'): void {
   for (const wake of gate.waiting.splice(0)) wake();
 }
 
+/** Runs `work` inside the gate, as a listing or a deletion. */
+async function gated<T>(gate: Gate, kind: 'listing' | 'deletion', work: () => Promise<T>): Promise<T> {
+  await enter(gate, kind);
+  try {
+    return await work();
+  } finally {
+    leave(gate, kind);
+  }
+}
+
 /** Hands a checked request to s3rver and its answer back, as they are (listings and deletions through the gate). */
 async function forward(req: http.IncomingMessage, res: http.ServerResponse, ctx: ProxyContext, body: Buffer) {
   const kind = isListing(req) ? 'listing' : isDeletion(req) ? 'deletion' : null;
   if (!kind) return relay(req, res, ctx, body);
-  await enter(ctx.gate, kind);
-  try {
-    await relay(req, res, ctx, body);
-  } finally {
-    leave(ctx.gate, kind);
-  }
+  await gated(ctx.gate, kind, () => relay(req, res, ctx, body));
 }
 
 /** Relays the request to s3rver; resolves once s3rver's whole answer was read (or the request failed). */
