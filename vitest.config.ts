@@ -1,15 +1,44 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { STAGE_WORKERS, WORKERS } from './tests/setup/parallelism.js';
+import LongestFirstSequencer from './tests/setup/sequencer.js';
 
 /**
- * One vitest run, six projects. The integration and e2e projects share one local stage, started once
- * per run by tests/setup/local-stage.ts on its own ports and data directory.
+ * One vitest run, in two groups (docs/testing.md):
+ * 1. what needs no shared stage (unit, web-components, infra, first-run), WORKERS files at once, and beside them,
+ *    one at a time, the stage files that must be alone on it;
+ * 2. the integration and e2e files, STAGE_WORKERS at once on the one local stage, each on a test tenant of its own.
+ * The stage is started once per run by tests/setup/local-stage.ts on its own ports and data directory, and Chromium
+ * once by tests/setup/browser-server.ts.
  */
 const COUNT_ASSERTIONS = 'tests/setup/count-assertions.ts';
+const STAGE = 'tests/setup/local-stage.ts';
+const STAGE_READY = 'tests/setup/stage-ready.ts';
+const TENANT = 'tests/setup/tenant.ts';
+const ALONE = 'tests/setup/alone-on-stage.ts';
+const BROWSER = 'tests/setup/browser-server.ts';
+
+/**
+ * Stage files that change what every other file on it sees: the stage's clock (the Ley 29623 clock's tests), or the
+ * daily digest, which goes to the staff of every company. They run alone on the stage.
+ */
+const ALONE_ON_STAGE = {
+  integration: [
+    'tests/integration/acquirer-conformity.test.ts',
+    'tests/integration/ap-journey.test.ts',
+    'tests/integration/daily-digest.test.ts',
+  ],
+  e2e: ['tests/e2e/acquirer-conformity.test.ts'],
+};
+
+const INTEGRATION = { environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 } as const;
+const E2E = { environment: 'node', testTimeout: 90_000, hookTimeout: 90_000 } as const;
 
 export default defineConfig({
   test: {
     // Where a run's time goes, per file and project, with its tests and expect() calls (docs/testing.md).
     reporters: ['default', './tests/support/timing-reporter.ts'],
+    // Each group's files longest first, by tests/durations.json.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {
@@ -17,6 +46,7 @@ export default defineConfig({
           environment: 'node',
           setupFiles: [COUNT_ASSERTIONS],
           sequence: { groupOrder: 0 },
+          maxWorkers: WORKERS,
           include: [
             'shared/**/*.test.ts',
             'functions/**/*.test.ts',
@@ -24,7 +54,7 @@ export default defineConfig({
             // The web app's pure modules (rules, parsing, the assistant's understanding); screens are
             // tested in a browser (e2e).
             'web/src/**/*.test.ts',
-            // tests/local/first-run.test.ts starts stages of its own: beside the integration files, below.
+            // tests/local/first-run.test.ts starts stages of its own under a CPU load: a project of its own.
             'tests/local/**/*.test.ts',
             'bench/**/*.test.ts',
           ],
@@ -39,6 +69,7 @@ export default defineConfig({
           name: 'web-components',
           environment: 'jsdom',
           sequence: { groupOrder: 0 },
+          maxWorkers: WORKERS,
           include: ['web/src/**/*.test.tsx'],
           setupFiles: [COUNT_ASSERTIONS, 'web/src/mock/component-setup.ts'],
           testTimeout: 60_000,
@@ -46,13 +77,13 @@ export default defineConfig({
       },
       {
         test: {
-          // Three fresh stages under a CPU load of its own: beside the integration files (one at a time, mostly
-          // waiting on the stage) rather than the unit and infra files, which keep both cores busy.
+          // Three fresh stages of its own, one after another, under a CPU load at the lowest priority.
           name: 'first-run',
           environment: 'node',
           setupFiles: [COUNT_ASSERTIONS],
           include: ['tests/local/first-run.test.ts'],
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 0 },
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -61,6 +92,7 @@ export default defineConfig({
           environment: 'node',
           setupFiles: [COUNT_ASSERTIONS],
           sequence: { groupOrder: 0 },
+          maxWorkers: WORKERS,
           include: ['tests/infra/**/*.test.ts'],
           testTimeout: 240_000,
           hookTimeout: 240_000,
@@ -68,30 +100,48 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'integration',
-          environment: 'node',
-          setupFiles: [COUNT_ASSERTIONS],
-          include: ['tests/integration/**/*.test.ts'],
-          globalSetup: ['tests/setup/local-stage.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          // The files share one stage and some change invoices and counters: one file at a time.
-          fileParallelism: false,
-          // After the unit and infra projects, and never beside the e2e files, which share the stage.
-          sequence: { groupOrder: 1 },
+          ...INTEGRATION,
+          name: 'integration-alone',
+          include: ALONE_ON_STAGE.integration,
+          globalSetup: [STAGE],
+          setupFiles: [COUNT_ASSERTIONS, STAGE_READY, ALONE, TENANT],
+          sequence: { groupOrder: 0 },
+          maxWorkers: WORKERS,
         },
       },
       {
         test: {
+          ...E2E,
+          name: 'e2e-alone',
+          include: ALONE_ON_STAGE.e2e,
+          globalSetup: [STAGE, BROWSER],
+          setupFiles: [COUNT_ASSERTIONS, STAGE_READY, ALONE, TENANT],
+          sequence: { groupOrder: 0 },
+          maxWorkers: WORKERS,
+        },
+      },
+      {
+        test: {
+          ...INTEGRATION,
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...ALONE_ON_STAGE.integration],
+          globalSetup: [STAGE],
+          setupFiles: [COUNT_ASSERTIONS, STAGE_READY, TENANT],
+          sequence: { groupOrder: 1 },
+          maxWorkers: STAGE_WORKERS,
+        },
+      },
+      {
+        test: {
+          ...E2E,
           name: 'e2e',
-          environment: 'node',
-          setupFiles: [COUNT_ASSERTIONS],
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/setup/local-stage.ts'],
-          testTimeout: 90_000,
-          hookTimeout: 90_000,
-          fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          exclude: [...configDefaults.exclude, ...ALONE_ON_STAGE.e2e],
+          globalSetup: [STAGE, BROWSER],
+          setupFiles: [COUNT_ASSERTIONS, STAGE_READY, TENANT],
+          sequence: { groupOrder: 1 },
+          maxWorkers: STAGE_WORKERS,
         },
       },
     ],

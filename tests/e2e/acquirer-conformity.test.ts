@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { formatDate, withCheckDigit, type Invoice } from '@portal/shared';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS } from '../support/tenant.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import {
   creditInvoiceFixture,

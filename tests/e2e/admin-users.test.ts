@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { routes } from '@portal/shared';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS } from '../support/tenant.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import {
   ADMIN_TEXT,
@@ -21,7 +21,7 @@ import {
 } from '../support/admin.js';
 import { call } from '../support/api.js';
 import { mailbox } from '../support/fixtures.js';
-import { demoUser, stage } from '../support/stage.js';
+import { demoAccount, demoUser } from '../support/stage.js';
 import { corporateSignIn, inBrowser, openLogin, pathOf, settledInvoices, signIn, signInAs } from '../support/web.js';
 
 const OWN_PASSWORD = 'Propia#Clave2026';
@@ -202,7 +202,7 @@ describe('user administration screens (issue 6)', () => {
 
   test('an administrator assigns a company to a staff member without companies; her next sign-in reaches the invoices', async () => {
     // Prepare: her first corporate sign-in creates her account, without companies
-    const sofia = stage().demoUsers.find((user) => user.username === 'sofia.paredes@grupoandino.pe')!;
+    const sofia = demoAccount('sofia.paredes@grupoandino.pe');
     const company = CLIENTS[2]!;
     await inBrowser('admin-users-sofia-first-sign-in', async (page) => {
       await openLogin(page);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { SUPPLIERS } from '../../infra/local/seed-data.js';
+import { SUPPLIERS } from '../support/tenant.js';
 import { apiClientsMessages as TEXT } from '../../web/src/pages/api-clients/messages.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import { demoUser } from '../support/stage.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { INVOICE_STATUS_LABELS, formatDate, formatMoney, parseTaxIds } from '@portal/shared';
-import { buildWorld } from '../../infra/local/seed-data.js';
+import { buildWorld } from '../support/tenant.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import { HEADER_TEXT, allInvoicesOf, invoicesOf, signedIn } from '../support/header.js';
 import { demoUser } from '../support/stage.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { formatMoney, keys } from '@portal/shared';
-import { EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
+import { EMPLOYEES, OFFICE_LOCATIONS } from '../support/tenant.js';
 import { seriousA11yViolations } from '../support/a11y.js';
 import { conformityFixture, table } from '../support/fixtures.js';
 import {

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { routes } from '@portal/shared';
-import { SUPPLIERS } from '../../infra/local/seed-data.js';
+import { SUPPLIERS, tenantFixture } from '../support/tenant.js';
 import { seriousA11yViolations, documentScreen } from '../support/a11y.js';
 import { call } from '../support/api.js';
 import { detailPanel } from '../support/invoice-detail.js';
@@ -23,7 +21,7 @@ import { appUrl, inBrowser, openLogin, settledInvoices, signIn, signInAs } from 
 
 /** A corpus document renumbered for this run (the stage is shared with the other tests). */
 function corpusDocument(name: string, number: string, correlative: string): { bytes: Buffer; invoiceId: string } {
-  const xml = readFileSync(path.join(import.meta.dirname, '../fixtures/ubl', name), 'utf8');
+  const xml = tenantFixture(`ubl/${name}`);
   expect(xml).toContain(number);
   const [series] = number.split('-');
   return {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
 import { describe, expect, test } from 'vitest';
 import { routes } from '@portal/shared';
@@ -44,7 +44,8 @@ describe('exporting a list', () => {
       const [file] = await Promise.all([page.waitForEvent('download'), download.first().click()]);
       expect(file.suggestedFilename()).toMatch(/^Comprobantes \d{4}-\d{2}-\d{2} \d{2}\.\d{2}\.xlsx$/);
       const book = new ExcelJS.Workbook();
-      const bytes = await readFile((await file.path())!);
+      // The browser is the run's (tests/setup/browser-server.ts): the download is read through Playwright's stream.
+      const bytes = await buffer(await file.createReadStream());
       await book.xlsx.load(bytes as unknown as ArrayBuffer);
       const sheet = book.worksheets[0]!;
       expect(sheet.rowCount).toBe(paid.body.count + 1);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { INVOICE_STATUSES, INVOICE_STATUS_LABELS, parseTaxIds } from '@portal/shared';
-import { SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import { HEADER_TEXT, signedIn } from '../support/header.js';
 import { INVOICES_TEXT, freshCorrelative, ublFactura } from '../support/invoices.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { CLIENTS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { seriousA11yViolations } from '../support/a11y.js';
 import { detailPanel } from '../support/invoice-detail.js';
 import { INVOICES_TEXT, freshCorrelative, ublFactura, withoutShellToolbarIssue } from '../support/invoices.js';

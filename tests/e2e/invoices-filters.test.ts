@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { INVOICE_STATUS_LABELS, INVOICE_TYPE_LABELS } from '@portal/shared';
-import { CLIENTS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import {
   INVOICES_TEXT,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parseTaxIds } from '@portal/shared';
-import { CLIENTS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, buildWorld } from '../support/tenant.js';
 import { seriousA11yViolations } from '../support/a11y.js';
 import { INVOICES_TEXT, withoutShellToolbarIssue } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { routes, type InvoiceSummary } from '@portal/shared';
-import { CLIENTS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, buildWorld } from '../support/tenant.js';
 import { call } from '../support/api.js';
 import { HEADER_TEXT, signedIn, tokenOf, visit } from '../support/header.js';
 import { demoUser } from '../support/stage.js';

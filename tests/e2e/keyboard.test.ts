@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
+import { EMPLOYEES, OFFICE_LOCATIONS } from '../support/tenant.js';
 import { DETAIL_TEXT, REVIEW_COMPANY, detailPanel, invoiceRow, invoiceToReview } from '../support/invoice-detail.js';
 import { ADMIN_TEXT, settledUsers, userRow } from '../support/admin.js';
 import { INVOICES_TEXT, freshCorrelative, ublFactura } from '../support/invoices.js';
@@ -101,6 +101,8 @@ describe('keyboard-only journeys (issue 23)', () => {
       await expectFocusOn(page, { role: 'button', name: /^Tipo de operación.*Servicios/ });
       await tabTo(page, { role: 'combobox', name: DETAIL_TEXT.responsible });
       await page.keyboard.type(EMPLOYEE.fullName.split(' ')[0]!);
+      // The responsibles are searched as the name is typed: the list holds the match once the search answered.
+      await page.getByRole('option', { name: new RegExp(EMPLOYEE.fullName) }).waitFor();
       await chooseWithArrows(page, new RegExp(EMPLOYEE.fullName));
       await tabTo(page, { role: 'button', name: /^Oficina/ });
       await page.keyboard.press('Space');
@@ -222,6 +224,8 @@ describe('keyboard-only journeys (issue 23)', () => {
 
     await inBrowser('keyboard-admin', async (page) => {
       await corporateSignInByKeyboard(page, demoUser('ADMIN'));
+      // The landing screen settled first: a Tab pressed while it renders reaches whatever it is about to replace.
+      await settledInvoices(page);
 
       // Act: the menu's 'Usuarios proveedores'
       const toMenu = await tabTo(page, { role: 'link', name: ADMIN_TEXT.suppliersNav }, { max: 40 });

@@ -8,7 +8,7 @@ import {
   type InvoiceDetail,
   type Notification,
 } from '@portal/shared';
-import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { call } from '../support/api.js';
 import { table } from '../support/fixtures.js';
 import { feedOf, notificationsButton, signedIn, tokenOf } from '../support/header.js';

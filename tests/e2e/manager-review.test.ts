@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
+import { EMPLOYEES, OFFICE_LOCATIONS } from '../support/tenant.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import {
   DETAIL_TEXT,

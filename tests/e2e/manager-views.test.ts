@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { parseTaxIds, routes, type DashboardCounts } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import { call, idTokenOf } from '../support/api.js';
 import { demoUser } from '../support/stage.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { routes, type Invoice } from '@portal/shared';
-import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { call } from '../support/api.js';
 import { mailbox, reviewFixture } from '../support/fixtures.js';
 import { tokenOf } from '../support/header.js';

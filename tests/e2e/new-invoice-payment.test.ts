@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { routes, type InvoiceDetail } from '@portal/shared';
-import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { seriousA11yViolations } from '../support/a11y.js';
 import { call } from '../support/api.js';
 import { tokenOf } from '../support/header.js';

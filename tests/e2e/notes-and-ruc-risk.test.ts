@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { routes, type InvoiceDetail } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../support/tenant.js';
 import { call } from '../support/api.js';
 import { DETAIL_TEXT, detailPanel, field, invoiceRow } from '../support/invoice-detail.js';
 import { INVOICES_TEXT, freshCorrelative } from '../support/invoices.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { routes, type Notification } from '@portal/shared';
-import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import { call } from '../support/api.js';
 import { reviewFixture } from '../support/fixtures.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatDate, netToPayLine, type InvoiceSummary } from '@portal/shared';
-import { buildWorld } from '../../infra/local/seed-data.js';
+import { buildWorld } from '../support/tenant.js';
 import { seriousA11yViolations } from '../support/a11y.js';
 import { HEADER_TEXT, invoicesOf, signedIn, visit } from '../support/header.js';
 import { invoiceRow } from '../support/invoices.js';

@@ -151,12 +151,15 @@ async function completedInvoice(): Promise<Invoice> {
   return invoice;
 }
 
-/** The SAP simulator fails the next `count` posting requests (the SAP client tries each attempt three times). */
+/**
+ * The SAP simulator fails the next `count` posting requests of this file's supplier (the SAP client tries each
+ * attempt three times).
+ */
 async function sapFails(count: number): Promise<void> {
   const response = await fetch(`${stage().endpoints.sap}/__control/fail`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ count, status: 503 }),
+    body: JSON.stringify({ count, status: 503, supplierId: SUPPLIER.taxId }),
   });
   expect(response.status).toBe(200);
 }

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import yazl from 'yazl';
-import { SUPPLIERS } from '../../infra/local/seed-data.js';
+import { SUPPLIERS } from '../support/tenant.js';
 import { table } from '../support/fixtures.js';
 import { freshCorrelative, supplierToken, ublFactura } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';

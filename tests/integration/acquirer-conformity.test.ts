@@ -11,7 +11,7 @@ import {
   type InvoiceDetail,
   type InvoiceSummary,
 } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../support/tenant.js';
 import {
   conformityClockJob,
   creditFacturaXml,

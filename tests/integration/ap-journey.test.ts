@@ -13,7 +13,7 @@ import {
   type InvoiceSummary,
   type Notification,
 } from '@portal/shared';
-import { CLIENTS, NO_HABIDO_SUPPLIER, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, NO_HABIDO_SUPPLIER, SUPPLIERS } from '../support/tenant.js';
 import { answer, type AnswerContext } from '../../web/src/chat/answers.js';
 import { understand } from '../../web/src/chat/intents.js';
 import {

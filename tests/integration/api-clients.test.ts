@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import createClient from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
 import { API_CLIENT_RATE_DEFAULT, HEADERS, routes, withCheckDigit, type CreatedApiClient } from '@portal/shared';
-import { SUPPLIERS } from '../../infra/local/seed-data.js';
+import { SUPPLIERS, tenantFixture } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { randomCorrelative, until } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
@@ -17,7 +15,7 @@ import type { paths } from '../support/portal-api.js';
  */
 const SUPPLIER = SUPPLIERS[0]!;
 const OTHER_SUPPLIER = SUPPLIERS[1]!;
-const XML = readFileSync(path.join(import.meta.dirname, '../fixtures/ubl/factura-ubl21-credito.xml'), 'utf8');
+const XML = tenantFixture('ubl/factura-ubl21-credito.xml');
 /** The local stage's limit (infra/local/environment.ts); AWS has API_CLIENT_RATE_DEFAULT. */
 const LOCAL_RATE_LIMIT = Number(process.env.API_CLIENT_RATE_LIMIT ?? 60);
 

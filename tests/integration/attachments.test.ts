@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { routes, withCheckDigit, type FileLink, type InvoiceDetail, type UploadTicket } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld, tenantFixture } from '../support/tenant.js';
 import { S3_CLIENT_COMPAT } from '../../infra/local/services/s3.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
@@ -29,7 +27,7 @@ const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0
 const POLYGLOT = Buffer.from(
   '%PDF-1.4\n<html><body><script>document.title="xss"</script></body></html>\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
 );
-const corpus = (name: string) => readFileSync(path.join(import.meta.dirname, '../fixtures/ubl', name));
+const corpus = (name: string) => Buffer.from(tenantFixture(`ubl/${name}`));
 
 const tokenOf = (user: { username: string; password: string }) => idTokenOf(user.username, user.password);
 const manager = () => tokenOf(demoUser('MANAGER'));

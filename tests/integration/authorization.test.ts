@@ -17,7 +17,7 @@ import {
   type RouteDef,
   type RouteId,
 } from '@portal/shared';
-import { CLIENTS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { inviteSupplier, temporaryPasswordOf } from '../support/accounts.js';
 import { call, idTokenOf } from '../support/api.js';
 import { demoUser, stage } from '../support/stage.js';

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   API_SECURITY_HEADERS,
@@ -13,7 +11,7 @@ import {
   todayInLima,
   withCheckDigit,
 } from '@portal/shared';
-import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS, tenantFixture } from '../support/tenant.js';
 import { ADVERTISED_IDLE_SECONDS } from '../../infra/local/services/types.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { table } from '../support/fixtures.js';
@@ -23,7 +21,7 @@ import { randomCorrelative } from '../support/invoices.js';
 
 // Bounded input (issue 19): texts, amounts and dates beyond the product's limits, and the gateway's own answers.
 
-const FACTURA = readFileSync(path.join(import.meta.dirname, '../fixtures/ubl/factura-ubl21-credito.xml'), 'utf8');
+const FACTURA = tenantFixture('ubl/factura-ubl21-credito.xml');
 const supplierToken = () => idTokenOf(demoUser('SUPPLIER').username, demoUser('SUPPLIER').password);
 const adminToken = () => idTokenOf(demoUser('ADMIN').username, demoUser('ADMIN').password);
 

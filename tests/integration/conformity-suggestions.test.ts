@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keys, routes, withCheckDigit, type ConformityKind, type Currency } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { conformityFixture, reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { demoUser } from '../support/stage.js';

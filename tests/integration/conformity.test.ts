@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes, withCheckDigit, type ConformityDocument, type ConformityKind, type RouteDef } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, SUPPLIERS, buildWorld, type SeedConformityDocument } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, SUPPLIERS, buildWorld, type SeedConformityDocument } from '../support/tenant.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { demoUser } from '../support/stage.js';
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { keys, routes, type Invoice, type Notification } from '@portal/shared';
 import { advanceStageClock } from '../../infra/local/stage-clock.js';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS } from '../support/tenant.js';
 import { call } from '../support/api.js';
 import { putStageClockBack } from '../support/acquirer-conformity.js';
 import { mailbox, table } from '../support/fixtures.js';

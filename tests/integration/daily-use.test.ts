@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes, withCheckDigit, type InvoiceDetail, type InvoiceSummary } from '@portal/shared';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';

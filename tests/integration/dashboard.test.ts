@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes, type DashboardCounts, type InvoiceSummary } from '@portal/shared';
-import { CLIENTS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { demoUser } from '../support/stage.js';
 

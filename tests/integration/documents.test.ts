@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keys, routes, type Invoice, type InvoiceDetail, type InvoiceSummary } from '@portal/shared';
-import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS, tenantFixture } from '../support/tenant.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { table } from '../support/fixtures.js';
 import { demoUser } from '../support/stage.js';
@@ -29,7 +27,7 @@ const [SERVICIOS_INDUSTRIALES, FERRETERIA, , QUISPE] = SUPPLIERS.map((supplier) 
  */
 const corpus = (name: string) =>
   Buffer.from(
-    readFileSync(path.join(import.meta.dirname, '../fixtures/ubl', name), 'utf8')
+    tenantFixture(`ubl/${name}`)
       .replaceAll(FERRETERIA, SERVICIOS_INDUSTRIALES)
       .replaceAll(MINERA_PACIFICO_SUR, CORPORACION_ANDINA),
   );

@@ -12,7 +12,7 @@ import {
   type Invoice,
   type InvoiceStatus,
 } from '@portal/shared';
-import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { makeStreamUploads } from '../../functions/src/adapters/s3-uploads.js';
 import { makeExportJobRepository, type StoredExportJob } from '../../functions/src/repositories/export-jobs.js';
 import { makeInvoiceRepository } from '../../functions/src/repositories/invoices.js';
@@ -87,11 +87,6 @@ function invoiceOf(n: number, status: InvoiceStatus): Invoice {
   };
 }
 
-async function inBatches<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>) {
-  for (let start = 0; start < items.length; start += size)
-    await Promise.all(items.slice(start, start + size).map(work));
-}
-
 /** Polls the export until it is READY or FAILED. */
 async function finished(token: string, id: string): Promise<ExportJob> {
   const deadline = Date.now() + 150_000;
@@ -112,7 +107,7 @@ beforeAll(async () => {
     ...Array.from({ length: MATCHING }, (_, n) => invoiceOf(n, 'PENDING')),
     ...Array.from({ length: OTHERS }, (_, n) => invoiceOf(MATCHING + n, 'COMPLETED')),
   ];
-  await inBatches(invoices, 25, (invoice) => store.putInvoice(invoice));
+  await store.putInvoices(invoices);
   seeded.push(...invoices);
 }, 600_000);
 

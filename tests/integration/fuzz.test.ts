@@ -9,7 +9,7 @@ import {
   type Level,
   type RouteDef,
 } from '@portal/shared';
-import { CLIENTS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, buildWorld } from '../support/tenant.js';
 import { idTokenOf } from '../support/api.js';
 import { demoUser, stage } from '../support/stage.js';
 

@@ -1,18 +1,16 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keys, routes, withCheckDigit, type Invoice, type InvoiceDetail } from '@portal/shared';
-import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS, tenantFixture } from '../support/tenant.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { table } from '../support/fixtures.js';
-import { demoUser, stage } from '../support/stage.js';
+import { demoAccount, demoUser } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 
-const corpus = (name: string) => readFileSync(path.join(import.meta.dirname, '../fixtures/ubl', name));
+const corpus = (name: string) => Buffer.from(tenantFixture(`ubl/${name}`));
 const supplierToken = () => idTokenOf(demoUser('SUPPLIER').username, demoUser('SUPPLIER').password);
 const adminToken = () => idTokenOf(demoUser('ADMIN').username, demoUser('ADMIN').password);
 const managerToken = () => idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
-const otherSupplier = stage().demoUsers.find((user) => user.username === 'proveedor2@demo.pe')!;
+const otherSupplier = demoAccount('proveedor2@demo.pe');
 
 function expectError(response: CallResult, status: number, code: string) {
   expect({ status: response.status, code: response.body?.errors?.[0]?.code }).toEqual({ status, code });

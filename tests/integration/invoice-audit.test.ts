@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { routes, withCheckDigit, type InvoiceAuditEvent, type InvoiceDetail } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, tenantFixture } from '../support/tenant.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
 import { callerStamp } from '../../functions/src/use-cases/audit-stamp.js';
 import type { Caller } from '../../functions/src/http/caller.js';
@@ -143,9 +141,11 @@ describe("an invoice's audit trail", () => {
   it('starts with the submission through the API, and goes on across a rejection and the resubmission', async () => {
     const supplier = await tokenOf('SUPPLIER');
     const number = randomCorrelative();
-    const file = path.join(import.meta.dirname, '../fixtures/ubl/factura-ubl21-credito.xml');
     const xml = Buffer.from(
-      readFileSync(file, 'utf8').replace('<cbc:ID>F001-00000458</cbc:ID>', `<cbc:ID>F001-${number}</cbc:ID>`),
+      tenantFixture('ubl/factura-ubl21-credito.xml').replace(
+        '<cbc:ID>F001-00000458</cbc:ID>',
+        `<cbc:ID>F001-${number}</cbc:ID>`,
+      ),
     );
     const submit = async () =>
       call<InvoiceDetail>(routes.createInvoiceFromXml, {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keys, normalizeForSearch, routes, type Invoice, type InvoiceSummary } from '@portal/shared';
-import { CLIENTS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS, buildWorld, tenantUsername } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { demoUser, stage } from '../support/stage.js';
 
@@ -20,7 +20,7 @@ const ofSupplier = world.invoices.filter((invoice) => invoice.supplierId === SUP
 const manager = () => idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
 function supplier() {
   const user = stage().demoUsers.find((candidate) => candidate.taxId === SUPPLIER.taxId)!;
-  expect(user.username).toBe('proveedor2@demo.pe');
+  expect(user.username).toBe(tenantUsername('proveedor2@demo.pe'));
   return idTokenOf(user.username, user.password);
 }
 

@@ -9,7 +9,7 @@ import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store
 import { makeInvoiceRepository } from '../../functions/src/repositories/invoices.js';
 import { systemStamp } from '../../functions/src/use-cases/audit-stamp.js';
 import { ensureTable } from '../../infra/local/provision/aws-resources.js';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS } from '../support/tenant.js';
 import { freshRuc } from '../support/admin.js';
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, stageDocumentClient } from '../support/fixtures.js';

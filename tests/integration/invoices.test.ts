@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes, type InvoiceSummary } from '@portal/shared';
-import { CLIENTS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, buildWorld, stageCompanies } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { demoUser } from '../support/stage.js';
 
@@ -158,11 +158,14 @@ describe('pagination cursors', () => {
 
 describe('GET /clients', () => {
   it("lists the group's companies for every signed-in role", async () => {
+    // The group's companies on this stage: the demo world's and every test tenant's, this file's among them.
+    const companies = stageCompanies().map((client) => client.taxId);
+    expect(companies).toEqual(expect.arrayContaining([...new Set(world.invoices.map((invoice) => invoice.client))]));
     for (const role of ['SUPPLIER', 'MANAGER', 'ADMIN'] as const) {
       const response = await call(routes.listClients, { token: await tokenOf(role) });
       expect(response.status).toBe(200);
       expect(response.body.items.map((client: { taxId: string }) => client.taxId).sort()).toEqual(
-        [...new Set(world.invoices.map((invoice) => invoice.client))].sort(),
+        [...companies].sort(),
       );
     }
   });

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, it } from 'vitest';
 import { keys, routes, type Invoice, type InvoiceDetail, type Notification } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, tenantFixture } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { conformityFixture, mailbox, table } from '../support/fixtures.js';
 import { until } from '../support/invoices.js';
@@ -54,7 +52,7 @@ it('goes from the supplier’s XML to PAID, with one SAP posting and every notif
   const mailsBefore = (await mailbox()).length;
 
   // 1. The supplier uploads its factura (the corpus document, with a correlative of its own).
-  const xml = readFileSync(path.join(import.meta.dirname, '../fixtures/ubl/factura-ubl21-credito.xml'), 'utf8');
+  const xml = tenantFixture('ubl/factura-ubl21-credito.xml');
   const url = await uploadAs(
     supplier,
     'INVOICE_XML',

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INBOUND_MAIL, routes, type InboundMailMessage, type InvoiceDetail } from '@portal/shared';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS, tenantFixture, SUPPLIERS } from '../support/tenant.js';
 import { inviteSupplier, type InvitedSupplier } from '../support/accounts.js';
 import { call, idTokenOf } from '../support/api.js';
 import { queuesDrained, sendToQueue } from '../support/fixtures.js';
@@ -15,8 +13,8 @@ import { MINIMAL_PDF } from '../support/uploads.js';
  * Invoices by e-mail (issue 24, docs/intake-channels.md "Correo"): real SMTP to the stage's server, DKIM-signed with
  * the key the stage's DNS publishes; the worker that runs in AWS registers, answers and deletes.
  */
-const FIXTURE = readFileSync(path.join(import.meta.dirname, '../fixtures/ubl/factura-ubl21-credito.xml'), 'utf8');
-const FIXTURE_SUPPLIER = '20456178325';
+const FIXTURE = tenantFixture('ubl/factura-ubl21-credito.xml');
+const FIXTURE_SUPPLIER = SUPPLIERS[0]!.taxId;
 
 /** A factura of `supplier` to CLIENTS[0] with a correlative of its own. */
 function factura(supplier: InvitedSupplier) {

@@ -18,17 +18,17 @@ import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store
 import { makeOutgoing } from '../../functions/src/repositories/outgoing.js';
 import { makeConversationUseCases } from '../../functions/src/use-cases/conversations.js';
 import type { Caller } from '../../functions/src/http/caller.js';
-import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { mailbox, reviewFixture, table } from '../support/fixtures.js';
-import { demoUser, stage } from '../support/stage.js';
+import { demoAccount, demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 
 // Messages on an invoice and the "Observada" mark (issue 23), on the local stage.
 
 const supplierToken = () => idTokenOf(demoUser('SUPPLIER').username, demoUser('SUPPLIER').password);
 const managerToken = () => idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
-const otherSupplier = stage().demoUsers.find((user) => user.username === 'proveedor2@demo.pe')!;
+const otherSupplier = demoAccount('proveedor2@demo.pe');
 const otherSupplierToken = () => idTokenOf(otherSupplier.username, otherSupplier.password);
 
 const pathOf = (invoice: Invoice) => ({

@@ -39,7 +39,7 @@ import { makeDashboardRepository } from '../../functions/src/repositories/dashbo
 import { makeGetDashboard } from '../../functions/src/use-cases/dashboard.js';
 import { makeMiroRequestsWorker } from '../../functions/src/workers/miro-requests-worker.js';
 import { startPoller } from '../../infra/local/poller.js';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, stageCompanies } from '../support/tenant.js';
 import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../infra/local/simulators/sap.js';
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
@@ -209,7 +209,7 @@ function realSap(): SapPort {
   return makeSapClient({
     baseUrl: stage().endpoints.sap,
     credentials: async () => LOCAL_SAP_CREDENTIALS,
-    companyCodes: localCompanyCodes(),
+    companyCodes: localCompanyCodes(stageCompanies()),
   });
 }
 
@@ -433,7 +433,7 @@ describe('MIRO posting (design flow 4)', () => {
   });
 
   it('rides out SAP failures with retries and still posts once', async () => {
-    await sap('/__control/fail', { count: 2, status: 503 });
+    await sap('/__control/fail', { count: 2, status: 503, supplierId: SUPPLIER.taxId });
     const f = await approvedThroughApi('SERVICE_SHEET');
     const outbox = await postedOutbox(f.invoice);
     expect(outbox.sapDocument).toBeTruthy();

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
@@ -11,7 +9,9 @@ import {
   ORIGINAL_NOT_IN_PORTAL,
   SUPPLIERS,
   buildWorld,
-} from '../../infra/local/seed-data.js';
+  tenantFixture,
+  stageCompanies,
+} from '../support/tenant.js';
 import { keys, routes, type InvoiceDetail, type InvoiceSummary, type MiroRequestMessage } from '@portal/shared';
 import { makeSapClient, type SapPort } from '../../functions/src/adapters/sap.js';
 import type { Caller } from '../../functions/src/http/caller.js';
@@ -80,7 +80,7 @@ const realSap = (): SapPort =>
   makeSapClient({
     baseUrl: stage().endpoints.sap,
     credentials: async () => LOCAL_SAP_CREDENTIALS,
-    companyCodes: localCompanyCodes(),
+    companyCodes: localCompanyCodes(stageCompanies()),
   });
 
 const ADMIN_CALLER: Caller = {
@@ -196,9 +196,9 @@ describe('a note keeps its original and its SUNAT reason', () => {
     const supplier = freshSupplier();
     const original = await registered({ supplier, prefixId: 'F001' });
     // SUNAT's own layout (tests/fixtures/ubl), naming this supplier, this company and this original.
-    const xml = readFileSync(path.join(import.meta.dirname, '../fixtures/ubl/nota-credito-ubl21.xml'), 'utf8')
-      .replaceAll('20456178325', supplier.taxId)
-      .replaceAll('20100070970', NOTES_COMPANY.taxId)
+    const xml = tenantFixture('ubl/nota-credito-ubl21.xml')
+      .replaceAll(SUPPLIERS[0]!.taxId, supplier.taxId)
+      .replaceAll(CLIENTS[0]!.taxId, NOTES_COMPANY.taxId)
       .replaceAll('F001-00000458', `F001-${original.numericId.padStart(8, '0')}`)
       .replace('FC01-00000012', `FC01-${randomCorrelative()}`);
     const token = await adminToken();

@@ -8,10 +8,10 @@ import {
   type Notification,
   type NotificationMessage,
 } from '@portal/shared';
-import { CLIENTS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { mailbox, reviewFixture, sendToQueue, table } from '../support/fixtures.js';
-import { demoUser, stage } from '../support/stage.js';
+import { demoAccount, demoUser, stage } from '../support/stage.js';
 
 const world = buildWorld();
 const tokenOf = (role: 'SUPPLIER' | 'MANAGER') => idTokenOf(demoUser(role).username, demoUser(role).password);
@@ -77,7 +77,7 @@ describe('notifications', () => {
 
   it('does not e-mail users whose reception is off, but still shows them the event', async () => {
     // The seed turns e-mail off for the second demo supplier.
-    const other = stage().demoUsers.find((u) => u.username === 'proveedor2@demo.pe')!;
+    const other = demoAccount('proveedor2@demo.pe');
     const invoice = world.invoices.find((i) => i.supplierId === SUPPLIERS[1]!.taxId)!;
     const message = eventAbout(invoice, 'INVOICE_APPROVED', null);
     await sendToQueue('notifications', message);

@@ -10,7 +10,7 @@ import {
 } from '@portal/shared';
 import { SapRejectedError, makeSapClient, type SupplierInvoicePosting } from '../../functions/src/adapters/sap.js';
 import { withholdingsOf } from '../../functions/src/workers/miro-requests-worker.js';
-import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS, stageCompanies } from '../support/tenant.js';
 import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../infra/local/simulators/sap.js';
 import { call } from '../support/api.js';
 import { table } from '../support/fixtures.js';
@@ -281,7 +281,7 @@ describe('SAP: the withholding of the MIRO and the remittance of the payment', (
     const client = makeSapClient({
       baseUrl: stage().endpoints.sap,
       credentials: async () => LOCAL_SAP_CREDENTIALS,
-      companyCodes: localCompanyCodes(),
+      companyCodes: localCompanyCodes(stageCompanies()),
       baseDelayMs: 1,
     });
     const supplier = {

@@ -9,7 +9,7 @@ import {
   type RouteDef,
   type SupplierProfile,
 } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../support/tenant.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { table } from '../support/fixtures.js';
 import { demoUser } from '../support/stage.js';

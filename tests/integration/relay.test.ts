@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect, it } from 'vitest';
 import { keys, withCheckDigit, type NotificationMessage } from '@portal/shared';
 import { makeOutgoing, outgoingItem, outgoingMessage } from '../../functions/src/repositories/outgoing.js';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS } from '../support/tenant.js';
 import { table } from '../support/fixtures.js';
 import { stage } from '../support/stage.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keys, routes, withCheckDigit, type ConformityKind, type InvoiceDetail } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { conformityFixture, reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { until } from '../support/invoices.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes, type InvoiceDetail, type InvoiceSummary } from '@portal/shared';
-import { CLIENTS, NO_HABIDO_SUPPLIER, buildWorld } from '../../infra/local/seed-data.js';
+import { CLIENTS, NO_HABIDO_SUPPLIER, buildWorld, tenantUsername } from '../support/tenant.js';
 import { call } from '../support/api.js';
 import {
   adminToken,
@@ -100,11 +100,16 @@ describe('the RUC risk gate', () => {
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body).toMatchObject({
       status: 'ACCEPTED',
-      rucRiskOverride: { by: 'admin@grupoandino.pe', reason, estadoRuc: 'ACTIVO', condDomiRuc: 'NO HABIDO' },
+      rucRiskOverride: {
+        by: tenantUsername('admin@grupoandino.pe'),
+        reason,
+        estadoRuc: 'ACTIVO',
+        condDomiRuc: 'NO HABIDO',
+      },
     });
     expect(approved.body.statusHistory.at(-1)).toMatchObject({
       status: 'ACCEPTED',
-      by: 'admin@grupoandino.pe',
+      by: tenantUsername('admin@grupoandino.pe'),
       additionalMessage: `Excepción por el estado del RUC (RUC ACTIVO, domicilio NO HABIDO): ${reason}`,
     });
     // Approved like any other: the MIRO reaches SAP.

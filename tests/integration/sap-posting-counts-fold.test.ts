@@ -13,7 +13,7 @@ import { foldSapPostingCounts } from '../../functions/src/jobs/sap-posting-count
 import { makeDashboardRepository } from '../../functions/src/repositories/dashboard.js';
 import { makeSapPostingCountsFold } from '../../functions/src/repositories/sap-posting-counts-fold.js';
 import { ensureTable } from '../../infra/local/provision/aws-resources.js';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS } from '../support/tenant.js';
 import { stageDocumentClient } from '../support/fixtures.js';
 
 /**

@@ -8,7 +8,7 @@ import {
   type DashboardCounts,
   type InvoiceDetail,
 } from '@portal/shared';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { complete, invoicePath, postingsAtSap, registerWithSap, sapControl } from '../support/sap.js';
@@ -72,7 +72,7 @@ describe('SAP posting of an approved invoice', () => {
   it('shows a failed attempt at once, with its reason and next attempt, then retries it and posts once', async () => {
     const f = await completed();
     // Every HTTP try of the first attempt fails (the SAP client tries three times per attempt).
-    await sapControl(stage().endpoints.sap, '/__control/fail', { count: 3, status: 503 });
+    await sapControl(stage().endpoints.sap, '/__control/fail', { count: 3, status: 503, supplierId: SUPPLIER.taxId });
     const approved = await call<InvoiceDetail>(routes.approveInvoice, {
       token: await admin(),
       path: invoicePath(f.invoice),

@@ -7,7 +7,7 @@ import { migrateSearchItems } from '../../functions/src/jobs/invoice-list-migrat
 import type { InvoiceScope } from '../../functions/src/repositories/invoice-queries.js';
 import { makeInvoiceRepository } from '../../functions/src/repositories/invoices.js';
 import { ensureTable } from '../../infra/local/provision/aws-resources.js';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS } from '../support/tenant.js';
 import { freshRuc } from '../support/admin.js';
 import { reviewFixture, stageDocumentClient } from '../support/fixtures.js';
 

@@ -1,7 +1,7 @@
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { keys, routes, withCheckDigit, type InvoiceDetail, type SunatValidationMessage } from '@portal/shared';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { until } from '../support/invoices.js';

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import {
@@ -17,16 +15,14 @@ import { call, type CallResult } from '../support/api.js';
 import { freshCorrelative, managerToken, supplierToken, ublFactura, until } from '../support/invoices.js';
 import { stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
+import { CLIENTS, tenantFixture } from '../support/tenant.js';
 
 /**
  * SUNAT's CDR sent with the document through 'Cargar XML' (issue 24, docs/ap-cdr.md): kept as the supplier's
  * evidence beside SUNAT's check, downloadable, judged again when SUNAT answers, and flagged to staff when it
  * contradicts SUNAT. The CDR is SUNAT's accepted answer of the corpus factura, renamed to each test's document.
  */
-const CDR_FIXTURE = readFileSync(
-  path.join(import.meta.dirname, '../fixtures/cdr/R-20456178325-01-F001-00000458.xml'),
-  'utf8',
-);
+const CDR_FIXTURE = tenantFixture('cdr/R-20456178325-01-F001-00000458.xml');
 const cdrOf = (documentId: string) => Buffer.from(CDR_FIXTURE.replaceAll('F001-00000458', documentId));
 
 /** The SUNAT simulator answers a correlative ending in 91 ANNULLED; fresh ones are accepted. */
@@ -149,7 +145,7 @@ describe("SUNAT's CDR sent with the document", () => {
     const correlative = annulledCorrelative();
     const cdr = cdrOf(`F001-${correlative.padStart(8, '0')}`)
       .toString('utf8')
-      .replace('6-20100070970', '6-20603415800');
+      .replace(`6-${CLIENTS[0]!.taxId}`, `6-${CLIENTS[1]!.taxId}`);
     const submitted = await submitWithCdr(correlative, Buffer.from(cdr));
     expect(submitted.status).toBe(201);
     // The intake's answer to the supplier: its CDR, without the acquirer mismatch flagged in the same write.

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keys, routes, withCheckDigit, type NotificationMessage } from '@portal/shared';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS, tenantFixture } from '../support/tenant.js';
 import { SPAN_KIND, type ReceivedSpan } from '../../infra/local/services/otlp.js';
 import { call, idTokenOf } from '../support/api.js';
 import { table } from '../support/fixtures.js';
@@ -72,9 +70,11 @@ const consumes = (worker: ReceivedSpan, sent: ReceivedSpan) =>
 
 /** A factura of the demo supplier with a number no other test uses. */
 function uniqueFactura(): { xml: Buffer; id: string } {
-  const file = path.join(import.meta.dirname, '../fixtures/ubl/factura-ubl21-credito.xml');
   const number = randomCorrelative();
-  const xml = readFileSync(file, 'utf8').replace('<cbc:ID>F001-00000458</cbc:ID>', `<cbc:ID>F001-${number}</cbc:ID>`);
+  const xml = tenantFixture('ubl/factura-ubl21-credito.xml').replace(
+    '<cbc:ID>F001-00000458</cbc:ID>',
+    `<cbc:ID>F001-${number}</cbc:ID>`,
+  );
   return { xml: Buffer.from(xml), id: `F001-${number}` };
 }
 

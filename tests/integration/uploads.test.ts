@@ -7,7 +7,7 @@ import type { Caller } from '../../functions/src/http/caller.js';
 import { makeUploads } from '../../functions/src/use-cases/uploads.js';
 import { S3_CLIENT_COMPAT } from '../../infra/local/services/s3.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
-import { SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
+import { SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { stage } from '../support/stage.js';
 

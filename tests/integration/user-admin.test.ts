@@ -22,7 +22,7 @@ import {
   type ExternalUser,
   type InternalUser,
 } from '@portal/shared';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { corporateSignIn } from '../support/corporate-sign-in.js';
 import { mailbox, sendToQueue, table } from '../support/fixtures.js';

@@ -13,12 +13,12 @@ import {
   type InvoiceSummary,
   type Notification,
 } from '@portal/shared';
-import { CLIENTS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf } from '../support/api.js';
-import { mailbox, queuesDrained, sendToQueue, table } from '../support/fixtures.js';
+import { mailbox, sendToQueue, table } from '../support/fixtures.js';
 import { freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
-import { demoUser, stage } from '../support/stage.js';
+import { demoAccount, demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 
 /**
@@ -100,16 +100,19 @@ async function ended(token: string, batchId: string): Promise<IntakeBatch> {
   for (;;) {
     const read = await readBatch(token, batchId);
     expect(read.status).toBe(200);
-    if (['DONE', 'REFUSED', 'FAILED'].includes(read.body.status)) return read.body;
+    if (['DONE', 'REFUSED', 'FAILED'].includes(read.body.status)) {
+      endedBatches.add(batchId);
+      return read.body;
+    }
     if (Date.now() > deadline) throw new Error(`batch ${batchId} still ${read.body.status}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 
-/** How many of `ids` the supplier's list of invoices at the company holds (every page read). */
-async function countListed(token: string, ids: readonly string[]): Promise<number> {
+/** Those of `ids` the supplier's list of invoices at the company holds (every page read). */
+async function listed(token: string, ids: readonly string[]): Promise<InvoiceSummary[]> {
   const wanted = new Set(ids);
-  let seen = 0;
+  const found: InvoiceSummary[] = [];
   let cursor: string | undefined;
   do {
     const page = await call<{ items: InvoiceSummary[]; nextCursor: string | null }>(routes.listInvoices, {
@@ -117,11 +120,18 @@ async function countListed(token: string, ids: readonly string[]): Promise<numbe
       query: { client: COMPANY.taxId, limit: 100, ...(cursor ? { cursor } : {}) },
     });
     expect(page.status).toBe(200);
-    seen += page.body.items.filter((invoice) => wanted.has(invoice.id)).length;
+    found.push(...page.body.items.filter((invoice) => wanted.has(invoice.id)));
     cursor = page.body.nextCursor ?? undefined;
   } while (cursor);
-  return seen;
+  return found;
 }
+
+const countListed = async (token: string, ids: readonly string[]) => (await listed(token, ids)).length;
+
+/** The invoices this file's zips registered: their SUNAT checks are waited for before the file ends. */
+const registered: string[] = [];
+/** The batches this file saw end, each of which leaves the supplier one notice. */
+const endedBatches = new Set<string>();
 
 const byOutcome = (results: IntakeDocumentResult[], outcome: IntakeDocumentResult['outcome']) =>
   results.filter((result) => result.outcome === outcome);
@@ -157,20 +167,32 @@ async function keysNaming(batchId: string): Promise<string[]> {
 describe('Cargar ZIP on the local stage', () => {
   // The zips' notices reach the supplier's own feed; they go, so that its feed stays as the other tests know it.
   afterAll(async () => {
-    // What the zips' hundreds of invoices set off (their SUNAT checks, their notices) ends here, not in the next
-    // file's wait for its own invoice's SUNAT answer (the files share one stage).
-    await queuesDrained(['sunatValidation', 'notifications'], 150_000);
+    // What the zips' hundreds of invoices set off (their SUNAT checks, and the notices of SUNAT's answers) ends here,
+    // not in the feed of the next file on this tenant. Other files' messages share the queues: this file waits for its
+    // own invoices' answers, never for a queue to empty.
     const token = await supplierToken();
+    const deadline = Date.now() + 150_000;
+    for (;;) {
+      const waiting = (await listed(token, registered)).filter((invoice) => invoice.certStatus === 'PENDING');
+      if (waiting.length === 0) break;
+      if (Date.now() > deadline) throw new Error(`${waiting.length} of the zips' invoices still wait for SUNAT`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
     const sub = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
     const db = table();
-    for (const item of await db.partition(`FEED#USER#${sub}`)) {
-      if (String(item.message).includes('ZIP')) await db.delete({ pk: String(item.pk), sk: String(item.sk) });
+    const notices = async () =>
+      (await db.partition(`FEED#USER#${sub}`)).filter((item) => String(item.message).includes('ZIP'));
+    while ((await notices()).length < endedBatches.size) {
+      if (Date.now() > deadline) throw new Error(`the notices of ${endedBatches.size} zips never reached the feed`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    for (const item of await notices()) await db.delete({ pk: String(item.pk), sk: String(item.sk) });
   }, 180_000);
 
   it('takes 200 documents with three bad ones: 197 accepted and three clear reasons; the same zip again doubles nothing; a redelivery and a crash mid-way double nothing either', async () => {
     const token = await supplierToken();
     const lot = await lotOf(DOCUMENTS);
+    registered.push(...lot.good);
     const first = await submit(token, lot.zip, 'marzo.zip');
     expect(first.batch).toMatchObject({ status: 'QUEUED', fileName: 'marzo.zip', company: SUPPLIER.taxId });
 
@@ -293,6 +315,7 @@ describe('Cargar ZIP on the local stage', () => {
 
     const [correlative] = correlatives(1);
     const { bytes, invoiceId } = ublFactura(correlative!);
+    registered.push(invoiceId);
     const { batch } = await submit(
       token,
       await zipOf([
@@ -300,7 +323,7 @@ describe('Cargar ZIP on the local stage', () => {
         [`${baseOf(invoiceId)}.pdf`, MINIMAL_PDF],
       ]),
     );
-    const other = stage().demoUsers.find((user) => user.username === 'proveedor2@demo.pe')!;
+    const other = demoAccount('proveedor2@demo.pe');
     const otherToken = await idTokenOf(other.username, other.password);
     const theirs = await call<{ message: string }>(routes.getIntakeBatch, {
       token: otherToken,

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
 import { stageClockFile } from '../../infra/local/stage-clock.js';
+import { TEST_TENANTS } from './parallelism.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const START_TIMEOUT_MS = 240_000;
@@ -106,29 +107,60 @@ interface Started {
   lock: string;
 }
 
-/**
- * Started once per vitest run, whichever project asks first; stopped when the last one is done.
- * Vitest loads a global-setup file once per project, so the shared state lives on globalThis.
- */
-const shared = globalThis as typeof globalThis & { portalLocalStage?: { started: Promise<Started>; users: number } };
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's stage's data directory: its outputs.json appears there once it is ready (tests/setup/stage-ready.ts). */
+    localStageDir: string;
+  }
+}
 
-async function launch(): Promise<Started> {
-  const { dataDir, portBase, lock } = await acquireSlot();
+/** Where a launch that failed leaves its reason, beside the stage's data directory (which the launch empties). */
+export const launchErrorFile = (dataDir: string) => `${dataDir}.launch-error`;
+
+/**
+ * Started once per vitest run, whichever project asks first; stopped when the last one is done. The setup does not
+ * wait for the stage: the files that need none (unit, infra) run while it starts, and each stage file waits for it
+ * in its own setup (tests/setup/stage-ready.ts). Vitest loads a global-setup file once per project, so the shared state
+ * lives on globalThis.
+ */
+const shared = globalThis as typeof globalThis & {
+  portalLocalStage?: { slot: Promise<Slot>; started: Promise<Started | null>; users: number };
+};
+
+async function launch(slot: Slot): Promise<Started> {
+  const { dataDir, portBase, lock } = slot;
   try {
-    // Every run starts on real time, whatever a run that died left on the stage's clock (npm run clock).
-    await rm(stageClockFile(dataDir), { force: true });
     const stage = await launchLocalStage({
       dataDir,
       portBase,
-      // No Ley 29623 demo: the clock tests move the stage's clock (infra/local/stage.ts).
-      env: { POWERTOOLS_LOG_LEVEL: 'INFO', LOCAL_CONFORMITY_DEMO: 'off' },
+      env: {
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        // No Ley 29623 demo: the clock tests move the stage's clock (infra/local/stage.ts).
+        LOCAL_CONFORMITY_DEMO: 'off',
+        // A test tenant for each file that may run at once, and more (tests/setup/tenant.ts).
+        LOCAL_TEST_TENANTS: String(TEST_TENANTS),
+        // The run's stage is never restarted on its data, which goes with it: DynamoDB Local keeps its tables in
+        // memory, and writes three times as fast (the seed of the tenants' worlds, 56 s on disk, takes 19).
+        LOCAL_DYNAMODB_IN_MEMORY: 'on',
+      },
       startTimeoutMs: START_TIMEOUT_MS,
     });
     return { stage, lock };
   } catch (error) {
+    await writeFile(launchErrorFile(dataDir), (error as Error).message);
     await rm(lock, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** Takes a slot and clears what an earlier run left there, so that no file reads a stage that is not this run's. */
+async function prepare(): Promise<Slot> {
+  const slot = await acquireSlot();
+  await rm(path.join(slot.dataDir, 'outputs.json'), { force: true });
+  await rm(launchErrorFile(slot.dataDir), { force: true });
+  // Every run starts on real time, whatever a run that died left on the stage's clock (npm run clock).
+  await rm(stageClockFile(slot.dataDir), { force: true });
+  return slot;
 }
 
 async function shutdown({ stage, lock }: Started): Promise<void> {
@@ -137,16 +169,20 @@ async function shutdown({ stage, lock }: Started): Promise<void> {
 }
 
 export default async function setup(project: TestProject) {
-  shared.portalLocalStage ??= { started: launch(), users: 0 };
+  if (!shared.portalLocalStage) {
+    const slot = prepare();
+    // A failed start is said by every stage file that waits for it (its reason is in launchErrorFile).
+    shared.portalLocalStage = { slot, started: slot.then(launch).catch(() => null), users: 0 };
+  }
   const state = shared.portalLocalStage;
   state.users += 1;
-  const stage = await state.started;
-  project.provide('localStage', stage.stage.outputs);
+  project.provide('localStageDir', (await state.slot).dataDir);
   return async () => {
     state.users -= 1;
     if (state.users === 0) {
       shared.portalLocalStage = undefined;
-      await shutdown(stage);
+      const started = await state.started;
+      if (started) await shutdown(started);
     }
   };
 }

@@ -56,8 +56,13 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
 
-/** Saves `docs/screenshots/<name>.png` of the page as it is now (viewport, not the full page). */
+/**
+ * Saves `docs/screenshots/<name>.png` of the page as it is now (viewport, not the full page), when the run documents
+ * the screens (`npm run screenshots`: PORTAL_SCREENSHOTS=on, every file on the demo world, whose names the docs and
+ * the web mock show). `npm test` leaves the committed screenshots alone.
+ */
 export async function documentScreen(page: Page, name: string): Promise<void> {
+  if (process.env.PORTAL_SCREENSHOTS !== 'on') return;
   await mkdir(SCREENSHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS_DIR, `${name}.png`) });
 }

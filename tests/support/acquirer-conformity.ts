@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import {
@@ -22,6 +20,7 @@ import { makeOutgoing, type QueueKey } from '../../functions/src/repositories/ou
 import { advanceStageClock, resetStageClock, stageClockFile, stageNow } from '../../infra/local/stage-clock.js';
 import { queuesDrained, stageDocumentClient, table } from './fixtures.js';
 import { stage } from './stage.js';
+import { tenantFixture } from './tenant.js';
 
 const DAY_MS = 86_400_000;
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -204,14 +203,12 @@ export async function creditInvoiceFixture(options: {
   return invoice;
 }
 
-const CORPUS = path.resolve(import.meta.dirname, '../fixtures/ubl');
-
 /**
  * The corpus' factura al crédito (two cuotas, SUNAT's FormaPago terms) as the demo supplier issues it to the demo
  * company, with its own number, issued `issuedAt` and payable 30 and 60 days later; or, `cash`, al contado.
  */
 export function creditFacturaXml(options: { numericId: string; issuedAt: string; cash?: boolean }): Buffer {
-  let xml = readFileSync(path.join(CORPUS, 'factura-ubl21-credito.xml'), 'utf8')
+  let xml = tenantFixture('ubl/factura-ubl21-credito.xml')
     .replace('<cbc:ID>F001-00000458</cbc:ID>', `<cbc:ID>F001-${options.numericId}</cbc:ID>`)
     .replace('<cbc:IssueDate>2025-03-14</cbc:IssueDate>', `<cbc:IssueDate>${options.issuedAt}</cbc:IssueDate>`)
     .replace('<cbc:DueDate>2025-05-13</cbc:DueDate>', `<cbc:DueDate>${addDays(options.issuedAt, 60)}</cbc:DueDate>`)

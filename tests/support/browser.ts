@@ -1,9 +1,15 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import os from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's one Chromium (its Playwright server, tests/setup/browser-server.ts). */
+    browserWsEndpoint: string;
+  }
+}
 
 /** The system Chromium (tests/ensure-chromium.sh installs it); Playwright's own download is never used. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -65,33 +71,40 @@ export interface BrowserOptions {
   readonly deviceScaleFactor?: number;
 }
 
+let connected: Promise<Browser> | undefined;
+
+/** This worker's connection to the run's one Chromium (tests/setup/browser-server.ts). */
+function runBrowser(): Promise<Browser> {
+  if (!connected) {
+    const endpoint = inject('browserWsEndpoint');
+    connected = chromium.connect(endpoint).catch((error: Error) => {
+      connected = undefined;
+      throw error;
+    });
+  }
+  return connected;
+}
+
 /**
- * Launches Chromium with a fresh profile directory, so no cookie or storage of an earlier run leaks
- * into a test. Each test opens its own session and closes it.
+ * A fresh context of the run's Chromium: no cookie, storage or cache of another test leaks into it. Each test
+ * opens its own session and closes it.
  */
 export async function openBrowser(options: BrowserOptions = {}): Promise<BrowserSession> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`No se encontró Chromium en ${CHROMIUM_PATH}: ejecute tests/ensure-chromium.sh`);
-  }
-  const userDataDir = await mkdtemp(path.join(os.tmpdir(), 'portal-e2e-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_ARGS],
-    headless: true,
+  const browser = await runBrowser();
+  const context = await browser.newContext({
     locale: 'es-PE',
     timezoneId: options.timezoneId ?? 'America/Lima',
     viewport: options.viewport ?? { width: 1440, height: 900 },
     deviceScaleFactor: options.deviceScaleFactor ?? 1,
   });
   const cspViolations = await watchCspViolations(context);
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   return {
     context,
     page,
     cspViolations,
     async close() {
       await context.close();
-      await rm(userDataDir, { recursive: true, force: true });
     },
   };
 }

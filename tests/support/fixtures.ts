@@ -108,21 +108,54 @@ export function table() {
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
-      const search = [...invoiceSearchItems(invoice), ...keys.invoiceListEntries(invoice)];
-      await Promise.all(
-        Array.from({ length: Math.ceil(search.length / 25) }, async (_, i) => {
-          let pending = search.slice(i * 25, i * 25 + 25).map((Item) => ({ PutRequest: { Item } }));
-          while (pending.length > 0) {
-            const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
-            pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
-          }
-        }),
-      );
+      await writeInBatches(db, tableName, [...invoiceSearchItems(invoice), ...keys.invoiceListEntries(invoice)]);
       for (const { Update } of invoiceCounterUpdates(tableName, [{ before: null, after: invoice }])) {
         await db.send(new UpdateCommand(Update as never));
       }
     },
+    /**
+     * Stores many new invoices at once, as putInvoice stores each: every item (invoice, list entries, search items)
+     * by BatchWriteItem, several batches in flight, then each counter moved once by the sum of the invoices' deltas.
+     * For fixtures of fresh numbers only: a batch put has no condition, so an invoice already there is overwritten.
+     */
+    async putInvoices(invoices: readonly Invoice[]) {
+      const items = invoices.flatMap((invoice) => [
+        { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice, version: 1 },
+        ...invoiceSearchItems(invoice),
+        ...keys.invoiceListEntries(invoice),
+      ]);
+      await writeInBatches(db, tableName, items);
+      const changes = invoices.map((after) => ({ before: null, after }));
+      await Promise.all(
+        invoiceCounterUpdates(tableName, changes).map(({ Update }) => db.send(new UpdateCommand(Update as never))),
+      );
+    },
   };
+}
+
+/** BatchWriteItem's most items per call, and how many calls a bulk fixture keeps in flight. */
+const BATCH_ITEMS = 25;
+const BATCHES_IN_FLIGHT = 8;
+
+/** Puts every item, BATCHES_IN_FLIGHT batches at a time, sending again what DynamoDB left unprocessed. */
+async function writeInBatches(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  items: readonly Record<string, unknown>[],
+) {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += BATCH_ITEMS) batches.push(items.slice(i, i + BATCH_ITEMS));
+  let next = 0;
+  const lane = async () => {
+    while (next < batches.length) {
+      let pending = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
+      while (pending.length > 0) {
+        const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+        pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: BATCHES_IN_FLIGHT }, lane));
 }
 
 let sequence = (Date.now() % 9_000_000) + 1_000_000;

@@ -7,7 +7,7 @@ import {
   type Invoice,
   type InvoiceStatus,
 } from '@portal/shared';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import { CLIENTS, TENANT } from './tenant.js';
 import { conformityFixture, table } from './fixtures.js';
 
 /** What the manager reads in the invoice detail sidebar (spec §2, §5, §9). */
@@ -39,8 +39,14 @@ export const DETAIL_TEXT = {
 
 /** The company and supplier of the review journeys: the manager's first company, a supplier of its own. */
 export const REVIEW_COMPANY = CLIENTS[0]!;
-/** A high RUC: the list shows the newest first, and among today's invoices the highest RUC first. */
-export const REVIEW_SUPPLIER = { taxId: withCheckDigit('2099100001'), name: 'Proveedor Revisión E2E S.A.C.' };
+/**
+ * A high RUC: the list shows the newest first, and among today's invoices the highest RUC first. The tenant's own
+ * (its two digits in the middle), as the files that review invoices may run at once, each on its tenant.
+ */
+export const REVIEW_SUPPLIER = {
+  taxId: withCheckDigit(`20991${String(TENANT).padStart(2, '0')}001`),
+  name: 'Proveedor Revisión E2E S.A.C.',
+};
 
 let sequence = Math.floor(Date.now() / 1000) % 90_000_000;
 const next = () => String(10_000_000 + sequence++);

@@ -1,10 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { keys, routes, type Invoice, type InvoiceDetail } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, tenantFixture } from './tenant.js';
 import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
 import { call, idTokenOf } from './api.js';
 import { conformityFixture, table } from './fixtures.js';
@@ -69,7 +67,7 @@ export function randomCorrelative(): string {
  * correlative of its own: S/ 11,800.00 (10,000.00 + IGV 1,800.00).
  */
 export function ublFactura(correlative: string): { bytes: Buffer; invoiceId: string; net: number; amount: number } {
-  const xml = readFileSync(path.join(import.meta.dirname, '../fixtures/ubl/factura-ubl21-credito.xml'), 'utf8');
+  const xml = tenantFixture('ubl/factura-ubl21-credito.xml');
   const bytes = Buffer.from(xml.replaceAll('F001-00000458', `F001-${correlative.padStart(8, '0')}`));
   return { bytes, invoiceId: `F001-${Number(correlative)}`, net: 10_000, amount: 11_800 };
 }

@@ -1,9 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect } from 'vitest';
 import { keys, routes, withCheckDigit, type InvoiceDetail, type InvoiceType } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, tenantFixture } from './tenant.js';
 import { call, idTokenOf, type CallResult } from './api.js';
 import { conformityFixture, table } from './fixtures.js';
 import { demoUser, stage } from './stage.js';
@@ -257,7 +255,7 @@ export function postedRecord(invoice: { supplierId: string; type: string; id: st
  */
 export function creditNoteXml(options: { numericId: string; original: { prefixId: string; numericId: string } }) {
   const original = `${options.original.prefixId}-${options.original.numericId.padStart(8, '0')}`;
-  const xml = readFileSync(path.join(import.meta.dirname, '../fixtures/ubl/nota-credito-ubl21.xml'), 'utf8')
+  const xml = tenantFixture('ubl/nota-credito-ubl21.xml')
     .replaceAll('F001-00000458', original)
     .replace('FC01-00000012', `FC01-${options.numericId}`);
   return Buffer.from(xml, 'utf8');

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { routes, type Invoice } from '@portal/shared';
-import { EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
+import { EMPLOYEES, OFFICE_LOCATIONS } from './tenant.js';
 import { call } from './api.js';
 import type { ReviewFixture } from './fixtures.js';
 

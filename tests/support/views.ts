@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { formatMoney, type ConformityKind, type DashboardCounts } from '@portal/shared';
-import type { SeedConformityDocument, SeedWorld } from '../../infra/local/seed-data.js';
+import type { SeedConformityDocument, SeedWorld } from './tenant.js';
 
 /** What the manager's and admin's views say (spec §2), as a user reads them. */
 export const VIEWS_TEXT = {

@@ -3,6 +3,7 @@ import { WebConfig } from '@portal/shared';
 import { localCspSources, localSecurityHeaders } from '../../infra/local/web-server.js';
 import { openBrowser, saveScreenshot, type BrowserOptions } from './browser.js';
 import { demoUser, stage } from './stage.js';
+import { CLIENTS, TENANT } from './tenant.js';
 
 export const TEXT = {
   loginTitle: 'PORTAL DE PROVEEDORES',
@@ -55,7 +56,7 @@ export function pathOf(page: Page): string {
 }
 
 /**
- * Runs a journey in a fresh browser profile; a failure leaves a screenshot in tests/.artifacts/. A journey
+ * Runs a journey in a fresh browser context; a failure leaves a screenshot in tests/.artifacts/. A journey
  * during which the browser refused anything under the site's Content-Security-Policy fails too.
  */
 export async function inBrowser(
@@ -107,11 +108,16 @@ export function signInAs(page: Page, account: { username: string; password: stri
     : signIn(page, account.username, account.password);
 }
 
-/** A demo role signed in from the login, the way it signs in, and landed on its settled invoices list. */
+/**
+ * A demo role signed in from the login, the way it signs in, and landed on its settled invoices list. An
+ * administrator sees every company and lands on the first of the group's: on a test tenant's stage, the list is
+ * then opened on the tenant's first company, as the demo administrator lands on the demo's.
+ */
 export async function signInToInvoices(page: Page, role: 'SUPPLIER' | 'MANAGER' | 'ADMIN'): Promise<void> {
   await openLogin(page);
   await signInAs(page, demoUser(role));
   await page.waitForURL((url) => url.pathname === '/');
+  if (role === 'ADMIN' && TENANT !== 0) await page.goto(appUrl(`/?client=${CLIENTS[0]!.taxId}`));
   await settledInvoices(page);
 }
 
