@@ -4,7 +4,7 @@ import { advanceStageClock } from '../../infra/local/stage-clock.js';
 import { CLIENTS } from '../support/tenant.js';
 import { call } from '../support/api.js';
 import { putStageClockBack } from '../support/acquirer-conformity.js';
-import { mailbox, table } from '../support/fixtures.js';
+import { acknowledged, mailbox, table } from '../support/fixtures.js';
 import { followToPaid, freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
@@ -54,7 +54,8 @@ it('e-mails the supplier 3 times in an invoice’s life and the staff nothing, u
     'the supplier e-mails',
     async () => (await about()).filter((m) => m.to.includes(supplierEmail)).length >= 3,
   );
-  await new Promise((resolve) => setTimeout(resolve, 1500)); // room for an e-mail too many to show up
+  // Every notice of the invoice handled whole: an e-mail too many would be in the mailbox by now.
+  await acknowledged('notifications', (_, body) => body.invoiceId === invoiceId, 'the notices of the invoice');
   const during = await about();
   const firstLines = during.filter((m) => m.to.includes(supplierEmail)).map((m) => m.text.split('\n')[0]!);
   expect(firstLines).toHaveLength(3);

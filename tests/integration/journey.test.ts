@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { keys, routes, type Invoice, type InvoiceDetail, type Notification } from '@portal/shared';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, tenantFixture } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
-import { conformityFixture, mailbox, table } from '../support/fixtures.js';
+import { acknowledged, conformityFixture, mailbox, table } from '../support/fixtures.js';
 import { until } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
@@ -175,7 +175,12 @@ it('goes from the supplier’s XML to PAID, with one SAP posting and every notif
     },
     WAIT,
   );
-  await new Promise((resolve) => setTimeout(resolve, 1000)); // room for an e-mail too many to show up
+  // Every notice of the invoice handled whole: an e-mail too many would be in the mailbox by now.
+  await acknowledged(
+    'notifications',
+    (_, body) => body.invoiceId === INVOICE_ID && body.supplierId === SUPPLIER.taxId,
+    'the notices of the invoice',
+  );
   const all = await mailbox();
   const mine = all
     .slice(0, all.length - mailsBefore)

@@ -10,7 +10,7 @@ import {
 } from '@portal/shared';
 import { CLIENTS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
-import { mailbox, reviewFixture, sendToQueue, table } from '../support/fixtures.js';
+import { mailbox, reviewFixture, sendTracked, table } from '../support/fixtures.js';
 import { demoAccount, demoUser, stage } from '../support/stage.js';
 
 const world = buildWorld();
@@ -45,8 +45,8 @@ describe('notifications', () => {
     const message = eventAbout(invoice, 'INVOICE_PAID', '2026-11-20');
     const expected = `${invoice.clientName} pagó la factura ${invoice.id} el 20/11/26.`;
 
-    await sendToQueue('notifications', message);
-    await sendToQueue('notifications', message); // a redelivered or duplicated event
+    const handled = await sendTracked('notifications', message);
+    const duplicateHandled = await sendTracked('notifications', message); // a redelivered or duplicated event
 
     const supplierFeed = await eventually(
       () => feedOf('SUPPLIER'),
@@ -69,7 +69,9 @@ describe('notifications', () => {
     // The worker writes the feeds and then e-mails; other tests' e-mails arrive meanwhile, so only these are counted.
     const mailsAbout = async () => (await mailbox()).filter((mail) => mail.text.includes(expected));
     await eventually(mailsAbout, (about) => about.length >= 1, 'the e-mail');
-    await new Promise((resolve) => setTimeout(resolve, 1000)); // room for a duplicate, or a staff e-mail, to show up
+    // Both deliveries handled whole: a duplicate, or a staff e-mail, would be in the mailbox by now.
+    await handled();
+    await duplicateHandled();
     const about = await mailsAbout();
     expect(about.map((mail) => mail.to[0])).toEqual([demoUser('SUPPLIER').username]);
     for (const mail of about) expect(mail.subject).toContain(invoice.id);
@@ -80,7 +82,7 @@ describe('notifications', () => {
     const other = demoAccount('proveedor2@demo.pe');
     const invoice = world.invoices.find((i) => i.supplierId === SUPPLIERS[1]!.taxId)!;
     const message = eventAbout(invoice, 'INVOICE_APPROVED', null);
-    await sendToQueue('notifications', message);
+    const handled = await sendTracked('notifications', message);
     const token = await idTokenOf(other.username, other.password);
     const expected = notificationText(message);
     await eventually(
@@ -88,7 +90,8 @@ describe('notifications', () => {
       (items) => items.some((n) => n.message === expected),
       'the opted-out supplier feed',
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The delivery handled whole: an e-mail would be in the mailbox by now.
+    await handled();
     expect((await mailbox()).filter((mail) => mail.text.includes(expected))).toEqual([]);
   });
 

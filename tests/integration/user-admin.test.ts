@@ -25,7 +25,7 @@ import {
 import { CLIENTS } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { corporateSignIn } from '../support/corporate-sign-in.js';
-import { mailbox, sendToQueue, table } from '../support/fixtures.js';
+import { mailbox, sendToQueue, sendTracked, table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 
 /**
@@ -464,13 +464,14 @@ describe('user administration', () => {
       );
     const mailsAbout = async (text: string) => (await mailbox()).filter((mail) => mail.text.includes(text));
     const silent = approval(ana, `F001-${randomInt(1_000_000)}`);
-    await sendToQueue('notifications', silent);
+    const handled = await sendTracked('notifications', silent);
     await eventually(
       () => table().partition(keys.feed('SUPPLIER', ana.ruc)),
       (items) => items.length > 0,
       'the feed item',
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The delivery handled whole: an e-mail would be in the mailbox by now.
+    await handled();
     expect(await mailsAbout(notificationText(silent))).toEqual([]);
 
     const bulkOn = await call(routes.whitelistNotificationsBulk, {

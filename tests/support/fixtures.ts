@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import {
@@ -24,6 +25,7 @@ import {
 } from '@portal/shared';
 import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
 import { countsDelta, sapPostingCountsWrite, type OutboxState } from '../../functions/src/repositories/miro-outbox.js';
+import { OUTGOING_ID_FIELD, outgoingItem, type QueueKey } from '../../functions/src/repositories/outgoing.js';
 import { stage } from './stage.js';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -292,6 +294,44 @@ export async function sendToQueue(queue: QueueName, body: unknown): Promise<void
   const { endpoints, region, queues } = stage();
   const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
   await sqs.send(new SendMessageCommand({ QueueUrl: queues[queue]!.url, MessageBody: JSON.stringify(body) }));
+}
+
+/**
+ * Sends a message as a change commits one: its outgoing item first (the outbox, functions/src/repositories/outgoing.ts),
+ * then the message carrying that item's id, whose consumer acknowledges it once handled. Answers a wait for that: once
+ * it resolves, everything the consumer does for the message (the feeds, the e-mails) is done.
+ */
+export async function sendTracked(queue: QueueName, body: Record<string, unknown>): Promise<() => Promise<void>> {
+  const id = randomUUID();
+  const item = outgoingItem({
+    queue: queue as QueueKey,
+    id,
+    body,
+    createdAt: new Date().toISOString(),
+    trace: { traceparent: null, tracestate: null },
+  });
+  await table().put(item);
+  await sendToQueue(queue, { ...body, [OUTGOING_ID_FIELD]: id });
+  return () => acknowledged(queue, (outgoing) => outgoing.pk === item.pk, `the ${queue} message ${id}`);
+}
+
+/**
+ * Waits until no message of `queue` that `mine` picks is still on record (committed and not yet acknowledged by its
+ * consumer): what a test set off through the outbox has been handled whole. Other files' messages are not waited for.
+ */
+export async function acknowledged(
+  queue: QueueName,
+  mine: (item: Record<string, unknown>, body: Record<string, unknown>) => boolean,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = (await table().outgoing(queue)).filter(({ item, body }) => mine(item, body));
+    if (left.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`${what}: ${left.length} messages still unhandled`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /**
