@@ -8,7 +8,7 @@ import type { RunningService } from './services/types.js';
  * EventBridge's rules on this machine: each job of shared SCHEDULES runs on its own timer (every
  * LOCAL_SCHEDULE_SECONDS when set to a number, at its AWS period (everyMinutes) when set to `aws`, else its
  * localEverySeconds or everyMinutes; a daily job at its `dailyAtUtc` of the real clock, whatever
- * LOCAL_SCHEDULE_SECONDS says), never two runs of one job at a time. The SAP simulator's
+ * LOCAL_SCHEDULE_SECONDS says; on no timer at all when it is `off`), never two runs of one job at a time. The SAP simulator's
  * `POST /__control/schedules/{id}` runs one now, for tests and demos.
  */
 export async function startSchedules(
@@ -47,6 +47,8 @@ export async function startSchedules(
       return next;
     };
     jobs.set(def.id, run);
+    // Driven only (the test run's stage): each job runs when asked through the control endpoint, never on a timer.
+    if (process.env.LOCAL_SCHEDULE_SECONDS === 'off') continue;
     if (def.dailyAtUtc) {
       const [hour, minute] = def.dailyAtUtc.split(':').map(Number) as [number, number];
       const index = timers.length;
