@@ -14,7 +14,10 @@ export interface ListingStore {
 }
 
 const xmlText = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char]!);
+  value.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[char]!,
+  );
 
 /** S3's encoding-type=url: every character but the unreserved ones and '/', percent-encoded. */
 const urlEncoded = (value: string) =>
