@@ -11,6 +11,7 @@ import { table } from '../support/fixtures.js';
 import { REVIEW_COMPANY, invoiceRow, openInvoiceDetail, todayInLima } from '../support/invoice-detail.js';
 import { stage } from '../support/stage.js';
 import { inBrowser, signInToInvoices } from '../support/web.js';
+import { driveUntil } from '../support/schedules.js';
 
 /**
  * Issue 19: a manager sees at once that an approved invoice's SAP posting is late or failed (list and
@@ -229,8 +230,13 @@ describe('SAP posting in the invoices screen', () => {
         expect(warning).toContain('Si el último también falla, un administrador podrá reintentar la contabilización.');
         expect(warning).toContain('HTTP 503');
 
-        // After the last attempt: failed, and only an administrator can act.
-        await alert.getByText('La contabilización en SAP falló').waitFor({ timeout: 120_000 });
+        // After the last attempt: failed, and only an administrator can act. Each attempt past its wait is sent again
+        // by the outbox sweeper, which the test runs as the stage's schedule would.
+        const failed = alert.getByText('La contabilización en SAP falló');
+        await driveUntil('the last attempt failed', ['OutboxSweeper'], async () => (await failed.count()) > 0, {
+          timeoutMs: 120_000,
+          everyMs: 1_000,
+        });
         expect(await alert.textContent()).toContain(
           `SAP no registró el comprobante tras ${MIRO_POSTING.maxAttempts} intentos.`,
         );

@@ -8,6 +8,7 @@ import { acknowledged, mailbox, table } from '../support/fixtures.js';
 import { followToPaid, freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
+import { runSchedule } from '../support/schedules.js';
 
 /**
  * The e-mails of an invoice's life (ADR 0039): its supplier is e-mailed three times (received, approved, paid), its
@@ -15,17 +16,7 @@ import { uploadAs } from '../support/uploads.js';
  * reception on, once, whatever runs the digest again.
  */
 const COMPANY = CLIENTS[0]!;
-const DIGEST = 'DailyDigest';
-
-async function runDigest(): Promise<void> {
-  const schedule = `${stage().endpoints.sap}/__control/schedules/${DIGEST}`;
-  const { run } = (await (await fetch(schedule, { method: 'POST' })).json()) as { run: number };
-  await until('the daily digest', async () => {
-    const state = (await (await fetch(schedule)).json()) as { completed: number; lastError: string | null };
-    if (state.completed >= run && state.lastError) throw new Error(state.lastError);
-    return state.completed >= run;
-  });
-}
+const runDigest = () => runSchedule('DailyDigest');
 
 it('e-mails the supplier 3 times in an invoice’s life and the staff nothing, until the next morning’s one digest', async () => {
   const stamp = Date.now();

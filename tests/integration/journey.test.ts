@@ -6,6 +6,7 @@ import { acknowledged, conformityFixture, mailbox, table } from '../support/fixt
 import { until } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
+import { runSchedule } from '../support/schedules.js';
 
 /**
  * The whole life of an invoice on the local stage, as its people would live it (the intake issue's
@@ -30,18 +31,7 @@ async function sap<T = any>(route: string, body?: unknown): Promise<T> {
 /** How long each step of the journey is waited for, and how often it is asked. */
 const WAIT = { timeoutMs: 25_000, everyMs: 200 } as const;
 
-async function runPaymentSync(): Promise<void> {
-  const { run } = await sap<{ run: number }>('/__control/schedules/PaymentSync', {});
-  await until(
-    'the payment sync',
-    async () => {
-      const state = await sap<{ completed: number; lastError: string | null }>('/__control/schedules/PaymentSync');
-      if (state.completed >= run && state.lastError) throw new Error(state.lastError);
-      return state.completed >= run;
-    },
-    WAIT,
-  );
-}
+const runPaymentSync = () => runSchedule('PaymentSync', WAIT.timeoutMs);
 
 it('goes from the supplier’s XML to PAID, with one SAP posting and every notification', async () => {
   const supplierUser = demoUser('SUPPLIER');

@@ -44,6 +44,7 @@ import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../infra/local/simu
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
+import { runSchedule } from '../support/schedules.js';
 
 /**
  * The MIRO posting (design flow 4) and the payment sync (flow 6) against the local stage's DynamoDB,
@@ -718,14 +719,7 @@ describe('MIRO posting (design flow 4)', () => {
 });
 
 describe('payment sync (design flow 6)', () => {
-  async function runPaymentSync(): Promise<void> {
-    const { run } = await sap<{ run: number }>('/__control/schedules/PaymentSync', {});
-    await until('the payment sync run', async () => {
-      const state = await sap<{ completed: number; lastError: string | null }>('/__control/schedules/PaymentSync');
-      if (state.completed >= run && state.lastError) throw new Error(state.lastError);
-      return state.completed >= run;
-    });
-  }
+  const runPaymentSync = () => runSchedule('PaymentSync');
 
   it('moves ACCEPTED to SCHEDULED and then PAID from SAP payment runs, and tells the supplier', async () => {
     const [invoice] = await completedInBulk(1, SUPPLIER);

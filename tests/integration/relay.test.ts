@@ -6,6 +6,7 @@ import { makeOutgoing, outgoingItem, outgoingMessage } from '../../functions/src
 import { CLIENTS } from '../support/tenant.js';
 import { table } from '../support/fixtures.js';
 import { stage } from '../support/stage.js';
+import { driveUntil } from '../support/schedules.js';
 
 /**
  * A change commits its queue messages with itself (an OUTGOING item); the item stays until the consumer
@@ -40,18 +41,8 @@ async function leftBehind(supplierId: string, name: string, sent: boolean) {
   return key;
 }
 
-async function sweepUntil(done: () => Promise<boolean>): Promise<void> {
-  const sap = stage().endpoints.sap;
-  const { run } = (await (await fetch(`${sap}/__control/schedules/OutboxSweeper`, { method: 'POST' })).json()) as {
-    run: number;
-  };
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const state = (await (await fetch(`${sap}/__control/schedules/OutboxSweeper`)).json()) as { completed: number };
-    if (state.completed >= run && (await done())) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const sweepUntil = (what: string, done: () => Promise<boolean>) =>
+  driveUntil(what, ['OutboxSweeper'], done, { timeoutMs: 20_000 });
 
 it.each([
   ['a failed send', false, '2070000019', 'Proveedor del Relevo S.A.C.'],
@@ -60,7 +51,10 @@ it.each([
   const supplierId = withCheckDigit(ruc);
   const key = await leftBehind(supplierId, name, sent);
   const feed = async () => table().partition(keys.feed('SUPPLIER', supplierId));
-  await sweepUntil(async () => (await feed()).length > 0 && (await table().get(key)) === undefined);
+  await sweepUntil(
+    'the relayed message handled and forgotten',
+    async () => (await feed()).length > 0 && (await table().get(key)) === undefined,
+  );
   expect((await feed()).map((item) => item.message)).toEqual([
     `Se recibió la factura F001-5 de ${name} para ${CLIENTS[0]!.name}`,
   ]);
@@ -115,7 +109,10 @@ it('sends again a message its queue lost after the send, and forgets it once han
   expect(await table().get(key)).toMatchObject({ sentAt: expect.any(String) });
 
   const feed = async () => table().partition(keys.feed('SUPPLIER', supplierId));
-  await sweepUntil(async () => (await feed()).length > 0 && (await table().get(key)) === undefined);
+  await sweepUntil(
+    'the relayed message handled and forgotten',
+    async () => (await feed()).length > 0 && (await table().get(key)) === undefined,
+  );
   expect((await feed()).map((item) => item.message)).toEqual([
     `Se recibió la factura F001-6 de ${name} para ${CLIENTS[0]!.name}`,
   ]);

@@ -13,11 +13,12 @@ import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { complete, invoicePath, postingsAtSap, registerWithSap, sapControl } from '../support/sap.js';
 import { demoUser, stage } from '../support/stage.js';
+import { driveUntil } from '../support/schedules.js';
 
 /**
  * The SAP posting of an approved invoice as people see it and as the stage's own worker and outbox
- * sweeper drive it (the sweeper runs every few seconds here, a failed attempt is tried again after 2 s,
- * 4 s …). Everything at CLIENTS[0], which the demo manager reaches (CLIENTS[1]'s counts are the dashboard
+ * sweeper drive it (the test runs the sweeper while it waits, as its schedule would; a failed attempt is tried again
+ * after 2 s, 4 s …). Everything at CLIENTS[0], which the demo manager reaches (CLIENTS[1]'s counts are the dashboard
  * test's), with a supplier only this file uses.
  */
 const COMPANY = CLIENTS[0]!;
@@ -25,17 +26,6 @@ const SUPPLIER = { taxId: withCheckDigit('2070000121'), name: 'Proveedor Contabl
 
 const admin = () => idTokenOf(demoUser('ADMIN').username, demoUser('ADMIN').password);
 const manager = () => idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 25_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 /** A completed invoice of this file's supplier; SAP knows its documents unless `unknownToSap`. */
 async function completed(options: { unknownToSap?: boolean } = {}): Promise<ReviewFixture> {
@@ -59,11 +49,17 @@ async function detailOf(f: ReviewFixture, token?: string): Promise<InvoiceDetail
   return answer.body;
 }
 
+/** Waits for the posting's state, running the outbox sweeper meanwhile as the stage's schedule would. */
 const postingState = (f: ReviewFixture, state: string) =>
-  until(`the SAP posting of ${f.invoice.id} ${state}`, async () => {
-    const detail = await detailOf(f);
-    return detail.sapPosting?.state === state && detail;
-  });
+  driveUntil(
+    `the SAP posting of ${f.invoice.id} ${state}`,
+    ['OutboxSweeper'],
+    async () => {
+      const detail = await detailOf(f);
+      return detail.sapPosting?.state === state && detail;
+    },
+    { timeoutMs: 25_000 },
+  );
 
 const retry = async (f: ReviewFixture, token: string) =>
   call(routes.retrySapPosting, { token, path: invoicePath(f.invoice) });
@@ -110,10 +106,15 @@ describe('SAP posting of an approved invoice', () => {
     const record = await table().get(key);
     await table().put({ ...record, attempts: MIRO_POSTING.maxAttempts - 1 });
     // FAILED on the record, then the catalogue's message on the invoice (the worker writes them in that order).
-    const failed = await until('the posting FAILED with its message on the invoice', async () => {
-      const detail = await detailOf(f);
-      return detail.sapPosting?.state === 'FAILED' && detail.statusMessage !== null && detail;
-    });
+    const failed = await driveUntil(
+      'the posting FAILED with its message on the invoice',
+      ['OutboxSweeper'],
+      async () => {
+        const detail = await detailOf(f);
+        return detail.sapPosting?.state === 'FAILED' && detail.statusMessage !== null && detail;
+      },
+      { timeoutMs: 25_000 },
+    );
     expect(failed.sapPosting).toMatchObject({
       attempts: MIRO_POSTING.maxAttempts,
       reason: expect.stringContaining('SAP rejected the request (400)'),

@@ -6,6 +6,7 @@ import { CLIENTS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
+import { runSchedule } from '../support/schedules.js';
 
 /**
  * Issue 20: no invoice waits for SUNAT with nothing coming. The outbox sweeper asks SUNAT again about an invoice
@@ -69,18 +70,8 @@ async function sunatQueriesAbout(invoice: Pick<Fixture, 'supplierId' | 'prefixId
   return counts.documents[`${invoice.supplierId}-${invoice.prefixId}-${invoice.numericId}`] ?? 0;
 }
 
-/** Runs the outbox sweeper now (it also runs every 3 s on the local stage), and waits for that run to end. */
-async function runSweeper(): Promise<void> {
-  const sap = stage().endpoints.sap;
-  const { run } = (await (await fetch(`${sap}/__control/schedules/OutboxSweeper`, { method: 'POST' })).json()) as {
-    run: number;
-  };
-  for (;;) {
-    const state = (await (await fetch(`${sap}/__control/schedules/OutboxSweeper`)).json()) as { completed: number };
-    if (state.completed >= run) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Runs the outbox sweeper now, and waits for that run to end. */
+const runSweeper = () => runSchedule('OutboxSweeper');
 
 async function detailOf(invoice: Pick<Fixture, 'supplierId' | 'type' | 'id'>, role: 'MANAGER' | 'ADMIN' = 'MANAGER') {
   const response = await call<InvoiceDetail>(routes.getInvoice, { token: await tokenOf(role), path: pathOf(invoice) });

@@ -21,6 +21,7 @@ import { advanceStageClock, resetStageClock, stageClockFile, stageNow } from '..
 import { queuesDrained, stageDocumentClient, table } from './fixtures.js';
 import { stage } from './stage.js';
 import { tenantFixture } from './tenant.js';
+import { runSchedule } from './schedules.js';
 
 const DAY_MS = 86_400_000;
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -68,17 +69,8 @@ export async function putStageClockBack(): Promise<void> {
 }
 
 /** Runs the stage's AcquirerConformityClock job now (it also runs on its timer) and waits for that run to end. */
-export async function runConformityClock(): Promise<void> {
-  const sap = stage().endpoints.sap;
-  const schedule = `${sap}/__control/schedules/AcquirerConformityClock`;
-  const { run } = (await (await fetch(schedule, { method: 'POST' })).json()) as { run: number };
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const state = (await (await fetch(schedule)).json()) as { completed: number };
-    if (state.completed >= run) return;
-    if (Date.now() > deadline) throw new Error(`the stage's conformity job did not end run ${run} in 90 s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+export function runConformityClock(): Promise<void> {
+  return runSchedule('AcquirerConformityClock');
 }
 
 /**

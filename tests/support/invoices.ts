@@ -8,6 +8,7 @@ import { call, idTokenOf } from './api.js';
 import { conformityFixture, table } from './fixtures.js';
 import { demoUser, stage } from './stage.js';
 import { MINIMAL_PDF, uploadAs } from './uploads.js';
+import { runSchedule } from './schedules.js';
 
 /** What the invoices screen shows, as a user reads it (web/src/pages/invoices/messages.ts). */
 export const INVOICES_TEXT = {
@@ -151,14 +152,7 @@ async function sap<T = any>(route: string, body?: unknown): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function runPaymentSync(): Promise<void> {
-  const { run } = await sap<{ run: number }>('/__control/schedules/PaymentSync', {});
-  await until('the payment sync', async () => {
-    const state = await sap<{ completed: number; lastError: string | null }>('/__control/schedules/PaymentSync');
-    if (state.completed >= run && state.lastError) throw new Error(state.lastError);
-    return state.completed >= run;
-  });
-}
+const runPaymentSync = () => runSchedule('PaymentSync');
 
 const COMPANY = CLIENTS[0]!;
 const SUPPLIER = SUPPLIERS[0]!;

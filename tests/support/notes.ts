@@ -7,6 +7,7 @@ import { conformityFixture, table } from './fixtures.js';
 import { demoUser, stage } from './stage.js';
 import { randomCorrelative } from './invoices.js';
 import { MINIMAL_PDF, uploadAs } from './uploads.js';
+import { driveUntil } from './schedules.js';
 
 /**
  * Notes and their originals through the API (issue 21): documents registered with the form without XML by the
@@ -242,10 +243,16 @@ export async function completedNote(
 /** The MIRO record of an invoice once POSTED and told. */
 export function postedRecord(invoice: { supplierId: string; type: string; id: string }) {
   const key = keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id);
-  return until(`the MIRO of ${invoice.id}`, async () => {
-    const record = await table().get(key);
-    return record?.state === 'POSTED' && record.notifiedAt ? record : null;
-  });
+  // A posting whose worker died is read back from SAP by the outbox sweeper once its lease ends.
+  return driveUntil(
+    `the MIRO of ${invoice.id}`,
+    ['OutboxSweeper'],
+    async () => {
+      const record = await table().get(key);
+      return record?.state === 'POSTED' && record.notifiedAt ? record : null;
+    },
+    { timeoutMs: 25_000 },
+  );
 }
 
 /**
