@@ -100,8 +100,16 @@ describe('keyboard-only journeys (issue 23)', () => {
       await chooseWithArrows(page, /^Servicios/);
       await expectFocusOn(page, { role: 'button', name: /^Tipo de operación.*Servicios/ });
       await tabTo(page, { role: 'combobox', name: DETAIL_TEXT.responsible });
-      await page.keyboard.type(EMPLOYEE.fullName.split(' ')[0]!);
-      // The responsibles are searched as the name is typed: the list holds the match once the search answered.
+      const typed = EMPLOYEE.fullName.split(' ')[0]!;
+      await page.keyboard.type(typed);
+      // The responsibles are searched as the name is typed, one search per letter: the list is the whole name's once
+      // every option holds it (an earlier letter's answer also lists the match, beside others, until it is replaced).
+      await expect
+        .poll(async () => {
+          const options = await page.getByRole('option').allTextContents();
+          return options.length > 0 && options.every((option) => option.toLowerCase().includes(typed.toLowerCase()));
+        })
+        .toBe(true);
       await page.getByRole('option', { name: new RegExp(EMPLOYEE.fullName) }).waitFor();
       await chooseWithArrows(page, new RegExp(EMPLOYEE.fullName));
       await tabTo(page, { role: 'button', name: /^Oficina/ });
