@@ -25,8 +25,8 @@ describe('the download links of documents (stage dev)', () => {
 
   beforeAll(() => {
     outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-cdk-files-'));
-    // Without bundling the functions: what is asserted here is the distribution and the functions' environment, and
-    // stacks.test.ts synthesizes the same stage with every bundle built.
+    // Without bundling the functions: what is asserted here is the distribution and the functions' environment
+    // (cdk-bundling.test.ts proves CDK's bundling).
     portal = buildPortalApp({ context: { stage: 'dev', 'aws:cdk:bundling-stacks': [] }, outdir });
     // cdk-nag runs at synthesis: an unacknowledged AwsSolutions finding makes this throw.
     portal.app.synth();
