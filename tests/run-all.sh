@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: everything a change must pass, on a fresh machine after `npm ci`.
+# npm test: everything a change must pass, on a fresh machine after `npm ci`; --quick: the inner loop's tier.
 # Unit, infra, integration and browser tests run in one vitest invocation; the integration and
 # browser projects share one local stage that the run starts and stops itself.
 set -euo pipefail
@@ -15,6 +15,13 @@ if ! command -v java >/dev/null 2>&1; then
     exit 1
   fi
 fi
-bash tests/ensure-chromium.sh
+if [ "${1:-}" = "--quick" ]; then
+  # npm run test:quick: unit, web-components, infra and the integration files; no browser, no stage restarts.
+  shift
+  export TEST_TIER=quick
+  set -- --project unit --project web-components --project infra --project integration --project integration-alone "$@"
+else
+  bash tests/ensure-chromium.sh
+fi
 
 npx vitest run "$@"
