@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -14,6 +14,7 @@ import { routes, todayInLima } from '@portal/shared';
 import { errorMessage } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { useClients } from '../../hooks/use-clients';
+import { useQueryState } from '../../hooks/use-query-state';
 import { resolveActiveCompany, useChosenCompany } from '../../session/active-company';
 import { useCurrentUser } from '../../session/use-current-user';
 import { dashboardPeriod, parsePeriod, withPeriod, yearsOffered, type DashboardPeriod } from './dashboard-period';
@@ -37,15 +38,17 @@ function yearOptions(thisYear: number, chosen: number | null): SelectProps.Optio
  * shown instead. Each choice replaces the history entry, as the invoices filters do.
  */
 function usePeriodInUrl(thisYear: number) {
-  const [params, setParams] = useSearchParams();
-  const key = params.toString();
+  const { key, latest, replace } = useQueryState();
   const period = useMemo(() => parsePeriod(new URLSearchParams(key), thisYear), [key, thisYear]);
   const cleaned = withPeriod(new URLSearchParams(key), period).toString();
   useEffect(() => {
-    if (cleaned !== key) setParams(new URLSearchParams(cleaned), { replace: true });
-  }, [cleaned, key, setParams]);
-  const choose = (change: Partial<DashboardPeriod>) =>
-    setParams((current) => withPeriod(current, { ...parsePeriod(current, thisYear), ...change }), { replace: true });
+    if (cleaned !== key) replace(new URLSearchParams(cleaned));
+  }, [cleaned, key, replace]);
+  // A month then a year chosen quickly: the year builds on the month (hooks/use-query-state.ts).
+  const choose = (change: Partial<DashboardPeriod>) => {
+    const current = latest();
+    replace(withPeriod(current, { ...parsePeriod(current, thisYear), ...change }));
+  };
   return [period, choose] as const;
 }
 

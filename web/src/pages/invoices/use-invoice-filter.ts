@@ -1,5 +1,5 @@
-import { useCallback, useMemo, useRef } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useCallback, useMemo } from 'react';
+import { useQueryState } from '../../hooks/use-query-state';
 import { resolveActiveCompany } from '../../session/active-company';
 import type { Client, Level } from '@portal/shared';
 import {
@@ -15,42 +15,25 @@ import type { InvoiceFilter } from './use-invoices';
 export type FilterChange = FilterPatch | ((latest: InvoiceFilterState) => FilterPatch);
 
 /**
- * The filter in the URL, with the changes a screen makes to it (each change replaces the history entry).
- * Two changes in a row (two options ticked quickly) must not lose the first: the router's search params
- * only update once its navigation settles, so each change builds on the last one made, until the URL
- * has caught up or changed from elsewhere (a link from the header).
+ * The filter in the URL, with the changes a screen makes to it (each change replaces the history entry
+ * and builds on the last one made: hooks/use-query-state.ts).
  */
 export function useInvoiceFilter() {
-  const [params, setParams] = useSearchParams();
-  const key = params.toString();
-  const routerKey = useRef(key);
-  routerKey.current = key;
-  /** The last query this screen set, and every query the URL may pass through on its way there. */
-  const pending = useRef<{ readonly route: Set<string>; readonly next: URLSearchParams } | null>(null);
+  const { key, latest, replace } = useQueryState();
   // Parsed once per query string, so that the objects stay stable between renders.
   const filter = useMemo(() => parseFilter(new URLSearchParams(key)), [key]);
 
-  const ours = () => pending.current !== null && pending.current.route.has(routerKey.current);
-  const apply = useCallback(
-    (next: URLSearchParams) => {
-      const route = ours() ? pending.current!.route : new Set([routerKey.current]);
-      route.add(next.toString());
-      pending.current = { route, next };
-      setParams(next, { replace: true });
-    },
-    [setParams],
-  );
   /** A change, or a function of the latest filter for changes that depend on it (toggling one option). */
   const update = useCallback(
     (change: FilterChange) => {
-      const latest = parseFilter(ours() ? pending.current!.next : new URLSearchParams(routerKey.current));
-      apply(serializeFilter(applyPatch(latest, typeof change === 'function' ? change(latest) : change)));
+      const current = parseFilter(latest());
+      replace(serializeFilter(applyPatch(current, typeof change === 'function' ? change(current) : change)));
     },
-    [apply],
+    [latest, replace],
   );
   const clear = useCallback(
-    (keep: FilterPatch = {}) => apply(serializeFilter(applyPatch(EMPTY_FILTER, keep))),
-    [apply],
+    (keep: FilterPatch = {}) => replace(serializeFilter(applyPatch(EMPTY_FILTER, keep))),
+    [replace],
   );
   return { filter, update, clear };
 }
