@@ -53,6 +53,10 @@ export async function startDynamoDb(options: DynamoDbOptions): Promise<RunningSe
     child = spawn(
       'java',
       [
+        // The client compiler only, and the serial collector: a local stage's short runs of small requests spend
+        // ~40 % less CPU than with C2 and a parallel collector, as fast (docs/local-stage.md).
+        '-XX:TieredStopAtLevel=1',
+        '-XX:+UseSerialGC',
         `-Djava.library.path=${jar.libDir}`,
         '-jar',
         jar.jarPath,
