@@ -1,9 +1,9 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { keys, type Invoice } from '@portal/shared';
-import { makeIntakeStore } from './intake-store.js';
+import { IntakeRaceError, makeIntakeStore, type ExistingInvoice } from './intake-store.js';
 
 const INVOICE: Invoice = {
   id: 'F001-77',
@@ -69,5 +69,40 @@ describe("the intake's transaction", () => {
     expect(keysWritten).not.toContain(supplierKey);
     // Everything else is written as before: one item fewer.
     expect(keysWritten).toHaveLength((await writtenKeys()).length - 1);
+  });
+
+  /** What create throws when DynamoDB cancels its transaction with these reasons (the invoice's first). */
+  async function refusal(codes: readonly string[], replacing: ExistingInvoice | null): Promise<unknown> {
+    const db = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+    const mock = mockClient(db);
+    mock.on(TransactWriteCommand).callsFake(async (input: { TransactItems: unknown[] }) => {
+      const reasons = input.TransactItems.map((_, i) => ({ Code: codes[i] ?? 'None' }));
+      throw new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: reasons });
+    });
+    const audit = { actor, action: replacing ? 'RESUBMITTED' : 'SUBMITTED', txId: 't' } as const;
+    return makeIntakeStore(db, 'table')
+      .create(INVOICE, replacing, audit)
+      .then(
+        () => 'stored',
+        (error: unknown) => error,
+      );
+  }
+  const rejection = {
+    ...INVOICE,
+    status: 'REJECTED',
+    disapprovedWithoutRejection: true,
+    version: 3,
+  } as ExistingInvoice;
+
+  it('answers a duplicate when the invoice is already there, and asks to read again when the rejection it replaces moved', async () => {
+    expect(await refusal(['ConditionalCheckFailed'], null)).toMatchObject({ code: 'ERROR_INVOICE_ALREADY_EXISTS' });
+    // The rejection changed since it was read (SUNAT's answer landed on it): the intake reads it again.
+    const moved = await refusal(['ConditionalCheckFailed'], rejection);
+    expect(moved).toBeInstanceOf(IntakeRaceError);
+    expect((moved as IntakeRaceError).invoiceMoved).toBe(true);
+    // Another write held the invoice at that moment: read again, new or replacing.
+    for (const replacing of [null, rejection]) {
+      expect(await refusal(['TransactionConflict'], replacing)).toMatchObject({ invoiceMoved: true });
+    }
   });
 });

@@ -15,10 +15,11 @@ export type ExistingInvoice = Invoice & { readonly version: number };
 
 /**
  * Another item the intake read changed before its transaction committed (a note's original arrived, a note linked
- * to the invoice, a linked note was approved): the intake reads again and retries.
+ * to the invoice, a linked note was approved): the intake reads again and retries. `invoiceMoved`: the rejection
+ * being replaced itself changed (its version, or a transaction on it at that moment), so it is read again too.
  */
 export class IntakeRaceError extends Error {
-  constructor() {
+  constructor(readonly invoiceMoved = false) {
     super('an item read by the intake changed before its transaction committed');
   }
 }
@@ -143,7 +144,9 @@ export function makeIntakeStore(db: DynamoDBDocumentClient, table: string, logge
         if (error instanceof TransactionCanceledException) {
           const reasons = error.CancellationReasons ?? [];
           const failed = (i: number) => reasons[i]?.Code !== undefined && reasons[i]?.Code !== 'None';
-          // The invoice itself is there (or moved): a duplicate. Only another item read moved: read again.
+          // The rejection it replaces moved, or another write held it at that moment: read it again.
+          if (failed(0) && (replacing || reasons[0]?.Code === 'TransactionConflict')) throw new IntakeRaceError(true);
+          // The invoice itself is there: a duplicate. Only another item read moved: read again.
           if (!failed(0) && reasons.slice(firstOther).some((_, i) => failed(firstOther + i)))
             throw new IntakeRaceError();
           throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS');

@@ -106,6 +106,8 @@ function setup(
     noteLinks?: ReturnType<typeof makeFakeNoteLinks>;
     /** How many writes find an item the intake read moved meanwhile. */
     races?: number;
+    /** What the invoice read becomes before each of the first writes: the rejection replaced moved under it. */
+    moves?: (ExistingInvoice | null)[];
     document?: Partial<IncomingDocument>;
     /** Uploads whose bytes are not an invoice's XML (a CDR), by key. */
     uploads?: Record<string, Uint8Array>;
@@ -124,9 +126,14 @@ function setup(
   const sent: unknown[] = [];
   let races = options.races ?? 0;
   let writes = 0;
+  let current = existing;
+  const moves = [...(options.moves ?? [])];
+  let reads = 0;
   const store = {
-    existing: async (_supplierId: string, type: string, id: string) =>
-      options.others ? (options.others[`${type}#${id}`] ?? null) : existing,
+    existing: async (_supplierId: string, type: string, id: string) => {
+      reads++;
+      return options.others ? (options.others[`${type}#${id}`] ?? null) : current;
+    },
     create: async (
       invoice: Invoice,
       replacing: ExistingInvoice | null,
@@ -138,6 +145,10 @@ function setup(
       writes++;
       if (options.failWrite) throw options.failWrite;
       if (races-- > 0) throw new IntakeRaceError();
+      if (moves.length > 0) {
+        current = moves.shift()!;
+        throw new IntakeRaceError(true);
+      }
       stored.push({ invoice, replacing, audit, alsoPut, alsoWrite, options: createOptions });
     },
   } as unknown as IntakeStore;
@@ -197,6 +208,7 @@ function setup(
     form,
     discarded,
     writes: () => writes,
+    reads: () => reads,
     profileReads: () => profileReads,
     receivedFiles,
   };
@@ -332,6 +344,44 @@ describe('document intake', () => {
     await expect(definitive.intake.withoutXml(supplier, definitive.form())).rejects.toMatchObject({
       code: 'ERROR_INVOICE_ALREADY_EXISTS',
     });
+  });
+
+  it('reads a rejection again when it moved before the resubmission was written, and replaces it still', async () => {
+    // Prepare: SUNAT's answer on the first submission lands on the rejection between its read and the write
+    const rejected = storedInvoice({ status: 'REJECTED', disapprovedWithoutRejection: true, version: 3 });
+    const answered = { ...rejected, certStatus: 'VALID', version: 4 } as ExistingInvoice;
+    const { intake, stored, form, writes, reads } = setup(rejected, { moves: [answered] });
+
+    // Act
+    const again = await intake.withoutXml(supplier, form());
+
+    // Assess: stored once, replacing the rejection as it is now
+    expect(again.status).toBe('PENDING');
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.replacing).toBe(answered);
+    expect({ writes: writes(), reads: reads() }).toEqual({ writes: 2, reads: 2 });
+  });
+
+  it('refuses the resubmission as a duplicate when another one replaced the rejection first', async () => {
+    const rejected = storedInvoice({ status: 'REJECTED', disapprovedWithoutRejection: true, version: 3 });
+    const resubmitted = storedInvoice({ status: 'PENDING', version: 4 });
+    const { intake, stored, form } = setup(rejected, { moves: [resubmitted] });
+    await expect(intake.withoutXml(supplier, form())).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'ERROR_INVOICE_ALREADY_EXISTS',
+    });
+    expect(stored).toEqual([]);
+  });
+
+  it('gives up with a conflict when the rejection keeps moving', async () => {
+    const rejected = storedInvoice({ status: 'REJECTED', disapprovedWithoutRejection: true, version: 3 });
+    const moves = Array.from({ length: 5 }, (_, i) => ({ ...rejected, version: 4 + i }) as ExistingInvoice);
+    const { intake, stored, form } = setup(rejected, { moves });
+    await expect(intake.withoutXml(supplier, form())).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'ERROR_INVOICE_CHANGED_CONCURRENTLY',
+    });
+    expect(stored).toEqual([]);
   });
 
   it('commits the SUNAT request and the notification with the invoice, so that a failed send loses nothing', async () => {

@@ -269,136 +269,151 @@ export function makeIntake(deps: IntakeDeps) {
     // Correlatives compare as integers: F001-00000123 and F001-123 are the same document.
     const numericId = String(Number(document.numericId));
     const id = `${document.prefixId}-${numericId}`;
-    const existing = await deps.store.existing(document.supplier.taxId, document.type, id);
-    const retryAllowed = existing?.status === 'REJECTED' && existing.disapprovedWithoutRejection;
-    if (existing && !retryAllowed) throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS', { invoiceId: id });
+    /** One read of what is stored under its key, and the write that stores it or replaces a rejection. */
+    const storeOnce = async (): Promise<Invoice> => {
+      const existing = await deps.store.existing(document.supplier.taxId, document.type, id);
+      const retryAllowed = existing?.status === 'REJECTED' && existing.disapprovedWithoutRejection;
+      if (existing && !retryAllowed) throw new ConflictError('ERROR_INVOICE_ALREADY_EXISTS', { invoiceId: id });
 
-    const now = deps.clock().toISOString();
-    const by = caller.email || caller.sub;
-    // What the group expects to pay and when: the company's payment runs and retention, the supplier's exemption.
-    const supplierProfile = (await deps.profiles.getMany([document.supplier.taxId])).get(document.supplier.taxId);
-    const payment = computePayment({
-      type: document.type,
-      currency: document.currency,
-      amount: document.amount,
-      taxAmount: document.taxAmount,
-      method: document.paymentTerms?.method ?? null,
-      installments: document.paymentTerms?.installments ?? [],
-      declaredPendingAmount: document.paymentTerms?.declaredPendingAmount ?? null,
-      dueDates: document.dueDates ?? [],
-      detraction: document.detraction ?? null,
-      receivedAt: now,
-      company: client,
-      supplierExemption: supplierProfile?.igvRetentionExemption ?? null,
-    });
-    const invoice: Invoice = {
-      id,
-      prefixId: document.prefixId,
-      numericId,
-      type: document.type,
-      status: 'PENDING',
-      statusMessage: null,
-      certStatus: 'PENDING',
-      approved: false,
-      supplierId: document.supplier.taxId,
-      supplierName: document.supplier.name,
-      client: client.taxId,
-      clientName: client.name,
-      responsible: null,
-      officeId: null,
-      locationId: null,
-      operationType: null,
-      currency: document.currency,
-      amount: document.amount,
-      taxAmount: document.taxAmount,
-      serviceSheets: [],
-      materialDocs: [],
-      purchaseOrders: [...document.purchaseOrders],
-      attachments: [],
-      issuedAt: document.issueDate,
-      receivedAt: now,
-      scheduledAt: null,
-      paidAt: null,
-      xmlUrl: files.xmlUrl,
-      pdfUrl: files.pdfUrl,
-      disapprovedWithoutRejection: false,
-      notes: document.notes,
-      breakdown: document.breakdown ?? null,
-      // A resubmission continues the history of the rejection it replaces: nothing anyone did is lost.
-      statusHistory: [
-        ...(retryAllowed && existing ? existing.statusHistory : []),
-        {
-          status: 'PENDING',
-          title: INVOICE_STATUS_LABELS.PENDING,
-          additionalMessage: retryAllowed ? 'Comprobante enviado nuevamente tras el rechazo' : 'Comprobante recibido',
-          date: now,
-          by,
-        },
-      ],
-      payment,
-    };
-    // The CDR the supplier sent: evidence beside SUNAT's check, flagged to staff when it names another acquirer.
-    const cdrNotices: OutgoingMessage[] = [];
-    if (evidence.cdr) {
-      invoice.supplierCdr = evidence.cdr(invoice, now);
-      if (invoice.supplierCdr.contradiction) {
-        const detail = invoice.supplierCdr.contradiction.reasons.map((reason) => reason.message).join(' ');
-        cdrNotices.push(
-          outgoingMessage(
-            'notifications',
-            notificationAbout('CDR_CONTRADICTION', invoice, detail, new Date(now)),
-            deps.clock(),
-          ),
-        );
+      const now = deps.clock().toISOString();
+      const by = caller.email || caller.sub;
+      // What the group expects to pay and when: the company's payment runs and retention, the supplier's exemption.
+      const supplierProfile = (await deps.profiles.getMany([document.supplier.taxId])).get(document.supplier.taxId);
+      const payment = computePayment({
+        type: document.type,
+        currency: document.currency,
+        amount: document.amount,
+        taxAmount: document.taxAmount,
+        method: document.paymentTerms?.method ?? null,
+        installments: document.paymentTerms?.installments ?? [],
+        declaredPendingAmount: document.paymentTerms?.declaredPendingAmount ?? null,
+        dueDates: document.dueDates ?? [],
+        detraction: document.detraction ?? null,
+        receivedAt: now,
+        company: client,
+        supplierExemption: supplierProfile?.igvRetentionExemption ?? null,
+      });
+      const invoice: Invoice = {
+        id,
+        prefixId: document.prefixId,
+        numericId,
+        type: document.type,
+        status: 'PENDING',
+        statusMessage: null,
+        certStatus: 'PENDING',
+        approved: false,
+        supplierId: document.supplier.taxId,
+        supplierName: document.supplier.name,
+        client: client.taxId,
+        clientName: client.name,
+        responsible: null,
+        officeId: null,
+        locationId: null,
+        operationType: null,
+        currency: document.currency,
+        amount: document.amount,
+        taxAmount: document.taxAmount,
+        serviceSheets: [],
+        materialDocs: [],
+        purchaseOrders: [...document.purchaseOrders],
+        attachments: [],
+        issuedAt: document.issueDate,
+        receivedAt: now,
+        scheduledAt: null,
+        paidAt: null,
+        xmlUrl: files.xmlUrl,
+        pdfUrl: files.pdfUrl,
+        disapprovedWithoutRejection: false,
+        notes: document.notes,
+        breakdown: document.breakdown ?? null,
+        // A resubmission continues the history of the rejection it replaces: nothing anyone did is lost.
+        statusHistory: [
+          ...(retryAllowed && existing ? existing.statusHistory : []),
+          {
+            status: 'PENDING',
+            title: INVOICE_STATUS_LABELS.PENDING,
+            additionalMessage: retryAllowed ? 'Comprobante enviado nuevamente tras el rechazo' : 'Comprobante recibido',
+            date: now,
+            by,
+          },
+        ],
+        payment,
+      };
+      // The CDR the supplier sent: evidence beside SUNAT's check, flagged to staff when it names another acquirer.
+      const cdrNotices: OutgoingMessage[] = [];
+      if (evidence.cdr) {
+        invoice.supplierCdr = evidence.cdr(invoice, now);
+        if (invoice.supplierCdr.contradiction) {
+          const detail = invoice.supplierCdr.contradiction.reasons.map((reason) => reason.message).join(' ');
+          cdrNotices.push(
+            outgoingMessage(
+              'notifications',
+              notificationAbout('CDR_CONTRADICTION', invoice, detail, new Date(now)),
+              deps.clock(),
+            ),
+          );
+        }
       }
-    }
-    // The Ley 29623 conformity clock, when the document runs one; its record is written with the invoice.
-    const conformity = acquirerConformityAtIntake(invoice, retryAllowed ? existing : null, deps.clock());
-    invoice.acquirerConformity = conformity.conformity;
-    const sunat: SunatValidationMessage = {
-      supplierId: invoice.supplierId,
-      invoiceType: invoice.type,
-      invoiceId: invoice.id,
+      // The Ley 29623 conformity clock, when the document runs one; its record is written with the invoice.
+      const conformity = acquirerConformityAtIntake(invoice, retryAllowed ? existing : null, deps.clock());
+      invoice.acquirerConformity = conformity.conformity;
+      const sunat: SunatValidationMessage = {
+        supplierId: invoice.supplierId,
+        invoiceType: invoice.type,
+        invoiceId: invoice.id,
+      };
+      const received: NotificationMessage = {
+        ...notificationAbout('INVOICE_RECEIVED', invoice, null, new Date(now)),
+        ...(evidence.channel ? { channel: evidence.channel } : {}),
+      };
+      // Committed with the invoice, so SUNAT validation is never lost; sent right after, or by the relay.
+      const messages = [
+        outgoingMessage('sunatValidation', sunat, deps.clock()),
+        outgoingMessage('notifications', received, deps.clock()),
+        ...cdrNotices,
+      ];
+      // The files it names are recorded with it: a later refusal of the same key leaves them alone.
+      const uses = uploadUseItems(
+        [files.xmlUrl, files.pdfUrl, invoice.supplierCdr?.fileKey ?? null],
+        invoice,
+        deps.clock(),
+      );
+      const replacing = retryAllowed ? existing : null;
+      // A note is linked to its original, an original to the notes that came before it, in the same transaction;
+      // when one of the items read moves first, everything is read again.
+      for (let attempt = 1; ; attempt++) {
+        const link: { fields: Partial<Invoice>; writes: readonly TransactWriteItem[] } = note
+          ? await linkNote(deps, invoice, note, client, replacing)
+          : await linkOriginal(deps, invoice);
+        progress.writing = true;
+        try {
+          const stored: Invoice = { ...invoice, ...link.fields };
+          await deps.store.create(
+            stored,
+            replacing,
+            callerStamp(caller, replacing ? 'RESUBMITTED' : 'SUBMITTED'),
+            [...messages.map(outgoingItem), ...uses, ...conformity.items],
+            link.writes,
+            { supplierInDirectory: supplierProfile !== undefined },
+          );
+          await deps.outgoing.deliver(messages);
+          return stored;
+        } catch (error) {
+          if (!(error instanceof IntakeRaceError) || error.invoiceMoved) throw error;
+          if (attempt >= MAX_LINK_ATTEMPTS) throw new ConflictError('ERROR_INVOICE_CHANGED_CONCURRENTLY');
+          progress.writing = false;
+        }
+      }
     };
-    const received: NotificationMessage = {
-      ...notificationAbout('INVOICE_RECEIVED', invoice, null, new Date(now)),
-      ...(evidence.channel ? { channel: evidence.channel } : {}),
-    };
-    // Committed with the invoice, so SUNAT validation is never lost; sent right after, or by the relay.
-    const messages = [
-      outgoingMessage('sunatValidation', sunat, deps.clock()),
-      outgoingMessage('notifications', received, deps.clock()),
-      ...cdrNotices,
-    ];
-    // The files it names are recorded with it: a later refusal of the same key leaves them alone.
-    const uses = uploadUseItems(
-      [files.xmlUrl, files.pdfUrl, invoice.supplierCdr?.fileKey ?? null],
-      invoice,
-      deps.clock(),
-    );
-    const replacing = retryAllowed ? existing : null;
-    // A note is linked to its original, an original to the notes that came before it, in the same transaction;
-    // when one of the items read moves first, everything is read again.
-    for (let attempt = 1; ; attempt++) {
-      const link: { fields: Partial<Invoice>; writes: readonly TransactWriteItem[] } = note
-        ? await linkNote(deps, invoice, note, client, replacing)
-        : await linkOriginal(deps, invoice);
-      progress.writing = true;
+
+    // The rejection a resubmission replaces may move between its read and the write (SUNAT's answer on the first
+    // submission landing, a message): it is read again, and the resubmission goes on while it is still a rejection.
+    for (let round = 1; ; round++) {
       try {
-        const stored: Invoice = { ...invoice, ...link.fields };
-        await deps.store.create(
-          stored,
-          replacing,
-          callerStamp(caller, replacing ? 'RESUBMITTED' : 'SUBMITTED'),
-          [...messages.map(outgoingItem), ...uses, ...conformity.items],
-          link.writes,
-          { supplierInDirectory: supplierProfile !== undefined },
-        );
-        await deps.outgoing.deliver(messages);
-        return stored;
+        return await storeOnce();
       } catch (error) {
-        if (!(error instanceof IntakeRaceError)) throw error;
-        if (attempt >= MAX_LINK_ATTEMPTS) throw new ConflictError('ERROR_INVOICE_CHANGED_CONCURRENTLY');
+        if (!(error instanceof IntakeRaceError && error.invoiceMoved)) throw error;
+        if (round >= MAX_LINK_ATTEMPTS) throw new ConflictError('ERROR_INVOICE_CHANGED_CONCURRENTLY');
         progress.writing = false;
       }
     }
