@@ -539,6 +539,55 @@ describe('the S3 proxy, as strict as AWS', () => {
     }
   }, 60_000);
 
+  it('deletes every object of a folder at once while another client writes into it, as S3 does (s3rver answered 500)', async () => {
+    // One try per call: the SDK's own retries would hide a call that failed.
+    const once = new S3Client({
+      endpoint: s3Service.endpoint,
+      region: REGION,
+      credentials: LOCAL_CREDENTIALS,
+      ...S3_CLIENT_COMPAT,
+      maxAttempts: 1,
+    });
+    const prefix = 'uploads/folder-race/';
+    try {
+      // s3rver removed the folders it emptied and failed a deletion whose folder another one had just removed.
+      for (let round = 0; round < 3; round += 1) {
+        // Prepare: objects in two nested folders
+        const old = Array.from({ length: 150 }, (_, i) => `${prefix}${i % 2 ? 'b/' : ''}viejo-${round}-${i}.xml`);
+        for (let i = 0; i < old.length; i += 50) {
+          await Promise.all(
+            old
+              .slice(i, i + 50)
+              .map((Key) => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: PDF, ContentType: 'text/xml' }))),
+          );
+        }
+        const fresh = Array.from({ length: 30 }, (_, i) => `${prefix}${i % 2 ? 'b/' : ''}nuevo-${round}-${i}.xml`);
+
+        // Act: every old object deleted at once, and new ones written into the same folders meanwhile
+        const answers = await Promise.allSettled([
+          ...old.map((Key) => once.send(new DeleteObjectCommand({ Bucket: BUCKET, Key }))),
+          ...fresh.map((Key) =>
+            once.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: PDF, ContentType: 'text/xml' })),
+          ),
+        ]);
+
+        // Assess: every call answered, and the folders hold exactly the new objects
+        expect(answers.filter((answer) => answer.status === 'rejected').map((answer) => String(answer.reason))).toEqual(
+          [],
+        );
+        const listed = await once.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
+        expect((listed.Contents ?? []).map((object) => object.Key).sort()).toEqual([...fresh].sort());
+        for (const Key of fresh) {
+          const object = await once.send(new GetObjectCommand({ Bucket: BUCKET, Key }));
+          expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(PDF);
+        }
+        await Promise.all(fresh.map((Key) => once.send(new DeleteObjectCommand({ Bucket: BUCKET, Key }))));
+      }
+    } finally {
+      once.destroy();
+    }
+  }, 60_000);
+
   it('answers hostile requests with S3’s 4xx errors, never a 500', async () => {
     const send = async (target: string, init: RequestInit) => {
       const response = await fetch(`${s3Service.endpoint}${target}`, init);

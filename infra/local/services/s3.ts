@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileResponseHeaders } from '@portal/shared';
 import { createS3Auth, S3Refusal, s3ErrorXml, splitTarget, type S3Auth } from './s3-auth.js';
 import { listObjectsV2, type ListingStore } from './s3-listing.js';
+import { keepFoldersApart, type FolderStore } from './s3-folders.js';
 import { MultipartUploads } from './s3-multipart.js';
 import { assertPortFree, LOCAL_CREDENTIALS, outlastIdleClients, type RunningService } from './types.js';
 
@@ -112,6 +113,7 @@ export async function startS3(options: S3Options): Promise<RunningService> {
   });
 
   const { store } = server;
+  keepFoldersApart(store as unknown as FolderStore);
   const putBucket = store.putBucket.bind(store);
   store.putBucket = async (bucket: string) => {
     const created = await putBucket(bucket);
