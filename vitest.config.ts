@@ -42,6 +42,19 @@ const POLL = { poll: { timeout: 15_000, interval: 100 } } as const;
 const QUICK = process.env.TEST_TIER === 'quick';
 const RESTARTS_A_STAGE = ['tests/local/kill-restart.test.ts'];
 
+/**
+ * The projects without a stage run their files one after another in a worker that keeps its modules: CDK, the SDK,
+ * React and Cloudscape are loaded and compiled once per worker, not once per file (the infra files took half the CPU
+ * with it, docs/testing.md). Their files keep no state in modules between them; the stage projects do (the file's
+ * tenant), so they stay isolated.
+ */
+const SHARED_MODULES = { isolate: false } as const;
+/**
+ * Unit files that need modules of their own: a module mocked (vi.mock) or read at load after the file set the
+ * environment. Beside a shared module cache the mock would not apply, or would leak into the next file.
+ */
+const FRESH_MODULES = ['functions/src/http/wrapper.test.ts', 'functions/src/handlers/system/route-not-found.test.ts'];
+
 const INTEGRATION = { environment: 'node', testTimeout: 30_000, hookTimeout: 60_000, expect: POLL } as const;
 const E2E = { environment: 'node', testTimeout: 90_000, hookTimeout: 90_000, expect: POLL } as const;
 
@@ -55,6 +68,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          ...SHARED_MODULES,
           environment: 'node',
           setupFiles: [COUNT_ASSERTIONS],
           sequence: { groupOrder: 0 },
@@ -70,7 +84,23 @@ export default defineConfig({
             'tests/local/**/*.test.ts',
             'bench/**/*.test.ts',
           ],
-          exclude: [...configDefaults.exclude, 'tests/local/first-run.test.ts', ...(QUICK ? RESTARTS_A_STAGE : [])],
+          exclude: [
+            ...configDefaults.exclude,
+            'tests/local/first-run.test.ts',
+            ...FRESH_MODULES,
+            ...(QUICK ? RESTARTS_A_STAGE : []),
+          ],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'unit-isolated',
+          environment: 'node',
+          setupFiles: [COUNT_ASSERTIONS],
+          sequence: { groupOrder: 0 },
+          maxWorkers: WORKERS,
+          include: FRESH_MODULES,
           testTimeout: 20_000,
         },
       },
@@ -79,6 +109,7 @@ export default defineConfig({
           // The screens' logic (Testing Library in jsdom) against the mock provider's handlers: no stage, no browser
           // (docs/web-mock.md). Browser journeys stay in e2e, against the local stage.
           name: 'web-components',
+          ...SHARED_MODULES,
           environment: 'jsdom',
           sequence: { groupOrder: 0 },
           maxWorkers: WORKERS,
@@ -101,6 +132,7 @@ export default defineConfig({
       {
         test: {
           name: 'infra',
+          ...SHARED_MODULES,
           environment: 'node',
           setupFiles: [COUNT_ASSERTIONS],
           sequence: { groupOrder: 0 },

@@ -19,7 +19,7 @@ if [ "${1:-}" = "--quick" ]; then
   # npm run test:quick: unit, web-components, infra and the integration files; no browser, no stage restarts.
   shift
   export TEST_TIER=quick
-  set -- --project unit --project web-components --project infra --project integration --project integration-alone "$@"
+  set -- --project unit --project unit-isolated --project web-components --project infra --project integration --project integration-alone "$@"
 else
   bash tests/ensure-chromium.sh
 fi
