@@ -4,6 +4,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { loadRuntimeConfig } from '../config/runtime-config';
 import { mockWebConfig } from '../../mock-plugin';
+import { APP_ROUTES } from '../routing/routes';
 import { createMockWorld } from './data';
 import { createMockHandlers } from './handlers';
 
@@ -63,5 +64,23 @@ beforeEach(() => {
   localStorage.clear();
 });
 
+/**
+ * Every chunk the app imports on demand (the screens of routes.ts and the components under React.lazy). The files of
+ * this project share their worker's modules (vitest.config.ts): an import still on its way when a file ends would
+ * fail as its environment goes, and React.lazy would keep that failure for every later file of the worker.
+ */
+function settleLazyChunks(): Promise<unknown> {
+  return Promise.allSettled([
+    ...APP_ROUTES.map((route) => route.load()),
+    import('@cloudscape-design/components/flashbar'),
+    import('../layout/header/status-legend-dialog'),
+    import('../chat/assistant-panel'),
+    import('../pages/login/mock-sign-in'),
+  ]);
+}
+
 afterEach(() => cleanup());
-afterAll(() => mockServer.close());
+afterAll(async () => {
+  await settleLazyChunks();
+  mockServer.close();
+});
