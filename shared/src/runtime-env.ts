@@ -51,6 +51,12 @@ export const RUNTIME_ENV = {
   readTraceSampleRatio: 'PORTAL_READ_TRACE_SAMPLE_RATIO',
   /** The domain of the group's intake addresses, `facturas+<RUC>@<domain>` (stage configuration; issue 24). */
   intakeMailDomain: 'INTAKE_MAIL_DOMAIN',
+  /**
+   * Documents of one zip taken in at once (1-32; default the runner's DEFAULT_CONCURRENCY). In AWS the zip's function
+   * has its own CPU and waits mostly on DynamoDB and S3; the local stage, where every function shares one process,
+   * sets fewer, so that one zip does not starve the other queues' workers.
+   */
+  intakeBatchConcurrency: 'INTAKE_BATCH_CONCURRENCY',
 } as const;
 
 /** An API client's calls per minute unless RUNTIME_ENV.apiClientRateLimit says otherwise. */

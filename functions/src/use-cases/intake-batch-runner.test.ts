@@ -3,7 +3,13 @@ import yazl from 'yazl';
 import type { IntakeDocumentResult, Invoice } from '@portal/shared';
 import type { StoredIntakeBatch } from '../repositories/intake-batches.js';
 import { resultKeyOf } from '../repositories/intake-batches.js';
-import { makeIntakeBatchRunner, type BatchNotice, type IntakeBatchRunnerDeps } from './intake-batch-runner.js';
+import {
+  DEFAULT_CONCURRENCY,
+  concurrencyOf,
+  makeIntakeBatchRunner,
+  type BatchNotice,
+  type IntakeBatchRunnerDeps,
+} from './intake-batch-runner.js';
 import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
 
 type File = [name: string, content: Buffer | string];
@@ -369,5 +375,19 @@ describe('the intake-batches worker', () => {
     await runner.run(message, false);
     expect(calls).toEqual([]);
     expect(table.current()).toMatchObject({ status: 'FAILED', error: { code: 'ERROR_UPLOAD_NOT_FOUND' } });
+  });
+});
+
+describe('the documents a stage takes in at once', () => {
+  it('is what the stage configured, a whole number from 1 to 32', () => {
+    expect(concurrencyOf('4')).toBe(4);
+    expect(concurrencyOf(' 1 ')).toBe(1);
+    expect(concurrencyOf('32')).toBe(32);
+  });
+
+  it('falls back to the default when unset or out of range, never to zero or a fraction', () => {
+    for (const value of [undefined, '', '0', '-3', '33', '2.5', 'cuatro', 'Infinity']) {
+      expect(concurrencyOf(value)).toBe(DEFAULT_CONCURRENCY);
+    }
   });
 });

@@ -63,6 +63,14 @@ export interface IntakeBatchRunnerDeps {
  * process idle half the time), so more at once go faster; 16 documents' files are at most 16 × 14 MB in memory.
  */
 export const DEFAULT_CONCURRENCY = 16;
+/** The most documents at once a stage may configure (RUNTIME_ENV.intakeBatchConcurrency): 32 × 14 MB in memory. */
+export const MAX_CONCURRENCY = 32;
+
+/** The concurrency a stage configured (a whole number from 1 to MAX_CONCURRENCY), else DEFAULT_CONCURRENCY. */
+export function concurrencyOf(value: string | undefined): number {
+  const parsed = value === undefined || value.trim() === '' ? NaN : Number(value);
+  return Number.isInteger(parsed) && parsed >= 1 && parsed <= MAX_CONCURRENCY ? parsed : DEFAULT_CONCURRENCY;
+}
 
 /**
  * How often the batch's counters (the progress the screen shows, which polls every few seconds) are written while

@@ -8,7 +8,7 @@ import { observed } from '../observability/observed.js';
 import { makeIntakeBatchRepository } from '../repositories/intake-batches.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
 import { parseSunatDocument } from '../ubl/index.js';
-import { makeIntakeBatchRunner } from '../use-cases/intake-batch-runner.js';
+import { concurrencyOf, makeIntakeBatchRunner } from '../use-cases/intake-batch-runner.js';
 import { intake } from '../use-cases/intake.factory.js';
 import { makePersonalNotices } from '../use-cases/notifications.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
@@ -49,6 +49,7 @@ const runner = makeIntakeBatchRunner({
     );
   },
   clock,
+  concurrency: concurrencyOf(process.env[RUNTIME_ENV.intakeBatchConcurrency]),
 });
 
 /**
