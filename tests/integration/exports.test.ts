@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   INVOICE_STATUS_LABELS,
   keys,
@@ -23,6 +23,10 @@ import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf } from '../support/api.js';
 import { table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
+
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 /**
  * Issue 23, "Exportar": the whole filtered list as a file, made by the exports worker on the local stage (DynamoDB
@@ -211,8 +215,9 @@ describe('exports of the lists', () => {
       new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS }),
       { marshallOptions: { removeUndefinedValues: true } },
     );
-    process.env.AWS_REQUEST_CHECKSUM_CALCULATION = 'WHEN_REQUIRED';
-    process.env.AWS_RESPONSE_CHECKSUM_VALIDATION = 'WHEN_REQUIRED';
+    // As the stage's own workers run (its environment); undone after the file, whose worker runs other files next.
+    vi.stubEnv('AWS_REQUEST_CHECKSUM_CALCULATION', 'WHEN_REQUIRED');
+    vi.stubEnv('AWS_RESPONSE_CHECKSUM_VALIDATION', 'WHEN_REQUIRED');
     const bucket = {
       name: documentsBucket,
       endpoint: endpoints.s3,
@@ -328,9 +333,11 @@ describe('exports of the lists', () => {
 
   it('two exports at once by the same user both finish, each its own file', async () => {
     const token = await tokenOf('ADMIN');
+    // The accounts of this file's suppliers only: other files create supplier accounts while the two run.
+    const filters = { query: SUPPLIERS[0]!.taxId };
     const [xlsx, csv] = await Promise.all(
       (['xlsx', 'csv'] as const).map((format) =>
-        call<ExportJob>(routes.createExport, { token, body: { list: 'suppliers', format, filters: {} } }),
+        call<ExportJob>(routes.createExport, { token, body: { list: 'suppliers', format, filters } }),
       ),
     );
     expect([xlsx!.status, csv!.status]).toEqual([202, 202]);
@@ -342,6 +349,7 @@ describe('exports of the lists', () => {
     const text = await (await fetch(b.url!)).text();
     expect(text.trimEnd().split('\r\n')).toHaveLength(b.rows + 1);
     expect(text).toContain('Correo electrónico,Nombres,Apellidos,RUC,Razón social');
+    expect(text).toContain(SUPPLIERS[0]!.taxId);
 
     // Both notices reached the administrator's own feed; they go, so that the administrator's feed stays as the
     // other tests know it (an administrator has no company feed: tests/e2e/notifications.test.ts).
