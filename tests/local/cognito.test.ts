@@ -27,7 +27,7 @@ import { ensureIdentity, type DemoUser, type IdentityOutputs } from '../../infra
 import { issuer, jwksUrl, startCognito, type RunningCognito } from '../../infra/local/services/cognito.js';
 import { CORPORATE_SCOPES, startCorporateIdp } from '../../infra/local/services/corporate-idp.js';
 import { startLambdaEndpoint } from '../../infra/local/services/lambda-endpoint.js';
-import type { RunningService } from '../../infra/local/services/types.js';
+import { ADVERTISED_IDLE_SECONDS, type RunningService } from '../../infra/local/services/types.js';
 import { CorporateSignInError, corporateSignIn } from '../support/corporate-sign-in.js';
 
 const TRIGGER = 'portal-test-pre-token-generation';
@@ -522,6 +522,34 @@ describe('local identity (cognito-local + proxy + PreTokenGeneration trigger)', 
     expect(failing.headers.get('x-amz-function-error')).toBe('Unhandled');
     expect(await failing.json()).toMatchObject({ errorType: 'TypeError', errorMessage: 'fallo de prueba' });
   });
+
+  it('keeps cognito-local\u2019s idle connections past the keep-alive time it advertises, as the stage\u2019s own servers do', async () => {
+    // The proxy and the hosted UI reuse their connections to cognito-local: one it closed while they wrote into it
+    // failed a corporate sign-in with "socket hang up".
+    const socket = net.connect(ports.cognitoInternal, '127.0.0.1');
+    socket.setEncoding('latin1');
+    const seen = { text: '', closed: false };
+    socket.on('data', (chunk: string) => (seen.text += chunk));
+    socket.on('close', () => (seen.closed = true));
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const answered = (count: number) =>
+      expect
+        .poll(() => seen.text.match(/HTTP\/1\.1 \d{3}/g)?.length ?? 0, { timeout: 5_000, interval: 20 })
+        .toBe(count);
+    const request = `GET /${ids.userPoolId}/.well-known/jwks.json HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n`;
+    try {
+      socket.write(request);
+      await answered(1);
+      expect(seen.text.toLowerCase()).toContain(`\r\nkeep-alive: timeout=${ADVERTISED_IDLE_SECONDS}\r\n`);
+      // The advertised time idle and two seconds more (Node's default server had closed it by then): still open.
+      await new Promise((resolve) => setTimeout(resolve, (ADVERTISED_IDLE_SECONDS + 2) * 1000));
+      expect(seen.closed).toBe(false);
+      socket.write(request);
+      await answered(2);
+    } finally {
+      socket.destroy();
+    }
+  }, 20_000);
 
   it('finds the same pool, client and users again after a restart', async () => {
     await cognito?.stop();

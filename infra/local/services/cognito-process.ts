@@ -3,7 +3,7 @@ import { closeSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { openLogFile } from './types.js';
+import { ADVERTISED_IDLE_SECONDS, IDLE_HOLD_MS, openLogFile } from './types.js';
 
 /**
  * cognito-local as a supervised child process: its config.json, the spawn with a watchdog that ends it
@@ -108,7 +108,11 @@ function spawnCognitoLocal(workDir: string, host: string, port: number, logFd: n
   delete env.CODE;
   // A watchdog around the CLI: when this process dies, even by SIGKILL, the stdin pipe closes and the
   // child exits, so that no orphaned cognito-local keeps the port.
-  const script = `process.stdin.on('end', () => process.exit(0)); process.stdin.on('error', () => process.exit(0)); process.stdin.resume(); require(${JSON.stringify(bin)});`;
+  const watchdog = `process.stdin.on('end', () => process.exit(0)); process.stdin.on('error', () => process.exit(0)); process.stdin.resume();`;
+  // Its server keeps idle connections as the stage's own do (outlastIdleClients): with Node's 5 s, the proxy and the
+  // hosted UI reused a connection cognito-local was closing, and a corporate sign-in failed with "socket hang up".
+  const outlast = `const http = require('node:http'); const listen = http.Server.prototype.listen; http.Server.prototype.listen = function (...args) { this.keepAliveTimeout = ${IDLE_HOLD_MS}; this.prependListener('request', (_req, res) => res.setHeader('keep-alive', 'timeout=${ADVERTISED_IDLE_SECONDS}')); return listen.apply(this, args); };`;
+  const script = `${watchdog} ${outlast} require(${JSON.stringify(bin)});`;
   return spawn(process.execPath, ['-e', script], { cwd: workDir, env, stdio: ['pipe', logFd, logFd] });
 }
 

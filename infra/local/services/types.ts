@@ -124,7 +124,7 @@ export function delay(ms: number): Promise<void> {
 /** How long the stand-ins tell a client it may keep an idle connection (the `Keep-Alive: timeout=` hint). */
 export const ADVERTISED_IDLE_SECONDS = 5;
 /** How long they keep one: far beyond the hint, as AWS's endpoints do. */
-const IDLE_HOLD_MS = 65_000;
+export const IDLE_HOLD_MS = 65_000;
 
 /**
  * Keeps idle keep-alive connections well past what the server advertises. undici lets go of a connection one second
