@@ -22,7 +22,15 @@ import {
 import { call } from '../support/api.js';
 import { mailbox } from '../support/fixtures.js';
 import { demoAccount, demoUser } from '../support/stage.js';
-import { corporateSignIn, inBrowser, openLogin, pathOf, settledInvoices, signIn, signInAs } from '../support/web.js';
+import {
+  corporateSignIn,
+  inBrowser,
+  openLogin,
+  pathOf,
+  settledInvoices,
+  signIn,
+  startSignedIn,
+} from '../support/web.js';
 
 const OWN_PASSWORD = 'Propia#Clave2026';
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -49,9 +57,7 @@ describe('user administration screens (issue 6)', () => {
       page.getByLabel(`Recepción de correos de ${who}`, { exact: true });
 
     await inBrowser('admin-suppliers', async (page) => {
-      await openLogin(page);
-      await signInAs(page, demoUser('ADMIN'));
-      await page.waitForURL((url) => url.pathname === '/');
+      await startSignedIn(page, demoUser('ADMIN'));
       await openAdminScreen(page, ADMIN_TEXT.suppliersNav, ADMIN_TEXT.suppliersTitle);
       await settledUsers(page);
       expect(await seriousA11yViolations(page)).toEqual([]);
@@ -212,9 +218,7 @@ describe('user administration screens (issue 6)', () => {
 
     try {
       await inBrowser('admin-employees', async (page) => {
-        await openLogin(page);
-        await signInAs(page, demoUser('ADMIN'));
-        await page.waitForURL((url) => url.pathname === '/');
+        await startSignedIn(page, demoUser('ADMIN'));
         await openAdminScreen(page, ADMIN_TEXT.employeesNav, ADMIN_TEXT.employeesTitle);
         await settledUsers(page);
         expect(await seriousA11yViolations(page)).toEqual([]);

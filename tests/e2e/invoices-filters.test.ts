@@ -11,7 +11,7 @@ import {
   withoutShellToolbarIssue,
 } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
-import { appUrl, inBrowser, openLogin, rowAttribute, settledInvoices, signIn, signInAs } from '../support/web.js';
+import { appUrl, inBrowser, rowAttribute, settledInvoices, startSignedIn } from '../support/web.js';
 
 /** proveedor2@demo.pe's invoices at the manager's first company: seeded and never changed by any test. */
 const OTHER_SUPPLIER = SUPPLIERS[1]!;
@@ -39,9 +39,7 @@ describe('invoice filters', () => {
     expect(expected.length).toBeGreaterThan(1);
 
     await inBrowser('invoices-filters', async (page) => {
-      await openLogin(page);
-      await signInAs(page, manager);
-      await page.waitForURL((url) => url.pathname === '/');
+      await startSignedIn(page, manager);
       await settledInvoices(page);
       await page.goto(appUrl('/invoices'));
       await settledInvoices(page);
@@ -108,9 +106,7 @@ describe('invoice filters', () => {
     const search = 'F001-12';
 
     await inBrowser('invoices-url-filters', async (page) => {
-      await openLogin(page);
-      await signInAs(page, manager);
-      await page.waitForURL((url) => url.pathname === '/');
+      await startSignedIn(page, manager);
       await settledInvoices(page);
 
       // Act
@@ -164,9 +160,7 @@ describe('invoice filters', () => {
     const s3 = stage().endpoints.s3;
 
     await inBrowser('invoice-row-actions', async (page) => {
-      await openLogin(page);
-      await signIn(page, supplier.username, supplier.password);
-      await page.waitForURL((url) => url.pathname === '/');
+      await startSignedIn(page, supplier);
       await settledInvoices(page);
       await page.goto(appUrl(`/invoices?search=${invoice.id}`));
       await settledInvoices(page);
@@ -238,9 +232,7 @@ describe('invoice filters', () => {
 
     await inBrowser('invoices-mobile', async (page) => {
       await page.setViewportSize({ width: 375, height: 812 });
-      await openLogin(page);
-      await signIn(page, supplier.username, supplier.password);
-      await page.waitForURL((url) => url.pathname === '/');
+      await startSignedIn(page, supplier);
       await settledInvoices(page);
 
       expect(await page.getByRole('button', { name: INVOICES_TEXT.newInvoice }).isVisible()).toBe(true);

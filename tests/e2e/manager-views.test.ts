@@ -20,7 +20,7 @@ import {
   settledConformity,
   settledDashboard,
 } from '../support/views.js';
-import { appUrl, inBrowser, openLogin, signInAs } from '../support/web.js';
+import { appUrl, inBrowser, startSignedIn } from '../support/web.js';
 
 /**
  * The manager's views of spec §2: HES and MIGO lists, and the dashboard. Read-only. The exact
@@ -81,9 +81,7 @@ function busiestMonth(client: string): { month: number; year: number; period: st
 }
 
 async function signInManager(page: Parameters<Parameters<typeof inBrowser>[1]>[0]): Promise<void> {
-  await openLogin(page);
-  await signInAs(page, manager);
-  await page.waitForURL((url) => url.pathname === '/');
+  await startSignedIn(page, manager);
 }
 
 describe('manager views', () => {

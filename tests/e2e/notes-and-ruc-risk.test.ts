@@ -18,7 +18,7 @@ import {
 } from '../support/notes.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
-import { appUrl, inBrowser, openLogin, settledInvoices, signInAs } from '../support/web.js';
+import { appUrl, inBrowser, settledInvoices, startSignedIn } from '../support/web.js';
 
 /*
  * Issue 21 in the browser: a supplier sends a credit note for its factura, and both show the link and, once the
@@ -31,9 +31,7 @@ const EMPLOYEE = EMPLOYEES[COMPANY.taxId]![0]!;
 const OFFICE = OFFICE_LOCATIONS[COMPANY.taxId]![0]!;
 
 async function signedIn(page: Page, role: 'SUPPLIER' | 'MANAGER' | 'ADMIN'): Promise<void> {
-  await openLogin(page);
-  await signInAs(page, demoUser(role));
-  await page.waitForURL((url) => url.pathname === '/');
+  await startSignedIn(page, demoUser(role));
   await settledInvoices(page);
 }
 

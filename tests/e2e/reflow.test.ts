@@ -7,7 +7,7 @@ import { DETAIL_TEXT, detailPanel, invoiceToReview } from '../support/invoice-de
 import { iconButtonNames } from '../support/keyboard.js';
 import { demoUser } from '../support/stage.js';
 import { VIEWS_TEXT, scrollsSideways, settledConformity, settledDashboard } from '../support/views.js';
-import { appUrl, inBrowser, openLogin, settledInvoices, signInAs } from '../support/web.js';
+import { appUrl, inBrowser, settledInvoices, startSignedIn } from '../support/web.js';
 
 /**
  * Issue 23: the main screens reflow (WCAG 1.4.10) and their icon-only buttons are named in Spanish (4.1.2).
@@ -43,9 +43,7 @@ async function expectSpanishIconNames(page: Page, screen: string): Promise<void>
 }
 
 async function signedIn(page: Page, role: 'MANAGER' | 'ADMIN'): Promise<void> {
-  await openLogin(page);
-  await signInAs(page, demoUser(role));
-  await page.waitForURL((url) => url.pathname === '/');
+  await startSignedIn(page, demoUser(role));
   await settledInvoices(page);
 }
 

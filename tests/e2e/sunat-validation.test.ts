@@ -4,7 +4,7 @@ import { seriousA11yViolations } from '../support/a11y.js';
 import { table } from '../support/fixtures.js';
 import { DETAIL_TEXT, invoiceToReview, openInvoiceDetail } from '../support/invoice-detail.js';
 import { demoUser, stage } from '../support/stage.js';
-import { inBrowser, openLogin, settledInvoices, signInAs } from '../support/web.js';
+import { inBrowser, settledInvoices, startSignedIn } from '../support/web.js';
 
 /**
  * Issue 20: an invoice SUNAT did not validate (it may not know a document issued minutes ago) is not stuck: the
@@ -34,9 +34,7 @@ describe('asking SUNAT again from the invoice sidebar', () => {
     expect(outcome.status).toBe(200);
 
     await inBrowser('sunat-validation-request', async (page) => {
-      await openLogin(page);
-      await signInAs(page, demoUser('MANAGER'));
-      await page.waitForURL((url) => url.pathname === '/');
+      await startSignedIn(page, demoUser('MANAGER'));
       await settledInvoices(page);
       const panel = await openInvoiceDetail(page, number);
       const certStatus = panel.getByTestId('invoice-detail-cert-status');
@@ -83,9 +81,7 @@ describe('asking SUNAT again from the invoice sidebar', () => {
     });
 
     await inBrowser('sunat-validation-waiting', async (page) => {
-      await openLogin(page);
-      await signInAs(page, demoUser('MANAGER'));
-      await page.waitForURL((url) => url.pathname === '/');
+      await startSignedIn(page, demoUser('MANAGER'));
       await settledInvoices(page);
       const panel = await openInvoiceDetail(page, number);
       const certStatus = panel.getByTestId('invoice-detail-cert-status');

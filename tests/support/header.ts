@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { routes, type InvoiceSummary, type Notification } from '@portal/shared';
 import { call, idTokenOf } from './api.js';
 import { demoUser } from './stage.js';
-import { appUrl, openLogin, settledInvoices, signInAs } from './web.js';
+import { appUrl, settledInvoices, startSignedIn } from './web.js';
 
 /** What the header, the notifications feed and the chat assistant say (web/src/layout/header, chat). */
 export const HEADER_TEXT = {
@@ -26,11 +26,9 @@ export const HEADER_TEXT = {
 
 type Role = Parameters<typeof demoUser>[0];
 
-/** Signs a demo account in and waits for the invoices screen, where every journey of the header starts. */
+/** A demo account signed in (startSignedIn) on the invoices screen, where every journey of the header starts. */
 export async function signedIn(page: Page, role: Role): Promise<void> {
-  await openLogin(page);
-  await signInAs(page, demoUser(role));
-  await page.waitForURL((url) => url.pathname === '/');
+  await startSignedIn(page, demoUser(role));
   await settledInvoices(page);
 }
 

@@ -108,15 +108,73 @@ export function signInAs(page: Page, account: { username: string; password: stri
     : signIn(page, account.username, account.password);
 }
 
+/** The sessions this file's journeys signed in through the login, by account (what the app keeps of each). */
+const sessions = new Map<string, Record<string, string>>();
+/** What the app keeps of a session in localStorage: Amplify's tokens, and whether it came from the hosted UI. */
+const SESSION_KEY_PREFIX = 'CognitoIdentityServiceProvider.';
+const FEDERATED_SESSION_KEY = 'portal.federated-session';
+/** The page's localStorage, as the functions given to page.evaluate see it (this project has no DOM types). */
+interface PageStorage {
+  readonly localStorage: Record<string, string> & { setItem(key: string, value: string): void; clear(): void };
+}
+
 /**
- * A demo role signed in from the login, the way it signs in, and landed on its settled invoices list. An
- * administrator sees every company and lands on the first of the group's: on a test tenant's stage, the list is
- * then opened on the tenant's first company, as the demo administrator lands on the demo's.
+ * The account signed in and on the app's start page. The file's first journey of an account signs in from the
+ * login, the way it signs in (staff through the corporate IdP); its later journeys, each in a browser context of
+ * its own, start from the session that sign-in left, as someone coming back to a tab they signed in on: the sign-in
+ * pages are run once per account and file, not once per journey. A session the portal no longer takes goes back
+ * through the login. The journeys that test signing in call signIn or signInAs themselves.
+ */
+export async function startSignedIn(page: Page, account: { username: string; password: string; signIn: string }) {
+  const kept = sessions.get(account.username);
+  if (kept && (await resumed(page, kept))) return;
+  sessions.delete(account.username);
+  await openLogin(page);
+  await signInAs(page, account);
+  await page.waitForURL((url) => url.pathname === '/');
+  const session = await page.evaluate(
+    ([prefix, federated]) =>
+      Object.fromEntries(
+        Object.entries((globalThis as unknown as PageStorage).localStorage).filter(
+          ([key]) => key.startsWith(prefix!) || key === federated,
+        ),
+      ) as Record<string, string>,
+    [SESSION_KEY_PREFIX, FEDERATED_SESSION_KEY],
+  );
+  sessions.set(account.username, session);
+}
+
+/** Puts a kept session in the context's storage and opens the start page: true if the app took it. */
+async function resumed(page: Page, session: Record<string, string>): Promise<boolean> {
+  // A page of the app's origin that loads nothing, only to reach its storage.
+  const blank = appUrl('/__sesion-de-prueba');
+  await page.route(blank, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title></title>' }),
+  );
+  await page.goto(blank);
+  await page.evaluate((entries) => {
+    const { localStorage } = globalThis as unknown as PageStorage;
+    for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
+  }, session);
+  await page.unroute(blank);
+  await page.goto(appUrl('/'));
+  // Taken: the start page's list answered. Refused (a journey signed the account out since, which revokes its tokens):
+  // the login, or the list's error.
+  const taken = page.getByTestId('invoice-number').or(page.getByText(TEXT.noInvoices));
+  const refused = page.getByRole('heading', { name: TEXT.loginTitle }).or(page.getByTestId('invoices-error'));
+  await taken.or(refused).first().waitFor({ timeout: 30_000 });
+  if (pathOf(page) === '/' && (await taken.first().isVisible())) return true;
+  await page.evaluate(() => (globalThis as unknown as PageStorage).localStorage.clear());
+  return false;
+}
+
+/**
+ * A demo role signed in (startSignedIn) and landed on its settled invoices list. An administrator sees every company and
+ * lands on the first of the group's: on a test tenant's stage, the list is then opened on the tenant's first
+ * company, as the demo administrator lands on the demo's.
  */
 export async function signInToInvoices(page: Page, role: 'SUPPLIER' | 'MANAGER' | 'ADMIN'): Promise<void> {
-  await openLogin(page);
-  await signInAs(page, demoUser(role));
-  await page.waitForURL((url) => url.pathname === '/');
+  await startSignedIn(page, demoUser(role));
   if (role === 'ADMIN' && TENANT !== 0) await page.goto(appUrl(`/?client=${CLIENTS[0]!.taxId}`));
   await settledInvoices(page);
 }
