@@ -69,7 +69,7 @@ export function localEnvironment(inputs: LocalEnvironmentInputs): Record<string,
     [BUCKETS.inboundMail.env]: inputs.inboundMailBucket,
     [RUNTIME_ENV.intakeMailDomain]: LOCAL_INTAKE_MAIL_DOMAIN,
     // Every function shares this process and its CPU: a zip of 200 documents, 16 at once, held a MIRO posting and the
-    // notices 20 s behind it; 4 at once take the zip in as fast (docs/local-stage.md#one-process).
+    // notices 20 s behind it; 4 at once take the zip in as fast (docs/local-stage.md#one-process-for-every-function).
     [RUNTIME_ENV.intakeBatchConcurrency]: inherited[RUNTIME_ENV.intakeBatchConcurrency] ?? '4',
     [SAP_ENV.baseUrl]: url(ports.sap),
     [SAP_ENV.credentials]: JSON.stringify(inputs.sap.credentials),

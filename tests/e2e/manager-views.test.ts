@@ -80,10 +80,6 @@ function busiestMonth(client: string): { month: number; year: number; period: st
   return { month: Number(month), year: Number(year), period: `${month}/${year}`, prefix };
 }
 
-async function signInManager(page: Parameters<Parameters<typeof inBrowser>[1]>[0]): Promise<void> {
-  await startSignedIn(page, manager);
-}
-
 describe('manager views', () => {
   test('a manager lists the HES of its active company, filters them by issuer RUC and switches to MIGO', async () => {
     // Prepare
@@ -111,7 +107,7 @@ describe('manager views', () => {
     expect(issuerHes.some((row) => row[7] === VIEWS_TEXT.available)).toBe(true);
 
     await inBrowser('manager-service-sheets', async (page) => {
-      await signInManager(page);
+      await startSignedIn(page, manager);
 
       // Act: the HES screen from the menu, on the first company (the active one by default)
       await openFromMenu(page, VIEWS_TEXT.serviceSheetsTitle);
@@ -185,7 +181,7 @@ describe('manager views', () => {
     const seedFirst = world.invoices.filter((invoice) => invoice.client === FIRST).length;
 
     await inBrowser('manager-dashboard', async (page) => {
-      await signInManager(page);
+      await startSignedIn(page, manager);
 
       // Act
       await openFromMenu(page, VIEWS_TEXT.dashboardTitle);
@@ -232,7 +228,7 @@ describe('manager views', () => {
 
   test('a dashboard link with a month or year that does not exist shows the whole period instead of failing', async () => {
     await inBrowser('manager-dashboard-bad-period', async (page) => {
-      await signInManager(page);
+      await startSignedIn(page, manager);
 
       // Act
       await page.goto(appUrl('/dashboard?month=13&year=abc'));
@@ -256,7 +252,7 @@ describe('manager views', () => {
     await inBrowser('manager-dashboard-mobile', async (page) => {
       // Prepare
       await page.setViewportSize({ width: 375, height: 812 });
-      await signInManager(page);
+      await startSignedIn(page, manager);
 
       // Act: the menu opens from its toggle on a narrow screen
       await page.getByRole('button', { name: 'Abrir menú' }).click();

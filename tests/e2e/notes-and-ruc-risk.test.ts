@@ -16,9 +16,9 @@ import {
   sunatControl,
   validated,
 } from '../support/notes.js';
-import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
-import { appUrl, inBrowser, settledInvoices, startSignedIn } from '../support/web.js';
+import { appUrl, inBrowser } from '../support/web.js';
+import { signedIn } from '../support/header.js';
 
 /*
  * Issue 21 in the browser: a supplier sends a credit note for its factura, and both show the link and, once the
@@ -29,11 +29,6 @@ const COMPANY = CLIENTS[0]!;
 const SUPPLIER = SUPPLIERS[0]!;
 const EMPLOYEE = EMPLOYEES[COMPANY.taxId]![0]!;
 const OFFICE = OFFICE_LOCATIONS[COMPANY.taxId]![0]!;
-
-async function signedIn(page: Page, role: 'SUPPLIER' | 'MANAGER' | 'ADMIN'): Promise<void> {
-  await startSignedIn(page, demoUser(role));
-  await settledInvoices(page);
-}
 
 /** Opens an invoice's own address, as a link does: its detail beside the list. */
 async function openAddress(page: Page, invoice: { supplierId: string; type: string; id: string }, status?: string) {

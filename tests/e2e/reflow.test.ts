@@ -5,9 +5,9 @@ import { ADMIN_TEXT, settledUsers } from '../support/admin.js';
 import type { BrowserOptions } from '../support/browser.js';
 import { DETAIL_TEXT, detailPanel, invoiceToReview } from '../support/invoice-detail.js';
 import { iconButtonNames } from '../support/keyboard.js';
-import { demoUser } from '../support/stage.js';
 import { VIEWS_TEXT, scrollsSideways, settledConformity, settledDashboard } from '../support/views.js';
-import { appUrl, inBrowser, settledInvoices, startSignedIn } from '../support/web.js';
+import { appUrl, inBrowser } from '../support/web.js';
+import { signedIn } from '../support/header.js';
 
 /**
  * Issue 23: the main screens reflow (WCAG 1.4.10) and their icon-only buttons are named in Spanish (4.1.2).
@@ -40,11 +40,6 @@ async function expectSpanishIconNames(page: Page, screen: string): Promise<void>
     names.filter((name) => name.trim() === '' || ENGLISH.test(name)),
     `${screen}: ${names.join(' | ')}`,
   ).toEqual([]);
-}
-
-async function signedIn(page: Page, role: 'MANAGER' | 'ADMIN'): Promise<void> {
-  await startSignedIn(page, demoUser(role));
-  await settledInvoices(page);
 }
 
 /** A manager's main screens: the list, an invoice's sidebar, the dashboard, the HES; `check` runs on each. */

@@ -215,7 +215,7 @@ describe('exports of the lists', () => {
       new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials: LOCAL_CREDENTIALS }),
       { marshallOptions: { removeUndefinedValues: true } },
     );
-    // As the stage's own workers run (its environment); undone after the file, whose worker runs other files next.
+    // As the stage's own workers run (its environment); restored when the file ends.
     vi.stubEnv('AWS_REQUEST_CHECKSUM_CALCULATION', 'WHEN_REQUIRED');
     vi.stubEnv('AWS_RESPONSE_CHECKSUM_VALIDATION', 'WHEN_REQUIRED');
     const bucket = {

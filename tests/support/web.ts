@@ -151,12 +151,15 @@ async function resumed(page: Page, session: Record<string, string>): Promise<boo
   await page.route(blank, (route) =>
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><title></title>' }),
   );
-  await page.goto(blank);
-  await page.evaluate((entries) => {
-    const { localStorage } = globalThis as unknown as PageStorage;
-    for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
-  }, session);
-  await page.unroute(blank);
+  try {
+    await page.goto(blank);
+    await page.evaluate((entries) => {
+      const { localStorage } = globalThis as unknown as PageStorage;
+      for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
+    }, session);
+  } finally {
+    await page.unroute(blank);
+  }
   await page.goto(appUrl('/'));
   // Taken: the start page's list answered. Refused (a journey signed the account out since, which revokes its tokens):
   // the login, or the list's error.
