@@ -45,6 +45,34 @@ export const routes = {
   ...intakeBatchRoutes,
 } as const satisfies Record<string, RouteDef>;
 
+/**
+ * The manifest's areas, each deployed as a stack of its own (docs/adr/0048-stacks-by-area.md): every group of routes
+ * above belongs to exactly one, so a route added to a group's file lands in its area's stack with no other edit
+ * (tests/unit/route-areas.test.ts keeps every group in one area).
+ */
+export const ROUTE_AREAS = {
+  /** The invoices and their review: lists, uploads, detail, approval, the dashboard, the parties. */
+  invoices: [invoiceRoutes, uploadRoutes, reviewRoutes, dashboardRoutes, clientRoutes, supplierRoutes],
+  /** Service sheets and goods receipts, and the acquirer's conformity (Ley 29623). */
+  conformity: [conformityRoutes, acquirerConformityRoutes],
+  /** Staff and supplier accounts, and the suppliers' API clients. */
+  administration: [userAdminRoutes, apiClientRoutes],
+  /** Invoices that arrive in bulk: the zip batches. */
+  intake: [intakeBatchRoutes],
+  /** The lists' files. */
+  exports: [exportRoutes],
+  /** What every screen uses: health, session, reference data, conversations, notifications. */
+  platform: [systemRoutes, sessionRoutes, referenceRoutes, conversationRoutes, notificationRoutes],
+} as const satisfies Record<string, readonly Record<string, RouteDef>[]>;
+
+export type RouteArea = keyof typeof ROUTE_AREAS;
+
+/** The routes of one area, in the manifest's order. */
+export function routesOfArea(area: RouteArea): readonly RouteDef[] {
+  const members = new Set(ROUTE_AREAS[area].flatMap((group) => Object.values(group)));
+  return ROUTES.filter((route) => members.has(route));
+}
+
 export type Routes = typeof routes;
 export type RouteId = keyof Routes;
 export const ROUTES: readonly RouteDef[] = Object.values(routes);
