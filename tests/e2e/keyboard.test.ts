@@ -118,6 +118,11 @@ describe('keyboard-only journeys (issue 23)', () => {
       await tabTo(page, { role: 'textbox', name: DETAIL_TEXT.purchaseOrders });
       await page.keyboard.type(toReview.purchaseOrder!);
       await page.keyboard.press('Enter');
+      // The order's suggested conformities open above the HES field and push it down when their search answers: the
+      // walk reads on once they are there, as a user does (else the field can leave the panel's view after its focus).
+      const suggestions = panel.getByTestId('conformity-suggestions');
+      await suggestions.waitFor();
+      await expect.poll(() => suggestions.getByText(DETAIL_TEXT.suggestionsLoading).count()).toBe(0);
       await tabTo(page, { role: 'textbox', name: DETAIL_TEXT.serviceSheets });
       await page.keyboard.type(toReview.document!.documentId);
       await page.keyboard.press('Enter');

@@ -25,6 +25,7 @@ export const DETAIL_TEXT = {
   location: 'Ubicación',
   purchaseOrders: 'Órdenes de compra (OC)',
   serviceSheets: 'Códigos HES',
+  suggestionsLoading: 'Buscando conformidades de la orden de compra...',
   materialDocs: 'Códigos MIGO',
   withoutOrder: 'Sin orden de compra',
   pdfRequired: 'Para validar un comprobante sin orden de compra debe adjuntar documentos de sustento en PDF.',
