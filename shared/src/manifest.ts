@@ -67,10 +67,13 @@ export const ROUTE_AREAS = {
 
 export type RouteArea = keyof typeof ROUTE_AREAS;
 
-/** The routes of one area, in the manifest's order. */
-export function routesOfArea(area: RouteArea): readonly RouteDef[] {
-  const members = new Set(ROUTE_AREAS[area].flatMap((group) => Object.values(group)));
-  return ROUTES.filter((route) => members.has(route));
+/** The area of a route of the manifest: the one whose groups hold it. */
+export function areaOf(route: RouteDef): RouteArea {
+  const area = (Object.keys(ROUTE_AREAS) as RouteArea[]).find((name) =>
+    ROUTE_AREAS[name].some((group) => Object.values(group).includes(route)),
+  );
+  if (!area) throw new Error(`La ruta ${route.id} no pertenece a ninguna área del manifiesto`);
+  return area;
 }
 
 export type Routes = typeof routes;
