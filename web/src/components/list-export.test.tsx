@@ -24,7 +24,7 @@ describe('«Exportar» on a list', () => {
     const download = await screen.findByText('Descargar', {}, { timeout: 10_000 });
     expect(download.closest('a')?.getAttribute('href')).toMatch(/mock-files\/Conformidades%20HES%20.*\.csv$/);
     expect(shown('Archivo listo')).not.toBeNull();
-  }, 20_000);
+  });
 
   it('says in Spanish why an export is refused', async () => {
     mockServer.use(

@@ -20,7 +20,7 @@ describe('«Cargar ZIP» on Mis comprobantes', () => {
         ?.getAttribute('href'),
     ).toMatch(/^\/invoices\//);
     expect(modal.getByText(/^Falta el XML de «.*»: el ZIP trae .*\.pdf sin su XML\.$/)).toBeTruthy();
-  }, 20_000);
+  });
 
   it('lists the recent zips and opens one', async () => {
     renderApp('/invoices', 'proveedor');
@@ -28,7 +28,7 @@ describe('«Cargar ZIP» on Mis comprobantes', () => {
     const modal = within(await dialog());
     fireEvent.click(await modal.findByText('comprobantes-octubre.zip', {}, { timeout: 10_000 }));
     await waitFor(() => expect(modal.getAllByText('Ver comprobante').length).toBeGreaterThan(0));
-  }, 20_000);
+  });
 
   it('is not offered to staff, who send no documents', async () => {
     renderApp('/invoices', 'gestor');
