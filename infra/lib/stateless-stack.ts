@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, NestedStack, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import {
@@ -65,6 +65,8 @@ export class StatelessStack extends Stack {
   readonly web: Web;
   /** The download links of documents: their own distribution, whose answers never run as a page. */
   readonly files: Files;
+  /** The queue consumers and the scheduled jobs: a nested stack of their own (docs/adr/0048-stacks-by-area.md). */
+  readonly background: NestedStack;
   readonly workers: Workers;
   readonly schedules: Schedules;
   readonly observability: Observability;
@@ -151,14 +153,17 @@ export class StatelessStack extends Stack {
     });
     this.web.routeApi({ apiEndpoint: this.api.httpApi.apiEndpoint, originVerifyToken });
 
-    this.workers = new Workers(this, 'Workers', {
+    this.background = new NestedStack(this, 'Background', {
+      description: `Portal de Proveedores (${config.stage}): consumidores de las colas y tareas programadas`,
+    });
+    this.workers = new Workers(this.background, 'Workers', {
       stage: config.stage,
       retain: config.retain,
       queues,
       workersDir: props.workersDir,
       bind,
     });
-    this.schedules = new Schedules(this, 'Schedules', {
+    this.schedules = new Schedules(this.background, 'Schedules', {
       stage: config.stage,
       retain: config.retain,
       jobsDir: props.jobsDir,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeStack } from './whole-stack.js';
 import { RUNTIME_ENV } from '@portal/shared';
 import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
@@ -67,7 +68,7 @@ describe('e-mail through SES, stage prod', () => {
     // With cdk-nag: an unacknowledged finding throws.
     portal.app.synth();
     stateful = Template.fromStack(portal.stateful);
-    statelessResources = Template.fromStack(portal.stateless).toJSON().Resources as Record<string, Resource>;
+    statelessResources = wholeStack(portal.stateless).toJSON().Resources as Record<string, Resource>;
   });
 
   afterAll(() => {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeStack } from './whole-stack.js';
 import { FILE_LINKS_ENV, FILE_SANDBOX_POLICY, ROUTES } from '@portal/shared';
 import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
@@ -30,7 +30,7 @@ describe('the download links of documents (stage dev)', () => {
     portal = buildPortalApp({ context: { stage: 'dev', 'aws:cdk:bundling-stacks': [] }, outdir });
     // cdk-nag runs at synthesis: an unacknowledged AwsSolutions finding makes this throw.
     portal.app.synth();
-    resources = Template.fromStack(portal.stateless).toJSON().Resources as Record<string, Resource>;
+    resources = wholeStack(portal.stateless).toJSON().Resources as Record<string, Resource>;
   });
 
   afterAll(() => {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeStack } from './whole-stack.js';
 import { RUNTIME_ENV, USER_ATTRIBUTES, WebConfig } from '@portal/shared';
 import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
 import { resolveStageConfig } from '../../infra/lib/stage-config.js';
@@ -40,7 +41,7 @@ function synthesize(context: Record<string, unknown>): { portal: PortalApp; outd
  */
 function publishedConfig(portal: PortalApp, outdir: string): Record<string, unknown> {
   const deployments = Object.values(
-    Template.fromStack(portal.stateless).findResources('Custom::CDKBucketDeployment', {
+    wholeStack(portal.stateless).findResources('Custom::CDKBucketDeployment', {
       Properties: { DistributionPaths: ['/config.json'] },
     }),
   ) as Resource[];

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeStack } from './whole-stack.js';
 import { BUCKETS, INBOUND_MAIL, QUEUES, RUNTIME_ENV } from '@portal/shared';
 import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
 import { resolveStageConfig } from '../../infra/lib/stage-config.js';
@@ -25,7 +26,7 @@ describe('SES receiving of the intake addresses, stage dev in us-east-1', () => 
     // With cdk-nag: an unacknowledged finding throws.
     portal.app.synth();
     stateful = Template.fromStack(portal.stateful);
-    stateless = Template.fromStack(portal.stateless);
+    stateless = wholeStack(portal.stateless);
   });
 
   afterAll(() => {

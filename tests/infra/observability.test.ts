@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeStack } from './whole-stack.js';
 import { METRICS, RUNTIME_ENV } from '@portal/shared';
 import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
 import { ALARM_THRESHOLDS } from '../../infra/lib/constructs/observability.js';
@@ -25,7 +26,6 @@ let outdir: string;
 let portal: PortalApp;
 let stateful: Template;
 let stateless: Template;
-let nested: Template;
 let alarms: [string, Resource][];
 
 function ofType(template: Template, type: string): [string, Resource][] {
@@ -33,10 +33,10 @@ function ofType(template: Template, type: string): [string, Resource][] {
 }
 
 /**
- * The logical id (and stack) of the resource a value of the nested template points at: one of its own, a parameter
- * the parent fills with a Ref or GetAtt of the parent's resource, or an output of the stateful stack.
+ * The logical id (and stack) of the resource a value of the stateless stack (its nested stacks merged, wholeStack)
+ * points at: one of its own, or an output of the stateful stack.
  */
-function resolve(value: unknown): { stack: 'stateful' | 'stateless' | 'nested'; id: string } | undefined {
+function resolve(value: unknown): { stack: 'stateful' | 'stateless'; id: string } | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const v = value as { Ref?: string; 'Fn::GetAtt'?: string[]; 'Fn::GetStackOutput'?: { OutputName: string } };
   const fromStateful = v['Fn::GetStackOutput'];
@@ -46,15 +46,8 @@ function resolve(value: unknown): { stack: 'stateful' | 'stateless' | 'nested'; 
     const target = output?.Ref ?? output?.['Fn::GetAtt']?.[0];
     return target ? { stack: 'stateful', id: target } : undefined;
   }
-  if (v.Ref && nested.toJSON().Parameters?.[v.Ref]) {
-    const [, stackResource] = ofType(stateless, 'AWS::CloudFormation::Stack')[0]!;
-    const passed: unknown = stackResource.Properties!.Parameters[v.Ref];
-    const inParent = passed as { Ref?: string; 'Fn::GetAtt'?: string[] };
-    const target = inParent.Ref ?? inParent['Fn::GetAtt']?.[0];
-    return target ? { stack: 'stateless', id: target } : undefined;
-  }
   const local = v.Ref ?? v['Fn::GetAtt']?.[0];
-  return local ? { stack: 'nested', id: local } : undefined;
+  return local ? { stack: 'stateless', id: local } : undefined;
 }
 
 /** The plain metrics an alarm reads (its own, or those of its metric-math expression). */
@@ -85,9 +78,8 @@ beforeAll(() => {
   });
   portal.app.synth();
   stateful = Template.fromStack(portal.stateful);
-  stateless = Template.fromStack(portal.stateless);
-  nested = Template.fromStack(portal.stateless.observability);
-  alarms = ofType(nested, 'AWS::CloudWatch::Alarm');
+  stateless = wholeStack(portal.stateless);
+  alarms = ofType(stateless, 'AWS::CloudWatch::Alarm');
 });
 
 afterAll(() => {
@@ -159,9 +151,9 @@ describe('tracing', () => {
 
 describe('alarm topic', () => {
   it('is encrypted with a rotating customer key CloudWatch may use, refuses plain HTTP, and mails the operators', () => {
-    const [[topicId, topic]] = ofType(nested, 'AWS::SNS::Topic') as [[string, Resource]];
+    const [[topicId, topic]] = ofType(stateless, 'AWS::SNS::Topic') as [[string, Resource]];
     const keyId = resolve(topic.Properties!.KmsMasterKeyId)?.id;
-    const key = nested.toJSON().Resources[keyId!] as Resource;
+    const key = stateless.toJSON().Resources[keyId!] as Resource;
     expect(key.Type).toBe('AWS::KMS::Key');
     expect(key.Properties!.EnableKeyRotation).toBe(true);
     const cloudwatchGrant = (key.Properties!.KeyPolicy.Statement as Record<string, any>[]).find(
@@ -169,14 +161,14 @@ describe('alarm topic', () => {
     );
     expect(cloudwatchGrant?.Action).toEqual(expect.arrayContaining(['kms:Decrypt', 'kms:GenerateDataKey*']));
 
-    const [[, topicPolicy]] = ofType(nested, 'AWS::SNS::TopicPolicy') as [[string, Resource]];
+    const [[, topicPolicy]] = ofType(stateless, 'AWS::SNS::TopicPolicy') as [[string, Resource]];
     expect(topicPolicy.Properties!.Topics).toEqual([{ Ref: topicId }]);
     const denies = (topicPolicy.Properties!.PolicyDocument.Statement as Record<string, any>[]).some(
       (s) => s.Effect === 'Deny' && s.Condition?.Bool?.['aws:SecureTransport'] === 'false',
     );
     expect(denies).toBe(true);
 
-    const subscriptions = ofType(nested, 'AWS::SNS::Subscription').map(([, s]) => s.Properties!);
+    const subscriptions = ofType(stateless, 'AWS::SNS::Subscription').map(([, s]) => s.Properties!);
     expect(subscriptions.map((s) => s.Endpoint).sort()).toEqual([...ALARM_EMAILS].sort());
     for (const s of subscriptions) {
       expect(s.Protocol).toBe('email');
@@ -185,7 +177,7 @@ describe('alarm topic', () => {
   });
 
   it('receives every alarm, and its return to normal', () => {
-    const [[topicId]] = ofType(nested, 'AWS::SNS::Topic') as [[string, Resource]];
+    const [[topicId]] = ofType(stateless, 'AWS::SNS::Topic') as [[string, Resource]];
     expect(alarms.length).toBeGreaterThan(100);
     for (const [id, alarm] of alarms) {
       expect(alarm.Properties!.AlarmActions, id).toEqual([{ Ref: topicId }]);
@@ -305,7 +297,7 @@ describe('alarms', () => {
 
 describe('dashboard', () => {
   it('is named for the stage and shows every alarm, the API, the queues, SUNAT, SAP and e-mail', () => {
-    const [[, dashboard]] = ofType(nested, 'AWS::CloudWatch::Dashboard') as [[string, Resource]];
+    const [[, dashboard]] = ofType(stateless, 'AWS::CloudWatch::Dashboard') as [[string, Resource]];
     expect(dashboard.Properties!.DashboardName).toBe('Portal-prod');
     const body = JSON.stringify(dashboard.Properties!.DashboardBody);
     for (const [id] of alarms) expect(body, id).toContain(`"${id}"`);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeStack } from './whole-stack.js';
 import {
   QUEUES,
   keys,
@@ -120,7 +121,7 @@ describe('least privilege: each function is granted exactly what it declares (st
     // cdk-nag runs at synthesis: an unacknowledged finding on these grants makes this throw.
     portal.app.synth();
     stateful = Template.fromStack(portal.stateful).toJSON().Resources as Resources;
-    stateless = Template.fromStack(portal.stateless).toJSON().Resources as Resources;
+    stateless = wholeStack(portal.stateless).toJSON().Resources as Resources;
     const idOf = (type: string, match: (id: string) => boolean = () => true) => {
       const ids = Object.entries(stateful)
         .filter(([id, r]) => r.Type === type && match(id))

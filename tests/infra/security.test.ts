@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeStack } from './whole-stack.js';
 import { ERROR_MESSAGES, HEADERS, QUEUES, ROUTE_NOT_FOUND, ROUTES, RUNTIME_ENV } from '@portal/shared';
 import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
@@ -82,7 +83,7 @@ beforeAll(() => {
   portal.app.synth();
   templates = {
     stateful: Template.fromStack(portal.stateful),
-    stateless: Template.fromStack(portal.stateless),
+    stateless: wholeStack(portal.stateless),
     edge: Template.fromStack(portal.edge),
   };
   all = {
@@ -380,7 +381,7 @@ describe('rotating the origin-verify value', () => {
         outdir: dir,
         nag: false,
       });
-      const resources = resourcesOf(Template.fromStack(rotated.stateless));
+      const resources = resourcesOf(wholeStack(rotated.stateless));
       const secrets = ofType(resources, 'AWS::SecretsManager::Secret').map(([id]) => id);
       const secretId = secrets.find((id) => id.startsWith('OriginVerify2'));
       expect(secretId).toBeDefined();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeStack } from './whole-stack.js';
 import { QUEUES, ROUTE_NOT_FOUND, ROUTES, RUNTIME_ENV, SCHEDULES, TABLE, type ScheduleDef } from '@portal/shared';
 import { buildPortalApp, stackNames, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
@@ -44,7 +45,7 @@ describe('CDK app, stage dev', () => {
     // Synthesizes both stacks with cdk-nag: an unacknowledged AwsSolutions error makes this throw.
     portal.app.synth();
     stateful = Template.fromStack(portal.stateful);
-    stateless = Template.fromStack(portal.stateless);
+    stateless = wholeStack(portal.stateless);
     statelessResources = stateless.toJSON().Resources as Resources;
   });
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wholeStack } from './whole-stack.js';
 import { QUEUES, ROUTES, RUNTIME_ENV, type FunctionUses, type QueueKey } from '@portal/shared';
 import { buildPortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
@@ -29,7 +30,7 @@ describe('user administration: Cognito permissions (stage dev)', () => {
     const portal = buildPortalApp({ context: { stage: 'dev', 'aws:cdk:bundling-stacks': [] }, outdir });
     // cdk-nag runs at synthesis: an unacknowledged finding on these grants makes this throw.
     portal.app.synth();
-    resources = Template.fromStack(portal.stateless).toJSON().Resources as Record<string, Resource>;
+    resources = wholeStack(portal.stateless).toJSON().Resources as Record<string, Resource>;
     userPoolId = Object.keys(Template.fromStack(portal.stateful).findResources('AWS::Cognito::UserPool'))[0]!;
   });
 

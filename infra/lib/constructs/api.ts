@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
@@ -8,7 +8,16 @@ import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { CORS, ROUTE_NOT_FOUND, RUNTIME_ENV, USES_NOTHING, type FunctionUses, type RouteDef } from '@portal/shared';
+import {
+  areaOf,
+  CORS,
+  ROUTE_NOT_FOUND,
+  RUNTIME_ENV,
+  USES_NOTHING,
+  type FunctionUses,
+  type RouteArea,
+  type RouteDef,
+} from '@portal/shared';
 import { API_PATH_PREFIX } from './firewall.js';
 import { READ_TRACE_SAMPLE_RATIO } from '../telemetry.js';
 import { logRetentionOf, PortalFunction } from './portal-function.js';
@@ -39,11 +48,18 @@ export const API_STAGE_NAME = API_PATH_PREFIX.slice(1);
 /**
  * The HTTP API: one PortalFunction and one route per manifest entry, the Cognito JWT authorizer on every
  * 'jwt' route and none on 'public' ones. Roles and tenants are checked by the handler wrapper.
+ *
+ * The API, its stage, its authorizer and its routes with their integrations are in the stack of this construct; each
+ * route's function (with its role, policy, log group and invoke permission) is in the nested stack of the route's
+ * area of the manifest, `<Area>Functions` (docs/adr/0048-stacks-by-area.md): one route costs this stack two
+ * resources, and an area's stack grows only with its own routes.
  */
 export class Api extends Construct {
   readonly httpApi: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
   readonly functions: ReadonlyMap<string, PortalFunction>;
+  /** The nested stack of each area that has routes, by area. */
+  readonly areas: ReadonlyMap<RouteArea, NestedStack>;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -100,6 +116,18 @@ export class Api extends Construct {
       userPoolClients: [props.webClient],
     });
 
+    const areas = new Map<RouteArea, NestedStack>();
+    const functionsOf = (area: RouteArea): NestedStack => {
+      let stack = areas.get(area);
+      if (!stack) {
+        stack = new NestedStack(this, `${pascal(area)}Functions`, {
+          description: `Portal de Proveedores (${props.stage}): funciones del área ${area}`,
+        });
+        areas.set(area, stack);
+      }
+      return stack;
+    };
+
     const functions = new Map<string, PortalFunction>();
     const audienceWriters: PortalFunction[] = [];
     // What every API function reads: the wrapper's CORS origins and origin-verify value, the metrics' stage.
@@ -109,7 +137,7 @@ export class Api extends Construct {
       [RUNTIME_ENV.originVerifyToken]: props.originVerifyToken,
     };
     for (const route of props.routes) {
-      const fn = new PortalFunction(this, `${pascal(route.id)}Function`, {
+      const fn = new PortalFunction(functionsOf(areaOf(route)), `${pascal(route.id)}Function`, {
         name: route.id,
         entry: path.join(props.handlersDir, `${route.handler}.ts`),
         description: `${route.method} ${route.path}`,
@@ -123,7 +151,7 @@ export class Api extends Construct {
       const httpRoute = new apigw.HttpRoute(this, `${pascal(route.id)}Route`, {
         httpApi: this.httpApi,
         routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
-        integration: new HttpLambdaIntegration(`${pascal(route.id)}Integration`, fn.function),
+        integration: new AreaLambdaIntegration(`${pascal(route.id)}Integration`, fn),
         authorizer: route.auth === 'jwt' ? authorizer : undefined,
       });
       if (route.auth === 'public') {
@@ -160,7 +188,7 @@ export class Api extends Construct {
     // whose function answers 404 ERROR_ROUTE_NOT_FOUND in the API's error body and headers, as the local gateway
     // does; without it API Gateway would answer `{"message":"Not Found"}` itself. It touches nothing, so it is bound
     // to nothing (no table, bucket or queue).
-    const notFound = new PortalFunction(this, `${pascal(ROUTE_NOT_FOUND.id)}Function`, {
+    const notFound = new PortalFunction(functionsOf('platform'), `${pascal(ROUTE_NOT_FOUND.id)}Function`, {
       name: ROUTE_NOT_FOUND.id,
       entry: path.join(props.handlersDir, `${ROUTE_NOT_FOUND.handler}.ts`),
       description: 'ANY $default: 404 ERROR_ROUTE_NOT_FOUND',
@@ -173,7 +201,7 @@ export class Api extends Construct {
     const defaultRoute = new apigw.HttpRoute(this, 'DefaultRoute', {
       httpApi: this.httpApi,
       routeKey: apigw.HttpRouteKey.DEFAULT,
-      integration: new HttpLambdaIntegration('DefaultIntegration', notFound.function),
+      integration: new AreaLambdaIntegration('DefaultIntegration', notFound),
     });
     Validations.of(defaultRoute).acknowledge({
       id: 'AwsSolutions-APIG4',
@@ -182,11 +210,39 @@ export class Api extends Construct {
     });
     functions.set(ROUTE_NOT_FOUND.id, notFound);
     this.functions = functions;
+    this.areas = areas;
   }
 
   /** Base URL of the API's stage on API Gateway, without a trailing slash (callers use CloudFront's /api). */
   get url(): string {
     return `${this.httpApi.apiEndpoint}/${API_STAGE_NAME}`;
+  }
+}
+
+/**
+ * A Lambda proxy integration whose invoke permission lives beside the function, in its area's stack, not beside the
+ * route: the permission is one resource per route, and the route's stack is the one with the least room.
+ */
+class AreaLambdaIntegration extends HttpLambdaIntegration {
+  constructor(
+    private readonly integrationId: string,
+    private readonly target: PortalFunction,
+  ) {
+    super(integrationId, target.function);
+  }
+
+  protected override completeBind(options: apigw.HttpRouteIntegrationBindOptions): void {
+    const route = options.route;
+    this.target.function.addPermission(`${this.integrationId}-Permission`, {
+      scope: this.target,
+      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      // Only this route of this API invokes the function (any stage and method: the route key fixes the method).
+      sourceArn: Stack.of(route).formatArn({
+        service: 'execute-api',
+        resource: route.httpApi.apiId,
+        resourceName: `*/*${route.path ?? ''}`,
+      }),
+    });
   }
 }
 
