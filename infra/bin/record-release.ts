@@ -1,35 +1,26 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { APP_VERSION } from '@portal/shared';
-import { buildPortalApp } from '../lib/app.js';
-import { ROOT_DIR } from '../local/config.js';
+import { RELEASE_STAGES, RELEASES_DIR } from '../lib/releases.js';
+import { synthesizeOffline } from '../lib/offline-synth.js';
 
 /**
  * `npm run release:record`: keeps the templates of this release, stage by stage, in infra/releases/<version>/, as
- * what a stage deployed from this version runs. The deploy rehearsal compares the next version's synthesis with them
- * (docs/deploying.md), so that a reviewer reads what its deploy would change and a stateful resource is never
- * replaced unseen. Synthesized as the infra tests do: offline, without bundling the functions (their code changes
- * at every deploy; the templates are what is reviewed).
+ * what a stage deployed from this version runs. The deploy rehearsal (`npm run release:rehearse`) compares the next
+ * version's synthesis with them (docs/deploying.md), so that a reviewer reads what its deploy would change and a
+ * stateful resource is never replaced unseen.
  */
-const STAGES = ['dev', 'prod'] as const;
-const releaseDir = path.join(ROOT_DIR, 'infra/releases', APP_VERSION);
+const releaseDir = path.join(RELEASES_DIR, APP_VERSION);
 
 // Written beside the record and swapped in at the end: a synthesis that fails keeps the version's earlier record.
 const next = `${releaseDir}.next`;
 rmSync(next, { recursive: true, force: true });
-for (const stage of STAGES) {
-  const outdir = mkdtempSync(path.join(os.tmpdir(), `portal-release-${stage}-`));
-  try {
-    buildPortalApp({ context: { stage, 'aws:cdk:bundling-stacks': [] }, outdir, nag: false }).app.synth();
-    const target = path.join(next, stage);
-    mkdirSync(target, { recursive: true });
-    const templates = readdirSync(outdir).filter((file) => file.endsWith('.template.json'));
-    for (const file of templates) cpSync(path.join(outdir, file), path.join(target, file));
-    console.log(`Versión ${APP_VERSION}, etapa ${stage}: ${templates.length} plantillas`);
-  } finally {
-    rmSync(outdir, { recursive: true, force: true });
-  }
+for (const stage of RELEASE_STAGES) {
+  const templates = synthesizeOffline(stage);
+  const target = path.join(next, stage);
+  mkdirSync(target, { recursive: true });
+  for (const { file, body } of templates) writeFileSync(path.join(target, file), body);
+  console.log(`Versión ${APP_VERSION}, etapa ${stage}: ${templates.length} plantillas`);
 }
 writeFileSync(
   path.join(next, 'README.md'),
