@@ -71,7 +71,10 @@ describe('smoke test on a broken stage', () => {
     }),
     '/api/healthcheck': json(200, { status: 'ok', version: '9.9.9', time: '2026-12-03T00:00:00Z' }),
     '/api/openapi.json': json(200, {
-      paths: Object.fromEntries(ROUTES.map((route) => [route.path, { [route.method.toLowerCase()]: {} }])),
+      paths: ROUTES.reduce<Record<string, Record<string, object>>>(
+        (paths, route) => ({ ...paths, [route.path]: { ...paths[route.path], [route.method.toLowerCase()]: {} } }),
+        {},
+      ),
     }),
     '/api/users/me': json(401, { message: 'Unauthorized' }),
     '/sa-east-1_Pool/.well-known/openid-configuration': json(200, { issuer: `${base}/sa-east-1_Pool` }),
