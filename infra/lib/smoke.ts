@@ -49,8 +49,9 @@ export async function smokeTest(siteUrl: string, options: SmokeOptions = {}): Pr
     try {
       return await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      throw new Error(`${url} no responde (${cause})`);
+      // fetch's own error says only "fetch failed"; its cause says why (ECONNREFUSED, ENOTFOUND, a timeout...).
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new Error(`${url} no responde (${cause?.code ?? cause?.message ?? (error as Error).message})`);
     }
   };
   const expectStatus = (response: Response, status: number, url: string) => {
