@@ -4,7 +4,18 @@ import path from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wholeStack } from './whole-stack.js';
-import { QUEUES, ROUTE_NOT_FOUND, ROUTES, RUNTIME_ENV, SCHEDULES, TABLE, type ScheduleDef } from '@portal/shared';
+import {
+  areaOf,
+  QUEUES,
+  ROUTE_NOT_FOUND,
+  ROUTES,
+  RUNTIME_ENV,
+  SCHEDULES,
+  TABLE,
+  type RouteArea,
+  type ScheduleDef,
+} from '@portal/shared';
+import type { Stack } from 'aws-cdk-lib';
 import { buildPortalApp, stackNames, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 import { resolveStageConfig } from '../../infra/lib/stage-config.js';
@@ -77,6 +88,37 @@ describe('CDK app, stage dev', () => {
     expect(others).toEqual([...deploymentHandlers]);
     expect(others).toHaveLength(1);
     expect(functions).toHaveLength(tagValues.length + 1);
+  });
+
+  it("puts each route's function, role and invoke permission in its area's stack, the workers and jobs in Background", () => {
+    const tagsIn = (stack: Stack) =>
+      Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function') as Resources)
+        .map((fn) => tagOf(fn, PORTAL_FUNCTION_TAG))
+        .sort();
+    const byArea = new Map<string, string[]>();
+    for (const route of ROUTES) byArea.set(areaOf(route), [...(byArea.get(areaOf(route)) ?? []), route.id]);
+    byArea.get('platform')!.push(ROUTE_NOT_FOUND.id);
+    expect([...portal.stateless.api.areas.keys()].sort()).toEqual([...byArea.keys()].sort());
+    for (const [area, ids] of byArea) {
+      const stack = portal.stateless.api.areas.get(area as RouteArea)!;
+      expect(tagsIn(stack), area).toEqual(ids.sort());
+      // Its role and the API Gateway permission of each function beside it: the parent keeps a route and its
+      // integration.
+      const template = Template.fromStack(stack);
+      const own = template.toJSON().Resources as Resources;
+      for (const fn of Object.values(template.findResources('AWS::Lambda::Function') as Resources)) {
+        expect(own[referencedId(fn.Properties!.Role)!]?.Type).toBe('AWS::IAM::Role');
+      }
+      const permissions = template.findResources('AWS::Lambda::Permission');
+      expect(Object.keys(permissions), area).toHaveLength(ids.length);
+    }
+    const workers = Object.values(QUEUES).flatMap((def) => (def.consumer ? [`worker-${def.consumer}`] : []));
+    const jobs = Object.values(SCHEDULES).map((def) => `job-${def.handler}`);
+    expect(tagsIn(portal.stateless.background)).toEqual([...workers, ...jobs].sort());
+    const parent = Template.fromStack(portal.stateless).toJSON().Resources as Resources;
+    const parentTypes = Object.values(parent).map((resource) => resource.Type);
+    expect(parentTypes.filter((type) => type === 'AWS::Lambda::Permission')).toHaveLength(0);
+    expect(parentTypes.filter((type) => type === 'AWS::ApiGatewayV2::Route')).toHaveLength(ROUTES.length + 1);
   });
 
   it('gives the stateful stack only the PreTokenGeneration trigger, wired to the user pool', () => {
