@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeOffline, type StageTemplate } from '../../infra/lib/offline-synth.js';
 import { overBudget, statefulLosses, summaryOf, TEMPLATE_LIMITS } from '../../infra/lib/release-check.js';
@@ -104,5 +107,20 @@ describe('the rehearsal checks', () => {
     expect(overBudget([{ stack: 'Portal-x-Stateless/Api/InvoicesFunctions', body: large }])).toEqual([
       `La pila Portal-x-Stateless/Api/InvoicesFunctions pasa el 70 % de CloudFormation: ${large.length} bytes (límite ${TEMPLATE_LIMITS.bytes})`,
     ]);
+  });
+});
+
+describe('the release records', () => {
+  it('are read newest last by version number, and a version without a record is refused by name', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-releases-'));
+    try {
+      for (const version of ['1.0.9', '1.0.10', '0.9.0', '1.0.10.next', 'notas']) fs.mkdirSync(path.join(dir, version));
+      expect(recordedReleases(dir)).toEqual(['0.9.0', '1.0.9', '1.0.10']);
+      expect(() => readRelease('1.0.9', 'prod', [], dir)).toThrow(
+        /La versión 1.0.9 no tiene plantillas de la etapa prod/,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
