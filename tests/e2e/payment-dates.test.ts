@@ -84,13 +84,14 @@ describe('when a supplier is paid', () => {
       await filter.getByRole('textbox', { name: 'Desde' }).fill(day);
       await filter.getByRole('textbox', { name: 'Hasta' }).fill(day);
 
-      // Assess: the URL holds the range, the demo invoice is listed and every row is due that day
+      // Assess: the URL holds the range, the applied filter names it (the list renders it once it read the new URL,
+      // a moment after the address changed), the demo invoice is listed and every row is due that day
       await page.waitForURL((url) => url.searchParams.get('dueTo') === invoice.payment!.expectedPaymentDate);
+      await expect.poll(() => page.getByText(`Vence entre ${day} y ${day}`).count()).toBe(1);
       await invoiceRow(page, invoice.id).waitFor({ timeout: 30_000 });
       await expect
         .poll(async () => [...new Set(await page.getByTestId('invoice-expected-payment').allInnerTexts())])
         .toEqual([day]);
-      expect(await page.getByText(`Vence entre ${day} y ${day}`).count()).toBe(1);
     });
   });
 
