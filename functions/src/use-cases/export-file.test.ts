@@ -103,6 +103,12 @@ describe('the file of an export', () => {
 
   it('formula starters are neutralized in every text cell of a CSV', () => {
     for (const start of ['=', '+', '-', '@']) expect(csvField('text', `${start}1+1`)).toBe(`'${start}1+1`);
+    // After leading spaces (ASCII, no-break, ideographic) and in full-width form, as a spreadsheet may read them.
+    for (const start of [' =', '  +', '\u00a0-', '\u3000@', '＝', '＋', '－', '＠', ' ＝', '\n=']) {
+      expect(csvField('text', `${start}1+1`)).toMatch(/^"?'/);
+    }
+    // Text that merely contains them, or starts with a space before a letter, is written as it is.
+    for (const text of [' Juan Pérez', 'A=B', 'Ñandú＋', '20100070970']) expect(csvField('text', text)).toBe(text);
     expect(csvField('money', -5)).toBe('-5.00');
   });
 

@@ -131,8 +131,12 @@ function csvDate(kind: 'date' | 'datetime', value: string): string {
   return kind === 'date' ? day : `${day} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}`;
 }
 
-/** What starts a formula in Excel, LibreOffice or Sheets (CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * What starts a formula in Excel, LibreOffice or Sheets (CSV injection, OWASP's list): `= + - @`, a tab or a carriage
+ * return; also after leading spaces (a spreadsheet may trim them before it reads the cell), and in their full-width
+ * forms `＝ ＋ － ＠`, which an import with width folding (Excel's East Asian settings, Sheets) reads as the ASCII ones.
+ */
+const FORMULA_START = /^[\p{Zs}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r\n]/u;
 
 export function csvField(kind: CellKind, value: CellValue): string {
   if (value === null || value === '') return '';
