@@ -47,6 +47,12 @@ export const InboundMailMessage = z.object({
   bucket: z.string().check(z.minLength(1)),
   key: z.string().check(z.startsWith(INBOUND_MAIL.prefix)),
   recipients: z.array(z.string().check(z.maxLength(320))).check(z.minLength(1), z.maxLength(50)),
+  /**
+   * The envelope's sender (SMTP MAIL FROM, SES's `mail.source`): '' for the null reverse path of a bounce; absent in a
+   * message queued before it was recorded. The intake takes a message whose envelope sender is not its From only when
+   * both are addresses of the same supplier (docs/adr/0035-mail-intake.md).
+   */
+  envelopeSender: z.optional(z.string().check(z.maxLength(320))),
   verdicts: z.object({
     spf: MailVerdict,
     dkim: MailVerdict,

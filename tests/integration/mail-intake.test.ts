@@ -140,6 +140,24 @@ describe('invoices by e-mail, over SMTP', () => {
     expect((await invoiceOf(supplier, document.invoiceId)).status).toBe(404);
   });
 
+  it("a supplier's signed e-mail relayed under another envelope sender is answered and not registered", async () => {
+    const supplier = await inviteSupplier();
+    const document = factura(supplier);
+    const subject = `Reenviado ${document.base}`;
+    const relay = `rebotes+${document.base.toLowerCase()}@listas.example.com`;
+    const { messageId } = await sendMail({
+      from: supplier.email,
+      envelopeFrom: relay,
+      toCompany: CLIENTS[0]!.taxId,
+      subject,
+      attachments: [{ filename: `${document.base}.xml`, content: document.xml, contentType: 'application/xml' }],
+    });
+    const answer = await answerWith(supplier.email, subject);
+    expect(answer.text).toContain(`lo envió ${relay}, que no es una dirección de su empresa`);
+    expect(await rawMessageStored(messageId)).toBe(false);
+    expect((await invoiceOf(supplier, document.invoiceId)).status).toBe(404);
+  });
+
   it('more refused e-mails than the hour allows from one sender: the answers stop', async () => {
     const stranger = freshSender();
     const sent = [];

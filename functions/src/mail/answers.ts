@@ -11,6 +11,8 @@ export type DocumentResult =
 /** Why a whole message was not taken: what its answer says to do. */
 export type MessageRefusal =
   | { readonly kind: 'UNKNOWN_SENDER' }
+  /** The envelope's sender is not the From, nor another address of the same supplier. */
+  | { readonly kind: 'SENDER_MISMATCH'; readonly envelope: string }
   | { readonly kind: 'UNKNOWN_ADDRESS' }
   | { readonly kind: 'FILES'; readonly reason: MailRefusedError['reason']; readonly detail: string };
 
@@ -106,6 +108,13 @@ export function refusalAnswer(options: {
         `proveedor del Portal de Proveedores.\n\nQué hacer: envíe el correo desde la dirección de su cuenta del portal, ` +
         `o cargue el XML en el portal${portal} con «Cargar XML». Si su empresa aún no tiene cuenta, pida el alta al ` +
         `área de cuentas por pagar de la empresa a la que factura.`;
+      break;
+    case 'SENDER_MISMATCH':
+      body =
+        `No registramos los comprobantes de su correo: llegó a nombre de ${options.to}, pero lo envió ` +
+        `${refusal.envelope}, que no es una dirección de su empresa en el Portal de Proveedores.\n\nQué hacer: ` +
+        `envíelo directamente desde la dirección de su cuenta del portal, sin servicios de reenvío ni listas de ` +
+        `distribución, o cargue el XML en el portal${portal} con «Cargar XML».`;
       break;
     case 'UNKNOWN_ADDRESS':
       body =

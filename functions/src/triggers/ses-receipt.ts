@@ -34,6 +34,7 @@ export async function receive(
       bucket,
       key: `${INBOUND_MAIL.prefix}${mail.messageId}`,
       recipients: receipt.recipients,
+      envelopeSender: mail.source ?? '',
       verdicts: verdictsFromSes(receipt, mail),
     });
     logger.info('Inbound e-mail received', { messageId: message.messageId, verdicts: message.verdicts });

@@ -237,6 +237,47 @@ describe('invoices by e-mail', () => {
     expect(h.objects.size).toBe(0);
   });
 
+  describe('an envelope sender other than the From', () => {
+    const COLLEAGUE: SenderAccount = { ...SENDER, userId: 'user-2', email: 'tesoreria@proveedor.pe' };
+    const STRANGER: SenderAccount = { ...SENDER, userId: 'user-3', email: 'ventas@otro.pe', taxIds: ['20512345678'] };
+    const attachments = [{ filename: 'F001-40.xml', content: xml('F001-40') }];
+
+    it('is taken when it is another address of the same supplier, or the same address in other case', async () => {
+      const h = harness({ senders: [SENDER, COLLEAGUE] });
+      const raw = await mime({ attachments });
+      expect((await h.deliver(raw, { envelopeSender: COLLEAGUE.email })).outcome).toBe('REGISTERED');
+      expect(h.registered[0]!.caller.email).toBe(SENDER.email);
+      const again = await mime({ attachments: [{ filename: 'F001-41.xml', content: xml('F001-41') }] });
+      expect((await h.deliver(again, { envelopeSender: 'FACTURACION@Proveedor.pe' })).outcome).toBe('REGISTERED');
+    });
+
+    it('is refused with an answer naming it when it is no address of the supplier: nothing registered', async () => {
+      const h = harness({ senders: [SENDER, STRANGER] });
+      const raw = await mime({ attachments });
+      for (const envelope of ['bounces+x@listas.example.com', STRANGER.email]) {
+        expect((await h.deliver(raw, { envelopeSender: envelope })).outcome).toBe('SENDER_MISMATCH');
+        expect(h.sent.at(-1)!.to).toBe(SENDER.email);
+        expect(h.sent.at(-1)!.text).toContain(`lo envió ${envelope}, que no es una dirección de su empresa`);
+      }
+      expect(h.registered).toEqual([]);
+      expect(h.feed).toEqual([]);
+      expect(h.objects.size).toBe(0);
+    });
+
+    it('drops a bounce (no envelope sender) without answering it', async () => {
+      const h = harness();
+      const raw = await mime({ attachments });
+      expect((await h.deliver(raw, { envelopeSender: '' })).outcome).toBe('SENDER_MISMATCH');
+      expect(h.registered).toEqual([]);
+      expect(h.sent).toEqual([]);
+    });
+
+    it('is not asked of a message queued before the envelope was recorded', async () => {
+      const h = harness();
+      expect((await h.deliver(await mime({ attachments }))).outcome).toBe('REGISTERED');
+    });
+  });
+
   it('drops unauthenticated mail without an answer, even from a registered address', async () => {
     const h = harness({ authenticatedDomain: null });
     const raw = await mime({ attachments: [{ filename: 'F1.xml', content: xml('F001-1') }] });

@@ -37,7 +37,13 @@ export interface ProcessedMail {
 }
 
 export type MailOutcome =
-  'REGISTERED' | 'UNAUTHENTICATED' | 'UNKNOWN_SENDER' | 'UNKNOWN_ADDRESS' | 'REFUSED_FILES' | 'RATE_LIMITED';
+  | 'REGISTERED'
+  | 'UNAUTHENTICATED'
+  | 'UNKNOWN_SENDER'
+  | 'SENDER_MISMATCH'
+  | 'UNKNOWN_ADDRESS'
+  | 'REFUSED_FILES'
+  | 'RATE_LIMITED';
 
 export interface InboundMailDeps {
   /** The raw messages under inbound-mail/ (null: already deleted). */
@@ -221,6 +227,18 @@ export function makeInboundMail(deps: InboundMailDeps) {
       const sender = await deps.senders.find(from!);
       if (!sender || sender.taxIds.length === 0) {
         return refuse(message, from!, read.subject, 'UNKNOWN_SENDER', { kind: 'UNKNOWN_SENDER' });
+      }
+      const envelope = message.envelopeSender;
+      if (envelope !== undefined && envelope.toLowerCase() !== from!.toLowerCase()) {
+        // A bounce (null reverse path) is never answered (RFC 3834 §2): it would answer a mail system, not a person.
+        if (envelope === '') {
+          deps.log.warn('Inbound e-mail dropped: it has no envelope sender', { messageId: message.messageId, from });
+          return record(message, 'SENDER_MISMATCH', null);
+        }
+        const relayed = await deps.senders.find(envelope);
+        if (!relayed || !relayed.taxIds.some((taxId) => sender.taxIds.includes(taxId))) {
+          return refuse(message, from!, read.subject, 'SENDER_MISMATCH', { kind: 'SENDER_MISMATCH', envelope });
+        }
       }
       const company = await companyOf(message.recipients);
       if (!company) return refuse(message, from!, read.subject, 'UNKNOWN_ADDRESS', { kind: 'UNKNOWN_ADDRESS' });

@@ -62,6 +62,7 @@ export async function startSmtpServer(options: {
       bucket: options.bucket,
       key,
       recipients: envelope.rcptTo.map((recipient) => recipient.address),
+      envelopeSender: mailFrom,
       verdicts,
     };
     await options.sqs.send(
