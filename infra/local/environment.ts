@@ -59,8 +59,8 @@ export function localEnvironment(inputs: LocalEnvironmentInputs): Record<string,
     [RUNTIME_ENV.s3ForcePathStyle]: 'true',
     [RUNTIME_ENV.adminGroupName]: inputs.adminGroupName,
     [RUNTIME_ENV.emailSender]: 'Portal de Proveedores <no-responder@proveedores.local>',
-    // A disabled account is refused within a second here (60 s in AWS), so that tests need not wait a minute.
-    [RUNTIME_ENV.disabledUsersTtlSeconds]: inherited[RUNTIME_ENV.disabledUsersTtlSeconds] ?? '1',
+    // A disabled account or a revoked API client is refused on its next call, as in AWS (TTL 0).
+    [RUNTIME_ENV.disabledUsersTtlSeconds]: inherited[RUNTIME_ENV.disabledUsersTtlSeconds] ?? '0',
     // An API client's calls per minute (120 in AWS): a test reaches the limit with few calls.
     [RUNTIME_ENV.apiClientRateLimit]: inherited[RUNTIME_ENV.apiClientRateLimit] ?? '60',
     // API clients ask the local Cognito front for their tokens (client credentials), as they ask the pool's domain in AWS.

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { PortalError } from '@portal/shared';
-import { disabledUsersTtlMs, makeDisabledUsers } from './disabled-users.js';
+import { disabledUsersTtlMs, makeDisabledUsers, revokedApiClient } from './disabled-users.js';
 
 /** A table holding the list, a clock the test moves, and a count of the reads. */
 function setup(ttlMs = 60_000) {
   let now = 1_000_000;
-  const table = { users: new Set<string>(), reads: 0, fail: false };
+  const table = { users: new Set<string>(), reads: 0, fail: false, consistent: [] as boolean[] };
   const disabledUsers = makeDisabledUsers({
-    read: async () => {
+    read: async ({ consistent }) => {
       table.reads++;
+      table.consistent.push(consistent);
       if (table.fail) throw new Error('DynamoDB unavailable');
       return new Set(table.users);
     },
@@ -16,7 +17,7 @@ function setup(ttlMs = 60_000) {
     now: () => now,
   });
   const refusal = (name: string) =>
-    disabledUsers.assertEnabled(name).then(
+    disabledUsers.assertEnabled([name]).then(
       () => null,
       (error: unknown) => (error instanceof PortalError ? { status: error.statusCode, code: error.code } : error),
     );
@@ -57,7 +58,7 @@ describe('the cache of disabled accounts', () => {
 
   it('sends one read for calls arriving together', async () => {
     const { table, disabledUsers } = setup();
-    await Promise.all(Array.from({ length: 20 }, () => disabledUsers.assertEnabled('beto-sub')));
+    await Promise.all(Array.from({ length: 20 }, () => disabledUsers.assertEnabled(['beto-sub'])));
     expect(table.reads).toBe(1);
   });
 
@@ -72,22 +73,35 @@ describe('the cache of disabled accounts', () => {
     expect(table.reads).toBe(2);
   });
 
-  it('reads on every call with a TTL of 0', async () => {
-    const { table, refusal } = setup(0);
-    await refusal('ana-sub');
-    await refusal('ana-sub');
-    expect(table.reads).toBe(2);
+  it('with a TTL of 0, every call reads for itself, strongly consistent, and sees a disable just before it', async () => {
+    const { table, refusal, disabledUsers } = setup(0);
+    expect(await refusal('ana-sub')).toBeNull();
+    table.users.add('ana-sub');
+    expect(await refusal('ana-sub')).toEqual({ status: 403, code: 'ERROR_USER_DISABLED' });
+    // Calls at once share no read: one that began before a write would not see it.
+    await Promise.all(Array.from({ length: 5 }, () => disabledUsers.assertEnabled(['beto-sub'])));
+    expect(table.reads).toBe(7);
+    expect(new Set(table.consistent)).toEqual(new Set([true]));
+  });
+
+  it("answers with the caller's refusal when it gives one: a revoked API client's 401", async () => {
+    const { table, disabledUsers } = setup(0);
+    table.users.add('client-1');
+    await expect(disabledUsers.assertEnabled(['client-1'], revokedApiClient)).rejects.toMatchObject({
+      statusCode: 401,
+      code: 'ERROR_API_CLIENT_REVOKED',
+    });
   });
 });
 
 describe('the TTL the environment sets', () => {
-  it('is 60 s unless a number of seconds from 0 to 60 is given', () => {
-    expect(disabledUsersTtlMs(undefined)).toBe(60_000);
-    expect(disabledUsersTtlMs('')).toBe(60_000);
+  it('is 0 (every call reads) unless a number of seconds from 0 to 60 is given', () => {
+    expect(disabledUsersTtlMs(undefined)).toBe(0);
+    expect(disabledUsersTtlMs('')).toBe(0);
     expect(disabledUsersTtlMs('1')).toBe(1_000);
-    expect(disabledUsersTtlMs('0')).toBe(0);
-    expect(disabledUsersTtlMs('3600')).toBe(60_000);
-    expect(disabledUsersTtlMs('-5')).toBe(60_000);
-    expect(disabledUsersTtlMs('soon')).toBe(60_000);
+    expect(disabledUsersTtlMs('60')).toBe(60_000);
+    expect(disabledUsersTtlMs('3600')).toBe(0);
+    expect(disabledUsersTtlMs('-5')).toBe(0);
+    expect(disabledUsersTtlMs('soon')).toBe(0);
   });
 });

@@ -8,13 +8,14 @@ import { keys } from '@portal/shared';
  */
 export const DISABLED_USERS_ATTRIBUTE = 'userIds';
 
-/** Reads the set; an absent item or attribute is an empty set. One eventually consistent GetItem. */
+/** Reads the set; an absent item or attribute is an empty set. One GetItem, strongly consistent when asked. */
 export function makeDisabledUsersReader(db: Pick<DynamoDBDocumentClient, 'send'>, table: string) {
-  return async (): Promise<ReadonlySet<string>> => {
+  return async (options: { readonly consistent: boolean } = { consistent: true }): Promise<ReadonlySet<string>> => {
     const { Item } = await db.send(
       new GetCommand({
         TableName: table,
         Key: keys.disabledUsers,
+        ConsistentRead: options.consistent,
         ProjectionExpression: '#ids',
         ExpressionAttributeNames: { '#ids': DISABLED_USERS_ATTRIBUTE },
       }),

@@ -211,6 +211,8 @@ export const USER_ADMIN_ERROR_MESSAGES = {
   ERROR_API_CLIENT_UNKNOWN_SUPPLIER:
     'El RUC {ruc} no pertenece a ningún proveedor del portal: cree primero la cuenta del proveedor.',
   ERROR_API_CLIENT_ALREADY_REVOKED: 'El cliente de API ya fue revocado.',
+  ERROR_API_CLIENT_REVOKED:
+    'Las credenciales de este cliente de API fueron revocadas. Pida un cliente nuevo al administrador del portal.',
   ERROR_API_CLIENT_ROUTE_NOT_ALLOWED: 'Los clientes de API no pueden usar esta operación del portal.',
   ERROR_API_CLIENT_SCOPE_MISSING: 'El token del cliente de API no tiene el alcance «{scope}» que pide esta operación.',
   ERROR_API_CLIENT_HEADER:

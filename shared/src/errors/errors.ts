@@ -35,8 +35,8 @@ export class BadRequestError extends PortalError {
 }
 
 export class UnauthorizedError extends PortalError {
-  constructor() {
-    super(401, 'ERROR_UNAUTHORIZED');
+  constructor(code: ErrorCode = 'ERROR_UNAUTHORIZED') {
+    super(401, code);
   }
 }
 
