@@ -307,6 +307,44 @@ describe('Cargar ZIP on the local stage', () => {
     expect(await countListed(token, [good.invoiceId, bombed.invoiceId])).toBe(0);
   }, 300_000);
 
+  it('refuses three zips that lie about an entry in a row, each whole and at once, and takes the next zip', async () => {
+    const token = await supplierToken();
+    const kept: string[] = [];
+    for (let lie = 0; lie < 3; lie++) {
+      const documents = correlatives(3).map((correlative) => ublFactura(correlative));
+      kept.push(...documents.map((document) => document.invoiceId));
+      const zip = await zipOf(
+        documents.flatMap((document): Entry[] => [
+          [`${baseOf(document.invoiceId)}.xml`, document.bytes],
+          [`${baseOf(document.invoiceId)}.pdf`, MINIMAL_PDF],
+        ]),
+      );
+      // The last XML's central directory record declares 10 bytes: only inflating it shows the lie.
+      const name = Buffer.from(`${baseOf(documents[2]!.invoiceId)}.xml`);
+      const record = zip.lastIndexOf(name) - 46;
+      expect(zip.readUInt32LE(record)).toBe(0x02014b50);
+      zip.writeUInt32LE(10, record + 24);
+      const { key, batch } = await submit(token, zip, `mentiroso-${lie}.zip`);
+      const refused = await ended(token, batch.id);
+      expect(refused).toMatchObject({ status: 'REFUSED', error: { code: 'ERROR_ZIP_ENTRY_CORRUPT' } });
+      expect(refused.error?.message).toContain('no se registró ningún comprobante del ZIP');
+      expect(refused.results.items).toEqual([]);
+      expect(await exists(key)).toBe(false);
+    }
+    expect(await countListed(token, kept)).toBe(0);
+
+    // Refused batches hold no slot of the supplier's batches at once: the next zip is taken and done.
+    const [correlative] = correlatives(1);
+    const good = ublFactura(correlative!);
+    const zip = await zipOf([
+      [`${baseOf(good.invoiceId)}.xml`, good.bytes],
+      [`${baseOf(good.invoiceId)}.pdf`, MINIMAL_PDF],
+    ]);
+    const { batch } = await submit(token, zip, 'bueno.zip');
+    expect((await ended(token, batch.id)).status).toBe('DONE');
+    registered.push(good.invoiceId);
+  }, 300_000);
+
   it('refuses at once an upload that is no zip, and shows a batch to its uploader only', async () => {
     const token = await supplierToken();
     const notZip = await uploadAs(token, 'INVOICE_PDF', MINIMAL_PDF, 'application/pdf', 'lote.pdf');

@@ -321,29 +321,51 @@ describe('a corrupt zip', () => {
     expect((await refusal(openZipDocuments({ path: '/nonexistent/lote.zip' }))).code).toBe('ERROR_ZIP_INVALID');
   });
 
-  it('stops an entry that inflates past its declared size', async () => {
-    const content = xml(base(1)).repeat(200);
-    const zip = await zipOf([[`${base(1)}.xml`, content]]);
-    const record = centralRecord(zip, `${base(1)}.xml`);
+  it('refuses, before any document is read, an entry that inflates past its declared size', async () => {
+    const content = xml(base(2)).repeat(200);
+    // The lie is in the last document: the first two are sound, and still none of them is given.
+    const zip = await zipOf([
+      [`${base(1)}.xml`, xml(base(1))],
+      [`${base(1)}.pdf`, pdf(base(1))],
+      [`${base(2)}.xml`, content],
+    ]);
+    const record = centralRecord(zip, `${base(2)}.xml`);
     zip.writeUInt32LE(100, record + 24);
     const open = vi.spyOn(yauzl, 'fromBufferPromise');
-    const documents = await openZipDocuments(zip);
+    const error = await refusal(openZipDocuments(zip));
     // yauzl's own guard, which ends the inflating stream at the declared size, is on.
     expect(open).toHaveBeenCalledWith(zip, expect.objectContaining({ validateEntrySizes: true }));
-    const error = await refusal(
-      (async () => {
-        for await (const document of documents) expect(document).toBeUndefined();
-      })(),
+    expect(error.code).toBe('ERROR_ZIP_ENTRY_CORRUPT');
+    expect(error.message).toBe(
+      `El archivo «${base(2)}.xml» del ZIP está dañado (tiene más datos de los que declara): no se registró ningún ` +
+        'comprobante del ZIP. Vuelva a generar el ZIP y cárguelo de nuevo.',
     );
-    expect(error.code).toBe('ERROR_ZIP_INVALID');
   });
 
-  it('refuses an entry whose bytes do not match its CRC-32', async () => {
+  it('refuses an entry shorter than it declares, or whose bytes do not match its CRC-32', async () => {
+    const short = await zipOf([[`${base(1)}.xml`, xml(base(1))]]);
+    short.writeUInt32LE(xml(base(1)).length + 50, centralRecord(short, `${base(1)}.xml`) + 24);
+    const shortError = await refusal(openZipDocuments(short));
+    expect(shortError.code).toBe('ERROR_ZIP_ENTRY_CORRUPT');
+    expect(shortError.message).toMatch(/tiene menos datos de los que declara/);
+
     const zip = await zipOf([[`${base(1)}.xml`, xml(base(1)), { compress: false }]]);
     const at = zip.indexOf('<cbc:ID>');
     zip[at + 1] = 'X'.charCodeAt(0);
-    const documents = await openZipDocuments(zip);
-    const iterator = documents[Symbol.asyncIterator]();
-    expect((await refusal(iterator.next())).code).toBe('ERROR_ZIP_INVALID');
+    const error = await refusal(openZipDocuments(zip));
+    expect(error.code).toBe('ERROR_ZIP_ENTRY_CORRUPT');
+    expect(error.message).toMatch(/su suma de control CRC-32 no coincide/);
+  });
+
+  it('refuses a broken deflate stream', async () => {
+    const zip = await zipOf([[`${base(1)}.xml`, xml(base(1)).repeat(50)]]);
+    // The compressed data starts after the local header (30 bytes) and the name.
+    const data = 30 + `${base(1)}.xml`.length;
+    zip.fill(0xff, data, data + 16);
+    const error = await refusal(openZipDocuments(zip));
+    expect(error.code).toBe('ERROR_ZIP_ENTRY_CORRUPT');
+    expect(error.message).toMatch(
+      /dañado \((sus datos comprimidos están dañados|su suma de control CRC-32 no coincide)\)/,
+    );
   });
 });

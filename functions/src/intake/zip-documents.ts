@@ -7,8 +7,10 @@ import { UPLOAD_LIMITS } from '../use-cases/uploads.js';
 /**
  * A zip of many documents (issue 24): each XML with its PDF by the same base name, optionally SUNAT's CDR as
  * R-<base>.xml or R-<base>.zip. The zip's central directory is checked whole before a single byte is inflated
- * (docs/adr/0033-zip-intake.md); then the documents are read one at a time, so a worker holds one document's
- * files in memory however many the zip has.
+ * (docs/adr/0033-zip-intake.md), then every entry is inflated once and thrown away, to check that its data is what
+ * the directory declares (its size and CRC-32): a zip that lies is refused before any of its documents is registered.
+ * Only then are the documents read, one at a time, so a worker holds one document's files in memory however many
+ * the zip has.
  */
 
 const MB = 1024 * 1024;
@@ -98,9 +100,11 @@ interface Group {
 }
 
 /**
- * Opens a zip and checks its central directory whole: refused with a ZipRefusedError (ERROR_ZIP_*) for too
- * many entries or documents, too large, a suspicious compression ratio, unsafe or duplicate names, encrypted
- * entries, zips other than a CDR, unknown file types. Nothing is inflated until the documents are iterated.
+ * Opens a zip and checks it whole: refused with a ZipRefusedError (ERROR_ZIP_*) for too many entries or documents,
+ * too large, a suspicious compression ratio, unsafe or duplicate names, encrypted entries, zips other than a CDR,
+ * unknown file types (its central directory, before anything is inflated), and for an entry whose data is not what
+ * the directory declares (ERROR_ZIP_ENTRY_CORRUPT: inflated past or short of its size, a CRC-32 that differs, a
+ * broken deflate stream).
  */
 export async function openZipDocuments(
   source: ZipSource,
@@ -125,6 +129,7 @@ export async function openZipDocuments(
     if (documentCount > limits.maxDocuments) {
       throw refuse('ERROR_ZIP_TOO_MANY_DOCUMENTS', { count: documentCount, limit: limits.maxDocuments });
     }
+    for (const entry of entries) await verifyEntry(zip, entry);
     let iterated = false;
     return {
       documentCount,
@@ -343,6 +348,39 @@ function groupDocuments(entries: Classified[]): Group[] {
     else group.cdrs.push(file);
   }
   return [...groups.values()];
+}
+
+/**
+ * Inflates one entry to nothing, checking it is what the central directory declares: its size (never past it: the
+ * stream stops there) and its CRC-32.
+ */
+async function verifyEntry(zip: yauzl.ZipFile, { entry, name }: Classified): Promise<void> {
+  const corrupt = (reason: string) => refuse('ERROR_ZIP_ENTRY_CORRUPT', { name: shown(name), reason });
+  let stream: Readable;
+  try {
+    stream = await zip.openReadStreamPromise(entry);
+  } catch {
+    throw corrupt('no se puede leer');
+  }
+  let length = 0;
+  let crc = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      length += chunk.length;
+      if (length > entry.uncompressedSize) throw corrupt('tiene más datos de los que declara');
+      crc = crc32(chunk, crc);
+    }
+  } catch (error) {
+    stream.destroy();
+    if (error instanceof ZipRefusedError) throw error;
+    // yauzl's own size check, or zlib's on a broken deflate stream.
+    const said = String(error);
+    if (/too many bytes/i.test(said)) throw corrupt('tiene más datos de los que declara');
+    if (/not enough bytes/i.test(said)) throw corrupt('tiene menos datos de los que declara');
+    throw corrupt('sus datos comprimidos están dañados');
+  }
+  if (length !== entry.uncompressedSize) throw corrupt('tiene menos datos de los que declara');
+  if (crc !== entry.crc32) throw corrupt('su suma de control CRC-32 no coincide');
 }
 
 /** One entry's bytes, bounded by its declared size (yauzl checks it too) and its CRC-32 checked. */

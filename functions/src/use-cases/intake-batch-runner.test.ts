@@ -11,6 +11,7 @@ import {
   type IntakeBatchRunnerDeps,
 } from './intake-batch-runner.js';
 import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
+import { openZipDocuments, ZipRefusedError } from '../intake/zip-documents.js';
 
 type File = [name: string, content: Buffer | string];
 
@@ -255,6 +256,63 @@ describe('the intake-batches worker', () => {
     expect(notices.map((notice) => notice.text)).toEqual([
       expect.stringMatching(/^No se procesó su ZIP «marzo.zip»: /),
     ]);
+  });
+
+  it('refuses a zip whose last entry lies about its size before registering any of its documents', async () => {
+    const zip = await documentsZip(3);
+    // The central directory record of the last XML: its declared uncompressed size cut to 10 bytes.
+    const name = Buffer.from(`${base(3)}.xml`);
+    const record = zip.lastIndexOf(name) - 46;
+    expect(zip.readUInt32LE(record)).toBe(0x02014b50);
+    zip.writeUInt32LE(10, record + 24);
+    const { runner, table, deleted, notices, calls } = setUp(zip, accept);
+
+    // A verdict, not a failure: the run ends normally, so the queue does not deliver it again.
+    await runner.run(message, false);
+
+    expect(calls).toEqual([]);
+    expect(table.results.size).toBe(0);
+    expect(table.current()).toMatchObject({ status: 'REFUSED', error: { code: 'ERROR_ZIP_ENTRY_CORRUPT' } });
+    expect(deleted).toHaveLength(1);
+    expect(notices.map((notice) => notice.text)).toEqual([
+      `No se procesó su ZIP «marzo.zip»: El archivo «${base(3)}.xml» del ZIP está dañado (tiene más datos de los ` +
+        'que declara): no se registró ningún comprobante del ZIP. Vuelva a generar el ZIP y cárguelo de nuevo.',
+    ]);
+  });
+
+  it('ends the batch REFUSED at once when its zip turns out bad while documents are read', async () => {
+    const zip = await documentsZip(3);
+    const table = fakeBatches(storedBatch());
+    const notices: BatchNotice[] = [];
+    const runner = makeIntakeBatchRunner({
+      batches: table.repository,
+      fetchZip: async () => ({ source: zip, dispose: async () => undefined }),
+      deleteZip: async () => undefined,
+      intakeOfBatch: () => accept,
+      documentOf: () => ({ supplierId: COMPANY, type: 'FACTURA' }),
+      notify: async (notice) => void notices.push(notice),
+      clock: () => new Date('2026-03-05T15:01:00.000Z'),
+      // The second document's read fails as a corrupt entry would.
+      openZip: async (source) => {
+        const documents = await openZipDocuments(source);
+        return {
+          ...documents,
+          close: () => documents.close(),
+          async *[Symbol.asyncIterator]() {
+            let read = 0;
+            for await (const document of documents) {
+              if (++read === 2) throw new ZipRefusedError('ERROR_ZIP_INVALID', { detail: 'CRC-32' });
+              yield document;
+            }
+          },
+        };
+      },
+    });
+
+    await runner.run(message, false);
+
+    expect(table.current()).toMatchObject({ status: 'REFUSED', error: { code: 'ERROR_ZIP_INVALID' } });
+    expect(notices).toHaveLength(1);
   });
 
   it('after a crash, the redelivery registers only what was not recorded, and the counts are exact', async () => {

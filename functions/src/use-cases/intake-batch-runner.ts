@@ -286,6 +286,13 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
         try {
           await deps.batches.setTotal(batch.id, documents.documentCount);
           await registerAll(batch, documents);
+        } catch (error) {
+          if (!(error instanceof ZipRefusedError)) throw error;
+          // Poison found while reading (the zip's bytes changed under it, or a reader's check the opening missed): a
+          // verdict, not a crash. The batch ends REFUSED now, frees the uploader's slot and is not delivered again.
+          await deps.batches.end(batch.id, 'REFUSED', { code: error.code, message: error.message }, now());
+          await afterEnd(batch.id);
+          return;
         } finally {
           documents.close();
         }

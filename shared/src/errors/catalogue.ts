@@ -163,6 +163,8 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_EXPORT_LIST_NOT_ALLOWED: 'Su perfil no puede exportar la lista «{list}».',
   // Issue 24, a zip of many documents (docs/adr/0033-zip-intake.md): the zip refused whole…
   ERROR_ZIP_INVALID: 'El archivo no es un ZIP válido o está dañado. Vuelva a generarlo e inténtelo nuevamente.',
+  ERROR_ZIP_ENTRY_CORRUPT:
+    'El archivo «{name}» del ZIP está dañado ({reason}): no se registró ningún comprobante del ZIP. Vuelva a generar el ZIP y cárguelo de nuevo.',
   ERROR_ZIP_EMPTY: 'El ZIP no contiene ningún comprobante: agregue los XML con sus PDF.',
   ERROR_ZIP_TOO_MANY_ENTRIES: 'El ZIP contiene {count} archivos; el máximo es {limit}.',
   ERROR_ZIP_TOO_MANY_DOCUMENTS:
