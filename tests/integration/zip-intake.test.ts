@@ -18,6 +18,7 @@ import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf } from '../support/api.js';
 import { mailbox, sendToQueue, table } from '../support/fixtures.js';
 import { freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
+import { runSchedule } from '../support/schedules.js';
 import { demoAccount, demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 
@@ -267,6 +268,53 @@ describe('Cargar ZIP on the local stage', () => {
     const recent = await call<IntakeBatchList>(routes.listIntakeBatches, { token });
     expect(recent.body.items.slice(0, 2).map((batch) => batch.id)).toEqual([second.batch.id, first.batch.id]);
   }, 600_000);
+
+  it('resumes a batch whose worker stopped mid-way within a minute, with no message left: each document once', async () => {
+    const token = await supplierToken();
+    const lot = await lotOf(6);
+    const first = await submit(token, lot.zip, 'abril.zip');
+    expect((await ended(token, first.batch.id)).status).toBe('DONE');
+    registered.push(...lot.good);
+    // As a worker killed mid-way leaves it: the zip still there, three results not recorded (their invoices were
+    // committed), the batch PROCESSING under the lease of a run that is gone, which lapsed ten seconds ago; and no
+    // queue message (it is in flight, invisible for the queue's visibility timeout).
+    await s3().send(
+      new PutObjectCommand({
+        Bucket: stage().documentsBucket,
+        Key: first.key,
+        Body: lot.zip,
+        ContentType: 'application/zip',
+      }),
+    );
+    const db = table();
+    const done = await readBatch(token, first.batch.id);
+    for (const result of done.body.results.items.slice(0, 3)) {
+      await db.delete(keys.intakeResult(first.batch.id, result.base.toLowerCase()));
+    }
+    const stored = (await db.get(keys.intakeBatch(first.batch.id)))!;
+    const lapsedAt = new Date(Date.now() - 10_000).toISOString();
+    const crashedAt = Date.now();
+    await db.put({
+      ...stored,
+      status: 'PROCESSING',
+      finishedAt: null,
+      leaseOwner: 'a-run-that-crashed',
+      leaseUntil: lapsedAt,
+      gsi1pk: keys.jobLeases,
+      gsi1sk: `${lapsedAt}#${keys.intakeBatch(first.batch.id).pk}`,
+    });
+
+    // The outbox sweeper's next run (every minute in AWS; driven here) finds the lapsed lease and hands it over.
+    await runSchedule('OutboxSweeper');
+    const resumed = await ended(token, first.batch.id);
+    expect(Date.now() - crashedAt).toBeLessThan(60_000);
+    expect(resumed.status).toBe('DONE');
+    expect(resumed.resumedAt).not.toBeNull();
+    expect(resumed.counts).toEqual({ total: 6, processed: 6, accepted: 6, alreadyExisting: 0, refused: 0 });
+    expect(resumed.results.items).toHaveLength(6);
+    expect(await countListed(token, lot.good)).toBe(6);
+    expect(await exists(first.key)).toBe(false);
+  }, 300_000);
 
   it('refuses a hostile zip whole, with nothing stored: a name that climbs out of its folder, a zip bomb', async () => {
     const token = await supplierToken();

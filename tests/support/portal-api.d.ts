@@ -8706,6 +8706,8 @@ export interface operations {
               /** Format: date-time */
               createdAt: string;
               finishedAt: string | null;
+              /** @default null */
+              resumedAt: string | null;
             }[];
           };
         };
@@ -8794,6 +8796,8 @@ export interface operations {
             /** Format: date-time */
             createdAt: string;
             finishedAt: string | null;
+            /** @default null */
+            resumedAt: string | null;
           };
         };
       };
@@ -8880,6 +8884,8 @@ export interface operations {
             /** Format: date-time */
             createdAt: string;
             finishedAt: string | null;
+            /** @default null */
+            resumedAt: string | null;
             results: {
               items: {
                 base: string;

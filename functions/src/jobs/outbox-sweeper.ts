@@ -6,6 +6,7 @@ import { telemetry } from '../observability/telemetry.js';
 import type { Outgoing } from '../repositories/outgoing.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { MIRO_NO_ANSWER, type MiroPosting } from '../workers/miro-requests-worker.js';
+import type { JobLeaseSweeper } from './job-leases.js';
 import type { SunatRecheck } from './sunat-recheck.js';
 
 export interface OutboxSweeperDeps {
@@ -23,6 +24,8 @@ export interface OutboxSweeperDeps {
   readonly batch?: number;
   /** Invoices waiting for SUNAT with nothing coming: their SUNAT message is sent again (sunat-recheck.ts). */
   readonly sunat?: Pick<SunatRecheck, 'sweep'>;
+  /** Long jobs whose worker stopped renewing their lease: handed to a worker again (job-leases.ts). */
+  readonly jobs?: Pick<JobLeaseSweeper, 'sweep'>;
 }
 
 export interface SweepResult {
@@ -38,6 +41,9 @@ export interface SweepResult {
   readonly notified: number;
   /** SUNAT messages sent again for invoices still waiting for SUNAT with none on its way. */
   readonly sunatResent: number;
+  /** Long jobs whose lease lapsed, handed to a worker again (resumed) or ended FAILED (their runs used). */
+  readonly jobsResumed: number;
+  readonly jobsFailed: number;
 }
 
 /**
@@ -58,6 +64,8 @@ export interface SweepResult {
  *    continues the trace of the request that committed it (its stored traceparent), linked to the sweeper's span.
  * 3. Invoices waiting for SUNAT (certStatus PENDING) whose check is due: the SUNAT message is sent again when none
  *    is on its way any more (sunat-recheck.ts).
+ * 4. Long jobs (a zip's batch) whose lease lapsed: their message is sent again, and the run that takes it resumes
+ *    the job (job-leases.ts).
  * A record that could not be handled (SAP or DynamoDB failing) is left for the next run, and the run
  * fails at the end, so the job's error alarm fires while the problem lasts.
  */
@@ -67,7 +75,7 @@ export function makeOutboxSweeper(deps: OutboxSweeperDeps) {
   async function sweepOne(
     seen: MiroOutboxRecord,
     now: Date,
-  ): Promise<keyof Omit<SweepResult, 'relayed' | 'sunatResent'> | null> {
+  ): Promise<keyof Omit<SweepResult, 'relayed' | 'sunatResent' | 'jobsResumed' | 'jobsFailed'> | null> {
     const record = await miro.get(seen);
     // Moved since the index was read (posted, failed, taken by a worker): nothing to do now.
     if (!record || record.gsi1sk !== seen.gsi1sk) return null;
@@ -116,7 +124,16 @@ export function makeOutboxSweeper(deps: OutboxSweeperDeps) {
   return {
     async sweep(): Promise<SweepResult> {
       const now = deps.clock();
-      const counts = { relayed: 0, resent: 0, recovered: 0, failed: 0, notified: 0, sunatResent: 0 };
+      const counts = {
+        relayed: 0,
+        resent: 0,
+        recovered: 0,
+        failed: 0,
+        notified: 0,
+        sunatResent: 0,
+        jobsResumed: 0,
+        jobsFailed: 0,
+      };
       const problems: Error[] = [];
       try {
         counts.relayed = await deps.outgoing.relay(new Date(now.getTime() - deps.graceMs));
@@ -139,6 +156,16 @@ export function makeOutboxSweeper(deps: OutboxSweeperDeps) {
         } catch (error) {
           problems.push(error as Error);
           log.error('SUNAT checks not all handled', error as Error);
+        }
+      }
+      if (deps.jobs) {
+        try {
+          const jobs = await deps.jobs.sweep();
+          counts.jobsResumed = jobs.resumed;
+          counts.jobsFailed = jobs.failed;
+        } catch (error) {
+          problems.push(error as Error);
+          log.error('lapsed jobs not all handed over', error as Error);
         }
       }
       log.info('outbox swept', counts);

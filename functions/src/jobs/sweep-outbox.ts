@@ -12,6 +12,8 @@ import { makeMiroOutbox } from '../repositories/miro-outbox.js';
 import { makeMiroPosting, miroLeaseMs, miroRetryBaseMs } from '../workers/miro-requests-worker.js';
 import { makeOutboxSweeper } from './outbox-sweeper.js';
 import { makeSunatRecheck } from './sunat-recheck.js';
+import { JOB_LEASE_MS, makeJobLeaseSweeper } from './job-leases.js';
+import { makeIntakeBatchRepository } from '../repositories/intake-batches.js';
 import { clock } from '../adapters/clock.js';
 
 const miro = makeMiroOutbox(documentClient, tableName());
@@ -48,6 +50,15 @@ export const handler = observed(
       clock,
       log: logger,
       baseSeconds: sunatRecheckBaseSeconds(),
+    }),
+    jobs: makeJobLeaseSweeper({
+      batches: makeIntakeBatchRepository(documentClient, tableName()),
+      intakeBatchesQueue: queueFromEnv(QUEUES.intakeBatches.env),
+      clock,
+      log: logger,
+      maxAttempts: QUEUES.intakeBatches.maxReceiveCount,
+      // The message is taken within seconds; a lease's length is the time it is given before it is sent again.
+      resendAfterMs: JOB_LEASE_MS * 2,
     }),
   }).sweep,
 );

@@ -36,6 +36,11 @@ export const StoredIntakeBatch = z.object({
   error: z.nullable(Reason),
   /** Deliveries that started reading the zip. */
   attempts: z.number(),
+  /** The run that holds the batch and until when, renewed while it works; absent once it ends (and before). */
+  leaseOwner: z.optional(z.string()),
+  leaseUntil: z.optional(z.string()),
+  /** When a run last took over a batch whose worker had stopped (its lease lapsed): the screen says «reanudado». */
+  resumedAt: z._default(z.nullable(z.string()), null),
   createdAt: z.string(),
   startedAt: z.nullable(z.string()),
   finishedAt: z.nullable(z.string()),
@@ -175,13 +180,101 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
       return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     },
 
-    /** Starts (again) reading the zip: false when the batch has ended (nothing to do). */
-    async start(batchId: string, now: string): Promise<boolean> {
+    /**
+     * Takes the batch for the run `owner` until `until`: a QUEUED one, or a PROCESSING one whose lease lapsed before
+     * `now` (its worker stopped: the take-over is a resume). 'BUSY' when another run holds it, 'ENDED' when it ended.
+     */
+    async start(
+      batchId: string,
+      owner: string,
+      now: string,
+      until: string,
+    ): Promise<'STARTED' | 'RESUMED' | 'BUSY' | 'ENDED'> {
+      const lease = {
+        ':owner': owner,
+        ':now': now,
+        ':until': until,
+        ':one': 1,
+        ':leases': keys.jobLeases,
+        ':leaseSk': `${until}#${keys.intakeBatch(batchId).pk}`,
+      };
+      const hold =
+        'SET #status = :processing, leaseOwner = :owner, leaseUntil = :until, gsi1pk = :leases, gsi1sk = :leaseSk';
+      const fresh = `${hold}, startedAt = :now ADD attempts :one`;
+      if (await update(batchId, fresh, { ...lease, ...unfinished }, '#status = :queued')) return 'STARTED';
+      // A batch PROCESSING without a lease was left so by a worker of before the leases: lapsed too.
+      const lapsed = '#status = :processing AND (attribute_not_exists(leaseUntil) OR leaseUntil <= :now)';
+      const resume = `${hold}, resumedAt = :now ADD attempts :one`;
+      if (await update(batchId, resume, { ...lease, ':processing': 'PROCESSING' }, lapsed)) return 'RESUMED';
+      const batch = await this.get(batchId);
+      return batch && (batch.status === 'QUEUED' || batch.status === 'PROCESSING') ? 'BUSY' : 'ENDED';
+    },
+
+    /** Keeps the run's lease until `until`: false when the run no longer holds it (taken over, or ended). */
+    async renew(batchId: string, owner: string, until: string): Promise<boolean> {
       return update(
         batchId,
-        'SET #status = :processing, startedAt = :now, attempts = attempts + :one',
-        { ...unfinished, ':now': now, ':one': 1 },
-        '#status IN (:queued, :processing)',
+        'SET leaseUntil = :until, gsi1sk = :leaseSk',
+        {
+          ':owner': owner,
+          ':until': until,
+          ':leaseSk': `${until}#${keys.intakeBatch(batchId).pk}`,
+          ':processing': 'PROCESSING',
+        },
+        '#status = :processing AND leaseOwner = :owner',
+      );
+    },
+
+    /**
+     * Lets go of the run's lease at once (a run that failed): the next delivery, or the sweeper, takes the batch
+     * without waiting for the lease to lapse. False when the run no longer held it.
+     */
+    async release(batchId: string, owner: string, now: string): Promise<boolean> {
+      return update(
+        batchId,
+        'SET leaseUntil = :now, gsi1sk = :leaseSk',
+        {
+          ':owner': owner,
+          ':now': now,
+          ':leaseSk': `${now}#${keys.intakeBatch(batchId).pk}`,
+          ':processing': 'PROCESSING',
+        },
+        '#status = :processing AND leaseOwner = :owner',
+      );
+    },
+
+    /** Batches whose lease lapsed before `now` (their worker stopped), soonest first. */
+    async lapsed(now: string, limit: number): Promise<StoredIntakeBatch[]> {
+      const index = TABLE.indexes.byClient;
+      const page = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk AND #sk < :now',
+          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
+          ExpressionAttributeValues: { ':pk': keys.jobLeases, ':now': now },
+          Limit: limit,
+        }),
+      );
+      const ids = (page.Items ?? []).map((item) => String(item.pk).slice(keys.intakeBatch('').pk.length));
+      const batches = await Promise.all(ids.map((id) => this.get(id)));
+      return batches.filter((batch): batch is StoredIntakeBatch => batch?.status === 'PROCESSING');
+    },
+
+    /**
+     * Moves a lapsed batch's place in the sweeper's index to `until` (its lease is left as it is), so that the next
+     * sweep does not send it again while the message it was sent is on its way: false when the batch moved since.
+     */
+    async postpone(batchId: string, leaseUntil: string, until: string): Promise<boolean> {
+      return update(
+        batchId,
+        'SET gsi1sk = :leaseSk',
+        {
+          ':leaseUntil': leaseUntil,
+          ':leaseSk': `${until}#${keys.intakeBatch(batchId).pk}`,
+          ':processing': 'PROCESSING',
+        },
+        '#status = :processing AND leaseUntil = :leaseUntil',
       );
     },
 
@@ -310,7 +403,8 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
       return update(
         batchId,
         'SET #status = :done, finishedAt = :now, #processed = :processed, #accepted = :accepted, ' +
-          '#alreadyExisting = :alreadyExisting, #refused = :refused',
+          '#alreadyExisting = :alreadyExisting, #refused = :refused ' +
+          'REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
         {
           ':done': 'DONE',
           ':now': now,
@@ -333,7 +427,7 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
     ): Promise<boolean> {
       return update(
         batchId,
-        'SET #status = :status, #error = :error, finishedAt = :now',
+        'SET #status = :status, #error = :error, finishedAt = :now REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
         { ...unfinished, ':status': status, ':error': error, ':now': now },
         '#status IN (:queued, :processing)',
       );

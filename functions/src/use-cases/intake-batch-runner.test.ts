@@ -70,6 +70,7 @@ function storedBatch(): StoredIntakeBatch {
     createdAt: '2026-03-05T15:00:00.000Z',
     startedAt: null,
     finishedAt: null,
+    resumedAt: null,
   };
 }
 
@@ -80,9 +81,28 @@ function fakeBatches(initial: StoredIntakeBatch) {
   let counterWrites = 0;
   const repository: IntakeBatchRunnerDeps['batches'] = {
     get: async (id) => (id === batch.id ? { ...batch } : null),
-    start: async (_id, now) => {
-      if (batch.status !== 'QUEUED' && batch.status !== 'PROCESSING') return false;
-      batch = { ...batch, status: 'PROCESSING', startedAt: now, attempts: batch.attempts + 1 };
+    start: async (_id, owner, now, until) => {
+      if (batch.status !== 'QUEUED' && batch.status !== 'PROCESSING') return 'ENDED';
+      const lapsed = batch.status === 'PROCESSING' && (batch.leaseUntil ?? '') <= now;
+      if (batch.status === 'PROCESSING' && !lapsed) return 'BUSY';
+      batch = {
+        ...batch,
+        status: 'PROCESSING',
+        attempts: batch.attempts + 1,
+        leaseOwner: owner,
+        leaseUntil: until,
+        ...(lapsed ? { resumedAt: now } : { startedAt: now }),
+      };
+      return lapsed ? 'RESUMED' : 'STARTED';
+    },
+    release: async (_id, owner, now) => {
+      if (batch.status !== 'PROCESSING' || batch.leaseOwner !== owner) return false;
+      batch = { ...batch, leaseUntil: now };
+      return true;
+    },
+    renew: async (_id, owner, until) => {
+      if (batch.status !== 'PROCESSING' || batch.leaseOwner !== owner) return false;
+      batch = { ...batch, leaseUntil: until };
       return true;
     },
     setTotal: async (_id, total) => {
@@ -108,16 +128,25 @@ function fakeBatches(initial: StoredIntakeBatch) {
     },
     finish: async (_id, now) => {
       if (batch.status !== 'PROCESSING') return false;
-      batch = { ...batch, status: 'DONE', finishedAt: now };
+      batch = { ...batch, status: 'DONE', finishedAt: now, leaseOwner: undefined, leaseUntil: undefined };
       return true;
     },
     end: async (_id, status, error, now) => {
       if (batch.status !== 'QUEUED' && batch.status !== 'PROCESSING') return false;
-      batch = { ...batch, status, error, finishedAt: now };
+      batch = { ...batch, status, error, finishedAt: now, leaseOwner: undefined, leaseUntil: undefined };
       return true;
     },
   };
-  return { repository, results, current: () => batch, counterWrites: () => counterWrites };
+  return {
+    repository,
+    results,
+    current: () => batch,
+    counterWrites: () => counterWrites,
+    /** Makes the batch as a run that stopped left it: PROCESSING, its lease held by `owner` until `until`. */
+    leftBy: (owner: string, until: string) => {
+      batch = { ...batch, status: 'PROCESSING', leaseOwner: owner, leaseUntil: until, attempts: batch.attempts + 1 };
+    },
+  };
 }
 
 const invoiceOf = (files: IncomingFiles) =>
@@ -348,6 +377,82 @@ describe('the intake-batches worker', () => {
       '00000006',
     ]);
     expect(notices).toHaveLength(1);
+  });
+
+  describe('its lease', () => {
+    it('leaves alone a batch another run holds and renews', async () => {
+      const { runner, table, calls, notices } = setUp(await documentsZip(2), accept);
+      table.leftBy('another-run', '2026-03-05T15:01:10.000Z');
+
+      await runner.run(message, false);
+
+      expect(calls).toEqual([]);
+      expect(notices).toEqual([]);
+      expect(table.current()).toMatchObject({ status: 'PROCESSING', leaseOwner: 'another-run', resumedAt: null });
+    });
+
+    it('takes over a batch whose run stopped, registers only what was left and says it resumed', async () => {
+      const zip = await documentsZip(4);
+      let stopped = true;
+      const { runner, table, calls, notices } = setUp(
+        zip,
+        async (caller, files) => {
+          if (stopped && files.sourceKey.endsWith(base(3))) throw new Error('the instance was stopped');
+          return accept(caller, files);
+        },
+        1,
+      );
+      await expect(runner.run(message, false)).rejects.toThrow('the instance was stopped');
+      // As a crash leaves it: PROCESSING, two results recorded, the lease held by a run that is gone.
+      table.leftBy('crashed-run', '2026-03-05T15:00:59.000Z');
+      stopped = false;
+
+      await runner.run(message, false);
+
+      expect(table.current()).toMatchObject({
+        status: 'DONE',
+        processed: 4,
+        accepted: 4,
+        resumedAt: '2026-03-05T15:01:00.000Z',
+        leaseOwner: undefined,
+      });
+      expect(calls.map((files) => files.sourceKey.slice(-8)).sort()).toEqual([
+        '00000001',
+        '00000002',
+        '00000003',
+        '00000003',
+        '00000004',
+      ]);
+      expect(notices).toHaveLength(1);
+    });
+
+    it('stops a run whose lease another run took, without ending the batch', async () => {
+      const zip = await documentsZip(6);
+      const table = fakeBatches(storedBatch());
+      const calls: string[] = [];
+      const runner = makeIntakeBatchRunner({
+        batches: table.repository,
+        fetchZip: async () => ({ source: zip, dispose: async () => undefined }),
+        deleteZip: async () => undefined,
+        intakeOfBatch: () => async (caller, files) => {
+          calls.push(files.sourceKey);
+          // After the first document the lease passes to another run (this one seemed stopped to the sweeper).
+          if (calls.length === 1) table.leftBy('the-other-run', '2026-03-05T15:02:00.000Z');
+          await new Promise((resolve) => setTimeout(resolve, 40));
+          return accept(caller, files);
+        },
+        documentOf: () => ({ supplierId: COMPANY, type: 'FACTURA' }),
+        notify: async () => undefined,
+        clock: () => new Date('2026-03-05T15:01:00.000Z'),
+        concurrency: 1,
+        leaseMs: 30,
+      });
+
+      await runner.run(message, false);
+
+      expect(calls.length).toBeLessThan(6);
+      expect(table.current()).toMatchObject({ status: 'PROCESSING', leaseOwner: 'the-other-run' });
+    });
   });
 
   it('writes the progress a few results at a time (issue 25), and every result is counted', async () => {

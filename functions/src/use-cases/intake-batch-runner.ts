@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   formatErrorMessage,
   type IntakeBatchMessage,
@@ -6,6 +7,7 @@ import {
   type InvoiceType,
 } from '@portal/shared';
 import { ZipRefusedError, openZipDocuments, type ZipDocument, type ZipDocuments } from '../intake/zip-documents.js';
+import { JOB_LEASE_MS } from '../jobs/job-leases.js';
 import { callerOfSnapshot } from '../repositories/caller-snapshot.js';
 import type { IntakeBatchRepository, StoredIntakeBatch } from '../repositories/intake-batches.js';
 import type { Caller } from '../http/caller.js';
@@ -17,7 +19,12 @@ import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
  * registered by the intake as its uploader would register it, a few at once, and its result recorded as soon as it
  * is known (the screen shows the progress). Idempotent: a redelivery skips the documents already recorded, and a
  * document whose invoice was committed but whose result was not finds its own invoice again through its sourceKey.
+ * A run holds the batch's lease and renews it while it works (JOB_LEASE_MS); a run that stops (a crash) lets it
+ * lapse, and the outbox sweeper hands the batch to a worker again (jobs/job-leases.ts), which resumes it.
  */
+
+/** Thrown inside a run that lost its batch's lease (another run took it over): it stops without ending the batch. */
+class LeaseLostError extends Error {}
 
 /** A zip on local disk (or in memory) for the time of one run. */
 export interface FetchedZip {
@@ -37,7 +44,7 @@ export interface BatchNotice {
 export interface IntakeBatchRunnerDeps {
   readonly batches: Pick<
     IntakeBatchRepository,
-    'get' | 'start' | 'setTotal' | 'recordedKeys' | 'record' | 'addCounts' | 'finish' | 'end'
+    'get' | 'start' | 'renew' | 'release' | 'setTotal' | 'recordedKeys' | 'record' | 'addCounts' | 'finish' | 'end'
   >;
   /** The uploaded zip; null when the object is gone. */
   readonly fetchZip: (key: string) => Promise<FetchedZip | null>;
@@ -56,6 +63,10 @@ export interface IntakeBatchRunnerDeps {
   /** How often the counters are written while documents are recorded (PROGRESS_INTERVAL_MS). */
   readonly progressIntervalMs?: number;
   readonly openZip?: typeof openZipDocuments;
+  /** @default JOB_LEASE_MS */
+  readonly leaseMs?: number;
+  /** The run's id, its lease's owner. @default a random UUID */
+  readonly runId?: () => string;
 }
 
 /**
@@ -189,7 +200,31 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
     await deps.notify(batchNotice(ended));
   }
 
-  async function registerAll(batch: StoredIntakeBatch, documents: ZipDocuments): Promise<void> {
+  /**
+   * Renews the run's lease every third of its length until stopped; `lost` once a renewal finds another run holds
+   * it (a renewal that fails on DynamoDB is tried again at the next beat, the lease still holding meanwhile).
+   */
+  function holdLease(batchId: string, owner: string) {
+    const leaseMs = deps.leaseMs ?? JOB_LEASE_MS;
+    const state = { lost: false };
+    const timer = setInterval(() => {
+      const until = new Date(deps.clock().getTime() + leaseMs).toISOString();
+      deps.batches.renew(batchId, owner, until).then(
+        (held) => {
+          if (!held) state.lost = true;
+        },
+        () => undefined,
+      );
+    }, leaseMs / 3);
+    timer.unref();
+    return { state, stop: () => clearInterval(timer) };
+  }
+
+  async function registerAll(
+    batch: StoredIntakeBatch,
+    documents: ZipDocuments,
+    lease: { readonly lost: boolean },
+  ): Promise<void> {
     const recorded = await deps.batches.recordedKeys(batch.id);
     const caller = callerOfSnapshot(batch.uploader);
     const fromFiles = deps.intakeOfBatch();
@@ -224,6 +259,7 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
 
     try {
       for await (const document of documents) {
+        if (lease.lost) throw new LeaseLostError(`batch ${batch.id}: another run holds it now`);
         if (recorded.has(document.base.toLowerCase())) continue;
         const task: Promise<void> = handle(document).then(
           () => {
@@ -262,7 +298,16 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
         await afterEnd(batch.id);
         return;
       }
-      if (!(await deps.batches.start(batch.id, now()))) return;
+      const owner = deps.runId?.() ?? randomUUID();
+      const leaseUntil = new Date(deps.clock().getTime() + (deps.leaseMs ?? JOB_LEASE_MS)).toISOString();
+      const taken = await deps.batches.start(batch.id, owner, now(), leaseUntil);
+      if (taken === 'ENDED') {
+        await afterEnd(batch.id);
+        return;
+      }
+      // Another run holds it: nothing to do here; if that run stops, its lease lapses and the sweeper resumes it.
+      if (taken === 'BUSY') return;
+      const lease = holdLease(batch.id, owner);
 
       let fetched: FetchedZip | null = null;
       try {
@@ -285,8 +330,9 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
         }
         try {
           await deps.batches.setTotal(batch.id, documents.documentCount);
-          await registerAll(batch, documents);
+          await registerAll(batch, documents, lease.state);
         } catch (error) {
+          if (error instanceof LeaseLostError) return;
           if (!(error instanceof ZipRefusedError)) throw error;
           // Poison found while reading (the zip's bytes changed under it, or a reader's check the opening missed): a
           // verdict, not a crash. The batch ends REFUSED now, frees the uploader's slot and is not delivered again.
@@ -302,9 +348,14 @@ export function makeIntakeBatchRunner(deps: IntakeBatchRunnerDeps) {
         if (lastAttempt) {
           await deps.batches.end(batch.id, 'FAILED', reasonOf('ERROR_INTAKE_BATCH_FAILED'), now());
           await afterEnd(batch.id);
+        } else {
+          // The next try need not wait for the lease to lapse.
+          lease.stop();
+          await deps.batches.release(batch.id, owner, now()).catch(() => undefined);
         }
         throw error;
       } finally {
+        lease.stop();
         await fetched?.dispose();
       }
     },

@@ -65,6 +65,7 @@ export function summaryOf(batch: StoredIntakeBatch): IntakeBatchSummary {
     error: batch.error,
     createdAt: batch.createdAt,
     finishedAt: batch.finishedAt,
+    resumedAt: batch.resumedAt,
   };
 }
 
@@ -105,6 +106,7 @@ export function makeRequestIntakeBatch(deps: IntakeBatchRequestDeps) {
       createdAt: now.toISOString(),
       startedAt: null,
       finishedAt: null,
+      resumedAt: null,
     };
     const message = outgoingMessage('intakeBatches', { batchId: id } satisfies IntakeBatchMessage, now);
     await deps.batches.create(batch, message);

@@ -421,6 +421,11 @@ export const keys = {
     return { pk: `USER#${userId}`, sk: `INTAKE_BATCH#${createdAt}#${batchId}` };
   },
   intakeBatchOfUserPrefix: 'INTAKE_BATCH#',
+  /**
+   * Long jobs (a zip's batch) while a worker holds them, by when their lease lapses (byClient, `{leaseUntil}#{pk}`):
+   * the outbox sweeper takes over those whose worker stopped renewing (docs/intake-channels.md#zip).
+   */
+  jobLeases: 'JOB#LEASE',
   readMark(userId: string): ItemKey {
     return { pk: `USER#${userId}`, sk: 'READ_MARK' };
   },

@@ -55,6 +55,8 @@ export const IntakeBatchSummary = z.object({
   error: z.nullable(IntakeReason),
   createdAt: IsoDateTime,
   finishedAt: z.nullable(IsoDateTime),
+  /** When the portal last resumed the batch after its worker stopped (a crash, a restart); null if it never had to. */
+  resumedAt: z._default(z.nullable(IsoDateTime), null),
 });
 export type IntakeBatchSummary = z.infer<typeof IntakeBatchSummary>;
 

@@ -221,6 +221,7 @@ function buildIntakeBatches(invoices: readonly Invoice[], today: Date): MockInta
         error: null,
         createdAt: at.toISOString(),
         finishedAt: at.toISOString(),
+        resumedAt: null,
       },
       results,
       revealed: results.length,

@@ -728,6 +728,7 @@ export const MOCK_ROUTES: MockRoutes = {
       error: null,
       createdAt: now,
       finishedAt: null,
+      resumedAt: null,
     };
     context.world.intakeBatches.unshift({ owner: persona.id, batch, results, revealed: 0 });
     return batch;

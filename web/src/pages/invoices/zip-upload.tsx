@@ -40,6 +40,7 @@ export const zipMessages = {
   queued: 'En cola: el ZIP empezará a procesarse en unos segundos.',
   opening: 'Revisando el ZIP…',
   processing: 'Registrando los comprobantes…',
+  resumed: (at: string) => `Reanudado el ${at} tras una interrupción: continúa donde quedó, sin repetir comprobantes.`,
   progress: (processed: number, total: number | null) =>
     total === null ? `${count(processed)} procesados` : `${count(processed)} de ${count(total)} comprobantes`,
   status: {
@@ -221,7 +222,13 @@ function BatchView({ batchId, onLeave }: { batchId: string; onLeave: () => void 
         <ProgressBar
           label={current.status === 'QUEUED' ? text.opening : text.processing}
           value={current.progress === null ? undefined : current.progress * 100}
-          description={current.status === 'QUEUED' ? text.queued : undefined}
+          description={
+            current.resumedAt
+              ? text.resumed(formatDateTime(current.resumedAt))
+              : current.status === 'QUEUED'
+                ? text.queued
+                : undefined
+          }
           additionalInfo={text.progress(counts.processed, counts.total)}
           ariaLabel={text.processing}
         />

@@ -1,0 +1,63 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { formatErrorMessage } from '@portal/shared';
+import type { Queue } from '../adapters/sqs.js';
+import type { IntakeBatchRepository } from '../repositories/intake-batches.js';
+
+/** How long a run's hold on its job lasts unless renewed; the run renews it three times as often. */
+export const JOB_LEASE_MS = 15_000;
+
+export interface JobLeaseSweeperDeps {
+  readonly batches: Pick<IntakeBatchRepository, 'lapsed' | 'postpone' | 'end'>;
+  readonly intakeBatchesQueue: Queue;
+  readonly clock: () => Date;
+  readonly log: Pick<Logger, 'info' | 'warn'>;
+  /** Runs a batch may start before a lapse ends it FAILED (a zip that stops its worker each time it is read). */
+  readonly maxAttempts: number;
+  /** How long the message sent for a lapsed batch is given to reach a worker before it is sent again. */
+  readonly resendAfterMs: number;
+  /** Batches looked at per run (the next run takes the rest). @default 50 */
+  readonly batch?: number;
+}
+
+/**
+ * Long jobs whose worker stopped (docs/intake-channels.md#zip): a zip's batch holds a lease its run renews every few
+ * seconds; one whose lease lapsed (the worker crashed, its instance was stopped, the stage restarted) is handed to
+ * a worker again now, not when its queue message comes back hours later: its message is sent again, and the run that
+ * takes it resumes where the batch's results say it was (the screen then shows it «reanudado»). A batch that has
+ * already used its runs is ended FAILED instead, and the message sent so that the worker deletes its zip and tells
+ * its uploader.
+ */
+export function makeJobLeaseSweeper(deps: JobLeaseSweeperDeps) {
+  return {
+    async sweep(): Promise<{ resumed: number; failed: number }> {
+      const now = deps.clock();
+      const counts = { resumed: 0, failed: 0 };
+      for (const batch of await deps.batches.lapsed(now.toISOString(), deps.batch ?? 50)) {
+        if (batch.attempts >= deps.maxAttempts) {
+          const reason = {
+            code: 'ERROR_INTAKE_BATCH_FAILED',
+            message: formatErrorMessage('ERROR_INTAKE_BATCH_FAILED'),
+          };
+          if (!(await deps.batches.end(batch.id, 'FAILED', reason, now.toISOString()))) continue;
+          counts.failed++;
+          deps.log.warn('intake batch ended FAILED: its runs kept stopping', {
+            batchId: batch.id,
+            attempts: batch.attempts,
+          });
+        } else {
+          const until = new Date(now.getTime() + deps.resendAfterMs).toISOString();
+          if (!(await deps.batches.postpone(batch.id, batch.leaseUntil ?? '', until))) continue;
+          counts.resumed++;
+          deps.log.info('intake batch handed to a worker again: its lease lapsed', {
+            batchId: batch.id,
+            leaseUntil: batch.leaseUntil,
+          });
+        }
+        await deps.intakeBatchesQueue.send({ batchId: batch.id });
+      }
+      return counts;
+    },
+  };
+}
+
+export type JobLeaseSweeper = ReturnType<typeof makeJobLeaseSweeper>;
