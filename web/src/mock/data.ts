@@ -196,7 +196,7 @@ export function mockIntakeResults(invoices: readonly Invoice[], company: string,
   ];
 }
 
-/** The supplier's zip of last week, processed. */
+/** The supplier's zip of last week, processed; and one of today, resumed after its worker stopped mid-way. */
 function buildIntakeBatches(invoices: readonly Invoice[], today: Date): MockIntakeBatch[] {
   const company = MOCK_SUPPLIERS[0]!.taxId;
   const at = new Date(today.getTime() - 7 * 86_400_000);
@@ -225,6 +225,23 @@ function buildIntakeBatches(invoices: readonly Invoice[], today: Date): MockInta
       },
       results,
       revealed: results.length,
+    },
+    {
+      owner: 'proveedor',
+      batch: {
+        id: '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
+        status: 'PROCESSING',
+        fileName: 'comprobantes-noviembre.zip',
+        company,
+        counts: { total: results.length, processed: 0, accepted: 0, alreadyExisting: 0, refused: 0 },
+        progress: 0,
+        error: null,
+        createdAt: new Date(today.getTime() - 10 * 60_000).toISOString(),
+        finishedAt: null,
+        resumedAt: new Date(today.getTime() - 2 * 60_000).toISOString(),
+      },
+      results,
+      revealed: 0,
     },
   ];
 }

@@ -4,6 +4,8 @@ import { renderApp } from '../../mock/render-app';
 
 /** The supplier's processed zip of the mock world (data.ts, buildIntakeBatches). */
 const SEEDED = '4f7c2d1e-8a3b-4c5d-9e6f-1a2b3c4d5e6f';
+/** The supplier's zip the mock world shows resumed after an interruption, still processing. */
+const RESUMED = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
 
 const dialog = () => screen.findByRole('dialog');
 
@@ -20,6 +22,18 @@ describe('«Cargar ZIP» on Mis comprobantes', () => {
         ?.getAttribute('href'),
     ).toMatch(/^\/invoices\//);
     expect(modal.getByText(/^Falta el XML de «.*»: el ZIP trae .*\.pdf sin su XML\.$/)).toBeTruthy();
+  });
+
+  it('says a zip that was interrupted was resumed, and where it stands, while it finishes', async () => {
+    renderApp(`/invoices?zip=${RESUMED}`, 'proveedor');
+    const modal = within(await dialog());
+    await modal.findByText('comprobantes-noviembre.zip', {}, { timeout: 10_000 });
+    expect(
+      modal.getByText(/^Reanudado el \d{2}\/\d{2}\/\d{2,4} \d{2}:\d{2} tras una interrupción: continúa donde quedó/),
+    ).toBeTruthy();
+    // It goes on to the end, and the note goes with the progress bar.
+    await modal.findByText('Aceptados', {}, { timeout: 20_000 });
+    await waitFor(() => expect(modal.queryByText(/^Reanudado el/)).toBeNull(), { timeout: 20_000 });
   });
 
   it('lists the recent zips and opens one', async () => {
