@@ -22,6 +22,7 @@ import { makeListInvoices } from '../../functions/src/use-cases/list-invoices.js
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf } from '../support/api.js';
 import { table } from '../support/fixtures.js';
+import { runSchedule } from '../support/schedules.js';
 import { demoUser, stage } from '../support/stage.js';
 
 afterAll(() => {
@@ -255,6 +256,7 @@ describe('exports of the lists', () => {
       startedAt: null,
       finishedAt: null,
       error: null,
+      resumedAt: null,
     };
     const jobs = makeExportJobRepository(db, tableName);
     await table().put({ ...keys.exportJob(sub, id), ...job });
@@ -355,6 +357,43 @@ describe('exports of the lists', () => {
     // other tests know it (an administrator has no company feed: tests/e2e/notifications.test.ts).
     const own = await table().partition(`FEED#USER#${subOf(token)}`);
     expect(own.map((item) => item.message).join('\n')).toContain(a.fileName);
+    for (const item of own) await table().delete({ pk: String(item.pk), sk: String(item.sk) });
+  }, 300_000);
+
+  it('an export whose worker stopped is handed over by the next sweep and made whole again, «reanudada»', async () => {
+    const token = await tokenOf('ADMIN');
+    const filters = { query: SUPPLIERS[0]!.taxId };
+    const created = await call<ExportJob>(routes.createExport, {
+      token,
+      body: { list: 'suppliers', format: 'csv', filters },
+    });
+    expect(created.status).toBe(202);
+    const first = await finished(token, created.body.id);
+    expect(first.status).toBe('READY');
+    // As a worker killed mid-file leaves it: RUNNING under the lease of a run that is gone (lapsed ten seconds ago),
+    // some rows written, and no queue message (the one it took is in flight, invisible for the visibility timeout).
+    const key = keys.exportJob(subOf(token), created.body.id);
+    const stored = (await table().get(key))!;
+    const lapsedAt = new Date(Date.now() - 10_000).toISOString();
+    await table().put({
+      ...stored,
+      status: 'RUNNING',
+      rows: 1,
+      finishedAt: null,
+      leaseOwner: 'a-run-that-crashed',
+      leaseUntil: lapsedAt,
+      gsi1pk: keys.jobLeases,
+      gsi1sk: `${lapsedAt}#${key.pk}#${key.sk}`,
+    });
+
+    await runSchedule('OutboxSweeper');
+    const resumed = await finished(token, created.body.id);
+
+    expect(resumed).toMatchObject({ status: 'READY', rows: first.rows });
+    expect(resumed.resumedAt).not.toBeNull();
+    const text = await (await fetch(resumed.url!)).text();
+    expect(text.trimEnd().split('\r\n')).toHaveLength(first.rows + 1);
+    const own = await table().partition(`FEED#USER#${subOf(token)}`);
     for (const item of own) await table().delete({ pk: String(item.pk), sk: String(item.sk) });
   }, 300_000);
 

@@ -8319,6 +8319,8 @@ export interface operations {
             /** Format: date-time */
             createdAt: string;
             finishedAt: string | null;
+            /** @default null */
+            resumedAt: string | null;
           };
         };
       };
@@ -8397,6 +8399,8 @@ export interface operations {
             /** Format: date-time */
             createdAt: string;
             finishedAt: string | null;
+            /** @default null */
+            resumedAt: string | null;
           };
         };
       };

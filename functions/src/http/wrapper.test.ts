@@ -233,8 +233,29 @@ describe('disabled accounts', () => {
     vi.useRealTimers();
   });
 
-  it('refuses a disabled account within a minute, reading the list once a minute per instance', async () => {
+  it('refuses a disabled account on its very next call, reading the list on every call', async () => {
+    vi.resetModules();
+    const { httpHandler: fresh } = await import('./wrapper.js');
+    const list = fresh(routes.listInvoices, async () => ({ items: [], nextCursor: null }));
+    const readsBefore = table.reads;
+
+    expect((await list(event(), context)).statusCode).toBe(200);
+    table.disabled.add('u-1');
+    const next = await list(event(), context);
+
+    expect(next.statusCode).toBe(403);
+    expect(JSON.parse(next.body!)).toEqual({
+      statusCode: 403,
+      message: 'El usuario está deshabilitado.',
+      txId: 'req-12345678',
+      errors: [{ code: 'ERROR_USER_DISABLED', parameters: {} }],
+    });
+    expect(table.reads - readsBefore).toBe(2);
+  });
+
+  it('with a TTL a stage chose (60 s), refuses within that TTL, reading the list once per TTL per instance', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
+    vi.stubEnv('DISABLED_USERS_TTL_SECONDS', '60');
     vi.resetModules();
     const { httpHandler: fresh } = await import('./wrapper.js');
     const list = fresh(routes.listInvoices, async () => ({ items: [], nextCursor: null }));
@@ -245,15 +266,10 @@ describe('disabled accounts', () => {
     const withinTheMinute = await list(event(), context);
     vi.setSystemTime(Date.now() + 60_000);
     const afterIt = await list(event(), context);
+    vi.unstubAllEnvs();
 
     expect(withinTheMinute.statusCode).toBe(200);
     expect(afterIt.statusCode).toBe(403);
-    expect(JSON.parse(afterIt.body!)).toEqual({
-      statusCode: 403,
-      message: 'El usuario está deshabilitado.',
-      txId: 'req-12345678',
-      errors: [{ code: 'ERROR_USER_DISABLED', parameters: {} }],
-    });
     expect(table.reads - readsBefore).toBe(2);
   });
 

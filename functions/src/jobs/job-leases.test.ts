@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { StoredExportJob } from '../repositories/export-jobs.js';
 import type { StoredIntakeBatch } from '../repositories/intake-batches.js';
 import { makeJobLeaseSweeper } from './job-leases.js';
 
@@ -45,6 +46,30 @@ function setUp(lapsed: StoredIntakeBatch[], options: { movedSince?: string[] } =
 }
 
 describe('the sweeper of lapsed job leases', () => {
+  it('hands a lapsed export to a worker again, and ends FAILED one whose runs kept stopping', async () => {
+    const sent: unknown[] = [];
+    const failed: string[] = [];
+    const exportOf = (id: string, attempts: number) =>
+      ({ id, userId: 'u-1', attempts, status: 'RUNNING', leaseUntil: '2026-03-05T15:09:00.000Z' }) as StoredExportJob;
+    const sweeper = makeJobLeaseSweeper({
+      batches: { lapsed: async () => [], postpone: async () => true, end: async () => true },
+      intakeBatchesQueue: { send: async () => undefined },
+      exports: {
+        lapsed: async () => [exportOf('e-1', 1), exportOf('e-2', 5)],
+        postpone: async () => true,
+        fail: async (job) => void failed.push(job.id),
+      },
+      exportsQueue: { send: async (body) => void sent.push(body) },
+      clock: () => NOW,
+      log: { info: () => undefined, warn: () => undefined },
+      maxAttempts: 5,
+      resendAfterMs: 30_000,
+    });
+    expect(await sweeper.sweep()).toEqual({ resumed: 1, failed: 1 });
+    expect(sent).toEqual([{ userId: 'u-1', exportId: 'e-1' }]);
+    expect(failed).toEqual(['e-2']);
+  });
+
   it('hands a batch whose run stopped to a worker again, and keeps it from being sent again meanwhile', async () => {
     const { sweeper, sent, postponed } = setUp([batchOf('b-1', 1)]);
     expect(await sweeper.sweep()).toEqual({ resumed: 1, failed: 0 });

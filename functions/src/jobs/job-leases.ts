@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { formatErrorMessage } from '@portal/shared';
 import type { Queue } from '../adapters/sqs.js';
+import type { ExportJobRepository } from '../repositories/export-jobs.js';
 import type { IntakeBatchRepository } from '../repositories/intake-batches.js';
 
 /** How long a run's hold on its job lasts unless renewed; the run renews it three times as often. */
@@ -9,9 +10,11 @@ export const JOB_LEASE_MS = 15_000;
 export interface JobLeaseSweeperDeps {
   readonly batches: Pick<IntakeBatchRepository, 'lapsed' | 'postpone' | 'end'>;
   readonly intakeBatchesQueue: Queue;
+  readonly exports?: Pick<ExportJobRepository, 'lapsed' | 'postpone' | 'fail'>;
+  readonly exportsQueue?: Queue;
   readonly clock: () => Date;
   readonly log: Pick<Logger, 'info' | 'warn'>;
-  /** Runs a batch may start before a lapse ends it FAILED (a zip that stops its worker each time it is read). */
+  /** Runs a job may start before a lapse ends it FAILED (a zip or a list that stops its worker each time). */
   readonly maxAttempts: number;
   /** How long the message sent for a lapsed batch is given to reach a worker before it is sent again. */
   readonly resendAfterMs: number;
@@ -20,18 +23,33 @@ export interface JobLeaseSweeperDeps {
 }
 
 /**
- * Long jobs whose worker stopped (docs/intake-channels.md#zip): a zip's batch holds a lease its run renews every few
- * seconds; one whose lease lapsed (the worker crashed, its instance was stopped, the stage restarted) is handed to
- * a worker again now, not when its queue message comes back hours later: its message is sent again, and the run that
- * takes it resumes where the batch's results say it was (the screen then shows it «reanudado»). A batch that has
- * already used its runs is ended FAILED instead, and the message sent so that the worker deletes its zip and tells
- * its uploader.
+ * Long jobs whose worker stopped (docs/intake-channels.md#zip, docs/adr/0032-list-exports.md): a zip's batch and an
+ * export hold a lease their run renews every few seconds; one whose lease lapsed (the worker crashed, its instance was
+ * stopped, the stage restarted) is handed to a worker again now, not when its queue message comes back after the
+ * queue's visibility timeout: its message is sent again, and the run that takes it resumes it (a zip where its
+ * results say it was, an export from its first row), saying so on screen. A job that has already used its runs is
+ * ended FAILED instead (a zip's message is still sent, so that its worker deletes the zip and tells its uploader).
  */
 export function makeJobLeaseSweeper(deps: JobLeaseSweeperDeps) {
   return {
     async sweep(): Promise<{ resumed: number; failed: number }> {
       const now = deps.clock();
       const counts = { resumed: 0, failed: 0 };
+      const until = new Date(now.getTime() + deps.resendAfterMs).toISOString();
+      if (deps.exports && deps.exportsQueue) {
+        for (const job of await deps.exports.lapsed(now.toISOString(), deps.batch ?? 50)) {
+          if (job.attempts >= deps.maxAttempts) {
+            await deps.exports.fail(job, 'its runs kept stopping', now.toISOString());
+            counts.failed++;
+            deps.log.warn('export ended FAILED: its runs kept stopping', { exportId: job.id, attempts: job.attempts });
+            continue;
+          }
+          if (!(await deps.exports.postpone(job, until))) continue;
+          counts.resumed++;
+          deps.log.info('export handed to a worker again: its lease lapsed', { exportId: job.id });
+          await deps.exportsQueue.send({ userId: job.userId, exportId: job.id });
+        }
+      }
       for (const batch of await deps.batches.lapsed(now.toISOString(), deps.batch ?? 50)) {
         if (batch.attempts >= deps.maxAttempts) {
           const reason = {
@@ -45,7 +63,6 @@ export function makeJobLeaseSweeper(deps: JobLeaseSweeperDeps) {
             attempts: batch.attempts,
           });
         } else {
-          const until = new Date(now.getTime() + deps.resendAfterMs).toISOString();
           if (!(await deps.batches.postpone(batch.id, batch.leaseUntil ?? '', until))) continue;
           counts.resumed++;
           deps.log.info('intake batch handed to a worker again: its lease lapsed', {

@@ -13,6 +13,7 @@ import { makeMiroPosting, miroLeaseMs, miroRetryBaseMs } from '../workers/miro-r
 import { makeOutboxSweeper } from './outbox-sweeper.js';
 import { makeSunatRecheck } from './sunat-recheck.js';
 import { JOB_LEASE_MS, makeJobLeaseSweeper } from './job-leases.js';
+import { makeExportJobRepository } from '../repositories/export-jobs.js';
 import { makeIntakeBatchRepository } from '../repositories/intake-batches.js';
 import { clock } from '../adapters/clock.js';
 
@@ -54,9 +55,11 @@ export const handler = observed(
     jobs: makeJobLeaseSweeper({
       batches: makeIntakeBatchRepository(documentClient, tableName()),
       intakeBatchesQueue: queueFromEnv(QUEUES.intakeBatches.env),
+      exports: makeExportJobRepository(documentClient, tableName()),
+      exportsQueue: queueFromEnv(QUEUES.exports.env),
       clock,
       log: logger,
-      maxAttempts: QUEUES.intakeBatches.maxReceiveCount,
+      maxAttempts: Math.min(QUEUES.intakeBatches.maxReceiveCount, QUEUES.exports.maxReceiveCount),
       // The message is taken within seconds; a lease's length is the time it is given before it is sent again.
       resendAfterMs: JOB_LEASE_MS * 2,
     }),

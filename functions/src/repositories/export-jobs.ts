@@ -31,6 +31,11 @@ export const StoredExportJob = z.object({
   startedAt: z.nullable(z.string()),
   finishedAt: z.nullable(z.string()),
   error: z.nullable(z.string()),
+  /** The run that holds the job and until when, renewed while it writes; absent once it ends (and before). */
+  leaseOwner: z.optional(z.string()),
+  leaseUntil: z.optional(z.string()),
+  /** When a run last took over a job whose worker had stopped (its lease lapsed): the list says «reanudada». */
+  resumedAt: z._default(z.nullable(z.string()), null),
 });
 export type StoredExportJob = z.infer<typeof StoredExportJob>;
 
@@ -126,13 +131,96 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
       return found;
     },
 
-    /** Starts (again) writing the file: false when the job is already READY or FAILED (nothing to do). */
-    async start(job: StoredExportJob, now: string): Promise<boolean> {
+    /**
+     * Takes the job for the run `owner` until `until`, from its first row: a QUEUED one, or a RUNNING one whose lease
+     * lapsed by `now` (its worker stopped: the take-over is a resume). 'BUSY' when another run holds it, 'ENDED' when
+     * it is READY or FAILED.
+     */
+    async start(
+      job: StoredExportJob,
+      owner: string,
+      now: string,
+      until: string,
+    ): Promise<'STARTED' | 'RESUMED' | 'BUSY' | 'ENDED'> {
+      const { pk, sk } = key(job.userId, job.id);
+      const lease = {
+        ':running': 'RUNNING',
+        ':owner': owner,
+        ':now': now,
+        ':until': until,
+        ':one': 1,
+        ':zero': 0,
+        ':leases': keys.jobLeases,
+        ':leaseSk': `${until}#${pk}#${sk}`,
+      };
+      const hold =
+        'SET #status = :running, #rows = :zero, leaseOwner = :owner, leaseUntil = :until, gsi1pk = :leases, ' +
+        'gsi1sk = :leaseSk';
+      const fresh = `${hold}, startedAt = :now ADD attempts :one`;
+      if (await update(job, fresh, { ...lease, ':queued': 'QUEUED' }, '#status = :queued')) return 'STARTED';
+      // A job RUNNING without a lease was left so by a worker of before the leases: lapsed too.
+      const lapsed = '#status = :running AND (attribute_not_exists(leaseUntil) OR leaseUntil <= :now)';
+      if (await update(job, `${hold}, resumedAt = :now ADD attempts :one`, lease, lapsed)) return 'RESUMED';
+      const current = await this.get(job.userId, job.id);
+      return current && (current.status === 'QUEUED' || current.status === 'RUNNING') ? 'BUSY' : 'ENDED';
+    },
+
+    /** Keeps the run's lease until `until`: false when the run no longer holds it. */
+    async renew(job: StoredExportJob, owner: string, until: string): Promise<boolean> {
+      const { pk, sk } = key(job.userId, job.id);
       return update(
         job,
-        'SET #status = :running, startedAt = :now, attempts = attempts + :one, #rows = :zero',
-        { ':running': 'RUNNING', ':now': now, ':one': 1, ':zero': 0, ':ready': 'READY', ':failed': 'FAILED' },
-        'NOT (#status IN (:ready, :failed))',
+        'SET leaseUntil = :until, gsi1sk = :leaseSk',
+        { ':owner': owner, ':until': until, ':leaseSk': `${until}#${pk}#${sk}`, ':running': 'RUNNING' },
+        '#status = :running AND leaseOwner = :owner',
+      );
+    },
+
+    /** Lets go of the run's lease at once (a run that failed), so the next try need not wait for it to lapse. */
+    async release(job: StoredExportJob, owner: string, now: string): Promise<boolean> {
+      const { pk, sk } = key(job.userId, job.id);
+      return update(
+        job,
+        'SET leaseUntil = :now, gsi1sk = :leaseSk',
+        { ':owner': owner, ':now': now, ':leaseSk': `${now}#${pk}#${sk}`, ':running': 'RUNNING' },
+        '#status = :running AND leaseOwner = :owner',
+      );
+    },
+
+    /** Jobs whose lease lapsed before `now` (their worker stopped), soonest first. */
+    async lapsed(now: string, limit: number): Promise<StoredExportJob[]> {
+      const index = TABLE.indexes.byClient;
+      const page = await db.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk AND #sk < :now',
+          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
+          ExpressionAttributeValues: { ':pk': keys.jobLeases, ':now': now },
+          Limit: limit,
+        }),
+      );
+      const found: StoredExportJob[] = [];
+      for (const item of page.Items ?? []) {
+        // The partition holds every kind of long job: an export's key is its owner's USER# and its EXPORT#.
+        if (!String(item.sk).startsWith(keys.exportJobPrefix)) continue;
+        const result = await db.send(
+          new GetCommand({ TableName: table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true }),
+        );
+        const job = parse(result.Item);
+        if (job?.status === 'RUNNING') found.push(job);
+      }
+      return found;
+    },
+
+    /** Moves a lapsed job's place in the sweeper's index to `until`, its lease left as it is: false if it moved. */
+    async postpone(job: StoredExportJob, until: string): Promise<boolean> {
+      const { pk, sk } = key(job.userId, job.id);
+      return update(
+        job,
+        'SET gsi1sk = :leaseSk',
+        { ':leaseUntil': job.leaseUntil ?? '', ':leaseSk': `${until}#${pk}#${sk}`, ':running': 'RUNNING' },
+        '#status = :running AND leaseUntil = :leaseUntil',
       );
     },
 
@@ -143,7 +231,7 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
     async finish(job: StoredExportJob, rows: number, now: string): Promise<boolean> {
       return update(
         job,
-        'SET #status = :ready, #rows = :rows, finishedAt = :now',
+        'SET #status = :ready, #rows = :rows, finishedAt = :now REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
         { ':ready': 'READY', ':rows': rows, ':now': now, ':running': 'RUNNING' },
         '#status = :running',
       );
@@ -152,7 +240,7 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
     async fail(job: StoredExportJob, error: string, now: string): Promise<void> {
       await update(
         job,
-        'SET #status = :failed, #error = :error, finishedAt = :now',
+        'SET #status = :failed, #error = :error, finishedAt = :now REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
         { ':failed': 'FAILED', ':error': error, ':now': now, ':ready': 'READY' },
         '#status <> :ready',
       );

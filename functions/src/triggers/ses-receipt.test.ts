@@ -24,7 +24,7 @@ const event = (from: string, status: { spf: string; dkim: string; dmarc: string 
 });
 
 describe("SES's receipt function", () => {
-  it('queues where SES wrote the message, its recipients and the verdicts for its From domain', async () => {
+  it('queues where SES wrote the message, its recipients, its envelope sender and the verdicts for its From domain', async () => {
     const sent: InboundMailMessage[] = [];
     await receive(
       event('Ana <ana@proveedor.pe>', { spf: 'FAIL', dkim: 'PASS', dmarc: 'GRAY' }),
@@ -37,6 +37,7 @@ describe("SES's receipt function", () => {
         bucket: 'inbound-bucket',
         key: 'inbound-mail/o3vrnil0e2ic28trm7dfhrc2v0clambda4nbp0g1',
         recipients: ['facturas+20100070970@recepcion.grupo.pe'],
+        envelopeSender: 'rebotes@proveedor.pe',
         verdicts: { spf: 'FAIL', dkim: 'PASS', dmarc: 'GRAY', authenticatedDomain: 'proveedor.pe' },
       },
     ]);

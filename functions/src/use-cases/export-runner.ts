@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { ExportList, ExportMessage } from '@portal/shared';
+import { JOB_LEASE_MS } from '../jobs/job-leases.js';
 import type { Caller } from '../http/caller.js';
 import { callerOfSnapshot } from '../repositories/caller-snapshot.js';
 import type { ExportJobRepository } from '../repositories/export-jobs.js';
@@ -56,26 +58,59 @@ export interface ExportUpload {
 }
 
 export interface ExportRunnerDeps {
-  readonly jobs: Pick<ExportJobRepository, 'get' | 'start' | 'progress' | 'finish' | 'fail'>;
+  readonly jobs: Pick<ExportJobRepository, 'get' | 'start' | 'renew' | 'release' | 'progress' | 'finish' | 'fail'>;
   readonly sources: ExportSources;
   readonly upload: (key: string, contentType: string) => ExportUpload;
   readonly feed: { record(audiences: readonly Audience[], item: FeedItem): Promise<void> };
   readonly clock: () => Date;
   /** Rows between two progress writes. */
   readonly progressEvery?: number;
+  /** @default JOB_LEASE_MS */
+  readonly leaseMs?: number;
+  /** The run's id, its lease's owner. @default a random UUID */
+  readonly runId?: () => string;
 }
+
+/** Thrown inside a run that lost its job's lease (another run took it over): it stops and leaves no file. */
+class LeaseLostError extends Error {}
 
 const thousands = new Intl.NumberFormat('es-PE');
 
-/** The exports worker's job for one message; idempotent (a finished job is left as it is). */
+/**
+ * The exports worker's job for one message; idempotent (a finished job is left as it is). A run holds the job's lease
+ * and renews it while it writes; a run that stops lets it lapse, and the outbox sweeper hands the job to a worker again
+ * (jobs/job-leases.ts), which writes the file again from its first row.
+ */
 export function makeExportRunner(deps: ExportRunnerDeps) {
   const every = deps.progressEvery ?? 1000;
+  const leaseMs = deps.leaseMs ?? JOB_LEASE_MS;
   return {
     /** `lastAttempt`: the queue will not deliver the message again, so a failure is final (FAILED). */
     async run(message: ExportMessage, lastAttempt: boolean): Promise<void> {
       const job = await deps.jobs.get(message.userId, message.exportId);
       if (!job || job.status === 'READY' || job.status === 'FAILED') return;
-      if (!(await deps.jobs.start(job, deps.clock().toISOString()))) return;
+      const owner = deps.runId?.() ?? randomUUID();
+      const until = () => new Date(deps.clock().getTime() + leaseMs).toISOString();
+      const taken = await deps.jobs.start(job, owner, deps.clock().toISOString(), until());
+      // Ended, or another run holds it (if that run stops, its lease lapses and the sweeper hands the job over).
+      if (taken === 'ENDED' || taken === 'BUSY') return;
+      const lease = { lost: false };
+      const timer = setInterval(() => {
+        deps.jobs.renew(job, owner, until()).then(
+          (held) => {
+            if (!held) lease.lost = true;
+          },
+          () => undefined,
+        );
+      }, leaseMs / 3);
+      timer.unref();
+      const caller = callerOfSnapshot(job.requester);
+      async function* leased(): AsyncGenerator<readonly unknown[]> {
+        for await (const page of exportRows(deps.sources, job!.list, caller, job!.filters)) {
+          if (lease.lost) throw new LeaseLostError(`export ${job!.id}: another run holds it now`);
+          yield page;
+        }
+      }
 
       // From the first row again: a previous attempt's upload was never completed, so it left no file.
       const upload = deps.upload(job.key, EXPORT_CONTENT_TYPES[job.format]);
@@ -85,7 +120,7 @@ export function makeExportRunner(deps: ExportRunnerDeps) {
           format: job.format,
           list: job.list,
           columns: EXPORT_COLUMNS[job.list] as never,
-          rows: exportRows(deps.sources, job.list, callerOfSnapshot(job.requester), job.filters),
+          rows: leased(),
           output: upload.stream,
           onProgress: async (count) => {
             if (count - reported < every) return;
@@ -107,8 +142,12 @@ export function makeExportRunner(deps: ExportRunnerDeps) {
       } catch (error) {
         upload.stream.destroy();
         await upload.abort().catch(() => undefined);
+        if (error instanceof LeaseLostError) return;
         if (lastAttempt) await deps.jobs.fail(job, (error as Error).message, deps.clock().toISOString());
+        else await deps.jobs.release(job, owner, deps.clock().toISOString()).catch(() => undefined);
         throw error;
+      } finally {
+        clearInterval(timer);
       }
     },
   };

@@ -58,10 +58,31 @@ function fakeJobs() {
     async unfinished(userId: string) {
       return [...jobs.values()].filter((job) => job.userId === userId && ['QUEUED', 'RUNNING'].includes(job.status));
     },
-    async start(job: StoredExportJob, now: string) {
+    async start(job: StoredExportJob, owner: string, now: string, until: string) {
       const stored = jobs.get(id(job))!;
-      if (stored.status === 'READY' || stored.status === 'FAILED') return false;
-      Object.assign(stored, { status: 'RUNNING', startedAt: now, attempts: stored.attempts + 1, rows: 0 });
+      if (stored.status === 'READY' || stored.status === 'FAILED') return 'ENDED' as const;
+      const lapsed = stored.status === 'RUNNING' && (stored.leaseUntil ?? '') <= now;
+      if (stored.status === 'RUNNING' && !lapsed) return 'BUSY' as const;
+      Object.assign(stored, {
+        status: 'RUNNING',
+        attempts: stored.attempts + 1,
+        rows: 0,
+        leaseOwner: owner,
+        leaseUntil: until,
+        ...(lapsed ? { resumedAt: now } : { startedAt: now }),
+      });
+      return lapsed ? ('RESUMED' as const) : ('STARTED' as const);
+    },
+    async renew(job: StoredExportJob, owner: string, until: string) {
+      const stored = jobs.get(id(job))!;
+      if (stored.status !== 'RUNNING' || stored.leaseOwner !== owner) return false;
+      stored.leaseUntil = until;
+      return true;
+    },
+    async release(job: StoredExportJob, owner: string, now: string) {
+      const stored = jobs.get(id(job))!;
+      if (stored.status !== 'RUNNING' || stored.leaseOwner !== owner) return false;
+      stored.leaseUntil = now;
       return true;
     },
     async progress(job: StoredExportJob, rows: number) {
@@ -169,6 +190,63 @@ describe('the exports worker', () => {
     expect(new Set(lines.slice(1)).size).toBe(450);
     expect(feed).toHaveLength(1);
     expect(feed[0]!.message).toContain('(450 filas)');
+  });
+
+  it('leaves alone a job another run holds, and takes over one whose run stopped: the whole file, «reanudada»', async () => {
+    const { request, runner, jobs, bucket } = world({ rows: 250 });
+    const job = await request(ADMIN, { list: 'suppliers', format: 'csv', filters: {} });
+    const message = { userId: ADMIN.sub, exportId: job.id };
+    const stored = jobs.jobs.get(`${ADMIN.sub}/${job.id}`)!;
+    Object.assign(stored, {
+      status: 'RUNNING',
+      rows: 100,
+      attempts: 1,
+      leaseOwner: 'alive',
+      leaseUntil: '2026-03-05T15:00:10.000Z',
+    });
+
+    await runner.run(message, false);
+    expect(bucket.objects.size).toBe(0);
+    expect(stored).toMatchObject({ status: 'RUNNING', leaseOwner: 'alive', resumedAt: null });
+
+    // That run stopped: its lease lapsed a second before this delivery.
+    stored.leaseUntil = '2026-03-05T14:59:59.000Z';
+    await runner.run(message, false);
+    expect(stored).toMatchObject({ status: 'READY', rows: 250, attempts: 2, resumedAt: '2026-03-05T15:00:00.000Z' });
+    expect(bucket.objects.get(stored.key)!.toString('utf8').trimEnd().split('\r\n')).toHaveLength(251);
+  });
+
+  it('a run whose lease another run took stops and leaves no file', async () => {
+    const { request, jobs, bucket } = world({ rows: 0 });
+    const job = await request(ADMIN, { list: 'suppliers', format: 'csv', filters: {} });
+    const stored = jobs.jobs.get(`${ADMIN.sub}/${job.id}`)!;
+    let pages = 0;
+    const runner = makeExportRunner({
+      jobs,
+      sources: {
+        listInvoices: () => Promise.reject(new Error('not this list')),
+        listConformity: () => Promise.reject(new Error('not this list')),
+        async listSuppliers() {
+          pages += 1;
+          // After the first page the job passes to another run; each page takes longer than a renewal's beat.
+          if (pages === 1)
+            Object.assign(stored, { leaseOwner: 'the-other-run', leaseUntil: '2026-03-05T15:05:00.000Z' });
+          await new Promise((resolve) => setTimeout(resolve, 40));
+          return { items: [account(pages)], nextCursor: pages < 20 ? String(pages) : null };
+        },
+      },
+      upload: (key) => bucket.upload(key),
+      feed: { record: async () => undefined },
+      clock: () => new Date('2026-03-05T15:00:00.000Z'),
+      leaseMs: 30,
+    });
+
+    await runner.run({ userId: ADMIN.sub, exportId: job.id }, false);
+
+    expect(pages).toBeLessThan(20);
+    expect(bucket.objects.size).toBe(0);
+    expect(bucket.aborted).toHaveLength(1);
+    expect(stored).toMatchObject({ status: 'RUNNING', leaseOwner: 'the-other-run' });
   });
 
   it('a message delivered again for a READY job does nothing', async () => {

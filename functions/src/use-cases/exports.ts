@@ -126,6 +126,7 @@ function view(job: StoredExportJob, url: string | null): ExportJob {
     url,
     createdAt: job.createdAt,
     finishedAt: job.finishedAt,
+    resumedAt: job.resumedAt,
   };
 }
 
@@ -165,6 +166,7 @@ export function makeRequestExport(deps: ExportRequestDeps) {
       startedAt: null,
       finishedAt: null,
       error: null,
+      resumedAt: null,
     };
     const message = outgoingMessage('exports', { userId: caller.sub, exportId: id } satisfies ExportMessage, now);
     await deps.jobs.create(job, message);

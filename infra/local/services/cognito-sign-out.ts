@@ -68,8 +68,12 @@ export async function adminUserGlobalSignOut(
 
 /**
  * A store file of cognito-local, which rewrites it in place (not atomically) on every change: a read
- * that meets a half-written file reads again.
+ * that meets a half-written file (cut short, or the new text followed by the tail of the old until the file is
+ * truncated) reads again, for up to five seconds: on a loaded machine cognito-local can be held between its write and
+ * its truncation for longer than a few tries last.
  */
+const STORE_READ_ATTEMPTS = 200;
+
 async function readStore(file: string): Promise<Record<string, unknown> | null> {
   for (let attempt = 0; ; attempt++) {
     let text: string;
@@ -82,7 +86,7 @@ async function readStore(file: string): Promise<Record<string, unknown> | null> 
     try {
       return JSON.parse(text) as Record<string, unknown>;
     } catch (error) {
-      if (attempt >= 20) throw error;
+      if (attempt >= STORE_READ_ATTEMPTS) throw error;
       await sleep(25);
     }
   }

@@ -63,6 +63,8 @@ export const ExportJob = z.object({
   url: z.nullable(z.string()),
   createdAt: IsoDateTime,
   finishedAt: z.nullable(IsoDateTime),
+  /** When the portal last started the file again after its worker stopped (a crash, a restart); null if never. */
+  resumedAt: z._default(z.nullable(IsoDateTime), null),
 });
 export type ExportJob = z.infer<typeof ExportJob>;
 

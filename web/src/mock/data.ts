@@ -490,6 +490,7 @@ export function createMockWorld(today: Date = new Date()): MockWorld {
           url: null,
           createdAt: today.toISOString(),
           finishedAt: today.toISOString(),
+          resumedAt: null,
         },
       },
     ],

@@ -704,6 +704,7 @@ export const MOCK_ROUTES: MockRoutes = {
       url: null,
       createdAt: context.now.toISOString(),
       finishedAt: null,
+      resumedAt: null,
     };
     context.world.exports.push({ owner: persona.id, job });
     return job;
