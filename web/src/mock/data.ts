@@ -196,7 +196,10 @@ export function mockIntakeResults(invoices: readonly Invoice[], company: string,
   ];
 }
 
-/** The supplier's zip of last week, processed; and one of today, resumed after its worker stopped mid-way. */
+/**
+ * The supplier's zip of last week, processed; one of today, resumed after its worker stopped mid-way; and one refused
+ * while its documents were read, two of them processed before.
+ */
 function buildIntakeBatches(invoices: readonly Invoice[], today: Date): MockIntakeBatch[] {
   const company = MOCK_SUPPLIERS[0]!.taxId;
   const at = new Date(today.getTime() - 7 * 86_400_000);
@@ -242,6 +245,29 @@ function buildIntakeBatches(invoices: readonly Invoice[], today: Date): MockInta
       },
       results,
       revealed: 0,
+    },
+    {
+      owner: 'proveedor',
+      batch: {
+        id: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',
+        status: 'REFUSED',
+        fileName: 'comprobantes-dañado.zip',
+        company,
+        counts: {
+          total: results.length,
+          processed: 2,
+          accepted: results.slice(0, 2).filter((r) => r.outcome === 'ACCEPTED').length,
+          alreadyExisting: results.slice(0, 2).filter((r) => r.outcome === 'ALREADY_EXISTS').length,
+          refused: results.slice(0, 2).filter((r) => r.outcome === 'REFUSED').length,
+        },
+        progress: results.length === 0 ? 0 : 2 / results.length,
+        error: { code: 'ERROR_ZIP_INVALID', message: formatErrorMessage('ERROR_ZIP_INVALID') },
+        createdAt: new Date(today.getTime() - 3 * 86_400_000).toISOString(),
+        finishedAt: new Date(today.getTime() - 3 * 86_400_000).toISOString(),
+        resumedAt: null,
+      },
+      results,
+      revealed: 2,
     },
   ];
 }

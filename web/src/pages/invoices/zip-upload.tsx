@@ -51,6 +51,8 @@ export const zipMessages = {
     FAILED: 'Interrumpido',
   } satisfies Record<IntakeBatchStatus, string>,
   refusedHeader: 'No se procesó el ZIP: no se registró ninguno de sus comprobantes.',
+  stoppedHeader: (registered: number) =>
+    `Se detuvo el ZIP: ${count(registered)} de sus comprobantes ya se habían procesado y se quedan como se indica; el resto no se registró.`,
   failedHeader: 'No se pudo terminar de procesar el ZIP.',
   accepted: 'Aceptados',
   alreadyExisting: 'Ya existían',
@@ -213,6 +215,7 @@ function BatchView({ batchId, onLeave }: { batchId: string; onLeave: () => void 
 
   const counts = current.counts;
   const running = !ended(current.status);
+  const stopped = current.status === 'REFUSED' && counts.processed > 0;
   return (
     <SpaceBetween size="m">
       <Box variant="p">
@@ -234,7 +237,8 @@ function BatchView({ batchId, onLeave }: { batchId: string; onLeave: () => void 
         />
       )}
       {current.status === 'REFUSED' && (
-        <Alert type="error" header={text.refusedHeader}>
+        // A zip refused while its documents were read keeps what it had processed: the header says so.
+        <Alert type="error" header={stopped ? text.stoppedHeader(counts.processed) : text.refusedHeader}>
           {current.error?.message}
         </Alert>
       )}
@@ -243,7 +247,7 @@ function BatchView({ batchId, onLeave }: { batchId: string; onLeave: () => void 
           {current.error?.message}
         </Alert>
       )}
-      {current.status !== 'REFUSED' && (
+      {(current.status !== 'REFUSED' || stopped) && (
         <KeyValuePairs
           columns={4}
           items={[
@@ -257,7 +261,7 @@ function BatchView({ batchId, onLeave }: { batchId: string; onLeave: () => void 
           ]}
         />
       )}
-      {current.status !== 'REFUSED' && (
+      {(current.status !== 'REFUSED' || stopped) && (
         <Table
           variant="embedded"
           ariaLabels={{ tableLabel: text.title }}
