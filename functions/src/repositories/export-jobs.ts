@@ -8,6 +8,7 @@ import {
 import { ExportFormat, ExportList, ExportStatus, TABLE, keys } from '@portal/shared';
 import * as z from 'zod/mini';
 import { CallerSnapshot } from './caller-snapshot.js';
+import { makeDueRecords, type RecordKey } from './due-records.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 
 /** An export job as stored under its owner (keys.exportJob). */
@@ -49,6 +50,7 @@ const parse = (item: Record<string, unknown> | undefined) =>
 
 export function makeExportJobRepository(db: DynamoDBDocumentClient, table: string) {
   const key = (userId: string, id: string) => keys.exportJob(userId, id);
+  const leases = makeDueRecords<Record<string, unknown> & RecordKey>(db, table, keys.jobLeases);
 
   async function update(
     job: Pick<StoredExportJob, 'userId' | 'id'>,
@@ -189,28 +191,12 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
 
     /** Jobs whose lease lapsed before `now` (their worker stopped), soonest first. */
     async lapsed(now: string, limit: number): Promise<StoredExportJob[]> {
-      const index = TABLE.indexes.byClient;
-      const page = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk AND #sk < :now',
-          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-          ExpressionAttributeValues: { ':pk': keys.jobLeases, ':now': now },
-          Limit: limit,
-        }),
-      );
-      const found: StoredExportJob[] = [];
-      for (const item of page.Items ?? []) {
-        // The partition holds every kind of long job: an export's key is its owner's USER# and its EXPORT#.
-        if (!String(item.sk).startsWith(keys.exportJobPrefix)) continue;
-        const result = await db.send(
-          new GetCommand({ TableName: table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true }),
-        );
-        const job = parse(result.Item);
-        if (job?.status === 'RUNNING') found.push(job);
-      }
-      return found;
+      // The partition holds every kind of long job: an export's key is its owner's USER# and its EXPORT#.
+      const held = (await leases.due(new Date(now), limit)).filter((item) => item.sk.startsWith(keys.exportJobPrefix));
+      const jobs = await Promise.all(held.map((item) => leases.get(item)));
+      return jobs
+        .map((item) => parse(item ?? undefined))
+        .filter((job): job is StoredExportJob => job?.status === 'RUNNING');
     },
 
     /** Moves a lapsed job's place in the sweeper's index to `until`, its lease left as it is: false if it moved. */

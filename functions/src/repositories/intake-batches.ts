@@ -12,6 +12,7 @@ import { BadRequestError, IntakeBatchStatus, IntakeDocumentResult, TABLE, keys }
 import * as z from 'zod/mini';
 import { CallerSnapshot } from './caller-snapshot.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { makeDueRecords, type RecordKey } from './due-records.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 import type { Page, PageRequest } from './page.js';
 
@@ -105,6 +106,7 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
   }
 
   const unfinished = { ':queued': 'QUEUED', ':processing': 'PROCESSING' };
+  const leases = makeDueRecords<RecordKey>(db, table, keys.jobLeases);
 
   return {
     /** The batch, its uploader's pointer and its queue message, in one transaction (the outbox). */
@@ -245,19 +247,10 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
 
     /** Batches whose lease lapsed before `now` (their worker stopped), soonest first. */
     async lapsed(now: string, limit: number): Promise<StoredIntakeBatch[]> {
-      const index = TABLE.indexes.byClient;
-      const page = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk AND #sk < :now',
-          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-          ExpressionAttributeValues: { ':pk': keys.jobLeases, ':now': now },
-          Limit: limit,
-        }),
-      );
-      const ids = (page.Items ?? []).map((item) => String(item.pk).slice(keys.intakeBatch('').pk.length));
-      const batches = await Promise.all(ids.map((id) => this.get(id)));
+      // The partition holds every kind of long job: a batch's key is its INTAKE_BATCH# one.
+      const prefix = keys.intakeBatch('').pk;
+      const held = (await leases.due(new Date(now), limit)).filter((item) => item.pk.startsWith(prefix));
+      const batches = await Promise.all(held.map((item) => this.get(item.pk.slice(prefix.length))));
       return batches.filter((batch): batch is StoredIntakeBatch => batch?.status === 'PROCESSING');
     },
 
