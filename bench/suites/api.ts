@@ -338,13 +338,13 @@ function getFloor(
 let sequence = 0;
 
 /** Who the floor's audit records name. */
-const BENCH_ACTOR: InvoiceAuditActor = {
+const BENCH_ACTOR = {
   id: 'bench',
   name: 'Benchmark',
   email: null,
   role: 'ADMIN',
   signIn: 'PASSWORD',
-};
+} as const satisfies InvoiceAuditActor;
 
 /** A change the transaction floor writes as its endpoint does: a first completion, a completion again, an approval. */
 export type FloorChange = 'complete' | 'completeAgain' | 'approve';

@@ -5,6 +5,7 @@ export * from './format.js';
 export * from './errors/catalogue.js';
 export * from './errors/errors.js';
 export * from './schemas/common.js';
+export * from './schemas/visibility.js';
 export * from './schemas/reference.js';
 export * from './schemas/invoices.js';
 export * from './schemas/invoice-audit.js';

@@ -11,6 +11,7 @@ import {
   RUNTIME_ENV,
   BadRequestError,
   ForbiddenError,
+  forLevel,
   type ErrorBody,
   type RouteBody,
   type RouteDef,
@@ -140,7 +141,7 @@ function errorResult(event: HttpEvent, state: State, error: unknown): HttpResult
 
 /**
  * The one HTTP wrapper: request id, structured logs, identity and roles from the JWT claims,
- * manifest validation, response projection through the response schema, errors and headers.
+ * manifest validation, response projection through the response schema and the caller's role, errors and headers.
  * Pass the route, or byRouteKey(routes) for a module that serves several routes.
  */
 export function httpHandler<R extends RouteDef>(
@@ -209,12 +210,14 @@ export function httpHandler<R extends RouteDef>(
         event,
       } as HttpRequest<R>;
       const result = await impl(request);
-      // The response schema is also a projection: nothing outside the contract leaves the function.
+      // The response schema is also a projection: nothing outside the contract leaves the function, and a supplier
+      // (or its API client) gets the answer without what the schema declares staff-only (schemas/visibility.ts).
       const projected = def.response.safeParse(result);
       if (!projected.success) {
         throw new Error(`Response of ${def.id} breaks its schema: ${projected.error.message}`);
       }
-      return respond(event, state, def.successStatus, projected.data);
+      const answer = caller ? forLevel(def.response, projected.data, caller.level) : projected.data;
+      return respond(event, state, def.successStatus, answer);
     });
   // The request's span wraps everything, and is exported before the response leaves (telemetry.ts).
   return telemetry.invocation(handler);

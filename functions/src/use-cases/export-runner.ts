@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import type { ExportList, ExportMessage } from '@portal/shared';
+import { forLevel, type ExportList, type ExportMessage } from '@portal/shared';
 import { JOB_LEASE_MS } from '../jobs/job-leases.js';
 import type { Caller } from '../http/caller.js';
 import { callerOfSnapshot } from '../repositories/caller-snapshot.js';
@@ -10,6 +10,7 @@ import type { Page } from '../repositories/page.js';
 import { EXPORT_COLUMNS, writeExportFile } from './export-file.js';
 import { EXPORT_CONTENT_TYPES } from './export-names.js';
 import {
+  EXPORT_LIST_ROUTES,
   EXPORT_PAGE_SIZE,
   LIST_NAMES,
   listQuery,
@@ -24,7 +25,10 @@ import {
  * own use case as its requester. Apart from exports.ts so that the API's functions do not bundle the file writer.
  */
 
-/** Every page of the list, as `caller` would read them. */
+/**
+ * Every page of the list, as `caller` would read them: through the list route's own answer, for the caller's role
+ * (a supplier's file has no staff-only field, as its list has none; schemas/visibility.ts).
+ */
 export async function* exportRows(
   sources: ExportSources,
   list: ExportList,
@@ -45,7 +49,7 @@ export async function* exportRows(
               list === 'hes' ? 'SERVICE_SHEET' : 'MATERIAL_DOCUMENT',
               paged as ConformityQuery,
             );
-    yield page.items;
+    yield forLevel(EXPORT_LIST_ROUTES[list].response, page, caller.level).items;
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
 }

@@ -45,7 +45,6 @@ import { checkNoteDocument, linkOriginal, linkNote, noteOfForm, type NoteDocumen
 import { outgoingItem, outgoingMessage, type Outgoing, type OutgoingMessage } from '../repositories/outgoing.js';
 import { uploadUseItems } from '../repositories/upload-uses.js';
 import { acquirerConformityAtIntake } from './acquirer-conformity.js';
-import { invoiceForCaller } from './invoice-view.js';
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
 import type { SupplierProfileRepository } from '../repositories/supplier-profiles.js';
@@ -563,8 +562,8 @@ export function makeIntake(deps: IntakeDeps) {
         }
         return register(caller, document, { xmlUrl: upload.key, pdfUrl: null }, progress, evidence);
       });
-      // The sender reads the invoice as it may: a CDR it sent that names another acquirer is flagged to staff only.
-      return invoiceForCaller(caller, invoice);
+      // A CDR that names another acquirer is flagged to staff only: the answer leaves without it (schemas/visibility.ts).
+      return invoice;
     },
 
     async withoutXml(caller: Caller, body: RouteBody<Routes['createInvoiceWithoutXml']>): Promise<Invoice> {
@@ -595,7 +594,7 @@ export function makeIntake(deps: IntakeDeps) {
           progress,
         );
       });
-      return invoiceForCaller(caller, invoice);
+      return invoice;
     },
   };
 }

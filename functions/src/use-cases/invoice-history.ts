@@ -4,7 +4,6 @@ import type { InvoiceAuditRepository } from '../repositories/invoice-audit.js';
 import type { InvoiceStore } from '../repositories/invoice-store.js';
 import type { Page, PageRequest } from '../repositories/page.js';
 import { loadInvoiceInReach, type InvoicePath } from './invoice-access.js';
-import { auditTrailForCaller } from './invoice-view.js';
 
 export interface InvoiceHistoryDeps {
   readonly store: Pick<InvoiceStore, 'get'>;
@@ -13,14 +12,14 @@ export interface InvoiceHistoryDeps {
 
 /**
  * 'Historial' (issue 23): an invoice's audit trail, for whoever may see the invoice (else 404, as for the invoice),
- * without what only staff may read (invoice-view.ts).
+ * without what only staff may read: the route's answer is projected for the caller's role (schemas/visibility.ts).
  */
 export function makeInvoiceHistory(deps: InvoiceHistoryDeps) {
   return {
     async list(caller: Caller, path: InvoicePath, page: PageRequest): Promise<Page<InvoiceAuditEvent>> {
       const invoice = await loadInvoiceInReach(deps.store, caller, path);
       const trail = await deps.trail.list(invoice, page);
-      return { ...trail, items: auditTrailForCaller(caller, trail.items) };
+      return trail;
     },
   };
 }

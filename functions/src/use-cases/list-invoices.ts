@@ -5,7 +5,6 @@ import type { InvoiceFilter, InvoiceScope } from '../repositories/invoice-querie
 import type { InvoiceRepository } from '../repositories/invoices.js';
 import type { Page } from '../repositories/page.js';
 import type { InvoiceCount } from '@portal/shared';
-import { invoiceForCaller } from './invoice-view.js';
 
 export type ListInvoicesQuery = RouteQuery<Routes['listInvoices']>;
 export type CountInvoicesQuery = RouteQuery<Routes['countInvoices']>;
@@ -64,17 +63,14 @@ export function makeListInvoices(deps: { invoices: InvoiceRepository; clock?: ()
   return async (caller: Caller, query: ListInvoicesQuery): Promise<Page<InvoiceSummary>> => {
     const { scope, filter } = listingOf(caller, query);
     const page = await deps.invoices.list(scope, filter, { limit: query.limit, cursor: query.cursor });
-    // Each row's Ley 29623 clock with the days left today (the stage's clock), as the caller may read the row.
+    // Each row's Ley 29623 clock with the days left today (the stage's clock).
     const now = (deps.clock ?? (() => new Date()))();
     return {
       ...page,
       items: page.items.map((item) =>
-        invoiceForCaller(
-          caller,
-          item.acquirerConformity
-            ? { ...item, acquirerConformity: acquirerConformityView(item.acquirerConformity, item, now) }
-            : item,
-        ),
+        item.acquirerConformity
+          ? { ...item, acquirerConformity: acquirerConformityView(item.acquirerConformity, item, now) }
+          : item,
       ),
     };
   };

@@ -59,7 +59,6 @@ import {
 import type { InvoiceRef, LinkedNote, NoteLinks } from '../repositories/note-links.js';
 import { newMiroOutboxRecord, type MiroOutbox, type MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { loadInvoiceInReach, retryingInvoiceChange, type InvoicePath } from './invoice-access.js';
-import { invoiceForCaller } from './invoice-view.js';
 
 export type { InvoicePath } from './invoice-access.js';
 export type UpdateBody = RouteBody<Routes['updateInvoice']>;
@@ -185,8 +184,8 @@ export function makeInvoiceReview(deps: ReviewDeps) {
   /**
    * The invoice as the user sees it, with its office, SAP posting, SUNAT check and notes. `known` holds the SUNAT
    * check or the MIRO record the caller just committed with the invoice: the response shows that snapshot (not read
-   * back), not a state SUNAT's or SAP's worker may already have moved it to since. What it shows is what the caller
-   * may read (invoice-view.ts).
+   * back), not a state SUNAT's or SAP's worker may already have moved it to since. What of it a supplier reads is the
+   * route's answer projected for its role (schemas/visibility.ts).
    */
   async function detail(
     caller: Caller,
@@ -205,7 +204,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       notesOf(invoice),
     ]);
     const sunatCheck = check ? sunatCheckView(check) : null;
-    return invoiceForCaller(caller, {
+    return {
       ...withPostedDocument(invoice, record),
       officeLocation,
       // The Ley 29623 clock with the days left today (the stage's clock).
@@ -216,7 +215,7 @@ export function makeInvoiceReview(deps: ReviewDeps) {
       ...(sunatCheck ? { sunatCheck } : {}),
       ...(isNoteType(invoice.type) ? { original: original ? linkedOf(original) : null } : {}),
       ...(notes.length > 0 ? { linkedNotes: notes.map(linkedOf) } : {}),
-    });
+    };
   }
 
   /**

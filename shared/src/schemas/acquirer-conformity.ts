@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { staffOnly } from './visibility.js';
 import { TEXT_LIMITS } from '../limits.js';
 import { IsoDate, IsoDateTime } from './common.js';
 
@@ -45,7 +46,8 @@ export const AcquirerAnswer = z.object({
   cause: z.nullable(DisconformityCause),
   reason: z.nullable(z.string()),
   at: IsoDateTime,
-  by: z.string(),
+  /** Who registered it (an e-mail). */
+  by: staffOnly(z.string()),
 });
 export type AcquirerAnswer = z.infer<typeof AcquirerAnswer>;
 

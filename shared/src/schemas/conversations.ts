@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { staffOnly } from './visibility.js';
 import { Level } from '../domain.js';
 import { COUNT_LIMITS, TEXT_LIMITS } from '../limits.js';
 import { IsoDateTime } from './common.js';
@@ -15,7 +16,7 @@ export type ConversationSide = z.infer<typeof ConversationSide>;
 export const InvoiceObservation = z.object({
   since: IsoDateTime,
   /** The name of who marked it (or its e-mail). */
-  by: z.string(),
+  by: staffOnly(z.string()),
   /** The message that asked the supplier for something. */
   reason: z.string(),
 });

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { Level } from '../domain.js';
 import { IsoDateTime, PageQuery } from './common.js';
-import type { Invoice } from './invoices.js';
+import { Invoice } from './invoices.js';
+import { isStaffOnlyAt, staffOnly, supplierView } from './visibility.js';
 
 // The invoice's audit trail (issue 23): one record per change, append-only, with the before and after of every
 // field the change touched, who made it (name, role, how they signed in), when, and from which call (txId).
@@ -72,9 +73,9 @@ export const SIGN_IN_METHOD_LABELS: Record<SignInMethod, string> = {
 
 export const InvoiceAuditActor = z.object({
   /** The account (Cognito Username), or the process for SYSTEM. */
-  id: z.string(),
+  id: staffOnly(z.string()),
   name: z.string(),
-  email: z.nullable(z.string()),
+  email: staffOnly(z.nullable(z.string())),
   /** The session level; null for a process. */
   role: z.nullable(Level),
   signIn: SignInMethod,
@@ -92,17 +93,44 @@ export const InvoiceAuditChange = z.object({
 });
 export type InvoiceAuditChange = z.infer<typeof InvoiceAuditChange>;
 
-export const InvoiceAuditEvent = z.object({
-  id: z.string(),
-  occurredAt: IsoDateTime,
-  action: InvoiceAuditAction,
-  actor: InvoiceAuditActor,
-  /** Every audited field the change touched; a creation has `before` null on each. */
-  changes: z.array(InvoiceAuditChange),
-  /** What the author wrote with it (a rejection's reason, a message's text), as plain text. */
-  note: z.nullable(z.string()),
-  txId: z.string(),
-});
+/**
+ * What of the trail is the group's own: the portal's SAP and SUNAT retries, and why an administrator approved despite
+ * the RUC's risk. A supplier reads that approval as an approval.
+ */
+export const STAFF_ONLY_AUDIT_ACTIONS: readonly InvoiceAuditAction[] = [
+  'SAP_POSTING_RETRIED',
+  'SAP_POSTING_FAILED',
+  'SUNAT_RECHECK_REQUESTED',
+];
+
+/**
+ * One record of the trail. A supplier reads it without the changes of a staff-only field (STAFF_ONLY_AUDIT_FIELDS),
+ * and not at all when it held nothing else or its action is staff-only: an empty record would still tell that
+ * something was found.
+ */
+export const InvoiceAuditEvent = supplierView(
+  z.object({
+    id: z.string(),
+    occurredAt: IsoDateTime,
+    action: InvoiceAuditAction,
+    actor: InvoiceAuditActor,
+    /** Every audited field the change touched; a creation has `before` null on each. */
+    changes: z.array(InvoiceAuditChange),
+    /** What the author wrote with it (a rejection's reason, a message's text), as plain text. */
+    note: z.nullable(z.string()),
+    /** The call that made it (the API's x-request-id). */
+    txId: staffOnly(z.string()),
+  }),
+  (event) => {
+    if (STAFF_ONLY_AUDIT_ACTIONS.includes(event.action)) return undefined;
+    const hidden = new Set<string>(STAFF_ONLY_AUDIT_FIELDS);
+    const changes = event.changes.filter((change) => !hidden.has(change.field));
+    if (changes.length === 0 && event.changes.length > 0) return undefined;
+    if (event.action === 'APPROVED_DESPITE_RUC_RISK')
+      return { ...event, action: 'APPROVED' as const, changes, note: null };
+    return changes.length === event.changes.length ? event : { ...event, changes };
+  },
+);
 export type InvoiceAuditEvent = z.infer<typeof InvoiceAuditEvent>;
 
 /** GET …/history: the trail, oldest first, a page at a time. */
@@ -156,6 +184,23 @@ export const INVOICE_AUDIT_FIELDS = {
   cdrContradiction: (invoice) => (invoice.supplierCdr?.contradiction ? 'Sí' : null),
 } satisfies Record<string, (invoice: Invoice) => InvoiceAuditValue>;
 export type InvoiceAuditField = keyof typeof INVOICE_AUDIT_FIELDS;
+
+/** The attribute of the invoice a field records, where it is not the field's own name. */
+const AUDIT_FIELD_SOURCES: Partial<Record<InvoiceAuditField, readonly string[]>> = {
+  sunat: ['sunat', 'estadoCp'],
+  paymentMethod: ['payment', 'method'],
+  netToPay: ['payment', 'netToPay'],
+  remittance: ['remittance', 'document'],
+  acquirerConformity: ['acquirerConformity', 'state'],
+  observation: ['observation', 'reason'],
+  supplierCdr: ['supplierCdr', 'responseCode'],
+  cdrContradiction: ['supplierCdr', 'contradiction'],
+};
+
+/** The audited fields that record a staff-only attribute of the invoice (as the invoice's schema declares them). */
+export const STAFF_ONLY_AUDIT_FIELDS: readonly InvoiceAuditField[] = (
+  Object.keys(INVOICE_AUDIT_FIELDS) as InvoiceAuditField[]
+).filter((field) => isStaffOnlyAt(Invoice, AUDIT_FIELD_SOURCES[field] ?? [field]));
 
 export const INVOICE_AUDIT_FIELD_LABELS: Record<InvoiceAuditField, string> = {
   status: 'Estado',

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { staffOnly } from './visibility.js';
 import { CertStatus, Currency, InvoiceStatus, InvoiceType, OperationType } from '../domain.js';
 import { TEXT_LIMITS, COUNT_LIMITS } from '../limits.js';
 import {
@@ -29,7 +30,8 @@ export const StatusHistoryEntry = z.object({
   title: z.string(),
   additionalMessage: z.nullable(z.string()),
   date: IsoDateTime,
-  by: z.nullable(z.string()),
+  /** Who made the change (an e-mail). */
+  by: staffOnly(z.nullable(z.string())),
 });
 export type StatusHistoryEntry = z.infer<typeof StatusHistoryEntry>;
 
@@ -103,7 +105,7 @@ export const Invoice = z.object({
   /** When it was approved (ACCEPTED): the list marks a posting not done soon after as late. */
   approvedAt: z.optional(z.nullable(IsoDateTime)),
   /** The MIRO posted in SAP for the approved invoice; absent until the MIRO worker posts it. */
-  sapDocument: z.optional(z.nullable(z.object({ number: z.string(), fiscalYear: z.string() }))),
+  sapDocument: staffOnly(z.nullable(z.object({ number: z.string(), fiscalYear: z.string() }))),
   /** SUNAT's answer about the document (estadoRuc and condDomiRuc as SUNAT's labels); absent until asked. */
   sunat: z.optional(
     z.nullable(
@@ -134,7 +136,7 @@ export const Invoice = z.object({
   amountToPay: z.optional(z.nullable(Money)),
   // Issue 21, the RUC risk gate.
   /** Approved by an administrator although SUNAT did not report the supplier ACTIVO and HABIDO. */
-  rucRiskOverride: z.optional(z.nullable(RucRiskOverride)),
+  rucRiskOverride: staffOnly(z.nullable(RucRiskOverride)),
   /**
    * Forma de pago, cuotas, detracción, retención, net to pay, due and expected payment dates (docs/ap-payment.md).
    * Absent on invoices stored before it was kept.
@@ -175,7 +177,7 @@ export type LinkedInvoice = z.infer<typeof LinkedInvoice>;
 export const InvoiceDetail = z.extend(Invoice, {
   officeLocation: z.nullable(OfficeLocation),
   /** The MIRO posting of an approved invoice (absent before the approval). */
-  sapPosting: z.optional(z.nullable(SapPosting)),
+  sapPosting: staffOnly(z.nullable(SapPosting)),
   /** While SUNAT has not answered (certStatus PENDING): since when it waits and when the portal asks again. */
   sunatCheck: z.optional(z.nullable(SunatCheck)),
   /** A note's original, when it is in the portal (issue 21). */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { staffOnly } from './visibility.js';
 import { IsoDateTime } from './common.js';
 
 /**
@@ -33,7 +34,7 @@ export const SunatCheck = z.object({
   /** The last time SUNAT could not be asked during this wait (SUNAT down), or null. */
   lastFailureAt: z.nullable(IsoDateTime),
   /** Who asked for the new check under way (a staff member's e-mail), and when; null when the portal asked alone. */
-  requestedBy: z.nullable(z.string()),
+  requestedBy: staffOnly(z.nullable(z.string())),
   requestedAt: z.nullable(IsoDateTime),
 });
 export type SunatCheck = z.infer<typeof SunatCheck>;

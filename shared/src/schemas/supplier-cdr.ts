@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { staffOnly } from './visibility.js';
 import { CDR_CONTRADICTIONS, CDR_VERDICTS } from '../rules/cdr.js';
 import { IsoDate, IsoDateTime } from './common.js';
 
@@ -25,13 +26,15 @@ export const SupplierCdr = z.object({
   receivedAt: IsoDateTime,
   /**
    * Every way it contradicts SUNAT's check or the invoice; null when nothing does (yet: SUNAT may not have answered).
-   * Staff only: always null for a supplier (functions/src/use-cases/invoice-view.ts).
+   * It may be a forgery under review (docs/ap-cdr.md): the supplier never learns of it, neither here nor in the trail.
    */
-  contradiction: z.nullable(
-    z.object({
-      reasons: z.array(z.object({ kind: z.enum(CDR_CONTRADICTIONS), message: z.string() })),
-      flaggedAt: IsoDateTime,
-    }),
+  contradiction: staffOnly(
+    z.nullable(
+      z.object({
+        reasons: z.array(z.object({ kind: z.enum(CDR_CONTRADICTIONS), message: z.string() })),
+        flaggedAt: IsoDateTime,
+      }),
+    ),
   ),
 });
 export type SupplierCdr = z.infer<typeof SupplierCdr>;

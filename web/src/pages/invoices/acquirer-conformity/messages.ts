@@ -47,8 +47,9 @@ export const conformityMessages = {
       `Se puede registrar la conformidad hasta el ${date}, tras la subsanación del proveedor.`,
     presumed: (date: string) => `Venció el plazo sin respuesta registrada: la conformidad se presume desde el ${date}.`,
     answer: {
-      CONFORMITY: (when: string, by: string) => `Conformidad registrada el ${when} por ${by}.`,
-      DISCONFORMITY: (when: string, by: string) => `Disconformidad registrada el ${when} por ${by}.`,
+      // Who registered it is for staff only: a supplier reads when.
+      CONFORMITY: (when: string, by?: string) => `Conformidad registrada el ${when}${by ? ` por ${by}` : ''}.`,
+      DISCONFORMITY: (when: string, by?: string) => `Disconformidad registrada el ${when}${by ? ` por ${by}` : ''}.`,
     },
     cause: (label: string) => `Causal: ${label}.`,
     reason: (text: string) => `Motivo: ${text}`,

@@ -12,8 +12,8 @@ export const conversationMessages = {
   observedHeader: 'Comprobante observado',
   observedBody: (by: string, since: string) =>
     `Observado por ${by} el ${since}. La respuesta del proveedor levanta la observación.`,
-  observedBodySupplier: (by: string, since: string) =>
-    `${by} observó este comprobante el ${since}. Responda con un mensaje (y los archivos que se piden) para levantar la observación.`,
+  observedBodySupplier: (since: string) =>
+    `Este comprobante fue observado el ${since}. Responda con un mensaje (y los archivos que se piden) para levantar la observación.`,
   observationTag: 'Observación',
   author: (name: string, role: string) => `${name} · ${role}`,
   attachmentsLabel: 'Archivos adjuntos',

@@ -39,11 +39,16 @@ const MIRO_REFRESH_MS = 3000;
 /** While SUNAT has not answered (certStatus PENDING), the sidebar asks again this often. */
 const SUNAT_REFRESH_MS = 5000;
 
-/** Approved, and the SAP posting is still under way (neither posted nor failed). */
-const awaitingMiro = (invoice: InvoiceDetail | undefined) =>
-  invoice?.sapPosting
-    ? invoice.sapPosting.state !== 'POSTED' && invoice.sapPosting.state !== 'FAILED'
-    : Boolean(invoice?.approved && !invoice.sapDocument && !invoice.statusMessage);
+/**
+ * Approved, and the SAP posting is still under way (neither posted nor failed). Only staff follow it: a supplier's
+ * answer has no SAP posting (it is staff-only), and its invoice moves on by its status.
+ */
+const awaitingMiro = (invoice: InvoiceDetail | undefined, staff: boolean) =>
+  !staff
+    ? false
+    : invoice?.sapPosting
+      ? invoice.sapPosting.state !== 'POSTED' && invoice.sapPosting.state !== 'FAILED'
+      : Boolean(invoice?.approved && !invoice.sapDocument && !invoice.statusMessage);
 
 /**
  * The invoice detail/edit sidebar (spec §2, §4, §5): what the invoice is, its review data and files;
@@ -95,7 +100,11 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
     {
       // Only while something is under way: stops once posted or failed, and once SUNAT answered.
       refreshInterval: (latest) =>
-        awaitingMiro(latest) ? MIRO_REFRESH_MS : latest?.certStatus === 'PENDING' ? SUNAT_REFRESH_MS : 0,
+        awaitingMiro(latest, Boolean(user && user.level !== 'SUPPLIER'))
+          ? MIRO_REFRESH_MS
+          : latest?.certStatus === 'PENDING'
+            ? SUNAT_REFRESH_MS
+            : 0,
     },
   );
 

@@ -47,9 +47,10 @@ function pair(label: string, value: ReactNode, testId?: string): KeyValuePairsPr
 
 /**
  * The SAP side of an approved invoice: the MIRO document once SAP posted it; else why it failed (the
- * MIRO worker leaves its reason in statusMessage), or that it is on its way.
+ * MIRO worker leaves its reason in statusMessage), or that it is on its way. Staff only: a supplier's answer has none.
  */
-function sapValue(invoice: InvoiceDetail): string | null {
+function sapValue(invoice: InvoiceDetail, staff: boolean): string | null {
+  if (!staff) return null;
   if (invoice.sapDocument) return text.values.sapDocument(invoice.sapDocument.number, invoice.sapDocument.fiscalYear);
   if (!invoice.approved) return null;
   return invoice.statusMessage ?? text.values.miroPending;
@@ -192,7 +193,7 @@ export function InvoiceSummary({
   onOpenInvoice?: (key: InvoiceKey) => void;
 }) {
   const f = text.fields;
-  const sap = sapValue(invoice);
+  const sap = sapValue(invoice, staff === true);
   const posting = invoice.sapPosting ?? null;
   const sunatDetail = invoice.sunat ? text.values.sunatDetail(invoice.sunat.estadoRuc, invoice.sunat.condDomiRuc) : '';
   const retryNote = invoice.status === 'REJECTED' && invoice.disapprovedWithoutRejection;

@@ -152,8 +152,8 @@ export function MessagesSection(props: {
                 }
               >
                 {staff
-                  ? text.observedBody(observation.by, formatDateTime(observation.since, { zone: true }))
-                  : text.observedBodySupplier(observation.by, formatDateTime(observation.since, { zone: true }))}
+                  ? text.observedBody(observation.by ?? '', formatDateTime(observation.since, { zone: true }))
+                  : text.observedBodySupplier(formatDateTime(observation.since, { zone: true }))}
               </Alert>
             </div>
           )}
