@@ -154,7 +154,9 @@ describe('messages on an invoice', () => {
       const told = (await steps.allInnerTexts()).map((text) => text.replace(/\s+/g, ' '));
       const observed = told.findIndex((text) => text.includes('Marcado como observado'));
       expect(told[observed]).toContain(`Observación: — → ${ask}`);
-      expect(told[observed]).toContain(demoUser('MANAGER').username);
+      // Who marked it, by role and sign-in; staff's e-mails are for staff only.
+      expect(told[observed]).toContain('Gestor · Cuenta corporativa (SSO)');
+      expect(told.join(' ')).not.toContain(demoUser('MANAGER').username);
       const answer = told.at(-1)!;
       expect(answer).toContain('Mensaje');
       expect(answer).toContain('Adjuntamos la guía de remisión.');

@@ -335,7 +335,9 @@ describe('issue 21 end to end: payment terms, notes, the RUC gate, Ley 29623 and
           purchaseOrders: [order],
         }),
       ]);
-      expect((await detailOf(factura, supplier)).sapDocument).toEqual(posted.sapDocument);
+      // The MIRO document is the group's own record: its staff read it, the supplier does not.
+      expect((await detailOf(factura, await managerToken())).sapDocument).toEqual(posted.sapDocument);
+      expect(await detailOf(factura, supplier)).not.toHaveProperty('sapDocument');
     },
     STEP_TIMEOUT,
   );

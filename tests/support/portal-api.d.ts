@@ -1514,6 +1514,7 @@ export interface operations {
               disapprovedWithoutRejection: boolean;
               notes: string | null;
               approvedAt?: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
               sapDocument?: {
                 number: string;
                 fiscalYear: string;
@@ -1570,6 +1571,7 @@ export interface operations {
                 debited: number;
               } | null;
               amountToPay?: number | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
               rucRiskOverride?: {
                 by: string;
                 /** Format: date-time */
@@ -1636,7 +1638,8 @@ export interface operations {
                   reason: string | null;
                   /** Format: date-time */
                   at: string;
-                  by: string;
+                  /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                  by?: string;
                 }[];
                 presumedAt: string | null;
                 daysLeft?: number;
@@ -1646,7 +1649,8 @@ export interface operations {
               observation?: {
                 /** Format: date-time */
                 since: string;
-                by: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                by?: string;
                 reason: string;
               } | null;
               conversation?: {
@@ -1672,7 +1676,8 @@ export interface operations {
                 fileKey: string | null;
                 /** Format: date-time */
                 receivedAt: string;
-                contradiction: {
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                contradiction?: {
                   reasons: {
                     /** @enum {string} */
                     kind:
@@ -1868,9 +1873,11 @@ export interface operations {
               additionalMessage: string | null;
               /** Format: date-time */
               date: string;
-              by: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string | null;
             }[];
             approvedAt?: string | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapDocument?: {
               number: string;
               fiscalYear: string;
@@ -1927,6 +1934,7 @@ export interface operations {
               debited: number;
             } | null;
             amountToPay?: number | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             rucRiskOverride?: {
               by: string;
               /** Format: date-time */
@@ -1993,7 +2001,8 @@ export interface operations {
                 reason: string | null;
                 /** Format: date-time */
                 at: string;
-                by: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                by?: string;
               }[];
               presumedAt: string | null;
               daysLeft?: number;
@@ -2003,7 +2012,8 @@ export interface operations {
             observation?: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation?: {
@@ -2029,7 +2039,8 @@ export interface operations {
               fileKey: string | null;
               /** Format: date-time */
               receivedAt: string;
-              contradiction: {
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              contradiction?: {
                 reasons: {
                   /** @enum {string} */
                   kind:
@@ -2285,9 +2296,11 @@ export interface operations {
               additionalMessage: string | null;
               /** Format: date-time */
               date: string;
-              by: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string | null;
             }[];
             approvedAt?: string | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapDocument?: {
               number: string;
               fiscalYear: string;
@@ -2344,6 +2357,7 @@ export interface operations {
               debited: number;
             } | null;
             amountToPay?: number | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             rucRiskOverride?: {
               by: string;
               /** Format: date-time */
@@ -2410,7 +2424,8 @@ export interface operations {
                 reason: string | null;
                 /** Format: date-time */
                 at: string;
-                by: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                by?: string;
               }[];
               presumedAt: string | null;
               daysLeft?: number;
@@ -2420,7 +2435,8 @@ export interface operations {
             observation?: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation?: {
@@ -2446,7 +2462,8 @@ export interface operations {
               fileKey: string | null;
               /** Format: date-time */
               receivedAt: string;
-              contradiction: {
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              contradiction?: {
                 reasons: {
                   /** @enum {string} */
                   kind:
@@ -2828,9 +2845,11 @@ export interface operations {
               additionalMessage: string | null;
               /** Format: date-time */
               date: string;
-              by: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string | null;
             }[];
             approvedAt?: string | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapDocument?: {
               number: string;
               fiscalYear: string;
@@ -2887,6 +2906,7 @@ export interface operations {
               debited: number;
             } | null;
             amountToPay?: number | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             rucRiskOverride?: {
               by: string;
               /** Format: date-time */
@@ -2953,7 +2973,8 @@ export interface operations {
                 reason: string | null;
                 /** Format: date-time */
                 at: string;
-                by: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                by?: string;
               }[];
               presumedAt: string | null;
               daysLeft?: number;
@@ -2963,7 +2984,8 @@ export interface operations {
             observation?: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation?: {
@@ -2989,7 +3011,8 @@ export interface operations {
               fileKey: string | null;
               /** Format: date-time */
               receivedAt: string;
-              contradiction: {
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              contradiction?: {
                 reasons: {
                   /** @enum {string} */
                   kind:
@@ -3010,6 +3033,7 @@ export interface operations {
               location: string;
               office: string;
             } | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapPosting?: {
               /** @enum {string} */
               state: 'QUEUED' | 'SENDING' | 'RETRYING' | 'LATE' | 'FAILED' | 'POSTED';
@@ -3030,7 +3054,8 @@ export interface operations {
               pendingSince: string;
               nextCheckAt: string | null;
               lastFailureAt: string | null;
-              requestedBy: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              requestedBy?: string | null;
               requestedAt: string | null;
             } | null;
             original?: {
@@ -3219,9 +3244,11 @@ export interface operations {
               additionalMessage: string | null;
               /** Format: date-time */
               date: string;
-              by: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string | null;
             }[];
             approvedAt?: string | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapDocument?: {
               number: string;
               fiscalYear: string;
@@ -3278,6 +3305,7 @@ export interface operations {
               debited: number;
             } | null;
             amountToPay?: number | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             rucRiskOverride?: {
               by: string;
               /** Format: date-time */
@@ -3344,7 +3372,8 @@ export interface operations {
                 reason: string | null;
                 /** Format: date-time */
                 at: string;
-                by: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                by?: string;
               }[];
               presumedAt: string | null;
               daysLeft?: number;
@@ -3354,7 +3383,8 @@ export interface operations {
             observation?: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation?: {
@@ -3380,7 +3410,8 @@ export interface operations {
               fileKey: string | null;
               /** Format: date-time */
               receivedAt: string;
-              contradiction: {
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              contradiction?: {
                 reasons: {
                   /** @enum {string} */
                   kind:
@@ -3401,6 +3432,7 @@ export interface operations {
               location: string;
               office: string;
             } | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapPosting?: {
               /** @enum {string} */
               state: 'QUEUED' | 'SENDING' | 'RETRYING' | 'LATE' | 'FAILED' | 'POSTED';
@@ -3421,7 +3453,8 @@ export interface operations {
               pendingSince: string;
               nextCheckAt: string | null;
               lastFailureAt: string | null;
-              requestedBy: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              requestedBy?: string | null;
               requestedAt: string | null;
             } | null;
             original?: {
@@ -3563,9 +3596,11 @@ export interface operations {
                 | 'OBSERVED'
                 | 'OBSERVATION_CLEARED';
               actor: {
-                id: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                id?: string;
                 name: string;
-                email: string | null;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                email?: string | null;
                 role: ('SUPPLIER' | 'MANAGER' | 'ADMIN' | 'UNKNOWN') | null;
                 /** @enum {string} */
                 signIn: 'PASSWORD' | 'CORPORATE' | 'EMAIL' | 'API' | 'SYSTEM';
@@ -3576,7 +3611,8 @@ export interface operations {
                 after: string | number | boolean | string[] | null;
               }[];
               note: string | null;
-              txId: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              txId?: string;
             }[];
             nextCursor: string | null;
           };
@@ -3692,9 +3728,11 @@ export interface operations {
               additionalMessage: string | null;
               /** Format: date-time */
               date: string;
-              by: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string | null;
             }[];
             approvedAt?: string | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapDocument?: {
               number: string;
               fiscalYear: string;
@@ -3751,6 +3789,7 @@ export interface operations {
               debited: number;
             } | null;
             amountToPay?: number | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             rucRiskOverride?: {
               by: string;
               /** Format: date-time */
@@ -3817,7 +3856,8 @@ export interface operations {
                 reason: string | null;
                 /** Format: date-time */
                 at: string;
-                by: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                by?: string;
               }[];
               presumedAt: string | null;
               daysLeft?: number;
@@ -3827,7 +3867,8 @@ export interface operations {
             observation?: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation?: {
@@ -3853,7 +3894,8 @@ export interface operations {
               fileKey: string | null;
               /** Format: date-time */
               receivedAt: string;
-              contradiction: {
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              contradiction?: {
                 reasons: {
                   /** @enum {string} */
                   kind:
@@ -3874,6 +3916,7 @@ export interface operations {
               location: string;
               office: string;
             } | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapPosting?: {
               /** @enum {string} */
               state: 'QUEUED' | 'SENDING' | 'RETRYING' | 'LATE' | 'FAILED' | 'POSTED';
@@ -3894,7 +3937,8 @@ export interface operations {
               pendingSince: string;
               nextCheckAt: string | null;
               lastFailureAt: string | null;
-              requestedBy: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              requestedBy?: string | null;
               requestedAt: string | null;
             } | null;
             original?: {
@@ -4062,9 +4106,11 @@ export interface operations {
               additionalMessage: string | null;
               /** Format: date-time */
               date: string;
-              by: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string | null;
             }[];
             approvedAt?: string | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapDocument?: {
               number: string;
               fiscalYear: string;
@@ -4121,6 +4167,7 @@ export interface operations {
               debited: number;
             } | null;
             amountToPay?: number | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             rucRiskOverride?: {
               by: string;
               /** Format: date-time */
@@ -4187,7 +4234,8 @@ export interface operations {
                 reason: string | null;
                 /** Format: date-time */
                 at: string;
-                by: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                by?: string;
               }[];
               presumedAt: string | null;
               daysLeft?: number;
@@ -4197,7 +4245,8 @@ export interface operations {
             observation?: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation?: {
@@ -4223,7 +4272,8 @@ export interface operations {
               fileKey: string | null;
               /** Format: date-time */
               receivedAt: string;
-              contradiction: {
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              contradiction?: {
                 reasons: {
                   /** @enum {string} */
                   kind:
@@ -4244,6 +4294,7 @@ export interface operations {
               location: string;
               office: string;
             } | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapPosting?: {
               /** @enum {string} */
               state: 'QUEUED' | 'SENDING' | 'RETRYING' | 'LATE' | 'FAILED' | 'POSTED';
@@ -4264,7 +4315,8 @@ export interface operations {
               pendingSince: string;
               nextCheckAt: string | null;
               lastFailureAt: string | null;
-              requestedBy: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              requestedBy?: string | null;
               requestedAt: string | null;
             } | null;
             original?: {
@@ -4424,9 +4476,11 @@ export interface operations {
               additionalMessage: string | null;
               /** Format: date-time */
               date: string;
-              by: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string | null;
             }[];
             approvedAt?: string | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapDocument?: {
               number: string;
               fiscalYear: string;
@@ -4483,6 +4537,7 @@ export interface operations {
               debited: number;
             } | null;
             amountToPay?: number | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             rucRiskOverride?: {
               by: string;
               /** Format: date-time */
@@ -4549,7 +4604,8 @@ export interface operations {
                 reason: string | null;
                 /** Format: date-time */
                 at: string;
-                by: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                by?: string;
               }[];
               presumedAt: string | null;
               daysLeft?: number;
@@ -4559,7 +4615,8 @@ export interface operations {
             observation?: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation?: {
@@ -4585,7 +4642,8 @@ export interface operations {
               fileKey: string | null;
               /** Format: date-time */
               receivedAt: string;
-              contradiction: {
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              contradiction?: {
                 reasons: {
                   /** @enum {string} */
                   kind:
@@ -4606,6 +4664,7 @@ export interface operations {
               location: string;
               office: string;
             } | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapPosting?: {
               /** @enum {string} */
               state: 'QUEUED' | 'SENDING' | 'RETRYING' | 'LATE' | 'FAILED' | 'POSTED';
@@ -4626,7 +4685,8 @@ export interface operations {
               pendingSince: string;
               nextCheckAt: string | null;
               lastFailureAt: string | null;
-              requestedBy: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              requestedBy?: string | null;
               requestedAt: string | null;
             } | null;
             original?: {
@@ -4786,9 +4846,11 @@ export interface operations {
               additionalMessage: string | null;
               /** Format: date-time */
               date: string;
-              by: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string | null;
             }[];
             approvedAt?: string | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapDocument?: {
               number: string;
               fiscalYear: string;
@@ -4845,6 +4907,7 @@ export interface operations {
               debited: number;
             } | null;
             amountToPay?: number | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             rucRiskOverride?: {
               by: string;
               /** Format: date-time */
@@ -4911,7 +4974,8 @@ export interface operations {
                 reason: string | null;
                 /** Format: date-time */
                 at: string;
-                by: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                by?: string;
               }[];
               presumedAt: string | null;
               daysLeft?: number;
@@ -4921,7 +4985,8 @@ export interface operations {
             observation?: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation?: {
@@ -4947,7 +5012,8 @@ export interface operations {
               fileKey: string | null;
               /** Format: date-time */
               receivedAt: string;
-              contradiction: {
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              contradiction?: {
                 reasons: {
                   /** @enum {string} */
                   kind:
@@ -4968,6 +5034,7 @@ export interface operations {
               location: string;
               office: string;
             } | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapPosting?: {
               /** @enum {string} */
               state: 'QUEUED' | 'SENDING' | 'RETRYING' | 'LATE' | 'FAILED' | 'POSTED';
@@ -4988,7 +5055,8 @@ export interface operations {
               pendingSince: string;
               nextCheckAt: string | null;
               lastFailureAt: string | null;
-              requestedBy: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              requestedBy?: string | null;
               requestedAt: string | null;
             } | null;
             original?: {
@@ -5154,9 +5222,11 @@ export interface operations {
               additionalMessage: string | null;
               /** Format: date-time */
               date: string;
-              by: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string | null;
             }[];
             approvedAt?: string | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapDocument?: {
               number: string;
               fiscalYear: string;
@@ -5213,6 +5283,7 @@ export interface operations {
               debited: number;
             } | null;
             amountToPay?: number | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             rucRiskOverride?: {
               by: string;
               /** Format: date-time */
@@ -5279,7 +5350,8 @@ export interface operations {
                 reason: string | null;
                 /** Format: date-time */
                 at: string;
-                by: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                by?: string;
               }[];
               presumedAt: string | null;
               daysLeft?: number;
@@ -5289,7 +5361,8 @@ export interface operations {
             observation?: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation?: {
@@ -5315,7 +5388,8 @@ export interface operations {
               fileKey: string | null;
               /** Format: date-time */
               receivedAt: string;
-              contradiction: {
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              contradiction?: {
                 reasons: {
                   /** @enum {string} */
                   kind:
@@ -5336,6 +5410,7 @@ export interface operations {
               location: string;
               office: string;
             } | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapPosting?: {
               /** @enum {string} */
               state: 'QUEUED' | 'SENDING' | 'RETRYING' | 'LATE' | 'FAILED' | 'POSTED';
@@ -5356,7 +5431,8 @@ export interface operations {
               pendingSince: string;
               nextCheckAt: string | null;
               lastFailureAt: string | null;
-              requestedBy: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              requestedBy?: string | null;
               requestedAt: string | null;
             } | null;
             original?: {
@@ -5489,7 +5565,8 @@ export interface operations {
             observation: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation: {
@@ -5594,7 +5671,8 @@ export interface operations {
             observation: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation: {
@@ -5699,7 +5777,8 @@ export interface operations {
             observation: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation: {
@@ -5796,7 +5875,8 @@ export interface operations {
             observation: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation: {
@@ -6064,9 +6144,11 @@ export interface operations {
               additionalMessage: string | null;
               /** Format: date-time */
               date: string;
-              by: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string | null;
             }[];
             approvedAt?: string | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapDocument?: {
               number: string;
               fiscalYear: string;
@@ -6123,6 +6205,7 @@ export interface operations {
               debited: number;
             } | null;
             amountToPay?: number | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             rucRiskOverride?: {
               by: string;
               /** Format: date-time */
@@ -6189,7 +6272,8 @@ export interface operations {
                 reason: string | null;
                 /** Format: date-time */
                 at: string;
-                by: string;
+                /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+                by?: string;
               }[];
               presumedAt: string | null;
               daysLeft?: number;
@@ -6199,7 +6283,8 @@ export interface operations {
             observation?: {
               /** Format: date-time */
               since: string;
-              by: string;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              by?: string;
               reason: string;
             } | null;
             conversation?: {
@@ -6225,7 +6310,8 @@ export interface operations {
               fileKey: string | null;
               /** Format: date-time */
               receivedAt: string;
-              contradiction: {
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              contradiction?: {
                 reasons: {
                   /** @enum {string} */
                   kind:
@@ -6246,6 +6332,7 @@ export interface operations {
               location: string;
               office: string;
             } | null;
+            /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
             sapPosting?: {
               /** @enum {string} */
               state: 'QUEUED' | 'SENDING' | 'RETRYING' | 'LATE' | 'FAILED' | 'POSTED';
@@ -6266,7 +6353,8 @@ export interface operations {
               pendingSince: string;
               nextCheckAt: string | null;
               lastFailureAt: string | null;
-              requestedBy: string | null;
+              /** @description Solo para el personal del grupo: no figura en la respuesta a un proveedor. */
+              requestedBy?: string | null;
               requestedAt: string | null;
             } | null;
             original?: {

@@ -4,7 +4,7 @@ import type { ExternalUser } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import type { StoredExportJob } from '../repositories/export-jobs.js';
 import type { FeedItem } from '../repositories/notifications.js';
-import { makeExportRunner, type ExportUpload } from './export-runner.js';
+import { exportRows, makeExportRunner, type ExportUpload } from './export-runner.js';
 import {
   MAX_RUNNING_EXPORTS,
   attachmentDisposition,
@@ -329,5 +329,27 @@ describe('asking for an export', () => {
       `attachment; filename="Conformidades MIGO 2026-03-05 10.00.csv"; filename*=UTF-8''Conformidades%20MIGO%202026-03-05%2010.00.csv`,
     );
     expect(attachmentDisposition('Año.csv')).toContain(`filename="Ano.csv"; filename*=UTF-8''A%C3%B1o.csv`);
+  });
+});
+
+describe("an export's rows", () => {
+  it("are the list's answer for the requester's role: a supplier's rows hold no staff-only field", async () => {
+    const row = {
+      id: 'F001-1',
+      supplierId: '20456178325',
+      rucRiskOverride: { by: 'revisor@grupo.pe', at: '2026-03-02T10:00:00.000Z', reason: 'Riesgo aceptado' },
+      sapDocument: { number: '5105600001', fiscalYear: '2026' },
+    };
+    const sources = {
+      listInvoices: async () => ({ items: [row], nextCursor: null }),
+    } as unknown as ExportSources;
+    const supplier: Caller = { ...ADMIN, level: 'SUPPLIER', taxIds: ['20456178325'], activeCompany: '20456178325' };
+    const read = async (caller: Caller) => {
+      const pages: unknown[][] = [];
+      for await (const page of exportRows(sources, 'invoices', caller, {})) pages.push([...page]);
+      return pages.flat();
+    };
+    expect(await read(supplier)).toEqual([{ id: 'F001-1', supplierId: '20456178325' }]);
+    expect(await read(ADMIN)).toEqual([row]);
   });
 });
