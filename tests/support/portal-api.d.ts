@@ -8401,6 +8401,8 @@ export interface operations {
             status: 'QUEUED' | 'RUNNING' | 'READY' | 'FAILED';
             rows: number;
             total: number | null;
+            /** @default false */
+            totalChanged: boolean;
             progress: number | null;
             fileName: string;
             url: string | null;
@@ -8481,6 +8483,8 @@ export interface operations {
             status: 'QUEUED' | 'RUNNING' | 'READY' | 'FAILED';
             rows: number;
             total: number | null;
+            /** @default false */
+            totalChanged: boolean;
             progress: number | null;
             fileName: string;
             url: string | null;

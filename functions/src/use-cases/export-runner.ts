@@ -54,6 +54,18 @@ export async function* exportRows(
   } while (cursor);
 }
 
+/**
+ * A job's total is fixed when it is asked for; a list that changed while its file was made (invoices arrived or
+ * changed status) is said, not hidden: the file holds the rows read then.
+ */
+export function totalChangedNote(total: number | null, rows: number): string {
+  if (total === null || total === rows) return '';
+  return (
+    ` La lista cambió mientras se generaba: al pedirlo tenía ${thousands.format(total)} ` +
+    `${total === 1 ? 'fila' : 'filas'} y el archivo tiene ${thousands.format(rows)}.`
+  );
+}
+
 /** A file on its way to the bucket: write into `stream`, then await `done`; `abort` drops what was sent. */
 export interface ExportUpload {
   readonly stream: Writable;
@@ -138,9 +150,10 @@ export function makeExportRunner(deps: ExportRunnerDeps) {
         await deps.feed.record([{ kind: 'USER', taxId: job.userId }], {
           id: `export-${job.id}`,
           registeredAt: now,
-          message: `Su archivo «${job.fileName}» de ${LIST_NAMES[job.list]} (${thousands.format(rows)} ${
-            rows === 1 ? 'fila' : 'filas'
-          }) está listo para descargar desde la lista.`,
+          message:
+            `Su archivo «${job.fileName}» de ${LIST_NAMES[job.list]} (${thousands.format(rows)} ${
+              rows === 1 ? 'fila' : 'filas'
+            }) está listo para descargar desde la lista.` + totalChangedNote(job.total, rows),
           reference: null,
         });
       } catch (error) {

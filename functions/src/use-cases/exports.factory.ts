@@ -19,7 +19,11 @@ export const requestExport = makeRequestExport({
   jobs: makeExportJobRepository(documentClient, tableName()),
   outgoing,
   reach: async (caller, list, query) => {
-    if (list === 'invoices') return (await countInvoices(caller, query as never)).count;
+    // The total is fixed at the request, and only an exact one: the file says whether it still held when made.
+    if (list === 'invoices') {
+      const { count, exact } = await countInvoices(caller, query as never);
+      return exact ? count : null;
+    }
     if (list === 'hes' || list === 'migo') {
       const first = { ...query, limit: 1 } as Parameters<typeof conformityDocuments.list>[2];
       await conformityDocuments.list(caller, list === 'hes' ? 'SERVICE_SHEET' : 'MATERIAL_DOCUMENT', first);

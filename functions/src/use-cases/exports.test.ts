@@ -129,7 +129,7 @@ function fakeBucket() {
   };
 }
 
-function world(options: { rows: number; crashAfterPages?: number }) {
+function world(options: { rows: number; crashAfterPages?: number; total?: number }) {
   const jobs = fakeJobs();
   const bucket = fakeBucket();
   const feed: FeedItem[] = [];
@@ -155,7 +155,7 @@ function world(options: { rows: number; crashAfterPages?: number }) {
   const request = makeRequestExport({
     jobs,
     outgoing: { deliver: async () => undefined },
-    reach: async () => null,
+    reach: async () => options.total ?? null,
     clock,
     newId: () => `00000000-0000-4000-8000-00000000000${ids++}`,
   });
@@ -171,6 +171,25 @@ function world(options: { rows: number; crashAfterPages?: number }) {
 }
 
 describe('the exports worker', () => {
+  it('fixes the total when asked: a list that changed meanwhile is said, in the feed and on the job', async () => {
+    const { request, runner, jobs, feed } = world({ rows: 450, total: 448 });
+    const job = await request(ADMIN, { list: 'suppliers', format: 'csv', filters: {} });
+    expect(job).toMatchObject({ total: 448, totalChanged: false });
+    await runner.run({ userId: ADMIN.sub, exportId: job.id }, false);
+    const read = makeReadExport({ jobs, presignGet: async () => 'https://archivo' });
+    expect(await read(ADMIN, job.id)).toMatchObject({ status: 'READY', rows: 450, total: 448, totalChanged: true });
+    expect(feed[0]!.message).toContain(
+      'La lista cambió mientras se generaba: al pedirlo tenía 448 filas y el archivo tiene 450.',
+    );
+
+    const same = world({ rows: 3, total: 3 });
+    const exact = await same.request(ADMIN, { list: 'suppliers', format: 'csv', filters: {} });
+    await same.runner.run({ userId: ADMIN.sub, exportId: exact.id }, false);
+    const readSame = makeReadExport({ jobs: same.jobs, presignGet: async () => 'https://archivo' });
+    expect(await readSame(ADMIN, exact.id)).toMatchObject({ rows: 3, total: 3, totalChanged: false });
+    expect(same.feed[0]!.message).not.toContain('cambió');
+  });
+
   it('a crash mid-file: the retry writes the whole file again, the job ends READY with every row, one file', async () => {
     const { request, runner, jobs, bucket, feed } = world({ rows: 450, crashAfterPages: 2 });
     const job = await request(ADMIN, { list: 'suppliers', format: 'csv', filters: {} });

@@ -120,6 +120,7 @@ function view(job: StoredExportJob, url: string | null): ExportJob {
     status: job.status,
     rows: job.rows,
     total: job.total,
+    totalChanged: job.status === 'READY' && job.total !== null && job.rows !== job.total,
     progress:
       job.status === 'READY' ? 1 : job.total === null ? null : job.total === 0 ? 0 : Math.min(1, job.rows / job.total),
     fileName: job.fileName,

@@ -53,8 +53,16 @@ export const ExportJob = z.object({
   status: ExportStatus,
   /** Rows written so far (all of them once READY). */
   rows: z.number(),
-  /** Rows the filter matched when the export was asked for; null when the list cannot count (suppliers). */
+  /**
+   * Rows the filter matched when the export was asked for, fixed then; null when the list cannot count them exactly
+   * (the suppliers' list, a search over more rows than a count reads).
+   */
   total: z.nullable(z.number()),
+  /**
+   * READY, and the list changed while the file was made (invoices arrived or changed status): the file holds `rows`,
+   * the filter matched `total` when asked. False otherwise.
+   */
+  totalChanged: z._default(z.boolean(), false),
   /** 0 to 1; null while the total is unknown. */
   progress: z.nullable(z.number()),
   /** The file's name as the browser saves it. */

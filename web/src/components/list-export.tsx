@@ -3,7 +3,7 @@ import Alert from '@cloudscape-design/components/alert';
 import Button from '@cloudscape-design/components/button';
 import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
-import { routes, type ExportFormat, type ExportJob, type ExportList } from '@portal/shared';
+import { formatDateTime, routes, type ExportFormat, type ExportJob, type ExportList } from '@portal/shared';
 import { apiCall } from '../api/client';
 import { errorMessage } from '../api/errors';
 import { useApi } from '../api/use-api';
@@ -23,6 +23,12 @@ export const exportMessages = {
   ready: 'Archivo listo',
   readyDetail: (job: ExportJob) =>
     `${job.fileName}: ${thousands.format(job.rows)} ${job.rows === 1 ? 'fila' : 'filas'}. El enlace vence en 5 minutos; si vence, vuelva a exportar.`,
+  totalChanged: (job: ExportJob) =>
+    `La lista cambió mientras se generaba el archivo: al pedirlo tenía ${thousands.format(job.total ?? 0)} ${
+      job.total === 1 ? 'fila' : 'filas'
+    } y el archivo tiene ${thousands.format(job.rows)}. Vuelva a exportar si necesita la lista de ahora.`,
+  resumed: (at: string) =>
+    `Reanudado el ${at} tras una interrupción: el archivo se genera de nuevo desde la primera fila.`,
   download: 'Descargar',
   failed: 'No se pudo generar el archivo. Inténtelo nuevamente.',
   refused: 'No se pudo pedir el archivo',
@@ -120,6 +126,7 @@ export function useListExport(list: ExportList, filters: object | null): { butto
         }
       >
         {text.readyDetail(current)}
+        {current.totalChanged && <div data-testid="export-total-changed">{text.totalChanged(current)}</div>}
       </Alert>
     );
   } else if (exportId && current?.status === 'FAILED') {
@@ -136,7 +143,13 @@ export function useListExport(list: ExportList, filters: object | null): { butto
         <ProgressBar
           label={text.generating}
           value={current?.progress === null || current?.progress === undefined ? undefined : current.progress * 100}
-          description={current?.status === 'QUEUED' || !current ? text.queued : undefined}
+          description={
+            current?.status === 'QUEUED' || !current
+              ? text.queued
+              : current.resumedAt
+                ? text.resumed(formatDateTime(current.resumedAt))
+                : undefined
+          }
           additionalInfo={text.rows(rows, total)}
           ariaLabel={text.generating}
         />

@@ -511,6 +511,7 @@ export function createMockWorld(today: Date = new Date()): MockWorld {
           status: 'READY',
           rows: invoices.length,
           total: invoices.length,
+          totalChanged: false,
           progress: 1,
           fileName: 'Comprobantes.xlsx',
           url: null,

@@ -699,6 +699,7 @@ export const MOCK_ROUTES: MockRoutes = {
       status: 'QUEUED' as const,
       rows: 0,
       total,
+      totalChanged: false,
       progress: total === null ? null : 0,
       fileName: `${titles[list]} ${context.now.toISOString().slice(0, 10)}.${format}`,
       url: null,
