@@ -16,7 +16,8 @@ import {
 import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf } from '../support/api.js';
-import { mailbox, sendToQueue, table } from '../support/fixtures.js';
+import { mailbox, sendToQueue, stageDocumentClient, table } from '../support/fixtures.js';
+import { makeIntakeBatchRepository } from '../../functions/src/repositories/intake-batches.js';
 import { freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
 import { runSchedule } from '../support/schedules.js';
 import { demoAccount, demoUser, stage } from '../support/stage.js';
@@ -315,6 +316,32 @@ describe('Cargar ZIP on the local stage', () => {
     expect(await countListed(token, lot.good)).toBe(6);
     expect(await exists(first.key)).toBe(false);
   }, 300_000);
+
+  it('is never DONE with fewer results than its zip holds documents', async () => {
+    const token = await supplierToken();
+    const lot = await lotOf(2);
+    const first = await submit(token, lot.zip, 'mayo.zip');
+    expect((await ended(token, first.batch.id)).status).toBe('DONE');
+    registered.push(...lot.good);
+    // A run about to end the batch with one result lost (as a write that never landed would leave it).
+    const db = table();
+    const done = (await readBatch(token, first.batch.id)).body;
+    const lost = done.results.items[0]!;
+    await db.delete(keys.intakeResult(first.batch.id, lost.base.toLowerCase()));
+    const stored = (await db.get(keys.intakeBatch(first.batch.id)))!;
+    await db.put({ ...stored, status: 'PROCESSING', finishedAt: null });
+
+    const batches = makeIntakeBatchRepository(stageDocumentClient(), stage().tableName);
+    const now = new Date().toISOString();
+    await expect(batches.finish(first.batch.id, now)).rejects.toThrow('1 results for 2 documents');
+    expect((await readBatch(token, first.batch.id)).body.status).toBe('PROCESSING');
+    // The run tried again records what was missing, and only then the batch ends, its counts those of its documents.
+    expect(await batches.record({ id: first.batch.id, createdAt: done.createdAt }, lost)).toBe(true);
+    expect(await batches.finish(first.batch.id, now)).toBe(true);
+    const again = (await readBatch(token, first.batch.id)).body;
+    expect(again).toMatchObject({ status: 'DONE', counts: { total: 2, processed: 2, accepted: 2 } });
+    expect(again.results.items).toHaveLength(2);
+  });
 
   it('refuses a hostile zip whole, with nothing stored: a name that climbs out of its folder, a zip bomb', async () => {
     const token = await supplierToken();

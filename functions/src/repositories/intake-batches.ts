@@ -371,7 +371,11 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
       };
     },
 
-    /** Ends the batch DONE with its counters counted from the results themselves. */
+    /**
+     * Ends the batch DONE with its counters counted from the results themselves, and only with a result for every
+     * document the zip holds: a batch is never DONE with fewer (or more) results than documents. Such a batch throws,
+     * so that its run is tried again and records what is missing.
+     */
     async finish(batchId: string, now: string): Promise<boolean> {
       const counts = { processed: 0, accepted: 0, alreadyExisting: 0, refused: 0 };
       let start: Record<string, unknown> | undefined;
@@ -393,7 +397,7 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
         }
         start = page.LastEvaluatedKey;
       } while (start);
-      return update(
+      const done = await update(
         batchId,
         'SET #status = :done, finishedAt = :now, #processed = :processed, #accepted = :accepted, ' +
           '#alreadyExisting = :alreadyExisting, #refused = :refused ' +
@@ -407,8 +411,17 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
           ':refused': counts.refused,
           ':processing': 'PROCESSING',
         },
-        '#status = :processing',
+        '#status = :processing AND #total = :processed',
       );
+      if (done) return true;
+      const read = await db.send(
+        new GetCommand({ TableName: table, Key: keys.intakeBatch(batchId), ConsistentRead: true }),
+      );
+      const batch = parseBatch(read.Item);
+      if (batch?.status === 'PROCESSING') {
+        throw new Error(`intake batch ${batchId}: ${counts.processed} results for ${batch.total} documents`);
+      }
+      return false;
     },
 
     /** Ends the batch REFUSED (a hostile or broken zip: nothing of it stored) or FAILED (it could not go on). */
