@@ -2,6 +2,7 @@ import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import {
   BadRequestError,
   ForbiddenError,
+  forLevel,
   PortalError,
   ROUTES,
   UnauthorizedError,
@@ -125,7 +126,10 @@ export function createMockHandlers(options: MockOptions): HttpHandler[] {
           filesUrl: `${base}${MOCK_FILES_PATH}`,
         };
         const resolve = MOCK_ROUTES[route.id as RouteId] as (context: MockContext<RouteDef>) => unknown;
-        return HttpResponse.json(resolve(context) as object, {
+        // What the API's wrapper does: a supplier's answer without what the schema declares staff-only.
+        const answer = resolve(context);
+        const shown = persona ? forLevel(route.response, answer, persona.user.level) : answer;
+        return HttpResponse.json(shown as object, {
           status: route.successStatus,
           headers: { [HEADERS.requestId]: txId },
         });
