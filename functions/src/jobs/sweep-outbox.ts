@@ -1,4 +1,4 @@
-import { MIRO_POSTING, QUEUES } from '@portal/shared';
+import { MIRO_POSTING, QUEUES, RUNTIME_ENV } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { sapFromEnv } from '../adapters/sap.js';
 import { queueFromEnv } from '../adapters/sqs.js';
@@ -16,11 +16,17 @@ import { JOB_LEASE_MS, makeJobLeaseSweeper } from './job-leases.js';
 import { makeExportJobRepository } from '../repositories/export-jobs.js';
 import { makeIntakeBatchRepository } from '../repositories/intake-batches.js';
 import { clock } from '../adapters/clock.js';
+import { makeInboundMailRepository } from '../repositories/inbound-mail.js';
+import { makeNotificationRepository } from '../repositories/notifications.js';
+import { endMailFailed } from '../mail/mail-job.js';
 
 const miro = makeMiroOutbox(documentClient, tableName());
 const sap = sapFromEnv();
 const retryBaseMs = miroRetryBaseMs();
 const store = makeInvoiceStore(documentClient, tableName());
+const mail = makeInboundMailRepository(documentClient, tableName()).processed;
+const feed = makeNotificationRepository(documentClient, tableName());
+const portalUrl = process.env[RUNTIME_ENV.webOrigin]?.split(',')[0]?.trim() || null;
 
 /** The OutboxSweeper schedule (SCHEDULES.outboxSweeper): EventBridge in AWS, a timer on the local stage. */
 export const handler = observed(
@@ -57,9 +63,20 @@ export const handler = observed(
       intakeBatchesQueue: queueFromEnv(QUEUES.intakeBatches.env),
       exports: makeExportJobRepository(documentClient, tableName()),
       exportsQueue: queueFromEnv(QUEUES.exports.env),
+      mail: {
+        lapsed: mail.lapsed,
+        postpone: mail.postpone,
+        fail: (record, now) =>
+          endMailFailed({ processed: mail, feed, portalUrl }, record, { leaseUntil: record.leaseUntil }, now),
+      },
+      inboundMailQueue: queueFromEnv(QUEUES.inboundMail.env),
       clock,
       log: logger,
-      maxAttempts: Math.min(QUEUES.intakeBatches.maxReceiveCount, QUEUES.exports.maxReceiveCount),
+      maxAttempts: Math.min(
+        QUEUES.intakeBatches.maxReceiveCount,
+        QUEUES.exports.maxReceiveCount,
+        QUEUES.inboundMail.maxReceiveCount,
+      ),
       // The message is taken within seconds; a lease's length is the time it is given before it is sent again.
       resendAfterMs: JOB_LEASE_MS * 2,
     }),

@@ -2,9 +2,17 @@ import { INBOUND_MAIL, intakeAddress, invoicePageUrl, type Invoice } from '@port
 import type { Email } from '../adapters/email.js';
 import type { MailRefusedError } from './attachments.js';
 
-/** What became of one document of the message, as its answer tells it. */
+/** What an answer names of a registered invoice: its number, its link and the company it was registered for. */
+export type RegisteredInvoice = Pick<Invoice, 'id' | 'supplierId' | 'type' | 'clientName'>;
+
+/** What became of one document of the message, as its answer tells it (and its record keeps it, for a resume). */
 export type DocumentResult =
-  | { readonly base: string; readonly kind: 'ACCEPTED'; readonly invoice: Invoice; readonly cdrWarning: string | null }
+  | {
+      readonly base: string;
+      readonly kind: 'ACCEPTED';
+      readonly invoice: RegisteredInvoice;
+      readonly cdrWarning: string | null;
+    }
   | { readonly base: string; readonly kind: 'ALREADY_EXISTS'; readonly invoiceId: string; readonly message: string }
   | { readonly base: string; readonly kind: 'REFUSED'; readonly message: string };
 
@@ -47,16 +55,9 @@ const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 
 const reSubject = (subject: string) => (subject ? `Re: ${subject}` : 'Su envío de comprobantes por correo');
 
-/** The answer to a registered supplier: one line per document, registered (with its link), existing or refused. */
-export function resultAnswer(options: {
-  readonly to: string;
-  readonly subject: string;
-  readonly results: readonly DocumentResult[];
-  readonly portalUrl: string | null;
-}): StoredAnswer {
-  const { results, portalUrl } = options;
-  const accepted = results.filter((result) => result.kind === 'ACCEPTED').length;
-  const lines = results.map((result) => {
+/** One line per document: registered (with its link), existing or refused. */
+function resultLines(results: readonly DocumentResult[], portalUrl: string | null): string[] {
+  return results.map((result) => {
     switch (result.kind) {
       case 'ACCEPTED': {
         const url = portalUrl
@@ -76,6 +77,24 @@ export function resultAnswer(options: {
         return `• ${result.base}: no se registró. ${result.message}`;
     }
   });
+}
+
+/** Said of a message whose processing stopped (a crash) and was taken up again by another run. */
+const RESUMED_NOTE =
+  'El procesamiento de su correo se interrumpió y se reanudó; cada comprobante se registró una sola vez.';
+
+/** The answer to a registered supplier: one line per document, registered (with its link), existing or refused. */
+export function resultAnswer(options: {
+  readonly to: string;
+  readonly subject: string;
+  readonly results: readonly DocumentResult[];
+  readonly portalUrl: string | null;
+  /** The message's processing was taken up again after a run stopped. */
+  readonly resumed?: boolean;
+}): StoredAnswer {
+  const { results, portalUrl } = options;
+  const accepted = results.filter((result) => result.kind === 'ACCEPTED').length;
+  const lines = resultLines(results, portalUrl);
   const summary =
     accepted === results.length
       ? `Se ${accepted === 1 ? 'registró su comprobante' : `registraron sus ${accepted} comprobantes`} en el Portal de Proveedores.`
@@ -85,7 +104,51 @@ export function resultAnswer(options: {
   return {
     to: options.to,
     subject: reSubject(options.subject),
-    text: `${summary}\n\n${lines.join('\n')}${SIGNATURE}`,
+    text: `${summary}\n\n${lines.join('\n')}${options.resumed ? `\n\n${RESUMED_NOTE}` : ''}${SIGNATURE}`,
+  };
+}
+
+const remainder = (left: number) =>
+  left <= 0
+    ? ''
+    : left === 1
+      ? 'El comprobante restante no se registró.'
+      : `Los ${left} comprobantes restantes no se registraron.`;
+
+/**
+ * The answer to a supplier whose message could not be processed to its end (its runs kept stopping): what was
+ * registered before, and that the rest was not, with what to do. Sending the same e-mail again is safe: what was
+ * registered is told as already registered.
+ */
+export function failedAnswer(options: {
+  readonly to: string;
+  readonly subject: string;
+  /** The documents the message holds. */
+  readonly total: number;
+  /** The results recorded before it stopped, in the message's order. */
+  readonly results: readonly DocumentResult[];
+  readonly portalUrl: string | null;
+}): StoredAnswer {
+  const { results, total } = options;
+  const accepted = results.filter((result) => result.kind === 'ACCEPTED').length;
+  const portal = options.portalUrl ? ` (${options.portalUrl})` : '';
+  const done =
+    results.length === 0
+      ? ['No se registró ninguno de sus comprobantes.']
+      : [
+          `Antes de interrumpirse se ${accepted === 1 ? 'registró 1' : `registraron ${accepted}`} de ${total}; ` +
+            'este es el detalle de lo procesado:',
+          resultLines(results, options.portalUrl).join('\n'),
+          remainder(total - results.length),
+        ];
+  return {
+    to: options.to,
+    subject: reSubject(options.subject),
+    text:
+      `No pudimos terminar de procesar su correo: su procesamiento se interrumpió varias veces. ` +
+      `${done.filter((paragraph) => paragraph !== '').join('\n\n')}\n\n` +
+      `Qué hacer: envíe el correo de nuevo (lo ya registrado se le indicará como ya registrado, sin duplicarse) o ` +
+      `cargue los XML en el portal${portal} con «Cargar XML».${SIGNATURE}`,
   };
 }
 

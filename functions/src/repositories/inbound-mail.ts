@@ -1,63 +1,283 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INBOUND_MAIL, keys } from '@portal/shared';
-import type { MailOutcome, ProcessedMail } from '../use-cases/inbound-mail.js';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { INBOUND_MAIL, InboundMailMessage, keys } from '@portal/shared';
+import type { DocumentResult, StoredAnswer } from '../mail/answers.js';
+import {
+  mailResultKeyOf,
+  type MailAbout,
+  type MailJobStore,
+  type MailOutcome,
+  type MailRecord,
+  type MailStart,
+} from '../mail/mail-job.js';
+import { makeDueRecords, type RecordKey } from './due-records.js';
 
 const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
+// 'state' and 'message' are DynamoDB reserved words (and 'outcome' may become one): every attribute goes by a name.
+const NAMES = {
+  '#state': 'state',
+  '#outcome': 'outcome',
+  '#answer': 'answer',
+  '#message': 'message',
+  '#about': 'about',
+};
+
+function recordOf(messageId: string, item: Record<string, unknown>): MailRecord {
+  const message = InboundMailMessage.safeParse(item.message);
+  return {
+    messageId,
+    // A record written before the leases holds only its outcome: it is one that ended.
+    state: item.state === 'PROCESSING' ? 'PROCESSING' : 'DONE',
+    outcome: (item.outcome as MailOutcome | undefined) ?? null,
+    answer: (item.answer as StoredAnswer | undefined) ?? null,
+    answered: item.answered === true,
+    attempts: typeof item.attempts === 'number' ? item.attempts : 0,
+    leaseUntil: typeof item.leaseUntil === 'string' ? item.leaseUntil : null,
+    resumedAt: typeof item.resumedAt === 'string' ? item.resumedAt : null,
+    message: message.success ? message.data : null,
+    about: (item.about as MailAbout | undefined) ?? null,
+  };
+}
+
 /**
- * What the e-mail intake keeps (docs/adr/0035-mail-intake.md): one small record per processed message (its outcome
- * and its answer until sent; no document, no attachment) and a counter of answers per sender and hour, both expiring.
+ * What the e-mail intake keeps (docs/adr/0035-mail-intake.md, docs/intake-channels.md#lease-and-resume): one small
+ * record per received message (its queue message and lease while a run works on it, then its outcome and its answer
+ * until sent), each document's result beside it, and a counter of answers per sender and hour, all expiring.
  */
 export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: string) {
-  return {
-    processed: {
-      async get(messageId: string): Promise<ProcessedMail | null> {
-        const { Item } = await db.send(
-          new GetCommand({ TableName: table, Key: keys.inboundMessage(messageId), ConsistentRead: true }),
-        );
-        if (!Item) return null;
-        return {
-          messageId,
-          outcome: Item.outcome as MailOutcome,
-          answer: (Item.answer as ProcessedMail['answer']) ?? null,
-          answered: Item.answered === true,
-        };
-      },
-      async create(record: ProcessedMail, now: Date): Promise<boolean> {
-        try {
-          await db.send(
-            new PutCommand({
-              TableName: table,
-              Item: {
-                ...keys.inboundMessage(record.messageId),
-                outcome: record.outcome,
-                answer: record.answer,
-                answered: record.answered,
-                processedAt: now.toISOString(),
-                expiresAt: epochSeconds(now) + INBOUND_MAIL.processedRecordDays * 86_400,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            }),
-          );
-          return true;
-        } catch (error) {
-          if (isConditionFailure(error)) return false;
-          throw error;
-        }
-      },
-      async markAnswered(messageId: string): Promise<void> {
-        // The answer's text is not needed any more: only that it went.
+  const leases = makeDueRecords<RecordKey>(db, table, keys.jobLeases);
+  const leaseSk = (messageId: string, until: string) => `${until}#${keys.inboundMessage(messageId).pk}`;
+
+  async function update(
+    messageId: string,
+    expression: string,
+    values: Record<string, unknown>,
+    condition: string,
+  ): Promise<boolean> {
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: keys.inboundMessage(messageId),
+          UpdateExpression: expression,
+          ConditionExpression: `attribute_exists(pk) AND ${condition}`,
+          // Only the names the expressions use: DynamoDB refuses unused ones.
+          ExpressionAttributeNames: Object.fromEntries(
+            Object.entries(NAMES).filter(([name]) => `${expression} ${condition}`.includes(name)),
+          ),
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  const store = {
+    async get(messageId: string): Promise<MailRecord | null> {
+      const { Item } = await db.send(
+        new GetCommand({ TableName: table, Key: keys.inboundMessage(messageId), ConsistentRead: true }),
+      );
+      return Item ? recordOf(messageId, Item) : null;
+    },
+
+    async start(message: InboundMailMessage, owner: string, now: Date, until: string): Promise<MailStart> {
+      const { messageId } = message;
+      const hold = { leaseOwner: owner, leaseUntil: until, gsi1pk: keys.jobLeases, gsi1sk: leaseSk(messageId, until) };
+      try {
         await db.send(
-          new UpdateCommand({
+          new PutCommand({
             TableName: table,
-            Key: keys.inboundMessage(messageId),
-            UpdateExpression: 'SET answered = :true REMOVE answer',
-            ExpressionAttributeValues: { ':true': true },
+            Item: {
+              ...keys.inboundMessage(messageId),
+              state: 'PROCESSING',
+              message,
+              attempts: 1,
+              ...hold,
+              createdAt: now.toISOString(),
+              expiresAt: epochSeconds(now) + INBOUND_MAIL.processedRecordDays * 86_400,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );
-      },
+        return { taken: 'STARTED', attempts: 1 };
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+      // A record whose lease lapsed (its run stopped), or one left by a run of before the leases: a resume.
+      const resumed = await update(
+        messageId,
+        'SET leaseOwner = :owner, leaseUntil = :until, gsi1pk = :leases, gsi1sk = :leaseSk, resumedAt = :now ' +
+          'ADD attempts :one',
+        {
+          ':owner': owner,
+          ':until': until,
+          ':leases': keys.jobLeases,
+          ':leaseSk': hold.gsi1sk,
+          ':now': now.toISOString(),
+          ':one': 1,
+          ':processing': 'PROCESSING',
+        },
+        '#state = :processing AND (attribute_not_exists(leaseUntil) OR leaseUntil <= :now)',
+      );
+      const record = await store.get(messageId);
+      if (resumed) return { taken: 'RESUMED', attempts: record?.attempts ?? 1 };
+      return { taken: record?.state === 'PROCESSING' ? 'BUSY' : 'ENDED', attempts: record?.attempts ?? 0 };
     },
+
+    async renew(messageId: string, owner: string, until: string): Promise<boolean> {
+      return update(
+        messageId,
+        'SET leaseUntil = :until, gsi1sk = :leaseSk',
+        { ':owner': owner, ':until': until, ':leaseSk': leaseSk(messageId, until), ':processing': 'PROCESSING' },
+        '#state = :processing AND leaseOwner = :owner',
+      );
+    },
+
+    async release(messageId: string, owner: string, now: string): Promise<boolean> {
+      return update(
+        messageId,
+        'SET leaseUntil = :now, gsi1sk = :leaseSk',
+        { ':owner': owner, ':now': now, ':leaseSk': leaseSk(messageId, now), ':processing': 'PROCESSING' },
+        '#state = :processing AND leaseOwner = :owner',
+      );
+    },
+
+    async describe(messageId: string, owner: string, about: MailAbout): Promise<boolean> {
+      return update(
+        messageId,
+        'SET #about = :about',
+        { ':about': about, ':owner': owner, ':processing': 'PROCESSING' },
+        '#state = :processing AND leaseOwner = :owner',
+      );
+    },
+
+    async results(messageId: string): Promise<Map<string, DocumentResult>> {
+      const found = new Map<string, DocumentResult>();
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: {
+              ':pk': keys.inboundMessage(messageId).pk,
+              ':prefix': keys.inboundMessageResultPrefix,
+            },
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const item of page.Items ?? [])
+          found.set(String(item.sk).slice(keys.inboundMessageResultPrefix.length), item.result as DocumentResult);
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return found;
+    },
+
+    async record(messageId: string, result: DocumentResult, now: Date): Promise<boolean> {
+      try {
+        await db.send(
+          new PutCommand({
+            TableName: table,
+            Item: {
+              ...keys.inboundMessageResult(messageId, mailResultKeyOf(result.base)),
+              result,
+              recordedAt: now.toISOString(),
+              expiresAt: epochSeconds(now) + INBOUND_MAIL.processedRecordDays * 86_400,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    async complete(
+      messageId: string,
+      holder: { readonly owner: string } | { readonly leaseUntil: string | null },
+      outcome: MailOutcome,
+      answer: StoredAnswer | null,
+      now: Date,
+    ): Promise<boolean> {
+      const values: Record<string, unknown> = {
+        ':done': 'DONE',
+        ':outcome': outcome,
+        ':answer': answer,
+        ':false': false,
+        ':now': now.toISOString(),
+        ':processing': 'PROCESSING',
+      };
+      let held: string;
+      if ('owner' in holder) {
+        values[':owner'] = holder.owner;
+        held = 'leaseOwner = :owner';
+      } else if (holder.leaseUntil === null) {
+        held = 'attribute_not_exists(leaseUntil)';
+      } else {
+        values[':leaseUntil'] = holder.leaseUntil;
+        held = 'leaseUntil = :leaseUntil';
+      }
+      // The queue message is no longer needed once the outcome is known: the raw copy is deleted next.
+      return update(
+        messageId,
+        'SET #state = :done, #outcome = :outcome, #answer = :answer, answered = :false, processedAt = :now ' +
+          'REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
+        values,
+        `#state = :processing AND ${held}`,
+      );
+    },
+
+    async markAnswered(messageId: string): Promise<void> {
+      // The answer's text is not needed any more: only that it went.
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: keys.inboundMessage(messageId),
+          UpdateExpression: 'SET answered = :true REMOVE #answer',
+          ExpressionAttributeNames: { '#answer': 'answer' },
+          ExpressionAttributeValues: { ':true': true },
+        }),
+      );
+    },
+
+    /** Messages whose lease lapsed before `now` (their run stopped), soonest first. */
+    async lapsed(now: string, limit: number): Promise<MailRecord[]> {
+      // The partition holds every kind of long job: a message's key is its INBOUND_MAIL# one.
+      const prefix = keys.inboundMessage('').pk;
+      const held = (await leases.due(new Date(now), limit)).filter((item) => item.pk.startsWith(prefix));
+      const records = await Promise.all(held.map((item) => store.get(item.pk.slice(prefix.length))));
+      return records.filter((record): record is MailRecord => record?.state === 'PROCESSING');
+    },
+
+    /**
+     * Moves a lapsed message's place in the sweeper's index to `until` (its lease is left as it is), so that the next
+     * sweep does not send it again while the message it was sent is on its way: false when the record moved since.
+     */
+    async postpone(messageId: string, leaseUntil: string, until: string): Promise<boolean> {
+      return update(
+        messageId,
+        'SET gsi1sk = :leaseSk',
+        { ':leaseUntil': leaseUntil, ':leaseSk': leaseSk(messageId, until), ':processing': 'PROCESSING' },
+        '#state = :processing AND leaseUntil = :leaseUntil',
+      );
+    },
+  } satisfies MailJobStore & Record<string, unknown>;
+
+  return {
+    processed: store,
     answerQuota: {
       /** One more answer to `sender` this hour, unless the hour's are spent (a conditional counter). */
       async take(sender: string, now: Date): Promise<boolean> {
@@ -85,3 +305,5 @@ export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: str
     },
   };
 }
+
+export type InboundMailRepository = ReturnType<typeof makeInboundMailRepository>;

@@ -1,4 +1,4 @@
-import { BUCKETS, RUNTIME_ENV } from '@portal/shared';
+import { BUCKETS, QUEUES, RUNTIME_ENV } from '@portal/shared';
 import { clock } from '../adapters/clock.js';
 import { cognitoDirectoryFromEnv } from '../adapters/cognito.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
@@ -62,6 +62,7 @@ export const inboundMail = makeInboundMail({
     warn: (message, extra) => logger.warn(message, extra),
   },
   meter,
+  maxAttempts: QUEUES.inboundMail.maxReceiveCount,
 });
 
 /** The bucket SES (or the local SMTP server) writes to: a message naming another is not read. */

@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { Email } from '../adapters/email.js';
 import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
 import type { Audience, FeedItem } from '../repositories/notifications.js';
-import { makeInboundMail, type MailCaller, type ProcessedMail, type SenderAccount } from './inbound-mail.js';
+import type { DocumentResult } from '../mail/answers.js';
+import { makeJobLeaseSweeper } from '../jobs/job-leases.js';
+import { makeInboundMail, type MailCaller, type SenderAccount } from './inbound-mail.js';
+import { endMailFailed, type MailJobStore, type MailRecord } from '../mail/mail-job.js';
 
 const DOMAIN = 'recepcion.grupo.pe';
 const COMPANY = '20100070970';
@@ -52,9 +55,113 @@ function invoiceOf(number: string): Invoice {
   } as unknown as Invoice;
 }
 
-function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: string | null } = {}) {
+/**
+ * The records of messages and results, in memory, with the conditions the DynamoDB repository writes under: a
+ * message's lease taken only when new or lapsed, renewed and ended only by its holder, each result written once.
+ */
+function memoryMailStore() {
+  const records = new Map<string, MailRecord & { leaseOwner: string | null }>();
+  const results = new Map<string, Map<string, DocumentResult>>();
+  const store: MailJobStore = {
+    get: async (id) => records.get(id) ?? null,
+    async start(message, owner, now, until) {
+      const record = records.get(message.messageId);
+      if (!record) {
+        records.set(message.messageId, {
+          messageId: message.messageId,
+          state: 'PROCESSING',
+          outcome: null,
+          answer: null,
+          answered: false,
+          attempts: 1,
+          leaseUntil: until,
+          leaseOwner: owner,
+          resumedAt: null,
+          message,
+          about: null,
+        });
+        return { taken: 'STARTED', attempts: 1 };
+      }
+      if (record.state === 'DONE') return { taken: 'ENDED', attempts: record.attempts };
+      if (record.leaseUntil !== null && record.leaseUntil > now.toISOString())
+        return { taken: 'BUSY', attempts: record.attempts };
+      const attempts = record.attempts + 1;
+      records.set(message.messageId, {
+        ...record,
+        attempts,
+        leaseOwner: owner,
+        leaseUntil: until,
+        resumedAt: now.toISOString(),
+      });
+      return { taken: 'RESUMED', attempts };
+    },
+    async renew(id, owner, until) {
+      const record = records.get(id);
+      if (record?.state !== 'PROCESSING' || record.leaseOwner !== owner) return false;
+      records.set(id, { ...record, leaseUntil: until });
+      return true;
+    },
+    async release(id, owner, now) {
+      return store.renew(id, owner, now);
+    },
+    async describe(id, owner, about) {
+      const record = records.get(id);
+      if (record?.state !== 'PROCESSING' || record.leaseOwner !== owner) return false;
+      records.set(id, { ...record, about });
+      return true;
+    },
+    results: async (id) => new Map(results.get(id) ?? []),
+    async record(id, result) {
+      const of = results.get(id) ?? new Map<string, DocumentResult>();
+      results.set(id, of);
+      const key = result.base.toLowerCase();
+      if (of.has(key)) return false;
+      of.set(key, result);
+      return true;
+    },
+    async complete(id, holder, outcome, answer) {
+      const record = records.get(id);
+      if (record?.state !== 'PROCESSING') return false;
+      if ('owner' in holder ? record.leaseOwner !== holder.owner : record.leaseUntil !== holder.leaseUntil)
+        return false;
+      records.set(id, {
+        ...record,
+        state: 'DONE',
+        outcome,
+        answer,
+        answered: false,
+        leaseOwner: null,
+        leaseUntil: null,
+        message: null,
+      });
+      return true;
+    },
+    async markAnswered(id) {
+      const record = records.get(id)!;
+      records.set(id, { ...record, answer: null, answered: true });
+    },
+  };
+  /** The sweeper's view: PROCESSING messages whose lease lapsed, and the move that keeps one from being sent twice. */
+  const sweep = {
+    lapsed: async (now: string) =>
+      [...records.values()].filter(
+        (record) => record.state === 'PROCESSING' && record.leaseUntil !== null && record.leaseUntil <= now,
+      ),
+    postpone: async (id: string, leaseUntil: string) => records.get(id)?.leaseUntil === leaseUntil,
+  };
+  return { store, records, results, sweep };
+}
+
+/** How the fake intake treats a document: as usual, a run that stops in it (never answers) or one that fails. */
+type Stall = (files: IncomingFiles) => 'HANG' | 'THROW' | null;
+
+const LEASE_MS = 15_000;
+const MAX_ATTEMPTS = 3;
+
+function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: string | null; stall?: Stall } = {}) {
   const objects = new Map<string, Buffer>();
-  const records = new Map<string, ProcessedMail>();
+  const mail = memoryMailStore();
+  const records = mail.records;
   const quota = new Map<string, number>();
   const sent: Email[] = [];
   const feed: { audiences: readonly Audience[]; item: FeedItem }[] = [];
@@ -69,18 +176,7 @@ function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: str
       get: async (_bucket, key) => objects.get(key) ?? null,
       remove: async (_bucket, key) => void objects.delete(key),
     },
-    processed: {
-      get: async (id) => records.get(id) ?? null,
-      create: async (record) => {
-        if (records.has(record.messageId)) return false;
-        records.set(record.messageId, record);
-        return true;
-      },
-      markAnswered: async (id) => {
-        const record = records.get(id)!;
-        records.set(id, { ...record, answer: null, answered: true });
-      },
-    },
+    processed: mail.store,
     answerQuota: {
       take: async (sender, at) => {
         const key = `${sender}|${at.toISOString().slice(0, 13)}`;
@@ -100,6 +196,9 @@ function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: str
     },
     fromFiles: async (caller, files): Promise<FileIntakeOutcome> => {
       registered.push({ caller, files });
+      const stall = options.stall?.(files) ?? null;
+      if (stall === 'HANG') return new Promise<never>(() => undefined);
+      if (stall === 'THROW') throw new Error('DynamoDB is down');
       const text = Buffer.from(files.xml.bytes).toString();
       const number = /<ID>([^<]+)<\/ID>/.exec(text)?.[1];
       if (!number)
@@ -131,10 +230,12 @@ function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: str
     portalUrl: 'https://proveedores.grupo.pe',
     log: { info: () => undefined, warn: () => undefined },
     meter: { count: () => undefined },
+    maxAttempts: MAX_ATTEMPTS,
+    leaseMs: LEASE_MS,
   });
 
   let sequence = 0;
-  async function deliver(raw: Buffer, overrides: Partial<InboundMailMessage> & { messageId?: string } = {}) {
+  function messageOf(raw: Buffer, overrides: Partial<InboundMailMessage> & { messageId?: string } = {}) {
     const messageId = overrides.messageId ?? `msg-${++sequence}`;
     const key = `${INBOUND_MAIL.prefix}${messageId}`;
     objects.set(key, raw);
@@ -151,12 +252,20 @@ function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: str
       },
       ...overrides,
     };
+    return message;
+  }
+
+  async function deliver(raw: Buffer, overrides: Partial<InboundMailMessage> & { messageId?: string } = {}) {
+    const message = messageOf(raw, overrides);
     return { message, outcome: await intake.process(message) };
   }
 
   return {
     intake,
     deliver,
+    messageOf,
+    mail,
+    clock: () => now,
     objects,
     records,
     sent,
@@ -413,6 +522,124 @@ describe('invoices by e-mail', () => {
     h.records.clear();
     expect(await h.intake.process(message)).toBe('GONE');
     expect(h.sent).toHaveLength(1);
+  });
+});
+
+describe('an e-mail whose run stops or fails (its lease)', () => {
+  const three = () =>
+    mime({
+      subject: 'Lote de diciembre',
+      attachments: ['F001-300', 'F001-301', 'F001-302'].map((number) => ({
+        filename: `${number}.xml`,
+        content: xml(number),
+      })),
+    });
+  const sourcesOf = (h: ReturnType<typeof harness>) => h.registered.map(({ files }) => files.sourceKey.split('/')[2]);
+
+  /** The sweeper over the harness's records, sending to a queue the test delivers from. */
+  function sweeperOf(h: ReturnType<typeof harness>) {
+    const queue: InboundMailMessage[] = [];
+    const sweeper = makeJobLeaseSweeper({
+      batches: { lapsed: async () => [], postpone: async () => true, end: async () => true },
+      intakeBatchesQueue: { send: async () => undefined },
+      mail: {
+        ...h.mail.sweep,
+        fail: (record, now) =>
+          endMailFailed(
+            { processed: h.mail.store, feed: { record: async () => undefined }, portalUrl: null },
+            record,
+            { leaseUntil: record.leaseUntil },
+            now,
+          ),
+      },
+      inboundMailQueue: { send: async (body) => void queue.push(body as InboundMailMessage) },
+      clock: h.clock,
+      log: { info: () => undefined, warn: () => undefined },
+      maxAttempts: MAX_ATTEMPTS,
+      resendAfterMs: 2 * LEASE_MS,
+    });
+    return { sweeper, queue };
+  }
+
+  it('is resumed where it stopped once its lease lapsed: each document once, the answer and the feed say so', async () => {
+    let stopped = false;
+    const h = harness({
+      stall: (files) => (!stopped && files.sourceKey.endsWith('F001-301') ? ((stopped = true), 'HANG') : null),
+    });
+    const message = h.messageOf(await three(), { messageId: 'stopped' });
+    void h.intake.process(message); // the run that stops in the middle of the second document, never to answer
+
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(h.records.get('stopped')).toMatchObject({ state: 'PROCESSING', attempts: 1 });
+    expect([...h.mail.results.get('stopped')!.keys()]).toEqual(['f001-300']);
+    // While its lease holds, another delivery leaves the message to it, and the sweeper finds nothing.
+    expect(await h.intake.process(message)).toBe('BUSY');
+    const { sweeper, queue } = sweeperOf(h);
+    expect(await sweeper.sweep()).toEqual({ resumed: 0, failed: 0 });
+
+    h.later(LEASE_MS + 1);
+    expect(await sweeper.sweep()).toEqual({ resumed: 1, failed: 0 });
+    expect(queue).toEqual([message]);
+    expect(await h.intake.process(queue[0]!)).toBe('REGISTERED');
+
+    // The first document is not registered again; the second, whose run stopped inside, finds its invoice.
+    expect(sourcesOf(h)).toEqual(['F001-300', 'F001-301', 'F001-301', 'F001-302']);
+    expect(h.sent).toHaveLength(1);
+    expect(h.sent[0]!.text).toContain('Se registraron sus 3 comprobantes');
+    expect(h.sent[0]!.text).toContain('se interrumpió y se reanudó; cada comprobante se registró una sola vez');
+    expect(h.feed.map(({ item }) => item.message)).toEqual([
+      'Se procesó su correo «Lote de diciembre» (reanudado tras una interrupción): 3 de 3 comprobantes registrados. ' +
+        'Le enviamos el detalle por correo.',
+    ]);
+    expect(h.records.get('stopped')).toMatchObject({ state: 'DONE', outcome: 'REGISTERED', attempts: 2 });
+    expect(h.objects.size).toBe(0);
+  });
+
+  it('ends FAILED when its runs keep failing: the sender told what was registered, the raw copy deleted', async () => {
+    const h = harness({ stall: (files) => (files.sourceKey.endsWith('F001-302') ? 'THROW' : null) });
+    const message = h.messageOf(await three(), { messageId: 'failing' });
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      // A run that fails lets go of its lease at once: the next delivery takes the message without waiting.
+      await expect(h.intake.process(message)).rejects.toThrow('DynamoDB is down');
+      if (attempt < MAX_ATTEMPTS)
+        expect(h.records.get('failing')).toMatchObject({ state: 'PROCESSING', attempts: attempt });
+    }
+    expect(sourcesOf(h)).toEqual(['F001-300', 'F001-301', 'F001-302', 'F001-302', 'F001-302']);
+    expect(h.records.get('failing')).toMatchObject({ state: 'DONE', outcome: 'FAILED' });
+    expect(h.sent).toHaveLength(1);
+    const text = h.sent[0]!.text;
+    expect(text).toContain('No pudimos terminar de procesar su correo');
+    expect(text).toContain('se registraron 2 de 3');
+    expect(text).toContain('• F001-300: registrado para Grupo Andino S.A.');
+    expect(text).toContain('El comprobante restante no se registró.');
+    expect(h.feed.at(-1)!.item.message).toContain('No se pudo terminar de procesar su correo «Lote de diciembre»');
+    expect(h.objects.size).toBe(0);
+    // A later delivery of the same message (its queue's last copy) sends nothing more and registers nothing.
+    expect(await h.intake.process(message)).toBe('FAILED');
+    expect(h.sent).toHaveLength(1);
+    expect(h.registered).toHaveLength(5);
+  });
+
+  it('ends FAILED by the sweeper when its runs kept stopping, answered once by the worker it hands it to', async () => {
+    const h = harness({ stall: (files) => (files.sourceKey.endsWith('F001-301') ? 'HANG' : null) });
+    const message = h.messageOf(await three(), { messageId: 'stopping' });
+    const { sweeper, queue } = sweeperOf(h);
+    void h.intake.process(message);
+    for (let run = 2; run <= MAX_ATTEMPTS; run++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      h.later(2 * LEASE_MS + 1);
+      expect(await sweeper.sweep()).toEqual({ resumed: 1, failed: 0 });
+      void h.intake.process(queue.at(-1)!);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    h.later(2 * LEASE_MS + 1);
+    expect(await sweeper.sweep()).toEqual({ resumed: 0, failed: 1 });
+    expect(h.records.get('stopping')).toMatchObject({ state: 'DONE', outcome: 'FAILED', attempts: MAX_ATTEMPTS });
+    expect(await h.intake.process(queue.at(-1)!)).toBe('FAILED');
+    expect(h.sent).toHaveLength(1);
+    expect(h.sent[0]!.text).toContain('se registró 1 de 3');
+    expect(h.sent[0]!.text).toContain('Los 2 comprobantes restantes no se registraron.');
+    expect(h.objects.size).toBe(0);
   });
 });
 

@@ -1,16 +1,17 @@
-import { InboundMailMessage } from '@portal/shared';
+import { InboundMailMessage, QUEUES } from '@portal/shared';
 import { observed } from '../observability/observed.js';
 import { inboundMail, inboundMailBucket } from '../use-cases/inbound-mail.factory.js';
 import { sqsBatchHandler } from './sqs-batch.js';
 
 /**
- * Consumer of the inbound-mail queue (issue 24, docs/adr/0035-mail-intake.md): one received e-mail per message. A
- * failure (DynamoDB, S3, SES down) is left for redelivery; the processed-message record makes a redelivery register
- * and answer nothing twice.
+ * Consumer of the inbound-mail queue (docs/adr/0035-mail-intake.md): one received e-mail per message. A failure
+ * (DynamoDB, S3, SES down) is left for redelivery, which resumes where the message's record says it was; on the last
+ * delivery the message ends FAILED and its sender is told what was registered.
  */
 export const handler = observed(
-  sqsBatchHandler(InboundMailMessage, async (message) => {
+  sqsBatchHandler(InboundMailMessage, async (message, record) => {
     if (message.bucket !== inboundMailBucket) throw new Error(`inbound e-mail in an unknown bucket: ${message.bucket}`);
-    await inboundMail.process(message);
+    const lastAttempt = Number(record.attributes.ApproximateReceiveCount) >= QUEUES.inboundMail.maxReceiveCount;
+    await inboundMail.process(message, lastAttempt);
   }),
 );

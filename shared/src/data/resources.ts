@@ -177,7 +177,7 @@ export const SCHEDULES = {
     // Relays to every queue, asks SUNAT again through its queue, and looks MIRO postings up in SAP.
     uses: {
       table: 'write',
-      queues: ['sunatValidation', 'miroRequests', 'notifications', 'exports', 'intakeBatches'],
+      queues: ['sunatValidation', 'miroRequests', 'notifications', 'exports', 'intakeBatches', 'inboundMail'],
       sap: true,
     },
   },

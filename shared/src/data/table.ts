@@ -401,6 +401,11 @@ export const keys = {
   inboundMessage(messageId: string): ItemKey {
     return { pk: `INBOUND_MAIL#${messageId}`, sk: 'PROCESSED' };
   },
+  /** One document's result of a received e-mail (by its folded base name), beside its record: a resume skips it. */
+  inboundMessageResult(messageId: string, baseKey: string): ItemKey {
+    return { pk: `INBOUND_MAIL#${messageId}`, sk: `RESULT#${baseKey}` };
+  },
+  inboundMessageResultPrefix: 'RESULT#',
   /** Answers to one sender's refused e-mails in one hour (issue 24): a conditional counter, expiring. */
   mailAnswers(sender: string, hour: string): ItemKey {
     return { pk: `MAIL_ANSWERS#${sender.toLowerCase()}`, sk: `HOUR#${hour}` };
@@ -422,8 +427,9 @@ export const keys = {
   },
   intakeBatchOfUserPrefix: 'INTAKE_BATCH#',
   /**
-   * Long jobs (a zip's batch) while a worker holds them, by when their lease lapses (byClient, `{leaseUntil}#{pk}`):
-   * the outbox sweeper takes over those whose worker stopped renewing (docs/intake-channels.md#zip).
+   * Long jobs (a zip's batch, an export, a received e-mail) while a worker holds them, by when their lease lapses
+   * (byClient, `{leaseUntil}#{pk}`): the outbox sweeper takes over those whose worker stopped renewing
+   * (docs/intake-channels.md#lease-and-resume).
    */
   jobLeases: 'JOB#LEASE',
   readMark(userId: string): ItemKey {
