@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { INBOUND_MAIL, routes, type InboundMailMessage, type InvoiceDetail } from '@portal/shared';
+import { INBOUND_MAIL, keys, routes, type InboundMailMessage, type InvoiceDetail } from '@portal/shared';
 import { CLIENTS, tenantFixture, SUPPLIERS } from '../support/tenant.js';
 import { inviteSupplier, type InvitedSupplier } from '../support/accounts.js';
 import { call, idTokenOf } from '../support/api.js';
-import { queuesDrained, sendToQueue } from '../support/fixtures.js';
+import { queuesDrained, sendToQueue, table } from '../support/fixtures.js';
+import { runSchedule } from '../support/schedules.js';
 import { freshCorrelative } from '../support/invoices.js';
-import { answersTo, freshSender, inboundObject, processed, rawMessageStored, sendMail } from '../support/mail.js';
+import {
+  answersTo,
+  freshSender,
+  inboundObject,
+  processed,
+  rawMessageStored,
+  sendMail,
+  storeRawMessage,
+} from '../support/mail.js';
 import { demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
 
@@ -100,6 +109,74 @@ describe('invoices by e-mail, over SMTP', () => {
       return all.length === 2 ? all : undefined;
     });
     expect(answers[1]!.text).toContain(`${document.invoiceId}: ya estaba registrado en el portal`);
+  });
+
+  it('an e-mail whose worker stopped mid-way is resumed by the next sweep: each document once, «se reanudó»', async () => {
+    const supplier = await inviteSupplier();
+    const documents = [factura(supplier), factura(supplier), factura(supplier)];
+    const subject = `Lote ${documents[0]!.base}`;
+    const mail = {
+      from: supplier.email,
+      toCompany: CLIENTS[0]!.taxId,
+      subject,
+      attachments: documents.map((document) => ({
+        filename: `${document.base}.xml`,
+        content: document.xml,
+        contentType: 'application/xml',
+      })),
+    };
+    const { messageId } = await sendMail(mail);
+    await answerWith(supplier.email, subject);
+
+    // As a worker killed after the first document leaves it: the raw copy still there, the last two results not
+    // recorded (their invoices were committed), the record PROCESSING under the lease of a run that is gone, which
+    // lapsed ten seconds ago; and no queue message (it is in flight, invisible for the queue's visibility timeout).
+    await storeRawMessage(messageId, mail);
+    const db = table();
+    for (const document of documents.slice(1)) {
+      await db.delete(keys.inboundMessageResult(messageId, document.base.toLowerCase()));
+    }
+    const stored = (await db.get(keys.inboundMessage(messageId)))!;
+    const lapsedAt = new Date(Date.now() - 10_000).toISOString();
+    const message: InboundMailMessage = {
+      messageId,
+      bucket: inboundObject(messageId).Bucket,
+      key: inboundObject(messageId).Key,
+      recipients: [`${INBOUND_MAIL.localPart}+${CLIENTS[0]!.taxId}@${stage().intakeMailDomain}`],
+      envelopeSender: supplier.email,
+      verdicts: { spf: 'PASS', dkim: 'PASS', dmarc: 'GRAY', authenticatedDomain: 'pruebas.pe' },
+    };
+    await db.put({
+      ...stored,
+      state: 'PROCESSING',
+      message,
+      attempts: 1,
+      answered: false,
+      leaseOwner: 'a-run-that-crashed',
+      leaseUntil: lapsedAt,
+      gsi1pk: keys.jobLeases,
+      gsi1sk: `${lapsedAt}#${keys.inboundMessage(messageId).pk}`,
+    });
+    const crashedAt = Date.now();
+
+    // The outbox sweeper's next run (every minute in AWS; driven here) finds the lapsed lease and hands it over.
+    await runSchedule('OutboxSweeper');
+    const resumed = await eventually('the answer of the resumed run', async () =>
+      (await answersTo(supplier.email)).find((answer) => answer.text.includes('se interrumpió y se reanudó')),
+    );
+    expect(Date.now() - crashedAt).toBeLessThan(60_000);
+    expect(resumed.text).toContain('Se registraron sus 3 comprobantes');
+    for (const document of documents) {
+      expect(resumed.text).toContain(`${document.invoiceId}: registrado para`);
+      expect((await invoiceOf(supplier, document.invoiceId)).status).toBe(200);
+    }
+    expect(await db.get(keys.inboundMessage(messageId))).toMatchObject({
+      state: 'DONE',
+      outcome: 'REGISTERED',
+      attempts: 2,
+      answered: true,
+    });
+    expect(await rawMessageStored(messageId)).toBe(false);
   });
 
   it('an unknown sender whose domain authenticates gets a Spanish answer saying what to do; nothing is stored', async () => {

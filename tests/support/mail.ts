@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import nodemailer from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { BUCKETS, INBOUND_MAIL, intakeAddress, localName } from '@portal/shared';
 import { LOCAL_DKIM } from '../../infra/local/mail-dns.js';
 import { mailbox } from './fixtures.js';
@@ -82,6 +83,25 @@ export async function rawMessageStored(messageId: string): Promise<boolean> {
     if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
     throw error;
   }
+}
+
+/**
+ * Writes a message's raw copy into the inbound-mail bucket as the SMTP server does, under `messageId`: how a worker
+ * that stopped before its end leaves it (the copy is deleted only once the message's outcome is known).
+ */
+export async function storeRawMessage(messageId: string, mail: OutgoingMail): Promise<void> {
+  const { endpoints, region } = stage();
+  const raw = await new MailComposer({
+    from: mail.from,
+    to: intakeAddress(stage().intakeMailDomain, mail.toCompany),
+    subject: mail.subject,
+    text: 'Adjunto el comprobante.',
+    attachments: [...mail.attachments],
+  })
+    .compile()
+    .build();
+  const s3 = new S3Client({ region, endpoint: endpoints.s3, credentials, forcePathStyle: true });
+  await s3.send(new PutObjectCommand({ ...inboundObject(messageId), Body: raw, ContentType: 'message/rfc822' }));
 }
 
 /** Waits until the worker has processed the message (its raw copy deleted). */
