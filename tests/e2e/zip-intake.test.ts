@@ -1,25 +1,15 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import yazl from 'yazl';
 import { SUPPLIERS } from '../support/tenant.js';
 import { table } from '../support/fixtures.js';
 import { freshCorrelative, supplierToken, ublFactura } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';
-import { MINIMAL_PDF } from '../support/uploads.js';
+import { MINIMAL_PDF, zipOf } from '../support/uploads.js';
 import { inBrowser, openLogin, settledInvoices, signIn } from '../support/web.js';
 
 /**
  * Issue 24, 'Cargar ZIP': from Mis comprobantes a supplier sends a zip; a modal follows it to the end, with a link to
  * each invoice and the reason of the document refused.
  */
-async function zipOf(entries: [string, Buffer][]): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, bytes] of entries) zip.addBuffer(bytes, name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
 describe('Cargar ZIP', () => {
   afterAll(async () => {
     // The zip's notice goes, so that the supplier's own feed stays as the other tests know it.

@@ -3,15 +3,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  INVOICE_STATUS_LABELS,
-  keys,
-  routes,
-  withCheckDigit,
-  type ExportJob,
-  type Invoice,
-  type InvoiceStatus,
-} from '@portal/shared';
+import { keys, routes, withCheckDigit, type ExportJob, type Invoice, type InvoiceStatus } from '@portal/shared';
 import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { makeStreamUploads } from '../../functions/src/adapters/s3-uploads.js';
 import { makeExportJobRepository, type StoredExportJob } from '../../functions/src/repositories/export-jobs.js';
@@ -21,7 +13,7 @@ import { makeExportRunner } from '../../functions/src/use-cases/export-runner.js
 import { makeListInvoices } from '../../functions/src/use-cases/list-invoices.js';
 import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf } from '../support/api.js';
-import { table } from '../support/fixtures.js';
+import { bulkInvoice, table } from '../support/fixtures.js';
 import { runSchedule } from '../support/schedules.js';
 import { demoUser, stage } from '../support/stage.js';
 
@@ -49,48 +41,8 @@ const supplierToken = () => {
 const subOf = (token: string) =>
   (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
 
-function invoiceOf(n: number, status: InvoiceStatus): Invoice {
-  const id = `EX01-${n + 1}`;
-  const net = 100 + n + (n % 100) / 100;
-  const taxAmount = Math.round(net * 18) / 100;
-  const receivedAt = new Date(Date.UTC(2026, 9, 1, 14, 0) + n * 60_000).toISOString();
-  return {
-    id,
-    prefixId: 'EX01',
-    numericId: String(n + 1),
-    type: 'FACTURA',
-    status,
-    statusMessage: null,
-    certStatus: 'VALID',
-    approved: false,
-    supplierId: SUPPLIER.taxId,
-    supplierName: SUPPLIER.name,
-    client: COMPANY.taxId,
-    clientName: COMPANY.name,
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
-    currency: n % 2 === 0 ? 'PEN' : 'USD',
-    amount: Math.round((net + taxAmount) * 100) / 100,
-    taxAmount,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
-    issuedAt: `2026-09-${String((n % 28) + 1).padStart(2, '0')}`,
-    receivedAt,
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: `fixtures/${id}.pdf`,
-    disapprovedWithoutRejection: false,
-    notes: null,
-    statusHistory: [
-      { status, title: INVOICE_STATUS_LABELS[status], additionalMessage: null, date: receivedAt, by: null },
-    ],
-  };
-}
+const invoiceOf = (n: number, status: InvoiceStatus): Invoice =>
+  bulkInvoice(n, { prefix: 'EX01', supplier: SUPPLIER, company: COMPANY, status });
 
 /** Polls the export until it is READY or FAILED. */
 async function finished(token: string, id: string): Promise<ExportJob> {

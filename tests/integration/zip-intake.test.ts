@@ -1,6 +1,5 @@
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import {
   HEADERS,
   keys,
@@ -10,7 +9,6 @@ import {
   type IntakeBatchList,
   type IntakeBatchSummary,
   type IntakeDocumentResult,
-  type InvoiceSummary,
   type Notification,
 } from '@portal/shared';
 import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
@@ -18,10 +16,10 @@ import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
 import { call, idTokenOf } from '../support/api.js';
 import { mailbox, sendToQueue, stageDocumentClient, table } from '../support/fixtures.js';
 import { makeIntakeBatchRepository } from '../../functions/src/repositories/intake-batches.js';
-import { freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
+import { freshCorrelative, listedAt, supplierToken, ublFactura, until } from '../support/invoices.js';
 import { runSchedule } from '../support/schedules.js';
 import { demoAccount, demoUser, stage } from '../support/stage.js';
-import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
+import { MINIMAL_PDF, uploadAs, zipOf } from '../support/uploads.js';
 
 /**
  * Issue 24, 'Cargar ZIP' on the local stage: a zip uploaded presigned, POST /intake-batches, the intake-batches
@@ -34,15 +32,6 @@ const COMPANY = CLIENTS[0]!;
 const DOCUMENTS = 200;
 
 type Entry = [name: string, bytes: Buffer];
-
-async function zipOf(entries: Entry[]): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, bytes] of entries) zip.addBuffer(bytes, name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 /** Correlatives of this run, each one the SUNAT simulator answers valid at once. */
 const correlatives = (count: number): string[] => Array.from({ length: count }, freshCorrelative);
@@ -111,22 +100,7 @@ async function ended(token: string, batchId: string): Promise<IntakeBatch> {
   }
 }
 
-/** Those of `ids` the supplier's list of invoices at the company holds (every page read). */
-async function listed(token: string, ids: readonly string[]): Promise<InvoiceSummary[]> {
-  const wanted = new Set(ids);
-  const found: InvoiceSummary[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await call<{ items: InvoiceSummary[]; nextCursor: string | null }>(routes.listInvoices, {
-      token,
-      query: { client: COMPANY.taxId, limit: 100, ...(cursor ? { cursor } : {}) },
-    });
-    expect(page.status).toBe(200);
-    found.push(...page.body.items.filter((invoice) => wanted.has(invoice.id)));
-    cursor = page.body.nextCursor ?? undefined;
-  } while (cursor);
-  return found;
-}
+const listed = (token: string, ids: readonly string[]) => listedAt(token, COMPANY.taxId, ids);
 
 const countListed = async (token: string, ids: readonly string[]) => (await listed(token, ids)).length;
 

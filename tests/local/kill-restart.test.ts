@@ -1,31 +1,20 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { buildPath, keys, routes } from '@portal/shared';
-import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
+import type { LaunchedStage } from '../../infra/local/launch.js';
 import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { CLIENTS } from '../../infra/local/seed-data.js';
 import { acquireSlot, releaseSlot } from '../setup/local-stage.js';
-import { corporateSignIn } from '../support/corporate-sign-in.js';
+import { demoToken, launchOwnStage, stageTable } from './helpers.js';
 
 /** The seed holds fifteen COMPLETED invoices across the three companies. */
 const APPROVALS = 15;
 const KILL_AFTER_ANSWERS = 5;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function table(outputs: LocalOutputs) {
-  return DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: outputs.region,
-      endpoint: outputs.endpoints.dynamodb,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
-}
-
 /** The seed's COMPLETED invoices (SAP knows their orders and documents): ready to approve. */
 async function completedInvoices(outputs: LocalOutputs): Promise<{ supplierId: string; type: string; id: string }[]> {
-  const db = table(outputs);
+  const db = stageTable(outputs);
   const found: { supplierId: string; type: string; id: string }[] = [];
   for (const client of CLIENTS) {
     // The company's list of COMPLETED invoices (its list entries, ADR 0042).
@@ -44,22 +33,9 @@ async function completedInvoices(outputs: LocalOutputs): Promise<{ supplierId: s
   return found;
 }
 
-async function adminToken(outputs: LocalOutputs): Promise<string> {
-  const admin = outputs.demoUsers.find((user) => user.role === 'ADMIN')!;
-  const { idToken } = await corporateSignIn({
-    hostedUi: outputs.cognitoEndpoint,
-    clientId: outputs.userPoolClientId,
-    redirectUri: `${outputs.webUrl}/login`,
-    providerName: outputs.corporateIdp.providerName,
-    email: admin.username,
-    password: admin.password,
-  });
-  return idToken;
-}
-
 /** Invoice and MIRO record of each of these invoices, as stored now. */
 async function stored(outputs: LocalOutputs, invoices: readonly { supplierId: string; type: string; id: string }[]) {
-  const db = table(outputs);
+  const db = stageTable(outputs);
   const items: Record<string, any>[] = [];
   for (let i = 0; i < invoices.length; i += 40) {
     const chunk = invoices.slice(i, i + 40);
@@ -98,23 +74,15 @@ describe('the local stage killed during a burst of approvals', () => {
     async () => {
       // A stage of its own (its own ports and data directory), its process group killed at once, as a crash would.
       const slot = await acquireSlot({ extraStage: true });
-      const launch = (keepData: boolean) =>
-        launchLocalStage({
-          dataDir: slot.dataDir,
-          portBase: slot.portBase,
-          keepData,
-          ownProcessGroup: true,
-          // Retries after 1 s, 2 s, 4 s … and the sweeper every 3 s: the test does not wait minutes.
-          env: { MIRO_RETRY_BASE_SECONDS: '1' },
-          startTimeoutMs: 240_000,
-        });
+      // Retries after 1 s, 2 s, 4 s … and the sweeper every 3 s: the test does not wait minutes.
+      const launch = (keepData: boolean) => launchOwnStage(slot, { keepData, env: { MIRO_RETRY_BASE_SECONDS: '1' } });
       let stage: LaunchedStage | null = null;
       try {
         stage = await launch(false);
         const outputs = stage.outputs;
         const invoices = (await completedInvoices(outputs)).slice(0, APPROVALS);
         expect(invoices.length).toBe(APPROVALS);
-        const token = await adminToken(outputs);
+        const token = await demoToken(outputs, 'ADMIN');
 
         // The burst: every approval at once; the group is killed once a third of them have answered.
         let answered = 0;

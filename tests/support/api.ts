@@ -53,6 +53,8 @@ export interface CallOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The API of another stage than the shared one (a test's stage of its own). */
+  apiUrl?: string;
 }
 
 export interface CallResult<T = any> {
@@ -64,7 +66,7 @@ export interface CallResult<T = any> {
 
 /** Calls a manifest route on the local gateway, as the web client does. */
 export async function call<T = any>(def: RouteDef, options: CallOptions = {}): Promise<CallResult<T>> {
-  const url = new URL(stage().apiUrl + buildPath(def, options.path));
+  const url = new URL((options.apiUrl ?? stage().apiUrl) + buildPath(def, options.path));
   for (const [name, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }

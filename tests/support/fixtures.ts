@@ -26,6 +26,7 @@ import {
 import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
 import { countsDelta, sapPostingCountsWrite, type OutboxState } from '../../functions/src/repositories/miro-outbox.js';
 import { OUTGOING_ID_FIELD, outgoingItem, type QueueKey } from '../../functions/src/repositories/outgoing.js';
+import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { stage } from './stage.js';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -120,18 +121,93 @@ export function table() {
      * by BatchWriteItem, several batches in flight, then each counter moved once by the sum of the invoices' deltas.
      * For fixtures of fresh numbers only: a batch put has no condition, so an invoice already there is overwritten.
      */
-    async putInvoices(invoices: readonly Invoice[]) {
-      const items = invoices.flatMap((invoice) => [
-        { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice, version: 1 },
-        ...invoiceSearchItems(invoice),
-        ...keys.invoiceListEntries(invoice),
-      ]);
-      await writeInBatches(db, tableName, items);
-      const changes = invoices.map((after) => ({ before: null, after }));
-      await Promise.all(
-        invoiceCounterUpdates(tableName, changes).map(({ Update }) => db.send(new UpdateCommand(Update as never))),
-      );
-    },
+    putInvoices: (invoices: readonly Invoice[]) => putInvoicesIn(db, tableName, invoices),
+  };
+}
+
+/**
+ * Writes invoices in bulk as the intake would leave them: each with its search items, list entries and counters
+ * (BatchWriteItem, not one call per invoice). `only: 'supplierAtCompany'` writes of the lists only the supplier's at
+ * the company, and no search items: what that list and its export read, for a fixture of thousands (an invoice's 22
+ * items take DynamoDB Local about a millisecond each).
+ */
+export async function putInvoicesIn(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  invoices: readonly Invoice[],
+  options: { readonly only?: 'supplierAtCompany' } = {},
+) {
+  const items = invoices.flatMap((invoice) => {
+    const lists = keys.invoiceListEntries(invoice);
+    const supplierAtCompany = keys.invoiceListPartition(
+      keys.clientSupplierInvoices(invoice.client, invoice.supplierId),
+    );
+    return [
+      { ...keys.invoice(invoice.supplierId, invoice.type, invoice.id), ...invoice, version: 1 },
+      ...(options.only ? [] : invoiceSearchItems(invoice)),
+      ...(options.only ? lists.filter((entry) => entry.pk === supplierAtCompany) : lists),
+    ];
+  });
+  await writeInBatches(db, tableName, items);
+  const changes = invoices.map((after) => ({ before: null, after }));
+  await Promise.all(
+    invoiceCounterUpdates(tableName, changes).map(({ Update }) => db.send(new UpdateCommand(Update as never))),
+  );
+}
+
+/**
+ * The n-th of a bulk fixture's facturas `{prefix}-{n + 1}` from `supplier` to `company`: amounts, currencies and
+ * dates vary with n (PEN and USD alternate; issued in September 2026, received a minute apart from 1 October).
+ */
+export function bulkInvoice(
+  n: number,
+  options: {
+    readonly prefix: string;
+    readonly supplier: { readonly taxId: string; readonly name: string };
+    readonly company: { readonly taxId: string; readonly name: string };
+    readonly status: InvoiceStatus;
+  },
+): Invoice {
+  const { prefix, supplier, company, status } = options;
+  const id = `${prefix}-${n + 1}`;
+  const net = 100 + n + (n % 100) / 100;
+  const taxAmount = Math.round(net * 18) / 100;
+  const receivedAt = new Date(Date.UTC(2026, 9, 1, 14, 0) + n * 60_000).toISOString();
+  return {
+    id,
+    prefixId: prefix,
+    numericId: String(n + 1),
+    type: 'FACTURA',
+    status,
+    statusMessage: null,
+    certStatus: 'VALID',
+    approved: false,
+    supplierId: supplier.taxId,
+    supplierName: supplier.name,
+    client: company.taxId,
+    clientName: company.name,
+    responsible: null,
+    officeId: null,
+    locationId: null,
+    operationType: null,
+    currency: n % 2 === 0 ? 'PEN' : 'USD',
+    amount: Math.round((net + taxAmount) * 100) / 100,
+    taxAmount,
+    serviceSheets: [],
+    materialDocs: [],
+    purchaseOrders: [],
+    attachments: [],
+    issuedAt: `2026-09-${String((n % 28) + 1).padStart(2, '0')}`,
+    receivedAt,
+    scheduledAt: null,
+    paidAt: null,
+    xmlUrl: null,
+    pdfUrl: `fixtures/${id}.pdf`,
+    disapprovedWithoutRejection: false,
+    notes: null,
+    statusHistory: [
+      { status, title: INVOICE_STATUS_LABELS[status], additionalMessage: null, date: receivedAt, by: null },
+    ],
   };
 }
 
@@ -360,7 +436,9 @@ export async function queuesDrained(names: readonly QueueName[], timeoutMs = 30_
 }
 
 /** What the local mailbox received, newest first. */
-export async function mailbox(): Promise<{ to: string[]; subject: string; text: string; html: string | null }[]> {
-  const response = await fetch(`${stage().endpoints.mailbox}/messages`);
+export async function mailbox(
+  endpoints: Pick<LocalOutputs['endpoints'], 'mailbox'> = stage().endpoints,
+): Promise<{ to: string[]; subject: string; text: string; html: string | null }[]> {
+  const response = await fetch(`${endpoints.mailbox}/messages`);
   return (await response.json()) as { to: string[]; subject: string; text: string; html: string | null }[];
 }

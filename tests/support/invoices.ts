@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { keys, routes, type Invoice, type InvoiceDetail } from '@portal/shared';
+import { keys, routes, type Invoice, type InvoiceDetail, type InvoiceSummary } from '@portal/shared';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, tenantFixture } from './tenant.js';
 import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
 import { call, idTokenOf } from './api.js';
@@ -290,4 +290,27 @@ export async function invoiceWithAttachments(): Promise<Invoice> {
   });
   await table().put({ ...item, attachments, version: Number(item.version) + 1 });
   return { ...created.body, certStatus: item.certStatus, attachments };
+}
+
+/** Those of `ids` among the invoices `token` sees at `company` (every page of the list read). */
+export async function listedAt(
+  token: string,
+  company: string,
+  ids: readonly string[],
+  apiUrl?: string,
+): Promise<InvoiceSummary[]> {
+  const wanted = new Set(ids);
+  const found: InvoiceSummary[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await call<{ items: InvoiceSummary[]; nextCursor: string | null }>(routes.listInvoices, {
+      apiUrl,
+      token,
+      query: { client: company, limit: 100, ...(cursor ? { cursor } : {}) },
+    });
+    expect(page.status).toBe(200);
+    found.push(...page.body.items.filter((invoice) => wanted.has(invoice.id)));
+    cursor = page.body.nextCursor ?? undefined;
+  } while (cursor);
+  return found;
 }

@@ -5,6 +5,7 @@ import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { BUCKETS, INBOUND_MAIL, intakeAddress, localName } from '@portal/shared';
 import { LOCAL_DKIM } from '../../infra/local/mail-dns.js';
 import { mailbox } from './fixtures.js';
+import type { LocalOutputs } from '../../infra/local/outputs.js';
 import { stage } from './stage.js';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -30,8 +31,11 @@ export interface OutgoingMail {
  * Sends an e-mail over real SMTP to the stage's server (infra/local/services/smtp.ts), as a supplier's mail server
  * would, DKIM-signed with the key the stage's DNS publishes for the From domain; answers the id the server gave it.
  */
-export async function sendMail(mail: OutgoingMail): Promise<{ messageId: string }> {
-  const url = new URL(stage().endpoints.smtp);
+export async function sendMail(
+  mail: OutgoingMail,
+  to: Pick<LocalOutputs, 'endpoints' | 'intakeMailDomain'> = stage(),
+): Promise<{ messageId: string }> {
+  const url = new URL(to.endpoints.smtp);
   const domain = mail.from.split('@')[1]!;
   const dkim = mail.dkim ?? 'stage';
   const transport = nodemailer.createTransport({
@@ -53,8 +57,8 @@ export async function sendMail(mail: OutgoingMail): Promise<{ messageId: string 
   try {
     const info = await transport.sendMail({
       from: mail.from,
-      to: intakeAddress(stage().intakeMailDomain, mail.toCompany),
-      envelope: { from: mail.envelopeFrom ?? mail.from, to: [intakeAddress(stage().intakeMailDomain, mail.toCompany)] },
+      to: intakeAddress(to.intakeMailDomain, mail.toCompany),
+      envelope: { from: mail.envelopeFrom ?? mail.from, to: [intakeAddress(to.intakeMailDomain, mail.toCompany)] },
       subject: mail.subject,
       text: 'Adjunto el comprobante.',
       attachments: [...mail.attachments],

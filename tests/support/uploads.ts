@@ -1,3 +1,4 @@
+import yazl from 'yazl';
 import { routes, type UploadTicket } from '@portal/shared';
 import { call } from './api.js';
 
@@ -8,9 +9,11 @@ export async function uploadAs(
   bytes: Buffer,
   contentType: string,
   fileName: string,
+  apiUrl?: string,
 ): Promise<string> {
   const ticket = await call<UploadTicket>(routes.createUpload, {
     token,
+    apiUrl,
     body: { purpose, fileName, contentType, size: bytes.length },
   });
   if (ticket.status !== 201) throw new Error(`No ticket: ${JSON.stringify(ticket.body)}`);
@@ -26,3 +29,13 @@ export async function uploadAs(
 export const MINIMAL_PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
 );
+
+/** A zip of these entries (name, bytes), as a supplier's zip tool writes one. */
+export async function zipOf(entries: readonly (readonly [name: string, bytes: Buffer])[]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, bytes] of entries) zip.addBuffer(bytes, name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
