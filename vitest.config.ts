@@ -40,7 +40,7 @@ const POLL = { poll: { timeout: 15_000, interval: 100 } } as const;
  * a stage (docs/testing.md).
  */
 const QUICK = process.env.TEST_TIER === 'quick';
-const RESTARTS_A_STAGE = ['tests/local/kill-restart.test.ts'];
+const RESTARTS_A_STAGE = ['tests/local/kill-restart.test.ts', 'tests/local/kill-restart-jobs.test.ts'];
 
 /**
  * The projects without a stage run their files one after another in a worker that keeps its modules: CDK, the SDK,
