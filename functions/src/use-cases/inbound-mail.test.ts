@@ -1,7 +1,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import yazl from 'yazl';
 import { INBOUND_MAIL, type Invoice, type InboundMailMessage } from '@portal/shared';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Email } from '../adapters/email.js';
 import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
 import type { Audience, FeedItem } from '../repositories/notifications.js';
@@ -168,6 +168,8 @@ function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: str
   const registered: { caller: MailCaller; files: IncomingFiles }[] = [];
   const invoices = new Map<string, string>();
   let failNextSend = false;
+  /** Runs that hung inside a document (HANG), each a run that stopped and will never answer. */
+  let hung = 0;
   let now = new Date('2026-11-26T15:10:00Z');
   const senders = options.senders ?? [SENDER];
 
@@ -197,7 +199,10 @@ function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: str
     fromFiles: async (caller, files): Promise<FileIntakeOutcome> => {
       registered.push({ caller, files });
       const stall = options.stall?.(files) ?? null;
-      if (stall === 'HANG') return new Promise<never>(() => undefined);
+      if (stall === 'HANG') {
+        hung += 1;
+        return new Promise<never>(() => undefined);
+      }
       if (stall === 'THROW') throw new Error('DynamoDB is down');
       const text = Buffer.from(files.xml.bytes).toString();
       const number = /<ID>([^<]+)<\/ID>/.exec(text)?.[1];
@@ -272,6 +277,8 @@ function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: str
     feed,
     registered,
     failSendOnce: () => void (failNextSend = true),
+    /** Resolves once `count` runs have hung (the test goes on from a run stopped, whatever the machine's load). */
+    hung: (count: number) => vi.waitFor(() => expect(hung).toBe(count)),
     later: (ms: number) => void (now = new Date(now.getTime() + ms)),
   };
 }
@@ -569,7 +576,7 @@ describe('an e-mail whose run stops or fails (its lease)', () => {
     const message = h.messageOf(await three(), { messageId: 'stopped' });
     void h.intake.process(message); // the run that stops in the middle of the second document, never to answer
 
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await h.hung(1);
     expect(h.records.get('stopped')).toMatchObject({ state: 'PROCESSING', attempts: 1 });
     expect([...h.mail.results.get('stopped')!.keys()]).toEqual(['f001-300']);
     // While its lease holds, another delivery leaves the message to it, and the sweeper finds nothing.
@@ -626,12 +633,12 @@ describe('an e-mail whose run stops or fails (its lease)', () => {
     const { sweeper, queue } = sweeperOf(h);
     void h.intake.process(message);
     for (let run = 2; run <= MAX_ATTEMPTS; run++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await h.hung(run - 1);
       h.later(2 * LEASE_MS + 1);
       expect(await sweeper.sweep()).toEqual({ resumed: 1, failed: 0 });
       void h.intake.process(queue.at(-1)!);
     }
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await h.hung(MAX_ATTEMPTS);
     h.later(2 * LEASE_MS + 1);
     expect(await sweeper.sweep()).toEqual({ resumed: 0, failed: 1 });
     expect(h.records.get('stopping')).toMatchObject({ state: 'DONE', outcome: 'FAILED', attempts: MAX_ATTEMPTS });
