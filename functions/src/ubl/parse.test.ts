@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BadRequestError } from '@portal/shared';
 import { deeplyNested, largeFactura, manyElements, oversized } from '../../../tests/fixtures/ubl/generate.js';
 import { parseSunatDocument } from './parse.js';
+import { isUnreadContent } from './read-document.js';
 import { ParsedDocument } from './parsed-document.js';
 import { XML_LIMITS, screenXml } from './screen.js';
 import { readXmlTree } from './xml-tree.js';
@@ -373,6 +374,198 @@ describe('parseSunatDocument: layouts and encodings', () => {
     const solFactura = latin1Factura.replace('F002-00003871', 'E001-00003871');
 
     expect(read(latin1(solFactura)).type).toBe('FACTURA');
+  });
+});
+
+describe("parseSunatDocument: a recibo por honorarios typed with a factura's code (01)", () => {
+  // SEE-SOL may write '01' on a recibo por honorarios electrónico: the series (E001), the issuer (a RUC 10), the
+  // IGV it does not charge and the retención it states tell it from a factura (read-document.ts, isHonorarios).
+  const QUISPE = { taxId: '10456789019', taxIdType: '6', name: 'QUISPE MAMANI ROSA ELENA' };
+  const TRANSPORTES_INCA = { taxId: '20512334891', taxIdType: '6', name: 'TRANSPORTES Y LOGÍSTICA INCA S.A.C.' };
+  const factura = utf8Fixture('factura-ubl21-credito.xml');
+  const typed01 = (name: string) => {
+    const text = latin1Fixture(name);
+    expect(text).toMatch(/<cbc:InvoiceTypeCode[^>]*>01<\/cbc:InvoiceTypeCode>/);
+    return text;
+  };
+
+  it('reads a recibo typed 01, its retención a subtotal of scheme 3000, field by field', () => {
+    const document = read(latin1(typed01('recibo-honorarios-tipo-01.xml')));
+
+    expect(document).toEqual({
+      type: 'RECIBO_POR_HONORARIOS',
+      ublVersion: '2.0',
+      prefixId: 'E001',
+      numericId: '40',
+      issueDate: '2025-06-30',
+      dueDates: ['2025-07-15'],
+      currency: 'PEN',
+      supplier: QUISPE,
+      customer: TRANSPORTES_INCA,
+      taxAmount: 0,
+      incomeTaxWithholding: 200,
+      payableAmount: 2300,
+      purchaseOrders: [],
+      billingReference: null,
+      paymentTerms: null,
+      ...igvOnly(0, 2500, null),
+    });
+  });
+
+  // Each shape of the retención we accept (docs/ap-documents.md): the gross honorarios (saleValue), the 8 %
+  // withheld and the net paid.
+  it.each([
+    ['recibo-honorarios-tipo-01.xml', '40', 2500, 200, 2300],
+    ['recibo-honorarios-renta-4ta.xml', '41', 1800, 144, 1656],
+    ['recibo-honorarios-total-retenido.xml', '42', 3000, 240, 2760],
+    ['recibo-honorarios-descuento-retencion.xml', '43', 2200, 176, 2024],
+    ['recibo-honorarios-total-adicional.xml', '44', 4000, 320, 3680],
+    ['recibo-honorarios-nota-retencion.xml', '45', 1750, 140, 1610],
+    ['recibo-honorarios-neto.xml', '46', 1625.5, 130.04, 1495.46],
+    ['recibo-honorarios-tipo-01-sin-retencion.xml', '47', 1000, 0, 1000],
+    ['recibo-honorarios-inafecto.xml', '48', 2100, 168, 1932],
+  ])('reads %s as a recibo por honorarios: gross, retención and net', (name, numericId, gross, withheld, net) => {
+    const document = read(latin1(typed01(name)));
+
+    expect(document).toMatchObject({
+      type: 'RECIBO_POR_HONORARIOS',
+      prefixId: 'E001',
+      numericId,
+      supplier: QUISPE,
+      taxAmount: 0,
+      saleValue: gross,
+      incomeTaxWithholding: withheld,
+      payableAmount: net,
+      // A retención stated as a deduction is the withholding, not a discount as well.
+      allowances: [],
+      taxes: { igv: 0, isc: 0, icbper: 0, other: 0 },
+    });
+  });
+
+  it('keeps every factura of the corpus a factura', () => {
+    const facturas = readdirSync(FIXTURES).filter((name) => /^factura-.*\.xml$/.test(name));
+    expect(facturas.length).toBeGreaterThan(10);
+
+    for (const name of facturas) expect([name, read(fixture(name)).type]).toEqual([name, 'FACTURA']);
+  });
+
+  it('keeps a factura typed 01 from a RUC 20 with IGV a factura, though in series E001 and claiming a retención', () => {
+    const hostile = factura
+      .replace('F001-00000458', 'E001-00000458')
+      .replace(
+        '<cbc:Note languageLocaleID="2006">',
+        '<cbc:Note>Retención del Impuesto a la Renta de 4ta categoría (8 %): S/ 944.00</cbc:Note>\n  $&',
+      )
+      .replace(
+        '<cac:LegalMonetaryTotal>',
+        '<cac:WithholdingTaxTotal><cbc:TaxAmount currencyID="PEN">944.00</cbc:TaxAmount></cac:WithholdingTaxTotal>\n  $&',
+      );
+    expect(hostile).toContain('4ta categoría');
+    expect(hostile).toContain('WithholdingTaxTotal');
+
+    expect(read(utf8(hostile))).toMatchObject({
+      type: 'FACTURA',
+      prefixId: 'E001',
+      supplier: SERVICIOS_INDUSTRIALES,
+      taxAmount: 1800,
+      incomeTaxWithholding: 0,
+      payableAmount: 11800,
+    });
+  });
+
+  it("keeps a person's factura typed 01 with IGV a factura, in series E001 and with a retención", () => {
+    const person = factura
+      .replaceAll('20456178325', QUISPE.taxId)
+      .replace('F001-00000458', 'E001-00000458')
+      .replace(
+        '<cbc:Note languageLocaleID="2006">',
+        '<cbc:Note>Retención IR 4ta categoría: S/ 944.00</cbc:Note>\n  $&',
+      );
+    expect(person).not.toContain('20456178325');
+
+    expect(read(utf8(person))).toMatchObject({ type: 'FACTURA', supplier: { taxId: QUISPE.taxId }, taxAmount: 1800 });
+  });
+
+  it('reads as a factura the same recibo in another series than SEE-SOL’s, or from a company', () => {
+    const recibo = typed01('recibo-honorarios-tipo-01.xml');
+    const otherSeries = recibo.replace('E001-40', 'F001-40');
+    const company = recibo.replace('10456789019', '20490123459');
+    const untypedCompany = company.replace(/<cbc:InvoiceTypeCode[^>]*>01<\/cbc:InvoiceTypeCode>/, '');
+    expect(untypedCompany).not.toContain('InvoiceTypeCode');
+
+    expect(read(latin1(otherSeries)).type).toBe('FACTURA');
+    expect(read(latin1(company))).toMatchObject({ type: 'FACTURA', supplier: { taxId: '20490123459' } });
+    // A company earns no 4ta categoría income: its E001 document without a type code is a factura, retención or not.
+    expect(read(latin1(untypedCompany)).type).toBe('FACTURA');
+  });
+
+  it('reads as a factura an unaffected sale of a person without retención; with the retención it is a recibo', () => {
+    const recibo = typed01('recibo-honorarios-inafecto.xml');
+    const withoutRetention = recibo
+      .replace(
+        /<cac:TaxSubtotal>(?:(?!<\/cac:TaxSubtotal>)[\s\S])*<cbc:ID>3000<\/cbc:ID>[\s\S]*?<\/cac:TaxSubtotal>\n/,
+        '',
+      )
+      .replace(
+        '<cbc:TaxAmount currencyID="PEN">168.00</cbc:TaxAmount>',
+        '<cbc:TaxAmount currencyID="PEN">0.00</cbc:TaxAmount>',
+      )
+      .replace('<cbc:PayableAmount currencyID="PEN">1932.00', '<cbc:PayableAmount currencyID="PEN">2100.00');
+    expect(withoutRetention).not.toContain('<cbc:ID>3000</cbc:ID>');
+    expect(withoutRetention).toContain('<cbc:ID>9998</cbc:ID>');
+
+    expect(read(latin1(recibo)).type).toBe('RECIBO_POR_HONORARIOS');
+    expect(read(latin1(withoutRetention))).toMatchObject({ type: 'FACTURA', incomeTaxWithholding: 0 });
+  });
+
+  it("reads UBL 2.0's totals by kind: taxed or exonerated sales make a person's E001 document a factura", () => {
+    const recibo = typed01('recibo-honorarios-tipo-01-sin-retencion.xml');
+    const withTotal = (id: string) =>
+      recibo.replace(
+        '<ext:UBLExtensions>\n',
+        `$&<ext:UBLExtension><ext:ExtensionContent><sac:AdditionalInformation><sac:AdditionalMonetaryTotal>` +
+          `<cbc:ID>${id}</cbc:ID><cbc:PayableAmount currencyID="PEN">1000.00</cbc:PayableAmount>` +
+          `</sac:AdditionalMonetaryTotal></sac:AdditionalInformation></ext:ExtensionContent></ext:UBLExtension>\n`,
+      );
+
+    expect(read(latin1(recibo)).type).toBe('RECIBO_POR_HONORARIOS');
+    expect(read(latin1(withTotal('1001'))).type).toBe('FACTURA');
+    expect(read(latin1(withTotal('1003'))).type).toBe('FACTURA');
+    // 2002 is the total of retenciones: a recibo's, here of 0.00.
+    expect(read(latin1(withTotal('2002'))).type).toBe('RECIBO_POR_HONORARIOS');
+  });
+
+  it('takes from a note only an amount the totals bear out, and from the net only the gross less 8 %', () => {
+    const noted = typed01('recibo-honorarios-nota-retencion.xml');
+    // The gross is paid in full: the 140.00 the note claims is not the difference between gross and net.
+    const notBorneOut = noted.replace(
+      '<cbc:PayableAmount currencyID="PEN">1610.00',
+      '<cbc:PayableAmount currencyID="PEN">1750.00',
+    );
+    const net = typed01('recibo-honorarios-neto.xml');
+    const notEightPercent = net.replace(
+      '<cbc:PayableAmount currencyID="PEN">1495.46',
+      '<cbc:PayableAmount currencyID="PEN">1500.00',
+    );
+    expect(notBorneOut).not.toBe(noted);
+    expect(notEightPercent).not.toBe(net);
+
+    expect(read(latin1(notBorneOut))).toMatchObject({ incomeTaxWithholding: 0, payableAmount: 1750 });
+    expect(read(latin1(notEightPercent))).toMatchObject({ incomeTaxWithholding: 0, payableAmount: 1500 });
+  });
+
+  it("keeps of the extensions only UBL 2.0's totals by kind, never the signature", () => {
+    const root = readXmlTree(screenXml(fixture('recibo-honorarios-total-adicional.xml')), {
+      maxDepth: XML_LIMITS.maxDepth,
+      maxElements: XML_LIMITS.maxElements,
+      prune: isUnreadContent,
+    });
+    const kept = JSON.stringify(root.children[0]);
+
+    expect(kept).toContain('AdditionalMonetaryTotal');
+    expect(kept).toContain('2002');
+    expect(kept).not.toContain('Signature');
+    expect(kept).not.toContain('c3VuYXQ');
   });
 });
 

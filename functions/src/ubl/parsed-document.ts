@@ -96,7 +96,10 @@ export const ParsedDocument = z.object({
   customer: ParsedParty,
   /** IGV: the tax subtotals of scheme 1000 (whatever their rate); 0 when there are none. */
   taxAmount: Money,
-  /** Retención del impuesto a la renta (scheme 3000; 4ta categoría on a recibo por honorarios); 0 when none. */
+  /**
+   * Retención del impuesto a la renta: scheme 3000 or a withholding total of the renta; on a recibo por honorarios
+   * its 4ta categoría in any shape of docs/ap-documents.md. 0 when none.
+   */
   incomeTaxWithholding: Money,
   /** Importe total: PayableAmount of the legal (or, for debit notes, requested) monetary total. */
   payableAmount: Money,

@@ -316,6 +316,30 @@ describe('parseSunatDocument: every document SUNAT accepts, field by field', () 
     });
   });
 
+  it('reads the net paid of a recibo as the precio de venta less its retención, or less its deduction (rule 3280)', () => {
+    // TaxInclusiveAmount is the gross; the retención is a total by kind (2002), or a deduction counted in the
+    // discounts' total: either way the net paid adds up, and the deduction is not listed as a discount too.
+    const additional = read(latin1(latin1Text('recibo-honorarios-total-adicional.xml')));
+    const deducted = read(latin1(latin1Text('recibo-honorarios-descuento-retencion.xml')));
+
+    expect(additional).toMatchObject({ saleValue: 4000, incomeTaxWithholding: 320, payableAmount: 3680 });
+    expect(deducted).toMatchObject({ saleValue: 2200, incomeTaxWithholding: 176, payableAmount: 2024, allowances: [] });
+  });
+
+  it('lists a deduction of a recibo that has a catálogo 53 code as what its code says, not as the retención', () => {
+    const xml = changed(
+      latin1Text('recibo-honorarios-descuento-retencion.xml'),
+      '<cbc:ChargeIndicator>false</cbc:ChargeIndicator>',
+      '$&\n<cbc:AllowanceChargeReasonCode>03</cbc:AllowanceChargeReasonCode>',
+    );
+
+    // The net is still the gross less 8 %: that is the retención read, and the deduction is a discount besides.
+    expect(read(latin1(xml))).toMatchObject({
+      incomeTaxWithholding: 176,
+      allowances: [{ code: '03', amount: 176 }],
+    });
+  });
+
   it('reads a boleta to a group company identified by its RUC', () => {
     const document = read(utf8(text('boleta-a-empresa.xml')));
 
@@ -405,6 +429,41 @@ describe('parseSunatDocument: amounts that SUNAT would refuse are refused, in Sp
       parameters: { field: 'importe total', stated: 'S/ 11,330.00', computed: 'S/ 11,230.00' },
       message:
         'Los importes del XML no cuadran: el dato «importe total» dice S/ 11,330.00, pero los demás importes del comprobante dan S/ 11,230.00. SUNAT no acepta un comprobante así; solicite al emisor el XML correcto.',
+    });
+  });
+
+  it('refuses a recibo whose net is neither its precio de venta nor that less its retención (rule 3280)', () => {
+    const xml = changed(
+      latin1Text('recibo-honorarios-total-adicional.xml'),
+      '<cbc:PayableAmount currencyID="PEN">3680.00<',
+      '<cbc:PayableAmount currencyID="PEN">3000.00<',
+    );
+
+    expect(refusal(latin1(xml))).toMatchObject({
+      code: 'ERROR_XML_INCONSISTENT_AMOUNTS',
+      parameters: { field: 'importe total', stated: 'S/ 3,000.00', computed: 'S/ 4,000.00' },
+    });
+  });
+
+  it('allows no retención off the importe total of a factura (rule 3280 as SUNAT applies it)', () => {
+    // A factura's retención de renta in scheme 3000 is read, but its total is still the precio de venta.
+    const withRenta = changed(
+      text('factura-descuento-cargo.xml'),
+      '</cac:TaxTotal>',
+      '<cac:TaxSubtotal><cbc:TaxableAmount currencyID="PEN">9000.00</cbc:TaxableAmount>' +
+        '<cbc:TaxAmount currencyID="PEN">900.00</cbc:TaxAmount><cac:TaxCategory><cac:TaxScheme>' +
+        '<cbc:ID>3000</cbc:ID></cac:TaxScheme></cac:TaxCategory></cac:TaxSubtotal></cac:TaxTotal>',
+    );
+    const netOfRenta = changed(
+      withRenta,
+      '<cbc:PayableAmount currencyID="PEN">11230.00<',
+      '<cbc:PayableAmount currencyID="PEN">10330.00<',
+    );
+
+    expect(read(utf8(withRenta))).toMatchObject({ type: 'FACTURA', incomeTaxWithholding: 900, payableAmount: 11230 });
+    expect(refusal(utf8(netOfRenta))).toMatchObject({
+      code: 'ERROR_XML_INCONSISTENT_AMOUNTS',
+      parameters: { stated: 'S/ 10,330.00', computed: 'S/ 11,230.00' },
     });
   });
 

@@ -2,6 +2,7 @@ import {
   BadRequestError,
   COUNT_LIMITS,
   CURRENCIES,
+  FOURTH_CATEGORY_WITHHOLDING,
   LEGEND_FREE_OF_CHARGE,
   MAX_AMOUNT,
   MAX_AMOUNT_TEXT,
@@ -11,6 +12,7 @@ import {
   allowanceChargeCodeOf,
   formatMoney,
   isValidRuc,
+  taxSchemeOf,
   type Currency,
   type DocumentAllowanceCharge,
   type DocumentPrepayment,
@@ -34,19 +36,23 @@ import { allOf, childOf, childrenOf, pathOf, textOf, type XmlElement } from './x
  * late payments and notes), which names the parties with cbc:CustomerAssignedAccountID and
  * cbc:AdditionalAccountID and sometimes omits cbc:InvoiceTypeCode.
  *
- * Recibo por honorarios electrónico (RHE). SUNAT issues it only on SEE-SOL and lets both parties download
- * its XML. We did not find SUNAT's published schema for that XML, so the reading below is modelled on what is
- * known of it rather than on the schema: a UBL Invoice (2.0 layout) in ISO-8859-1, series E001, issued by a
- * person with a RUC starting with 10, the total honorarios in cac:LegalMonetaryTotal, the retención del
- * impuesto a la renta de 4ta categoría (8 %) as a tax subtotal of scheme 3000 (IR, catálogo 05) and the net
- * amount paid to the issuer as cbc:PayableAmount. Its type code is SUNAT's '02' (catálogo 01) or 'R1' (the
- * code SUNAT's validity service uses for it); when the code is absent, an E-series invoice with an income
- * tax withholding, or from a RUC 10 without any IGV, is read as a recibo por honorarios.
+ * Recibo por honorarios electrónico (RHE). SUNAT issues it only on SEE-SOL, in series E001, and lets both
+ * parties download its XML. We found neither SUNAT's schema for that XML nor a public sample of it, so the
+ * reading below is modelled on what is known of the document rather than on a schema: a UBL Invoice (2.0
+ * layout) in ISO-8859-1, issued by a person with a RUC starting with 10, without IGV (honorarios are 4ta
+ * categoría income, not a sale), the total honorarios in cac:LegalMonetaryTotal, the retención del impuesto a
+ * la renta de 4ta categoría (8 %) and the net paid to the issuer as cbc:PayableAmount. Its type code is
+ * SUNAT's '02' (catálogo 01) or 'R1' (the code SUNAT's validity service uses for it), but SOL may write a
+ * factura's '01' on it: `isHonorarios` tells such a document, or one without a code, from a factura by what it
+ * says of itself, and `readWithholding` reads the retención in each shape we accept. What was modelled, and
+ * from which source, is in docs/ap-documents.md («Recibo por honorarios electrónico»).
  */
 
 type Step = [uri: string, local: string];
 const cac = (local: string): Step => [NS.cac, local];
 const cbc = (local: string): Step => [NS.cbc, local];
+const ext = (local: string): Step => [NS.ext, local];
+const sac = (local: string): Step => [NS.sac, local];
 
 /** The Spanish names of the fields, as a person reads them in ERROR_XML_MISSING_FIELD / _INVALID_FIELD. */
 const FIELD = {
@@ -124,15 +130,34 @@ const ROOTS = [
 const LINES = ['InvoiceLine', 'CreditNoteLine', 'DebitNoteLine'] as const;
 
 /**
- * Parts of a document that hold nothing we read; the tree reader counts but does not keep them. Of a line only
- * its price types (cac:PricingReference, catálogo 16) are kept: whether it is given free of charge.
+ * The one path kept inside the document's ext:UBLExtensions, each element by the one child kept below it: UBL
+ * 2.0's totals by kind (sac:AdditionalMonetaryTotal, catálogo 14). The signature beside them is not kept.
+ */
+const EXTENSION_PATH = new Map<string, Step>([
+  [`${NS.ext} UBLExtensions`, ext('UBLExtension')],
+  [`${NS.ext} UBLExtension`, ext('ExtensionContent')],
+  [`${NS.ext} ExtensionContent`, sac('AdditionalInformation')],
+  [`${NS.sac} AdditionalInformation`, sac('AdditionalMonetaryTotal')],
+]);
+
+/**
+ * Parts of a document that hold nothing we read; the tree reader counts but does not keep them. Of the
+ * extensions only the totals by kind are kept (EXTENSION_PATH), of a line only its price types
+ * (cac:PricingReference, catálogo 16): whether it is given free of charge.
  */
 export function isUnreadContent(
   uri: string,
   local: string,
   parent?: { readonly uri: string; readonly local: string },
 ): boolean {
-  if (uri === NS.ext) return local === 'UBLExtensions';
+  if (uri === NS.ext && local === 'UBLExtensions') {
+    return !ROOTS.some((root) => root.uri === parent?.uri && root.local === parent.local);
+  }
+  if (parent) {
+    const kept = EXTENSION_PATH.get(`${parent.uri} ${parent.local}`);
+    if (kept) return !(kept[0] === uri && kept[1] === local);
+    if (parent.uri === NS.sac && parent.local === 'AdditionalMonetaryTotal') return uri !== NS.cbc;
+  }
   if (parent?.uri === NS.cac && (LINES as readonly string[]).includes(parent.local)) {
     return !(uri === NS.cac && local === 'PricingReference');
   }
@@ -296,8 +321,7 @@ function readType(
   root: XmlElement,
   kind: ReturnType<typeof rootKind>,
   prefixId: string,
-  supplier: ParsedParty,
-  taxes: { igv: boolean; incomeTax: boolean },
+  isRecibo: () => boolean,
 ): ParsedDocumentType {
   if (kind === 'CreditNote') return 'NOTA_DE_CREDITO';
   if (kind === 'DebitNote') return 'NOTA_DE_DEBITO';
@@ -305,17 +329,234 @@ function readType(
   if (code !== undefined) {
     const type = INVOICE_TYPE_CODES[code];
     if (!type) throw new BadRequestError('ERROR_XML_UNSUPPORTED_DOCUMENT');
-    return type;
+    // SEE-SOL may write a factura's code on a recibo por honorarios: the document's own content tells.
+    return type === 'FACTURA' && isRecibo() ? 'RECIBO_POR_HONORARIOS' : type;
   }
   // Some UBL 2.0 invoices carry no type code: the series tells (EB01 is SEE-SOL's boleta series).
   const series = prefixId.toUpperCase();
   if (series.startsWith('F')) return 'FACTURA';
   if (series.startsWith('B') || series === 'EB01') return 'BOLETA';
-  if (series.startsWith('E')) {
-    const honorarios = taxes.incomeTax || (supplier.taxId.startsWith('10') && !taxes.igv);
-    return honorarios ? 'RECIBO_POR_HONORARIOS' : 'FACTURA';
-  }
+  if (series.startsWith('E')) return isRecibo() ? 'RECIBO_POR_HONORARIOS' : 'FACTURA';
   throw missing(FIELD.invoiceTypeCode);
+}
+
+/** SEE-SOL's one series of recibos por honorarios (and of its facturas); EB01, its boletas', is not it. */
+const SOL_SERIES = 'E001';
+/** A natural person's RUC. Only a person earns the 4ta categoría income a recibo por honorarios bills. */
+const NATURAL_PERSON_RUC = /^10\d{9}$/;
+/** Schemes of the IGV charged (catálogo 05), and of the excises only a sale bears. */
+const IGV_CHARGED_SCHEMES = new Set<string>([TAX_SCHEME.IGV, TAX_SCHEME.IVAP]);
+const EXCISE_SCHEMES = new Set<string>([TAX_SCHEME.ISC, TAX_SCHEME.ICBPER]);
+/** Schemes of a sale's value without IGV: exported, given free, exonerated, unaffected (catálogo 05). */
+const IGV_TREATMENT_SCHEMES = new Set<string>([
+  TAX_SCHEME.EXPORT,
+  TAX_SCHEME.FREE_OF_CHARGE,
+  TAX_SCHEME.EXEMPT,
+  TAX_SCHEME.UNAFFECTED,
+]);
+/** Catálogo 14 (UBL 2.0's totals by kind): 1001 taxed sales; 1000, 1002–1004 exported, unaffected, exempt, free. */
+const ADDITIONAL_TOTAL_TAXED = '1001';
+const ADDITIONAL_TOTALS_WITHOUT_IGV = new Set(['1000', '1002', '1003', '1004']);
+/** Catálogo 14: the total of retenciones. */
+const ADDITIONAL_TOTAL_WITHHELD = '2002';
+
+/** What a document says of the IGV. */
+interface IgvEvidence {
+  /** IGV or IVAP charged, or a value taxed with them; ISC or ICBPER; UBL 2.0's total of taxed sales. */
+  readonly charged: boolean;
+  /** A sale's value kept apart by its IGV treatment (exported, free, exonerated, unaffected), no IGV charged. */
+  readonly treated: boolean;
+}
+
+/** UBL 2.0's totals by kind: ext:UBLExtensions/…/sac:AdditionalInformation/sac:AdditionalMonetaryTotal. */
+function additionalMonetaryTotals(root: XmlElement): XmlElement[] {
+  return allOf(
+    root,
+    ext('UBLExtensions'),
+    ext('UBLExtension'),
+    ext('ExtensionContent'),
+    sac('AdditionalInformation'),
+    sac('AdditionalMonetaryTotal'),
+  );
+}
+
+/** Above zero, as written; an amount that is not a number is not evidence of anything (nor refused here). */
+const positive = (element: XmlElement | undefined) => Number(textOf(element)) > 0;
+
+function readIgvEvidence(root: XmlElement): IgvEvidence {
+  let charged = false;
+  let treated = false;
+  for (const subtotal of allOf(root, cac('TaxTotal'), cac('TaxSubtotal'))) {
+    const scheme = textOf(pathOf(subtotal, cac('TaxCategory'), cac('TaxScheme'), cbc('ID')));
+    if (scheme === undefined) continue;
+    const tax = positive(childOf(subtotal, NS.cbc, 'TaxAmount'));
+    const value = tax || positive(childOf(subtotal, NS.cbc, 'TaxableAmount'));
+    if ((IGV_CHARGED_SCHEMES.has(scheme) && value) || (EXCISE_SCHEMES.has(scheme) && tax)) charged = true;
+    if (IGV_TREATMENT_SCHEMES.has(scheme) && value) treated = true;
+  }
+  for (const total of additionalMonetaryTotals(root)) {
+    const id = textOf(childOf(total, NS.cbc, 'ID'));
+    if (id === undefined || !positive(childOf(total, NS.cbc, 'PayableAmount'))) continue;
+    if (id === ADDITIONAL_TOTAL_TAXED) charged = true;
+    if (ADDITIONAL_TOTALS_WITHOUT_IGV.has(id)) treated = true;
+  }
+  return { charged, treated };
+}
+
+/**
+ * Whether an invoice typed as a factura ('01'), or not typed, is a recibo por honorarios electrónico, by what
+ * the document says of itself (sources in docs/ap-documents.md):
+ * - its series is SEE-SOL's (E001), the only system that issues an RHE; any other series is a factura's;
+ * - its issuer is a natural person: the supplier's RUC (cbc:ID or cbc:CompanyID of schemeID 6, or UBL 2.0's
+ *   cbc:CustomerAssignedAccountID with cbc:AdditionalAccountID 6) starts with 10. A company's RUC (20) never
+ *   issues one, whatever else its document says;
+ * - it charges no IGV, ISC nor ICBPER: a person's factura with IGV stays a factura;
+ * - a sale's value kept apart by its IGV treatment (exonerated, unaffected, exported, free: schemes 9995–9998,
+ *   catálogo 14 1000 and 1002–1004) makes it a factura too, unless the document states the retención de 4ta
+ *   categoría in one of the shapes of `readWithholding`, which no factura carries.
+ * Without any retención it is still a recibo por honorarios: none is withheld from one of S/ 1,500 or less.
+ */
+function isHonorarios(prefixId: string, supplier: ParsedParty, igv: IgvEvidence, withheld: () => boolean): boolean {
+  if (prefixId.toUpperCase() !== SOL_SERIES || !NATURAL_PERSON_RUC.test(supplier.taxId)) return false;
+  if (igv.charged) return false;
+  return !igv.treated || withheld();
+}
+
+/** Lower case, no accents, punctuation nor repeated spaces: «Retención 4ta. Categoría» → «retencion 4ta categoria». */
+function words(value: string | undefined): string {
+  return (normalised(value) ?? '').replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+const hasWord = (text: string, word: string) => ` ${text} `.includes(` ${word} `);
+
+/** A scheme of the impuesto a la renta: catálogo 05's 3000, or, without a code of that catálogo, named IR or renta. */
+function isIncomeTaxScheme(scheme: XmlElement | undefined): boolean {
+  const id = textOf(childOf(scheme, NS.cbc, 'ID'));
+  if (id === INCOME_TAX_SCHEME) return true;
+  if (id !== undefined && taxSchemeOf(id)) return false;
+  const name = words(textOf(childOf(scheme, NS.cbc, 'Name')));
+  return hasWord(name, 'ir') || hasWord(name, 'renta');
+}
+
+/** A text that states a retención of the renta: «retención» (never the IGV's), or «renta» of 4ta categoría. */
+function statesRentaRetention(text: string | undefined): boolean {
+  const said = words(text);
+  if (hasWord(said, 'igv')) return false;
+  return (
+    ['retencion', 'retenciones', 'retenido', 'retenida'].some((word) => hasWord(said, word)) ||
+    (hasWord(said, 'renta') && (hasWord(said, '4ta') || hasWord(said, 'cuarta')))
+  );
+}
+
+/** A document-level deduction that states the renta's retención, and has no catálogo 53 code saying otherwise. */
+function isRentaRetentionAllowance(element: XmlElement): boolean {
+  const indicator = textOf(childOf(element, NS.cbc, 'ChargeIndicator'))?.toLowerCase();
+  if (indicator !== 'false' && indicator !== '0') return false;
+  if (allowanceChargeCodeOf(textOf(childOf(element, NS.cbc, 'AllowanceChargeReasonCode')))) return false;
+  return childrenOf(element, NS.cbc, 'AllowanceChargeReason').some((reason) => statesRentaRetention(textOf(reason)));
+}
+
+/** The sum of what was found, or null when nothing was. */
+function found(amounts: readonly number[]): number | null {
+  return amounts.length === 0 ? null : withinMaximum(sum(amounts), FIELD.withholding);
+}
+
+const withheldAmount = (element: XmlElement | undefined) =>
+  required(amountOf(element, FIELD.withholding), FIELD.withholding);
+
+/**
+ * Amounts written in a note (1,234.56 or 1234.56); a percentage (8 %, 8.00%) is not one. Only the first few
+ * numbers of a note are looked at: a retención is stated in a line, not in a page of figures.
+ */
+function amountsIn(text: string): number[] {
+  const amounts: number[] = [];
+  let looked = 0;
+  for (const match of text.matchAll(/\d[\d,.]*/g)) {
+    if (++looked > MAX_NUMBERS_IN_NOTE) break;
+    // Longer than any amount within MAX_AMOUNT: not one, and not worth a regular expression.
+    if (match[0].length > MAX_AMOUNT_TEXT.length + 8) continue;
+    let next = match.index + match[0].length;
+    while (text[next] === ' ') next += 1;
+    if (text[next] === '%') continue;
+    const token = match[0].replace(/[.,]+$/, '');
+    if (/^(\d{1,3}(,\d{3})+|\d+)(\.\d{1,2})?$/.test(token)) amounts.push(Number(token.replaceAll(',', '')));
+  }
+  return amounts;
+}
+const MAX_NUMBERS_IN_NOTE = 20;
+
+interface GrossAndNet {
+  /** The honorarios before the retención: the monetary total's LineExtensionAmount, else its TaxInclusiveAmount. */
+  readonly gross: number | undefined;
+  readonly payable: number | undefined;
+}
+
+/** Whether the net paid is the gross less `withheld`, to the cent. */
+const netOf = ({ gross, payable }: GrossAndNet, withheld: number) =>
+  gross !== undefined && payable !== undefined && Math.abs(cents(gross) - cents(withheld) - cents(payable)) <= 1;
+
+/**
+ * The retención de 4ta categoría a document states, in the first of these shapes it has (sources and what was
+ * modelled in docs/ap-documents.md):
+ * 1. a header cac:TaxTotal/cac:TaxSubtotal of the renta: scheme 3000 (IR, catálogo 05), or a scheme named IR,
+ *    RENTA, «Renta 4ta»… without a catálogo 05 code;
+ * 2. a cac:WithholdingTaxTotal (UBL 2.1): its subtotals of the renta, and, on a recibo, those naming no scheme
+ *    or, without subtotals, its cbc:TaxAmount;
+ * and only on a recibo por honorarios, whose one retención is the renta's:
+ * 3. document-level cac:AllowanceCharge deductions whose cbc:AllowanceChargeReason states it (no catálogo 53
+ *    code has it; a deduction with a code of that catálogo is what its code says);
+ * 4. UBL 2.0's sac:AdditionalMonetaryTotal of catálogo 14 code 2002 (retenciones);
+ * 5. a cbc:Note stating it, with an amount that is the gross less the net paid (an amount the totals do not bear
+ *    out is not taken);
+ * 6. none stated, but a net paid (cbc:PayableAmount) that is the gross less 8 %, to the cent: the difference.
+ * 0 when there is none, as on a recibo of S/ 1,500 or less.
+ */
+function readWithholding(root: XmlElement, recibo: boolean, totals: () => GrossAndNet): number {
+  const subtotals = allOf(root, cac('TaxTotal'), cac('TaxSubtotal')).filter((subtotal) =>
+    isIncomeTaxScheme(pathOf(subtotal, cac('TaxCategory'), cac('TaxScheme'))),
+  );
+  const explicit =
+    found(subtotals.map((subtotal) => withheldAmount(childOf(subtotal, NS.cbc, 'TaxAmount')))) ??
+    found(
+      childrenOf(root, NS.cac, 'WithholdingTaxTotal').flatMap((total) => {
+        const parts = childrenOf(total, NS.cac, 'TaxSubtotal');
+        if (parts.length === 0) return recibo ? [withheldAmount(childOf(total, NS.cbc, 'TaxAmount'))] : [];
+        return parts
+          .filter((part) => {
+            const scheme = pathOf(part, cac('TaxCategory'), cac('TaxScheme'));
+            const unnamed = !textOf(childOf(scheme, NS.cbc, 'ID')) && !textOf(childOf(scheme, NS.cbc, 'Name'));
+            return isIncomeTaxScheme(scheme) || (recibo && unnamed);
+          })
+          .map((part) => withheldAmount(childOf(part, NS.cbc, 'TaxAmount')));
+      }),
+    );
+  if (explicit !== null || !recibo) return explicit ?? 0;
+
+  const allowances = counted(
+    childrenOf(root, NS.cac, 'AllowanceCharge'),
+    FIELD.allowanceCharge,
+    COUNT_LIMITS.allowanceCharges,
+  ).filter(isRentaRetentionAllowance);
+  const stated =
+    found(allowances.map((allowance) => withheldAmount(childOf(allowance, NS.cbc, 'Amount')))) ??
+    found(
+      additionalMonetaryTotals(root)
+        .filter((total) => textOf(childOf(total, NS.cbc, 'ID')) === ADDITIONAL_TOTAL_WITHHELD)
+        .map((total) => withheldAmount(childOf(total, NS.cbc, 'PayableAmount'))),
+    );
+  if (stated !== null) return stated;
+
+  const amounts = totals();
+  for (const note of childrenOf(root, NS.cbc, 'Note')) {
+    const text = textOf(note);
+    if (text === undefined || !statesRentaRetention(text)) continue;
+    const amount = amountsIn(text).find((each) => each > 0 && netOf(amounts, each));
+    if (amount !== undefined) return withinMaximum(amount, FIELD.withholding);
+  }
+  const { gross, payable } = amounts;
+  if (gross === undefined || payable === undefined || payable >= gross) return 0;
+  const eightPercent = Math.round(cents(gross) * FOURTH_CATEGORY_WITHHOLDING.rate) / 100;
+  return netOf(amounts, eightPercent) ? (cents(gross) - cents(payable)) / 100 : 0;
 }
 
 function readCurrency(root: XmlElement, payable: XmlElement | undefined): Currency {
@@ -492,9 +733,12 @@ function readTaxes(root: XmlElement, igv: number): DocumentTaxes {
 /**
  * Document-level discounts and charges. The deduction of anticipos (catálogo 53 04–06, 20) is the anticipo's
  * value taken from the taxable base, shown once as the anticipos deducted; a percepción (51–53) is collected
- * beside the importe total, never in it. Neither is listed.
+ * beside the importe total, never in it; a recibo's retención de 4ta categoría is its withholding. None is listed.
  */
-function readAllowanceCharges(root: XmlElement): {
+function readAllowanceCharges(
+  root: XmlElement,
+  recibo: boolean,
+): {
   allowances: DocumentAllowanceCharge[];
   charges: DocumentAllowanceCharge[];
 } {
@@ -520,6 +764,8 @@ function readAllowanceCharges(root: XmlElement): {
     );
     const kind = allowanceChargeCodeOf(code)?.kind;
     if (kind === 'PREPAYMENT' || kind === 'PERCEPTION') continue;
+    // A recibo's retención de 4ta categoría is its withholding (readWithholding), not a discount.
+    if (recibo && isRentaRetentionAllowance(element)) continue;
     (isCharge ? charges : allowances).push({ code, amount });
   }
   return { allowances, charges };
@@ -591,7 +837,8 @@ interface DocumentAmounts {
 /**
  * Reads the amounts beyond the total and refuses those that do not add up as SUNAT requires:
  * - the importe total is the total precio de venta plus charges, minus discounts and anticipos, plus the
- *   rounding, within one unit (SUNAT rule 3280; checked when the total precio de venta is given);
+ *   rounding, within one unit (SUNAT rule 3280; checked when the total precio de venta is given); on a recibo
+ *   por honorarios the net paid may also be that less its retención, when no discount already took it;
  * - the anticipos total is the sum of the anticipos (rule 2509);
  * - an importe total of 0.00 on a factura, boleta or recibo is explained by a transferencia gratuita or by
  *   anticipos; a document whose every line is given free charges nothing but the ICBPER of its bags.
@@ -599,11 +846,11 @@ interface DocumentAmounts {
 function readAmounts(
   root: XmlElement,
   kind: ReturnType<typeof rootKind>,
-  context: { igv: number; payableAmount: number; currency: Currency },
+  context: { igv: number; payableAmount: number; currency: Currency; recibo: boolean; withheld: number },
 ): DocumentAmounts {
   const total = monetaryTotalOf(root, kind);
   const taxes = readTaxes(root, context.igv);
-  const { allowances, charges } = readAllowanceCharges(root);
+  const { allowances, charges } = readAllowanceCharges(root, context.recibo);
   const prepayments = readPrepayments(root);
   const statedPrepaid = amountOf(childOf(total, NS.cbc, 'PrepaidAmount'), FIELD.prepaidAmount);
   const paid = sum(prepayments.map((prepayment) => prepayment.amount));
@@ -621,7 +868,10 @@ function readAmounts(
         cents(prepaidAmount) +
         cents(signedAmountOf(childOf(total, NS.cbc, 'PayableRoundingAmount'), FIELD.rounding) ?? 0)) /
       100;
-    if (Math.abs(cents(context.payableAmount) - cents(computed)) > cents(SUNAT_TOTALS_TOLERANCE)) {
+    const within = (expected: number) =>
+      Math.abs(cents(context.payableAmount) - cents(expected)) <= cents(SUNAT_TOTALS_TOLERANCE);
+    const net = (cents(computed) - cents(context.withheld)) / 100;
+    if (!within(computed) && !(context.recibo && within(net))) {
       throw inconsistent(FIELD.payableAmount, context.payableAmount, computed, context.currency);
     }
   }
@@ -716,16 +966,37 @@ export function readSunatDocument(root: XmlElement): ParsedDocument {
   const customer = readCustomer(root);
 
   const igv = taxOfScheme(root, IGV_SCHEME, FIELD.taxAmount);
-  const incomeTax = taxOfScheme(root, INCOME_TAX_SCHEME, FIELD.withholding);
-  const type = readType(root, kind, prefixId, supplier, { igv: igv.found, incomeTax: incomeTax.found });
-
   const payable =
     (kind === 'DebitNote' ? pathOf(root, cac('RequestedMonetaryTotal'), cbc('PayableAmount')) : undefined) ??
     pathOf(root, cac('LegalMonetaryTotal'), cbc('PayableAmount'));
+  const totals = (): GrossAndNet => {
+    const total = monetaryTotalOf(root, kind);
+    return {
+      gross:
+        amountOf(childOf(total, NS.cbc, 'LineExtensionAmount'), FIELD.saleValue) ??
+        amountOf(childOf(total, NS.cbc, 'TaxInclusiveAmount'), FIELD.taxInclusiveAmount),
+      payable: amountOf(payable, FIELD.payableAmount),
+    };
+  };
+  // Read as a recibo's at most once, and only when the type depends on it or it is one.
+  let asRecibo: number | undefined;
+  const reciboWithholding = () => (asRecibo ??= readWithholding(root, true, totals));
+  const type = readType(root, kind, prefixId, () =>
+    isHonorarios(prefixId, supplier, readIgvEvidence(root), () => reciboWithholding() > 0),
+  );
+  const recibo = type === 'RECIBO_POR_HONORARIOS';
+  const incomeTaxWithholding = recibo ? reciboWithholding() : readWithholding(root, false, totals);
+
   const currency = readCurrency(root, payable);
   const payableAmount = required(amountOf(payable, FIELD.payableAmount), FIELD.payableAmount);
   const operationType = readOperationType(root);
-  const amounts = readAmounts(root, kind, { igv: igv.amount, payableAmount, currency });
+  const amounts = readAmounts(root, kind, {
+    igv: igv.amount,
+    payableAmount,
+    currency,
+    recibo,
+    withheld: incomeTaxWithholding,
+  });
 
   const paymentTerms = readPaymentTerms(root);
   return {
@@ -739,7 +1010,7 @@ export function readSunatDocument(root: XmlElement): ParsedDocument {
     supplier,
     customer,
     taxAmount: igv.amount,
-    incomeTaxWithholding: incomeTax.amount,
+    incomeTaxWithholding,
     payableAmount,
     purchaseOrders: readPurchaseOrders(root),
     billingReference: kind === 'Invoice' ? null : readBillingReference(root),
