@@ -9,6 +9,7 @@ import {
   conformityStepAt,
   dueConformityStep,
   openAcquirerConformity,
+  shownConformityDeadline,
   type CreditTerms,
 } from './acquirer-conformity.js';
 
@@ -219,5 +220,20 @@ describe('the dashboard counts the clocks', () => {
         { ...invoice, acquirerConformity: { state: 'CONFORMITY' } },
       ),
     ).toEqual({ acquirerConformityOpen: -1 });
+  });
+});
+
+describe('the one conformity deadline the screens show', () => {
+  it("is the portal's own, counted from the reception, for a document received within 2 days of its issue", () => {
+    const clock = openAcquirerConformity({ receivedAt: '2026-11-10T15:00:00.000Z' });
+    const view = acquirerConformityView(clock, { issuedAt: '2026-11-09' }, lima('2026-11-12T09:00'));
+    expect(shownConformityDeadline(view)).toEqual({ date: '2026-11-18', daysLeft: 6, basis: 'RECEPTION' });
+  });
+
+  it("is SUNAT's latest, issue + 2 + 8 days, for a late document, with its own days left", () => {
+    const clock = openAcquirerConformity({ receivedAt: '2026-11-10T15:00:00.000Z' });
+    const view = acquirerConformityView(clock, { issuedAt: '2026-11-01' }, lima('2026-11-10T09:00'));
+    expect(view.deadline).toBe('2026-11-18');
+    expect(shownConformityDeadline(view)).toEqual({ date: '2026-11-11', daysLeft: 1, basis: 'ISSUE' });
   });
 });

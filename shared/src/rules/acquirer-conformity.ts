@@ -199,6 +199,23 @@ export function acquirerConformityView(
   };
 }
 
+/**
+ * The one deadline the screens show of a clock (docs/ap-conformity.md, rule 2): the portal's own, counted from the
+ * reception, unless SUNAT's period ended earlier at the latest (a document received more than 2 days after its issue),
+ * then that one, with its days left. The list, the sidebar's summary and its Ley 29623 section all read it.
+ */
+export function shownConformityDeadline(
+  conformity: Pick<AcquirerConformity, 'deadline' | 'daysLeft' | 'latestLegalDeadline'>,
+): { readonly date: string; readonly daysLeft: number | undefined; readonly basis: 'RECEPTION' | 'ISSUE' } {
+  const latest = conformity.latestLegalDeadline ?? null;
+  if (latest === null || latest >= conformity.deadline) {
+    return { date: conformity.deadline, daysLeft: conformity.daysLeft, basis: 'RECEPTION' };
+  }
+  const daysLeft =
+    conformity.daysLeft === undefined ? undefined : conformity.daysLeft - daysBetween(latest, conformity.deadline);
+  return { date: latest, daysLeft, basis: 'ISSUE' };
+}
+
 /** The title of the invoice's history entry for each state the clock reaches (the invoice's status does not change). */
 export const ACQUIRER_CONFORMITY_HISTORY_TITLES: Record<Exclude<AcquirerConformityState, 'OPEN'>, string> = {
   CONFORMITY: 'Conformidad registrada (Ley 29623)',

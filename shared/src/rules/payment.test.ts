@@ -9,6 +9,7 @@ import {
   installmentNumber,
   netToPayLine,
   nextPaymentRunDay,
+  paymentOutlook,
   type PaymentInput,
   type RetentionInput,
 } from './payment.js';
@@ -307,5 +308,23 @@ describe('the notices say when the invoice is paid', () => {
       'Corporación Andina de Alimentos S.A.A. aprobó la factura F001-123.',
     );
     expect(notificationAbout('SUNAT_VALID', invoice, null, at).expectedPaymentDate).toBeUndefined();
+  });
+});
+
+describe('what the screens say of when an invoice is paid', () => {
+  const payment = { dueDate: '2026-03-10', expectedPaymentDate: '2026-03-15' };
+
+  it('reads the expected payment date while it is today or ahead', () => {
+    expect(paymentOutlook(payment, '2026-03-01')).toEqual({ kind: 'EXPECTED', date: '2026-03-15' });
+    expect(paymentOutlook(payment, '2026-03-15')).toEqual({ kind: 'EXPECTED', date: '2026-03-15' });
+  });
+
+  it('reads a passed expected date as overdue since the due date: a late invoice shows no past date to come', () => {
+    expect(paymentOutlook(payment, '2026-03-16')).toEqual({ kind: 'OVERDUE', since: '2026-03-10' });
+  });
+
+  it('has nothing to say of an invoice with nothing to pay, or no payment kept', () => {
+    expect(paymentOutlook({ dueDate: null, expectedPaymentDate: null }, '2026-03-16')).toEqual({ kind: 'NONE' });
+    expect(paymentOutlook(null, '2026-03-16')).toEqual({ kind: 'NONE' });
   });
 });

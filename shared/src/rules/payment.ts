@@ -337,3 +337,24 @@ export function netToPayLine(payment: InvoicePayment, currency: Currency): strin
   parts.push(`Neto a pagar ${formatMoney(payment.netToPay, currency)}`);
   return parts.join(' · ');
 }
+
+/**
+ * What the screens say of when an invoice is paid (docs/ap-payment.md, "Due date and expected payment date"): the
+ * expected payment date while it is today or ahead; once it has passed unpaid, overdue since the due date, so a late
+ * invoice (issued long before the portal received it) never reads a past date as if it were to come; nothing to pay,
+ * none.
+ */
+export type PaymentOutlook =
+  | { readonly kind: 'NONE' }
+  | { readonly kind: 'EXPECTED'; readonly date: string }
+  | { readonly kind: 'OVERDUE'; readonly since: string };
+
+export function paymentOutlook(
+  payment: Pick<InvoicePayment, 'dueDate' | 'expectedPaymentDate'> | null | undefined,
+  today: string,
+): PaymentOutlook {
+  const expected = payment?.expectedPaymentDate ?? null;
+  if (!expected) return { kind: 'NONE' };
+  if (expected >= today) return { kind: 'EXPECTED', date: expected };
+  return { kind: 'OVERDUE', since: payment?.dueDate ?? expected };
+}
