@@ -52,6 +52,12 @@ describe('the Ley 29623 conformity clock', () => {
       const panel = detailPanel(page, invoice.id);
       const section = panel.getByTestId('acquirer-conformity-section');
       await section.waitFor();
+      // The company's duty shows in the sidebar's summary; the Ley 29623 section is collapsed below it
+      await panel
+        .getByTestId('invoice-essentials-conformity')
+        .getByText(`Vence el ${deadline} · quedan 6 días`)
+        .waitFor();
+      await section.getByRole('button', { name: 'Conformidad ante SUNAT (Ley 29623)' }).click();
 
       // Assess: where the answer is given, from when the days count, the deadline
       await section.getByText('Plataforma de Confirmación de SUNAT', { exact: false }).first().waitFor();
@@ -106,6 +112,7 @@ describe('the Ley 29623 conformity clock', () => {
       const panel = detailPanel(page, invoice.id);
       const section = panel.getByTestId('acquirer-conformity-section');
       await section.waitFor({ timeout: 30_000 });
+      await section.getByRole('button', { name: 'Conformidad ante SUNAT (Ley 29623)' }).click();
 
       // Assess: presumed, in the sidebar, the list and the history, by the portal itself
       await section

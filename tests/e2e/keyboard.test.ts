@@ -93,9 +93,10 @@ describe('keyboard-only journeys (issue 23)', () => {
       // Assess: the sidebar comes after the screen it belongs to; the form opens
       expect(regionsOf(toPanel).at(-1)).toBe('complementary');
       await panel.getByTestId('invoice-review-form').waitFor();
+      // Assess: the form's first field has the focus, painted and in view
+      expect((await expectFocusOn(page, { role: 'button', name: /^Tipo de operación/ })).visible).toBe(true);
 
       // Act: the review data, field after field, lists opened with Enter and walked with the arrows
-      await tabTo(page, { role: 'button', name: /^Tipo de operación/ });
       await page.keyboard.press('Enter');
       await chooseWithArrows(page, /^Servicios/);
       await expectFocusOn(page, { role: 'button', name: /^Tipo de operación.*Servicios/ });

@@ -31,18 +31,31 @@ export const conformityMessages = {
   },
   section: {
     title: 'Conformidad ante SUNAT (Ley 29623)',
-    where:
-      'La conformidad o disconformidad se expresa en la Plataforma de Confirmación de SUNAT (SUNAT Operaciones en Línea). ' +
-      'Aquí se registra lo que se respondió allí, para el seguimiento y los recordatorios: registrarlo en el portal no lo comunica a SUNAT.',
-    period: (days: number) =>
-      `El adquirente tiene ${days} días calendario para responder; sin respuesta, la conformidad se presume y es irrevocable.`,
+    /** What the section says first to whom: staff answer for the company, a supplier reads its client's answer. */
+    where: {
+      staff:
+        'La conformidad o disconformidad se expresa en la Plataforma de Confirmación de SUNAT (SUNAT Operaciones en Línea). ' +
+        'Aquí se registra lo que se respondió allí, para el seguimiento y los recordatorios: registrarlo en el portal no lo comunica a SUNAT.',
+      supplier:
+        'Su cliente expresa la conformidad o disconformidad de este comprobante en la Plataforma de Confirmación de SUNAT. ' +
+        'Aquí se muestra lo que el cliente registró en el portal.',
+    },
+    period: {
+      staff: (days: number) =>
+        `Como adquirente, la sociedad tiene ${days} días calendario para responder; sin respuesta, la conformidad se presume y es irrevocable.`,
+      supplier: (days: number) =>
+        `Su cliente tiene ${days} días calendario para responder; sin respuesta, la conformidad se presume y es irrevocable, y el comprobante puede negociarse.`,
+    },
     state: 'Situación',
     deadline: 'Plazo',
     countedFrom: 'Contado desde',
     countedFromReception: (date: string) =>
       `La recepción en el portal, el ${date}: el portal no conoce la fecha en que SUNAT puso el comprobante a disposición del adquirente.`,
-    latestLegalDeadline: (date: string) =>
-      `SUNAT pone el comprobante a disposición hasta 2 días después de su emisión (D.U. 013-2020), de modo que ante SUNAT el plazo vence a más tardar el ${date}. Verifique la fecha en la Plataforma de Confirmación.`,
+    /** A late document: the portal counts from its reception, SUNAT's period ended earlier (one deadline shown). */
+    countedFromIssue: (received: string, issued: string) =>
+      `La emisión, el ${issued}: el portal lo recibió el ${received}, más de 2 días después, y SUNAT pone el comprobante a disposición del adquirente a más tardar 2 días después de su emisión (D.U. 013-2020). Verifique la fecha en la Plataforma de Confirmación.`,
+    deadlineValue: (date: string, basis: 'RECEPTION' | 'ISSUE') =>
+      basis === 'ISSUE' ? `A más tardar el ${date}` : date,
     answerUntil: (date: string) =>
       `Se puede registrar la conformidad hasta el ${date}, tras la subsanación del proveedor.`,
     presumed: (date: string) => `Venció el plazo sin respuesta registrada: la conformidad se presume desde el ${date}.`,
@@ -53,6 +66,8 @@ export const conformityMessages = {
     },
     cause: (label: string) => `Causal: ${label}.`,
     reason: (text: string) => `Motivo: ${text}`,
+    rejectedNote:
+      'El comprobante fue rechazado en el portal: no se muestra la cuenta regresiva del plazo, que sigue corriendo ante SUNAT.',
     rejectionIsNotDisconformity:
       'Rechazar el comprobante en el portal no es expresar disconformidad ante SUNAT: si no se registra una respuesta en la Plataforma de Confirmación, la conformidad se presume al vencer el plazo.',
     notApplicable: (reason: string) => `No está sujeto al plazo de conformidad de la Ley 29623: ${reason}.`,

@@ -16,6 +16,7 @@ import { conformityMessages } from '../acquirer-conformity/messages';
 import { invoiceNumber } from '../columns';
 import { ApproveDespiteRucRiskModal, ApproveModal, RejectModal } from './decision-modals';
 import { HistoryModal } from './history-modal';
+import { InvoiceEssentials } from './invoice-essentials';
 import { InvoiceSummary } from './invoice-summary';
 import { MessagesSection } from './messages-section';
 import { detailMessages as text } from './messages';
@@ -198,6 +199,7 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
   const number = invoiceNumber(invoice);
   const access = reviewAccess(invoice, user?.level);
   const risk = rucRiskOf(invoice.sunat);
+  const staff = user?.level !== undefined && user.level !== 'SUPPLIER';
 
   return (
     <Box padding={{ horizontal: 'l', vertical: 'm' }}>
@@ -241,6 +243,8 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
             </Button>
           </SpaceBetween>
 
+          <InvoiceEssentials invoice={invoice} staff={staff} />
+
           {invoice.sapPosting && <SapPostingAlert posting={invoice.sapPosting} canRetry={access.canRetrySapPosting} />}
 
           {risk && !invoice.approved && (
@@ -259,14 +263,6 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
             </div>
           )}
 
-          <AcquirerConformitySection
-            invoice={invoice}
-            level={user?.level}
-            path={path}
-            number={number}
-            onRegistered={(updated, decision) => changed(updated, conformityMessages.modal.success[decision])}
-          />
-
           {access.editBlockedReason && (
             <div data-testid="invoice-detail-not-editable">
               <Alert type="info">{access.editBlockedReason}</Alert>
@@ -279,8 +275,17 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
             invoice={invoice}
             reviewPart={!editing}
             canRequestSunat={access.canRequestSunatValidation}
-            staff={user?.level !== undefined && user.level !== 'SUPPLIER'}
+            staff={staff}
             onOpenInvoice={onOpenInvoice}
+          />
+
+          {/* The Ley 29623 explanations, collapsed below what a person came for. */}
+          <AcquirerConformitySection
+            invoice={invoice}
+            level={user?.level}
+            path={path}
+            number={number}
+            onRegistered={(updated, decision) => changed(updated, conformityMessages.modal.success[decision])}
           />
 
           <MessagesSection

@@ -292,7 +292,7 @@ export function InvoiceSummary({
         ]}
       />
       <InvoiceBreakdownSection invoice={invoice} />
-      <PaymentSection invoice={invoice} />
+      <PaymentSection invoice={invoice} staff={staff} />
       {(sap || posting) && (
         <Section
           title={text.sections.sap}

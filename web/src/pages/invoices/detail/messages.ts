@@ -74,6 +74,51 @@ export const detailMessages = {
     retryAllowed: 'Permitido: el proveedor puede volver a enviar el comprobante.',
   },
 
+  /**
+   * What the sidebar opens on, above everything else: the status, the amounts, when it is paid and, for a rejected or
+   * observed invoice, why and what to do next, said to the party who does it.
+   */
+  essentials: {
+    label: 'Resumen del comprobante',
+    status: 'Estado',
+    observed: 'Observada',
+    amount: 'Monto total',
+    amountToPay: 'Monto a pagar',
+    netToPay: 'Neto a pagar',
+    payment: 'Pago',
+    conformity: 'Conformidad SUNAT',
+    paidOn: (date: string) => `Pagado el ${date}`,
+    scheduledFor: (date: string) => `Programado para el ${date}`,
+    expected: (date: string) => `${date} (estimada)`,
+    overdue: (date: string) => `Vencido desde el ${date}`,
+    overdueHint: 'La fecha de pago estimada ya pasó y el pago aún no figura como realizado.',
+    noPayment: 'Sin pago previsto',
+    rejectedNoPayment: 'Sin pago previsto: el comprobante fue rechazado',
+    rejectedHeader: 'Comprobante rechazado',
+    observedHeader: 'Comprobante observado',
+    reason: (reason: string) => `Motivo: ${reason}`,
+    noReason: 'No se registró el motivo.',
+    next: {
+      supplierRetry:
+        'Qué hacer: corrija lo indicado y vuelva a enviar el mismo comprobante con «Cargar XML»; si tiene dudas, escriba en «Mensajes».',
+      supplierFinal:
+        'Qué hacer: este comprobante no se puede volver a enviar. Si corresponde facturar de nuevo, emita un comprobante nuevo; si tiene dudas, escriba en «Mensajes».',
+      staffRetry: 'El proveedor puede volver a enviar el mismo comprobante corregido.',
+      staffFinal: 'El proveedor no puede volver a enviar este comprobante.',
+      supplierObserved: 'Qué hacer: responda en «Mensajes» con lo que se le pide, con sus adjuntos si hacen falta.',
+      staffObserved: 'Cuando el proveedor responda en «Mensajes», quite la observación.',
+    },
+  },
+
+  /** What the 'Pago' section says of its dates and, collapsed, of the SPOT (D. Leg. 940), to the party it concerns. */
+  payment: {
+    detractionRules: 'Cómo funciona la detracción (SPOT)',
+    detractionStaff:
+      'La sociedad deposita la detracción en soles en la cuenta de detracciones del proveedor en el Banco de la Nación (D. Leg. 940) y le paga el neto. La constancia del depósito sustenta el crédito fiscal del IGV de este comprobante.',
+    detractionSupplier:
+      'Su cliente deposita la detracción en soles en su cuenta de detracciones del Banco de la Nación (D. Leg. 940) y le paga a usted el neto. El monto depositado sigue siendo suyo: queda en esa cuenta, con la que usted paga sus tributos.',
+  },
+
   files: {
     xml: 'XML del comprobante',
     pdf: 'PDF del comprobante',

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
+import ExpandableSection from '@cloudscape-design/components/expandable-section';
 import Header from '@cloudscape-design/components/header';
 import KeyValuePairs, { type KeyValuePairsProps } from '@cloudscape-design/components/key-value-pairs';
 import SpaceBetween from '@cloudscape-design/components/space-between';
@@ -11,9 +12,12 @@ import {
   formatMoney,
   formatPercent,
   netToPayLine,
+  paymentOutlook,
+  todayInLima,
   type InvoiceDetail,
 } from '@portal/shared';
 import { paymentMessages } from '../payment-messages';
+import { detailMessages } from './messages';
 
 const text = paymentMessages.section;
 
@@ -25,9 +29,11 @@ const pair = (label: string, value: ReactNode, testId: string): KeyValuePairsPro
 /**
  * What the group will pay and when (docs/ap-payment.md): the forma de pago and its cuotas, the detracción, the
  * retención del IGV, the net to pay, the due and expected payment dates, and SAP's remittance once paid. What does
- * not add up is flagged at the top. An invoice stored before payments were kept shows only its remittance.
+ * not add up is flagged at the top. An invoice stored before payments were kept shows only its remittance. An
+ * expected date that has passed reads as overdue (paymentOutlook); how the SPOT works is collapsed, said to the
+ * party it concerns.
  */
-export function PaymentSection({ invoice }: { invoice: InvoiceDetail }) {
+export function PaymentSection({ invoice, staff = false }: { invoice: InvoiceDetail; staff?: boolean }) {
   const payment = invoice.payment ?? null;
   const remittance = invoice.remittance ?? null;
   if (!payment && !remittance) return null;
@@ -51,16 +57,19 @@ export function PaymentSection({ invoice }: { invoice: InvoiceDetail }) {
       );
     }
     items.push(pair(text.dueDate, formatDate(payment.dueDate), 'invoice-due-date'));
+    const outlook = paymentOutlook(payment, todayInLima());
     items.push(
       pair(
         text.expected,
-        payment.expectedPaymentDate ? (
+        outlook.kind === 'EXPECTED' ? (
           <SpaceBetween size="xxxs">
-            <span>{formatDate(payment.expectedPaymentDate)}</span>
+            <span>{formatDate(outlook.date)}</span>
             {payment.movedToPaymentRun && payment.dueDate && (
               <Box variant="small">{text.movedNote(formatDate(payment.dueDate))}</Box>
             )}
           </SpaceBetween>
+        ) : outlook.kind === 'OVERDUE' ? (
+          <span data-overdue-since={outlook.since}>{detailMessages.essentials.overdue(formatDate(outlook.since))}</span>
         ) : (
           text.noPayment
         ),
@@ -137,6 +146,15 @@ export function PaymentSection({ invoice }: { invoice: InvoiceDetail }) {
         </Box>
       )}
       <KeyValuePairs columns={2} minColumnWidth={150} items={items} />
+      {payment?.detraction && (
+        <div data-testid="invoice-detraction-rules">
+          <ExpandableSection headerText={detailMessages.payment.detractionRules}>
+            <Box variant="p">
+              {staff ? detailMessages.payment.detractionStaff : detailMessages.payment.detractionSupplier}
+            </Box>
+          </ExpandableSection>
+        </div>
+      )}
     </SpaceBetween>
   );
 }

@@ -84,6 +84,15 @@ export function ReviewForm({
     initial.current.materialDocs.forEach((code) => check('MATERIAL_DOCUMENT', code));
   }, [check]);
 
+  // «Completar datos» opens the form where the person is looking: scrolled into view, its first field focused, so
+  // that nothing happens out of sight (on a phone the form opens below the invoice's summary).
+  const formRef = useRef<HTMLDivElement>(null);
+  const operationTypeRef = useRef<SelectProps.Ref>(null);
+  useEffect(() => {
+    operationTypeRef.current?.focus();
+    formRef.current?.scrollIntoView?.({ block: 'start' });
+  }, []);
+
   const uploadedKeys = uploads.flatMap((upload) => (upload.state === 'done' && upload.key ? [upload.key] : []));
   const attachments = [...draft.attachments, ...uploadedKeys];
   // A note is reviewed as an adjustment of its original (issue 21): its orders are the original's, no HES or MIGO.
@@ -215,7 +224,7 @@ export function ReviewForm({
 
   return (
     // No <form> element: Enter adds a code to the token inputs instead of submitting.
-    <div data-testid="invoice-review-form">
+    <div data-testid="invoice-review-form" ref={formRef}>
       <Form
         header={
           <Header variant="h3" description={text.description}>
@@ -248,6 +257,7 @@ export function ReviewForm({
             stretch
           >
             <Select
+              ref={operationTypeRef}
               placeholder={text.operationTypePlaceholder}
               options={OPERATION_OPTIONS}
               selectedOption={OPERATION_OPTIONS.find((option) => option.value === draft.operationType) ?? null}
