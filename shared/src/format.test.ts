@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatTime, limaDate, parseTypedDate } from './format.js';
+import {
+  counted,
+  formatCount,
+  formatDate,
+  formatDateTime,
+  formatTime,
+  limaDate,
+  parseTypedDate,
+  plural,
+  sentenceEnd,
+} from './format.js';
 
 describe('dates and times on the group’s clock (Lima, UTC-5)', () => {
   it('places a timestamp near midnight UTC on Lima’s calendar day', () => {
@@ -62,5 +72,50 @@ describe('a date typed dd/mm/aa (spec §1, §9)', () => {
     for (const typed of ['', '2026/11/05', '2026-11-05', '05/11', '05/11/026', 'cinco/11/26', '05/11/26 10:00']) {
       expect(parseTypedDate(typed)).toEqual({ problem: 'FORMAT' });
     }
+  });
+});
+
+describe('counts and the words that agree with them (es-PE plural rules)', () => {
+  const refused = { one: 'rechazado', other: 'rechazados' };
+
+  it('takes the singular for exactly one and the plural for every other count, zero included', () => {
+    expect(counted(1, refused)).toBe('1 rechazado');
+    expect(counted(0, refused)).toBe('0 rechazados');
+    expect(counted(2, refused)).toBe('2 rechazados');
+    expect(plural(1, { one: 'ya existía', other: 'ya existían' })).toBe('ya existía');
+    expect(plural(3, { one: 'ya existía', other: 'ya existían' })).toBe('ya existían');
+  });
+
+  it('groups thousands as Peru writes them', () => {
+    expect(counted(1234, refused)).toBe('1,234 rechazados');
+    expect(formatCount(1234567)).toBe('1,234,567');
+    expect(formatCount(0)).toBe('0');
+  });
+
+  it('reads a round million as plural unless a "many" form is given', () => {
+    expect(counted(1_000_000, { one: 'comprobante', other: 'comprobantes' })).toBe('1,000,000 comprobantes');
+    expect(counted(1_000_000, { one: 'comprobante', other: 'comprobantes', many: 'de comprobantes' })).toBe(
+      '1,000,000 de comprobantes',
+    );
+  });
+});
+
+describe('a sentence ends with one period', () => {
+  it('adds the period a sentence lacks', () => {
+    expect(sentenceEnd('SUNAT confirmó la validez de la factura F001-1 de Ferretería Lima')).toBe(
+      'SUNAT confirmó la validez de la factura F001-1 de Ferretería Lima.',
+    );
+  });
+
+  it('gives no second period to a business name that ends with one', () => {
+    expect(sentenceEnd('Registrado para Cementos Andinos S.A.A.')).toBe('Registrado para Cementos Andinos S.A.A.');
+    expect(sentenceEnd('de Minera Sur S.A.C. ')).toBe('de Minera Sur S.A.C.');
+  });
+
+  it('leaves a question, an exclamation, an ellipsis and an empty text as they are', () => {
+    expect(sentenceEnd('¿Desactivar la recepción?')).toBe('¿Desactivar la recepción?');
+    expect(sentenceEnd('¡Listo!')).toBe('¡Listo!');
+    expect(sentenceEnd('Procesando…')).toBe('Procesando…');
+    expect(sentenceEnd('')).toBe('');
   });
 });

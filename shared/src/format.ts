@@ -142,3 +142,47 @@ export function parseTypedDate(typed: string): { date: string } | { problem: Typ
   const pad = (value: number, size = 2) => String(value).padStart(size, '0');
   return { date: `${pad(year, 4)}-${pad(month)}-${pad(day)}` };
 }
+
+const cardinal = lazily(() => new Intl.PluralRules('es-PE'));
+const integer = lazily(() => new Intl.NumberFormat('es-PE', { maximumFractionDigits: 0 }));
+
+/** A count as the group reads it: '1,234' (Peruvian grouping, no decimals). */
+export function formatCount(n: number): string {
+  return integer().format(n);
+}
+
+/**
+ * The forms of a word or phrase that a count chooses between. Spanish CLDR also has 'many' (a round million: 'de'
+ * follows, «1 millón de comprobantes»); a phrase that gives no 'many' form takes 'other' there.
+ */
+export interface PluralForms {
+  readonly one: string;
+  readonly other: string;
+  readonly many?: string;
+}
+
+/** The form of a word that agrees with a count (es-PE plural rules): plural(1, { one: 'fila', other: 'filas' }) is 'fila'. */
+export function plural(n: number, forms: PluralForms): string {
+  const category = cardinal().select(n);
+  if (category === 'one') return forms.one;
+  if (category === 'many' && forms.many !== undefined) return forms.many;
+  return forms.other;
+}
+
+/** A count and the word that agrees with it: counted(1234, { one: 'rechazado', other: 'rechazados' }) is '1,234 rechazados'. */
+export function counted(n: number, forms: PluralForms): string {
+  return `${formatCount(n)} ${plural(n, forms)}`;
+}
+
+/** What closes a sentence: a text that ends so already gets no second mark. */
+const SENTENCE_CLOSED = /[.!?…]$/;
+
+/**
+ * Ends a sentence with one period: a sentence that ends with a business name such as 'Cementos Andinos S.A.A.' already
+ * brings its period, and gets no second one ('S.A.A..'). Trailing spaces go; an empty text stays empty.
+ */
+export function sentenceEnd(text: string): string {
+  const trimmed = text.trimEnd();
+  if (trimmed === '' || SENTENCE_CLOSED.test(trimmed)) return trimmed;
+  return `${trimmed}.`;
+}

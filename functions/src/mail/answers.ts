@@ -1,4 +1,13 @@
-import { INBOUND_MAIL, intakeAddress, invoicePageUrl, type Invoice } from '@portal/shared';
+import {
+  INBOUND_MAIL,
+  counted,
+  formatCount,
+  intakeAddress,
+  invoicePageUrl,
+  plural,
+  sentenceEnd,
+  type Invoice,
+} from '@portal/shared';
 import type { Email } from '../adapters/email.js';
 import type { MailRefusedError } from './attachments.js';
 
@@ -50,9 +59,6 @@ export function emailOf(answer: StoredAnswer): Email {
   return { to: answer.to, subject: answer.subject, text: answer.text, html };
 }
 
-/** Ends a sentence once: a business name such as 'S.A.' already brings its period. */
-const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
-
 const reSubject = (subject: string) => (subject ? `Re: ${subject}` : 'Su envío de comprobantes por correo');
 
 /** One line per document: registered (with its link), existing or refused. */
@@ -67,7 +73,7 @@ function resultLines(results: readonly DocumentResult[], portalUrl: string | nul
               invoiceId: result.invoice.id,
             })
           : null;
-        return `• ${result.invoice.id}: registrado para ${sentence(result.invoice.clientName)}${url ? ` Véalo en ${url}` : ''}${
+        return `• ${result.invoice.id}: registrado para ${sentenceEnd(result.invoice.clientName)}${url ? ` Véalo en ${url}` : ''}${
           result.cdrWarning ? `\n  Aviso sobre el CDR: ${result.cdrWarning}` : ''
         }`;
       }
@@ -97,10 +103,8 @@ export function resultAnswer(options: {
   const lines = resultLines(results, portalUrl);
   const summary =
     accepted === results.length
-      ? `Se ${accepted === 1 ? 'registró su comprobante' : `registraron sus ${accepted} comprobantes`} en el Portal de Proveedores.`
-      : `Recibimos su correo con ${results.length} ${results.length === 1 ? 'comprobante' : 'comprobantes'}; se ${
-          accepted === 1 ? 'registró 1' : `registraron ${accepted}`
-        }. Este es el detalle:`;
+      ? `Se ${plural(accepted, { one: 'registró su comprobante', other: `registraron sus ${formatCount(accepted)} comprobantes` })} en el Portal de Proveedores.`
+      : `Recibimos su correo con ${counted(results.length, { one: 'comprobante', other: 'comprobantes' })}; se ${registered(accepted)}. Este es el detalle:`;
   return {
     to: options.to,
     subject: reSubject(options.subject),
@@ -108,12 +112,17 @@ export function resultAnswer(options: {
   };
 }
 
+/** 'registró 1', 'registraron 3': the verb agrees with how many were registered. */
+const registered = (accepted: number) =>
+  `${plural(accepted, { one: 'registró', other: 'registraron' })} ${formatCount(accepted)}`;
+
 const remainder = (left: number) =>
   left <= 0
     ? ''
-    : left === 1
-      ? 'El comprobante restante no se registró.'
-      : `Los ${left} comprobantes restantes no se registraron.`;
+    : plural(left, {
+        one: 'El comprobante restante no se registró.',
+        other: `Los ${formatCount(left)} comprobantes restantes no se registraron.`,
+      });
 
 /**
  * The answer to a supplier whose message could not be processed to its end (its runs kept stopping): what was
@@ -136,7 +145,7 @@ export function failedAnswer(options: {
     results.length === 0
       ? ['No se registró ninguno de sus comprobantes.']
       : [
-          `Antes de interrumpirse se ${accepted === 1 ? 'registró 1' : `registraron ${accepted}`} de ${total}; ` +
+          `Antes de interrumpirse se ${registered(accepted)} de ${formatCount(total)}; ` +
             'este es el detalle de lo procesado:',
           resultLines(results, options.portalUrl).join('\n'),
           remainder(total - results.length),

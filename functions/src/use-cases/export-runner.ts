@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { forLevel, type ExportList, type ExportMessage } from '@portal/shared';
+import { counted, forLevel, formatCount, type ExportList, type ExportMessage } from '@portal/shared';
 import { JOB_LEASE_MS } from '../jobs/job-leases.js';
 import type { Caller } from '../http/caller.js';
 import { callerOfSnapshot } from '../repositories/caller-snapshot.js';
@@ -61,8 +61,8 @@ export async function* exportRows(
 export function totalChangedNote(total: number | null, rows: number): string {
   if (total === null || total === rows) return '';
   return (
-    ` La lista cambió mientras se generaba: al pedirlo tenía ${thousands.format(total)} ` +
-    `${total === 1 ? 'fila' : 'filas'} y el archivo tiene ${thousands.format(rows)}.`
+    ` La lista cambió mientras se generaba: al pedirlo tenía ${counted(total, ROWS)} ` +
+    `y el archivo tiene ${formatCount(rows)}.`
   );
 }
 
@@ -90,7 +90,7 @@ export interface ExportRunnerDeps {
 /** Thrown inside a run that lost its job's lease (another run took it over): it stops and leaves no file. */
 class LeaseLostError extends Error {}
 
-const thousands = new Intl.NumberFormat('es-PE');
+const ROWS = { one: 'fila', other: 'filas' } as const;
 
 /**
  * The exports worker's job for one message; idempotent (a finished job is left as it is). A run holds the job's lease
@@ -151,9 +151,8 @@ export function makeExportRunner(deps: ExportRunnerDeps) {
           id: `export-${job.id}`,
           registeredAt: now,
           message:
-            `Su archivo «${job.fileName}» de ${LIST_NAMES[job.list]} (${thousands.format(rows)} ${
-              rows === 1 ? 'fila' : 'filas'
-            }) está listo para descargar desde la lista.` + totalChangedNote(job.total, rows),
+            `Su archivo «${job.fileName}» de ${LIST_NAMES[job.list]} (${counted(rows, ROWS)}) está listo para descargar desde la lista.` +
+            totalChangedNote(job.total, rows),
           reference: null,
         });
       } catch (error) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { METRICS, companyOfIntakeAddress, type InboundMailMessage } from '@portal/shared';
+import { METRICS, companyOfIntakeAddress, counted, formatCount, type InboundMailMessage } from '@portal/shared';
 import type { Mailer } from '../adapters/email.js';
 import type { Caller } from '../http/caller.js';
 import type { Meter } from '../observability/meter.js';
@@ -299,8 +299,7 @@ export function makeInboundMail(deps: InboundMailDeps) {
         registeredAt: deps.clock().toISOString(),
         message:
           `Se procesó su correo${read.subject ? ` «${read.subject}»` : ''}${resumed ? ' (reanudado tras una interrupción)' : ''}: ` +
-          `${accepted} de ${results.length} ` +
-          `${results.length === 1 ? 'comprobante registrado' : 'comprobantes registrados'}. Le enviamos el detalle por correo.`,
+          `${formatCount(accepted)} de ${counted(results.length, { one: 'comprobante registrado', other: 'comprobantes registrados' })}. Le enviamos el detalle por correo.`,
         reference: null,
       });
       return conclude('REGISTERED', answer);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  counted,
   formatErrorMessage,
   type IntakeBatchMessage,
   type IntakeDocumentResult,
@@ -121,8 +122,6 @@ function progressOf(batches: IntakeBatchRunnerDeps['batches'], batchId: string, 
   };
 }
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
 /** The uploader's notice of a batch that ended. */
 export function batchNotice(batch: StoredIntakeBatch): BatchNotice {
   const name = `«${batch.fileName}»`;
@@ -132,9 +131,9 @@ export function batchNotice(batch: StoredIntakeBatch): BatchNotice {
       id: `intake-batch-${batch.id}-done`,
       subject: `Portal de Proveedores · Carga de ZIP ${batch.fileName}`,
       text:
-        `Se procesó su ZIP ${name}: ${plural(batch.accepted, 'comprobante aceptado', 'comprobantes aceptados')}, ` +
-        `${plural(batch.alreadyExisting, 'ya existía', 'ya existían')} y ` +
-        `${plural(batch.refused, 'rechazado', 'rechazados')}. Vea el detalle en Mis comprobantes › Cargas de ZIP.`,
+        `Se procesó su ZIP ${name}: ${counted(batch.accepted, { one: 'comprobante aceptado', other: 'comprobantes aceptados' })}, ` +
+        `${counted(batch.alreadyExisting, { one: 'ya existía', other: 'ya existían' })} y ` +
+        `${counted(batch.refused, { one: 'rechazado', other: 'rechazados' })}. Vea el detalle en Mis comprobantes › Cargas de ZIP.`,
     };
   }
   return {

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { counted, plural } from '../format.js';
 
 /**
  * The Spanish reason of a request value that breaks its schema, as ERROR_INVALID_PARAMETER shows it after
@@ -28,8 +29,7 @@ const FORMAT_NAMES: Readonly<Record<string, string>> = {
 };
 
 const quoted = (values: readonly unknown[]) => values.map((value) => `«${String(value)}»`).join(', ');
-const count = (amount: number | bigint, singular: string, plural: string) =>
-  `${amount.toString()} ${Number(amount) === 1 ? singular : plural}`;
+const count = (amount: number | bigint, one: string, other: string) => counted(Number(amount), { one, other });
 
 function sizeUnit(origin: string, amount: number | bigint): string | null {
   if (origin === 'string') return count(amount, 'carácter', 'caracteres');
@@ -70,9 +70,7 @@ export function spanishIssueMessage(issue: Issue): string {
     case 'not_multiple_of':
       return issue.divisor === 0.01 ? 'admite como máximo dos decimales' : `debe ser múltiplo de ${issue.divisor}`;
     case 'unrecognized_keys':
-      return issue.keys.length === 1
-        ? `no admite el campo ${quoted(issue.keys)}`
-        : `no admite los campos ${quoted(issue.keys)}`;
+      return `no admite ${plural(issue.keys.length, { one: 'el campo', other: 'los campos' })} ${quoted(issue.keys)}`;
     default:
       return 'no es un valor aceptado';
   }

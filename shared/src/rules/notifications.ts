@@ -1,5 +1,5 @@
 import { INVOICE_TYPE_LABELS } from '../domain.js';
-import { formatDate } from '../format.js';
+import { counted, formatCount, formatDate, sentenceEnd } from '../format.js';
 import type { NotificationEvent, NotificationMessage } from '../schemas/messages.js';
 import type { Invoice } from '../schemas/invoices.js';
 
@@ -59,20 +59,19 @@ export const DIGEST_EVENTS: readonly NotificationEvent[] = (Object.keys(POLICY) 
 
 /** The digest's count of one kind of event (es-PE): «12 comprobantes recibidos», «1 no válido en SUNAT». */
 export function digestCountText(event: NotificationEvent, count: number): string {
-  const one = count === 1;
   switch (event) {
     case 'INVOICE_RECEIVED':
-      return `${count} ${one ? 'comprobante recibido' : 'comprobantes recibidos'}`;
+      return counted(count, { one: 'comprobante recibido', other: 'comprobantes recibidos' });
     case 'SUNAT_VALID':
-      return `${count} ${one ? 'válido' : 'válidos'} en SUNAT`;
+      return `${counted(count, { one: 'válido', other: 'válidos' })} en SUNAT`;
     case 'SUNAT_INVALID':
-      return `${count} no ${one ? 'válido' : 'válidos'} en SUNAT`;
+      return counted(count, { one: 'no válido en SUNAT', other: 'no válidos en SUNAT' });
     case 'INVOICE_PAID':
-      return `${count} ${one ? 'pagado' : 'pagados'}`;
+      return counted(count, { one: 'pagado', other: 'pagados' });
     case 'ACQUIRER_CONFORMITY_PRESUMED':
-      return `${count} con conformidad presunta (Ley 29623)`;
+      return `${formatCount(count)} con conformidad presunta (Ley 29623)`;
     default:
-      return `${count} ${one ? 'aviso' : 'avisos'}`;
+      return counted(count, { one: 'aviso', other: 'avisos' });
   }
 }
 
@@ -94,12 +93,9 @@ export function digestEventWord(event: NotificationEvent): string {
   }
 }
 
-/** Ends a sentence once: a business name such as 'S.A.C.' already brings its period. */
-const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
-
 /** The Spanish sentence a person reads in the feed and in the e-mail. */
 export function notificationText(message: NotificationMessage): string {
-  return sentence(notificationBody(message).replace(/\.$/, ''));
+  return sentenceEnd(notificationBody(message));
 }
 
 function notificationBody(message: NotificationMessage): string {
@@ -107,31 +103,33 @@ function notificationBody(message: NotificationMessage): string {
   const detail = message.detail ?? '';
   switch (message.event) {
     case 'INVOICE_RECEIVED':
-      return `Se recibió la ${document} de ${message.supplierName} para ${message.clientName}.${expectedPayment(message)}`;
+      return `${sentenceEnd(`Se recibió la ${document} de ${message.supplierName} para ${message.clientName}`)}${expectedPayment(message)}`;
     case 'SUNAT_VALID':
-      return `SUNAT confirmó la validez de la ${document} de ${message.supplierName}.`;
+      return sentenceEnd(`SUNAT confirmó la validez de la ${document} de ${message.supplierName}`);
     case 'SUNAT_INVALID':
-      return `SUNAT no validó la ${document} de ${message.supplierName}${detail ? `: ${detail}` : '.'}`;
+      return sentenceEnd(`SUNAT no validó la ${document} de ${message.supplierName}${detail ? `: ${detail}` : ''}`);
     case 'INVOICE_APPROVED':
       return `${message.clientName} aprobó la ${document}.${expectedPayment(message)}`;
     case 'INVOICE_REJECTED':
-      return `${message.clientName} rechazó la ${document}.${detail ? ` Motivo: ${sentence(detail)}` : ''}${rejectionOutcome(message.retryAllowed)}`;
+      return `${message.clientName} rechazó la ${document}.${detail ? ` Motivo: ${sentenceEnd(detail)}` : ''}${rejectionOutcome(message.retryAllowed)}`;
     case 'PAYMENT_SCHEDULED':
       return `${message.clientName} programó el pago de la ${document}${detail ? ` para el ${formatDate(detail)}` : ''}.`;
     case 'INVOICE_PAID':
       return `${message.clientName} pagó la ${document}${detail ? ` el ${formatDate(detail)}` : ''}${remittance(message)}.`;
     case 'MIRO_FAILED':
-      return `No se pudo registrar en SAP la ${document} de ${message.supplierName}${detail ? `: ${detail}` : '.'}`;
+      return sentenceEnd(
+        `No se pudo registrar en SAP la ${document} de ${message.supplierName}${detail ? `: ${detail}` : ''}`,
+      );
     case 'ACQUIRER_CONFORMITY_DUE_SOON':
       return `Quedan 2 días para expresar en la Plataforma de Confirmación de SUNAT la conformidad o disconformidad de ${message.clientName} con la ${document} de ${message.supplierName}: el plazo vence el ${formatDate(detail)}. Sin respuesta, la conformidad se presume (Ley 29623).`;
     case 'ACQUIRER_CONFORMITY_DUE_TODAY':
-      return `Hoy ${formatDate(detail)} vence el plazo para expresar en la Plataforma de Confirmación de SUNAT la conformidad o disconformidad de ${message.clientName} con la ${document} de ${message.supplierName}. Sin respuesta, la conformidad se presume (Ley 29623).`;
+      return `${sentenceEnd(`Hoy ${formatDate(detail)} vence el plazo para expresar en la Plataforma de Confirmación de SUNAT la conformidad o disconformidad de ${message.clientName} con la ${document} de ${message.supplierName}`)} Sin respuesta, la conformidad se presume (Ley 29623).`;
     case 'ACQUIRER_CONFORMITY_PRESUMED':
       return `Venció el ${formatDate(detail)} el plazo sin respuesta de ${message.clientName}: se presume su conformidad con la ${document} de ${message.supplierName} (Ley 29623).`;
     case 'ACQUIRER_CONFORMITY_REGISTERED':
       return `${message.clientName} registró su conformidad con la ${document} (Ley 29623).`;
     case 'ACQUIRER_DISCONFORMITY_REGISTERED':
-      return `${message.clientName} registró su disconformidad con la ${document} (Ley 29623)${detail ? `. ${sentence(detail)}` : '.'}`;
+      return `${message.clientName} registró su disconformidad con la ${document} (Ley 29623)${detail ? `. ${sentenceEnd(detail)}` : '.'}`;
     case 'INVOICE_OBSERVED':
       return `${message.clientName} observó la ${document}${quoted(detail)}. Responda desde el portal para levantar la observación.`;
     case 'INVOICE_MESSAGE_FROM_STAFF':
@@ -139,7 +137,9 @@ function notificationBody(message: NotificationMessage): string {
     case 'INVOICE_MESSAGE_FROM_SUPPLIER':
       return `${message.supplierName} escribió sobre la ${document}${quoted(detail)}.`;
     case 'CDR_CONTRADICTION':
-      return `La constancia de recepción (CDR) que ${message.supplierName} envió con la ${document} no concuerda con SUNAT ni con el comprobante${detail ? `: ${detail}` : '.'}`;
+      return sentenceEnd(
+        `La constancia de recepción (CDR) que ${message.supplierName} envió con la ${document} no concuerda con SUNAT ni con el comprobante${detail ? `: ${detail}` : ''}`,
+      );
   }
 }
 

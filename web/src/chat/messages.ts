@@ -1,3 +1,4 @@
+import { counted, plural, type PluralForms } from '@portal/shared';
 import { chatLauncherMessages } from './launcher-messages';
 
 /** Everything the chat assistant says (spec §1: a Spanish know-how bot on every page). */
@@ -67,15 +68,18 @@ export const chatMessages = {
     youHave: 'Tienes',
     thereAre: 'Hay',
     documents: (types: readonly string[], n: number) => {
-      const names: Record<string, [string, string]> = {
-        FACTURA: ['factura', 'facturas'],
-        BOLETA: ['boleta', 'boletas'],
-        NOTA_DE_CREDITO: ['nota de crédito', 'notas de crédito'],
-        NOTA_DE_DEBITO: ['nota de débito', 'notas de débito'],
-        RECIBO_POR_HONORARIOS: ['recibo por honorarios', 'recibos por honorarios'],
+      const names: Record<string, PluralForms> = {
+        FACTURA: { one: 'factura', other: 'facturas' },
+        BOLETA: { one: 'boleta', other: 'boletas' },
+        NOTA_DE_CREDITO: { one: 'nota de crédito', other: 'notas de crédito' },
+        NOTA_DE_DEBITO: { one: 'nota de débito', other: 'notas de débito' },
+        RECIBO_POR_HONORARIOS: { one: 'recibo por honorarios', other: 'recibos por honorarios' },
       };
-      const [one, many] = (types.length === 1 ? names[types[0]!] : undefined) ?? ['comprobante', 'comprobantes'];
-      return n === 1 ? one : many;
+      const forms = (types.length === 1 ? names[types[0]!] : undefined) ?? {
+        one: 'comprobante',
+        other: 'comprobantes',
+      };
+      return plural(n, forms);
     },
     noneYou: (documents: string, qualifier: string) => `No tienes ${documents}${qualifier} por ahora.`,
     noneThere: (documents: string, qualifier: string) => `No hay ${documents}${qualifier} por ahora.`,
@@ -94,12 +98,10 @@ export const chatMessages = {
     intro: 'Estos son tus pagos:',
     none: 'Por ahora no tienes comprobantes aprobados ni con pago programado.',
     scheduledIntro: (count: number) =>
-      count === 1 ? 'Tienes 1 comprobante con pago programado:' : `Tienes ${count} comprobantes con pago programado:`,
+      `Tienes ${counted(count, { one: 'comprobante', other: 'comprobantes' })} con pago programado:`,
     scheduledItem: (number: string, amount: string, date: string) => `${number} por ${amount}: el ${date}.`,
     acceptedIntro: (count: number) =>
-      count === 1
-        ? '1 comprobante aprobado espera la programación de su pago:'
-        : `${count} comprobantes aprobados esperan la programación de su pago:`,
+      `${counted(count, { one: 'comprobante aprobado espera', other: 'comprobantes aprobados esperan' })} la programación de su pago:`,
     acceptedItem: (number: string, amount: string) => `${number} por ${amount}.`,
     more: 'Hay más comprobantes: revísalos en "Mis comprobantes".',
     pendingReview:

@@ -3,12 +3,20 @@ import Alert from '@cloudscape-design/components/alert';
 import Button from '@cloudscape-design/components/button';
 import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
-import { formatDateTime, routes, type ExportFormat, type ExportJob, type ExportList } from '@portal/shared';
+import {
+  counted,
+  formatCount,
+  formatDateTime,
+  routes,
+  type ExportFormat,
+  type ExportJob,
+  type ExportList,
+} from '@portal/shared';
 import { apiCall } from '../api/client';
 import { errorMessage } from '../api/errors';
 import { useApi } from '../api/use-api';
 
-const thousands = new Intl.NumberFormat('es-PE');
+const ROWS = { one: 'fila', other: 'filas' } as const;
 
 export const exportMessages = {
   button: 'Exportar',
@@ -17,16 +25,12 @@ export const exportMessages = {
   generating: 'Generando archivo…',
   queued: 'En cola: el archivo empezará a generarse en unos segundos.',
   rows: (rows: number, total: number | null) =>
-    total === null
-      ? `${thousands.format(rows)} ${rows === 1 ? 'fila' : 'filas'}`
-      : `${thousands.format(rows)} de ${thousands.format(total)} filas`,
+    total === null ? counted(rows, ROWS) : `${formatCount(rows)} de ${counted(total, ROWS)}`,
   ready: 'Archivo listo',
   readyDetail: (job: ExportJob) =>
-    `${job.fileName}: ${thousands.format(job.rows)} ${job.rows === 1 ? 'fila' : 'filas'}. El enlace vence en 5 minutos; si vence, vuelva a exportar.`,
+    `${job.fileName}: ${counted(job.rows, ROWS)}. El enlace vence en 5 minutos; si vence, vuelva a exportar.`,
   totalChanged: (job: ExportJob) =>
-    `La lista cambió mientras se generaba el archivo: al pedirlo tenía ${thousands.format(job.total ?? 0)} ${
-      job.total === 1 ? 'fila' : 'filas'
-    } y el archivo tiene ${thousands.format(job.rows)}. Vuelva a exportar si necesita la lista de ahora.`,
+    `La lista cambió mientras se generaba el archivo: al pedirlo tenía ${counted(job.total ?? 0, ROWS)} y el archivo tiene ${formatCount(job.rows)}. Vuelva a exportar si necesita la lista de ahora.`,
   resumed: (at: string) =>
     `Reanudado el ${at} tras una interrupción: el archivo se genera de nuevo desde la primera fila.`,
   download: 'Descargar',

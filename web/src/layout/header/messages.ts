@@ -1,4 +1,4 @@
-import type { InvoiceStatus } from '@portal/shared';
+import { counted, formatCount, type InvoiceStatus } from '@portal/shared';
 
 /** What the header of every signed-in screen says (spec §2 Header). */
 export const headerMessages = {
@@ -9,7 +9,8 @@ export const headerMessages = {
     invoicesOption: (text: string) => `Buscar comprobantes: "${text}"`,
     hintStaff: 'Escribe un número de comprobante, un RUC o una razón social.',
     hintSupplier: 'Escribe el número de un comprobante, por ejemplo F001-123.',
-    suppliersFound: (count: number) => (count === 1 ? '1 proveedor encontrado' : `${count} proveedores encontrados`),
+    suppliersFound: (count: number) =>
+      counted(count, { one: 'proveedor encontrado', other: 'proveedores encontrados' }),
     suppliersGroup: 'Proveedores',
     supplierDescription: (ruc: string) => `RUC ${ruc}`,
     minLength: 'Escribe al menos 2 caracteres para buscar proveedores.',
@@ -25,14 +26,9 @@ export const headerMessages = {
     label: 'Notificaciones',
     text: (unread: number) => (unread > 0 ? `Notificaciones (${unread})` : 'Notificaciones'),
     ariaLabel: (unread: number) =>
-      unread === 0
-        ? 'Notificaciones, ninguna sin leer'
-        : unread === 1
-          ? 'Notificaciones, 1 sin leer'
-          : `Notificaciones, ${unread} sin leer`,
+      unread === 0 ? 'Notificaciones, ninguna sin leer' : `Notificaciones, ${formatCount(unread)} sin leer`,
     title: 'Notificaciones recientes',
-    unread: (unread: number) =>
-      unread === 0 ? 'Sin notificaciones nuevas' : unread === 1 ? '1 sin leer' : `${unread} sin leer`,
+    unread: (unread: number) => (unread === 0 ? 'Sin notificaciones nuevas' : `${formatCount(unread)} sin leer`),
     loading: 'Cargando notificaciones...',
     newBadge: 'Nueva',
     markAsRead: 'Marcar como leídas',
@@ -45,9 +41,7 @@ export const headerMessages = {
     ariaLabel: (count: number) =>
       count === 0
         ? 'Mensajes, ninguna conversación espera su respuesta'
-        : count === 1
-          ? 'Mensajes, 1 conversación espera su respuesta'
-          : `Mensajes, ${count} conversaciones esperan su respuesta`,
+        : `Mensajes, ${counted(count, { one: 'conversación espera', other: 'conversaciones esperan' })} su respuesta`,
   },
   legend: {
     button: 'Leyenda de estados',

@@ -1,3 +1,5 @@
+import { counted } from '@portal/shared';
+
 /** The texts of the clients screen (spec §2 "Clients", title 'Sociedades'). */
 export const clientsMessages = {
   title: 'Sociedades',
@@ -11,7 +13,7 @@ export const clientsMessages = {
   filterPlaceholder: 'Buscar por nombre o RUC',
   filterLabel: 'Buscar sociedades por nombre o RUC',
   filterClear: 'Borrar búsqueda',
-  matches: (count: number) => (count === 1 ? '1 coincidencia' : `${count} coincidencias`),
+  matches: (count: number) => counted(count, { one: 'coincidencia', other: 'coincidencias' }),
   taxId: 'RUC',
   address: 'Dirección',
   logo: (name: string) => `Logo de ${name}`,

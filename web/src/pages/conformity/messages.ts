@@ -1,4 +1,4 @@
-import type { ConformityKind } from '@portal/shared';
+import { counted, type ConformityKind } from '@portal/shared';
 
 /** What one of the two conformity screens (HES or MIGO) calls its documents. */
 interface KindTexts {
@@ -59,7 +59,7 @@ export const conformityMessages = {
     responsibleHint: 'Elige un responsable de la lista para filtrar.',
     responsibleClear: 'Borrar responsable',
     responsibleSelected: 'Seleccionado',
-    responsibleResults: (count: number) => (count === 1 ? '1 responsable' : `${count} responsables`),
+    responsibleResults: (count: number) => counted(count, { one: 'responsable', other: 'responsables' }),
     issuerLabel: 'RUC emisor',
     issuerPlaceholder: '11 dígitos',
     issuerClear: 'Borrar RUC emisor',

@@ -1,4 +1,4 @@
-import { OPERATION_TYPE_LABELS } from '@portal/shared';
+import { counted, OPERATION_TYPE_LABELS } from '@portal/shared';
 
 const MONTHS = [
   'Enero',
@@ -15,7 +15,7 @@ const MONTHS = [
   'Diciembre',
 ] as const;
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+const INVOICES = { one: 'comprobante', other: 'comprobantes' } as const;
 
 /** The texts of the dashboard (spec §2 "Dashboard"): the two reports, their period and their charts. */
 export const dashboardMessages = {
@@ -65,7 +65,7 @@ export const dashboardMessages = {
     openHint: 'Aún sin respuesta registrada y dentro del plazo.',
     presumed: 'Vencidas',
     presumedHint: 'El plazo venció sin respuesta registrada: la conformidad se presume.',
-    listLabel: (count: number) => `Ver ${plural(count, 'comprobante', 'comprobantes')} en la lista`,
+    listLabel: (count: number) => `Ver ${counted(count, INVOICES)} en la lista`,
   },
   postings: {
     title: 'Contabilización en SAP',
@@ -78,7 +78,7 @@ export const dashboardMessages = {
   countColumn: 'Cantidad',
   share: (percent: string) => `(${percent})`,
   total: 'Total',
-  invoices: (count: number) => plural(count, 'comprobante', 'comprobantes'),
+  invoices: (count: number) => counted(count, INVOICES),
   innerMetric: 'comprobantes',
   emptyChart: 'No hay comprobantes en el periodo elegido.',
   chartSummary: (parts: string) => `Distribución: ${parts}.`,

@@ -1,3 +1,5 @@
+import { sentenceEnd } from '@portal/shared';
+
 /** Texts of the Employees screen ('Usuarios internos', spec §2). */
 export const employeesMessages = {
   title: 'Usuarios internos',
@@ -32,6 +34,6 @@ export const employeesMessages = {
     add: 'Agregar',
     pending: (adds: number, removes: number) => `Cambios por guardar: ${adds} por asignar y ${removes} por retirar.`,
     save: 'Guardar cambios',
-    saved: (name: string) => `Se actualizaron las sociedades de ${name}.`,
+    saved: (name: string) => sentenceEnd(`Se actualizaron las sociedades de ${name}`),
   },
 } as const;

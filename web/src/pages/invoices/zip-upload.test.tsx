@@ -1,6 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import type { IntakeBatchSummary } from '@portal/shared';
 import { renderApp } from '../../mock/render-app';
+import { zipMessages } from './zip-upload';
 
 /** The supplier's processed zip of the mock world (data.ts, buildIntakeBatches). */
 const SEEDED = '4f7c2d1e-8a3b-4c5d-9e6f-1a2b3c4d5e6f';
@@ -67,5 +69,40 @@ describe('«Cargar ZIP» on Mis comprobantes', () => {
     renderApp('/invoices', 'gestor');
     await screen.findByRole('button', { name: 'Exportar' });
     expect(screen.queryByRole('button', { name: 'Cargas de ZIP' })).toBeNull();
+  });
+});
+
+describe('the texts of a zip agree with its counts', () => {
+  const batch = (accepted: number, alreadyExisting: number, refused: number): IntakeBatchSummary => ({
+    id: SEEDED,
+    status: 'DONE',
+    fileName: 'marzo.zip',
+    company: '20100000001',
+    counts: {
+      total: accepted + alreadyExisting + refused,
+      processed: accepted + alreadyExisting + refused,
+      accepted,
+      alreadyExisting,
+      refused,
+    },
+    progress: 1,
+    error: null,
+    createdAt: '2026-03-02T15:00:00.000Z',
+    finishedAt: '2026-03-02T15:01:00.000Z',
+    resumedAt: null,
+  });
+
+  it('says one of each in the singular, and counts in thousands in the plural', () => {
+    expect(zipMessages.summary(batch(1, 1, 1))).toBe('1 aceptado, 1 ya existía, 1 rechazado');
+    expect(zipMessages.summary(batch(1234, 0, 2))).toBe('1,234 aceptados, 0 ya existían, 2 rechazados');
+  });
+
+  it('says one processed document, or one registered before a stop, in the singular', () => {
+    expect(zipMessages.progress(1, null)).toBe('1 procesado');
+    expect(zipMessages.progress(1, 1)).toBe('1 de 1 comprobante');
+    expect(zipMessages.progress(1, 1234)).toBe('1 de 1,234 comprobantes');
+    expect(zipMessages.stoppedHeader(1)).toBe(
+      'Se detuvo el ZIP: 1 de sus comprobantes ya se había procesado y se queda como se indica; el resto no se registró.',
+    );
   });
 });

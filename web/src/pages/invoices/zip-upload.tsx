@@ -12,7 +12,10 @@ import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/c
 import Table from '@cloudscape-design/components/table';
 import { useNavigate } from 'react-router-dom';
 import {
+  counted,
+  formatCount,
   formatDateTime,
+  plural,
   invoicePagePath,
   routes,
   type IntakeBatchStatus,
@@ -23,9 +26,6 @@ import { apiCall } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { useApi } from '../../api/use-api';
 import { FILE_RULES, isFileRejection, uploadFile } from './upload-file';
-
-const thousands = new Intl.NumberFormat('es-PE');
-const count = (n: number) => thousands.format(n);
 
 export const zipMessages = {
   button: 'Cargar ZIP',
@@ -42,7 +42,9 @@ export const zipMessages = {
   processing: 'Registrando los comprobantes…',
   resumed: (at: string) => `Reanudado el ${at} tras una interrupción: continúa donde quedó, sin repetir comprobantes.`,
   progress: (processed: number, total: number | null) =>
-    total === null ? `${count(processed)} procesados` : `${count(processed)} de ${count(total)} comprobantes`,
+    total === null
+      ? counted(processed, { one: 'procesado', other: 'procesados' })
+      : `${formatCount(processed)} de ${counted(total, { one: 'comprobante', other: 'comprobantes' })}`,
   status: {
     QUEUED: 'En cola',
     PROCESSING: 'Procesando',
@@ -52,7 +54,10 @@ export const zipMessages = {
   } satisfies Record<IntakeBatchStatus, string>,
   refusedHeader: 'No se procesó el ZIP: no se registró ninguno de sus comprobantes.',
   stoppedHeader: (registered: number) =>
-    `Se detuvo el ZIP: ${count(registered)} de sus comprobantes ya se habían procesado y se quedan como se indica; el resto no se registró.`,
+    `Se detuvo el ZIP: ${formatCount(registered)} de sus comprobantes ya se ${plural(registered, {
+      one: 'había procesado y se queda',
+      other: 'habían procesado y se quedan',
+    })} como se indica; el resto no se registró.`,
   failedHeader: 'No se pudo terminar de procesar el ZIP.',
   accepted: 'Aceptados',
   alreadyExisting: 'Ya existían',
@@ -68,9 +73,11 @@ export const zipMessages = {
   summary: (batch: IntakeBatchSummary) =>
     batch.status === 'REFUSED' || batch.status === 'FAILED'
       ? (batch.error?.message ?? '')
-      : `${count(batch.counts.accepted)} aceptados, ${count(batch.counts.alreadyExisting)} ya existían, ${count(
-          batch.counts.refused,
-        )} rechazados`,
+      : [
+          counted(batch.counts.accepted, { one: 'aceptado', other: 'aceptados' }),
+          counted(batch.counts.alreadyExisting, { one: 'ya existía', other: 'ya existían' }),
+          counted(batch.counts.refused, { one: 'rechazado', other: 'rechazados' }),
+        ].join(', '),
   uploadFailed: 'No se pudo cargar el ZIP',
 } as const;
 
@@ -251,13 +258,19 @@ function BatchView({ batchId, onLeave }: { batchId: string; onLeave: () => void 
         <KeyValuePairs
           columns={4}
           items={[
-            { label: text.total, value: counts.total === null ? '—' : count(counts.total) },
-            { label: text.accepted, value: <StatusIndicator type="success">{count(counts.accepted)}</StatusIndicator> },
+            { label: text.total, value: counts.total === null ? '—' : formatCount(counts.total) },
+            {
+              label: text.accepted,
+              value: <StatusIndicator type="success">{formatCount(counts.accepted)}</StatusIndicator>,
+            },
             {
               label: text.alreadyExisting,
-              value: <StatusIndicator type="info">{count(counts.alreadyExisting)}</StatusIndicator>,
+              value: <StatusIndicator type="info">{formatCount(counts.alreadyExisting)}</StatusIndicator>,
             },
-            { label: text.refused, value: <StatusIndicator type="error">{count(counts.refused)}</StatusIndicator> },
+            {
+              label: text.refused,
+              value: <StatusIndicator type="error">{formatCount(counts.refused)}</StatusIndicator>,
+            },
           ]}
         />
       )}

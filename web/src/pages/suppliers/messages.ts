@@ -1,3 +1,7 @@
+import { counted } from '@portal/shared';
+
+const ACCOUNTS = { one: 'cuenta', other: 'cuentas' } as const;
+
 /** Texts of the Suppliers screen ('Usuarios proveedores', spec §2). */
 export const suppliersMessages = {
   title: 'Usuarios proveedores',
@@ -25,7 +29,7 @@ export const suppliersMessages = {
     all: 'Seleccionar todos los usuarios de la página',
     one: (email: string) => `Seleccionar a ${email}`,
     group: 'Selección de usuarios',
-    count: (count: number) => (count === 1 ? '1 seleccionado' : `${count} seleccionados`),
+    count: (count: number) => counted(count, { one: 'seleccionado', other: 'seleccionados' }),
   },
   reception: {
     toggleFor: (email: string) => `Recepción de correos de ${email}`,
@@ -35,9 +39,7 @@ export const suppliersMessages = {
     bulkOff: 'Desactivar recepción de correos',
     bulkNeedsSelection: 'Selecciona uno o más usuarios de la tabla.',
     bulkDone: (include: boolean, count: number) =>
-      `Se ${include ? 'activó' : 'desactivó'} la recepción de correos de ${
-        count === 1 ? '1 cuenta' : `${count} cuentas`
-      }.`,
+      `Se ${include ? 'activó' : 'desactivó'} la recepción de correos de ${counted(count, ACCOUNTS)}.`,
     bulkFailed: (include: boolean, failures: string) =>
       `No se pudo ${include ? 'activar' : 'desactivar'} la recepción de correos de: ${failures}`,
     failure: (email: string, reason: string) => `${email} (${reason})`,
