@@ -116,6 +116,8 @@ export function HistoryModal(props: {
   const trail = useCursorPages(routes.listInvoiceHistory, {}, TRAIL_PAGE_SIZE, { path: props.path });
   const firstPageLoaded = !trail.isLoading && !trail.error && trail.pageIndex === 0;
   const beforeTrail = firstPageLoaded && trail.items[0]?.action !== 'SUBMITTED';
+  // An empty trail says so only when nothing else is listed: the status history below is the invoice's changes then.
+  const trailShown = !(beforeTrail && trail.items.length === 0 && props.history.length > 0);
   const rows: HistoryRow[] = props.history.map((entry, index) => ({
     index,
     entry,
@@ -128,15 +130,17 @@ export function HistoryModal(props: {
           <Box color="text-body-secondary" margin={{ bottom: 's' }}>
             {text.description(props.number)}
           </Box>
-          <AuditTimeline
-            testId="invoice-trail"
-            label={text.tableLabel(props.number)}
-            entries={trail.items.map((event) => entryOf(event, props.currency))}
-            pages={trail}
-            loadingText={text.loading}
-            emptyText={text.empty}
-            callText={text.call}
-          />
+          {trailShown && (
+            <AuditTimeline
+              testId="invoice-trail"
+              label={text.tableLabel(props.number)}
+              entries={trail.items.map((event) => entryOf(event, props.currency))}
+              pages={trail}
+              loadingText={text.loading}
+              emptyText={text.empty}
+              callText={text.call}
+            />
+          )}
         </div>
         {beforeTrail && (
           <div data-testid="invoice-history">
