@@ -7,7 +7,7 @@ import type { SeedConformityDocument, SeedWorld } from './tenant.js';
 export const VIEWS_TEXT = {
   serviceSheetsTitle: 'Conformidades - HES',
   materialDocsTitle: 'Conformidades - MIGO',
-  dashboardTitle: 'Dashboard',
+  dashboardTitle: 'Panel del gestor',
   refresh: 'Actualizar',
   clientsTitle: 'Sociedades',
   companyMenu: 'Sociedad activa',

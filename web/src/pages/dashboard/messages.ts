@@ -19,7 +19,8 @@ const INVOICES = { one: 'comprobante', other: 'comprobantes' } as const;
 
 /** The texts of the dashboard (spec §2 "Dashboard"): the two reports, their period and their charts. */
 export const dashboardMessages = {
-  title: 'Dashboard',
+  /** Only a manager (gestor) opens the dashboard: its title says whose panel it is. */
+  title: 'Panel del gestor',
   description: (company: string) => `Comprobantes de ${company} por estado y por tipo.`,
   months: MONTHS,
   monthLabel: 'Mes',
