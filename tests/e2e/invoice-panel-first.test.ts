@@ -111,7 +111,7 @@ async function openPanel(page: Page, role: 'SUPPLIER' | 'MANAGER', invoice: Invo
   const query = role === 'SUPPLIER' ? `?search=${invoice.id}` : `?client=${COMPANY.taxId}&search=${invoice.id}`;
   await page.goto(appUrl(`/invoices/${invoice.supplierId}/${invoice.type}/${invoice.id}${query}`));
   const panel = detailPanel(page, invoice.id);
-  await panel.getByTestId('invoice-essentials').waitFor({ timeout: 30_000 });
+  await panel.getByRole('heading', { name: 'FACTURA' }).waitFor({ timeout: 30_000 });
   return panel;
 }
 
@@ -219,8 +219,6 @@ describe.each(SCREENS)('the invoice sidebar on $name', ({ name, viewport }) => {
       `invoice-panel-first-complete-${tag}`,
       async (page) => {
         const panel = await openPanel(page, 'MANAGER', invoice);
-        // The company's duty shows to its staff up top
-        await panel.getByTestId('invoice-essentials-conformity').waitFor();
 
         // Act
         await panel.getByRole('button', { name: DETAIL_TEXT.complete }).click();
@@ -238,6 +236,8 @@ describe.each(SCREENS)('the invoice sidebar on $name', ({ name, viewport }) => {
         expect(await inView(panel.getByRole('heading', { name: 'Completar datos del comprobante' }).first())).toBe(
           true,
         );
+        // The company's conformity duty shows to its staff in the summary
+        await panel.getByTestId('invoice-essentials-conformity').waitFor();
       },
       { viewport },
     );
