@@ -9,7 +9,7 @@ import {
   runConformityClock,
 } from '../support/acquirer-conformity.js';
 import { detailPanel, invoiceRow } from '../support/invoice-detail.js';
-import { withoutShellToolbarIssue } from '../support/invoices.js';
+import { showInvoiceColumns, withoutShellToolbarIssue } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';
 import { appUrl, inBrowser, openLogin, settledInvoices, signInAs } from '../support/web.js';
 
@@ -35,6 +35,8 @@ describe('the Ley 29623 conformity clock', () => {
     const manager = demoUser('MANAGER');
 
     await inBrowser('acquirer-conformity-register', async (page) => {
+      // The Ley 29623 column is one the manager turns on in 'Preferencias'.
+      await showInvoiceColumns(page, 'MANAGER', ['number', 'acquirerConformity']);
       await openLogin(page);
       await signInAs(page, manager);
       await page.waitForURL((url) => url.pathname === '/');
@@ -103,6 +105,7 @@ describe('the Ley 29623 conformity clock', () => {
     await runConformityClock();
 
     await inBrowser('acquirer-conformity-presumed', async (page) => {
+      await showInvoiceColumns(page, 'ADMIN', ['number', 'acquirerConformity']);
       await openLogin(page);
       await signInAs(page, demoUser('ADMIN'));
       await page.waitForURL((url) => url.pathname === '/');

@@ -28,7 +28,7 @@ async function pick(page: Page, filterTestId: string, options: string[]) {
 const query = (page: Page) => new URL(page.url()).searchParams;
 
 describe('invoice filters', () => {
-  test('a manager narrows by status, type and, behind "Ver más filtros", by issuer; tokens undo each', async () => {
+  test('a manager narrows by status and, behind "Más filtros", by type and issuer; tokens undo each', async () => {
     // Prepare: the expected rows, from the seed
     const manager = demoUser('MANAGER');
     const statuses = ['ACCEPTED', 'COMPLETED'] as const;
@@ -50,8 +50,8 @@ describe('invoice filters', () => {
         'status-filter',
         statuses.map((status) => INVOICE_STATUS_LABELS[status]),
       );
-      await pick(page, 'type-filter', [INVOICE_TYPE_LABELS.FACTURA]);
       await page.getByRole('button', { name: INVOICES_TEXT.moreFilters }).click();
+      await pick(page, 'type-filter', [INVOICE_TYPE_LABELS.FACTURA]);
       await page.getByTestId('issuer-filter').getByRole('textbox').fill(OTHER_SUPPLIER.taxId);
 
       // Assess: exactly the seeded rows, the filter in the URL, each filter as a token
@@ -227,7 +227,7 @@ describe('invoice filters', () => {
     });
   });
 
-  test('at 375 px the screen fits the phone: filters stacked, the table scrolling within itself', async () => {
+  test('at 375 px the screen fits the phone: filters behind a button, then stacked, the table scrolling within itself', async () => {
     const supplier = demoUser('SUPPLIER');
 
     await inBrowser('invoices-mobile', async (page) => {
@@ -236,6 +236,8 @@ describe('invoice filters', () => {
       await settledInvoices(page);
 
       expect(await page.getByRole('button', { name: INVOICES_TEXT.newInvoice }).isVisible()).toBe(true);
+      expect(await page.getByRole('button', { name: INVOICES_TEXT.moreFilters }).isVisible()).toBe(false);
+      await page.getByRole('button', { name: INVOICES_TEXT.filters, exact: true }).click();
       expect(await page.getByRole('button', { name: INVOICES_TEXT.moreFilters }).isVisible()).toBe(true);
       const pageWidth = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
       expect(pageWidth).toBeLessThanOrEqual(375);

@@ -120,7 +120,7 @@ describe('supplier journey (issue 6)', () => {
       await page.locator(`[data-testid="invoice-detail-panel"][data-invoice-id="${pdfNumber}"]`).waitFor();
 
       // Assess: both in the table, as received ('Debe revisar'), each with its file
-      await page.getByRole('button', { name: INVOICES_TEXT.moreFilters }).click();
+      // The search is in the filters' first row.
       const searchBox = page.getByRole('searchbox', { name: 'Buscar', exact: true });
       await searchBox.fill(search);
       await searchBox.press('Enter');
@@ -154,7 +154,9 @@ describe('supplier journey (issue 6)', () => {
       const row = invoiceRow(page, factura.invoiceId);
       await refreshUntil(page, async () => (await row.getByTestId('invoice-status').innerText()).trim() === 'Pagado');
       expect(await row.getByTestId('invoice-payment-date').innerText()).toBe('16/12/26');
-      expect((await row.getByTestId('invoice-cert-status').innerText()).trim()).toBe('Válido');
+      // SUNAT's answer is in its panel ('Estado Sunat' is a column on demand).
+      await row.getByTestId('invoice-number').click();
+      await page.getByTestId('invoice-detail-cert-status').getByText('Válido', { exact: true }).waitFor();
     });
   }, 240_000);
 });

@@ -20,8 +20,10 @@ export const INVOICES_TEXT = {
   receivedMessage: 'Los datos de su comprobante han sido recepcionados correctamente.',
   understood: 'Entendido',
   pdfRequired: 'Para crear un comprobante debe adjuntar un archivo PDF.',
-  moreFilters: 'Ver más filtros',
-  lessFilters: 'Ver menos filtros',
+  moreFilters: 'Más filtros',
+  /** On a phone, the button the filters wait behind. */
+  filters: 'Filtros',
+  lessFilters: 'Menos filtros',
   clearFilters: 'Limpiar filtros',
   refresh: 'Actualizar',
   downloadXml: 'Descargar XML',
@@ -313,4 +315,20 @@ export async function listedAt(
     cursor = page.body.nextCursor ?? undefined;
   } while (cursor);
   return found;
+}
+
+/**
+ * Turns on columns of the invoices table that show only on demand ('Preferencias'), as the person's browser would
+ * remember them: set before the app loads, for every page of this context.
+ */
+export async function showInvoiceColumns(
+  page: Page,
+  level: 'SUPPLIER' | 'MANAGER' | 'ADMIN',
+  columns: readonly string[],
+): Promise<void> {
+  const value = JSON.stringify({ contentDisplay: columns.map((id) => ({ id, visible: true })) });
+  await page.addInitScript(({ key, stored }) => (globalThis as any).localStorage.setItem(key, stored), {
+    key: `portal.invoices.display.${level}`,
+    stored: value,
+  });
 }

@@ -135,16 +135,16 @@ export interface ColumnHandlers {
  * menu (about 1,040 px of table), and every column fits at 1920 px.
  */
 export const COLUMN_WIDTHS: Readonly<Record<InvoiceColumnId, { width: number; minWidth: number }>> = {
-  number: { width: 180, minWidth: 130 },
-  type: { width: 145, minWidth: 100 },
-  client: { width: 270, minWidth: 140 },
-  supplier: { width: 260, minWidth: 160 },
-  amount: { width: 145, minWidth: 120 },
-  status: { width: 190, minWidth: 150 },
+  number: { width: 135, minWidth: 120 },
+  type: { width: 120, minWidth: 100 },
+  client: { width: 190, minWidth: 140 },
+  supplier: { width: 190, minWidth: 140 },
+  amount: { width: 140, minWidth: 120 },
+  status: { width: 160, minWidth: 140 },
   certStatus: { width: 160, minWidth: 120 },
   issuedAt: { width: 185, minWidth: 120 },
-  paymentDate: { width: 165, minWidth: 120 },
-  file: { width: 145, minWidth: 140 },
+  paymentDate: { width: 150, minWidth: 120 },
+  file: { width: 120, minWidth: 110 },
   acquirerConformity: { width: 250, minWidth: 170 },
 };
 

@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { EMPTY_FILTER, hasMoreFilters, isFiltered, parseFilter, serializeFilter } from './invoice-filter';
 
 describe('the invoices filter in the URL', () => {
-  it('reads the links the header makes: ?search= and ?issuer= open the extra filters', () => {
+  it('reads the links the header makes: ?search= stays in the first row, ?issuer= opens «Más filtros»', () => {
     const bySearch = parseFilter(new URLSearchParams('search=F001-123'));
     expect(bySearch).toMatchObject({ search: 'F001-123', mode: 'HES' });
-    expect(hasMoreFilters(bySearch)).toBe(true);
-    expect(parseFilter(new URLSearchParams('issuer=20456178325')).issuer).toBe('20456178325');
+    expect(hasMoreFilters(bySearch)).toBe(false);
+    const byIssuer = parseFilter(new URLSearchParams('issuer=20456178325'));
+    expect(byIssuer.issuer).toBe('20456178325');
+    expect(hasMoreFilters(byIssuer)).toBe(true);
+    for (const query of ['invoiceType=FACTURA', 'dueFrom=2026-12-01', 'observed=true', 'mode=MIGO'])
+      expect(hasMoreFilters(parseFilter(new URLSearchParams(query))), query).toBe(true);
   });
 
   it('drops malformed or unknown values instead of sending them to the API', () => {

@@ -122,9 +122,23 @@ export function serializeFilter(filter: InvoiceFilterState): URLSearchParams {
   return params;
 }
 
-/** Whether any of the filters behind 'Ver más filtros' is set (they are shown open then). */
+/**
+ * Whether any of the filters behind 'Más filtros' is set (they are shown open then): all but the first row's
+ * company, status and search.
+ */
 export function hasMoreFilters(filter: InvoiceFilterState): boolean {
-  return Boolean(filter.responsible || filter.acquirer || filter.issuer || filter.search || filter.mode !== 'HES');
+  return Boolean(
+    filter.invoiceType.length > 0 ||
+    filter.office ||
+    filter.dueFrom ||
+    filter.dueTo ||
+    filter.observed ||
+    filter.acquirerConformity ||
+    filter.responsible ||
+    filter.acquirer ||
+    filter.issuer ||
+    filter.mode !== 'HES',
+  );
 }
 
 /** Whether anything narrows the list beyond the company. */

@@ -40,6 +40,7 @@ import { conformityMessages } from './acquirer-conformity/messages';
 import { invoicesMessages } from './messages';
 import { paymentMessages } from './payment-messages';
 import type { FilterChange, ResolvedFilter } from './use-invoice-filter';
+import './invoice-filters.css';
 
 const text = invoicesMessages.filters;
 const ALL_CLIENTS: SelectProps.Option = { value: '', label: text.allClients };
@@ -245,7 +246,7 @@ function DueRangeField({
   const reversed = from !== undefined && to !== undefined && from > to;
   return (
     <FormField label={t.label} description={t.description} data-testid="due-filter">
-      <SpaceBetween size="xs">
+      <div className="invoice-filters-due-range">
         <DueDateField label={t.from} value={from} onCommit={(dueFrom) => onCommit({ dueFrom })} testId="due-from" />
         <DueDateField
           label={t.to}
@@ -254,7 +255,7 @@ function DueRangeField({
           errorText={reversed ? t.reversed : undefined}
           testId="due-to"
         />
-      </SpaceBetween>
+      </div>
     </FormField>
   );
 }
@@ -329,16 +330,23 @@ export interface InvoiceFiltersProps {
   readonly onClear: () => void;
   readonly expanded: boolean;
   readonly onExpandedChange: (expanded: boolean) => void;
+  /** A phone: the filters wait behind a 'Filtros' button, so that the first screen shows invoices. */
+  readonly narrow: boolean;
+  /** Whether the filters show (always, but on a phone once asked for). */
+  readonly shown: boolean;
+  readonly onShownChange: (shown: boolean) => void;
 }
 
 /**
- * The filters of spec §2 Invoices: client, status, type and office, then 'Ver más filtros' for search,
- * responsible, acquirer, issuer and the HES/MIGO mode. What is applied shows as removable tokens.
+ * The filters of spec §2 Invoices in one row, what a person narrows by every day (company, status, search), then
+ * 'Más filtros' for the rest: type, office, due dates, observed, SUNAT conformity, responsible, acquirer, issuer and
+ * the HES/MIGO mode. What is applied shows as removable tokens, also while the filters are put away.
  */
 export function InvoiceFilters(props: InvoiceFiltersProps) {
   const { level, filter, resolved, onChange } = props;
   const staff = resolved.staff;
   const moreId = useId();
+  const shownId = useId();
   const company = resolved.company;
 
   const options = useMemo(
@@ -421,136 +429,169 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
     return list;
   }, [filter, level, props.clients, responsibleName, resolved.acquirerNotAllowed, staff]);
 
+  const clientField = (
+    <FormField label={text.client} data-testid="client-filter">
+      <Select
+        options={options}
+        selectedOption={selectedClient}
+        onChange={({ detail }) => props.onClientChange(detail.selectedOption.value || undefined)}
+        filteringType="auto"
+        placeholder={text.allClients}
+        statusType={props.clientsLoading ? 'loading' : props.clientsError ? 'error' : 'finished'}
+        loadingText={text.clientsLoading}
+        errorText={text.clientsError}
+      />
+    </FormField>
+  );
+  const statusField = (
+    <FormField label={text.status} data-testid="status-filter">
+      <Multiselect
+        options={STATUS_OPTIONS}
+        selectedOptions={selectedStatuses}
+        hideTokens
+        placeholder={selectedStatuses.length > 0 ? text.selected(selectedStatuses.length) : text.statusPlaceholder}
+        onChange={({ detail }) => {
+          const toggled = toggledValues(selectedStatuses, detail.selectedOptions);
+          onChange((latest) => ({ invoiceStatus: toggle(latest.invoiceStatus, toggled as InvoiceStatus[]) }));
+        }}
+      />
+    </FormField>
+  );
+
   return (
     <section aria-label={text.regionLabel}>
-      <SpaceBetween size="m">
-        <ColumnLayout columns={4} minColumnWidth={200}>
-          <FormField label={text.client} data-testid="client-filter">
-            <Select
-              options={options}
-              selectedOption={selectedClient}
-              onChange={({ detail }) => props.onClientChange(detail.selectedOption.value || undefined)}
-              filteringType="auto"
-              placeholder={text.allClients}
-              statusType={props.clientsLoading ? 'loading' : props.clientsError ? 'error' : 'finished'}
-              loadingText={text.clientsLoading}
-              errorText={text.clientsError}
-            />
-          </FormField>
-          <FormField label={text.status} data-testid="status-filter">
-            <Multiselect
-              options={STATUS_OPTIONS}
-              selectedOptions={selectedStatuses}
-              hideTokens
-              placeholder={
-                selectedStatuses.length > 0 ? text.selected(selectedStatuses.length) : text.statusPlaceholder
-              }
-              onChange={({ detail }) => {
-                const toggled = toggledValues(selectedStatuses, detail.selectedOptions);
-                onChange((latest) => ({ invoiceStatus: toggle(latest.invoiceStatus, toggled as InvoiceStatus[]) }));
-              }}
-            />
-          </FormField>
-          <FormField label={text.type} data-testid="type-filter">
-            <Multiselect
-              options={TYPE_OPTIONS}
-              selectedOptions={selectedTypes}
-              hideTokens
-              placeholder={selectedTypes.length > 0 ? text.selected(selectedTypes.length) : text.typePlaceholder}
-              onChange={({ detail }) => {
-                const toggled = toggledValues(selectedTypes, detail.selectedOptions);
-                onChange((latest) => ({ invoiceType: toggle(latest.invoiceType, toggled as InvoiceType[]) }));
-              }}
-            />
-          </FormField>
-          {staff && (
-            <FormField label={text.office} data-testid="office-filter">
-              <Select
-                options={officeOptions}
-                selectedOption={officeOptions.find((option) => option.value === (filter.office ?? '')) ?? null}
-                onChange={({ detail }) => onChange({ office: detail.selectedOption.value || undefined })}
-                statusType={offices.isLoading ? 'loading' : offices.error ? 'error' : 'finished'}
-                loadingText={text.officesLoading}
-                errorText={text.officesError}
-                empty={text.officesEmpty}
-                disabled={!company}
-              />
-            </FormField>
-          )}
-          <DueRangeField from={filter.dueFrom} to={filter.dueTo} onCommit={(range) => onChange(range)} />
-          <FormField label={text.observed} description={text.observedDescription} data-testid="observed-filter">
-            <Checkbox
-              checked={Boolean(filter.observed)}
-              onChange={({ detail }) => onChange({ observed: detail.checked || undefined })}
-            >
-              {text.observedOnly}
-            </Checkbox>
-          </FormField>
-          <FormField label={conformityMessages.filter.label} data-testid="acquirer-conformity-filter">
-            <Select
-              options={CONFORMITY_OPTIONS}
-              selectedOption={
-                CONFORMITY_OPTIONS.find((option) => option.value === (filter.acquirerConformity ?? '')) ?? null
-              }
-              onChange={({ detail }) =>
-                onChange({
-                  acquirerConformity: (detail.selectedOption.value || undefined) as AcquirerConformityState | undefined,
-                })
-              }
-            />
-          </FormField>
-        </ColumnLayout>
+      <SpaceBetween size="s">
+        {props.narrow && (
+          <Button
+            iconName="filter"
+            ariaExpanded={props.shown}
+            ariaControls={shownId}
+            onClick={() => props.onShownChange(!props.shown)}
+          >
+            {tokens.length > 0 ? text.showActive(tokens.length) : text.show}
+          </Button>
+        )}
+        <div id={shownId} hidden={!props.shown}>
+          {props.shown && (
+            <SpaceBetween size="s">
+              {/* The first row: what a person narrows by every day; the rest waits behind 'Más filtros'. */}
+              <div className={props.narrow ? 'invoice-filters-stacked' : 'invoice-filters-first-row'}>
+                {clientField}
+                {statusField}
+                <SearchField value={filter.search} staff={staff} onCommit={(search) => onChange({ search })} />
+                <Button
+                  variant="link"
+                  iconName={props.expanded ? 'angle-up' : 'angle-down'}
+                  ariaExpanded={props.expanded}
+                  ariaControls={moreId}
+                  onClick={() => props.onExpandedChange(!props.expanded)}
+                >
+                  {props.expanded ? text.less : text.more}
+                </Button>
+              </div>
 
-        <Button
-          variant="link"
-          iconName={props.expanded ? 'angle-up' : 'angle-down'}
-          ariaExpanded={props.expanded}
-          ariaControls={moreId}
-          onClick={() => props.onExpandedChange(!props.expanded)}
-        >
-          {props.expanded ? text.less : text.more}
-        </Button>
-
-        <div id={moreId} hidden={!props.expanded}>
-          {props.expanded && (
-            <ColumnLayout columns={4} minColumnWidth={200}>
-              <SearchField value={filter.search} staff={staff} onCommit={(search) => onChange({ search })} />
-              {staff && (
-                <ResponsibleField
-                  company={company}
-                  value={filter.responsible}
-                  name={responsibleName}
-                  onCommit={(responsible) => onChange({ responsible })}
-                />
-              )}
-              <RucField
-                label={text.acquirer}
-                description={text.acquirerDescription}
-                value={filter.acquirer}
-                onCommit={(acquirer) => onChange({ acquirer })}
-                errorText={resolved.acquirerNotAllowed ? text.acquirerNotAllowed : undefined}
-                testId="acquirer-filter"
-              />
-              {staff && (
-                <RucField
-                  label={text.issuer}
-                  description={text.issuerDescription}
-                  value={filter.issuer}
-                  onCommit={(issuer) => onChange({ issuer })}
-                  testId="issuer-filter"
-                />
-              )}
-              {staff && (
-                <FormField label={text.mode} description={text.modeDescription}>
-                  <SegmentedControl
-                    label={text.mode}
-                    selectedId={filter.mode}
-                    options={FILTER_MODES.map((mode) => ({ id: mode, text: text.modes[mode] }))}
-                    onChange={({ detail }) => onChange({ mode: detail.selectedId as FilterMode })}
-                  />
-                </FormField>
-              )}
-            </ColumnLayout>
+              <div id={moreId} hidden={!props.expanded}>
+                {props.expanded && (
+                  <ColumnLayout columns={3} minColumnWidth={280}>
+                    <FormField label={text.type} data-testid="type-filter">
+                      <Multiselect
+                        options={TYPE_OPTIONS}
+                        selectedOptions={selectedTypes}
+                        hideTokens
+                        placeholder={
+                          selectedTypes.length > 0 ? text.selected(selectedTypes.length) : text.typePlaceholder
+                        }
+                        onChange={({ detail }) => {
+                          const toggled = toggledValues(selectedTypes, detail.selectedOptions);
+                          onChange((latest) => ({
+                            invoiceType: toggle(latest.invoiceType, toggled as InvoiceType[]),
+                          }));
+                        }}
+                      />
+                    </FormField>
+                    {staff && (
+                      <FormField label={text.office} data-testid="office-filter">
+                        <Select
+                          options={officeOptions}
+                          selectedOption={
+                            officeOptions.find((option) => option.value === (filter.office ?? '')) ?? null
+                          }
+                          onChange={({ detail }) => onChange({ office: detail.selectedOption.value || undefined })}
+                          statusType={offices.isLoading ? 'loading' : offices.error ? 'error' : 'finished'}
+                          loadingText={text.officesLoading}
+                          errorText={text.officesError}
+                          empty={text.officesEmpty}
+                          disabled={!company}
+                        />
+                      </FormField>
+                    )}
+                    <DueRangeField from={filter.dueFrom} to={filter.dueTo} onCommit={(range) => onChange(range)} />
+                    <FormField
+                      label={text.observed}
+                      description={text.observedDescription}
+                      data-testid="observed-filter"
+                    >
+                      <Checkbox
+                        checked={Boolean(filter.observed)}
+                        onChange={({ detail }) => onChange({ observed: detail.checked || undefined })}
+                      >
+                        {text.observedOnly}
+                      </Checkbox>
+                    </FormField>
+                    <FormField label={conformityMessages.filter.label} data-testid="acquirer-conformity-filter">
+                      <Select
+                        options={CONFORMITY_OPTIONS}
+                        selectedOption={
+                          CONFORMITY_OPTIONS.find((option) => option.value === (filter.acquirerConformity ?? '')) ??
+                          null
+                        }
+                        onChange={({ detail }) =>
+                          onChange({
+                            acquirerConformity: (detail.selectedOption.value || undefined) as
+                              AcquirerConformityState | undefined,
+                          })
+                        }
+                      />
+                    </FormField>
+                    {staff && (
+                      <ResponsibleField
+                        company={company}
+                        value={filter.responsible}
+                        name={responsibleName}
+                        onCommit={(responsible) => onChange({ responsible })}
+                      />
+                    )}
+                    <RucField
+                      label={text.acquirer}
+                      description={text.acquirerDescription}
+                      value={filter.acquirer}
+                      onCommit={(acquirer) => onChange({ acquirer })}
+                      errorText={resolved.acquirerNotAllowed ? text.acquirerNotAllowed : undefined}
+                      testId="acquirer-filter"
+                    />
+                    {staff && (
+                      <RucField
+                        label={text.issuer}
+                        description={text.issuerDescription}
+                        value={filter.issuer}
+                        onCommit={(issuer) => onChange({ issuer })}
+                        testId="issuer-filter"
+                      />
+                    )}
+                    {staff && (
+                      <FormField label={text.mode} description={text.modeDescription}>
+                        <SegmentedControl
+                          label={text.mode}
+                          selectedId={filter.mode}
+                          options={FILTER_MODES.map((mode) => ({ id: mode, text: text.modes[mode] }))}
+                          onChange={({ detail }) => onChange({ mode: detail.selectedId as FilterMode })}
+                        />
+                      </FormField>
+                    )}
+                  </ColumnLayout>
+                )}
+              </div>
+            </SpaceBetween>
           )}
         </div>
 

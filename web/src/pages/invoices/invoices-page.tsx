@@ -12,6 +12,7 @@ import { runtimeConfig } from '../../config/runtime-config';
 import { useClients } from '../../hooks/use-clients';
 import { INVOICES_PATH, invoiceDetailHref, invoiceKeyOf } from '../../layout/header/invoice-links';
 import { useSidePanel } from '../../layout/side-panel';
+import { useNarrowScreen } from '../dashboard/use-narrow-screen';
 import { chooseCompany, resolveActiveCompany, useChosenCompany } from '../../session/active-company';
 import { useCurrentUser } from '../../session/use-current-user';
 import { TableEmptyState } from '../../components/table-empty-state';
@@ -70,7 +71,7 @@ interface OpenedFromList {
 
 const openedFromList = (state: unknown) => (state as Partial<OpenedFromList> | null)?.fromList === true;
 
-/** Opens 'Ver más filtros' by itself when the URL brings one of its filters (a link from the header). */
+/** Opens 'Más filtros' by itself when the URL brings one of its filters (a link from the header). */
 function useExpanded(moreActive: boolean) {
   const [expanded, setExpanded] = useState(moreActive);
   const [wasActive, setWasActive] = useState(moreActive);
@@ -114,6 +115,9 @@ export default function InvoicesPage() {
   const location = useLocation();
   const params = useParams();
   const [expanded, setExpanded] = useExpanded(hasMoreFilters(filter));
+  // On a phone the list comes first: the filters wait behind 'Filtros' (their tokens still show what applies).
+  const narrow = useNarrowScreen();
+  const [filtersShown, setFiltersShown] = useState(false);
   const [attachmentsOf, setAttachmentsOf] = useState<InvoiceSummary | null>(null);
   // Client-side: the API has one order (newest first); a column sorts the page on screen.
   const [sorting, setSorting] = useState<{ columnId?: string; descending: boolean }>({ descending: false });
@@ -245,6 +249,23 @@ export default function InvoicesPage() {
   };
 
   const filtered = isFiltered(filter);
+  // Beside the title on a laptop (one row less above the list); on a phone, under the description.
+  const headerActions = (
+    <SpaceBetween direction="horizontal" size="xs">
+      <Button
+        iconName="refresh"
+        ariaLabel={text.refresh}
+        loading={invoices.isRefreshing}
+        onClick={() => void invoices.refresh()}
+      />
+      {listExport.button}
+      {canSubmit && (
+        <Button variant="primary" iconName="add-plus" onClick={openNewInvoice}>
+          {text.create.button}
+        </Button>
+      )}
+    </SpaceBetween>
+  );
 
   return (
     <>
@@ -261,29 +282,19 @@ export default function InvoicesPage() {
               variant="awsui-h1-sticky"
               counter={total.data ? text.counter(total.data) : undefined}
               description={text.description}
+              actions={narrow ? undefined : headerActions}
             >
               {text.title}
             </Header>
-            <SpaceBetween direction="horizontal" size="xs">
-              <Button
-                iconName="refresh"
-                ariaLabel={text.refresh}
-                loading={invoices.isRefreshing}
-                onClick={() => void invoices.refresh()}
-              />
-              {listExport.button}
-              {canSubmit && (
+            {narrow && headerActions}
+            {canSubmit && (
+              <SpaceBetween direction="horizontal" size="xs">
                 <XmlUploadButton busy={upload.state !== null} onFiles={(files) => void upload.upload(files)} />
-              )}
-              {canSubmit && <ZipUploadButton busy={zip.busy} onFile={zip.upload} />}
-              {canSubmit && <Button onClick={zip.openHistory}>{zipMessages.history}</Button>}
-              {canSubmit && intakeMailDomain && <MailIntakeAddresses domain={intakeMailDomain} clients={clients} />}
-              {canSubmit && (
-                <Button variant="primary" iconName="add-plus" onClick={openNewInvoice}>
-                  {text.create.button}
-                </Button>
-              )}
-            </SpaceBetween>
+                <ZipUploadButton busy={zip.busy} onFile={zip.upload} />
+                <Button onClick={zip.openHistory}>{zipMessages.history}</Button>
+                {intakeMailDomain && <MailIntakeAddresses domain={intakeMailDomain} clients={clients} />}
+              </SpaceBetween>
+            )}
             {upload.state && <XmlUploadProgress state={upload.state} />}
             {zip.alert}
             {listExport.alert}
@@ -307,6 +318,7 @@ export default function InvoicesPage() {
         loading={invoices.isLoading || (resolved.query === null && clientsLoading)}
         loadingText={text.loading}
         wrapLines={display.wrapLines}
+        contentDensity={display.contentDensity}
         filter={
           <InvoiceFilters
             level={level}
@@ -321,6 +333,9 @@ export default function InvoicesPage() {
             onClear={() => clear()}
             expanded={expanded}
             onExpandedChange={setExpanded}
+            narrow={narrow}
+            shown={!narrow || filtersShown}
+            onShownChange={setFiltersShown}
           />
         }
         empty={
@@ -352,6 +367,10 @@ export default function InvoicesPage() {
               label: text.preferences.wrapLines,
               description: text.preferences.wrapLinesDescription,
             }}
+            contentDensityPreference={{
+              label: text.preferences.compact,
+              description: text.preferences.compactDescription,
+            }}
             contentDisplayPreference={{
               title: text.preferences.columns,
               description: text.preferences.columnsDescription,
@@ -361,10 +380,19 @@ export default function InvoicesPage() {
                 alwaysVisible: ALWAYS_VISIBLE.includes(column.id),
               })),
             }}
-            preferences={{ pageSize, wrapLines: display.wrapLines, contentDisplay: display.contentDisplay }}
+            preferences={{
+              pageSize,
+              wrapLines: display.wrapLines,
+              contentDensity: display.contentDensity,
+              contentDisplay: display.contentDisplay,
+            }}
             onConfirm={({ detail }) => {
               setPageSize(detail.pageSize);
-              setDisplay({ contentDisplay: contentColumns(detail.contentDisplay), wrapLines: detail.wrapLines });
+              setDisplay({
+                contentDisplay: contentColumns(detail.contentDisplay),
+                wrapLines: detail.wrapLines,
+                contentDensity: detail.contentDensity,
+              });
             }}
           />
         }

@@ -12,20 +12,23 @@ const visibleIds = (items: readonly { id: string; visible: boolean }[]) =>
   items.filter((item) => item.visible).map((item) => item.id);
 
 describe("the invoices table's columns", () => {
-  it('puts what a clerk reads first: number, type, the other party, amount, status', () => {
+  it('puts what a clerk reads first, and only what fits a 1366-px laptop: the rest on demand', () => {
     expect(visibleIds(defaultPreferences('SUPPLIER').contentDisplay)).toEqual([
       'number',
       'type',
       'client',
       'amount',
       'status',
-      'certStatus',
-      'issuedAt',
       'paymentDate',
       'file',
-      // Ley 29623: the conformity deadline, after what the spec's table shows.
-      'acquirerConformity',
     ]);
+    // Offered in 'Preferencias', after what shows by default.
+    expect(
+      defaultPreferences('SUPPLIER')
+        .contentDisplay.filter((column) => !column.visible)
+        .map((column) => column.id),
+    ).toEqual(['supplier', 'certStatus', 'issuedAt', 'acquirerConformity']);
+    expect(defaultPreferences('SUPPLIER').contentDensity).toBe('compact');
     for (const level of ['MANAGER', 'ADMIN'] as const) {
       expect(visibleIds(defaultPreferences(level).contentDisplay).slice(0, 5)).toEqual([
         'number',
@@ -60,6 +63,7 @@ describe("the invoices table's columns", () => {
         'SUPPLIER',
       ),
       wrapLines: true,
+      contentDensity: 'comfortable' as const,
       columnWidths: { supplier: 320 },
     };
     const stored = serializeTablePreferences(chosen);

@@ -31,6 +31,8 @@ export type ColumnWidths = Readonly<Partial<Record<InvoiceColumnId, number>>>;
 export interface InvoicesTablePreferences {
   readonly contentDisplay: readonly ColumnDisplay[];
   readonly wrapLines: boolean;
+  /** Compact rows (the default: ten and more fit a 1366×768 laptop's first screen) or Cloudscape's comfortable ones. */
+  readonly contentDensity: 'compact' | 'comfortable';
   /** Widths in pixels of the columns the user resized; the others keep the table's own. */
   readonly columnWidths: ColumnWidths;
 }
@@ -41,14 +43,15 @@ export const COLUMN_WIDTH_RANGE = { min: 60, max: 1200 } as const;
 /** The number opens the invoice: it cannot be hidden. */
 export const ALWAYS_VISIBLE: readonly InvoiceColumnId[] = ['number'];
 
-/** localStorage key of a level's preferences (the value is JSON: {contentDisplay, wrapLines, columnWidths}). */
+/** localStorage key of a level's preferences (the value is JSON: {contentDisplay, wrapLines, contentDensity, columnWidths}). */
 export function invoicesDisplayKey(level: Level): string {
   return `portal.invoices.display.${level}`;
 }
 
 /**
- * What a clerk reads first: the number, the type, who the other party is, the amount and the status; then
- * SUNAT's answer, the dates and the files. A supplier is always the issuer, so 'Proveedor' starts hidden for
+ * What a clerk reads first, fitting a 1366-px laptop without sideways scrolling: the number, the type, who the other
+ * party is, the amount, the status, when it is paid and its files; SUNAT's answer, the issue date and the SUNAT
+ * conformity can be turned on in 'Preferencias'. A supplier is always the issuer, so 'Proveedor' starts hidden for
  * it; staff see one company at a time (the active one, or the one an admin picked), so 'Cliente' starts
  * hidden for them. Either can be turned on, and shows beside the other party.
  */
@@ -70,13 +73,16 @@ export function defaultPreferences(level: Level | undefined): InvoicesTablePrefe
       ...parties,
       { id: 'amount', visible: true },
       { id: 'status', visible: true },
-      { id: 'certStatus', visible: true },
-      { id: 'issuedAt', visible: true },
       { id: 'paymentDate', visible: true },
+      // The row's file actions.
       { id: 'file', visible: true },
-      { id: 'acquirerConformity', visible: true },
+      // Shown in the invoice's panel, and on demand here: with them the default set no longer fits 1366 px.
+      { id: 'certStatus', visible: false },
+      { id: 'issuedAt', visible: false },
+      { id: 'acquirerConformity', visible: false },
     ],
     wrapLines: false,
+    contentDensity: 'compact',
     columnWidths: {},
   };
 }
@@ -131,9 +137,10 @@ export function parseTablePreferences(stored: string | null | undefined, level: 
     return defaults;
   }
   if (typeof value !== 'object' || value === null) return defaults;
-  const { contentDisplay, wrapLines, columnWidths } = value as {
+  const { contentDisplay, wrapLines, contentDensity, columnWidths } = value as {
     contentDisplay?: unknown;
     wrapLines?: unknown;
+    contentDensity?: unknown;
     columnWidths?: unknown;
   };
   const items = Array.isArray(contentDisplay)
@@ -148,6 +155,7 @@ export function parseTablePreferences(stored: string | null | undefined, level: 
   return {
     contentDisplay: items.length > 0 ? normalizeContentDisplay(items, level) : defaults.contentDisplay,
     wrapLines: typeof wrapLines === 'boolean' ? wrapLines : defaults.wrapLines,
+    contentDensity: contentDensity === 'comfortable' ? 'comfortable' : defaults.contentDensity,
     columnWidths: normalizeColumnWidths(columnWidths),
   } satisfies InvoicesTablePreferences;
 }
@@ -156,6 +164,7 @@ export function serializeTablePreferences(preferences: InvoicesTablePreferences)
   return JSON.stringify({
     contentDisplay: preferences.contentDisplay,
     wrapLines: preferences.wrapLines,
+    contentDensity: preferences.contentDensity,
     columnWidths: preferences.columnWidths,
   });
 }

@@ -21,6 +21,7 @@ function readStored(level: Level | undefined): InvoicesTablePreferences {
 export interface TablePreferencesChange {
   readonly contentDisplay?: readonly { id: string; visible: boolean }[];
   readonly wrapLines?: boolean;
+  readonly contentDensity?: 'compact' | 'comfortable';
   /** Widths by column id, as the table reports a resize. */
   readonly columnWidths?: Readonly<Record<string, number>>;
 }
@@ -45,6 +46,7 @@ export function useInvoicesTablePreferences(
           ? normalizeContentDisplay(change.contentDisplay, level)
           : current.contentDisplay,
         wrapLines: change.wrapLines ?? current.wrapLines,
+        contentDensity: change.contentDensity ?? current.contentDensity,
         columnWidths: change.columnWidths ? normalizeColumnWidths(change.columnWidths) : current.columnWidths,
       };
       setState({ level, preferences });
