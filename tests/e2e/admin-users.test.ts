@@ -126,9 +126,17 @@ describe('user administration screens (issue 6)', () => {
       await page.getByRole('checkbox', { name: `Seleccionar a ${email}`, exact: true }).check();
       await page.getByRole('checkbox', { name: `Seleccionar a ${colleague.email}`, exact: true }).check();
       await page.getByRole('button', { name: ADMIN_TEXT.bulkOff, exact: true }).click();
+      // A bulk change is asked first, naming how many accounts and suppliers it reaches
+      const bulkOffDialog = page.getByRole('dialog', { name: ADMIN_TEXT.bulkOff });
+      await bulkOffDialog.getByText('¿Desactivar la recepción de correos para 2 cuentas de 1 proveedor?').waitFor();
+      expect(await toggleOf(page, colleague.email).isChecked()).toBe(true);
+      await bulkOffDialog.getByRole('button', { name: 'Desactivar', exact: true }).click();
       await page.getByText('Se desactivó la recepción de correos de 2 cuentas.').waitFor();
       await expect.poll(() => toggleOf(page, colleague.email).isChecked()).toBe(false);
       await page.getByRole('button', { name: ADMIN_TEXT.bulkOn, exact: true }).click();
+      const bulkOnDialog = page.getByRole('dialog', { name: ADMIN_TEXT.bulkOn });
+      await bulkOnDialog.getByText('¿Activar la recepción de correos para 2 cuentas de 1 proveedor?').waitFor();
+      await bulkOnDialog.getByRole('button', { name: 'Activar', exact: true }).click();
       await page.getByText('Se activó la recepción de correos de 2 cuentas.').waitFor();
 
       // Assess

@@ -36,7 +36,7 @@ function openHistory(trail: unknown[]) {
               by: null,
             },
             {
-              status: 'APPROVED',
+              status: 'ACCEPTED',
               title: 'Aprobado',
               additionalMessage: null,
               date: '2025-01-12T15:00:00.000Z',

@@ -1,6 +1,7 @@
 import { counted } from '@portal/shared';
 
 const ACCOUNTS = { one: 'cuenta', other: 'cuentas' } as const;
+const SUPPLIERS = { one: 'proveedor', other: 'proveedores' } as const;
 
 /** Texts of the Suppliers screen ('Usuarios proveedores', spec §2). */
 export const suppliersMessages = {
@@ -43,6 +44,21 @@ export const suppliersMessages = {
     bulkFailed: (include: boolean, failures: string) =>
       `No se pudo ${include ? 'activar' : 'desactivar'} la recepción de correos de: ${failures}`,
     failure: (email: string, reason: string) => `${email} (${reason})`,
+    /** A bulk change is asked first, naming how many suppliers (and accounts, when a supplier has several) it reaches. */
+    bulkConfirm: {
+      title: (include: boolean) => (include ? 'Activar recepción de correos' : 'Desactivar recepción de correos'),
+      question: (include: boolean, accounts: number, suppliers: number) =>
+        `¿${include ? 'Activar' : 'Desactivar'} la recepción de correos para ${
+          accounts === suppliers
+            ? counted(suppliers, SUPPLIERS)
+            : `${counted(accounts, ACCOUNTS)} de ${counted(suppliers, SUPPLIERS)}`
+        }?`,
+      detail: (include: boolean) =>
+        include
+          ? 'Recibirán por correo las novedades de sus comprobantes.'
+          : 'Dejarán de recibir por correo las novedades de sus comprobantes; las seguirán viendo en el portal.',
+      confirm: (include: boolean) => (include ? 'Activar' : 'Desactivar'),
+    },
   },
   options: {
     menuFor: (email: string) => `Opciones de ${email}`,

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
@@ -21,6 +22,7 @@ import { useListExport } from '../../components/list-export';
 import { useForgetRoute } from '../admin-shared/use-forget-route';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { CursorPagination } from '../../components/cursor-pagination';
+import { DecisionModal } from '../../components/decision-modal';
 import { supplierColumns, type SupplierAction } from './columns';
 import { CreateSupplierModal } from './create-supplier-modal';
 import { SupplierConfirmModal, type ConfirmableAction } from './supplier-confirm-modal';
@@ -51,6 +53,8 @@ export default function SuppliersPage() {
 
   const [selected, setSelected] = useState<ExternalUser[]>([]);
   const [bulkBusy, setBulkBusy] = useState<boolean | null>(null);
+  /** The bulk change of e-mail reception being confirmed: true turns it on, false off. */
+  const [confirmingBulk, setConfirmingBulk] = useState<boolean | null>(null);
   const [pendingReception, setPendingReception] = useState<ReadonlyMap<string, boolean>>(new Map());
   const [creating, setCreating] = useState(false);
   const [confirming, setConfirming] = useState<{ user: ExternalUser; action: ConfirmableAction } | null>(null);
@@ -167,7 +171,7 @@ export default function SuppliersPage() {
                     disabled={noSelection || bulkBusy !== null}
                     disabledReason={noSelection ? text.reception.bulkNeedsSelection : undefined}
                     loading={bulkBusy === false}
-                    onClick={() => void changeReceptionInBulk(false)}
+                    onClick={() => setConfirmingBulk(false)}
                   >
                     {text.reception.bulkOff}
                   </Button>
@@ -175,7 +179,7 @@ export default function SuppliersPage() {
                     disabled={noSelection || bulkBusy !== null}
                     disabledReason={noSelection ? text.reception.bulkNeedsSelection : undefined}
                     loading={bulkBusy === true}
-                    onClick={() => void changeReceptionInBulk(true)}
+                    onClick={() => setConfirmingBulk(true)}
                   >
                     {text.reception.bulkOn}
                   </Button>
@@ -220,6 +224,32 @@ export default function SuppliersPage() {
         }
         pagination={<CursorPagination pages={users} />}
       />
+      {confirmingBulk !== null && (
+        <DecisionModal
+          header={text.reception.bulkConfirm.title(confirmingBulk)}
+          confirmLabel={text.reception.bulkConfirm.confirm(confirmingBulk)}
+          closeAriaLabel={adminMessages.closeModal}
+          onConfirm={async () => {
+            await changeReceptionInBulk(confirmingBulk);
+            setConfirmingBulk(null);
+          }}
+          onDismiss={() => setConfirmingBulk(null)}
+          testId="confirm-bulk-reception"
+        >
+          <SpaceBetween size="s">
+            <Box variant="p">
+              {text.reception.bulkConfirm.question(
+                confirmingBulk,
+                selected.length,
+                new Set(selected.map((user) => user.taxId)).size,
+              )}
+            </Box>
+            <Box variant="p" color="text-body-secondary">
+              {text.reception.bulkConfirm.detail(confirmingBulk)}
+            </Box>
+          </SpaceBetween>
+        </DecisionModal>
+      )}
       {creating && <CreateSupplierModal onDismiss={() => setCreating(false)} onCreated={onCreated} />}
       {confirming && (
         <SupplierConfirmModal
