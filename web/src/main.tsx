@@ -1,9 +1,10 @@
-// First: zod's mode must be set before @portal/shared builds its schemas. Besides the stylesheet, it is the entry's
+// First: zod's mode must be set before @portal/shared builds its schemas. Besides the stylesheets, it is the entry's
 // only static import (zod alone, its own chunk): the entry's body, which sends config.json's request, runs as soon
 // as the entry has loaded, not after React, the contract and Amplify have been evaluated (on a phone's CPU, most of
 // a second; docs/web-performance.md). Everything else is imported dynamically below.
 import './config/zod-jitless';
 import '@cloudscape-design/global-styles/index.css';
+import './layout/word-breaks.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element');
