@@ -216,6 +216,7 @@ function page(title: string, content: string): string {
 <meta charset="utf-8" />
 <meta name="viewport" content="width=device-width, initial-scale=1" />
 <title>${escapeHtml(title)} · Identidad corporativa (local)</title>
+<link rel="icon" href="data:," /><!-- no icon: else the browser asks for /favicon.ico, which this stand-in has not -->
 <style>
   body { font-family: system-ui, sans-serif; background: #f4f4f4; margin: 0; display: grid; place-items: center; min-height: 100vh; }
   main { background: #fff; padding: 2rem; border-radius: 8px; width: min(22rem, 90vw); box-shadow: 0 1px 4px rgba(0,0,0,.15); }
