@@ -19,6 +19,7 @@ export * from './schemas/sap-posting.js';
 export * from './schemas/sunat-check.js';
 export * from './schemas/acquirer-conformity.js';
 export * from './schemas/notifications.js';
+export * from './schemas/notification-preferences.js';
 export * from './schemas/conversations.js';
 export * from './rules/conversations.js';
 export * from './schemas/exports.js';

@@ -245,6 +245,9 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   searchSuppliers: () => ({ own: { query: { query: 'servicios' } } }),
   listNotifications: () => ({ own: {} }),
   markNotificationsAsRead: () => ({ own: { body: {} } }),
+  getNotificationPreferences: () => ({ own: {} }),
+  // An empty choice is every kind on, the default: the actor's preferences stay as they were.
+  putNotificationPreferences: () => ({ own: { body: { items: [] } } }),
   // User administration: the writes are refused by validation (a userId longer than Cognito allows, a bad
   // client or flag), or, in bulk, answer per account that the unknown one was not found.
   listExternalUsers: () => ({ own: { query: { query: 'servicios' } } }),

@@ -603,6 +603,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/notifications/preferences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Qué avisos recibe el usuario en sus notificaciones y por correo */
+    get: operations['getNotificationPreferences'];
+    /** Elige qué avisos recibe el usuario en sus notificaciones y por correo (los omitidos, activados) */
+    put: operations['putNotificationPreferences'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/external-users': {
     parameters: {
       query?: never;
@@ -7308,6 +7326,216 @@ export interface operations {
         content: {
           'application/json': {
             updated: number;
+          };
+        };
+      };
+      /** @description Solicitud inválida */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sesión no válida */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sin permiso */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Error inesperado (solo txId) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getNotificationPreferences: {
+    parameters: {
+      query?: never;
+      header?: {
+        'x-company-id'?: string;
+        'x-consumer-id'?: string;
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Respuesta correcta */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /** @enum {string} */
+              kind:
+                | 'INVOICE_RECEIVED'
+                | 'SUNAT_VALID'
+                | 'SUNAT_INVALID'
+                | 'INVOICE_APPROVED'
+                | 'INVOICE_REJECTED'
+                | 'PAYMENT_SCHEDULED'
+                | 'INVOICE_PAID'
+                | 'MIRO_FAILED'
+                | 'ACQUIRER_CONFORMITY_DUE_SOON'
+                | 'ACQUIRER_CONFORMITY_DUE_TODAY'
+                | 'ACQUIRER_CONFORMITY_PRESUMED'
+                | 'ACQUIRER_CONFORMITY_REGISTERED'
+                | 'ACQUIRER_DISCONFORMITY_REGISTERED'
+                | 'INVOICE_OBSERVED'
+                | 'INVOICE_MESSAGE_FROM_STAFF'
+                | 'INVOICE_MESSAGE_FROM_SUPPLIER'
+                | 'CDR_CONTRADICTION'
+                | 'ZIP_PROCESSED'
+                | 'MAIL_PROCESSED'
+                | 'EXPORT_READY'
+                | 'DAILY_DIGEST';
+              label: string;
+              feed: boolean;
+              email: boolean | null;
+            }[];
+          };
+        };
+      };
+      /** @description Solicitud inválida */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sesión no válida */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Sin permiso */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Error inesperado (solo txId) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  putNotificationPreferences: {
+    parameters: {
+      query?: never;
+      header?: {
+        'x-company-id'?: string;
+        'x-consumer-id'?: string;
+        'x-request-id'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          items: {
+            /** @enum {string} */
+            kind:
+              | 'INVOICE_RECEIVED'
+              | 'SUNAT_VALID'
+              | 'SUNAT_INVALID'
+              | 'INVOICE_APPROVED'
+              | 'INVOICE_REJECTED'
+              | 'PAYMENT_SCHEDULED'
+              | 'INVOICE_PAID'
+              | 'MIRO_FAILED'
+              | 'ACQUIRER_CONFORMITY_DUE_SOON'
+              | 'ACQUIRER_CONFORMITY_DUE_TODAY'
+              | 'ACQUIRER_CONFORMITY_PRESUMED'
+              | 'ACQUIRER_CONFORMITY_REGISTERED'
+              | 'ACQUIRER_DISCONFORMITY_REGISTERED'
+              | 'INVOICE_OBSERVED'
+              | 'INVOICE_MESSAGE_FROM_STAFF'
+              | 'INVOICE_MESSAGE_FROM_SUPPLIER'
+              | 'CDR_CONTRADICTION'
+              | 'ZIP_PROCESSED'
+              | 'MAIL_PROCESSED'
+              | 'EXPORT_READY'
+              | 'DAILY_DIGEST';
+            feed: boolean;
+            email: boolean | null;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Respuesta correcta */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /** @enum {string} */
+              kind:
+                | 'INVOICE_RECEIVED'
+                | 'SUNAT_VALID'
+                | 'SUNAT_INVALID'
+                | 'INVOICE_APPROVED'
+                | 'INVOICE_REJECTED'
+                | 'PAYMENT_SCHEDULED'
+                | 'INVOICE_PAID'
+                | 'MIRO_FAILED'
+                | 'ACQUIRER_CONFORMITY_DUE_SOON'
+                | 'ACQUIRER_CONFORMITY_DUE_TODAY'
+                | 'ACQUIRER_CONFORMITY_PRESUMED'
+                | 'ACQUIRER_CONFORMITY_REGISTERED'
+                | 'ACQUIRER_DISCONFORMITY_REGISTERED'
+                | 'INVOICE_OBSERVED'
+                | 'INVOICE_MESSAGE_FROM_STAFF'
+                | 'INVOICE_MESSAGE_FROM_SUPPLIER'
+                | 'CDR_CONTRADICTION'
+                | 'ZIP_PROCESSED'
+                | 'MAIL_PROCESSED'
+                | 'EXPORT_READY'
+                | 'DAILY_DIGEST';
+              label: string;
+              feed: boolean;
+              email: boolean | null;
+            }[];
           };
         };
       };

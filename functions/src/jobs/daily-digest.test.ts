@@ -44,7 +44,7 @@ const event = (
 });
 
 function setup(options: { failSendTo?: string; clients?: { taxId: string; name: string }[]; maxItems?: number } = {}) {
-  const { repository, feeds } = fakeNotificationRepository(staff);
+  const { repository, feeds, preferences } = fakeNotificationRepository(staff);
   const sent: Email[] = [];
   let clock = RUN_AT;
   let failSendTo = options.failSendTo ?? null;
@@ -75,6 +75,7 @@ function setup(options: { failSendTo?: string; clients?: { taxId: string; name: 
     });
   return {
     feeds,
+    preferences,
     sent,
     digest,
     async deliver(...messages: NotificationMessage[]) {
@@ -241,5 +242,35 @@ describe('the staff daily digest', () => {
       },
     ]);
     expect(await s.digest().run()).toMatchObject({ companies: 0, emailed: 0 });
+  });
+});
+
+describe('the digest in the staff feed and their preferences', () => {
+  it("writes the day's one notice to the company's feed, once, instead of a notice per routine event", async () => {
+    const s = setup({ clients: [ANDINA] });
+    await s.deliver(
+      event('INVOICE_RECEIVED', 'F001-1', '2026-11-20T14:00:00.000Z'),
+      event('INVOICE_RECEIVED', 'F001-2', '2026-11-20T15:00:00.000Z'),
+      event('SUNAT_INVALID', 'F001-2', '2026-11-20T15:01:00.000Z'),
+    );
+    expect(s.feeds.get(`CLIENT#${ANDINA.taxId}`)).toBeUndefined();
+    await s.digest().run();
+    await s.digest().run();
+    expect(s.feeds.get(`CLIENT#${ANDINA.taxId}`)).toEqual([
+      expect.objectContaining({
+        kind: 'DAILY_DIGEST',
+        reference: null,
+        message:
+          'Resumen diario del 21/11/26: 2 comprobantes recibidos, 1 no válido en SUNAT. Vea los comprobantes en la lista.',
+      }),
+    ]);
+  });
+
+  it('is not e-mailed to a staff account that turned the digest e-mail off', async () => {
+    const s = setup({ clients: [ANDINA] });
+    s.preferences.set('m2', { feedOff: [], emailOff: ['DAILY_DIGEST'] });
+    await s.deliver(event('INVOICE_RECEIVED', 'F001-1', '2026-11-20T14:00:00.000Z'));
+    expect(await s.digest().run()).toMatchObject({ companies: 1, emailed: 1 });
+    expect(s.digests().map((mail) => mail.to)).toEqual(['gestor@andina.pe']);
   });
 });

@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import {
   DIGEST_EVENTS,
+  byEmail,
   INVOICE_TYPE_LABELS,
   digestCountText,
   digestEventWord,
@@ -34,7 +35,7 @@ export interface DailyDigestDeps {
   readonly clients: Pick<ClientRepository, 'listAll'>;
   readonly repository: Pick<
     NotificationRepository,
-    'companyFeedBetween' | 'recipients' | 'claimEmail' | 'releaseEmail'
+    'companyFeedBetween' | 'recipients' | 'claimEmail' | 'releaseEmail' | 'record' | 'preferencesOf'
   >;
   readonly mailer: Mailer;
   readonly clock: Clock;
@@ -103,6 +104,15 @@ export function summarize(items: readonly DigestItem[]) {
   };
 }
 
+/**
+ * The digest's one item in the company's feed (ADR 0050): the staff read the day's routine events there as one
+ * notice, not one per event. «Resumen diario del 14/03/26: 12 comprobantes recibidos, 1 no válido en SUNAT.»
+ */
+export function digestFeedText(day: string, summary: ReturnType<typeof summarize>): string {
+  const counts = summary.counts.map(({ event, count }) => digestCountText(event, count)).join(', ');
+  return `Resumen diario del ${formatDate(day)}: ${counts}. Vea los comprobantes en la lista.`;
+}
+
 /** The «Resumen diario» e-mail of one company's day (es-PE, dates as the portal writes them, Lima). */
 export function digestEmail(input: {
   client: Pick<Client, 'taxId' | 'name'>;
@@ -166,10 +176,11 @@ export function digestEmail(input: {
 }
 
 /**
- * The staff's daily digest (SCHEDULES.dailyDigest, ADR 0039). For each company: its feed items of the day (one
- * Query, projected, paged, bounded), the digest's events counted and their invoices listed; nothing when the day had
- * none. Then one e-mail per account of the company whose reception is on (the same index and flag as the immediate
- * e-mails: a disabled account has it off), each taken first with a claim per company, day and user: a re-run, or a
+ * The staff's daily digest (SCHEDULES.dailyDigest, ADR 0039, ADR 0050). For each company: its routine events of the
+ * day (its digest log and feed, projected, paged, bounded), counted and their invoices listed; nothing when the day
+ * had none. Then one item in the company's feed saying the counts, and one e-mail per account of the company whose
+ * reception is on (the same index and flag as the immediate e-mails: a disabled account has it off) and who did not
+ * turn the digest's e-mail off, each taken first with a claim per company, day and user: a re-run, or a
  * run after a crash halfway, sends only the digests not sent yet. A company that failed does not stop the others;
  * the run fails at the end so that it is retried, and the retry repeats nothing.
  */
@@ -184,9 +195,19 @@ export function makeDailyDigest(deps: DailyDigestDeps) {
     if (summary.counts.length === 0) return null;
     const email = digestEmail({ client, window, summary, truncated, portalUrl: deps.portalUrl, listLimit });
     const id = digestId(client.taxId, window.day);
+    await repository.record([{ kind: 'CLIENT', taxId: client.taxId }], {
+      id: `digest-${client.taxId}-${window.day}`,
+      registeredAt: window.to,
+      message: digestFeedText(window.day, summary),
+      reference: null,
+      kind: 'DAILY_DIGEST',
+    });
+    const reachable = (await repository.recipients(client.taxId)).filter((recipient) => recipient.canReceiveEmails);
+    const chosen = reachable.length > 0 ? await repository.preferencesOf(reachable.map((each) => each.userId)) : null;
     let emailed = 0;
-    for (const recipient of await repository.recipients(client.taxId)) {
-      if (!recipient.canReceiveEmails) continue;
+    for (const recipient of reachable) {
+      const preferences = chosen?.get(recipient.userId);
+      if (preferences && !byEmail(preferences, 'DAILY_DIGEST')) continue;
       if (!(await repository.claimEmail(id, recipient.userId, clock()))) continue;
       try {
         await mailer.send({ to: recipient.email, ...email });

@@ -1,5 +1,5 @@
 import type { InboundMailMessage } from '@portal/shared';
-import type { Audience, FeedItem } from '../repositories/notifications.js';
+import type { Audience, FeedItem, FeedItemFacts } from '../repositories/notifications.js';
 import { failedAnswer, type DocumentResult, type StoredAnswer } from './answers.js';
 
 /** The folded base name a document's result is keyed by (the attachments reader groups the files so). */
@@ -84,7 +84,7 @@ export interface MailJobStore {
 }
 
 /** The feed a sender's account is told in. */
-export type MailFeed = { record(audiences: readonly Audience[], item: FeedItem): Promise<void> };
+export type MailFeed = { record(audiences: readonly Audience[], item: FeedItem & FeedItemFacts): Promise<void> };
 
 /** The recorded results in the message's order. */
 const inOrder = (bases: readonly string[], recorded: ReadonlyMap<string, DocumentResult>) =>
@@ -129,6 +129,7 @@ export async function endMailFailed(
         `No se pudo terminar de procesar su correo${about.subject ? ` «${about.subject}»` : ''}: se registraron ` +
         `${accepted} de ${about.bases.length} comprobantes. Le enviamos el detalle por correo.`,
       reference: null,
+      kind: 'MAIL_PROCESSED',
     });
   }
   return true;

@@ -1,3 +1,4 @@
+import { DEFAULT_PREFERENCES, inFeed, type StoredPreferences } from '@portal/shared';
 import type {
   Audience,
   DigestItem,
@@ -19,6 +20,8 @@ export function fakeNotificationRepository(
   const feeds = new Map<string, (FeedItem & FeedItemFacts)[]>();
   const marks = new Map<string, string>();
   const claims = new Set<string>();
+  const digestLogs = new Map<string, (FeedItem & FeedItemFacts)[]>();
+  const preferences = new Map<string, StoredPreferences>();
   const repository: NotificationRepository = {
     async record(audiences: readonly Audience[], item: FeedItem & FeedItemFacts) {
       for (const a of audiences) {
@@ -27,10 +30,11 @@ export function fakeNotificationRepository(
         feeds.set(`${a.kind}#${a.taxId}`, feed);
       }
     },
-    async recent(audiences: readonly Audience[], limit: number) {
+    async recent(audiences: readonly Audience[], limit: number, chosen: StoredPreferences = DEFAULT_PREFERENCES) {
       return audiences
         .flatMap((a) => feeds.get(`${a.kind}#${a.taxId}`) ?? [])
-        .map(({ event: _event, supplierName: _name, ...item }) => item)
+        .filter((item) => inFeed(chosen, item.kind ?? item.event ?? null))
+        .map(({ event: _event, supplierName: _name, kind: _kind, ...item }) => item)
         .sort((x, y) => y.registeredAt.localeCompare(x.registeredAt))
         .slice(0, limit);
     },
@@ -44,7 +48,7 @@ export function fakeNotificationRepository(
       return recipients[taxId] ?? [];
     },
     async companyFeedBetween(client: string, from: string, to: string, max: number) {
-      const items: DigestItem[] = (feeds.get(`CLIENT#${client}`) ?? [])
+      const items: DigestItem[] = [...(digestLogs.get(client) ?? []), ...(feeds.get(`CLIENT#${client}`) ?? [])]
         .filter((item) => item.registeredAt >= from && item.registeredAt < to)
         .sort((x, y) => x.registeredAt.localeCompare(y.registeredAt))
         .map((item) => ({
@@ -66,9 +70,23 @@ export function fakeNotificationRepository(
     async releaseEmail(notification: string, userId: string) {
       claims.delete(`${notification}#${userId}`);
     },
+    async recordForDigest(client: string, item: FeedItem & FeedItemFacts) {
+      const log = digestLogs.get(client) ?? [];
+      if (!log.some((existing) => existing.id === item.id)) log.push(item);
+      digestLogs.set(client, log);
+    },
+    async preferences(userId: string) {
+      return preferences.get(userId) ?? DEFAULT_PREFERENCES;
+    },
+    async preferencesOf(userIds: readonly string[]) {
+      return new Map(userIds.flatMap((id) => (preferences.has(id) ? [[id, preferences.get(id)!] as const] : [])));
+    },
+    async savePreferences(userId: string, chosen: StoredPreferences) {
+      preferences.set(userId, chosen);
+    },
     async employeeEmail(client: string, employeeId: string) {
       return employeeEmails[`${client}#${employeeId}`] ?? null;
     },
   };
-  return { repository, feeds, claims };
+  return { repository, feeds, claims, digestLogs, preferences };
 }

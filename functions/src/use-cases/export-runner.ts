@@ -5,7 +5,7 @@ import { JOB_LEASE_MS } from '../jobs/job-leases.js';
 import type { Caller } from '../http/caller.js';
 import { callerOfSnapshot } from '../repositories/caller-snapshot.js';
 import type { ExportJobRepository } from '../repositories/export-jobs.js';
-import type { Audience, FeedItem } from '../repositories/notifications.js';
+import type { Audience, FeedItem, FeedItemFacts } from '../repositories/notifications.js';
 import type { Page } from '../repositories/page.js';
 import { EXPORT_COLUMNS, writeExportFile } from './export-file.js';
 import { EXPORT_CONTENT_TYPES } from './export-names.js';
@@ -77,7 +77,7 @@ export interface ExportRunnerDeps {
   readonly jobs: Pick<ExportJobRepository, 'get' | 'start' | 'renew' | 'release' | 'progress' | 'finish' | 'fail'>;
   readonly sources: ExportSources;
   readonly upload: (key: string, contentType: string) => ExportUpload;
-  readonly feed: { record(audiences: readonly Audience[], item: FeedItem): Promise<void> };
+  readonly feed: { record(audiences: readonly Audience[], item: FeedItem & FeedItemFacts): Promise<void> };
   readonly clock: () => Date;
   /** Rows between two progress writes. */
   readonly progressEvery?: number;
@@ -154,6 +154,7 @@ export function makeExportRunner(deps: ExportRunnerDeps) {
             `Su archivo «${job.fileName}» de ${LIST_NAMES[job.list]} (${counted(rows, ROWS)}) está listo para descargar desde la lista.` +
             totalChangedNote(job.total, rows),
           reference: null,
+          kind: 'EXPORT_READY',
         });
       } catch (error) {
         upload.stream.destroy();

@@ -301,6 +301,7 @@ export function makeInboundMail(deps: InboundMailDeps) {
           `Se procesó su correo${read.subject ? ` «${read.subject}»` : ''}${resumed ? ' (reanudado tras una interrupción)' : ''}: ` +
           `${formatCount(accepted)} de ${counted(results.length, { one: 'comprobante registrado', other: 'comprobantes registrados' })}. Le enviamos el detalle por correo.`,
         reference: null,
+        kind: 'MAIL_PROCESSED',
       });
       return conclude('REGISTERED', answer);
     };

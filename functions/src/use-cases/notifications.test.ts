@@ -25,7 +25,7 @@ const supplierCaller = { sub: 'u1', level: 'SUPPLIER', taxIds: [SUPPLIER] } as u
 function setup(options: { failSends?: number; staffAccounts?: Recipient[] } = {}) {
   const sent: Email[] = [];
   let failures = options.failSends ?? 0;
-  const { repository, feeds } = fakeNotificationRepository(
+  const { repository, feeds, digestLogs, preferences } = fakeNotificationRepository(
     {
       [SUPPLIER]: [
         { userId: 'u1', email: 'ana@proveedor.pe', canReceiveEmails: true },
@@ -46,7 +46,7 @@ function setup(options: { failSends?: number; staffAccounts?: Recipient[] } = {}
     clock: () => new Date('2026-11-21T00:00:00.000Z'),
     portalUrl: 'https://proveedores.example.pe',
   });
-  return { notifications, sent, feeds };
+  return { notifications, sent, feeds, digestLogs, preferences };
 }
 
 describe('delivering a notification', () => {
@@ -81,20 +81,24 @@ describe('delivering a notification', () => {
   });
 
   it('repeats nothing when the same event arrives twice', async () => {
-    const { notifications, sent, feeds } = setup();
+    const { notifications, sent, feeds, digestLogs } = setup();
     await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null }));
     await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null }));
     expect(sent.map((email) => email.to)).toEqual(['ana@proveedor.pe']);
-    expect([...feeds.values()].map((feed) => feed.length)).toEqual([1, 1]);
+    expect([...feeds.values()].map((feed) => feed.length)).toEqual([1]);
+    expect(digestLogs.get(CLIENT)).toHaveLength(1);
   });
 
   it.each(['ZIP', 'EMAIL'] as const)(
-    'tells the supplier of a document received by %s in the feed only (the channel answers them), and the staff in their feeds (their digest tells them)',
+    'groups a document received by %s into its channel one notice: no feed item or e-mail of its own, the staff told in their digest',
     async (channel) => {
-      const { notifications, sent, feeds } = setup();
-      await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null, channel }));
+      const { notifications, sent, feeds, digestLogs } = setup();
+      for (const invoiceId of ['F001-1', 'F001-2', 'F001-3']) {
+        await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null, channel, invoiceId }));
+      }
       expect(sent).toEqual([]);
-      expect([...feeds.keys()].sort()).toEqual([`CLIENT#${CLIENT}`, `SUPPLIER#${SUPPLIER}`]);
+      expect([...feeds.keys()]).toEqual([]);
+      expect(digestLogs.get(CLIENT)!.map((item) => item.reference?.invoiceId)).toEqual(['F001-1', 'F001-2', 'F001-3']);
       // What the supplier must know next (SUNAT refused it) is e-mailed to it as for any document.
       await notifications.deliver(message({ event: 'SUNAT_INVALID', detail: 'No existe en SUNAT.', channel }));
       expect(sent.map((email) => email.to)).toEqual(['ana@proveedor.pe']);
@@ -102,7 +106,7 @@ describe('delivering a notification', () => {
   );
 
   it('e-mails the staff nothing of an invoice happy life, and its supplier three times: received, approved, paid', async () => {
-    const { notifications, sent, feeds } = setup();
+    const { notifications, sent, feeds, digestLogs } = setup();
     const life: NotificationMessage['event'][] = [
       'INVOICE_RECEIVED',
       'SUNAT_VALID',
@@ -119,9 +123,10 @@ describe('delivering a notification', () => {
       'Corporación Andina de Alimentos S.A.A. aprobó la factura F001-12.',
       'Corporación Andina de Alimentos S.A.A. pagó la factura F001-12.',
     ]);
-    // The feeds still show every event at once, each with its kind for the digest.
+    // The supplier's feed shows every event at once; the staff's routine ones wait for their digest.
     expect(feeds.get(`SUPPLIER#${SUPPLIER}`)!.map((item) => item.event)).toEqual(life);
-    expect(feeds.get(`CLIENT#${CLIENT}`)!.map((item) => item.event)).toEqual([
+    expect(feeds.has(`CLIENT#${CLIENT}`)).toBe(false);
+    expect(digestLogs.get(CLIENT)!.map((item) => item.event)).toEqual([
       'INVOICE_RECEIVED',
       'SUNAT_VALID',
       'INVOICE_PAID',
@@ -190,5 +195,65 @@ describe('reading notifications', () => {
     // A mark in the future is clamped to now.
     expect(await notifications.markAsRead(supplierCaller, '2030-01-01T00:00:00.000Z')).toEqual({ updated: 1 });
     expect((await notifications.list(supplierCaller)).items.every((n) => n.isRead)).toBe(true);
+  });
+});
+
+describe("a person's notification preferences", () => {
+  const staffCaller = { sub: 'm1', level: 'MANAGER', taxIds: [CLIENT] } as unknown as Caller;
+
+  it("start with every kind on, e-mail only for the kinds that are e-mailed, and the staff's routine ones as the digest", async () => {
+    const { notifications } = setup();
+    const supplier = (await notifications.preferences(supplierCaller)).items;
+    expect(supplier.find((item) => item.kind === 'INVOICE_REJECTED')).toEqual({
+      kind: 'INVOICE_REJECTED',
+      label: 'Comprobante rechazado',
+      feed: true,
+      email: true,
+    });
+    expect(supplier.find((item) => item.kind === 'SUNAT_VALID')).toMatchObject({ feed: true, email: null });
+    expect(supplier.map((item) => item.kind)).not.toContain('MIRO_FAILED');
+    const staff = (await notifications.preferences(staffCaller)).items.map((item) => item.kind);
+    expect(staff).toContain('DAILY_DIGEST');
+    expect(staff).toContain('MIRO_FAILED');
+    expect(staff).not.toContain('INVOICE_RECEIVED');
+  });
+
+  it('keep a kind the user turned off out of their feed and their e-mail, and only theirs', async () => {
+    const { notifications, sent } = setup({
+      staffAccounts: [{ userId: 'm2', email: 'otra@grupo.pe', canReceiveEmails: true }],
+    });
+    await notifications.savePreferences(staffCaller, {
+      items: [{ kind: 'MIRO_FAILED', feed: false, email: false }],
+    });
+    await notifications.deliver(message({ event: 'MIRO_FAILED', detail: 'SAP no responde.' }));
+    expect(sent.map((email) => email.to)).toEqual(['otra@grupo.pe']);
+    expect((await notifications.list(staffCaller)).items).toEqual([]);
+    const colleague = { sub: 'm2', level: 'MANAGER', taxIds: [CLIENT] } as unknown as Caller;
+    expect((await notifications.list(colleague)).items).toHaveLength(1);
+    // Left out of the next choice, the kind is on again.
+    await notifications.savePreferences(staffCaller, { items: [] });
+    expect((await notifications.list(staffCaller)).items).toHaveLength(1);
+  });
+
+  it.each([
+    [{ kind: 'INVOICE_RECEIVED', feed: true, email: true }, 'items[0].kind', 'no es de su perfil'],
+    [{ kind: 'MIRO_FAILED', feed: true, email: null }, 'items[0].email', 'true o false'],
+    [{ kind: 'EXPORT_READY', feed: true, email: false }, 'items[0].email', 'debe ser null'],
+  ] as const)('refuse a choice the caller cannot make (%o), in Spanish', async (item, parameter, reason) => {
+    const { notifications } = setup();
+    const refused = notifications.savePreferences(staffCaller, { items: [item] });
+    await expect(refused).rejects.toMatchObject({
+      statusCode: 400,
+      errors: [{ code: 'ERROR_INVALID_PARAMETER', parameters: { parameter } }],
+    });
+    await expect(refused).rejects.toThrow(reason);
+  });
+
+  it('refuse a kind chosen twice', async () => {
+    const { notifications } = setup();
+    const item = { kind: 'INVOICE_PAID', feed: false, email: false } as const;
+    await expect(notifications.savePreferences(supplierCaller, { items: [item, item] })).rejects.toThrow(
+      'El valor de «items[1].kind» no es válido: el aviso «Comprobante pagado» se repite.',
+    );
   });
 });

@@ -1,6 +1,14 @@
 import {
+  BadRequestError,
   audiencesOf,
+  byEmail,
   deliveryOf,
+  preferencesView,
+  storedPreferencesOf,
+  type NoticeKind,
+  type NotificationAudience,
+  type NotificationPreferences,
+  type NotificationPreferencesBody,
   invoicePageUrl,
   notificationSubject,
   notificationText,
@@ -20,6 +28,10 @@ export function audiencesOfCaller(caller: Caller): Audience[] {
   return [...caller.taxIds.map((taxId): Audience => ({ kind, taxId })), { kind: 'USER', taxId: caller.sub }];
 }
 
+/** Whose notices a caller chooses about: a supplier's users those of the supplier, everyone else the staff's. */
+export const preferenceAudienceOf = (caller: Caller): NotificationAudience =>
+  caller.level === 'SUPPLIER' ? 'supplier' : 'client';
+
 /** Text made safe for an e-mail's HTML part. */
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -29,8 +41,9 @@ export function makeNotificationFeed(deps: { repository: NotificationRepository;
   const { repository, clock } = deps;
 
   async function list(caller: Caller): Promise<{ items: Notification[] }> {
+    const preferences = await repository.preferences(caller.sub);
     const [items, readUpTo] = await Promise.all([
-      repository.recent(audiencesOfCaller(caller), RECENT_LIMIT),
+      repository.recent(audiencesOfCaller(caller), RECENT_LIMIT, preferences),
       repository.readUpTo(caller.sub),
     ]);
     return { items: items.map((item) => ({ ...item, isRead: readUpTo !== null && item.registeredAt <= readUpTo })) };
@@ -38,6 +51,20 @@ export function makeNotificationFeed(deps: { repository: NotificationRepository;
 
   return {
     list,
+
+    /** The caller's own notification preferences: every kind of its audience, on unless they turned it off. */
+    async preferences(caller: Caller): Promise<NotificationPreferences> {
+      return { items: preferencesView(preferenceAudienceOf(caller), await repository.preferences(caller.sub)) };
+    },
+
+    /** Replaces the caller's own preferences (a kind left out is on again); a kind not of its audience is refused. */
+    async savePreferences(caller: Caller, body: NotificationPreferencesBody): Promise<NotificationPreferences> {
+      const audience = preferenceAudienceOf(caller);
+      const stored = storedPreferencesOf(audience, body);
+      if ('reason' in stored) throw new BadRequestError('ERROR_INVALID_PARAMETER', { ...stored });
+      await repository.savePreferences(caller.sub, stored, clock());
+      return { items: preferencesView(audience, stored) };
+    },
 
     /** Marks as read everything up to now (or up to the moment given, never later than now). */
     async markAsRead(caller: Caller, upTo: string | undefined): Promise<{ updated: number }> {
@@ -79,7 +106,16 @@ export function makeNotifications(deps: {
    */
   function mailedNow(message: NotificationMessage, audience: Audience): boolean {
     if (deliveryOf(message.event, audience.kind === 'SUPPLIER' ? 'supplier' : 'client') !== 'IMMEDIATE') return false;
-    return !(message.event === 'INVOICE_RECEIVED' && message.channel !== undefined && audience.kind === 'SUPPLIER');
+    return !isGrouped(message, audience);
+  }
+
+  /**
+   * One notice per group of documents registered together (ADR 0050): a document received through a zip or an
+   * e-mail is told to its supplier by that channel's one summary (the batch's notice, the reply's feed item), not by
+   * a feed item of its own as well.
+   */
+  function isGrouped(message: NotificationMessage, audience: Audience): boolean {
+    return message.event === 'INVOICE_RECEIVED' && message.channel !== undefined && audience.kind === 'SUPPLIER';
   }
 
   return {
@@ -87,9 +123,10 @@ export function makeNotifications(deps: {
 
     /**
      * The notifications worker's job for one event: the feed items of its audiences (with the event's kind, which
-     * the staff's daily digest reads), then one e-mail per recipient whose reception is on, for the audiences the
-     * policy e-mails at once. Each step is idempotent, so a redelivery completes what a failed attempt left undone
-     * and repeats nothing.
+     * the feed filters by), except what the staff get in their daily digest (kept in the company's digest log, not
+     * written to their feed one by one) and a grouped document's receipt; then one e-mail per recipient whose
+     * reception is on and who did not turn the kind's e-mail off, for the audiences the policy e-mails at once. Each
+     * step is idempotent, so a redelivery completes what a failed attempt left undone and repeats nothing.
      */
     async deliver(message: NotificationMessage): Promise<{ emailed: string[] }> {
       const id = notificationId(message);
@@ -99,17 +136,33 @@ export function makeNotifications(deps: {
         ...(who.supplier ? [{ kind: 'SUPPLIER' as const, taxId: message.supplierId }] : []),
         ...(who.client ? [{ kind: 'CLIENT' as const, taxId: message.client }] : []),
       ];
-      await repository.record(audiences, {
+      const item = {
         id,
         registeredAt: message.occurredAt,
         message: text,
         reference: { issuerTaxId: message.supplierId, invoiceType: message.invoiceType, invoiceId: message.invoiceId },
         event: message.event,
         supplierName: message.supplierName,
-      });
+      };
+      const digested = (audience: Audience) =>
+        audience.kind === 'CLIENT' && deliveryOf(message.event, 'client') === 'DIGEST';
+      await Promise.all([
+        repository.record(
+          audiences.filter((audience) => !digested(audience) && !isGrouped(message, audience)),
+          item,
+        ),
+        ...audiences.filter(digested).map((audience) => repository.recordForDigest(audience.taxId, item)),
+      ]);
 
       const mailed = audiences.filter((audience) => mailedNow(message, audience));
-      const recipients = (await Promise.all(mailed.map((audience) => recipientsOf(message, audience)))).flat();
+      const everyone = (await Promise.all(mailed.map((audience) => recipientsOf(message, audience)))).flat();
+      const reachable = everyone.filter((recipient) => recipient.canReceiveEmails);
+      const chosen =
+        reachable.length > 0 ? await repository.preferencesOf(reachable.map((each) => each.userId)) : new Map();
+      const recipients = reachable.filter((recipient) => {
+        const preferences = chosen.get(recipient.userId);
+        return !preferences || byEmail(preferences, message.event);
+      });
       const emailed: string[] = [];
       // Every event is about one invoice: the e-mail opens it in the portal, not the portal's first screen.
       const url = deps.portalUrl
@@ -154,14 +207,17 @@ export interface PersonalNotice {
   readonly subject: string;
   /** The portal's page the e-mail links to ('/invoices?zip=…'); null for none. */
   readonly path: string | null;
+  /** What the user chooses about (their preferences): whether it shows in their feed and is e-mailed. */
+  readonly kind: NoticeKind;
 }
 
 /**
  * What concerns its user alone (a zip they uploaded has been processed): a feed item in their own feed ('USER'), and
- * an e-mail when their account under `taxId` (the company they acted for) receives e-mails, as an invoice's notice.
+ * an e-mail when their account under `taxId` (the company they acted for) receives e-mails and they did not turn
+ * the kind's e-mail off, as an invoice's notice.
  */
 export function makePersonalNotices(deps: {
-  repository: Pick<NotificationRepository, 'record' | 'recipients' | 'claimEmail' | 'releaseEmail'>;
+  repository: Pick<NotificationRepository, 'record' | 'recipients' | 'claimEmail' | 'releaseEmail' | 'preferences'>;
   mailer: Mailer;
   clock: () => Date;
   portalUrl: string | null;
@@ -174,9 +230,11 @@ export function makePersonalNotices(deps: {
         registeredAt: notice.registeredAt,
         message: notice.text,
         reference: null,
+        kind: notice.kind,
       });
       const account = (await repository.recipients(user.taxId)).find((recipient) => recipient.userId === user.userId);
       if (!account?.canReceiveEmails) return { emailed: false };
+      if (!byEmail(await repository.preferences(user.userId), notice.kind)) return { emailed: false };
       if (!(await repository.claimEmail(notice.id, user.userId, deps.clock()))) return { emailed: false };
       const url = deps.portalUrl && notice.path ? `${deps.portalUrl.replace(/\/+$/, '')}${notice.path}` : null;
       try {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PREFERENCES, type StoredPreferences } from '@portal/shared';
 import type { Email } from '../adapters/email.js';
 import type { Audience, FeedItem, Recipient } from '../repositories/notifications.js';
 import { makePersonalNotices, type PersonalNotice } from './notifications.js';
@@ -9,9 +10,10 @@ const NOTICE: PersonalNotice = {
   text: 'Se procesó su ZIP «marzo.zip»: 2 comprobantes aceptados, 0 ya existían y 0 rechazados.',
   subject: 'Portal de Proveedores · Carga de ZIP marzo.zip',
   path: '/invoices?zip=1',
+  kind: 'ZIP_PROCESSED',
 };
 
-function setUp(recipients: Recipient[]) {
+function setUp(recipients: Recipient[], chosen: StoredPreferences = DEFAULT_PREFERENCES) {
   const feed: { audiences: readonly Audience[]; item: FeedItem }[] = [];
   const claims = new Set<string>();
   const sent: Email[] = [];
@@ -21,6 +23,7 @@ function setUp(recipients: Recipient[]) {
         if (!feed.some((each) => each.item.id === item.id)) feed.push({ audiences, item });
       },
       recipients: async () => recipients,
+      preferences: async () => chosen,
       claimEmail: async (id, userId) => {
         if (claims.has(`${id}#${userId}`)) return false;
         claims.add(`${id}#${userId}`);
@@ -67,6 +70,23 @@ describe("a person's own notice", () => {
       emailed: false,
     });
     expect(feed).toHaveLength(1);
+    expect(sent).toEqual([]);
+  });
+
+  it('is not mailed when they turned that kind of notice off by e-mail, and stays in their feed', async () => {
+    const { notices, feed, sent } = setUp([{ userId: 'ana', email: 'ana@proveedor.pe', canReceiveEmails: true }], {
+      feedOff: [],
+      emailOff: ['ZIP_PROCESSED'],
+    });
+    await expect(notices.deliver({ userId: 'ana', taxId: '20512345678' }, NOTICE)).resolves.toEqual({
+      emailed: false,
+    });
+    expect(feed).toEqual([
+      {
+        audiences: [{ kind: 'USER', taxId: 'ana' }],
+        item: expect.objectContaining({ kind: 'ZIP_PROCESSED' }),
+      },
+    ]);
     expect(sent).toEqual([]);
   });
 });

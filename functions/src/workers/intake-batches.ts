@@ -45,7 +45,14 @@ const runner = makeIntakeBatchRunner({
   notify: async ({ batch, id, text, subject }) => {
     await notices.deliver(
       { userId: batch.userId, taxId: batch.company },
-      { id, registeredAt: batch.finishedAt ?? clock().toISOString(), text, subject, path: `/invoices?zip=${batch.id}` },
+      {
+        id,
+        registeredAt: batch.finishedAt ?? clock().toISOString(),
+        text,
+        subject,
+        path: `/invoices?zip=${batch.id}`,
+        kind: 'ZIP_PROCESSED',
+      },
     );
   },
   clock,

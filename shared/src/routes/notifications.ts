@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MarkAsReadBody, Notification } from '../schemas/notifications.js';
+import { NotificationPreferences, NotificationPreferencesBody } from '../schemas/notification-preferences.js';
 import { READS_TABLE } from '../access.js';
 import { route, ALL_SIGNED_IN, type RouteDef } from './route.js';
 
@@ -28,5 +29,29 @@ export const notificationRoutes = {
     response: z.object({ updated: z.int() }),
     uses: { table: 'write' },
     handler: 'notifications/mark-notifications-as-read',
+  }),
+  getNotificationPreferences: route({
+    id: 'getNotificationPreferences',
+    method: 'GET',
+    path: '/notifications/preferences',
+    summary: 'Qué avisos recibe el usuario en sus notificaciones y por correo',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    request: {},
+    response: NotificationPreferences,
+    uses: READS_TABLE,
+    handler: 'notifications/get-notification-preferences',
+  }),
+  putNotificationPreferences: route({
+    id: 'putNotificationPreferences',
+    method: 'PUT',
+    path: '/notifications/preferences',
+    summary: 'Elige qué avisos recibe el usuario en sus notificaciones y por correo (los omitidos, activados)',
+    auth: 'jwt',
+    roles: ALL_SIGNED_IN,
+    request: { body: NotificationPreferencesBody },
+    response: NotificationPreferences,
+    uses: { table: 'write' },
+    handler: 'notifications/put-notification-preferences',
   }),
 } as const satisfies Record<string, RouteDef>;

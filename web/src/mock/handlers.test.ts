@@ -202,6 +202,8 @@ const SAMPLE_CALLS: Record<RouteId, () => Call> = {
   searchSuppliers: () => ({ query: { query: 'Lima' } }),
   listNotifications: () => ({}),
   markNotificationsAsRead: () => ({ body: {} }),
+  getNotificationPreferences: () => ({}),
+  putNotificationPreferences: () => ({ body: { items: [{ kind: 'SUNAT_VALID', feed: false, email: null }] } }),
   listExternalUsers: () => ({ query: { query: 'facturacion' } }),
   createExternalUser: () => ({
     body: {

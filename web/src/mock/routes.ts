@@ -11,6 +11,10 @@ import {
   EMPTY_DASHBOARD,
   dashboardDelta,
   BadRequestError,
+  DEFAULT_PREFERENCES,
+  preferencesView,
+  storedPreferencesOf,
+  type StoredPreferences,
   ConflictError,
   ForbiddenError,
   NotFoundError,
@@ -394,6 +398,16 @@ function acquirerAnswer(
   };
 }
 
+/** Each world's notification preferences by persona (ADR 0050), as the API keeps them per user. */
+const mockPreferences = new WeakMap<MockWorld, Map<string, StoredPreferences>>();
+function preferencesOfPersona(context: MockContext<RouteDef>) {
+  const persona = signedIn(context.persona);
+  const audience = persona.user.level === 'SUPPLIER' ? ('supplier' as const) : ('client' as const);
+  const byPersona = mockPreferences.get(context.world) ?? new Map<string, StoredPreferences>();
+  mockPreferences.set(context.world, byPersona);
+  return { audience, byPersona, id: persona.id };
+}
+
 /** The feed of the people concerned: notifications about the invoices the caller sees. */
 function notificationsOf(context: MockContext<RouteDef>) {
   const visible = new Set(visibleInvoices(context).map((invoice) => `${invoice.supplierId}/${invoice.id}`));
@@ -665,6 +679,18 @@ export const MOCK_ROUTES: MockRoutes = {
     );
     unread.forEach((notification) => (notification.isRead = true));
     return { updated: unread.length };
+  },
+
+  getNotificationPreferences: (context) => {
+    const { audience, byPersona, id } = preferencesOfPersona(context);
+    return { items: preferencesView(audience, byPersona.get(id) ?? DEFAULT_PREFERENCES) };
+  },
+  putNotificationPreferences: (context) => {
+    const { audience, byPersona, id } = preferencesOfPersona(context);
+    const stored = storedPreferencesOf(audience, context.body);
+    if ('reason' in stored) throw new BadRequestError('ERROR_INVALID_PARAMETER', { ...stored });
+    byPersona.set(id, stored);
+    return { items: preferencesView(audience, stored) };
   },
 
   createExport: (context) => {
