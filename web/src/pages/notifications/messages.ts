@@ -22,4 +22,18 @@ export const notificationMessages = {
   unread: 'Sin leer',
   openInvoice: (invoice: string) => `Ver comprobante ${invoice}`,
   noInvoice: '—',
+  openPreferences: 'Preferencias de avisos',
+  preferences: {
+    title: 'Preferencias de avisos',
+    description:
+      'Elige qué avisos ves en tus notificaciones y cuáles te llegan por correo. Los avisos que requieren tu atención vienen activados.',
+    listLabel: 'Avisos',
+    feed: 'En notificaciones',
+    email: 'Por correo',
+    noEmail: 'No se envía por correo',
+    save: 'Guardar',
+    cancel: 'Cancelar',
+    saved: 'Tus preferencias de avisos fueron guardadas.',
+    loadError: 'No se pudieron cargar tus preferencias de avisos. Inténtalo nuevamente.',
+  },
 } as const;

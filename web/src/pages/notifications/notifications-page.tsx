@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
@@ -11,6 +12,8 @@ import { useFeedback } from '../../feedback/feedback';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { notificationMessages as text } from './messages';
 import { notificationHref, useNotifications } from './use-notifications';
+import { NotificationPreferencesModal } from './notification-preferences';
+import './notification-preferences.css';
 
 function columns(follow: (href: string) => void): TableProps.ColumnDefinition<Notification>[] {
   return [
@@ -67,59 +70,70 @@ export default function NotificationsPage() {
   const feedback = useFeedback();
   const notifications = useNotifications();
   const { items, unread, error, isLoading } = notifications;
+  const [choosing, setChoosing] = useState(false);
 
   const markAll = async () => {
     if (await notifications.markAllAsRead()) feedback.success(text.markedAsRead);
   };
 
   return (
-    <Table
-      variant="full-page"
-      stickyHeader
-      wrapLines
-      ariaLabels={{ tableLabel: text.tableLabel }}
-      header={
-        <Header
-          variant="awsui-h1-sticky"
-          description={text.description}
-          counter={isLoading || error ? undefined : text.unreadCounter(unread, items.length)}
-          actions={
-            <SpaceBetween direction="horizontal" size="xs">
-              <Button
-                iconName="refresh"
-                ariaLabel={text.refresh}
-                loading={notifications.isRefreshing}
-                onClick={() => void notifications.refresh()}
-              />
-              <Button
-                variant="primary"
-                iconName="check"
-                disabled={unread === 0}
-                loading={notifications.marking}
-                onClick={() => void markAll()}
-              >
-                {text.markAllAsRead}
-              </Button>
-            </SpaceBetween>
-          }
-        >
-          {text.title}
-        </Header>
-      }
-      columnDefinitions={columns((href) => navigate(href))}
-      items={error ? [] : items}
-      trackBy="id"
-      loading={isLoading}
-      loadingText={text.loading}
-      empty={
-        <TableEmptyState
-          testId="notifications"
-          error={error}
-          errorText={text.loadError}
-          onRetry={notifications.refresh}
-          message={text.empty}
-        />
-      }
-    />
+    <>
+      <NotificationPreferencesModal
+        visible={choosing}
+        onDismiss={() => setChoosing(false)}
+        onSaved={() => void notifications.refresh()}
+      />
+      <Table
+        variant="full-page"
+        stickyHeader
+        wrapLines
+        ariaLabels={{ tableLabel: text.tableLabel }}
+        header={
+          <Header
+            variant="awsui-h1-sticky"
+            description={text.description}
+            counter={isLoading || error ? undefined : text.unreadCounter(unread, items.length)}
+            actions={
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button
+                  iconName="refresh"
+                  ariaLabel={text.refresh}
+                  loading={notifications.isRefreshing}
+                  onClick={() => void notifications.refresh()}
+                />
+                <Button iconName="settings" onClick={() => setChoosing(true)}>
+                  {text.openPreferences}
+                </Button>
+                <Button
+                  variant="primary"
+                  iconName="check"
+                  disabled={unread === 0}
+                  loading={notifications.marking}
+                  onClick={() => void markAll()}
+                >
+                  {text.markAllAsRead}
+                </Button>
+              </SpaceBetween>
+            }
+          >
+            {text.title}
+          </Header>
+        }
+        columnDefinitions={columns((href) => navigate(href))}
+        items={error ? [] : items}
+        trackBy="id"
+        loading={isLoading}
+        loadingText={text.loading}
+        empty={
+          <TableEmptyState
+            testId="notifications"
+            error={error}
+            errorText={text.loadError}
+            onRetry={notifications.refresh}
+            message={text.empty}
+          />
+        }
+      />
+    </>
   );
 }
