@@ -203,7 +203,10 @@ const SAMPLE_CALLS: Record<RouteId, () => Call> = {
   listNotifications: () => ({}),
   markNotificationsAsRead: () => ({ body: {} }),
   getNotificationPreferences: () => ({}),
-  putNotificationPreferences: () => ({ body: { items: [{ kind: 'SUNAT_VALID', feed: false, email: null }] } }),
+  putNotificationPreferences: () => ({
+    as: 'proveedor',
+    body: { items: [{ kind: 'SUNAT_VALID', feed: false, email: null }] },
+  }),
   listExternalUsers: () => ({ query: { query: 'facturacion' } }),
   createExternalUser: () => ({
     body: {
