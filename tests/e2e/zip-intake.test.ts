@@ -39,6 +39,10 @@ describe('Cargar ZIP', () => {
       await signIn(page, supplier.username, supplier.password);
       await page.waitForURL((url) => url.pathname === '/');
       await settledInvoices(page);
+      const counted = async () => Number(/\((\d+)\)/.exec(await heading.innerText())?.[1] ?? NaN);
+      const heading = page.getByRole('heading', { name: 'Mis comprobantes', level: 1 });
+      await expect.poll(counted).toBeGreaterThan(0);
+      const before = await counted();
 
       await page.getByLabel('Cargar un ZIP con los XML y PDF de varios comprobantes').setInputFiles({
         name: 'abril.zip',
@@ -52,6 +56,10 @@ describe('Cargar ZIP', () => {
         .poll(() => modal.getByRole('link', { name: 'Ver comprobante' }).count(), { timeout: 60_000 })
         .toBe(2);
       await modal.getByText(`Falta el XML de «${ruc}-01-F001-00000001»`, { exact: false }).waitFor();
+      // Behind the modal, the list and its count took the two in by themselves: nobody pressed 'Actualizar'.
+      await expect.poll(counted).toBe(before + 2);
+      for (const invoice of [first, second])
+        await page.getByTestId('invoice-number').getByText(invoice.invoiceId, { exact: true }).waitFor();
 
       await modal.getByRole('link', { name: 'Ver comprobante' }).first().click();
       await page.waitForURL((url) => url.pathname.startsWith(`/invoices/${ruc}/FACTURA/`));

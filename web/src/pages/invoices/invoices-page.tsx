@@ -13,6 +13,7 @@ import { useClients } from '../../hooks/use-clients';
 import { INVOICES_PATH, invoiceDetailHref, invoiceKeyOf } from '../../layout/header/invoice-links';
 import { useSidePanel } from '../../layout/side-panel';
 import { useNarrowScreen } from '../dashboard/use-narrow-screen';
+import { useNotifications } from '../notifications/use-notifications';
 import { chooseCompany, resolveActiveCompany, useChosenCompany } from '../../session/active-company';
 import { useCurrentUser } from '../../session/use-current-user';
 import { TableEmptyState } from '../../components/table-empty-state';
@@ -70,6 +71,23 @@ interface OpenedFromList {
 }
 
 const openedFromList = (state: unknown) => (state as Partial<OpenedFromList> | null)?.fromList === true;
+
+/**
+ * Invoices that arrive or change without this screen's doing (an e-mail's documents, a zip whose modal was closed,
+ * a colleague's approval) leave a notice in the person's feed, which the header reads every minute: a new one
+ * refreshes the list and its count, so nobody has to press 'Actualizar' to see them.
+ */
+function useRefreshOnNewNotice(refresh: () => Promise<unknown>) {
+  const { items, isLoading } = useNotifications();
+  const newest = items[0]?.registeredAt ?? null;
+  const seen = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (isLoading) return;
+    // The first answer is what the list already shows.
+    if (seen.current !== undefined && newest !== seen.current) void refresh();
+    seen.current = newest;
+  }, [isLoading, newest, refresh]);
+}
 
 /** Opens 'Más filtros' by itself when the URL brings one of its filters (a link from the header). */
 function useExpanded(moreActive: boolean) {
@@ -195,7 +213,11 @@ export default function InvoicesPage() {
   const upload = useXmlUpload((invoice) => handlers.current.received(invoice));
   // A batch opened from its e-mail's link (/invoices?zip=<id>) is read once, when the screen opens.
   const [zipLinked] = useState(() => new URLSearchParams(location.search).get('zip'));
-  const zip = useZipUpload(canSubmit ? zipLinked : null);
+  const zip = useZipUpload(
+    canSubmit ? zipLinked : null,
+    useCallback(() => void handlers.current.refreshAll(), []),
+  );
+  useRefreshOnNewNotice(refreshAll);
 
   // The columns do not change when an invoice opens (openDetail does): a new set would make the table lay out
   // and measure every column again in the frame that opens the sidebar.

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
@@ -127,7 +127,11 @@ type View = { kind: 'closed' } | { kind: 'sending'; fileName: string; percent: n
  * result — a link to the invoice, 'ya existe', or the reason in Spanish. 'Cargas de ZIP' lists the recent batches
  * (kept 30 days), each opened the same way; `initialBatch` opens one from a link (the e-mail's).
  */
-export function useZipUpload(initialBatch: string | null) {
+/**
+ * 'Cargar ZIP' and its modal. `onEnded` is called once a batch the modal follows ends, so that the screen refreshes
+ * the list and its count without being asked.
+ */
+export function useZipUpload(initialBatch: string | null, onEnded?: () => void) {
   const [view, setView] = useState<View>(initialBatch ? { kind: 'batch', id: initialBatch } : { kind: 'closed' });
   const [history, setHistory] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -183,7 +187,7 @@ export function useZipUpload(initialBatch: string | null) {
         {view.kind === 'sending' ? (
           <ProgressBar label={text.sending(view.fileName)} value={view.percent} status="in-progress" />
         ) : view.kind === 'batch' ? (
-          <BatchView batchId={view.id} onLeave={close} />
+          <BatchView batchId={view.id} onLeave={close} onEnded={onEnded} />
         ) : (
           <RecentBatches onOpen={(id) => setView({ kind: 'batch', id })} />
         )}
@@ -209,13 +213,21 @@ export function useZipUpload(initialBatch: string | null) {
   };
 }
 
-function BatchView({ batchId, onLeave }: { batchId: string; onLeave: () => void }) {
+function BatchView({ batchId, onLeave, onEnded }: { batchId: string; onLeave: () => void; onEnded?: () => void }) {
   const navigate = useNavigate();
   const batch = useApi(
     routes.getIntakeBatch,
     { path: { batchId }, query: { limit: RESULTS_LIMIT } },
     { refreshInterval: (latest) => (ended(latest?.status) ? 0 : POLL_MS), revalidateOnFocus: false },
   );
+  // Its documents are in the list once it ends: the list and its count are read again, once per batch.
+  const isEnded = ended(batch.data?.status);
+  const told = useRef<string | null>(null);
+  useEffect(() => {
+    if (!isEnded || told.current === batchId) return;
+    told.current = batchId;
+    onEnded?.();
+  }, [isEnded, batchId, onEnded]);
   if (batch.error) return <Alert type="error">{errorMessage(batch.error)}</Alert>;
   const current = batch.data;
   if (!current) return <ProgressBar label={text.opening} status="in-progress" />;
