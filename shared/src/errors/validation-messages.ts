@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { counted, plural } from '../format.js';
+import { plural } from '../format.js';
 
 /**
  * The Spanish reason of a request value that breaks its schema, as ERROR_INVALID_PARAMETER shows it after
@@ -29,7 +29,9 @@ const FORMAT_NAMES: Readonly<Record<string, string>> = {
 };
 
 const quoted = (values: readonly unknown[]) => values.map((value) => `«${String(value)}»`).join(', ');
-const count = (amount: number | bigint, one: string, other: string) => counted(Number(amount), { one, other });
+/** A limit as the schema states it, ungrouped ('1500 caracteres'), as the error catalogue writes its limits. */
+const count = (amount: number | bigint, one: string, other: string) =>
+  `${amount.toString()} ${plural(Number(amount), { one, other })}`;
 
 function sizeUnit(origin: string, amount: number | bigint): string | null {
   if (origin === 'string') return count(amount, 'carácter', 'caracteres');
