@@ -120,7 +120,8 @@ describe('messages on an invoice', () => {
       // The header says how many conversations wait on the supplier.
       await page.getByRole('link', { name: TEXT.header(supplierWaiting) }).waitFor();
 
-      // "Solo observadas" keeps the observed invoice in the list.
+      // "Solo observadas" (behind "Más filtros") keeps the observed invoice in the list.
+      await page.getByRole('button', { name: 'Más filtros' }).click();
       await page.getByTestId('observed-filter').getByText(TEXT.observedOnly).click();
       await page.waitForURL((url) => url.searchParams.get('observed') === 'true');
       await settledInvoices(page);

@@ -4,7 +4,7 @@ import { formatDate, netToPayLine, type InvoiceSummary } from '@portal/shared';
 import { buildWorld } from '../support/tenant.js';
 import { seriousA11yViolations } from '../support/a11y.js';
 import { HEADER_TEXT, invoicesOf, signedIn, visit } from '../support/header.js';
-import { invoiceRow } from '../support/invoices.js';
+import { INVOICES_TEXT, invoiceRow } from '../support/invoices.js';
 import { inBrowser } from '../support/web.js';
 
 /**
@@ -78,6 +78,8 @@ describe('when a supplier is paid', () => {
 
     await inBrowser('payment-dates-filter', async (page) => {
       await signedIn(page, 'SUPPLIER');
+      // 'Vence entre' is behind 'Más filtros'.
+      await page.getByRole('button', { name: INVOICES_TEXT.moreFilters }).click();
       const filter = page.getByTestId('due-filter');
 
       // Act
