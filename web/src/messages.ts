@@ -127,7 +127,7 @@ export const messages = {
   },
   nav: {
     invoices: 'Mis comprobantes',
-    dashboard: 'Dashboard',
+    dashboard: 'Panel del gestor',
     serviceSheets: 'Conformidades - HES',
     materialDocs: 'Conformidades - MIGO',
     clients: 'Sociedades',

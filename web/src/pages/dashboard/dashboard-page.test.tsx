@@ -8,5 +8,7 @@ describe('the manager’s dashboard', () => {
     const title = await screen.findByRole('heading', { level: 1, name: 'Panel del gestor' }, { timeout: 20_000 });
     expect(title).toBeTruthy();
     expect(screen.queryByRole('heading', { level: 1, name: 'Dashboard' })).toBeNull();
+    // The menu names the screen as its title does.
+    expect(screen.getAllByRole('link', { name: 'Panel del gestor' }).length).toBeGreaterThan(0);
   });
 });
