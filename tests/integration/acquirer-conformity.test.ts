@@ -73,6 +73,14 @@ async function feedAbout(audience: 'SUPPLIER' | 'CLIENT', taxId: string, invoice
     .map((item) => String(item.message));
 }
 
+/** The messages about the invoice in the company's digest log (ADR 0050): the staff's routine events. */
+async function digestLogAbout(client: string, invoice: Invoice): Promise<string[]> {
+  const items = await table().partition(`DIGEST#CLIENT#${client}`);
+  return items
+    .filter((item) => (item.reference as { invoiceId?: string } | undefined)?.invoiceId === invoice.id)
+    .map((item) => String(item.message));
+}
+
 /** Waits until `check` holds: the notifications worker runs behind the queue. */
 async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
   const deadline = Date.now() + 20_000;
@@ -437,15 +445,23 @@ describe('the scheduled job, as the stage’s clock moves', () => {
       (texts) => texts.includes(presumed),
       'the supplier told of the presumed conformity',
     );
-    expect((await feedAbout('CLIENT', company.taxId, invoice)).filter((text) => text === presumed)).toHaveLength(1);
+    // The staff's presumed conformity waits for their daily digest (ADR 0050): in the company's digest log once, not
+    // in its feed.
+    const logged = await eventually(
+      () => digestLogAbout(company.taxId, invoice),
+      (texts) => texts.includes(presumed),
+      "the company's digest log",
+    );
+    expect(logged.filter((text) => text === presumed)).toHaveLength(1);
+    expect((await feedAbout('CLIENT', company.taxId, invoice)).filter((text) => text === presumed)).toEqual([]);
     expect((await feedAbout('SUPPLIER', SUPPLIER.taxId, invoice)).filter((text) => text === presumed)).toHaveLength(1);
     const told = await eventually(
       () => mailsAbout(presumed),
       (mails) => mails.some((mail) => mail.to[0] === supplierEmail),
       'the presumed conformity e-mail',
     );
-    // The supplier's accounts with reception on, once each; the staff read it in their feed at once and in the next
-    // morning's digest (ADR 0039), not in an e-mail now.
+    // The supplier's accounts with reception on, once each; the staff read it in the next morning's digest
+    // (ADR 0050), not in an e-mail now.
     expect(told.filter((mail) => mail.to[0] === supplierEmail)).toHaveLength(1);
     for (const email of [otherStaffEmail, responsibleEmail]) {
       expect(told.filter((mail) => mail.to[0] === email)).toHaveLength(0);
