@@ -251,6 +251,13 @@ const PROBES: Record<string, Probe> = {
       query: { index: 0 },
     }),
   markNotificationsAsRead: (token) => call(routes.markNotificationsAsRead, { token, body: {} }),
+  getNotificationPreferences: (token) => call(routes.getNotificationPreferences, { token }),
+  // Every kind left on (the defaults), so the supplier's feed and mail stay as the other files expect them.
+  putNotificationPreferences: (token) =>
+    call(routes.putNotificationPreferences, {
+      token,
+      body: { items: [{ kind: 'SUNAT_VALID', feed: true, email: null }] },
+    }),
   createExport: async (token) => {
     const answer = await call(routes.createExport, {
       token,
