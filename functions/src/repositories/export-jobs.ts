@@ -2,12 +2,12 @@ import {
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
-  UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { ExportFormat, ExportList, ExportStatus, TABLE, keys } from '@portal/shared';
 import * as z from 'zod/mini';
 import { CallerSnapshot } from './caller-snapshot.js';
+import { makeConditionalUpdate } from './conditional-update.js';
 import { makeDueRecords, type RecordKey } from './due-records.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 
@@ -52,32 +52,14 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
   const key = (userId: string, id: string) => keys.exportJob(userId, id);
   const leases = makeDueRecords<Record<string, unknown> & RecordKey>(db, table, keys.jobLeases);
 
-  async function update(
+  // 'status' and 'rows' are reserved words.
+  const updateItem = makeConditionalUpdate(db, table, NAMES);
+  const update = (
     job: Pick<StoredExportJob, 'userId' | 'id'>,
     expression: string,
     values: Record<string, unknown>,
     condition?: string,
-  ): Promise<boolean> {
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: key(job.userId, job.id),
-          UpdateExpression: expression,
-          // Only the names the expressions use (DynamoDB refuses unused ones); 'status' and 'rows' are reserved words.
-          ExpressionAttributeNames: Object.fromEntries(
-            Object.entries(NAMES).filter(([name]) => `${expression} ${condition ?? ''}`.includes(name)),
-          ),
-          ExpressionAttributeValues: values,
-          ConditionExpression: condition ? `attribute_exists(pk) AND ${condition}` : 'attribute_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
-  }
+  ) => updateItem(key(job.userId, job.id), expression, values, condition);
 
   return {
     /** The job and its queue message, in one transaction (the outbox: the message is never lost). */

@@ -15,9 +15,9 @@ import {
   type MailRecord,
   type MailStart,
 } from '../mail/mail-job.js';
+import { isConditionFailure, makeConditionalUpdate } from './conditional-update.js';
 import { makeDueRecords, type RecordKey } from './due-records.js';
 
-const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 // 'state' and 'message' are DynamoDB reserved words (and 'outcome' may become one): every attribute goes by a name.
@@ -55,32 +55,9 @@ export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: str
   const leases = makeDueRecords<RecordKey>(db, table, keys.jobLeases);
   const leaseSk = (messageId: string, until: string) => `${until}#${keys.inboundMessage(messageId).pk}`;
 
-  async function update(
-    messageId: string,
-    expression: string,
-    values: Record<string, unknown>,
-    condition: string,
-  ): Promise<boolean> {
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: keys.inboundMessage(messageId),
-          UpdateExpression: expression,
-          ConditionExpression: `attribute_exists(pk) AND ${condition}`,
-          // Only the names the expressions use: DynamoDB refuses unused ones.
-          ExpressionAttributeNames: Object.fromEntries(
-            Object.entries(NAMES).filter(([name]) => `${expression} ${condition}`.includes(name)),
-          ),
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  }
+  const updateItem = makeConditionalUpdate(db, table, NAMES);
+  const update = (messageId: string, expression: string, values: Record<string, unknown>, condition: string) =>
+    updateItem(keys.inboundMessage(messageId), expression, values, condition);
 
   const store = {
     async get(messageId: string): Promise<MailRecord | null> {

@@ -12,6 +12,7 @@ import { BadRequestError, IntakeBatchStatus, IntakeDocumentResult, TABLE, keys }
 import * as z from 'zod/mini';
 import { CallerSnapshot } from './caller-snapshot.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { isConditionFailure, makeConditionalUpdate } from './conditional-update.js';
 import { makeDueRecords, type RecordKey } from './due-records.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 import type { Page, PageRequest } from './page.js';
@@ -68,8 +69,6 @@ const NAMES = {
   '#refused': 'refused',
 };
 
-const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
-
 const parseBatch = (item: Record<string, unknown> | undefined) => (item ? StoredIntakeBatch.parse(item) : null);
 
 /** The folded base name a result is keyed by (the zip reader groups the files so). */
@@ -78,32 +77,10 @@ export const resultKeyOf = (base: string) => base.toLowerCase();
 export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: string) {
   const expiresAtOf = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + INTAKE_BATCH_DAYS * 86_400;
 
-  async function update(
-    batchId: string,
-    expression: string,
-    values: Record<string, unknown>,
-    condition: string,
-  ): Promise<boolean> {
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: keys.intakeBatch(batchId),
-          UpdateExpression: expression,
-          ConditionExpression: `attribute_exists(pk) AND ${condition}`,
-          // Only the names the expressions use (DynamoDB refuses unused ones); 'status' is a reserved word.
-          ExpressionAttributeNames: Object.fromEntries(
-            Object.entries(NAMES).filter(([name]) => `${expression} ${condition}`.includes(name)),
-          ),
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  }
+  // 'status' is a reserved word.
+  const updateItem = makeConditionalUpdate(db, table, NAMES);
+  const update = (batchId: string, expression: string, values: Record<string, unknown>, condition: string) =>
+    updateItem(keys.intakeBatch(batchId), expression, values, condition);
 
   const unfinished = { ':queued': 'QUEUED', ':processing': 'PROCESSING' };
   const leases = makeDueRecords<RecordKey>(db, table, keys.jobLeases);

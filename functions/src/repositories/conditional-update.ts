@@ -1,0 +1,40 @@
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+export const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
+
+/**
+ * An UpdateItem of an item that must exist, under an optional further condition: false when the condition did not
+ * hold (nothing written). `names` maps the placeholders of reserved words to their attributes; only those the
+ * expressions use are sent, as DynamoDB refuses unused ones.
+ */
+export function makeConditionalUpdate(
+  db: DynamoDBDocumentClient,
+  table: string,
+  names: Readonly<Record<string, string>>,
+) {
+  return async function update(
+    key: Record<string, unknown>,
+    expression: string,
+    values: Record<string, unknown>,
+    condition?: string,
+  ): Promise<boolean> {
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: key,
+          UpdateExpression: expression,
+          ConditionExpression: condition ? `attribute_exists(pk) AND ${condition}` : 'attribute_exists(pk)',
+          ExpressionAttributeNames: Object.fromEntries(
+            Object.entries(names).filter(([name]) => `${expression} ${condition ?? ''}`.includes(name)),
+          ),
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  };
+}
