@@ -1,9 +1,4 @@
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ExportFormat, ExportList, ExportStatus, TABLE, keys } from '@portal/shared';
 import * as z from 'zod/mini';
 import { CallerSnapshot } from './caller-snapshot.js';
