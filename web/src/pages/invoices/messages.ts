@@ -1,18 +1,23 @@
-import { ERROR_MESSAGES, ISSUE_DATE_FLOOR, MAX_AMOUNT_TEXT, TEXT_LIMITS, peruvianDate } from '@portal/shared';
+import {
+  ERROR_MESSAGES,
+  ISSUE_DATE_FLOOR,
+  MAX_AMOUNT_TEXT,
+  TEXT_LIMITS,
+  counted,
+  formatCount,
+  peruvianDate,
+} from '@portal/shared';
 
 /**
  * Every text of the invoices screen ('Mis comprobantes'): the table, its filters, the file actions, the
  * XML upload and the 'Nuevo comprobante' sidebar. Shared labels (statuses, types) come from
  * @portal/shared; error messages from the catalogue.
  */
-/** Whole numbers in the Peruvian form (1,234). */
-const COUNT = new Intl.NumberFormat('es-PE', { maximumFractionDigits: 0 });
-
 export const invoicesMessages = {
   title: 'Mis comprobantes',
   /** How many invoices the filter matches, beside the title: "(1,234)", or "(más de 1,000)" when only a bound is known. */
   counter: ({ count, exact }: { count: number; exact: boolean }) =>
-    exact ? `(${COUNT.format(count)})` : `(más de ${COUNT.format(count)})`,
+    exact ? `(${formatCount(count)})` : `(más de ${formatCount(count)})`,
   description:
     'Comprobantes electrónicos registrados en el portal, del más reciente al más antiguo. Ordenar por una columna reordena la página mostrada.',
   loading: 'Cargando comprobantes...',
@@ -87,7 +92,7 @@ export const invoicesMessages = {
     officesLoading: 'Cargando oficinas...',
     officesError: 'No se pudieron cargar las oficinas.',
     officesEmpty: 'La sociedad no tiene oficinas registradas.',
-    selected: (count: number) => (count === 1 ? '1 seleccionado' : `${count} seleccionados`),
+    selected: (count: number) => counted(count, { one: 'seleccionado', other: 'seleccionados' }),
     more: 'Más filtros',
     less: 'Menos filtros',
     /** On a phone the filters wait behind this button, so that the first screen shows invoices. */

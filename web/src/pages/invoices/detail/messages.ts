@@ -1,5 +1,7 @@
-import { formatErrorMessage, type ErrorCode } from '@portal/shared';
+import { counted, formatErrorMessage, plural, type ErrorCode } from '@portal/shared';
 import { invoicesMessages } from '../messages';
+
+const ATTEMPTS = { one: 'intento', other: 'intentos' };
 
 /** The catalogue's message for a code, without a transaction id: for rules the form checks itself. */
 const catalogue = (code: ErrorCode, parameters: Record<string, unknown> = {}) => formatErrorMessage(code, parameters);
@@ -198,7 +200,7 @@ export const detailMessages = {
     },
     uploadPending: 'Espere a que terminen de subirse los archivos.',
     uploadFailed: (name: string) => `No se pudo subir ${name}. Quítelo e inténtelo nuevamente.`,
-    uploadsInProgress: (count: number) => (count === 1 ? 'Subiendo 1 archivo...' : `Subiendo ${count} archivos...`),
+    uploadsInProgress: (count: number) => `Subiendo ${counted(count, { one: 'archivo', other: 'archivos' })}...`,
     attachmentToken: (index: number, kind: string) => `Adjunto ${index + 1}${kind ? ` (${kind})` : ''}`,
     checkPending: 'Espere a que termine la verificación de los códigos ingresados.',
     fixErrors: 'Corrija los datos marcados antes de guardar.',
@@ -280,7 +282,7 @@ export const detailMessages = {
     lateNote: 'La contabilización está demorando más de lo normal.',
     reason: 'Motivo',
     failedNote: (attempts: number) =>
-      `SAP no registró el comprobante tras ${attempts} ${attempts === 1 ? 'intento' : 'intentos'}. Un administrador puede reintentarlo.`,
+      `SAP no registró el comprobante tras ${counted(attempts, ATTEMPTS)}. Un administrador puede reintentarlo.`,
     retrySuccess: 'Se reintentará la contabilización del comprobante en SAP.',
     /** The warning at the top of the sidebar while the posting is late or failing, and once it failed. */
     alert: {
@@ -288,17 +290,14 @@ export const detailMessages = {
       retrying: (attempt: number, max: number, next: string | null) => {
         const left = max - attempt;
         const when = next ? `El próximo intento será a las ${next} (hora de Lima)` : 'El portal volverá a intentarlo';
-        return `Falló el intento ${attempt} de ${max} de contabilizarlo en SAP. ${when}; ${
-          left === 1 ? 'queda 1 intento' : `quedan ${left} intentos`
-        }. Si el último también falla, un administrador podrá reintentar la contabilización.`;
+        return `Falló el intento ${attempt} de ${max} de contabilizarlo en SAP. ${when}; ${`${plural(left, { one: 'queda', other: 'quedan' })} ${counted(left, ATTEMPTS)}`}. Si el último también falla, un administrador podrá reintentar la contabilización.`;
       },
       sendingAgain: (attempt: number, max: number) =>
         `Intento ${attempt} de ${max} de contabilizarlo en SAP en curso. Si el último también falla, un administrador podrá reintentar la contabilización.`,
       lateHeader: 'La contabilización en SAP está demorando',
       late: 'SAP aún no registra el comprobante. El portal sigue intentándolo; si el último intento falla, un administrador podrá reintentar la contabilización.',
       failedHeader: 'La contabilización en SAP falló',
-      failed: (attempts: number) =>
-        `SAP no registró el comprobante tras ${attempts} ${attempts === 1 ? 'intento' : 'intentos'}.`,
+      failed: (attempts: number) => `SAP no registró el comprobante tras ${counted(attempts, ATTEMPTS)}.`,
       failedAdmin: 'Corrija la causa y use «Reintentar contabilización en SAP».',
       failedOthers: 'Un administrador puede reintentar la contabilización.',
       reason: (reason: string) => `Motivo: ${reason}`,
@@ -314,7 +313,7 @@ export const detailMessages = {
     noVerdict: (code: string, date: string) =>
       `Código ${code}, según la constancia que envió el proveedor, emitida el ${date}.`,
     notice: 'La validez la determina la consulta a SUNAT, no la constancia.',
-    observations: (count: number) => (count === 1 ? '1 observación de SUNAT:' : `${count} observaciones de SUNAT:`),
+    observations: (count: number) => `${counted(count, { one: 'observación', other: 'observaciones' })} de SUNAT:`,
     contradictionHeader: 'La constancia de recepción no concuerda',
   },
 
