@@ -140,6 +140,18 @@ async function keysNaming(batchId: string): Promise<string[]> {
   return found;
 }
 
+/** Waits until SUNAT answered every invoice this file's zips registered; returns them as the list shows them. */
+async function sunatAnswered(token: string) {
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    const invoices = await listed(token, registered);
+    const waiting = invoices.filter((invoice) => invoice.certStatus === 'PENDING');
+    if (waiting.length === 0) return invoices;
+    if (Date.now() > deadline) throw new Error(`${waiting.length} of the zips' invoices still wait for SUNAT`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 describe('Cargar ZIP on the local stage', () => {
   // The zips' notices reach the supplier's own feed; they go, so that its feed stays as the other tests know it.
   afterAll(async () => {
@@ -147,13 +159,8 @@ describe('Cargar ZIP on the local stage', () => {
     // not in the feed of the next file on this tenant. Other files' messages share the queues: this file waits for its
     // own invoices' answers, never for a queue to empty.
     const token = await supplierToken();
-    const deadline = Date.now() + 150_000;
-    for (;;) {
-      const waiting = (await listed(token, registered)).filter((invoice) => invoice.certStatus === 'PENDING');
-      if (waiting.length === 0) break;
-      if (Date.now() > deadline) throw new Error(`${waiting.length} of the zips' invoices still wait for SUNAT`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    await sunatAnswered(token);
+    const deadline = Date.now() + 60_000;
     const sub = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
     const db = table();
     const notices = async () =>
@@ -434,4 +441,24 @@ describe('Cargar ZIP on the local stage', () => {
     expect(adminRead.status).toBe(200);
     await ended(token, batch.id);
   }, 300_000);
+
+  it("tells the supplier SUNAT's confirmation of a zip's documents by the zip's one notice, not one per document", async () => {
+    const token = await supplierToken();
+    const invoices = await sunatAnswered(token);
+    const valid = new Set(invoices.filter((invoice) => invoice.certStatus === 'VALID').map((invoice) => invoice.id));
+    expect(valid.size).toBeGreaterThan(100);
+    // The supplier's feed holds no SUNAT_VALID of them; the staff's digest log has each, for the day's summary.
+    const supplierFeed = await table().partition(`FEED#SUPPLIER#${SUPPLIER.taxId}`);
+    const confirmations = supplierFeed.filter(
+      (item) =>
+        item.event === 'SUNAT_VALID' && valid.has(String((item.reference as { invoiceId?: string })?.invoiceId)),
+    );
+    expect(confirmations).toEqual([]);
+    const digest = await table().partition(`DIGEST#CLIENT#${COMPANY.taxId}`);
+    const logged = digest.filter(
+      (item) =>
+        item.event === 'SUNAT_VALID' && valid.has(String((item.reference as { invoiceId?: string })?.invoiceId)),
+    );
+    expect(logged.length).toBe(valid.size);
+  }, 200_000);
 });

@@ -577,6 +577,13 @@ describe('documents that arrive as files: a zip, an e-mail (issue 24)', () => {
     const { intake, sent } = setup(null, { document: answered });
     await intake.fromFiles(supplier, files({ channel: 'EMAIL', sourceKey: 'mail/m1/F001-458' }));
     expect(sent).toContainEqual(expect.objectContaining({ event: 'INVOICE_RECEIVED', channel: 'EMAIL' }));
+    // So does its SUNAT check, whose confirmation the e-mail's one answer covers too.
+    expect(sent).toContainEqual({
+      supplierId: supplier.taxIds[0],
+      invoiceType: 'FACTURA',
+      invoiceId: 'F001-458',
+      channel: 'EMAIL',
+    });
   });
 
   it('takes the document without a CDR it cannot trust, and says why', async () => {

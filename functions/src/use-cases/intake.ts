@@ -360,6 +360,7 @@ export function makeIntake(deps: IntakeDeps) {
         supplierId: invoice.supplierId,
         invoiceType: invoice.type,
         invoiceId: invoice.id,
+        ...(evidence.channel ? { channel: evidence.channel } : {}),
       };
       const received: NotificationMessage = {
         ...notificationAbout('INVOICE_RECEIVED', invoice, null, new Date(now)),

@@ -95,13 +95,18 @@ describe('delivering a notification', () => {
       const { notifications, sent, feeds, digestLogs } = setup();
       for (const invoiceId of ['F001-1', 'F001-2', 'F001-3']) {
         await notifications.deliver(message({ event: 'INVOICE_RECEIVED', detail: null, channel, invoiceId }));
+        // SUNAT's confirmation of each is the group's too: the supplier reads it in the list, not once per document.
+        await notifications.deliver(message({ event: 'SUNAT_VALID', detail: null, channel, invoiceId }));
       }
       expect(sent).toEqual([]);
       expect([...feeds.keys()]).toEqual([]);
-      expect(digestLogs.get(CLIENT)!.map((item) => item.reference?.invoiceId)).toEqual(['F001-1', 'F001-2', 'F001-3']);
-      // What the supplier must know next (SUNAT refused it) is e-mailed to it as for any document.
+      expect(digestLogs.get(CLIENT)!.map((item) => `${item.event} ${item.reference?.invoiceId}`)).toEqual(
+        ['F001-1', 'F001-2', 'F001-3'].flatMap((id) => [`INVOICE_RECEIVED ${id}`, `SUNAT_VALID ${id}`]),
+      );
+      // What the supplier must know next (SUNAT refused it) is told to it on its own, feed and e-mail, as for any document.
       await notifications.deliver(message({ event: 'SUNAT_INVALID', detail: 'No existe en SUNAT.', channel }));
       expect(sent.map((email) => email.to)).toEqual(['ana@proveedor.pe']);
+      expect(feeds.get(`SUPPLIER#${SUPPLIER}`)!.map((item) => item.event)).toEqual(['SUNAT_INVALID']);
     },
   );
 

@@ -13,11 +13,18 @@ import {
   notificationSubject,
   notificationText,
   type Notification,
+  type NotificationEvent,
   type NotificationMessage,
 } from '@portal/shared';
 import type { Mailer } from '../adapters/email.js';
 import type { Caller } from '../http/caller.js';
 import { notificationId, type Audience, type NotificationRepository } from '../repositories/notifications.js';
+
+/**
+ * The events a channel's one summary tells its supplier for every document of the group (ADR 0050): its receipt and
+ * SUNAT's confirmation. A refusal, which the supplier must act on, is always told on its own.
+ */
+const GROUPED_EVENTS: readonly NotificationEvent[] = ['INVOICE_RECEIVED', 'SUNAT_VALID'];
 
 /** How many notifications the header's panel shows (spec §2: recent notifications). */
 export const RECENT_LIMIT = 20;
@@ -111,11 +118,11 @@ export function makeNotifications(deps: {
 
   /**
    * One notice per group of documents registered together (ADR 0050): a document received through a zip or an
-   * e-mail is told to its supplier by that channel's one summary (the batch's notice, the reply's feed item), not by
-   * a feed item of its own as well.
+   * e-mail, and SUNAT's confirmation of it, are told to its supplier by that channel's one summary (the batch's
+   * notice, the reply's feed item) and the list, not by a feed item of their own as well.
    */
   function isGrouped(message: NotificationMessage, audience: Audience): boolean {
-    return message.event === 'INVOICE_RECEIVED' && message.channel !== undefined && audience.kind === 'SUPPLIER';
+    return GROUPED_EVENTS.includes(message.event) && message.channel !== undefined && audience.kind === 'SUPPLIER';
   }
 
   return {

@@ -66,15 +66,18 @@ export function makeSunatValidationWorker(deps: SunatValidationDeps) {
   const { store, sunat, outgoing, clock, log, maxReceiveCount, meter = UNCOUNTED } = deps;
 
   /** The notice of a verdict, to commit with it. */
-  function noticeOf(invoice: Invoice, checkedAt: string): OutgoingMessage {
+  function noticeOf(invoice: Invoice, checkedAt: string, channel: SunatValidationMessage['channel']): OutgoingMessage {
     // The moment SUNAT answered makes a notice sent again the same notice (one feed item, one e-mail).
+    const valid = invoice.certStatus === 'VALID';
     const body = notificationAbout(
-      invoice.certStatus === 'VALID' ? 'SUNAT_VALID' : 'SUNAT_INVALID',
+      valid ? 'SUNAT_VALID' : 'SUNAT_INVALID',
       invoice,
-      invoice.certStatus === 'INVALID' ? invoice.statusMessage : null,
+      valid ? null : invoice.statusMessage,
       new Date(checkedAt),
     );
-    return outgoingMessage('notifications', body, clock());
+    // A confirmation of a document that came in a group is the group's (one notice per group); a refusal is told on
+    // its own, since the supplier must act on it.
+    return outgoingMessage('notifications', valid && channel ? { ...body, channel } : body, clock());
   }
 
   async function ask(invoice: StoredInvoice, context: Record<string, unknown>, lastReceive: boolean) {
@@ -187,7 +190,7 @@ export function makeSunatValidationWorker(deps: SunatValidationDeps) {
       const certified = certification(invoice, verdict, checkedAt);
       const cdr = cdrBeside({ ...invoice, ...certified }, checkedAt);
       const change = { ...certified, ...cdr.change };
-      const notices = [noticeOf({ ...invoice, ...change }, checkedAt), ...cdr.notices];
+      const notices = [noticeOf({ ...invoice, ...change }, checkedAt, message.channel), ...cdr.notices];
       try {
         // The verdict ends the invoice's wait: its SUNAT check leaves the sweeper's due list in the same write.
         const stored = await store.setCertification(invoice, change, systemStamp('sunatValidation', 'SUNAT_CHECKED'), [

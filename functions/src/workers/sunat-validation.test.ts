@@ -241,6 +241,28 @@ describe('SUNAT validation worker', () => {
     expect(sent).toEqual([expect.objectContaining({ event: 'SUNAT_INVALID', detail: ANNULLED.reason })]);
   });
 
+  it.each(['ZIP', 'EMAIL'] as const)(
+    'passes on the channel of a document that came in a %s with its confirmation, not with a refusal',
+    async (channel) => {
+      const [valid, annulled] = [invoice(), invoice({ id: 'F001-1235', numericId: '1235' })];
+      const { handler, sent } = setup([valid, annulled], (document) => (document.number === '1235' ? ANNULLED : VALID));
+
+      await handler(
+        event(
+          record({ ...messageOf(valid), channel }, { id: 'm-1' }),
+          record({ ...messageOf(annulled), channel }, { id: 'm-2' }),
+        ),
+      );
+
+      // The group's one summary tells the confirmation; a refusal, which the supplier must act on, is told on its own.
+      expect(sent).toHaveLength(2);
+      expect(sent).toContainEqual(expect.objectContaining({ event: 'SUNAT_VALID', invoiceId: valid.id, channel }));
+      expect(sent).toContainEqual(expect.objectContaining({ event: 'SUNAT_INVALID', invoiceId: annulled.id }));
+      expect(sent.find((body) => (body as { event: string }).event === 'SUNAT_INVALID')).not.toHaveProperty('channel');
+      expect(sent.every((body) => NotificationMessage.safeParse(body).success)).toBe(true);
+    },
+  );
+
   it('skips a redelivered message whose invoice is no longer PENDING in SUNAT', async () => {
     const decided = invoice({ certStatus: 'VALID', version: 3 });
     const { handler, store, asked, sent } = setup([decided], () => VALID);

@@ -17,6 +17,12 @@ export const SunatValidationMessage = z.object({
   supplierId: Ruc,
   invoiceType: InvoiceType,
   invoiceId: z.string(),
+  /**
+   * The channel that brought the document in a group (a zip, an e-mail): SUNAT's confirmation of a grouped document is
+   * told to its supplier by the group's one summary and the list, not by a feed item per document. Absent: a document
+   * sent alone, or a check sent again after SUNAT failed to answer (a late verdict is told on its own).
+   */
+  channel: z.optional(z.enum(['ZIP', 'EMAIL'])),
 });
 export type SunatValidationMessage = z.infer<typeof SunatValidationMessage>;
 
@@ -75,9 +81,10 @@ export const NotificationMessage = z.object({
    */
   responsibleId: z.optional(z.nullable(z.string())),
   /**
-   * INVOICE_RECEIVED of a document that came in a zip or an e-mail (issue 24): that channel's own answer (the batch's
-   * summary, the reply to the e-mail) tells the supplier what was received, so its users are not e-mailed once per
-   * document; the feed still says it. Absent: 'Cargar XML', the API or a message committed before issue 25.
+   * INVOICE_RECEIVED or SUNAT_VALID of a document that came in a zip or an e-mail: that channel's own answer (the
+   * batch's summary, the reply to the e-mail) tells the supplier what was received, so its users get no feed item or
+   * e-mail per document (docs/adr/0050-quiet-notifications.md). Absent: 'Cargar XML', the API, or a message committed
+   * before channels were told apart.
    */
   channel: z.optional(z.enum(['ZIP', 'EMAIL'])),
 });
