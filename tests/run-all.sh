@@ -5,6 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# engines.node: `npm test` typed on a machine with Node 20 runs vitest, and so every test, on Node 22 LTS
+# (scripts/ensure-node.sh installs it when missing).
+node_bin="$(bash scripts/ensure-node.sh)"
+export PATH="$node_bin:$PATH"
+
 if ! command -v java >/dev/null 2>&1; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "Instalando Java 17 para DynamoDB Local (apt-get)..." >&2
