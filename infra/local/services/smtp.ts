@@ -34,8 +34,14 @@ export async function startSmtpServer(options: {
   // s3rver removes a folder once its last object is deleted, and a write into that folder at the same moment then
   // fails outside any handler (its process dies). The worker deletes each message as the next arrives: an object that
   // nothing reads or deletes keeps inbound-mail/ from ever being empty. AWS has no folders and needs none.
+  // An empty body gets no Content-Length from the SDK, which then warns of a stream of unknown length: say it.
   await options.s3.send(
-    new PutObjectCommand({ Bucket: options.bucket, Key: `${INBOUND_MAIL.prefix}${KEEP_OBJECT}`, Body: '' }),
+    new PutObjectCommand({
+      Bucket: options.bucket,
+      Key: `${INBOUND_MAIL.prefix}${KEEP_OBJECT}`,
+      Body: '',
+      ContentLength: 0,
+    }),
   );
 
   async function receive(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> {
