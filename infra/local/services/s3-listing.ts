@@ -42,9 +42,9 @@ function startAfterOf(bucket: string, token: string): string {
 
 /**
  * ListObjectsV2 (GET /bucket?list-type=2), answered from s3rver's store: s3rver 3.7 makes its continuation tokens
- * with DES, which Node 20's OpenSSL 3 refuses, so every listing of more than a page failed with a 500. Prefix,
- * delimiter, start-after, max-keys (at most 1,000, as S3), continuation-token and encoding-type=url, as S3 answers
- * them; the owner is left out, as S3 leaves it without fetch-owner.
+ * with DES, which the OpenSSL 3 of Node 20 and 22 refuses, so every listing of more than a page failed with a 500.
+ * Prefix, delimiter, start-after, max-keys (at most 1,000, as S3), continuation-token and encoding-type=url, as S3
+ * answers them; the owner is left out, as S3 leaves it without fetch-owner.
  */
 export async function listObjectsV2(store: ListingStore, bucket: string, query: URLSearchParams): Promise<string> {
   if (!(await store.getBucket(bucket))) {
