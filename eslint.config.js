@@ -14,7 +14,7 @@ export default tseslint.config(
     },
   },
   {
-    // DynamoDB is reached through repositories only (docs/decisions.md): elsewhere its types may be named, its
+    // DynamoDB is reached through repositories only (docs/adr/0028-functions-layering.md): elsewhere its types may be named, its
     // clients and commands not. Tests may drive a client of their own.
     files: ['functions/src/**/*.ts'],
     ignores: ['functions/src/repositories/**', 'functions/src/adapters/dynamodb.ts', '**/*.test.ts'],
