@@ -104,7 +104,8 @@ function paymentDateOf(invoice: InvoiceSummary): { date: string | null; estimate
   return { date: expected, estimated: expected !== null };
 }
 
-function PaymentDateCell({ invoice }: { invoice: InvoiceSummary }) {
+/** The 'Fecha de pago' column's cell, and a phone card's payment date. */
+export function PaymentDateCell({ invoice }: { invoice: InvoiceSummary }) {
   const { date, estimated } = paymentDateOf(invoice);
   const payment = invoice.payment;
   if (!estimated) return <span data-testid="invoice-payment-date">{formatDate(date)}</span>;
@@ -128,6 +129,114 @@ export interface ColumnHandlers {
   readonly detailHref: (invoice: InvoiceSummary) => string;
   readonly onOpenDetail: (invoice: InvoiceSummary) => void;
   readonly onFileAction: (action: 'xml' | 'pdf' | 'attachments', invoice: InvoiceSummary) => void;
+}
+
+/*
+ * The cells of the list, one component each: the table's columns and a phone's cards (invoice-cards.tsx) show an
+ * invoice alike because both draw it with these.
+ */
+
+/** The invoice number, linking to its detail (its own address, which the list opens beside itself). */
+export function NumberCell({
+  invoice,
+  handlers,
+}: {
+  invoice: InvoiceSummary;
+  handlers: Pick<ColumnHandlers, 'detailHref' | 'onOpenDetail'>;
+}) {
+  const number = invoiceNumber(invoice);
+  return (
+    <Link
+      href={handlers.detailHref(invoice)}
+      ariaLabel={text.openDetail(number)}
+      onFollow={(event) => {
+        event.preventDefault();
+        handlers.onOpenDetail(invoice);
+      }}
+    >
+      {/* Whose invoice the row is, whichever party columns show. */}
+      <span data-testid="invoice-number" data-supplier-id={invoice.supplierId} data-client-id={invoice.client}>
+        {number}
+      </span>
+    </Link>
+  );
+}
+
+export function TypeCell({ invoice }: { invoice: InvoiceSummary }) {
+  return (
+    <>
+      <span data-testid="invoice-type">{INVOICE_TYPE_LABELS[invoice.type]}</span>
+      <NoteOriginalMark invoice={invoice} />
+    </>
+  );
+}
+
+/** The company the invoice was issued to. */
+export function ClientCell({ invoice }: { invoice: InvoiceSummary }) {
+  return (
+    <span data-testid="invoice-client" data-client-id={invoice.client}>
+      {invoice.clientName}
+    </span>
+  );
+}
+
+/** The supplier that issued it, with its RUC. */
+export function SupplierCell({ invoice }: { invoice: InvoiceSummary }) {
+  return (
+    <span data-testid="invoice-supplier" data-supplier-id={invoice.supplierId}>
+      {text.supplier(invoice.supplierName, invoice.supplierId)}
+    </span>
+  );
+}
+
+/** The amount in its currency, marked when there is nothing to pay or notes changed what is paid. */
+export function AmountCell({ invoice }: { invoice: InvoiceSummary }) {
+  return (
+    <>
+      <span data-testid="invoice-amount">{formatMoney(invoice.amount, invoice.currency)}</span>
+      {invoice.breakdown?.freeOfCharge && (
+        <span data-testid="invoice-free-of-charge">
+          <br />
+          <StatusIndicator type="info">{text.freeOfCharge}</StatusIndicator>
+        </span>
+      )}
+      {/* An original with notes: what is paid for it now, beside its own amount (issue 21). */}
+      {invoice.noteAdjustments && invoice.amountToPay != null && (
+        <span data-testid="invoice-amount-to-pay">
+          <br />
+          <small>{text.notes.toPay(formatMoney(invoice.amountToPay, invoice.currency))}</small>
+        </span>
+      )}
+    </>
+  );
+}
+
+/** The status, with the marks under it: 'Observada', a SAP posting to watch, a supplier's RUC at risk. */
+export function StatusCell({ invoice }: { invoice: InvoiceSummary }) {
+  return (
+    <span data-testid="invoice-status" data-status={invoice.status}>
+      <InvoiceStatusIndicator status={invoice.status} />
+      <ObservedMark invoice={invoice} />
+      <SapPostingMark invoice={invoice} />
+      <RucRiskMark invoice={invoice} />
+    </span>
+  );
+}
+
+/** Which files the invoice has, and the menu of its file actions. */
+export function FilesCell({
+  invoice,
+  onFileAction,
+}: {
+  invoice: InvoiceSummary;
+  onFileAction: ColumnHandlers['onFileAction'];
+}) {
+  return (
+    <SpaceBetween direction="horizontal" size="xxs" alignItems="center">
+      <span data-testid="invoice-files">{fileKinds(invoice)}</span>
+      <FileActions invoice={invoice} label={invoiceNumber(invoice)} onAction={onFileAction} />
+    </SpaceBetween>
+  );
 }
 
 /**
@@ -163,24 +272,7 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       id: 'number',
       header: text.columns.number,
       ...COLUMN_WIDTHS.number,
-      cell: (invoice) => {
-        const number = invoiceNumber(invoice);
-        return (
-          <Link
-            href={handlers.detailHref(invoice)}
-            ariaLabel={text.openDetail(number)}
-            onFollow={(event) => {
-              event.preventDefault();
-              handlers.onOpenDetail(invoice);
-            }}
-          >
-            {/* Whose invoice the row is, whichever party columns show. */}
-            <span data-testid="invoice-number" data-supplier-id={invoice.supplierId} data-client-id={invoice.client}>
-              {number}
-            </span>
-          </Link>
-        );
-      },
+      cell: (invoice) => <NumberCell invoice={invoice} handlers={handlers} />,
       isRowHeader: true,
       sortingComparator: (a, b) => byText(invoiceNumber(a), invoiceNumber(b)),
     },
@@ -188,58 +280,28 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       id: 'type',
       header: text.columns.type,
       ...COLUMN_WIDTHS.type,
-      cell: (invoice) => (
-        <>
-          <span data-testid="invoice-type">{INVOICE_TYPE_LABELS[invoice.type]}</span>
-          <NoteOriginalMark invoice={invoice} />
-        </>
-      ),
+      cell: (invoice) => <TypeCell invoice={invoice} />,
       sortingComparator: (a, b) => byText(INVOICE_TYPE_LABELS[a.type], INVOICE_TYPE_LABELS[b.type]),
     },
     {
       id: 'client',
       header: text.columns.client,
       ...COLUMN_WIDTHS.client,
-      cell: (invoice) => (
-        <span data-testid="invoice-client" data-client-id={invoice.client}>
-          {invoice.clientName}
-        </span>
-      ),
+      cell: (invoice) => <ClientCell invoice={invoice} />,
       sortingComparator: (a, b) => byText(a.clientName, b.clientName),
     },
     {
       id: 'supplier',
       header: text.columns.supplier,
       ...COLUMN_WIDTHS.supplier,
-      cell: (invoice) => (
-        <span data-testid="invoice-supplier" data-supplier-id={invoice.supplierId}>
-          {text.supplier(invoice.supplierName, invoice.supplierId)}
-        </span>
-      ),
+      cell: (invoice) => <SupplierCell invoice={invoice} />,
       sortingComparator: (a, b) => byText(a.supplierName, b.supplierName),
     },
     {
       id: 'amount',
       header: text.columns.amount,
       ...COLUMN_WIDTHS.amount,
-      cell: (invoice) => (
-        <>
-          <span data-testid="invoice-amount">{formatMoney(invoice.amount, invoice.currency)}</span>
-          {invoice.breakdown?.freeOfCharge && (
-            <span data-testid="invoice-free-of-charge">
-              <br />
-              <StatusIndicator type="info">{text.freeOfCharge}</StatusIndicator>
-            </span>
-          )}
-          {/* An original with notes: what is paid for it now, beside its own amount (issue 21). */}
-          {invoice.noteAdjustments && invoice.amountToPay != null && (
-            <span data-testid="invoice-amount-to-pay">
-              <br />
-              <small>{text.notes.toPay(formatMoney(invoice.amountToPay, invoice.currency))}</small>
-            </span>
-          )}
-        </>
-      ),
+      cell: (invoice) => <AmountCell invoice={invoice} />,
       // Amounts compare within a currency: soles first, then dollars.
       sortingComparator: (a, b) => byText(a.currency, b.currency) || a.amount - b.amount,
     },
@@ -247,14 +309,7 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       id: 'status',
       header: text.columns.status,
       ...COLUMN_WIDTHS.status,
-      cell: (invoice) => (
-        <span data-testid="invoice-status" data-status={invoice.status}>
-          <InvoiceStatusIndicator status={invoice.status} />
-          <ObservedMark invoice={invoice} />
-          <SapPostingMark invoice={invoice} />
-          <RucRiskMark invoice={invoice} />
-        </span>
-      ),
+      cell: (invoice) => <StatusCell invoice={invoice} />,
       // In the order of the invoice's life (spec §4), not alphabetically.
       sortingComparator: (a, b) => INVOICE_STATUSES.indexOf(a.status) - INVOICE_STATUSES.indexOf(b.status),
     },
@@ -287,12 +342,7 @@ export function invoiceColumns(handlers: ColumnHandlers, widths: ColumnWidths = 
       id: 'file',
       header: text.columns.file,
       ...COLUMN_WIDTHS.file,
-      cell: (invoice) => (
-        <SpaceBetween direction="horizontal" size="xxs" alignItems="center">
-          <span data-testid="invoice-files">{fileKinds(invoice)}</span>
-          <FileActions invoice={invoice} label={invoiceNumber(invoice)} onAction={handlers.onFileAction} />
-        </SpaceBetween>
-      ),
+      cell: (invoice) => <FilesCell invoice={invoice} onFileAction={handlers.onFileAction} />,
       sortingComparator: (a, b) => byText(fileKinds(a), fileKinds(b)),
     },
     {
