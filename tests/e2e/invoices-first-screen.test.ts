@@ -1,12 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { documentScreen } from '../support/a11y.js';
-import { inBrowser, signInToInvoices } from '../support/web.js';
+import { inBrowser, invoicesTitleOf, signInToInvoices } from '../support/web.js';
 
 /**
- * What a person sees first on the invoices list: at 1366×768 at least ten rows above the fold, the filters in one
- * row (company, status, search) with «Más filtros» for the rest, the due-date range on one line and no sideways
- * scrolling of the default columns; on a 390-px phone, invoices on the first screen and the filters behind a button.
+ * What a person sees first on the invoices list, under the title of their role (a supplier's «Mis comprobantes»,
+ * staff's «Comprobantes recibidos»): at 1366×768 at least ten rows above the fold, the filters in one row (company,
+ * status, search) with «Más filtros» for the rest, the due-date range on one line and no sideways scrolling of the
+ * default columns; on a 390-px phone, invoices on the first screen and the filters behind a button.
  */
 const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
@@ -19,6 +20,9 @@ const TEXT = {
   dueFrom: 'Desde',
   dueTo: 'Hasta',
 } as const;
+
+/** The title of a role's invoices screen, with or without its counter. */
+const titleOf = (role: 'SUPPLIER' | 'MANAGER') => new RegExp(`^${invoicesTitleOf(role)}( \\(|$)`);
 
 /** Rows (or phone cards) of the list whose bottom is inside the viewport, as the person sees them without scrolling. */
 async function rowsAboveFold(page: Page): Promise<number> {
@@ -66,6 +70,12 @@ describe('the invoices list, first screen', () => {
         `invoices-first-screen-${role}`,
         async (page) => {
           await signInToInvoices(page, role);
+          expect(await page.getByRole('heading', { level: 1 }).innerText()).toMatch(titleOf(role));
+          // The menu names the screen as its title does.
+          await page
+            .getByRole('navigation')
+            .getByRole('link', { name: invoicesTitleOf(role), exact: true })
+            .waitFor();
           await expect.poll(() => rowsAboveFold(page)).toBeGreaterThanOrEqual(10);
           expect(await visibleFilterLabels(page)).toEqual(TEXT.firstRow);
           expect(await scrollsSideways(page)).toBe(false);
@@ -91,6 +101,7 @@ describe('the invoices list, first screen', () => {
         `invoices-first-screen-phone-${role}`,
         async (page) => {
           await signInToInvoices(page, role);
+          expect(await page.getByRole('heading', { level: 1 }).innerText()).toMatch(titleOf(role));
           await expect.poll(() => rowsAboveFold(page)).toBeGreaterThanOrEqual(3);
           expect(await visibleFilterLabels(page)).toEqual([]);
           if (role === 'SUPPLIER') await documentScreen(page, 'supplier-list-390');

@@ -5,7 +5,7 @@ import { CLIENTS, buildWorld } from '../support/tenant.js';
 import { call } from '../support/api.js';
 import { HEADER_TEXT, signedIn, tokenOf, visit } from '../support/header.js';
 import { demoUser } from '../support/stage.js';
-import { inBrowser, settledInvoices } from '../support/web.js';
+import { INVOICES_TITLE, inBrowser, settledInvoices } from '../support/web.js';
 
 // Daily use (issue 20): the table says how many invoices match, and the header search finds any part of a number.
 
@@ -30,7 +30,7 @@ async function everyInvoice(role: 'SUPPLIER' | 'MANAGER', query: Record<string, 
 
 /** The title of the invoices table with its counter, as a person reads it: "Mis comprobantes (12)". */
 async function title(page: Page): Promise<string> {
-  const heading = page.getByRole('heading', { level: 1, name: /^Mis comprobantes/ });
+  const heading = page.getByRole('heading', { level: 1, name: INVOICES_TITLE });
   await expect.poll(async () => /\(\d/.test((await heading.innerText()) ?? ''), { timeout: 15_000 }).toBe(true);
   return (await heading.innerText()).replace(/\s+/g, ' ').trim();
 }
@@ -66,7 +66,8 @@ describe('how many invoices match, and search by any part', () => {
       await settledInvoices(page);
 
       await page.getByTestId('invoice-number').getByText(sample.id, { exact: true }).first().waitFor();
-      expect(await title(page)).toBe(`Mis comprobantes (${expected.length})`);
+      // Staff's title: the invoices their companies receive.
+      expect(await title(page)).toBe(`Comprobantes recibidos (${expected.length})`);
     });
   });
 });

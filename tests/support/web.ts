@@ -11,7 +11,10 @@ export const TEXT = {
   email: 'Correo electrónico',
   password: 'Contraseña',
   signIn: 'Iniciar sesión',
+  /** The invoices screen's title for a supplier, whose invoices they are. */
   invoicesTitle: 'Mis comprobantes',
+  /** ... and for staff (managers, administrators), who receive them (docs/web-screens.md). */
+  staffInvoicesTitle: 'Comprobantes recibidos',
   noInvoices: 'No hay comprobantes para mostrar.',
   forbiddenTitle: 'Acceso restringido',
   signOut: 'Cerrar sesión',
@@ -182,9 +185,17 @@ export async function signInToInvoices(page: Page, role: 'SUPPLIER' | 'MANAGER' 
   await settledInvoices(page);
 }
 
+/** The invoices screen's title, a supplier's or staff's, with its counter when it has one. */
+export const INVOICES_TITLE = new RegExp(`^(${TEXT.invoicesTitle}|${TEXT.staffInvoicesTitle})\\b`);
+
+/** The invoices screen's title as a role reads it: a supplier's own invoices, or those staff receive. */
+export function invoicesTitleOf(role: 'SUPPLIER' | 'MANAGER' | 'ADMIN'): string {
+  return role === 'SUPPLIER' ? TEXT.invoicesTitle : TEXT.staffInvoicesTitle;
+}
+
 /** Waits until the invoices table has settled: rows, an error, or the empty state. */
 export async function settledInvoices(page: Page): Promise<void> {
-  await page.getByRole('heading', { name: TEXT.invoicesTitle, level: 1 }).waitFor();
+  await page.getByRole('heading', { name: INVOICES_TITLE, level: 1 }).waitFor();
   await page
     .getByTestId('invoice-number')
     .or(page.getByTestId('invoices-error'))

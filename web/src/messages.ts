@@ -127,6 +127,8 @@ export const messages = {
   },
   nav: {
     invoices: 'Mis comprobantes',
+    /** The same screen for staff, named as its title (invoicesMessages.staffTitle). */
+    staffInvoices: 'Comprobantes recibidos',
     dashboard: 'Panel del gestor',
     serviceSheets: 'Conformidades - HES',
     materialDocs: 'Conformidades - MIGO',

@@ -3,11 +3,13 @@ import { matchPath } from 'react-router-dom';
 import type { Level } from '@portal/shared';
 import { INVOICE_DETAIL_ROUTE } from '../layout/header/invoice-links';
 import { messages } from '../messages';
+import { audienceOf } from '../session/audience';
 import { PATHS } from './guard';
 
 /** What the side navigation shows for a route. */
 export interface NavEntry {
-  readonly label: string;
+  /** Its text, or the text for each level when the screen's title depends on it. */
+  readonly label: string | ((level: Level) => string);
   /** Where the item links; defaults to the route's path. */
   readonly href?: string;
 }
@@ -74,7 +76,8 @@ export const APP_ROUTES: readonly AppRoute[] = [
     path: '/invoices',
     ...InvoicesPage,
     levels: ALL_SIGNED_IN,
-    nav: { label: messages.nav.invoices },
+    // Named as the screen's title: a supplier's own invoices, or those staff receive.
+    nav: { label: (level) => (audienceOf(level) === 'staff' ? messages.nav.staffInvoices : messages.nav.invoices) },
   },
   // One invoice's address (the e-mails link here): the invoices screen with its detail open.
   { path: INVOICE_DETAIL_ROUTE, ...InvoicesPage, levels: ALL_SIGNED_IN },
@@ -118,6 +121,13 @@ export function preloadScreen(pathname: string): void {
 /** The menu of a level: the routes with a navigation label that the level may open. */
 export function navigationFor(level: Level): { label: string; href: string }[] {
   return APP_ROUTES.flatMap((route) =>
-    route.nav && route.levels?.includes(level) ? [{ label: route.nav.label, href: route.nav.href ?? route.path }] : [],
+    route.nav && route.levels?.includes(level)
+      ? [
+          {
+            label: typeof route.nav.label === 'string' ? route.nav.label : route.nav.label(level),
+            href: route.nav.href ?? route.path,
+          },
+        ]
+      : [],
   );
 }

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { parseTaxIds } from '@portal/shared';
@@ -30,7 +30,23 @@ describe('Mis comprobantes on the mock provider', () => {
     const numbers = await screen.findAllByTestId('invoice-number');
     expect(numbers[0]?.textContent).toBe(expected[0]!.id);
     expect(numbers.every((number) => number.dataset.clientId === company)).toBe(true);
-    await waitFor(() => expect(pageTitle()).toBe(`Mis comprobantes (${expected.length})`));
+    await waitFor(() => expect(pageTitle()).toBe(`Comprobantes recibidos (${expected.length})`));
+  });
+
+  it('titles the home screen by whom it speaks to: staff receive invoices, a supplier has its own', async () => {
+    for (const [persona, title] of [
+      ['gestor', 'Comprobantes recibidos'],
+      ['administrador', 'Comprobantes recibidos'],
+      ['proveedor', 'Mis comprobantes'],
+    ] as const) {
+      renderApp('/', persona);
+
+      await screen.findAllByTestId('invoice-number');
+      expect(pageTitle()).toMatch(new RegExp(`^${title}( \\(|$)`));
+      // The menu names the screen as its title does.
+      expect(menuLink('/invoices')?.textContent).toBe(title);
+      cleanup();
+    }
   });
 
   it('shows a supplier only what it issued, and no staff screens in the menu', async () => {

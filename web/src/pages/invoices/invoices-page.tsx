@@ -15,6 +15,7 @@ import { useSidePanel } from '../../layout/side-panel';
 import { useNarrowScreen } from '../dashboard/use-narrow-screen';
 import { useNotifications } from '../notifications/use-notifications';
 import { chooseCompany, resolveActiveCompany, useChosenCompany } from '../../session/active-company';
+import { audienceOf } from '../../session/audience';
 import { useCurrentUser } from '../../session/use-current-user';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { CursorPagination } from '../../components/cursor-pagination';
@@ -101,8 +102,9 @@ function useExpanded(moreActive: boolean) {
 }
 
 /**
- * '/' and '/invoices' (spec §2 Invoices, 'Mis comprobantes'): the invoices within the user's reach, a
- * page at a time (20, 50 or 100 rows), with the filters of spec §3 in the URL, the row's file actions,
+ * '/' and '/invoices' (spec §2 Invoices, 'Mis comprobantes'; 'Comprobantes recibidos' for staff, docs/web-screens.md):
+ * the invoices within the user's reach, a page at a time (20, 50 or 100 rows), with the filters of spec §3 in the
+ * URL, the row's file actions,
  * the detail sidebar, and for suppliers (and admins) 'Cargar XML' and 'Nuevo comprobante'. The table's
  * preferences (rows per page, columns and their order, wrapping) are kept in the browser.
  *
@@ -306,7 +308,7 @@ export default function InvoicesPage() {
               description={text.description}
               actions={narrow ? undefined : headerActions}
             >
-              {text.title}
+              {audienceOf(level) === 'staff' ? text.staffTitle : text.title}
             </Header>
             {narrow && headerActions}
             {canSubmit && (

@@ -9,12 +9,15 @@ import {
 } from '@portal/shared';
 
 /**
- * Every text of the invoices screen ('Mis comprobantes'): the table, its filters, the file actions, the
- * XML upload and the 'Nuevo comprobante' sidebar. Shared labels (statuses, types) come from
+ * Every text of the invoices screen ('Mis comprobantes', staff's 'Comprobantes recibidos'): the table, its filters,
+ * the file actions, the XML upload and the 'Nuevo comprobante' sidebar. Shared labels (statuses, types) come from
  * @portal/shared; error messages from the catalogue.
  */
 export const invoicesMessages = {
+  /** The screen's title for a supplier: the invoices it issued. */
   title: 'Mis comprobantes',
+  /** ... and for staff (managers, administrators), who own none: the invoices their companies receive. */
+  staffTitle: 'Comprobantes recibidos',
   /** How many invoices the filter matches, beside the title: "(1,234)", or "(más de 1,000)" when only a bound is known. */
   counter: ({ count, exact }: { count: number; exact: boolean }) =>
     exact ? `(${formatCount(count)})` : `(más de ${formatCount(count)})`,
