@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { demoUser } from '../support/stage.js';
-import { TEXT, appUrl, inBrowser, openLogin, settledInvoices, signIn } from '../support/web.js';
+import { TEXT, appUrl, inBrowser, invoicesTitleOf, settledInvoices, signIn, startSignedIn } from '../support/web.js';
 
 // index.html's frame (web/frame/, docs/web-performance.md): what a phone shows before the app's code arrives, and
-// the app taking its place.
+// the app taking its place; the invoices screen under the title of the browser's last user's audience (a supplier's
+// «Mis comprobantes», staff's «Comprobantes recibidos»), never the other one.
 
 const FRAME = '#portal-frame';
 const DESCRIPTION = 'Comprobantes electrónicos registrados en el portal';
@@ -24,13 +25,11 @@ async function holdAppCode(page: Page): Promise<() => void> {
 }
 
 /** Where the invoices screen's title and description are painted, by the frame (`inFrame`) or by the app. */
-async function headerBoxes(page: Page, inFrame: boolean) {
+async function headerBoxes(page: Page, inFrame: boolean, title: string) {
   const scope = inFrame ? page.locator(FRAME) : page.locator('#root');
   const box = async (part: 'title' | 'text') => {
     const element =
-      part === 'title'
-        ? scope.getByRole('heading', { name: TEXT.invoicesTitle, level: 1 })
-        : scope.getByText(DESCRIPTION).first();
+      part === 'title' ? scope.getByRole('heading', { name: title, level: 1 }) : scope.getByText(DESCRIPTION).first();
     const found = await element.boundingBox();
     if (!found) throw new Error(`The ${part} is not painted ${inFrame ? 'in the frame' : 'by the app'}`);
     return found;
@@ -39,39 +38,44 @@ async function headerBoxes(page: Page, inFrame: boolean) {
 }
 
 describe("the portal's frame (issue 25)", () => {
-  for (const [name, viewport] of [
-    ['a phone', { width: 412, height: 823 }],
-    ['a desktop screen', { width: 1440, height: 900 }],
+  for (const [name, viewport, role] of [
+    ['a phone', { width: 412, height: 823 }, 'SUPPLIER'],
+    ['a desktop screen', { width: 1440, height: 900 }, 'SUPPLIER'],
+    ['a phone', { width: 390, height: 844 }, 'MANAGER'],
+    ['a desktop screen', { width: 1366, height: 768 }, 'MANAGER'],
   ] as const) {
-    test(`on ${name}, a signed-in supplier sees the invoices screen's title and description before the app's code, where the screen then paints them`, async () => {
-      // Prepare
-      const supplier = demoUser('SUPPLIER');
+    const title = invoicesTitleOf(role);
+    const otherTitle = role === 'SUPPLIER' ? TEXT.staffInvoicesTitle : TEXT.invoicesTitle;
+
+    test(`on ${name}, a signed-in ${role.toLowerCase()} sees the invoices screen's title («${title}») and description before the app's code, where the screen then paints them`, async () => {
       await inBrowser(
-        'portal-frame-invoices',
+        `portal-frame-invoices-${role}`,
         async (page) => {
-          await openLogin(page);
-          await signIn(page, supplier.username, supplier.password);
+          // Prepare: signed in, the app has seen the user in this browser
+          await startSignedIn(page, demoUser(role));
           await settledInvoices(page);
           const release = await holdAppCode(page);
 
           // Act
-          await page.goto(appUrl('/invoices'), { waitUntil: 'commit' });
+          await page.goto(appUrl(role === 'SUPPLIER' ? '/invoices' : '/'), { waitUntil: 'commit' });
 
-          // Assess: the frame alone, then the screen in its place
+          // Assess: the frame alone, under the role's title and never the other, then the screen in its place
           const frame = page.locator(FRAME);
-          await frame.getByRole('heading', { name: TEXT.invoicesTitle, level: 1 }).waitFor();
+          await frame.getByRole('heading', { name: title, level: 1 }).waitFor();
+          expect(await frame.getByRole('heading', { name: otherTitle }).count()).toBe(0);
           await frame.getByText(DESCRIPTION).waitFor();
           await frame.getByText('Portal de Proveedores').waitFor();
           expect(await frame.getByRole('status').filter({ visible: true }).textContent()).toBe(
             'Cargando comprobantes...',
           );
-          const framed = await headerBoxes(page, true);
+          const framed = await headerBoxes(page, true, title);
           expect(await page.locator('#root').innerHTML()).toBe('');
 
           release();
           await settledInvoices(page);
           await expect.poll(() => frame.count()).toBe(0);
-          const painted = await headerBoxes(page, false);
+          const painted = await headerBoxes(page, false, title);
+          expect(await page.getByRole('heading', { level: 1 }).innerText()).toMatch(new RegExp(`^${title}`));
           for (const part of ['title', 'text'] as const) {
             expect(Math.abs(painted[part].x - framed[part].x), part).toBeLessThanOrEqual(1);
             expect(Math.abs(painted[part].y - framed[part].y), part).toBeLessThanOrEqual(1);

@@ -7,6 +7,7 @@ import { TEST_CONFIG, mockServer } from '../mock/component-setup';
 import { renderApp } from '../mock/render-app';
 import { messages } from '../messages';
 import { invoicesMessages } from '../pages/invoices/messages';
+import { AUDIENCE_KEY } from '../session/audience';
 import { STATIC_FRAME_ID } from './static-frame';
 
 // index.html's frame (web/frame/, docs/web-performance.md): what it says, which one a page shows, and how the app
@@ -15,6 +16,7 @@ import { STATIC_FRAME_ID } from './static-frame';
 // vitest runs from the repository's root (jsdom's import.meta.url is no file address).
 const INDEX_HTML = readFileSync(path.resolve('web/index.html'), 'utf8');
 const FRAME_SCRIPT = readFileSync(path.resolve('web/frame/frame.js'), 'utf8');
+const FRAME_STYLES = readFileSync(path.resolve('web/frame/frame.css'), 'utf8');
 
 /** index.html's frame, as the browser parses it. */
 function frameFromIndex(): HTMLElement {
@@ -34,9 +36,31 @@ function frameFor(path: string): string | null {
   return document.documentElement.getAttribute('data-portal-frame');
 }
 
+/** The audience whose title frame.js has the frame show, with the browser's storage as it is. */
+function audienceFor(path: string): string | null {
+  frameFor(path);
+  return document.documentElement.getAttribute('data-portal-frame-audience');
+}
+
+/** The titles of the frame's invoices screen that frame.css leaves shown, for the page as frame.js marked it. */
+function shownTitles(): (string | undefined)[] {
+  const style = document.createElement('style');
+  style.textContent = FRAME_STYLES;
+  const frame = frameFromIndex();
+  document.head.append(style);
+  document.body.prepend(frame);
+  try {
+    return [...frame.querySelectorAll('h1')].filter((title) => getComputedStyle(title).display !== 'none').map(text);
+  } finally {
+    style.remove();
+    frame.remove();
+  }
+}
+
 afterEach(() => {
   document.getElementById(STATIC_FRAME_ID)?.remove();
   document.documentElement.removeAttribute('data-portal-frame');
+  document.documentElement.removeAttribute('data-portal-frame-audience');
 });
 
 describe("index.html's frame", () => {
@@ -44,7 +68,8 @@ describe("index.html's frame", () => {
     const frame = frameFromIndex();
     expect(text(frame.querySelector('.portal-frame__name'))).toBe(messages.app.title);
     expect(text(frame.querySelector('.portal-frame__navigation-title'))).toBe(messages.shell.navigationHeader);
-    expect(text(frame.querySelector('h1'))).toBe(invoicesMessages.title);
+    // Both titles, the supplier's and staff's; frame.css shows one.
+    expect([...frame.querySelectorAll('h1')].map(text)).toEqual([invoicesMessages.title, invoicesMessages.staffTitle]);
     expect(text(frame.querySelector('.portal-frame__description'))).toBe(invoicesMessages.description);
     const loading = [...frame.querySelectorAll('[role="status"]')].map(text);
     expect(loading).toEqual([invoicesMessages.loading, messages.app.loading]);
@@ -70,6 +95,21 @@ describe("index.html's frame", () => {
     localStorage.clear();
     sessionStorage.setItem('portal.mockSession', '{}');
     expect(frameFor('/invoices')).toBe('invoices');
+  });
+
+  it("paints staff's title for a browser whose last user was staff, the supplier's otherwise", () => {
+    sessionStorage.setItem('portal.mockSession', '{}');
+    expect(audienceFor('/')).toBe('supplier');
+    expect(shownTitles()).toEqual([invoicesMessages.title]);
+
+    localStorage.setItem(AUDIENCE_KEY, 'staff');
+    expect(audienceFor('/')).toBe('staff');
+    expect(shownTitles()).toEqual([invoicesMessages.staffTitle]);
+
+    // Anything else stored there is no audience the frame knows.
+    localStorage.setItem(AUDIENCE_KEY, 'gestor@demo.pe');
+    expect(audienceFor('/')).toBe('supplier');
+    expect(shownTitles()).toEqual([invoicesMessages.title]);
   });
 });
 
@@ -97,6 +137,16 @@ describe('the app taking the frame’s place', () => {
     await waitFor(() => expect(document.querySelector('#portal-top-navigation')).not.toBeNull());
     expect(frameShown()).toBe(false);
     await waitFor(() => expect(text(document.querySelector('h1'))).toContain(invoicesMessages.title));
+    // The audience the next visit's frame paints the title of.
+    expect(localStorage.getItem(AUDIENCE_KEY)).toBe('supplier');
+  });
+
+  it("keeps the staff audience of a manager's visit, which the app titles «Comprobantes recibidos»", async () => {
+    renderApp('/', 'gestor');
+
+    await waitFor(() => expect(text(document.querySelector('h1'))).toContain(invoicesMessages.staffTitle));
+    expect(frameShown()).toBe(false);
+    expect(localStorage.getItem(AUDIENCE_KEY)).toBe('staff');
   });
 
   it('gives way to the sign-in for a visitor not signed in', async () => {

@@ -8,6 +8,7 @@ import { forgetPagesAhead } from '../hooks/use-cursor-pages';
 import { endMockSession } from './mock-session';
 import { endHostedUiSession } from './corporate-sign-in';
 import { chooseCompany } from './active-company';
+import { forgetAudience, rememberAudience } from './audience';
 import { nextSessionEpoch, sessionEpoch, useSessionEpoch } from './session-epoch';
 
 const CURRENT_USER = 'session/current-user';
@@ -16,10 +17,12 @@ function currentUserKey(epoch: number) {
   return [CURRENT_USER, epoch] as const;
 }
 
-/** The signed-in user (GET /users/me), or null when nobody is signed in. */
+/** The signed-in user (GET /users/me), or null when nobody is signed in; the frame's audience follows it. */
 async function loadCurrentUser(): Promise<SessionUser | null> {
   if (!(await hasSession())) return null;
-  return apiCall(routes.getCurrentUser);
+  const user = await apiCall(routes.getCurrentUser);
+  rememberAudience(user.level);
+  return user;
 }
 
 /**
@@ -88,6 +91,7 @@ export function useSignOut(): () => Promise<void> {
       if (usesMockProvider()) endMockSession();
       else await amplifySignOut();
     } finally {
+      forgetAudience();
       const epoch = await resetSession();
       await mutate(currentUserKey(epoch), null, { revalidate: false });
       const { oauth, userPoolClientId } = runtimeConfig();

@@ -45,6 +45,8 @@ describe('Mis comprobantes on the mock provider', () => {
       expect(pageTitle()).toMatch(new RegExp(`^${title}( \\(|$)`));
       // The menu names the screen as its title does.
       expect(menuLink('/invoices')?.textContent).toBe(title);
+      // What index.html's frame paints before the app next time (web/frame/frame.js): the audience, nothing else.
+      expect(localStorage.getItem('portal.audience')).toBe(persona === 'proveedor' ? 'supplier' : 'staff');
       cleanup();
     }
   });
@@ -94,7 +96,10 @@ describe('Mis comprobantes on the mock provider', () => {
     fireEvent.click(shown('Opciones'));
     fireEvent.click(shown('Rosa Paredes'));
     fireEvent.click(shown('Cerrar sesión'));
-    fireEvent.click(await screen.findByTestId('mock-sign-in-administrador'));
+    await screen.findByTestId('mock-sign-in-administrador');
+    // Signed out: the frame starts from the supplier's title again.
+    expect(localStorage.getItem('portal.audience')).toBeNull();
+    fireEvent.click(screen.getByTestId('mock-sign-in-administrador'));
 
     await waitFor(() => expect(menuLink('/clients')).not.toBeNull());
     expect(menuLink('/suppliers')).not.toBeNull();
