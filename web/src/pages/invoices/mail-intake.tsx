@@ -27,33 +27,46 @@ export function MailIntakeAddresses({ domain, clients }: { domain: string; clien
         {text.header}
       </Button>
       {/* Mounted only while open: a closed Cloudscape modal is still a dialog in the page. */}
-      {open && (
-        <Modal visible header={text.header} onDismiss={() => setOpen(false)}>
-          <SpaceBetween size="s">
-            <Box variant="p">{text.description}</Box>
-            <KeyValuePairs
-              columns={1}
-              items={clients.map((client) => {
-                const address = intakeAddress(domain, client.taxId);
-                return {
-                  label: `${client.name} (${client.taxId})`,
-                  value: (
-                    <CopyToClipboard
-                      variant="inline"
-                      textToCopy={address}
-                      // A 45-character address breaks at any character on a phone rather than scroll sideways.
-                      textToDisplay={<span style={{ overflowWrap: 'anywhere' }}>{address}</span>}
-                      copyButtonAriaLabel={`${text.copy}: ${client.name}`}
-                      copySuccessText={text.copied}
-                      copyErrorText={text.copyFailed}
-                    />
-                  ),
-                };
-              })}
-            />
-          </SpaceBetween>
-        </Modal>
-      )}
+      {open && <MailIntakeModal domain={domain} clients={clients} onDismiss={() => setOpen(false)} />}
     </>
+  );
+}
+
+/** The dialog with each company's intake address, also opened from a phone's menu of upload actions. */
+export function MailIntakeModal({
+  domain,
+  clients,
+  onDismiss,
+}: {
+  domain: string;
+  clients: readonly Client[];
+  onDismiss: () => void;
+}) {
+  return (
+    <Modal visible header={text.header} onDismiss={onDismiss}>
+      <SpaceBetween size="s">
+        <Box variant="p">{text.description}</Box>
+        <KeyValuePairs
+          columns={1}
+          items={clients.map((client) => {
+            const address = intakeAddress(domain, client.taxId);
+            return {
+              label: `${client.name} (${client.taxId})`,
+              value: (
+                <CopyToClipboard
+                  variant="inline"
+                  textToCopy={address}
+                  // A 45-character address breaks at any character on a phone rather than scroll sideways.
+                  textToDisplay={<span style={{ overflowWrap: 'anywhere' }}>{address}</span>}
+                  copyButtonAriaLabel={`${text.copy}: ${client.name}`}
+                  copySuccessText={text.copied}
+                  copyErrorText={text.copyFailed}
+                />
+              ),
+            };
+          })}
+        />
+      </SpaceBetween>
+    </Modal>
   );
 }
