@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { CLIENTS } from '../support/tenant.js';
-import { freshCorrelative, ublFactura } from '../support/invoices.js';
+import { freshCorrelative, invoiceCards, ublFactura } from '../support/invoices.js';
 import { processed, sendMail } from '../support/mail.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
@@ -9,7 +9,8 @@ import { inBrowser, openLogin, settledInvoices, signIn } from '../support/web.js
 /**
  * Invoices that arrive without the screen's doing: a supplier looking at its list sends an e-mail with a factura;
  * once its notice reaches the feed (the header reads it every minute, the page's clock moved past that), the list
- * and its count take it in by themselves, with the tab in focus the whole time (no 'Actualizar', no refocus).
+ * and its count take it in by themselves, with the tab in focus the whole time (no 'Actualizar', no refocus). On a
+ * phone the list is cards.
  */
 describe('the invoices list refreshes by itself', () => {
   for (const viewport of [
@@ -48,7 +49,9 @@ describe('the invoices list refreshes by itself', () => {
           // A minute later, as the header reads the feed again.
           await page.clock.runFor('01:05');
           await expect.poll(counted, { timeout: 30_000 }).toBe(before + 1);
-          await page.getByTestId('invoice-number').getByText(factura.invoiceId, { exact: true }).waitFor();
+          // Its row, or on the phone its card.
+          const listed = viewport.width < 689 ? invoiceCards(page) : page.getByRole('row');
+          await listed.filter({ has: page.getByText(factura.invoiceId, { exact: true }) }).waitFor();
         },
         { viewport },
       );

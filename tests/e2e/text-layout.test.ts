@@ -10,9 +10,9 @@ const WIDE: BrowserOptions = { viewport: { width: 1366, height: 768 } };
 const PHONE: BrowserOptions = { viewport: { width: 390, height: 844 } };
 
 /**
- * The words of table cells and buttons that the browser laid out on more than one line ('Reasigna' / 'r'): each word
- * of each text node is measured with a Range, whose client rects are one per line it spans (or more, at one height,
- * where an ellipsis cuts it).
+ * The words of table cells, a phone's invoice cards (Cloudscape's cards are the items of an ordered list) and buttons
+ * that the browser laid out on more than one line ('Reasigna' / 'r'): each word of each text node is measured with a
+ * Range, whose client rects are one per line it spans (or more, at one height, where an ellipsis cuts it).
  */
 function brokenWords(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -32,7 +32,7 @@ function brokenWords(page: Page): Promise<string[]> {
       }
     ).document;
     const broken: string[] = [];
-    for (const root of Array.from(doc.querySelectorAll('td, th, button'))) {
+    for (const root of Array.from(doc.querySelectorAll('td, th, ol > li, button'))) {
       const walker = doc.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const text = node.textContent ?? '';
@@ -77,7 +77,7 @@ describe('words wrap between words only', () => {
     ['1366 × 768', WIDE],
     ['a 390 px phone', PHONE],
   ] as const) {
-    test(`no table cell or button breaks a word on ${name} («Reasignar», not «Reasigna r»)`, async () => {
+    test(`no table cell, card or button breaks a word on ${name} («Reasignar», not «Reasigna r»)`, async () => {
       const check = (page: Page) => async (screen: string) => {
         expect(await brokenWords(page), `${screen} (${name})`).toEqual([]);
       };

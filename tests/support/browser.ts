@@ -69,6 +69,8 @@ export interface BrowserOptions {
    * Chromium's zoom divides the CSS pixels a page lays out in by the zoom factor and paints each at that scale.
    */
   readonly deviceScaleFactor?: number;
+  /** A touch screen, as a phone's: `locator.tap()` then taps as a finger does. */
+  readonly hasTouch?: boolean;
 }
 
 let connected: Promise<Browser> | undefined;
@@ -96,6 +98,7 @@ export async function openBrowser(options: BrowserOptions = {}): Promise<Browser
     timezoneId: options.timezoneId ?? 'America/Lima',
     viewport: options.viewport ?? { width: 1440, height: 900 },
     deviceScaleFactor: options.deviceScaleFactor ?? 1,
+    hasTouch: options.hasTouch ?? false,
     // As a user who asked the system for less motion: Cloudscape then draws no transitions, which cost the two
     // cores of a run (and the waits for them) and prove nothing a journey asserts.
     reducedMotion: 'reduce',

@@ -140,10 +140,8 @@ export async function invoiceToReview(kind: ConformityKind | null): Promise<Invo
   return { invoice, number: id, purchaseOrder, document };
 }
 
-/** The row of the invoices table that shows `number`. */
-export function invoiceRow(page: Page, number: string): Locator {
-  return page.getByRole('row').filter({ has: page.getByTestId('invoice-number').getByText(number, { exact: true }) });
-}
+/** The row of the invoices table that shows `number`, or its card on a phone (the list's own, support/invoices.ts). */
+export { invoiceRow } from './invoices.js';
 
 /** The sidebar, once it shows the invoice (not while 'Cargando detalle...'), in `status` if given. */
 export function detailPanel(page: Page, invoiceId: string, status?: InvoiceStatus): Locator {

@@ -9,6 +9,7 @@ import { conformityFixture, table } from './fixtures.js';
 import { demoUser, stage } from './stage.js';
 import { MINIMAL_PDF, uploadAs } from './uploads.js';
 import { runSchedule } from './schedules.js';
+import { INVOICES_TITLE } from './web.js';
 
 /** What the invoices screen shows, as a user reads it (web/src/pages/invoices/messages.ts). */
 export const INVOICES_TEXT = {
@@ -91,10 +92,16 @@ export function withoutShellToolbarIssue<T extends { id: string; targets: string
   );
 }
 
-/** The row of the invoices table whose number is `invoiceNumber`. */
+/** The invoices as a phone shows them (up to 688 px wide): one card each, in the list the screen's title names. */
+export function invoiceCards(page: Page): Locator {
+  return page.getByRole('list', { name: INVOICES_TITLE }).getByRole('listitem');
+}
+
+/** The row of the invoices table whose number is `invoiceNumber`, or its card on a phone. */
 export function invoiceRow(page: Page, invoiceNumber: string): Locator {
   return page
     .getByRole('row')
+    .or(invoiceCards(page))
     .filter({ has: page.getByTestId('invoice-number').getByText(invoiceNumber, { exact: true }) });
 }
 

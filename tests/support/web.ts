@@ -193,7 +193,7 @@ export function invoicesTitleOf(role: 'SUPPLIER' | 'MANAGER' | 'ADMIN'): string 
   return role === 'SUPPLIER' ? TEXT.invoicesTitle : TEXT.staffInvoicesTitle;
 }
 
-/** Waits until the invoices table has settled: rows, an error, or the empty state. */
+/** Waits until the invoices list (a table, or cards on a phone) has settled: invoices, an error, or the empty state. */
 export async function settledInvoices(page: Page): Promise<void> {
   await page.getByRole('heading', { name: INVOICES_TITLE, level: 1 }).waitFor();
   await page

@@ -316,6 +316,83 @@ function ResponsibleField({
   );
 }
 
+/** An applied filter, as a removable token: its label, and the change that removes it. */
+interface FilterToken {
+  readonly item: TokenGroupProps.Item;
+  readonly remove: FilterPatch;
+}
+
+/**
+ * What applies, one token each, in the order of the fields: the tokens under the filters, and how many a phone's
+ * 'Filtros' button counts. The names are those known (a company's, the responsible's once loaded).
+ */
+export function filterTokens(
+  level: Level | undefined,
+  filter: InvoiceFilterState,
+  resolved: Pick<ResolvedFilter, 'staff' | 'acquirerNotAllowed'>,
+  names: { readonly clients: readonly Client[]; readonly responsibleName?: string | undefined },
+): FilterToken[] {
+  const staff = resolved.staff;
+  const list: FilterToken[] = [];
+  const add = (label: string, remove: FilterPatch) =>
+    list.push({ item: { label, dismissLabel: text.remove(label) }, remove });
+  if (level === 'SUPPLIER' && filter.client) {
+    const name = names.clients.find((client) => client.taxId === filter.client)?.name ?? filter.client;
+    add(text.token.client(name), { client: undefined });
+  }
+  for (const status of filter.invoiceStatus) {
+    add(text.token.status(INVOICE_STATUS_LABELS[status]), {
+      invoiceStatus: filter.invoiceStatus.filter((value) => value !== status),
+    });
+  }
+  for (const type of filter.invoiceType) {
+    add(text.token.type(INVOICE_TYPE_LABELS[type]), {
+      invoiceType: filter.invoiceType.filter((value) => value !== type),
+    });
+  }
+  if (staff && filter.office) add(text.token.office(filter.office), { office: undefined });
+  if (staff && filter.responsible) {
+    add(text.token.responsible(names.responsibleName ?? filter.responsible), { responsible: undefined });
+  }
+  if (filter.acquirer && !resolved.acquirerNotAllowed)
+    add(text.token.acquirer(filter.acquirer), { acquirer: undefined });
+  if (staff && filter.issuer) add(text.token.issuer(filter.issuer), { issuer: undefined });
+  if (filter.search) add(text.token.search(filter.search), { search: undefined });
+  if (filter.dueFrom || filter.dueTo) {
+    const day = (date: string | undefined) => (date ? formatDate(date) : null);
+    add(paymentMessages.filter.token(day(filter.dueFrom), day(filter.dueTo)), {
+      dueFrom: undefined,
+      dueTo: undefined,
+    });
+  }
+  if (filter.observed) add(text.token.observed, { observed: undefined });
+  if (filter.acquirerConformity) {
+    add(conformityMessages.filter.token(conformityMessages.filter.options[filter.acquirerConformity]), {
+      acquirerConformity: undefined,
+    });
+  }
+  return list;
+}
+
+/** On a phone, the button the filters wait behind (InvoiceFilters' region `controls`), with how many apply. */
+export function FiltersToggle({
+  shown,
+  onShownChange,
+  controls,
+  active,
+}: {
+  shown: boolean;
+  onShownChange: (shown: boolean) => void;
+  controls: string;
+  active: number;
+}) {
+  return (
+    <Button iconName="filter" ariaExpanded={shown} ariaControls={controls} onClick={() => onShownChange(!shown)}>
+      {active > 0 ? text.showActive(active) : text.show}
+    </Button>
+  );
+}
+
 export interface InvoiceFiltersProps {
   readonly level: Level | undefined;
   readonly taxIds: readonly string[];
@@ -330,11 +407,15 @@ export interface InvoiceFiltersProps {
   readonly onClear: () => void;
   readonly expanded: boolean;
   readonly onExpandedChange: (expanded: boolean) => void;
-  /** A phone: the filters wait behind a 'Filtros' button, so that the first screen shows invoices. */
+  /**
+   * A phone: the filters wait behind a 'Filtros' button (FiltersToggle, among the list's actions), so that the first
+   * screen shows invoices; one under another once shown.
+   */
   readonly narrow: boolean;
   /** Whether the filters show (always, but on a phone once asked for). */
   readonly shown: boolean;
-  readonly onShownChange: (shown: boolean) => void;
+  /** The id of the fields' region, which the phone's 'Filtros' button controls. */
+  readonly regionId: string;
 }
 
 /**
@@ -346,7 +427,6 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
   const { level, filter, resolved, onChange } = props;
   const staff = resolved.staff;
   const moreId = useId();
-  const shownId = useId();
   const company = resolved.company;
 
   const options = useMemo(
@@ -387,47 +467,10 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
   );
   const selectedTypes = TYPE_OPTIONS.filter((option) => filter.invoiceType.includes(option.value as InvoiceType));
 
-  const tokens = useMemo(() => {
-    const list: { item: TokenGroupProps.Item; remove: FilterPatch }[] = [];
-    const add = (label: string, remove: FilterPatch) =>
-      list.push({ item: { label, dismissLabel: text.remove(label) }, remove });
-    if (level === 'SUPPLIER' && filter.client) {
-      const name = props.clients.find((client) => client.taxId === filter.client)?.name ?? filter.client;
-      add(text.token.client(name), { client: undefined });
-    }
-    for (const status of filter.invoiceStatus) {
-      add(text.token.status(INVOICE_STATUS_LABELS[status]), {
-        invoiceStatus: filter.invoiceStatus.filter((value) => value !== status),
-      });
-    }
-    for (const type of filter.invoiceType) {
-      add(text.token.type(INVOICE_TYPE_LABELS[type]), {
-        invoiceType: filter.invoiceType.filter((value) => value !== type),
-      });
-    }
-    if (staff && filter.office) add(text.token.office(filter.office), { office: undefined });
-    if (staff && filter.responsible) {
-      add(text.token.responsible(responsibleName ?? filter.responsible), { responsible: undefined });
-    }
-    if (filter.acquirer && !resolved.acquirerNotAllowed)
-      add(text.token.acquirer(filter.acquirer), { acquirer: undefined });
-    if (staff && filter.issuer) add(text.token.issuer(filter.issuer), { issuer: undefined });
-    if (filter.search) add(text.token.search(filter.search), { search: undefined });
-    if (filter.dueFrom || filter.dueTo) {
-      const day = (date: string | undefined) => (date ? formatDate(date) : null);
-      add(paymentMessages.filter.token(day(filter.dueFrom), day(filter.dueTo)), {
-        dueFrom: undefined,
-        dueTo: undefined,
-      });
-    }
-    if (filter.observed) add(text.token.observed, { observed: undefined });
-    if (filter.acquirerConformity) {
-      add(conformityMessages.filter.token(conformityMessages.filter.options[filter.acquirerConformity]), {
-        acquirerConformity: undefined,
-      });
-    }
-    return list;
-  }, [filter, level, props.clients, responsibleName, resolved.acquirerNotAllowed, staff]);
+  const tokens = useMemo(
+    () => filterTokens(level, filter, resolved, { clients: props.clients, responsibleName }),
+    [level, filter, resolved, props.clients, responsibleName],
+  );
 
   const clientField = (
     <FormField label={text.client} data-testid="client-filter">
@@ -461,17 +504,7 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
   return (
     <section aria-label={text.regionLabel}>
       <SpaceBetween size="s">
-        {props.narrow && (
-          <Button
-            iconName="filter"
-            ariaExpanded={props.shown}
-            ariaControls={shownId}
-            onClick={() => props.onShownChange(!props.shown)}
-          >
-            {tokens.length > 0 ? text.showActive(tokens.length) : text.show}
-          </Button>
-        )}
-        <div id={shownId} hidden={!props.shown}>
+        <div id={props.regionId} hidden={!props.shown}>
           {props.shown && (
             <SpaceBetween size="s">
               {/* The first row: what a person narrows by every day; the rest waits behind 'Más filtros'. */}

@@ -1,6 +1,8 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import Button from '@cloudscape-design/components/button';
+import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
+import Cards from '@cloudscape-design/components/cards';
 import CollectionPreferences, {
   type CollectionPreferencesProps,
 } from '@cloudscape-design/components/collection-preferences';
@@ -20,11 +22,12 @@ import { useCurrentUser } from '../../session/use-current-user';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { CursorPagination } from '../../components/cursor-pagination';
 import { InvoiceDetailPanel, InvoiceNotFoundPanel } from './detail/invoice-detail-panel';
-import { COLUMN_WIDTHS, invoiceColumns, invoiceNumber, sortInvoices } from './columns';
+import { COLUMN_WIDTHS, invoiceColumns, invoiceNumber, sortInvoices, type ColumnHandlers } from './columns';
+import { INVOICE_CARDS_PER_ROW, invoiceCardDefinition } from './invoice-cards';
 import { useListExport } from '../../components/list-export';
 import { AttachmentsModal, useFileActions } from './file-actions';
 import { hasMoreFilters, isFiltered } from './invoice-filter';
-import { InvoiceFilters } from './invoice-filters';
+import { FiltersToggle, InvoiceFilters, filterTokens } from './invoice-filters';
 import { invoicesMessages } from './messages';
 import { NewInvoicePanel } from './new-invoice-panel';
 import { INVOICES_PAGE_SIZES } from './page-size';
@@ -33,7 +36,7 @@ import { useInvoiceCount, useInvoices, useRefreshInvoices } from './use-invoices
 import { useInvoicesPageSize } from './use-page-size';
 import { ALWAYS_VISIBLE, type InvoiceColumnId } from './table-preferences';
 import { useInvoicesTablePreferences } from './use-table-preferences';
-import { MailIntakeAddresses } from './mail-intake';
+import { MailIntakeAddresses, MailIntakeModal } from './mail-intake';
 import { XmlUploadButton, XmlUploadProgress, useXmlUpload } from './xml-upload';
 import { ZipUploadButton, useZipUpload, zipMessages } from './zip-upload';
 
@@ -103,8 +106,8 @@ function useExpanded(moreActive: boolean) {
 
 /**
  * '/' and '/invoices' (spec §2 Invoices, 'Mis comprobantes'; 'Comprobantes recibidos' for staff, docs/web-screens.md):
- * the invoices within the user's reach, a page at a time (20, 50 or 100 rows), with the filters of spec §3 in the
- * URL, the row's file actions,
+ * the invoices within the user's reach, a page at a time (20, 50 or 100 rows; on a phone as cards, one an invoice),
+ * with the filters of spec §3 in the URL, the row's file actions,
  * the detail sidebar, and for suppliers (and admins) 'Cargar XML' and 'Nuevo comprobante'. The table's
  * preferences (rows per page, columns and their order, wrapping) are kept in the browser.
  *
@@ -138,6 +141,9 @@ export default function InvoicesPage() {
   // On a phone the list comes first: the filters wait behind 'Filtros' (their tokens still show what applies).
   const narrow = useNarrowScreen();
   const [filtersShown, setFiltersShown] = useState(false);
+  const filtersRegionId = useId();
+  // The intake addresses opened from a phone's menu of upload actions (a wider screen has their own button).
+  const [intakeShown, setIntakeShown] = useState(false);
   const [attachmentsOf, setAttachmentsOf] = useState<InvoiceSummary | null>(null);
   // Client-side: the API has one order (newest first); a column sorts the page on screen.
   const [sorting, setSorting] = useState<{ columnId?: string; descending: boolean }>({ descending: false });
@@ -221,24 +227,25 @@ export default function InvoicesPage() {
   );
   useRefreshOnNewNotice(refreshAll);
 
-  // The columns do not change when an invoice opens (openDetail does): a new set would make the table lay out
-  // and measure every column again in the frame that opens the sidebar.
-  const columns = useMemo(
-    () =>
-      invoiceColumns(
-        {
-          detailHref,
-          onOpenDetail: (invoice) => handlers.current.openDetail(invoice),
-          onFileAction: (action, invoice) => {
-            if (action === 'xml') void fileActions.downloadXml(invoice);
-            else if (action === 'pdf') void fileActions.viewPdf(invoice);
-            else setAttachmentsOf(invoice);
-          },
-        },
-        display.columnWidths,
-      ),
-    [detailHref, fileActions, display.columnWidths],
+  // The columns (and a phone's cards) do not change when an invoice opens (openDetail does): a new set would make
+  // the table lay out and measure every column again in the frame that opens the sidebar.
+  const cellHandlers = useMemo<ColumnHandlers>(
+    () => ({
+      detailHref,
+      onOpenDetail: (invoice) => handlers.current.openDetail(invoice),
+      onFileAction: (action, invoice) => {
+        if (action === 'xml') void fileActions.downloadXml(invoice);
+        else if (action === 'pdf') void fileActions.viewPdf(invoice);
+        else setAttachmentsOf(invoice);
+      },
+    }),
+    [detailHref, fileActions],
   );
+  const columns = useMemo(
+    () => invoiceColumns(cellHandlers, display.columnWidths),
+    [cellHandlers, display.columnWidths],
+  );
+  const cardDefinition = useMemo(() => invoiceCardDefinition(cellHandlers, level), [cellHandlers, level]);
   const sortingColumn = columns.find((column) => column.id === sorting.columnId);
   const items = useMemo(
     () => sortInvoices(invoices.items, sortingColumn, sorting.descending),
@@ -273,7 +280,8 @@ export default function InvoicesPage() {
   };
 
   const filtered = isFiltered(filter);
-  // Beside the title on a laptop (one row less above the list); on a phone, under the description.
+  // Beside the title on a laptop (one row less above the list); on a phone, under the description, with the button
+  // the filters wait behind (a row of its own would push the third invoice off the first screen).
   const headerActions = (
     <SpaceBetween direction="horizontal" size="xs">
       <Button
@@ -283,6 +291,14 @@ export default function InvoicesPage() {
         onClick={() => void invoices.refresh()}
       />
       {listExport.button}
+      {narrow && (
+        <FiltersToggle
+          shown={filtersShown}
+          onShownChange={setFiltersShown}
+          controls={filtersRegionId}
+          active={filterTokens(level, filter, resolved, { clients }).length}
+        />
+      )}
       {canSubmit && (
         <Button variant="primary" iconName="add-plus" onClick={openNewInvoice}>
           {text.create.button}
@@ -291,136 +307,181 @@ export default function InvoicesPage() {
     </SpaceBetween>
   );
 
-  return (
-    <>
-      <Table
-        variant="full-page"
-        stickyHeader
-        enableKeyboardNavigation
-        ariaLabels={{ tableLabel: text.tableLabel }}
-        header={
-          <SpaceBetween size="s">
-            {/* Title and description first, at every width, then the actions: the description stays where index.html's
-                frame paints it (web/frame/, docs/web-performance.md), whatever actions the level has. */}
-            <Header
-              variant="awsui-h1-sticky"
-              counter={total.data ? text.counter(total.data) : undefined}
-              description={text.description}
-              actions={narrow ? undefined : headerActions}
-            >
-              {audienceOf(level) === 'staff' ? text.staffTitle : text.title}
-            </Header>
-            {narrow && headerActions}
-            {canSubmit && (
-              <SpaceBetween direction="horizontal" size="xs">
-                <XmlUploadButton busy={upload.state !== null} onFiles={(files) => void upload.upload(files)} />
-                <ZipUploadButton busy={zip.busy} onFile={zip.upload} />
+  // What the table and a phone's cards share: the same header and counter, filters, states and pages.
+  const collection = {
+    variant: 'full-page',
+    stickyHeader: true,
+    header: (
+      <SpaceBetween size="s">
+        {/* Title and description first, at every width, then the actions: the description stays where index.html's
+            frame paints it (web/frame/, docs/web-performance.md), whatever actions the level has. */}
+        <Header
+          variant="awsui-h1-sticky"
+          counter={total.data ? text.counter(total.data) : undefined}
+          description={text.description}
+          actions={narrow ? undefined : headerActions}
+        >
+          {audienceOf(level) === 'staff' ? text.staffTitle : text.title}
+        </Header>
+        {narrow && headerActions}
+        {canSubmit && (
+          <SpaceBetween direction="horizontal" size="xs">
+            <XmlUploadButton busy={upload.state !== null} onFiles={(files) => void upload.upload(files)} />
+            <ZipUploadButton busy={zip.busy} onFile={zip.upload} />
+            {narrow ? (
+              // One row on a phone, not three: the rest of the upload actions wait in a menu, so that the first
+              // screen still shows three invoices under a supplier's longer header.
+              <ButtonDropdown
+                variant="icon"
+                ariaLabel={text.moreUploads}
+                expandToViewport
+                items={[
+                  { id: 'zip-history', text: zipMessages.history },
+                  ...(intakeMailDomain
+                    ? [{ id: 'mail-intake', text: text.byEmail.header, disabled: clients.length === 0 }]
+                    : []),
+                ]}
+                onItemClick={({ detail }) => {
+                  if (detail.id === 'zip-history') zip.openHistory();
+                  else setIntakeShown(true);
+                }}
+              />
+            ) : (
+              <>
                 <Button onClick={zip.openHistory}>{zipMessages.history}</Button>
                 {intakeMailDomain && <MailIntakeAddresses domain={intakeMailDomain} clients={clients} />}
-              </SpaceBetween>
+              </>
             )}
-            {upload.state && <XmlUploadProgress state={upload.state} />}
-            {zip.alert}
-            {listExport.alert}
           </SpaceBetween>
-        }
-        columnDefinitions={columns}
-        columnDisplay={display.contentDisplay}
-        stickyColumns={{ first: 1 }}
-        resizableColumns
-        onColumnWidthsChange={({ detail }) => setDisplay({ columnWidths: resizedWidths(columns, detail.widths) })}
-        items={items}
-        trackBy={(invoice) => `${invoice.supplierId}#${invoice.type}#${invoice.id}`}
-        sortingColumn={sortingColumn}
-        sortingDescending={sorting.descending}
-        onSortingChange={({ detail }) =>
-          setSorting({
-            columnId: columns.find((column) => column === detail.sortingColumn)?.id,
-            descending: detail.isDescending ?? false,
-          })
-        }
-        loading={invoices.isLoading || (resolved.query === null && clientsLoading)}
-        loadingText={text.loading}
-        wrapLines={display.wrapLines}
-        contentDensity={display.contentDensity}
-        filter={
-          <InvoiceFilters
-            level={level}
-            taxIds={taxIds}
-            clients={clients}
-            clientsLoading={clientsLoading}
-            clientsError={clientsError}
-            filter={filter}
-            resolved={resolved}
-            onChange={update}
-            onClientChange={onClientChange}
-            onClear={() => clear()}
-            expanded={expanded}
-            onExpandedChange={setExpanded}
-            narrow={narrow}
-            shown={!narrow || filtersShown}
-            onShownChange={setFiltersShown}
-          />
-        }
-        empty={
-          invoices.mayHaveMore && !invoices.error ? (
-            <TableEmptyState
-              message={text.shortPage}
-              action={{ text: text.keepSearching, onClick: invoices.nextPage }}
-            />
-          ) : (
-            <TableEmptyState
-              testId="invoices"
-              error={invoices.error}
-              onRetry={invoices.refresh}
-              message={text.empty}
-              detail={filtered ? text.emptyFiltered : undefined}
-              action={filtered ? { text: text.filters.clear, onClick: () => clear() } : undefined}
-            />
-          )
-        }
-        pagination={<CursorPagination pages={invoices} />}
-        preferences={
-          <CollectionPreferences
-            title={text.preferences.title}
-            confirmLabel={text.preferences.confirm}
-            cancelLabel={text.preferences.cancel}
-            closeAriaLabel={text.preferences.close}
-            pageSizePreference={{ title: text.preferences.pageSize, options: PAGE_SIZE_OPTIONS }}
-            wrapLinesPreference={{
-              label: text.preferences.wrapLines,
-              description: text.preferences.wrapLinesDescription,
-            }}
-            contentDensityPreference={{
-              label: text.preferences.compact,
-              description: text.preferences.compactDescription,
-            }}
-            contentDisplayPreference={{
-              title: text.preferences.columns,
-              description: text.preferences.columnsDescription,
-              options: columns.map((column) => ({
-                id: column.id,
-                label: text.columns[column.id],
-                alwaysVisible: ALWAYS_VISIBLE.includes(column.id),
-              })),
-            }}
-            preferences={{
-              pageSize,
-              wrapLines: display.wrapLines,
-              contentDensity: display.contentDensity,
-              contentDisplay: display.contentDisplay,
-            }}
-            onConfirm={({ detail }) => {
-              setPageSize(detail.pageSize);
-              setDisplay({
-                contentDisplay: contentColumns(detail.contentDisplay),
-                wrapLines: detail.wrapLines,
-                contentDensity: detail.contentDensity,
-              });
-            }}
-          />
-        }
+        )}
+        {upload.state && <XmlUploadProgress state={upload.state} />}
+        {zip.alert}
+        {listExport.alert}
+      </SpaceBetween>
+    ),
+    items,
+    trackBy: (invoice: InvoiceSummary) => `${invoice.supplierId}#${invoice.type}#${invoice.id}`,
+    loading: invoices.isLoading || (resolved.query === null && clientsLoading),
+    loadingText: text.loading,
+    filter: (
+      <InvoiceFilters
+        level={level}
+        taxIds={taxIds}
+        clients={clients}
+        clientsLoading={clientsLoading}
+        clientsError={clientsError}
+        filter={filter}
+        resolved={resolved}
+        onChange={update}
+        onClientChange={onClientChange}
+        onClear={() => clear()}
+        expanded={expanded}
+        onExpandedChange={setExpanded}
+        narrow={narrow}
+        shown={!narrow || filtersShown}
+        regionId={filtersRegionId}
       />
+    ),
+    empty:
+      invoices.mayHaveMore && !invoices.error ? (
+        <TableEmptyState message={text.shortPage} action={{ text: text.keepSearching, onClick: invoices.nextPage }} />
+      ) : (
+        <TableEmptyState
+          testId="invoices"
+          error={invoices.error}
+          onRetry={invoices.refresh}
+          message={text.empty}
+          detail={filtered ? text.emptyFiltered : undefined}
+          action={filtered ? { text: text.filters.clear, onClick: () => clear() } : undefined}
+        />
+      ),
+    pagination: <CursorPagination pages={invoices} />,
+  } as const;
+  const preferencesTexts = {
+    title: text.preferences.title,
+    confirmLabel: text.preferences.confirm,
+    cancelLabel: text.preferences.cancel,
+    closeAriaLabel: text.preferences.close,
+  } as const;
+
+  return (
+    <>
+      {narrow ? (
+        // A phone: a card an invoice, which needs no sideways scrolling; the list is named by the title. Its
+        // preferences are the page's size only (columns, wrapping and row density are the table's, kept for a wider
+        // screen). No selection, as the table has none: staff act on one invoice at a time, from its sidebar.
+        <Cards
+          {...collection}
+          cardDefinition={cardDefinition}
+          cardsPerRow={INVOICE_CARDS_PER_ROW}
+          preferences={
+            <CollectionPreferences
+              {...preferencesTexts}
+              pageSizePreference={{ title: text.preferences.cardsPageSize, options: PAGE_SIZE_OPTIONS }}
+              preferences={{ pageSize }}
+              onConfirm={({ detail }) => setPageSize(detail.pageSize)}
+            />
+          }
+        />
+      ) : (
+        <Table
+          {...collection}
+          enableKeyboardNavigation
+          ariaLabels={{ tableLabel: text.tableLabel }}
+          columnDefinitions={columns}
+          columnDisplay={display.contentDisplay}
+          stickyColumns={{ first: 1 }}
+          resizableColumns
+          onColumnWidthsChange={({ detail }) => setDisplay({ columnWidths: resizedWidths(columns, detail.widths) })}
+          sortingColumn={sortingColumn}
+          sortingDescending={sorting.descending}
+          onSortingChange={({ detail }) =>
+            setSorting({
+              columnId: columns.find((column) => column === detail.sortingColumn)?.id,
+              descending: detail.isDescending ?? false,
+            })
+          }
+          wrapLines={display.wrapLines}
+          contentDensity={display.contentDensity}
+          preferences={
+            <CollectionPreferences
+              {...preferencesTexts}
+              pageSizePreference={{ title: text.preferences.pageSize, options: PAGE_SIZE_OPTIONS }}
+              wrapLinesPreference={{
+                label: text.preferences.wrapLines,
+                description: text.preferences.wrapLinesDescription,
+              }}
+              contentDensityPreference={{
+                label: text.preferences.compact,
+                description: text.preferences.compactDescription,
+              }}
+              contentDisplayPreference={{
+                title: text.preferences.columns,
+                description: text.preferences.columnsDescription,
+                options: columns.map((column) => ({
+                  id: column.id,
+                  label: text.columns[column.id],
+                  alwaysVisible: ALWAYS_VISIBLE.includes(column.id),
+                })),
+              }}
+              preferences={{
+                pageSize,
+                wrapLines: display.wrapLines,
+                contentDensity: display.contentDensity,
+                contentDisplay: display.contentDisplay,
+              }}
+              onConfirm={({ detail }) => {
+                setPageSize(detail.pageSize);
+                setDisplay({
+                  contentDisplay: contentColumns(detail.contentDisplay),
+                  wrapLines: detail.wrapLines,
+                  contentDensity: detail.contentDensity,
+                });
+              }}
+            />
+          }
+        />
+      )}
       {attachmentsOf && (
         <AttachmentsModal
           invoice={attachmentsOf}
@@ -429,6 +490,9 @@ export default function InvoicesPage() {
         />
       )}
       {zip.modal}
+      {intakeShown && intakeMailDomain && (
+        <MailIntakeModal domain={intakeMailDomain} clients={clients} onDismiss={() => setIntakeShown(false)} />
+      )}
     </>
   );
 }

@@ -29,6 +29,8 @@ export const invoicesMessages = {
   shortPage: 'En este tramo no se encontraron comprobantes con esos filtros; puede haber más en la página siguiente.',
   keepSearching: 'Seguir buscando',
   refresh: 'Actualizar',
+  /** On a phone, the menu with 'Cargas de ZIP' and 'Enviar comprobantes por correo', beside 'Cargar ZIP'. */
+  moreUploads: 'Más opciones de carga',
   tableLabel: 'Comprobantes',
   noFile: 'Sin archivo',
   /** Beside the status of an invoice staff observed (issue 23). */
@@ -72,6 +74,8 @@ export const invoicesMessages = {
     cancel: 'Cancelar',
     close: 'Cerrar preferencias',
     pageSize: 'Filas por página',
+    /** On a phone, where the list is a card an invoice. */
+    cardsPageSize: 'Comprobantes por página',
     pageSizeOption: (size: number) => `${size} comprobantes`,
     wrapLines: 'Ajustar líneas',
     wrapLinesDescription: 'Muestra los textos largos completos en varias líneas en lugar de recortarlos.',
