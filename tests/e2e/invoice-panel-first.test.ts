@@ -14,6 +14,7 @@ import {
 import { creditTerms, stageTime } from '../support/acquirer-conformity.js';
 import { table } from '../support/fixtures.js';
 import { DETAIL_TEXT, detailPanel, field } from '../support/invoice-detail.js';
+import { invoiceRow } from '../support/invoices.js';
 import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { demoUser } from '../support/stage.js';
 import { appUrl, inBrowser, startSignedIn } from '../support/web.js';
@@ -150,6 +151,13 @@ describe.each(SCREENS)('the invoice sidebar on $name', ({ name, viewport }) => {
         expect(await panel.getByTestId('invoice-expected-payment-date').innerText()).toBe(
           `Vencido desde el ${formatDate(lastDue)}`,
         );
+        // So does the list's 'Fecha de pago' (a row on a laptop, a card on a phone)
+        await page.goto(appUrl(`/invoices?search=${invoice.id}`));
+        const listed = invoiceRow(page, invoice.id).getByTestId('invoice-payment-date');
+        await listed.waitFor({ timeout: 30_000 });
+        expect(await listed.innerText()).toBe(`Vencido desde el ${formatDate(lastDue)}`);
+        await page.goBack();
+        await essentials.getByTestId('invoice-essentials-status').waitFor({ timeout: 30_000 });
 
         // Assess: the buyer's 8-day duty is not the supplier's first read; collapsed, no countdown up top
         const section = panel.getByTestId('acquirer-conformity-section');

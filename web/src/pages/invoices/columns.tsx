@@ -9,9 +9,11 @@ import {
   INVOICE_TYPE_LABELS,
   formatDate,
   formatMoney,
+  paymentOutlook,
   rucRiskOf,
   rucRiskText,
   sapPostingMark,
+  todayInLima,
   type InvoiceSummary,
 } from '@portal/shared';
 import { CertStatusIndicator, InvoiceStatusIndicator } from '../../components/status-indicators';
@@ -109,6 +111,15 @@ export function PaymentDateCell({ invoice }: { invoice: InvoiceSummary }) {
   const { date, estimated } = paymentDateOf(invoice);
   const payment = invoice.payment;
   if (!estimated) return <span data-testid="invoice-payment-date">{formatDate(date)}</span>;
+  // An estimate that passed unpaid reads as overdue since the due date, as the panel says (paymentOutlook).
+  const outlook = paymentOutlook(payment, todayInLima());
+  if (outlook.kind === 'OVERDUE') {
+    return (
+      <span data-testid="invoice-payment-date" data-overdue-since={outlook.since} title={paymentMessages.overdueHint}>
+        {paymentMessages.overdue(formatDate(outlook.since))}
+      </span>
+    );
+  }
   return (
     <span
       data-testid="invoice-payment-date"

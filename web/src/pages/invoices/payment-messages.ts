@@ -8,6 +8,9 @@ export const paymentMessages = {
   /** After a 'Fecha de pago' the portal estimates (SAP has not scheduled the payment yet). */
   estimated: '(estimada)',
   estimatedHint: 'Fecha de pago estimada: el vencimiento del comprobante; SAP aún no programa el pago.',
+  /** An estimated date that passed unpaid: overdue since its due date, never a past date as if to come. */
+  overdue: (date: string) => `Vencido desde el ${date}`,
+  overdueHint: 'La fecha de pago estimada ya pasó y el pago aún no figura como realizado.',
   /** Its hint when the due date was moved to the company's payment-run day. */
   movedHint: (due: string) =>
     `Fecha de pago estimada: vence el ${due} y se paga el siguiente día de pago de la sociedad; SAP aún no programa el pago.`,

@@ -1,5 +1,6 @@
 import { counted, formatErrorMessage, plural, type ErrorCode } from '@portal/shared';
 import { invoicesMessages } from '../messages';
+import { paymentMessages } from '../payment-messages';
 
 const ATTEMPTS = { one: 'intento', other: 'intentos' };
 
@@ -92,8 +93,8 @@ export const detailMessages = {
     paidOn: (date: string) => `Pagado el ${date}`,
     scheduledFor: (date: string) => `Programado para el ${date}`,
     expected: (date: string) => `${date} (estimada)`,
-    overdue: (date: string) => `Vencido desde el ${date}`,
-    overdueHint: 'La fecha de pago estimada ya pasó y el pago aún no figura como realizado.',
+    overdue: paymentMessages.overdue,
+    overdueHint: paymentMessages.overdueHint,
     noPayment: 'Sin pago previsto',
     rejectedNoPayment: 'Sin pago previsto: el comprobante fue rechazado',
     rejectedHeader: 'Comprobante rechazado',
