@@ -15,6 +15,7 @@ import { creditTerms, stageTime } from '../support/acquirer-conformity.js';
 import { table } from '../support/fixtures.js';
 import { DETAIL_TEXT, detailPanel, field } from '../support/invoice-detail.js';
 import { invoiceRow } from '../support/invoices.js';
+import { documentScreen } from '../support/a11y.js';
 import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { demoUser } from '../support/stage.js';
 import { appUrl, inBrowser, startSignedIn } from '../support/web.js';
@@ -151,6 +152,7 @@ describe.each(SCREENS)('the invoice sidebar on $name', ({ name, viewport }) => {
         expect(await panel.getByTestId('invoice-expected-payment-date').innerText()).toBe(
           `Vencido desde el ${formatDate(lastDue)}`,
         );
+        await documentScreen(page, `invoice-panel-${viewport.width}`);
         // So does the list's 'Fecha de pago' (a row on a laptop, a card on a phone)
         await page.goto(appUrl(`/invoices?search=${invoice.id}`));
         const listed = invoiceRow(page, invoice.id).getByTestId('invoice-payment-date');
@@ -246,6 +248,7 @@ describe.each(SCREENS)('the invoice sidebar on $name', ({ name, viewport }) => {
         );
         // The company's conformity duty shows to its staff in the summary
         await panel.getByTestId('invoice-essentials-conformity').waitFor();
+        await documentScreen(page, `manager-review-${viewport.width}`);
       },
       { viewport },
     );
