@@ -38,6 +38,14 @@ export function invoiceDetailHref(key: InvoiceKey, search = ''): string {
   return `${INVOICES_PATH}/${path}${search && !search.startsWith('?') ? `?${search}` : search}`;
 }
 
+/**
+ * An invoice the header search found: its address with the search's list behind it, as the list's number link
+ * builds it on /invoices?search=F001-123 (closing the detail shows that list).
+ */
+export function invoiceFoundHref(key: InvoiceKey, text: string): string {
+  return invoiceDetailHref(key, new URLSearchParams({ [INVOICE_QUERY.search]: text.trim() }).toString());
+}
+
 /** The invoice an address's parameters name; null when they name none or an invoice type that does not exist. */
 export function invoiceKeyOf(params: Readonly<Record<string, string | undefined>>): InvoiceKey | null {
   const { supplierId, invoiceType, invoiceId } = params;

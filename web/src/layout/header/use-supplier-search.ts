@@ -5,9 +5,11 @@ import { useApi } from '../../api/use-api';
 /** GET /suppliers asks for at least this many characters (spec §2 Header, SearchSuppliersQuery). */
 export const SUPPLIER_SEARCH_MIN_LENGTH = 2;
 const SUPPLIER_SEARCH_LIMIT = 8;
-const DEBOUNCE_MS = 250;
+/** The header's searches ask once the user pauses typing this long. */
+export const SEARCH_DEBOUNCE_MS = 250;
 
-function useDebounced(value: string, delay: number): string {
+/** The value once it stopped changing for `delay` ms. */
+export function useDebounced(value: string, delay: number): string {
   const [debounced, setDebounced] = useState(value);
   useEffect(() => {
     const timer = setTimeout(() => setDebounced(value), delay);
@@ -21,7 +23,7 @@ function useDebounced(value: string, delay: number): string {
  * Asks once the user pauses typing, and only with enough characters.
  */
 export function useSupplierSearch(text: string, enabled: boolean) {
-  const query = useDebounced(text.trim(), DEBOUNCE_MS);
+  const query = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
   const ready = enabled && query.length >= SUPPLIER_SEARCH_MIN_LENGTH;
   const { data, error, isLoading, mutate } = useApi(
     routes.searchSuppliers,
