@@ -9,6 +9,10 @@ export const HEADER_TEXT = {
   staffSearch: 'Buscar comprobantes o proveedores',
   supplierSearch: 'Buscar comprobantes por número, RUC o razón social',
   openSearch: 'Abrir búsqueda',
+  /** The search's landmark, around its box. */
+  searchLabel: 'Buscar en el portal',
+  /** The dropdown's last option, which Enter does too: the invoices list filtered by the text. */
+  allResults: (text: string) => `Ver todos los resultados de "${text}"`,
   notifications: /^Notificaciones/,
   markAsRead: 'Marcar como leídas',
   seeAll: 'Ver todas las notificaciones',
