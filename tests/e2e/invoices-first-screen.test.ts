@@ -24,8 +24,8 @@ const TEXT = {
   dueTo: 'Hasta',
 } as const;
 
-/** The title of a role's invoices screen, with or without its counter. */
-const titleOf = (role: 'SUPPLIER' | 'MANAGER') => new RegExp(`^${invoicesTitleOf(role)}( \\(|$)`);
+/** The title of a role's invoices screen, with or without its counter (beside it, or under it on a phone). */
+const titleOf = (role: 'SUPPLIER' | 'MANAGER') => new RegExp(`^${invoicesTitleOf(role)}(\\s+\\(|\\s*$)`);
 
 /** Rows of the table whose bottom is inside the viewport, as the person sees them without scrolling. */
 async function rowsAboveFold(page: Page): Promise<number> {

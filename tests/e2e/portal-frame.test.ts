@@ -10,6 +10,18 @@ import { TEXT, appUrl, inBrowser, invoicesTitleOf, settledInvoices, signIn, star
 const FRAME = '#portal-frame';
 const DESCRIPTION = 'Comprobantes electrónicos registrados en el portal';
 
+/** The longest count the title carries: a busy company's, known only as a bound. */
+const LONG_COUNT = { count: 10_000, exact: false };
+const LONG_COUNT_TEXT = '(más de 10,000)';
+
+/** Answers the list's count as a busy company's, whatever the stage holds (the rest of the answer is the stage's). */
+async function longCount(page: Page): Promise<void> {
+  await page.route(/\/invoices\/count(\?|$)/, async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    await route.fulfill({ response: await route.fetch(), json: LONG_COUNT });
+  });
+}
+
 /**
  * Holds the app's entry script until `release` is called: the page shows what index.html paints on its own, as on a
  * slow network before the code is in.
@@ -54,6 +66,7 @@ describe("the portal's frame (issue 25)", () => {
           // Prepare: signed in, the app has seen the user in this browser
           await startSignedIn(page, demoUser(role));
           await settledInvoices(page);
+          await longCount(page);
           const release = await holdAppCode(page);
 
           // Act
@@ -74,6 +87,8 @@ describe("the portal's frame (issue 25)", () => {
           release();
           await settledInvoices(page);
           await expect.poll(() => frame.count()).toBe(0);
+          // However long the count, once it is in: it never wraps the title over the frame's description.
+          await page.getByRole('heading', { level: 1 }).getByText(LONG_COUNT_TEXT).waitFor();
           const painted = await headerBoxes(page, false, title);
           expect(await page.getByRole('heading', { level: 1 }).innerText()).toMatch(new RegExp(`^${title}`));
           for (const part of ['title', 'text'] as const) {

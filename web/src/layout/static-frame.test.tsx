@@ -71,6 +71,9 @@ describe("index.html's frame", () => {
     // Both titles, the supplier's and staff's; frame.css shows one.
     expect([...frame.querySelectorAll('h1')].map(text)).toEqual([invoicesMessages.title, invoicesMessages.staffTitle]);
     expect(text(frame.querySelector('.portal-frame__description'))).toBe(invoicesMessages.description);
+    // A phone's, whose cards have no columns: the same without its sorting sentence (frame.css hides it there).
+    frame.querySelector('.portal-frame__description-sorting')!.remove();
+    expect(text(frame.querySelector('.portal-frame__description'))).toBe(invoicesMessages.descriptionPhone);
     const loading = [...frame.querySelectorAll('[role="status"]')].map(text);
     expect(loading).toEqual([invoicesMessages.loading, messages.app.loading]);
   });

@@ -40,9 +40,10 @@ class NoResizeObserver {
   disconnect() {}
 }
 globalThis.ResizeObserver ??= NoResizeObserver as unknown as typeof ResizeObserver;
-window.matchMedia ??= (query: string) =>
-  ({
-    matches: false,
+/** A media query's answer as jsdom would give it if it had one: `matches` as told, no change ever reported. */
+export function staticMediaQuery(query: string, matches: boolean): MediaQueryList {
+  return {
+    matches,
     media: query,
     onchange: null,
     addListener: () => undefined,
@@ -50,7 +51,9 @@ window.matchMedia ??= (query: string) =>
     addEventListener: () => undefined,
     removeEventListener: () => undefined,
     dispatchEvent: () => false,
-  }) as MediaQueryList;
+  } as MediaQueryList;
+}
+window.matchMedia ??= (query: string) => staticMediaQuery(query, false);
 
 beforeAll(async () => {
   mockServer.listen({ onUnhandledRequest: 'error' });

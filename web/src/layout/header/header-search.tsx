@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import Autosuggest, { type AutosuggestProps } from '@cloudscape-design/components/autosuggest';
 import { INVOICE_STATUS_LABELS, formatMoney, sentenceEnd, type InvoiceSummary } from '@portal/shared';
 import { errorMessage } from '../../api/client';
+import { invoiceNumber } from '../../pages/invoices/invoice-number';
 import { invoiceFoundHref, invoicesIssuerHref, invoicesSearchHref } from './invoice-links';
 import { headerMessages } from './messages';
 import { useInvoiceSearch } from './use-invoice-search';
@@ -16,11 +17,6 @@ const text = headerMessages.search;
 const INVOICE_VALUE = 'comprobante:';
 const SUPPLIER_VALUE = 'proveedor:';
 const ALL_RESULTS_VALUE = 'todos:';
-
-/** The number the invoices list shows in its first column: SERIE-CORRELATIVO, or the id when either is missing. */
-function invoiceNumber(invoice: InvoiceSummary): string {
-  return invoice.prefixId && invoice.numericId ? `${invoice.prefixId}-${invoice.numericId}` : invoice.id;
-}
 
 /** An invoice as the dropdown shows it: its number, the other party, its amount and its status. */
 function invoiceOption(invoice: InvoiceSummary, searched: string, staff: boolean): AutosuggestProps.Option {

@@ -10,7 +10,7 @@ import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import { INVOICE_STATUS_LABELS, type DashboardCounts, type InvoiceStatus } from '@portal/shared';
 import { dashboardMessages as text } from './messages';
-import { useNarrowScreen } from './use-narrow-screen';
+import { useNarrowScreen } from '../../hooks/use-narrow-screen';
 
 type Counter = keyof DashboardCounts;
 

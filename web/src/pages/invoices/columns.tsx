@@ -20,16 +20,12 @@ import { CertStatusIndicator, InvoiceStatusIndicator } from '../../components/st
 import { ConformityStatus } from './acquirer-conformity/conformity-status';
 import { conformityMessages } from './acquirer-conformity/messages';
 import { FileActions } from './file-actions';
+import { invoiceNumber } from './invoice-number';
 import { invoicesMessages } from './messages';
 import { paymentMessages } from './payment-messages';
 import type { ColumnWidths, InvoiceColumnId } from './table-preferences';
 
 const text = invoicesMessages;
-
-/** The invoice number people read: SERIE-CORRELATIVO, or the id when either part is missing. */
-export function invoiceNumber(invoice: Pick<InvoiceSummary, 'prefixId' | 'numericId' | 'id'>): string {
-  return invoice.prefixId && invoice.numericId ? `${invoice.prefixId}-${invoice.numericId}` : invoice.id;
-}
 
 /** Which files the invoice has, as the 'Archivo' column shows them. */
 export function fileKinds(invoice: InvoiceSummary): string {

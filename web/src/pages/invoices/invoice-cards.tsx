@@ -9,9 +9,9 @@ import {
   StatusCell,
   SupplierCell,
   TypeCell,
-  invoiceNumber,
   type ColumnHandlers,
 } from './columns';
+import { invoiceNumber } from './invoice-number';
 import { FileActions } from './file-actions';
 import { invoicesMessages } from './messages';
 import './invoice-cards.css';

@@ -14,7 +14,7 @@ import { runtimeConfig } from '../../config/runtime-config';
 import { useClients } from '../../hooks/use-clients';
 import { INVOICES_PATH, invoiceDetailHref, invoiceKeyOf } from '../../layout/header/invoice-links';
 import { useSidePanel } from '../../layout/side-panel';
-import { useNarrowScreen } from '../dashboard/use-narrow-screen';
+import { useNarrowScreen } from '../../hooks/use-narrow-screen';
 import { useNotifications } from '../notifications/use-notifications';
 import { chooseCompany, resolveActiveCompany, useChosenCompany } from '../../session/active-company';
 import { audienceOf } from '../../session/audience';
@@ -22,7 +22,8 @@ import { useCurrentUser } from '../../session/use-current-user';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { CursorPagination } from '../../components/cursor-pagination';
 import { InvoiceDetailPanel, InvoiceNotFoundPanel } from './detail/invoice-detail-panel';
-import { COLUMN_WIDTHS, invoiceColumns, invoiceNumber, sortInvoices, type ColumnHandlers } from './columns';
+import { COLUMN_WIDTHS, invoiceColumns, sortInvoices, type ColumnHandlers } from './columns';
+import { invoiceNumber } from './invoice-number';
 import { INVOICE_CARDS_PER_ROW, invoiceCardDefinition } from './invoice-cards';
 import { useListExport } from '../../components/list-export';
 import { AttachmentsModal, useFileActions } from './file-actions';
@@ -39,6 +40,7 @@ import { useInvoicesTablePreferences } from './use-table-preferences';
 import { MailIntakeAddresses, MailIntakeModal } from './mail-intake';
 import { XmlUploadButton, XmlUploadProgress, useXmlUpload } from './xml-upload';
 import { ZipUploadButton, useZipUpload, zipMessages } from './zip-upload';
+import './invoice-cards.css';
 
 const text = invoicesMessages;
 
@@ -280,6 +282,8 @@ export default function InvoicesPage() {
   };
 
   const filtered = isFiltered(filter);
+  const title = audienceOf(level) === 'staff' ? text.staffTitle : text.title;
+  const counter = total.data ? text.counter(total.data) : undefined;
   // Beside the title on a laptop (one row less above the list); on a phone, under the description, with the button
   // the filters wait behind (a row of its own would push the third invoice off the first screen).
   const headerActions = (
@@ -299,11 +303,15 @@ export default function InvoicesPage() {
           active={filterTokens(level, filter, resolved, { clients }).length}
         />
       )}
-      {canSubmit && (
-        <Button variant="primary" iconName="add-plus" onClick={openNewInvoice}>
-          {text.create.button}
-        </Button>
-      )}
+      {canSubmit &&
+        (narrow ? (
+          // Its icon alone on a phone, so that the actions keep one row and three invoices stay on the first screen.
+          <Button variant="primary" iconName="add-plus" ariaLabel={text.create.button} onClick={openNewInvoice} />
+        ) : (
+          <Button variant="primary" iconName="add-plus" onClick={openNewInvoice}>
+            {text.create.button}
+          </Button>
+        ))}
     </SpaceBetween>
   );
 
@@ -317,11 +325,20 @@ export default function InvoicesPage() {
             frame paints it (web/frame/, docs/web-performance.md), whatever actions the level has. */}
         <Header
           variant="awsui-h1-sticky"
-          counter={total.data ? text.counter(total.data) : undefined}
-          description={text.description}
+          counter={narrow ? undefined : counter}
+          description={narrow ? text.descriptionPhone : text.description}
           actions={narrow ? undefined : headerActions}
         >
-          {audienceOf(level) === 'staff' ? text.staffTitle : text.title}
+          {narrow ? (
+            // On a phone the count has a line of its own, kept while it loads: however long it is («(más de
+            // 1,000)»), it never wraps the title, and the description stays where the frame paints it. The line is
+            // the one the description's sorting sentence took, which cards have no columns for.
+            <>
+              {title} <span className="invoices-phone-count">{counter ?? '\u00a0'}</span>
+            </>
+          ) : (
+            title
+          )}
         </Header>
         {narrow && headerActions}
         {canSubmit && (

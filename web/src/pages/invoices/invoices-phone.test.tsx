@@ -2,7 +2,8 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { INVOICE_STATUS_LABELS, formatMoney, parseTaxIds } from '@portal/shared';
-import { TEST_CONFIG, TEST_TODAY, mockServer } from '../../mock/component-setup';
+import { NARROW_SCREEN_QUERY } from '../../hooks/use-narrow-screen';
+import { TEST_CONFIG, TEST_TODAY, mockServer, staticMediaQuery } from '../../mock/component-setup';
 import { createMockWorld } from '../../mock/data';
 import { mockPersona } from '../../mock/personas';
 import { renderApp } from '../../mock/render-app';
@@ -12,22 +13,10 @@ import { renderApp } from '../../mock/render-app';
 // table's tests do (accessible names over Cloudscape's collections are slow in jsdom).
 
 const world = createMockWorld(TEST_TODAY);
-const PHONE_QUERY = '(max-width: 688px)';
-
 /** jsdom as a phone: the media queries up to 688 px match. */
 function asPhone(phone: boolean) {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: phone && query === PHONE_QUERY,
-        media: query,
-        onchange: null,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        dispatchEvent: () => false,
-      }) as MediaQueryList,
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) =>
+    staticMediaQuery(query, phone && query === NARROW_SCREEN_QUERY),
   );
 }
 
@@ -80,7 +69,7 @@ describe('the invoices list on a phone', () => {
       INVOICE_STATUS_LABELS[first.status],
     );
     expect(card.querySelector('[data-testid="invoice-payment-date"]')).not.toBeNull();
-    // The counter beside the title, as with the table.
+    // The counter with the title, as with the table (on a line of its own).
     await waitFor(() => expect(pageTitle()).toBe(`Comprobantes recibidos (${expected.length})`));
   });
 

@@ -23,6 +23,8 @@ export const invoicesMessages = {
     exact ? `(${formatCount(count)})` : `(más de ${formatCount(count)})`,
   description:
     'Comprobantes electrónicos registrados en el portal, del más reciente al más antiguo. Ordenar por una columna reordena la página mostrada.',
+  /** On a phone, whose cards have no columns to sort by: the description's first sentence alone. */
+  descriptionPhone: 'Comprobantes electrónicos registrados en el portal, del más reciente al más antiguo.',
   loading: 'Cargando comprobantes...',
   empty: 'No hay comprobantes para mostrar.',
   emptyFiltered: 'Ningún comprobante coincide con los filtros.',

@@ -6,7 +6,7 @@ import { apiCall } from '../../api/client';
 import { useFeedback, type Feedback } from '../../feedback/feedback';
 import { invoicesMessages } from './messages';
 import { FILE_RULES, isFileRejection, uploadFile } from './upload-file';
-import { invoiceNumber } from './columns';
+import { invoiceNumber } from './invoice-number';
 
 const text = invoicesMessages.upload;
 

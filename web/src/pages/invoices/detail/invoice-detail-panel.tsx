@@ -13,7 +13,7 @@ import type { InvoiceKey } from '../../../layout/header/invoice-links';
 import { useCurrentUser } from '../../../session/use-current-user';
 import { AcquirerConformitySection } from '../acquirer-conformity/conformity-section';
 import { conformityMessages } from '../acquirer-conformity/messages';
-import { invoiceNumber } from '../columns';
+import { invoiceNumber } from '../invoice-number';
 import { ApproveDespiteRucRiskModal, ApproveModal, RejectModal } from './decision-modals';
 import { HistoryModal } from './history-modal';
 import { InvoiceEssentials } from './invoice-essentials';

@@ -1,10 +1,13 @@
 import { useSyncExternalStore } from 'react';
 
-/** Below this width the donut's callout labels no longer fit beside it (Cloudscape's "xs" breakpoint). */
-const NARROW = '(max-width: 688px)';
+/**
+ * A phone-wide screen: Cloudscape's mobile breakpoint (688 px), below which the invoices list shows cards and the
+ * dashboard's donut callout labels no longer fit beside it.
+ */
+export const NARROW_SCREEN_QUERY = '(max-width: 688px)';
 
 function subscribe(listener: () => void): () => void {
-  const query = window.matchMedia(NARROW);
+  const query = window.matchMedia(NARROW_SCREEN_QUERY);
   query.addEventListener('change', listener);
   return () => query.removeEventListener('change', listener);
 }
@@ -13,7 +16,7 @@ function subscribe(listener: () => void): () => void {
 export function useNarrowScreen(): boolean {
   return useSyncExternalStore(
     subscribe,
-    () => window.matchMedia(NARROW).matches,
+    () => window.matchMedia(NARROW_SCREEN_QUERY).matches,
     () => false,
   );
 }
