@@ -28,7 +28,11 @@ describe('corporate single sign-on (local corporate IdP through the hosted UI)',
       // Act: sign out goes through the hosted UI's /logout and back to the root, which asks to sign in
       const visited: string[] = [];
       page.on('request', (request) => visited.push(request.url()));
+      // The app may route to its login before the browser leaves for the hosted UI: the journey ends on the document
+      // the hosted UI sends back to the root, which loads anew (the app's own routing loads none).
+      const back = page.waitForEvent('load');
       await page.getByRole('button', { name: TEXT.signOut }).click();
+      await back;
       await page.waitForURL((url) => url.pathname === '/login');
       expect(visited.some((url) => url.startsWith(`${stage().cognitoEndpoint}/logout?`))).toBe(true);
       await page.goto(appUrl('/invoices'));
