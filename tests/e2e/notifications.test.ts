@@ -124,15 +124,32 @@ describe('recent-notifications panel', () => {
     });
   });
 
-  test('on a 375 px screen the panel is reached through the overflow menu', async () => {
+  test('on a 375 px screen «Opciones» leads to the notifications screen, and stays open as the count arrives', async () => {
+    // Prepare: an unread event, and a feed that answers only once the user has opened «Opciones»
+    await freshRejection('Falta la guía de remisión (prueba del teléfono).');
     await inBrowser('notifications-mobile', async (page) => {
       await page.setViewportSize({ width: 375, height: 812 });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.pathname.endsWith('/notifications'),
+        async (route) => {
+          if (route.request().method() === 'GET') await held;
+          await route.continue();
+        },
+      );
       await signedIn(page, 'SUPPLIER');
 
+      // Act
       await page.getByRole('button', { name: HEADER_TEXT.moreOptions, exact: true }).click();
-      await page.getByRole('button', { name: HEADER_TEXT.notifications }).click();
-      await page.getByRole('link', { name: HEADER_TEXT.seeAll }).click();
+      const entry = page.getByRole('link', { name: HEADER_TEXT.notifications });
+      await entry.waitFor();
+      expect((await entry.textContent())?.trim()).toBe('Notificaciones');
+      release();
 
+      // Assess: the count arrives in the menu the user opened, which stays open; the entry opens the whole feed
+      await expect.poll(async () => (await entry.textContent())?.trim()).toMatch(/^Notificaciones \(\d+\)$/);
+      await entry.click();
       await page.waitForURL((url) => url.pathname === '/notifications');
       await page.getByRole('heading', { name: HEADER_TEXT.notificationsTitle, level: 1 }).waitFor();
     });

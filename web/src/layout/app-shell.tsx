@@ -11,6 +11,7 @@ import { navigationFor } from '../routing/routes';
 import { chooseCompany, resolveActiveCompany, useChosenCompany } from '../session/active-company';
 import { useSignOut } from '../session/use-current-user';
 import { useClients } from '../hooks/use-clients';
+import { useNarrowScreen } from '../hooks/use-narrow-screen';
 import { FeedbackMessages } from '../feedback/feedback';
 import { ChatAssistant } from '../chat/chat-assistant';
 import { HeaderSearch } from './header/header-search';
@@ -19,6 +20,7 @@ import { headerMessages } from './header/messages';
 import { useStatusLegend } from './header/status-legend';
 import { useNotificationsUtility } from './header/use-notifications-utility';
 import { useConversationsUtility } from './header/use-conversations-utility';
+import { useSteadyUtilities } from './header/use-steady-utilities';
 import { useNavigationWithoutOrientation } from './navigation-aria';
 import { SidePanelProvider, useSidePanel, useSidePanelState } from './side-panel';
 
@@ -73,7 +75,8 @@ function Shell({ user, children }: { user: SessionUser; children: ReactNode }) {
   const location = useLocation();
   const signOut = useSignOut();
   const companyUtility = useCompanyUtility(user);
-  const notificationsUtility = useNotificationsUtility();
+  const narrow = useNarrowScreen();
+  const notificationsUtility = useNotificationsUtility(narrow);
   const conversationsUtility = useConversationsUtility(user.level);
   const legend = useStatusLegend();
   useNavigationWithoutOrientation();
@@ -101,6 +104,17 @@ function Shell({ user, children }: { user: SessionUser; children: ReactNode }) {
     },
   };
 
+  const utilities = useSteadyUtilities(
+    [
+      conversationsUtility,
+      notificationsUtility,
+      legend.utility,
+      ...(companyUtility ? [companyUtility] : []),
+      userUtility,
+    ],
+    narrow,
+  );
+
   const followLink = (event: CustomEvent<{ href: string; external?: boolean }>) => {
     if (event.detail.external) return;
     event.preventDefault();
@@ -120,13 +134,7 @@ function Shell({ user, children }: { user: SessionUser; children: ReactNode }) {
             },
           }}
           search={<HeaderSearch searchesSuppliers={user.level === 'MANAGER' || user.level === 'ADMIN'} />}
-          utilities={[
-            conversationsUtility,
-            notificationsUtility,
-            legend.utility,
-            ...(companyUtility ? [companyUtility] : []),
-            userUtility,
-          ]}
+          utilities={utilities}
           i18nStrings={{
             searchIconAriaLabel: headerMessages.search.open,
             searchDismissIconAriaLabel: headerMessages.search.close,

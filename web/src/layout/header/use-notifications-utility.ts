@@ -16,10 +16,30 @@ const NOTIFICATIONS_PATH = '/notifications';
 /**
  * The recent-notifications panel of the header (spec §2): a bell with the unread count, the newest
  * notifications each linking to its invoice, 'marcar como leídas' and a link to the whole feed.
+ *
+ * On a phone the bell sits in the «Opciones» menu, whose submenus show a copy taken when they open (a feed still
+ * loading would read «Cargando…» until reopened): there it is a link to the notifications screen, with the count.
  */
-export function useNotificationsUtility(): TopNavigationProps.MenuDropdownUtility {
+export function useNotificationsUtility(
+  narrow: boolean,
+): TopNavigationProps.MenuDropdownUtility | TopNavigationProps.ButtonUtility {
   const navigate = useNavigate();
   const { items, unread, error, isLoading, marking, markAllAsRead } = useNotifications();
+  if (narrow) {
+    return {
+      type: 'button',
+      iconName: 'notification',
+      text: text.text(unread),
+      title: text.title,
+      ariaLabel: text.ariaLabel(unread),
+      badge: unread > 0,
+      href: NOTIFICATIONS_PATH,
+      onFollow: (event) => {
+        event.preventDefault();
+        navigate(NOTIFICATIONS_PATH);
+      },
+    };
+  }
 
   let feed: ButtonDropdownProps.Item[];
   if (isLoading) {
