@@ -229,7 +229,7 @@ function staticClosure(graph: ModuleGraph, roots: readonly string[], into = new 
 }
 
 /**
- * Fewer, larger chunks for the first screen (issue 25, the phone; docs/web-performance.md). Split by Rolldown's
+ * Fewer, larger chunks for the first screen (the phone; docs/web-performance.md). Split by Rolldown's
  * default rules, the invoices screen's first visit fetched about 70 JavaScript files of 0.1 to 100 KB, each a
  * request of its own (six at a time over HTTP/1.1, a round trip each on a phone's network). Two groups:
  *
@@ -296,7 +296,7 @@ const FRAME_MARKUP = /<div id="portal-frame"[\s\S]*?<!-- \/portal-frame -->\n?/;
 const STYLESHEET_LINK = /[ \t]*<link rel="stylesheet" crossorigin href="\/assets\/[^"]+\.css">\n?/;
 
 /**
- * The portal's frame, painted from index.html before any JavaScript arrives (issue 25, the phone; docs/web-
+ * The portal's frame, painted from index.html before any JavaScript arrives (the phone; docs/web-
  * performance.md): index.html holds its markup (`<div id="portal-frame">`, a top bar with the product's name, the
  * invoices screen's title and description, a loading state), `frameDir` its stylesheet and its script. In the build:
  *

@@ -24,7 +24,7 @@ export interface PortalResources {
   readonly email: Email;
   readonly sap: Sap;
   readonly sunat: Sunat;
-  /** The received e-mails' bucket and the intake domain (issue 24). */
+  /** The received e-mails' bucket and the intake domain. */
   readonly inboundMail: InboundMail;
 }
 

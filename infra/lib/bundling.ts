@@ -99,13 +99,13 @@ export function functionEntries(): FunctionEntry[] {
     kind: 'worker',
     entry: path.join(functionsDir, 'triggers/pre-token-generation.ts'),
   });
-  // SES's receipt function (issue 24): deployed only by a stage with intakeMail, always bundled here.
+  // SES's receipt function: deployed only by a stage with intakeMail, always bundled here.
   entries.push({ name: 'sesReceipt', kind: 'worker', entry: path.join(functionsDir, 'triggers/ses-receipt.ts') });
   return entries;
 }
 
 /**
- * Bundle budgets (issue 19, what a user feels instead of issue 8's bytes): at most 1 MB (1,024 KB of 1,024 bytes) of
+ * Bundle budgets (what a user feels, not the bytes): at most 1 MB (1,024 KB of 1,024 bytes) of
  * bundle, which Lambda downloads and Node parses at every cold start, and a median cold import of at most 100 ms,
  * the module's load with its clients and OpenTelemetry set up, for every function. Gzip is reported, not budgeted.
  * The milliseconds are those of the reference machine (IMPORT_REFERENCE_MS): `npm run bench` scales what it measures.

@@ -23,7 +23,7 @@ export function stageNames(stage: string) {
     dashboard: `Portal-${stage}`,
     /** The SES configuration set of the portal's e-mail (the functions' and Cognito's). */
     emailConfigurationSet: resourceName(stage),
-    /** The SES receipt rule set of the intake addresses (issue 24); an operator makes it the active one. */
+    /** The SES receipt rule set of the intake addresses; an operator makes it the active one. */
     receiptRuleSet: resourceName(stage, 'intake'),
   } as const;
 }

@@ -61,7 +61,7 @@ export type EmailSender = z.infer<typeof EmailSender>;
 export const SES_RECEIVING_REGIONS: readonly string[] = ['us-east-1', 'us-west-2', 'eu-west-1'];
 
 /**
- * The group's intake addresses (issue 24): `facturas+<RUC>@<domain>`. The domain's MX record points at SES's
+ * The group's intake addresses: `facturas+<RUC>@<domain>`. The domain's MX record points at SES's
  * inbound endpoint of the stage's region (docs/deploying.md, "Receiving invoices by e-mail").
  */
 export const IntakeMail = z
@@ -240,7 +240,7 @@ export const StageConfig = z
     /** Sender of the portal's e-mail (functions and, with cognitoEmail SES, Cognito's codes). */
     emailSender: EmailSender,
     /**
-     * Invoices by e-mail (issue 24): the intake addresses' domain, received by SES in the stage's region (one of
+     * Invoices by e-mail: the intake addresses' domain, received by SES in the stage's region (one of
      * SES_RECEIVING_REGIONS). Absent or null: the stage receives no e-mail (its worker and bucket exist, idle).
      */
     intakeMail: IntakeMail.nullish(),

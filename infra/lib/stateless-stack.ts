@@ -170,7 +170,7 @@ export class StatelessStack extends Stack {
       bind,
     });
 
-    // Invoices by e-mail (issue 24): SES's receipt rule for the intake domain, when the stage receives e-mail.
+    // Invoices by e-mail: SES's receipt rule for the intake domain, when the stage receives e-mail.
     const intakeDomain = props.inboundMail.domain;
     let receiptFunction: PortalFunction | null = null;
     if (intakeDomain) {

@@ -29,7 +29,7 @@ const SANDBOX_UNLESS_PDF = `function handler(event) {
 }`;
 
 /**
- * The download links of users' files (issue 19): a distribution of their own, on another origin than the
+ * The download links of users' files: a distribution of their own, on another origin than the
  * portal, in front of the documents bucket. It holds no credentials: a link is an S3 presigned GET signed for the
  * bucket's regional domain, which CloudFront forwards whole (every query parameter, the Host header its origin's)
  * and never caches, so S3 still checks each signature and its expiry. Its answers are never sniffed, never framed,

@@ -16,7 +16,7 @@ export interface InboundMailProps {
 }
 
 /**
- * Where SES writes the e-mails it receives for the intake addresses (issue 24, docs/adr/0035-mail-intake.md): a
+ * Where SES writes the e-mails it receives for the intake addresses (docs/adr/0035-mail-intake.md): a
  * bucket of its own, unversioned, whose raw messages the worker deletes once processed; what is left (a message
  * whose processing failed for good) expires after a few days. Nothing else is ever stored here.
  */

@@ -56,7 +56,7 @@ const POLL_MS = 1000;
 const finished = (job: ExportJob | undefined) => job?.status === 'READY' || job?.status === 'FAILED';
 
 /**
- * "Exportar" of a list (issue 23): a menu of the two formats for the table's header, and the alert that follows
+ * "Exportar" of a list: a menu of the two formats for the table's header, and the alert that follows
  * the export (its progress, polled every second, then the download link). `filters` is the list's current query:
  * the export is the whole filtered result, every page. Null while the list cannot be asked (no company yet).
  */

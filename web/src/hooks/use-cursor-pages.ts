@@ -89,7 +89,7 @@ let ahead: {
 } | null = null;
 
 /**
- * Starts fetching the first page of a listing before its screen renders (issue 25, the phone: `GET /invoices`
+ * Starts fetching the first page of a listing before its screen renders (the phone: `GET /invoices`
  * beside `GET /users/me` instead of after the guard and the screen have rendered). The page is kept under the
  * exact key `useCursorPages` computes for the same route, filter and page size in the current session and company,
  * and handed to the first fetch of that route: the same key takes it instead of calling again; any other key (the

@@ -152,7 +152,7 @@ export interface MockExport {
   job: ExportJob;
 }
 
-/** A zip of documents being processed (issue 24): its results are revealed a third at a time, read after read. */
+/** A zip of documents being processed: its results are revealed a third at a time, read after read. */
 export interface MockIntakeBatch {
   readonly owner: string;
   batch: IntakeBatchSummary;
@@ -274,9 +274,9 @@ function buildIntakeBatches(invoices: readonly Invoice[], today: Date): MockInta
 
 export interface MockWorld {
   readonly invoices: Invoice[];
-  /** The zips of documents uploaded with 'Cargar ZIP' (issue 24). */
+  /** The zips of documents uploaded with 'Cargar ZIP'. */
   readonly intakeBatches: MockIntakeBatch[];
-  /** Exports asked for (issue 23); one of the gestor's is ready from the start. */
+  /** Exports asked for; one of the gestor's is ready from the start. */
   readonly exports: MockExport[];
   readonly serviceSheets: ConformityDocument[];
   readonly materialDocs: ConformityDocument[];
@@ -284,9 +284,9 @@ export interface MockWorld {
   readonly externalUsers: ExternalUser[];
   readonly internalUsers: InternalUser[];
   readonly auditEvents: AuditEvent[];
-  /** Suppliers' API clients (issue 24): one active, one revoked. */
+  /** Suppliers' API clients: one active, one revoked. */
   readonly apiClients: ApiClient[];
-  /** Each invoice's conversation (issue 23), by `{supplierId}#{type}#{id}`, oldest first. */
+  /** Each invoice's conversation, by `{supplierId}#{type}#{id}`, oldest first. */
   readonly messages: Record<string, InvoiceMessage[]>;
 }
 

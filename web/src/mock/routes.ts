@@ -328,7 +328,7 @@ function availableDocument(
 }
 
 /**
- * The suggested HES and MIGO of an invoice (issue 23) with the shared rule: the order's documents of the invoice's
+ * The suggested HES and MIGO of an invoice with the shared rule: the order's documents of the invoice's
  * company, supplier and currency that no other invoice holds (the mock names the holder by invoice number).
  */
 function suggestionsFor(

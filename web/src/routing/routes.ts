@@ -98,7 +98,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { path: '/employees', ...EmployeesPage, levels: ADMIN, nav: { label: messages.nav.employees } },
   // Spec §2 declares no role for /suppliers; its calls are the administrator's (docs/adr/0005-user-administration.md).
   { path: '/suppliers', ...SuppliersPage, levels: ADMIN, nav: { label: messages.nav.suppliers } },
-  // Issue 24: suppliers' systems on the API (docs/integrators.md).
+  // Suppliers' systems on the API (docs/integrators.md).
   { path: '/api-clients', ...ApiClientsPage, levels: ADMIN, nav: { label: messages.nav.apiClients } },
   {
     path: '/notifications',

@@ -43,7 +43,7 @@ export const headerMessages = {
     markAsRead: 'Marcar como leídas',
     seeAll: 'Ver todas las notificaciones',
   },
-  /** Conversations of invoices waiting on the user's answer (issue 23). */
+  /** Conversations of invoices waiting on the user's answer. */
   conversations: {
     text: (count: number) => (count > 0 ? `Mensajes (${count})` : 'Mensajes'),
     title: 'Conversaciones de comprobantes que esperan su respuesta',

@@ -9,7 +9,7 @@ const text = headerMessages.conversations;
 const REFRESH_MS = 60_000;
 
 /**
- * The header's count of invoices whose conversation waits on the user (issue 23): for a supplier, the invoices staff
+ * The header's count of invoices whose conversation waits on the user: for a supplier, the invoices staff
  * observed or wrote on last, linked to its "Observadas"; for staff, those whose supplier wrote last.
  */
 export function useConversationsUtility(level: Level): TopNavigationProps.ButtonUtility {

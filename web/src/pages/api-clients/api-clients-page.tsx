@@ -143,7 +143,7 @@ function SecretModal(props: { client: CreatedApiClient; onDismiss: () => void })
   );
 }
 
-/** '/api-clients' (issue 24): suppliers' API clients, created and revoked by administrators. */
+/** '/api-clients': suppliers' API clients, created and revoked by administrators. */
 export default function ApiClientsPage() {
   const { data, error, isLoading, mutate } = useApi(routes.listApiClients, {});
   const feedback = useFeedback();

@@ -1,6 +1,6 @@
 import { API_CLIENT_SCOPE_LABELS, type ApiClientScope } from '@portal/shared';
 
-/** The 'Clientes de API' screen (issue 24): suppliers' systems that call the API with their own credentials. */
+/** The 'Clientes de API' screen: suppliers' systems that call the API with their own credentials. */
 export const apiClientsMessages = {
   title: 'Clientes de API',
   description:

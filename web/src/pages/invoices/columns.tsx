@@ -49,7 +49,7 @@ function SapPostingMark({ invoice }: { invoice: InvoiceSummary }) {
   );
 }
 
-/** Staff marked it "Observada" (issue 23): a badge beside the status, never a status of its own. */
+/** Staff marked it "Observada": a badge beside the status, never a status of its own. */
 function ObservedMark({ invoice }: { invoice: InvoiceSummary }) {
   if (!invoice.observation) return null;
   return (
@@ -60,7 +60,7 @@ function ObservedMark({ invoice }: { invoice: InvoiceSummary }) {
   );
 }
 
-/** A supplier SUNAT does not report ACTIVO and HABIDO, marked under the status (issue 21, the RUC risk gate). */
+/** A supplier SUNAT does not report ACTIVO and HABIDO, marked under the status (the RUC risk gate). */
 function RucRiskMark({ invoice }: { invoice: InvoiceSummary }) {
   const risk = rucRiskOf(invoice.sunat);
   if (!risk) return null;
@@ -74,7 +74,7 @@ function RucRiskMark({ invoice }: { invoice: InvoiceSummary }) {
   );
 }
 
-/** A note's original under its type; one not in the portal is said so (issue 21). */
+/** A note's original under its type; one not in the portal is said so. */
 function NoteOriginalMark({ invoice }: { invoice: InvoiceSummary }) {
   const reference = invoice.billingReference;
   if (!reference) return null;
@@ -207,7 +207,7 @@ export function AmountCell({ invoice }: { invoice: InvoiceSummary }) {
           <StatusIndicator type="info">{text.freeOfCharge}</StatusIndicator>
         </span>
       )}
-      {/* An original with notes: what is paid for it now, beside its own amount (issue 21). */}
+      {/* An original with notes: what is paid for it now, beside its own amount. */}
       {invoice.noteAdjustments && invoice.amountToPay != null && (
         <span data-testid="invoice-amount-to-pay">
           <br />

@@ -30,7 +30,7 @@ export interface InvoiceFilterState {
   readonly dueTo?: string;
   /** Invoices whose Ley 29623 conformity clock is in this state. */
   readonly acquirerConformity?: AcquirerConformityState;
-  /** "Observadas": only invoices staff marked observed (issue 23). */
+  /** "Observadas": only invoices staff marked observed. */
   readonly observed?: boolean;
   readonly mode: FilterMode;
 }

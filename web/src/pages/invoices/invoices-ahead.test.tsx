@@ -14,7 +14,7 @@ import { fetchInvoicesAhead } from './invoices-ahead';
 import { INVOICES_PAGE_SIZE_KEY } from './page-size';
 
 /*
- * The invoices screen's first page fetched ahead of the guard (main.tsx, issue 25's phone): the screen takes that
+ * The invoices screen's first page fetched ahead of the guard (main.tsx, the phone): the screen takes that
  * answer instead of asking again when its key is the same, asks for its own when the guard's answer or the session
  * differs, and a refused or failed page changes nothing of where the guard sends the user or what the screen shows.
  */

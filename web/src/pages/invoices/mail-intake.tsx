@@ -11,7 +11,7 @@ import { invoicesMessages } from './messages';
 const text = invoicesMessages.byEmail;
 
 /**
- * Invoices by e-mail (issue 24, docs/intake-channels.md "Correo"): each company's intake address, beside 'Cargar XML',
+ * Invoices by e-mail (docs/intake-channels.md "Correo"): each company's intake address, beside 'Cargar XML',
  * for the supplier to send its XML and PDF to. A button among the list's actions that opens them in a dialog: the
  * list's sticky header stays as short as it was (a section in it would cover the rows it scrolls to).
  */
@@ -21,7 +21,7 @@ export function MailIntakeAddresses({ domain, clients }: { domain: string; clien
     <>
       {/*
         There from the first paint, disabled until the companies arrive: a button that appeared with them widened the
-        actions, which then wrapped and pushed the filters and the rows down (a layout shift of 0.1, issue 25).
+        actions, which then wrapped and pushed the filters and the rows down (a layout shift of 0.1).
       */}
       <Button disabled={clients.length === 0} onClick={() => setOpen(true)}>
         {text.header}

@@ -35,7 +35,7 @@ export const invoicesMessages = {
   moreUploads: 'Más opciones de carga',
   tableLabel: 'Comprobantes',
   noFile: 'Sin archivo',
-  /** Beside the status of an invoice staff observed (issue 23). */
+  /** Beside the status of an invoice staff observed. */
   observedBadge: 'Observada',
   xml: 'XML',
   pdf: 'PDF',
@@ -57,12 +57,12 @@ export const invoicesMessages = {
   freeOfCharge: 'Transferencia gratuita: nada que pagar',
   /** Under the status of an approved invoice whose SAP posting needs attention. */
   sapPosting: { FAILED: 'SAP: contabilización fallida', LATE: 'SAP: contabilización atrasada' },
-  /** Issue 21: a supplier SUNAT does not report ACTIVO and HABIDO. */
+  /** The RUC risk gate: a supplier SUNAT does not report ACTIVO and HABIDO. */
   rucRisk: {
     mark: (state: string | null) => `RUC: ${state ?? 'con observaciones'}`,
     title: (risk: string) => `SUNAT informa ${risk}: solo un administrador puede aprobarlo, indicando el motivo.`,
   },
-  /** Issue 21: notes and the amount to pay of their originals. */
+  /** Notes and the amount to pay of their originals. */
   notes: {
     of: (number: string) => `de ${number}`,
     notInPortal: (number: string) => `de ${number}, fuera del portal`,
@@ -175,7 +175,7 @@ export const invoicesMessages = {
     receivedMessage: 'Los datos de su comprobante han sido recepcionados correctamente.',
     receivedDetails: (type: string, invoiceNumber: string, client: string) => `${type} ${invoiceNumber} · ${client}`,
   },
-  /** Invoices by e-mail (issue 24): the intake addresses, beside 'Cargar XML'. */
+  /** Invoices by e-mail: the intake addresses, beside 'Cargar XML'. */
   byEmail: {
     header: 'Enviar comprobantes por correo',
     description:
@@ -231,7 +231,7 @@ export const invoicesMessages = {
     cancel: 'Cancelar',
     uploading: 'Enviando el PDF...',
     registering: 'Registrando el comprobante...',
-    /** A note's original and reason (issue 21). */
+    /** A note's original and reason. */
     note: {
       header: 'Comprobante que modifica la nota',
       description: 'La factura o boleta que esta nota corrige, como figura en la nota.',

@@ -57,7 +57,7 @@ describe('the issue date, typed dd/mm/aa (spec §1, §9)', () => {
   });
 });
 
-describe('a note in the form without XML (issue 21)', () => {
+describe('a note in the form without XML', () => {
   const note = { ...filled, type: 'NOTA_DE_CREDITO' as const, prefixId: 'FC01' };
 
   it('asks for the original it modifies and a reason of its catálogo', () => {

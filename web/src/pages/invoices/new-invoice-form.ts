@@ -31,7 +31,7 @@ export interface NewInvoiceForm {
   readonly supplierName: string;
   readonly notes: string;
   readonly pdf: readonly File[];
-  /** A note's original (issue 21): its type, series and correlative as typed. */
+  /** A note's original: its type, series and correlative as typed. */
   readonly originalType: NoteOriginalType;
   readonly originalPrefixId: string;
   readonly originalNumericId: string;
@@ -105,7 +105,7 @@ export function validateForm(form: NewInvoiceForm): { errors: FieldErrors; body:
     issueDate: 'date' in issueDate ? issueDate.date : '',
     pdfUrl: form.pdf.length > 0 ? PDF_PLACEHOLDER : '',
     ...(form.notes.trim() ? { notes: form.notes.trim() } : {}),
-    // A note names its original and its reason (issue 21); the other documents send neither.
+    // A note names its original and its reason; the other documents send neither.
     ...(isNoteType(form.type)
       ? {
           billingReference: {

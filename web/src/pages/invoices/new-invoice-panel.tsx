@@ -141,7 +141,7 @@ export function NewInvoicePanel(props: NewInvoicePanelProps) {
   };
 
   const hasErrors = Object.keys(errors).length > 0 || Object.keys(paymentErrors).length > 0;
-  // A note names its original and a reason of SUNAT's catálogo 09 (credit) or 10 (debit) (issue 21).
+  // A note names its original and a reason of SUNAT's catálogo 09 (credit) or 10 (debit).
   const reasonOptions: SelectProps.Option[] = isNoteType(form.type)
     ? noteReasonsOf(form.type).map((entry) => ({
         value: entry.code,

@@ -14,9 +14,9 @@ const MB = 1024 * 1024;
 export const FILE_RULES = {
   INVOICE_XML: { extension: '.xml', contentTypes: ['application/xml', 'text/xml'], maxBytes: 2 * MB },
   INVOICE_PDF: { extension: '.pdf', contentTypes: ['application/pdf'], maxBytes: 10 * MB },
-  /** SUNAT's CDR (R-….xml) of the document, issue 24. */
+  /** SUNAT's CDR (R-….xml) of the document. */
   INVOICE_CDR: { extension: '.xml', contentTypes: ['application/xml', 'text/xml'], maxBytes: 256 * 1024 },
-  /** 'Cargar ZIP' (issue 24): up to 500 documents; Windows' browsers call a zip application/x-zip-compressed. */
+  /** 'Cargar ZIP': up to 500 documents; Windows' browsers call a zip application/x-zip-compressed. */
   INVOICE_ZIP: {
     extension: '.zip',
     contentTypes: ['application/zip', 'application/x-zip-compressed'],

@@ -122,7 +122,7 @@ export function ZipUploadButton({ busy, onFile }: { busy: boolean; onFile: (file
 type View = { kind: 'closed' } | { kind: 'sending'; fileName: string; percent: number } | { kind: 'batch'; id: string };
 
 /**
- * 'Cargar ZIP' (issue 24): the zip goes to the bucket presigned (purpose INVOICE_ZIP), POST /intake-batches
+ * 'Cargar ZIP': the zip goes to the bucket presigned (purpose INVOICE_ZIP), POST /intake-batches
  * registers it, and a modal follows the batch (polled until it ends): its progress, its counts and each document's
  * result — a link to the invoice, 'ya existe', or the reason in Spanish. 'Cargas de ZIP' lists the recent batches
  * (kept 30 days), each opened the same way; `initialBatch` opens one from a link (the e-mail's).

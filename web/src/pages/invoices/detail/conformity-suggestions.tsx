@@ -35,7 +35,7 @@ function differenceText(suggestion: ConformitySuggestion, currency: Currency): s
 
 /**
  * The open HES or MIGO of the one purchase order entered that add up to the invoice amount without IGV
- * (issue 23, ADR 0029), exact sums first. One click puts a suggestion's documents in the form, where
+ * (ADR 0029), exact sums first. One click puts a suggestion's documents in the form, where
  * the availability checks and the §5 rules run on them as on codes typed by hand.
  */
 export function ConformitySuggestions({

@@ -1,6 +1,6 @@
 import { COUNT_LIMITS, TEXT_LIMITS } from '@portal/shared';
 
-/** Every text of an invoice's "Mensajes" section (issue 23). */
+/** Every text of an invoice's "Mensajes" section. */
 export const conversationMessages = {
   title: 'Mensajes',
   description: 'Conversación entre el proveedor y el personal del grupo sobre este comprobante.',

@@ -101,7 +101,7 @@ export function RejectModal({ path, number, onDone, onDismiss }: DecisionProps) 
 }
 
 /**
- * The RUC risk gate (issue 21): an administrator approves an invoice whose supplier SUNAT does not report ACTIVO
+ * The RUC risk gate: an administrator approves an invoice whose supplier SUNAT does not report ACTIVO
  * and HABIDO, writing why; the reason stays in the invoice's history.
  */
 export function ApproveDespiteRucRiskModal({

@@ -102,7 +102,7 @@ function entryOf(event: InvoiceAuditEvent, currency: Currency): TimelineEntry {
 }
 
 /**
- * 'Historial' (spec §2, issue 23): the invoice's audit trail, oldest first — every change with who made it (name,
+ * 'Historial' (spec §2): the invoice's audit trail, oldest first — every change with who made it (name,
  * role, how they signed in), when, from which call, and the before and after of each field it touched. An invoice
  * registered before the trail existed also shows its status history, which is all that was kept of its past then.
  */

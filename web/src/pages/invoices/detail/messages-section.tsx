@@ -32,7 +32,7 @@ import { ATTACHMENT_ACCEPT, uploadAttachment } from './upload-attachment';
 type InvoicePath = { supplierId: string; invoiceType: InvoiceDetail['type']; invoiceId: string };
 
 /**
- * The "Mensajes" section of the invoice detail (issue 23): the conversation between the supplier and the group's
+ * The "Mensajes" section of the invoice detail: the conversation between the supplier and the group's
  * staff, oldest first (newest last), and a form to write. Every text is shown as the plain text it is (React escapes
  * it; nothing is ever set as HTML); attachments are downloads. Staff mark the invoice "Observada" with the message
  * they write, and take the mark off.

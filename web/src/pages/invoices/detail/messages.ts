@@ -207,7 +207,7 @@ export const detailMessages = {
     fixErrors: 'Corrija los datos marcados antes de guardar.',
   },
 
-  /** The suggested HES and MIGO of the purchase order entered (issue 23, ADR 0029). */
+  /** The suggested HES and MIGO of the purchase order entered (ADR 0029). */
   suggestions: {
     header: (purchaseOrder: string) => `Conformidades sugeridas para la OC ${purchaseOrder}`,
     description: (net: string) => `HES o MIGO abiertas del proveedor en la moneda del comprobante que suman ${net}.`,
@@ -306,7 +306,7 @@ export const detailMessages = {
   },
 
   /** An invoice waiting for SUNAT (certStatus PENDING), or refused by it, as GET …/invoices/… tells it (sunatCheck). */
-  /** The CDR the supplier sent (issue 24): evidence beside SUNAT's check, never instead of it. */
+  /** The CDR the supplier sent: evidence beside SUNAT's check, never instead of it. */
   cdr: {
     label: 'Constancia de recepción (CDR)',
     evidence: (verdict: string, code: string, date: string) =>
@@ -349,7 +349,7 @@ export const detailMessages = {
     success: 'El comprobante ha sido rechazado. Se ha notificado al proveedor.',
   },
 
-  /** A note and its original (issue 21). */
+  /** A note and its original. */
   notes: {
     original: 'Comprobante que modifica',
     originalLabel: (type: string, number: string) => `${type} ${number}`,
@@ -372,7 +372,7 @@ export const detailMessages = {
     fromOriginal: (number: string) => `Del comprobante original ${number}`,
   },
 
-  /** The RUC risk gate (issue 21): SUNAT does not report the supplier ACTIVO and HABIDO. */
+  /** The RUC risk gate: SUNAT does not report the supplier ACTIVO and HABIDO. */
   rucRisk: {
     header: 'El RUC del proveedor no está ACTIVO y HABIDO',
     body: (risk: string) =>

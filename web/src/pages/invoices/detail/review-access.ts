@@ -19,7 +19,7 @@ export interface ReviewAccess {
   /** Why not, for a user whose role could edit otherwise (null when editing is allowed or not the user's job). */
   readonly editBlockedReason: string | null;
   readonly canApprove: boolean;
-  /** SUNAT does not report the supplier ACTIVO and HABIDO: only an administrator approves, with a reason (issue 21). */
+  /** SUNAT does not report the supplier ACTIVO and HABIDO: only an administrator approves, with a reason. */
   readonly canApproveDespiteRucRisk: boolean;
   readonly canReject: boolean;
   /** A FAILED SAP posting may be retried (administrators: the manifest's roles of the retry route). */

@@ -50,7 +50,7 @@ export interface ReviewFeedback {
 }
 
 /**
- * A note's original as its review takes it (issue 21): null when the original is not in the portal; undefined for a
+ * A note's original as its review takes it: null when the original is not in the portal; undefined for a
  * document that is no note.
  */
 export function noteOriginalOf(invoice: InvoiceDetail): NoteOriginalFacts | null | undefined {
@@ -62,7 +62,7 @@ export function noteOriginalOf(invoice: InvoiceDetail): NoteOriginalFacts | null
 }
 
 export function draftOf(invoice: InvoiceDetail): ReviewDraft {
-  // A note takes its original's operation type and orders (issue 21).
+  // A note takes its original's operation type and orders.
   const original = noteOriginalOf(invoice);
   return {
     operationType: original?.operationType ?? invoice.operationType,
@@ -118,7 +118,7 @@ export function reviewFeedback(
   draft: ReviewDraft,
   lookup: (kind: CodeKind, code: string) => CodeCheck | undefined,
   submitted: boolean,
-  /** A note's original (null: not in the portal); undefined for a document that is no note (issue 21). */
+  /** A note's original (null: not in the portal); undefined for a document that is no note. */
   noteOriginal?: NoteOriginalFacts | null,
 ): ReviewFeedback {
   const errors: Partial<Record<ReviewField, string>> = {};

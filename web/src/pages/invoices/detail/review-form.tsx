@@ -95,7 +95,7 @@ export function ReviewForm({
 
   const uploadedKeys = uploads.flatMap((upload) => (upload.state === 'done' && upload.key ? [upload.key] : []));
   const attachments = [...draft.attachments, ...uploadedKeys];
-  // A note is reviewed as an adjustment of its original (issue 21): its orders are the original's, no HES or MIGO.
+  // A note is reviewed as an adjustment of its original: its orders are the original's, no HES or MIGO.
   const noteOriginal = noteOriginalOf(invoice);
   const feedback = reviewFeedback(invoice, { ...draft, attachments }, lookup, submitted, noteOriginal);
   const net = invoice.amount - invoice.taxAmount;
@@ -137,7 +137,7 @@ export function ReviewForm({
   const removeCode = (field: CodeField) => (code: string) =>
     setDraft((current) => ({ ...current, [field]: current[field].filter((existing) => existing !== code) }));
 
-  // A suggestion (issue 23) replaces the HES and MIGO entered: §5 never takes both, and it adds up on its own.
+  // A suggestion replaces the HES and MIGO entered: §5 never takes both, and it adds up on its own.
   const applySuggestion = (kind: CodeKind, ids: readonly string[]) => {
     const field = kind === 'SERVICE_SHEET' ? 'serviceSheets' : 'materialDocs';
     setDraft((current) => ({ ...current, serviceSheets: [], materialDocs: [], [field]: [...ids] }));

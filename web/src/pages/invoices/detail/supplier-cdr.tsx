@@ -7,7 +7,7 @@ import { detailMessages } from './messages';
 const text = detailMessages.cdr;
 
 /**
- * The CDR the supplier sent with the document (issue 24), beside 'Estado Sunat': SUNAT's answer as the supplier
+ * The CDR the supplier sent with the document, beside 'Estado Sunat': SUNAT's answer as the supplier
  * holds it, with SUNAT's observations. Evidence only, and said to be; when it contradicts SUNAT's check or the
  * invoice, staff see why.
  */
