@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 # (scripts/ensure-node.sh installs it when missing).
 node_bin="$(bash scripts/ensure-node.sh)"
 export PATH="$node_bin:$PATH"
+node tests/support/api-types.mjs # the OpenAPI client types (generated, not committed), quiet when current
 
 if ! command -v java >/dev/null 2>&1; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
