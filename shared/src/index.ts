@@ -1,5 +1,6 @@
 export * from './version.js';
 export * from './domain.js';
+export * from './invoice-ref.js';
 export * from './http.js';
 export * from './format.js';
 export * from './errors/catalogue.js';

@@ -11,11 +11,10 @@ import {
   type InvoiceAuditAction,
   type InvoiceAuditActor,
   type InvoiceAuditChange,
+  type InvoiceRef,
 } from '@portal/shared';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { Page, PageRequest } from './page.js';
-
-type InvoiceRef = Pick<Invoice, 'supplierId' | 'type' | 'id'>;
 
 /** What a change says of itself for the trail: who, what kind of change, from which call, and its words. */
 export interface AuditStamp {

@@ -15,7 +15,9 @@ import {
   Invoice,
   OfficeLocation,
   keys,
+  invoiceTableKey,
   type ConformityFacts,
+  type InvoiceRef,
   type CounterDelta,
   type ConformityKind,
   type InvoiceStatus,
@@ -100,8 +102,9 @@ export function listEntryWrites(table: string, before: Invoice | null, after: In
   ] as unknown as TransactWriteItem[];
 }
 
-export function invoiceKeyOf(invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>): string {
-  return keys.invoice(invoice.supplierId, invoice.type, invoice.id).pk;
+/** The invoice's partition key, `INVOICE#{supplierId}#{type}#{id}`: what a claimed document says holds it. */
+export function invoiceKeyOf(invoice: InvoiceRef): string {
+  return invoiceTableKey(invoice).pk;
 }
 
 export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, clock: () => Date = () => new Date()) {
@@ -182,7 +185,7 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
             TableName: table,
             // No index attributes: the invoice's lists are its list entries (ADR 0042); a Put drops those of an
             // invoice stored before them.
-            Item: { ...keys.invoice(stored.supplierId, stored.type, stored.id), ...stored },
+            Item: { ...invoiceTableKey(stored), ...stored },
             ConditionExpression: `#version = :version AND #status IN (${Object.keys(statusValues).join(', ')})`,
             ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
             ExpressionAttributeValues: { ':version': change.before.version, ...statusValues },
@@ -290,7 +293,7 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
       const names = Object.keys(attributes);
       const update = {
         TableName: table,
-        Key: keys.invoice(before.supplierId, before.type, before.id),
+        Key: invoiceTableKey(before),
         // Certification moves no list. An invoice stored before ADR 0042 loses its index attributes here, its
         // copies in the indexes with them (the migration job writes its list entries).
         UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :a${i}`).join(', ')} REMOVE ${LEGACY_INDEX_NAMES}`,

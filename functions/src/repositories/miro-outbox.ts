@@ -3,10 +3,14 @@ import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws
 import {
   TABLE,
   keys,
+  miroOutboxKey,
+  toInvoiceParams,
   sapPostingCountsDelta,
   sapPostingCountsKey,
   type ConformityKind,
   type CounterDelta,
+  type InvoiceRef,
+  type InvoiceRefParams,
 } from '@portal/shared';
 import type { SapDocument } from '../adapters/sap.js';
 import { traceContextNow } from '../observability/telemetry.js';
@@ -23,14 +27,11 @@ import type { OutgoingMessage } from './outgoing.js';
  */
 export type OutboxState = 'PENDING' | 'POSTING' | 'POSTED' | 'FAILED';
 
-export interface MiroOutboxRecord {
+export interface MiroOutboxRecord extends InvoiceRefParams {
   readonly pk: string;
   readonly sk: string;
   readonly state: OutboxState;
   readonly idempotencyKey: string;
-  readonly supplierId: string;
-  readonly invoiceType: string;
-  readonly invoiceId: string;
   readonly client: string;
   readonly createdAt: string;
   readonly attempts?: number;
@@ -62,20 +63,18 @@ export interface MiroOutboxRecord {
  * approval's trace context.
  */
 export function newMiroOutboxRecord(
-  invoice: { supplierId: string; type: string; id: string; client: string },
+  invoice: InvoiceRef & { readonly client: string },
   requestedBy: string,
   now: Date,
   graceMs: number,
 ): MiroOutboxRecord & Record<string, unknown> {
-  const key = keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id);
+  const key = miroOutboxKey(invoice);
   const createdAt = now.toISOString();
   return {
     ...key,
     state: 'PENDING',
     idempotencyKey: key.pk,
-    supplierId: invoice.supplierId,
-    invoiceType: invoice.type,
-    invoiceId: invoice.id,
+    ...toInvoiceParams(invoice),
     client: invoice.client,
     requestedBy,
     createdAt,

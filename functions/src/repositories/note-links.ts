@@ -1,7 +1,7 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { auditEventOf, invoiceAuditWrite, type AuditStamp } from './invoice-audit.js';
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { Invoice, keys, numberTokens, type NoteAdjustments } from '@portal/shared';
+import { Invoice, keys, numberTokens, type InvoiceRef, type NoteAdjustments } from '@portal/shared';
 import { prefixRange } from './key-range.js';
 
 /**
@@ -10,12 +10,7 @@ import { prefixRange } from './key-range.js';
  * every linking note moves. Read with one Query (never a Scan); written in the same transactions as the invoices.
  */
 
-/** An invoice's key parts. */
-export interface InvoiceRef {
-  readonly supplierId: string;
-  readonly type: string;
-  readonly id: string;
-}
+export type { InvoiceRef } from '@portal/shared';
 
 /** A note as stored, with the version that guards concurrent writes. */
 export type LinkedNote = Invoice & { readonly version: number };

@@ -1,7 +1,15 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import type { AuditStamp } from './invoice-audit.js';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SUNAT_CHECK, keys, type Invoice, type SunatCheckRecordView } from '@portal/shared';
+import {
+  SUNAT_CHECK,
+  keys,
+  toInvoiceParams,
+  type Invoice,
+  type InvoiceRef,
+  type InvoiceRefParams,
+  type SunatCheckRecordView,
+} from '@portal/shared';
 import { dueSortKey, makeDueRecords } from './due-records.js';
 import type { ExistingInvoice } from './intake-store.js';
 import type { OutgoingMessage } from './outgoing.js';
@@ -12,12 +20,9 @@ import type { OutgoingMessage } from './outgoing.js';
  * While OPEN it is due for the outbox sweeper at `dueAt` (byClient `SUNAT#DUE`), which sends the SUNAT message again
  * when the one on record (`outgoingId`) is gone without a verdict.
  */
-export interface SunatCheckRecord extends SunatCheckRecordView {
+export interface SunatCheckRecord extends SunatCheckRecordView, InvoiceRefParams {
   readonly pk: string;
   readonly sk: string;
-  readonly supplierId: string;
-  readonly invoiceType: string;
-  readonly invoiceId: string;
   readonly client: string;
   /** The id of the SUNAT message's outgoing item (outgoing.ts); null when none was ever written (the seed). */
   readonly outgoingId: string | null;
@@ -34,10 +39,10 @@ export function sunatRecheckBaseSeconds(env: NodeJS.ProcessEnv = process.env): n
   return Number.isFinite(seconds) && seconds > 0 ? seconds : SUNAT_CHECK.staleAfterSeconds;
 }
 
-type InvoiceRef = { supplierId: string; type: string; id: string; client: string };
+type InvoiceOfClient = InvoiceRef & { readonly client: string };
 type Key = { pk: string; sk: string };
 
-export const sunatCheckKeyOf = (invoice: Pick<InvoiceRef, 'supplierId' | 'type' | 'id'>): Key =>
+export const sunatCheckKeyOf = (invoice: InvoiceRef): Key =>
   keys.sunatCheck(invoice.supplierId, invoice.type, invoice.id);
 
 /**
@@ -45,7 +50,7 @@ export const sunatCheckKeyOf = (invoice: Pick<InvoiceRef, 'supplierId' | 'type' 
  * outgoing item of the SUNAT message committed in the same transaction (null: none, the seed's invoices).
  */
 export function openSunatCheckItem(
-  invoice: InvoiceRef,
+  invoice: InvoiceOfClient,
   options: {
     readonly pendingSince: Date;
     readonly dueAt: Date;
@@ -60,9 +65,7 @@ export function openSunatCheckItem(
     ...key,
     ...keys.sunatCheckIndexes(key.pk, dueAt),
     state: 'OPEN',
-    supplierId: invoice.supplierId,
-    invoiceType: invoice.type,
-    invoiceId: invoice.id,
+    ...toInvoiceParams(invoice),
     client: invoice.client,
     pendingSince,
     dueAt,
@@ -76,13 +79,11 @@ export function openSunatCheckItem(
 }
 
 /** The check closed by SUNAT's verdict, written in the verdict's transaction: out of the due index. */
-export function closedSunatCheckItem(invoice: InvoiceRef, at: Date): Record<string, unknown> {
+export function closedSunatCheckItem(invoice: InvoiceOfClient, at: Date): Record<string, unknown> {
   return {
     ...sunatCheckKeyOf(invoice),
     state: 'DONE',
-    supplierId: invoice.supplierId,
-    invoiceType: invoice.type,
-    invoiceId: invoice.id,
+    ...toInvoiceParams(invoice),
     client: invoice.client,
     closedAt: at.toISOString(),
   };

@@ -2,6 +2,7 @@ import type { AcquirerConformity, AcquirerConformityState } from '../schemas/acq
 import type { Invoice } from '../schemas/invoices.js';
 import { conformityStepAt, type ConformityStep } from '../rules/acquirer-conformity.js';
 import { keys, type ItemKey } from './table.js';
+import { toInvoiceParams, type InvoiceRefParams } from '../invoice-ref.js';
 
 /**
  * The clock record of an invoice's Ley 29623 conformity (docs/data-design.md, "Acquirer conformity clocks"). The
@@ -10,12 +11,9 @@ import { keys, type ItemKey } from './table.js';
  * company (byClientSupplier) and per supplier (bySupplierStatus). Both are written in the same transactions;
  * `revision` goes up with every write of the record, which each write is conditioned on.
  */
-export interface ConformityClockRecord {
+export interface ConformityClockRecord extends InvoiceRefParams {
   readonly pk: string;
   readonly sk: string;
-  readonly supplierId: string;
-  readonly invoiceType: string;
-  readonly invoiceId: string;
   readonly client: string;
   readonly deadline: string;
   readonly state: AcquirerConformityState;
@@ -51,9 +49,7 @@ export function conformityClockRecord(
   const nextAt = step ? conformityStepAt(conformity.deadline, step).toISOString() : null;
   const record: ConformityClockRecord = {
     ...key,
-    supplierId: invoice.supplierId,
-    invoiceType: invoice.type,
-    invoiceId: invoice.id,
+    ...toInvoiceParams(invoice),
     client: invoice.client,
     deadline: conformity.deadline,
     state: conformity.state,

@@ -11,6 +11,7 @@ import {
 import { InvoiceKeyPath } from '../schemas/invoices.js';
 import { READS_TABLE } from '../access.js';
 import { route, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { INVOICE_API_PATH } from '../invoice-ref.js';
 
 /** Conformity documents (MIGO, HES) and availability checks. */
 export const conformityRoutes = {
@@ -77,7 +78,7 @@ export const conformityRoutes = {
   suggestConformityDocuments: route({
     id: 'suggestConformityDocuments',
     method: 'GET',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/conformity-suggestions',
+    path: `${INVOICE_API_PATH}/conformity-suggestions`,
     summary:
       'HES o MIGO abiertas de una orden de compra (mismo proveedor y moneda, sin otro comprobante) que suman el importe sin IGV',
     auth: 'jwt',

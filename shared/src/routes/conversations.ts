@@ -11,6 +11,7 @@ import { FileLink } from '../schemas/uploads.js';
 import { MESSAGE_ID_PATTERN } from '../rules/conversations.js';
 import { READS_TABLE } from '../access.js';
 import { route, ALL_SIGNED_IN, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { INVOICE_API_PATH } from '../invoice-ref.js';
 
 const MessageFilePath = z.extend(InvoiceKeyPath, {
   messageId: z.string().check(z.regex(MESSAGE_ID_PATTERN, 'no es un identificador de mensaje')),
@@ -24,7 +25,7 @@ export const conversationRoutes = {
   listInvoiceMessages: route({
     id: 'listInvoiceMessages',
     method: 'GET',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/messages',
+    path: `${INVOICE_API_PATH}/messages`,
     summary: 'Conversación del comprobante entre el proveedor y el personal del grupo',
     auth: 'jwt',
     roles: ALL_SIGNED_IN,
@@ -36,7 +37,7 @@ export const conversationRoutes = {
   postInvoiceMessage: route({
     id: 'postInvoiceMessage',
     method: 'POST',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/messages',
+    path: `${INVOICE_API_PATH}/messages`,
     summary:
       'Escribe en la conversación del comprobante (texto y adjuntos); la respuesta del proveedor levanta la observación',
     auth: 'jwt',
@@ -50,7 +51,7 @@ export const conversationRoutes = {
   observeInvoice: route({
     id: 'observeInvoice',
     method: 'POST',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/observation',
+    path: `${INVOICE_API_PATH}/observation`,
     summary: 'Marca el comprobante como «Observada» con un mensaje que pide algo al proveedor',
     auth: 'jwt',
     roles: STAFF,
@@ -63,7 +64,7 @@ export const conversationRoutes = {
   clearInvoiceObservation: route({
     id: 'clearInvoiceObservation',
     method: 'DELETE',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/observation',
+    path: `${INVOICE_API_PATH}/observation`,
     summary: 'Quita la observación del comprobante',
     auth: 'jwt',
     roles: STAFF,
@@ -75,7 +76,7 @@ export const conversationRoutes = {
   getInvoiceMessageFile: route({
     id: 'getInvoiceMessageFile',
     method: 'GET',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/messages/{messageId}/files',
+    path: `${INVOICE_API_PATH}/messages/{messageId}/files`,
     summary: 'Enlace temporal para descargar un adjunto de un mensaje del comprobante',
     auth: 'jwt',
     roles: ALL_SIGNED_IN,

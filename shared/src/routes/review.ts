@@ -10,13 +10,14 @@ import { InvoiceAuditEvent, InvoiceHistoryQuery } from '../schemas/invoice-audit
 import { pageOf } from '../schemas/common.js';
 import { READS_TABLE } from '../access.js';
 import { machineRoute, route, ADMIN_ONLY, ALL_SIGNED_IN, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { INVOICE_API_PATH } from '../invoice-ref.js';
 
 /** An invoice's detail and its review by staff. */
 export const reviewRoutes = {
   getInvoice: route({
     id: 'getInvoice',
     method: 'GET',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}',
+    path: INVOICE_API_PATH,
     summary: 'Detalle del comprobante con su historial',
     auth: 'jwt',
     roles: ALL_SIGNED_IN,
@@ -28,7 +29,7 @@ export const reviewRoutes = {
   listInvoiceHistory: route({
     id: 'listInvoiceHistory',
     method: 'GET',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/history',
+    path: `${INVOICE_API_PATH}/history`,
     summary:
       'Registro de cambios del comprobante (quién, cuándo, desde qué llamada, antes y después), del más antiguo al más reciente',
     auth: 'jwt',
@@ -41,7 +42,7 @@ export const reviewRoutes = {
   updateInvoice: route({
     id: 'updateInvoice',
     method: 'PUT',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}',
+    path: INVOICE_API_PATH,
     summary: 'Completa los datos del comprobante (OC, HES/MIGO, responsable, oficina)',
     auth: 'jwt',
     roles: STAFF,
@@ -53,7 +54,7 @@ export const reviewRoutes = {
   approveInvoice: route({
     id: 'approveInvoice',
     method: 'POST',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/approve',
+    path: `${INVOICE_API_PATH}/approve`,
     summary: 'Aprueba el comprobante y solicita la MIRO en SAP',
     auth: 'jwt',
     roles: STAFF,
@@ -65,7 +66,7 @@ export const reviewRoutes = {
   disapproveInvoice: route({
     id: 'disapproveInvoice',
     method: 'POST',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/disapprove',
+    path: `${INVOICE_API_PATH}/disapprove`,
     summary: 'Rechaza el comprobante con un motivo',
     auth: 'jwt',
     roles: STAFF,
@@ -82,7 +83,7 @@ export const reviewRoutes = {
   retrySapPosting: route({
     id: 'retrySapPosting',
     method: 'POST',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/sap-posting/retry',
+    path: `${INVOICE_API_PATH}/sap-posting/retry`,
     summary: 'Reintenta la contabilización en SAP (MIRO) de un comprobante aprobado cuya contabilización falló',
     auth: 'jwt',
     roles: ADMIN_ONLY,
@@ -95,7 +96,7 @@ export const reviewRoutes = {
   requestSunatValidation: route({
     id: 'requestSunatValidation',
     method: 'POST',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/sunat-validation',
+    path: `${INVOICE_API_PATH}/sunat-validation`,
     summary:
       'Vuelve a consultar a SUNAT la validez de un comprobante en revisión que espera su respuesta o que SUNAT no validó',
     auth: 'jwt',
@@ -109,7 +110,7 @@ export const reviewRoutes = {
   approveInvoiceDespiteRucRisk: route({
     id: 'approveInvoiceDespiteRucRisk',
     method: 'POST',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/approve-despite-ruc-risk',
+    path: `${INVOICE_API_PATH}/approve-despite-ruc-risk`,
     summary:
       'Aprueba un comprobante cuyo proveedor SUNAT no informa ACTIVO y HABIDO, con el motivo escrito del administrador',
     auth: 'jwt',

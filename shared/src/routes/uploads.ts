@@ -1,6 +1,7 @@
 import { InvoiceKeyPath } from '../schemas/invoices.js';
 import { CreateUploadBody, FileLink, InvoiceFileQuery, UploadTicket } from '../schemas/uploads.js';
 import { machineRoute, route, ALL_SIGNED_IN, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { INVOICE_API_PATH } from '../invoice-ref.js';
 
 /** Files: uploads and the links to an invoice's files. */
 export const uploadRoutes = {
@@ -20,7 +21,7 @@ export const uploadRoutes = {
   getInvoiceFile: route({
     id: 'getInvoiceFile',
     method: 'GET',
-    path: '/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}/files',
+    path: `${INVOICE_API_PATH}/files`,
     summary: 'Enlace temporal para descargar el XML, ver el PDF o un adjunto del comprobante',
     auth: 'jwt',
     roles: ALL_SIGNED_IN,

@@ -167,22 +167,6 @@ function rejectionOutcome(retryAllowed: boolean | undefined): string {
     : ' El rechazo es definitivo: el comprobante no puede volver a enviarse.';
 }
 
-/**
- * The web app's page of one invoice: `/invoices/{supplierId}/{invoiceType}/{invoiceId}`, each segment
- * URL-encoded. E-mails link to it on the configured portal origin (`invoicePageUrl`).
- */
-export function invoicePagePath(invoice: { supplierId: string; invoiceType: string; invoiceId: string }): string {
-  return `/invoices/${[invoice.supplierId, invoice.invoiceType, invoice.invoiceId].map(encodeURIComponent).join('/')}`;
-}
-
-/** The invoice's page on the portal origin (`https://proveedores.grupo.pe`, no trailing slash needed). */
-export function invoicePageUrl(
-  origin: string,
-  invoice: { supplierId: string; invoiceType: string; invoiceId: string },
-): string {
-  return `${origin.replace(/\/+$/, '')}${invoicePagePath(invoice)}`;
-}
-
 /** Subject line of the e-mail for an event. */
 export function notificationSubject(message: NotificationMessage): string {
   return `Portal de Proveedores · ${INVOICE_TYPE_LABELS[message.invoiceType]} ${message.invoiceId}`;

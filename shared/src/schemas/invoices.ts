@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { staffOnly } from './visibility.js';
 import { CertStatus, Currency, InvoiceStatus, InvoiceType, OperationType } from '../domain.js';
+import { invoiceRefFields } from '../invoice-ref.js';
 import { TEXT_LIMITS, COUNT_LIMITS } from '../limits.js';
 import {
   IsoDate,
@@ -191,9 +192,9 @@ export type InvoiceDetail = z.infer<typeof InvoiceDetail>;
 export const InvoiceSummary = z.omit(Invoice, { statusHistory: true });
 export type InvoiceSummary = z.infer<typeof InvoiceSummary>;
 
+/** The path parameters of every route about one invoice (`INVOICE_API_PATH`): an `InvoiceRef` as the wire spells it. */
 export const InvoiceKeyPath = z.object({
-  supplierId: Ruc,
-  invoiceType: InvoiceType,
+  ...invoiceRefFields,
   invoiceId: z.string().check(z.regex(/^[A-Z0-9]{1,4}-\d{1,8}$/, 'debe tener la forma SERIE-NÚMERO')),
 });
 

@@ -1,12 +1,10 @@
 import * as z from 'zod/mini';
-import { InvoiceType } from '../domain.js';
+import { invoiceRefFields } from '../invoice-ref.js';
 import { IsoDate, Ruc } from './common.js';
 
 /** What the MIRO queue carries: the invoice whose outbox record the worker must post to SAP. */
 export const MiroRequestMessage = z.object({
-  supplierId: Ruc,
-  invoiceType: InvoiceType,
-  invoiceId: z.string(),
+  ...invoiceRefFields,
   /** The outbox record's key: also the idempotency key of the SAP posting. */
   outboxKey: z.string(),
 });
@@ -14,9 +12,7 @@ export type MiroRequestMessage = z.infer<typeof MiroRequestMessage>;
 
 /** What the SUNAT queue carries: the invoice whose validity must be asked to SUNAT. */
 export const SunatValidationMessage = z.object({
-  supplierId: Ruc,
-  invoiceType: InvoiceType,
-  invoiceId: z.string(),
+  ...invoiceRefFields,
   /**
    * The channel that brought the document in a group (a zip, an e-mail): SUNAT's confirmation of a grouped document is
    * told to its supplier by the group's one summary and the list, not by a feed item per document. Absent: a document
@@ -57,12 +53,13 @@ export type NotificationEvent = z.infer<typeof NotificationEvent>;
  */
 export const NotificationMessage = z.object({
   event: NotificationEvent,
-  supplierId: Ruc,
+  supplierId: invoiceRefFields.supplierId,
   supplierName: z.string(),
   client: Ruc,
   clientName: z.string(),
-  invoiceType: InvoiceType,
-  invoiceId: z.string(),
+  // The fields in their order of old: the message's JSON stays as it was.
+  invoiceType: invoiceRefFields.invoiceType,
+  invoiceId: invoiceRefFields.invoiceId,
   /** Event details shown to people: the rejection reason, SUNAT's observation, the payment date. */
   detail: z.nullable(z.string()),
   occurredAt: z.iso.datetime({ offset: true }),

@@ -20,10 +20,7 @@ const ALL_RESULTS_VALUE = 'todos:';
 
 /** An invoice as the dropdown shows it: its number, the other party, its amount and its status. */
 function invoiceOption(invoice: InvoiceSummary, searched: string, staff: boolean): AutosuggestProps.Option {
-  const href = invoiceFoundHref(
-    { supplierId: invoice.supplierId, invoiceType: invoice.type, invoiceId: invoice.id },
-    searched,
-  );
+  const href = invoiceFoundHref({ supplierId: invoice.supplierId, type: invoice.type, id: invoice.id }, searched);
   return {
     value: `${INVOICE_VALUE}${href}`,
     label: invoiceNumber(invoice),

@@ -1,4 +1,4 @@
-import { INVOICE_TYPES, type InvoiceType } from '@portal/shared';
+import { INVOICE_PAGE_ROUTE, invoicePageOf, invoiceRefOfParams, type InvoiceRef } from '@portal/shared';
 
 /**
  * Where the portal sends the user on the invoices screen: the list filtered by the query parameters it
@@ -10,14 +10,10 @@ export const INVOICE_QUERY = { search: 'search', issuer: 'issuer' } as const;
 export const INVOICES_PATH = '/invoices';
 
 /** The route of one invoice: the path of GET /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}. */
-export const INVOICE_DETAIL_ROUTE = `${INVOICES_PATH}/:supplierId/:invoiceType/:invoiceId`;
+export const INVOICE_DETAIL_ROUTE = INVOICE_PAGE_ROUTE;
 
-/** Which invoice an address names (the key of the API's invoice routes). */
-export interface InvoiceKey {
-  readonly supplierId: string;
-  readonly invoiceType: InvoiceType;
-  readonly invoiceId: string;
-}
+/** Which invoice an address names. */
+export type InvoiceKey = InvoiceRef;
 
 /** Invoices matching a number, a RUC or a business name: /invoices?search=F001-123. */
 export function invoicesSearchHref(text: string): string {
@@ -34,8 +30,7 @@ export function invoicesIssuerHref(ruc: string): string {
  * after it: the detail opens beside the same list, and closing it goes back to that list.
  */
 export function invoiceDetailHref(key: InvoiceKey, search = ''): string {
-  const path = [key.supplierId, key.invoiceType, key.invoiceId].map(encodeURIComponent).join('/');
-  return `${INVOICES_PATH}/${path}${search && !search.startsWith('?') ? `?${search}` : search}`;
+  return `${invoicePageOf(key)}${search && !search.startsWith('?') ? `?${search}` : search}`;
 }
 
 /**
@@ -48,7 +43,5 @@ export function invoiceFoundHref(key: InvoiceKey, text: string): string {
 
 /** The invoice an address's parameters name; null when they name none or an invoice type that does not exist. */
 export function invoiceKeyOf(params: Readonly<Record<string, string | undefined>>): InvoiceKey | null {
-  const { supplierId, invoiceType, invoiceId } = params;
-  if (!supplierId || !invoiceId || !(INVOICE_TYPES as readonly string[]).includes(invoiceType ?? '')) return null;
-  return { supplierId, invoiceType: invoiceType as InvoiceType, invoiceId };
+  return invoiceRefOfParams(params);
 }

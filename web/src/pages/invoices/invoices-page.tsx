@@ -164,10 +164,7 @@ export default function InvoicesPage() {
 
   const detailHref = useCallback(
     (invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>) =>
-      invoiceDetailHref(
-        { supplierId: invoice.supplierId, invoiceType: invoice.type, invoiceId: invoice.id },
-        location.search,
-      ),
+      invoiceDetailHref({ supplierId: invoice.supplierId, type: invoice.type, id: invoice.id }, location.search),
     [location.search],
   );
   /** Opens an invoice's detail: its address, which the browser's Back closes again. */
@@ -207,14 +204,12 @@ export default function InvoicesPage() {
           invoice={linkedKey}
           onClose={close}
           onChanged={() => void handlers.current.refreshAll()}
-          onOpenInvoice={(key) =>
-            handlers.current.openDetail({ supplierId: key.supplierId, type: key.invoiceType, id: key.invoiceId })
-          }
+          onOpenInvoice={(key) => handlers.current.openDetail(key)}
         />
       ) : (
         <InvoiceNotFoundPanel onClose={close} />
       ),
-      text.detailPanelLabel(linkedKey?.invoiceId ?? ''),
+      text.detailPanelLabel(linkedKey?.id ?? ''),
       { id: panelId, onDismiss: close },
     );
     return () => sidePanel.close(panelId);

@@ -17,7 +17,10 @@ export function notificationHref(notification: Notification): string | null {
   if (!invoiceId) return null;
   const list = invoicesSearchHref(invoiceId);
   if (!issuerTaxId || !invoiceType) return list;
-  return invoiceDetailHref({ supplierId: issuerTaxId, invoiceType, invoiceId }, list.slice(list.indexOf('?')));
+  return invoiceDetailHref(
+    { supplierId: issuerTaxId, type: invoiceType, id: invoiceId },
+    list.slice(list.indexOf('?')),
+  );
 }
 
 /** Newest first, whatever order the answer came in. */

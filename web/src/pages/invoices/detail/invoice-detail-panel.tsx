@@ -5,7 +5,7 @@ import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { ERROR_MESSAGES, routes, rucRiskOf, rucRiskText, type InvoiceDetail } from '@portal/shared';
+import { ERROR_MESSAGES, routes, rucRiskOf, rucRiskText, toInvoiceParams, type InvoiceDetail } from '@portal/shared';
 import { apiCall, errorMessage } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { useFeedback } from '../../../feedback/feedback';
@@ -31,7 +31,7 @@ export interface InvoiceDetailPanelProps {
   readonly onClose: () => void;
   /** Called after a change (update, approve, reject) so that the list refreshes. */
   readonly onChanged: () => void;
-  /** Opens another invoice's detail in its place: a note's original, an original's note (issue 21). */
+  /** Opens another invoice's detail in its place: a note's original, an original's note. */
   readonly onOpenInvoice?: (key: InvoiceKey) => void;
 }
 
@@ -56,9 +56,9 @@ const awaitingMiro = (invoice: InvoiceDetail | undefined, staff: boolean) =>
  * for reviewers, completing it, approving and rejecting; for everyone, its status history.
  */
 export function InvoiceDetailPanel(props: InvoiceDetailPanelProps) {
-  const { supplierId, invoiceType, invoiceId } = props.invoice;
+  const { supplierId, type, id } = props.invoice;
   // Another invoice opened in the same panel starts afresh: no form or dialog of the previous one.
-  return <DetailPanel key={`${supplierId}#${invoiceType}#${invoiceId}`} {...props} />;
+  return <DetailPanel key={`${supplierId}#${type}#${id}`} {...props} />;
 }
 
 /** The sidebar of an address that names no invoice (an invoice type that does not exist): the API's 404 text. */
@@ -92,8 +92,8 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
   const [requestingSunat, setRequestingSunat] = useState(false);
   const headingRef = useRef<HTMLDivElement>(null);
   const path = useMemo(
-    () => ({ supplierId: key.supplierId, invoiceType: key.invoiceType, invoiceId: key.invoiceId }),
-    [key.supplierId, key.invoiceType, key.invoiceId],
+    () => toInvoiceParams({ supplierId: key.supplierId, type: key.type, id: key.id }),
+    [key.supplierId, key.type, key.id],
   );
   const detail = useApi(
     routes.getInvoice,

@@ -15,7 +15,6 @@ import {
   formatTime,
   formatMoney,
   type InvoiceDetail,
-  type InvoiceType,
   type SapPosting,
   type SapPostingState,
 } from '@portal/shared';
@@ -97,12 +96,12 @@ function InvoiceLink({
   onOpen,
   testId,
 }: {
-  to: { supplierId: string; type: InvoiceType; id: string };
+  to: InvoiceKey;
   label: string;
   onOpen?: (key: InvoiceKey) => void;
   testId: string;
 }) {
-  const key: InvoiceKey = { supplierId: to.supplierId, invoiceType: to.type, invoiceId: to.id };
+  const key: InvoiceKey = { supplierId: to.supplierId, type: to.type, id: to.id };
   return (
     <Link
       href={invoiceDetailHref(key, window.location.search)}
@@ -119,7 +118,7 @@ function InvoiceLink({
   );
 }
 
-/** What a note says of its original and why (issue 21). */
+/** What a note says of its original and why. */
 function noteItems(invoice: InvoiceDetail, onOpen?: (key: InvoiceKey) => void): KeyValuePairsProps.Pair[] {
   const reference = invoice.billingReference;
   if (!reference) return [];
@@ -143,7 +142,7 @@ function noteItems(invoice: InvoiceDetail, onOpen?: (key: InvoiceKey) => void): 
   ];
 }
 
-/** An original's notes, each a link to its detail (issue 21). */
+/** An original's notes, each a link to its detail. */
 function LinkedNotes({ invoice, onOpen }: { invoice: InvoiceDetail; onOpen?: (key: InvoiceKey) => void }) {
   const notes = invoice.linkedNotes ?? [];
   return (
@@ -271,7 +270,7 @@ export function InvoiceSummary({
         title={text.sections.amounts}
         items={[
           pair(f.amount, formatMoney(invoice.amount, invoice.currency)),
-          // An original with notes: what is paid for it now (issue 21).
+          // An original with notes: what is paid for it now.
           ...(hasNotes
             ? [
                 pair(
