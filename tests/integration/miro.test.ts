@@ -31,16 +31,18 @@ import { makeSapClient, type SapPort } from '../../functions/src/adapters/sap.js
 import type { Caller } from '../../functions/src/http/caller.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
 import { makeNoteLinks } from '../../functions/src/repositories/note-links.js';
-import { makeInvoiceReview } from '../../functions/src/use-cases/review-invoice.js';
+import { approveInvoice } from '../../functions/src/use-cases/review/approve-invoice.js';
+import type { InvoicePath, ReviewDeps } from '../../functions/src/use-cases/review/review-deps.js';
+import { retrySapPosting } from '../../functions/src/use-cases/review/retry-sap-posting.js';
 import { makeOutgoing } from '../../functions/src/repositories/outgoing.js';
 import { makeMiroOutbox } from '../../functions/src/repositories/miro-outbox.js';
 import { makeClientRepository } from '../../functions/src/repositories/clients.js';
 import { makeDashboardRepository } from '../../functions/src/repositories/dashboard.js';
 import { makeGetDashboard } from '../../functions/src/use-cases/dashboard.js';
 import { makeMiroRequestsWorker } from '../../functions/src/workers/miro-requests-worker.js';
-import { startPoller } from '../../infra/local/poller.js';
+import { startPoller } from '../../local/runtime/poller.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, stageCompanies } from '../support/tenant.js';
-import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../infra/local/simulators/sap.js';
+import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../local/simulators/sap.js';
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
@@ -231,7 +233,7 @@ const ADMIN_CALLER: Caller = {
 
 /** The review use case in this process, its MIRO messages kept here instead of going to the stage's queue. */
 function inProcessReview(miroMessages: MiroRequestMessage[]) {
-  return makeInvoiceReview({
+  const deps: ReviewDeps = {
     store: makeInvoiceStore(db(), stage().tableName),
     outgoing: makeOutgoing(
       db(),
@@ -246,12 +248,15 @@ function inProcessReview(miroMessages: MiroRequestMessage[]) {
       },
       { error: () => undefined },
     ),
-    notificationsQueue: { send: async () => undefined },
     clock: ahead,
     log: { info: () => undefined, error: () => undefined },
     miro: makeMiroOutbox(db(), stage().tableName),
     noteLinks: makeNoteLinks(db(), stage().tableName),
-  });
+  };
+  return {
+    approve: (caller: Caller, path: InvoicePath) => approveInvoice(deps, caller, path),
+    retrySapPosting: (caller: Caller, path: InvoicePath) => retrySapPosting(deps, caller, path),
+  };
 }
 
 function recordOf(message: unknown, receiveCount: number, messageId = randomUUID()): SQSRecord {

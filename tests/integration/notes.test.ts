@@ -18,10 +18,10 @@ import type { Caller } from '../../functions/src/http/caller.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
 import { makeNoteLinks } from '../../functions/src/repositories/note-links.js';
 import { makeOutgoing } from '../../functions/src/repositories/outgoing.js';
-import { makeInvoiceReview } from '../../functions/src/use-cases/review-invoice.js';
+import { approveInvoice } from '../../functions/src/use-cases/review/approve-invoice.js';
 import { makeMiroOutbox } from '../../functions/src/repositories/miro-outbox.js';
 import { makeMiroRequestsWorker } from '../../functions/src/workers/miro-requests-worker.js';
-import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../infra/local/simulators/sap.js';
+import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../local/simulators/sap.js';
 import { call } from '../support/api.js';
 import { stage } from '../support/stage.js';
 import {
@@ -147,7 +147,7 @@ const miroMessageOf = (invoice: { supplierId: string; type: string; id: string }
  */
 async function crashAfterPosting(note: InvoiceDetail): Promise<string> {
   const kept: MiroRequestMessage[] = [];
-  const review = makeInvoiceReview({
+  const review = {
     store: makeInvoiceStore(db(), stage().tableName),
     outgoing: makeOutgoing(
       db(),
@@ -166,8 +166,8 @@ async function crashAfterPosting(note: InvoiceDetail): Promise<string> {
     log: { info: () => undefined, error: () => undefined },
     miro: makeMiroOutbox(db(), stage().tableName),
     noteLinks: makeNoteLinks(db(), stage().tableName),
-  });
-  await review.approve(ADMIN_CALLER, pathOf(note));
+  };
+  await approveInvoice(review, ADMIN_CALLER, pathOf(note));
   expect(kept).toHaveLength(1);
   const real = realSap();
   let document = '';

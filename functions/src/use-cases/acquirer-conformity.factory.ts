@@ -3,7 +3,8 @@ import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeConformityClocks } from '../repositories/acquirer-conformity-clocks.js';
 import { makeAcquirerConformity } from './acquirer-conformity.js';
 import { outgoing } from './outgoing.factory.js';
-import { invoiceReview, reviewDeps } from './review-invoice.factory.js';
+import { getInvoice } from './review/get-invoice.js';
+import { reviewDeps } from './review/review.factory.js';
 
 /** The Ley 29623 conformity registration wired to the real adapters, built once per cold start. */
 export const acquirerConformity = makeAcquirerConformity({
@@ -11,5 +12,5 @@ export const acquirerConformity = makeAcquirerConformity({
   clocks: makeConformityClocks(documentClient, tableName()),
   outgoing,
   clock,
-  detail: (caller, path) => invoiceReview.get(caller, path),
+  detail: (caller, path) => getInvoice(reviewDeps, caller, path),
 });

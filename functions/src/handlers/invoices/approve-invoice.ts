@@ -1,7 +1,8 @@
 import { reviewRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { invoiceReview } from '../../use-cases/review-invoice.factory.js';
+import { approveInvoice } from '../../use-cases/review/approve-invoice.js';
+import { reviewDeps } from '../../use-cases/review/review.factory.js';
 
 export const handler = httpHandler(reviewRoutes.approveInvoice, ({ caller, path }) =>
-  invoiceReview.approve(caller, path),
+  approveInvoice(reviewDeps, caller, path),
 );

@@ -1,5 +1,6 @@
 import { reviewRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { invoiceReview } from '../../use-cases/review-invoice.factory.js';
+import { getInvoice } from '../../use-cases/review/get-invoice.js';
+import { reviewDeps } from '../../use-cases/review/review.factory.js';
 
-export const handler = httpHandler(reviewRoutes.getInvoice, ({ caller, path }) => invoiceReview.get(caller, path));
+export const handler = httpHandler(reviewRoutes.getInvoice, ({ caller, path }) => getInvoice(reviewDeps, caller, path));

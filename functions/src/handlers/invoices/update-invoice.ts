@@ -1,7 +1,8 @@
 import { reviewRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { invoiceCompletion } from '../../use-cases/invoice-completion.factory.js';
+import { completionDeps } from '../../use-cases/review/completion.factory.js';
+import { updateInvoice } from '../../use-cases/review/update-invoice.js';
 
 export const handler = httpHandler(reviewRoutes.updateInvoice, ({ caller, path, body }) =>
-  invoiceCompletion.update(caller, path, body),
+  updateInvoice(completionDeps, caller, path, body),
 );
