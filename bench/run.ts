@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MIRO_POSTING, RUNTIME_ENV, SUNAT_CHECK } from '@portal/shared';
-import { ROOT_DIR } from '../infra/local/config.js';
+import { ROOT_DIR } from '../local/runtime/config.js';
 import { READ_TRACE_SAMPLE_RATIO } from '../infra/lib/telemetry.js';
-import { launchLocalStage, type LaunchedStage } from '../infra/local/launch.js';
+import { launchLocalStage, type LaunchedStage } from '../local/runtime/launch.js';
 import {
   evaluate,
   type BenchContext,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { invoiceSearchItems, isSearchHit, keys, searchTerms, type Invoice, type SearchItem } from '@portal/shared';
 import { QUERY_BUDGET } from '../../functions/src/repositories/invoice-queries.js';
-import { buildWorld } from '../../infra/local/seed-data.js';
+import { buildWorld } from '../../local/seed/seed-data.js';
 import { BENCH_SEARCHES, benchInvoice, benchSearchRead, scaleReadsFilter, seedItems } from './api-seed.js';
 
 const READ = new Set(Object.values(BENCH_SEARCHES).map((text) => benchSearchRead(text).partition));

@@ -12,9 +12,9 @@ import {
 } from '@portal/shared';
 import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
 import { planInvoiceQuery } from '../../functions/src/repositories/invoice-queries.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
-import { CLIENTS, SUPPLIERS, buildWorld } from '../../infra/local/seed-data.js';
-import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
+import { CLIENTS, SUPPLIERS, buildWorld } from '../../local/seed/seed-data.js';
+import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 
 /**
  * Bulk invoices for the API benchmark, written as the product stores them: the same items (keys.invoice and

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { SCHEDULES, buildPath, keys, routes, type Invoice, type RouteDef, type UploadTicket } from '@portal/shared';
-import { ROOT_DIR } from '../../infra/local/config.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
-import { advanceStageClock, resetStageClock } from '../../infra/local/stage-clock.js';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../infra/local/seed-data.js';
+import { ROOT_DIR } from '../../local/runtime/config.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
+import { advanceStageClock, resetStageClock } from '../../local/runtime/stage-clock.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../local/seed/seed-data.js';
 import { freshCorrelative, until } from '../../tests/support/invoices.js';
 import { managerToken, supplierToken } from './sign-in.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT_DIR } from '../../infra/local/config.js';
+import { ROOT_DIR } from '../../local/runtime/config.js';
 import {
   byService,
   loadPriceTable,

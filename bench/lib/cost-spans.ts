@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ReceivedSpan } from '../../infra/local/services/otlp.js';
+import type { ReceivedSpan } from '../../local/stand-ins/otlp.js';
 
 /**
  * The local stage's trace store read as a meter (bench/suites/cost.ts): every invocation of a function is a span with
@@ -9,7 +9,7 @@ import type { ReceivedSpan } from '../../infra/local/services/otlp.js';
  * What happened between two instants is counted from the spans that started between them.
  */
 
-/** A span as the stage's trace store keeps it (infra/local/services/otlp.ts), what the meter reads of it. */
+/** A span as the stage's trace store keeps it (local/stand-ins/otlp.ts), what the meter reads of it. */
 export type StoredSpan = Pick<
   ReceivedSpan,
   'traceId' | 'spanId' | 'parentSpanId' | 'name' | 'kind' | 'startTimeUnixNano' | 'endTimeUnixNano' | 'attributes'

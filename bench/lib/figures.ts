@@ -1,4 +1,4 @@
-import type { LocalOutputs } from '../../infra/local/outputs.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
 
 /**
  * What every benchmark suite reports: figures, each with one sample per repetition and, when the product
@@ -40,7 +40,7 @@ export interface FigureResult extends Figure, Summary {
   readonly pass?: boolean;
 }
 
-/** The stage a suite measures against, started once per `npm run bench` (infra/local, bench ports). */
+/** The stage a suite measures against, started once per `npm run bench` (local/, bench ports). */
 export interface BenchStage {
   readonly apiUrl: string;
   readonly webUrl: string;

@@ -2,10 +2,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
-import { migrationsDone } from '../../infra/local/seed.js';
-import { startDynamoDb } from '../../infra/local/services/dynamodb.js';
-import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
+import { migrationsDone } from '../../local/seed/seed.js';
+import { startDynamoDb } from '../../local/stand-ins/dynamodb.js';
+import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { addBenchInvoices, type SeedFilter } from './api-seed.js';
 
 /**

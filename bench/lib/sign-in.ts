@@ -1,8 +1,8 @@
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { HEADERS } from '@portal/shared';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { BENCH_CLIENT } from './api-seed.js';
-import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { corporateSignIn } from '../../tests/support/corporate-sign-in.js';
 
 /** The demo world's manager (staff of the group's first two companies), whom the API suites read as. */

@@ -3,9 +3,9 @@ import { systemStamp } from '../../functions/src/use-cases/audit-stamp.js';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, parseTaxIds, type Invoice } from '@portal/shared';
 import { makeIntakeStore } from '../../functions/src/repositories/intake-store.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
-import { buildWorld } from '../../infra/local/seed-data.js';
-import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
+import { buildWorld } from '../../local/seed/seed-data.js';
+import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 
 /** Invoices whose supplier is `taxId`, counted on the supplier's list the invoices screen reads. */
 async function countSupplierInvoices(db: DynamoDBDocumentClient, table: string, taxId: string): Promise<number> {

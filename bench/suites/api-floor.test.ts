@@ -6,7 +6,7 @@ import { keys } from '@portal/shared';
 import { newMiroOutboxRecord, sapPostingCounts } from '../../functions/src/repositories/miro-outbox.js';
 import { outgoingItem, outgoingMessage } from '../../functions/src/repositories/outgoing.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
-import { EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
+import { EMPLOYEES, OFFICE_LOCATIONS } from '../../local/seed/seed-data.js';
 import { BENCH_CLIENT, poolInvoices } from '../lib/api-seed.js';
 import { floorChange, floorWrites, settled, type DocWrite, type FloorChange } from './api.js';
 

@@ -28,9 +28,9 @@ import {
 } from '../../functions/src/repositories/invoice-queries.js';
 import { COUNT_PAGES } from '../../functions/src/repositories/invoices.js';
 import { prefixRange } from '../../functions/src/repositories/key-range.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../infra/local/seed-data.js';
-import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../../local/seed/seed-data.js';
+import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import {
   BENCH_CLIENT,
   BENCH_SEARCHES,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { QUEUES, ROUTES, SCHEDULES, type QueueKey } from '@portal/shared';
-import { ROOT_DIR } from '../../infra/local/config.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
+import { ROOT_DIR } from '../../local/runtime/config.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import type { BenchSuite, Figure } from '../lib/figures.js';
 import { livesOfInvoices, mailboxSize, openSession, sendDailyDigest, waitForMail, VIEWS } from '../lib/cost-journey.js';
 import {

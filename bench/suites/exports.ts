@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT_DIR } from '../../infra/local/config.js';
+import { ROOT_DIR } from '../../local/runtime/config.js';
 import type { BenchSuite, Figure } from '../lib/figures.js';
 
 /** The size: an export of 100,000 rows, at flat memory. */

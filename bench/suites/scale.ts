@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT_DIR, loadLocalConfig } from '../../infra/local/config.js';
-import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
-import { buildWorld } from '../../infra/local/seed-data.js';
+import { ROOT_DIR, loadLocalConfig } from '../../local/runtime/config.js';
+import { launchLocalStage, type LaunchedStage } from '../../local/runtime/launch.js';
+import { buildWorld } from '../../local/seed/seed-data.js';
 import { BENCH_STAGE_ENV } from '../lib/stage-env.js';
 import { BENCH_CLIENT, BENCH_SEARCHES, addBenchInvoices, scaleReadsFilter, type SeedFilter } from '../lib/api-seed.js';
 import type { BenchContext, BenchSuite, Figure } from '../lib/figures.js';

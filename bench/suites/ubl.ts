@@ -3,7 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BadRequestError } from '@portal/shared';
 import { parseSunatDocument } from '../../functions/src/ubl/index.js';
-import { ROOT_DIR } from '../../infra/local/config.js';
+import { ROOT_DIR } from '../../local/runtime/config.js';
 import { deeplyNested, largeFactura, manyElements } from '../../tests/fixtures/ubl/generate.js';
 import { percentile, type BenchSuite, type Figure } from '../lib/figures.js';
 

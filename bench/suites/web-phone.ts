@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import { ensureWebBuild } from '../../infra/local/web-build.js';
+import { ensureWebBuild } from '../../local/runtime/web-build.js';
 import { launchChromium } from '../../tests/support/browser.js';
 import { DEFAULT_INVOICES_PAGE_SIZE } from '../../web/src/pages/invoices/page-size.js';
 import type { BenchContext, BenchStage, BenchSuite, Figure } from '../lib/figures.js';

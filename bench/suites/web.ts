@@ -1,4 +1,4 @@
-import { ensureWebBuild } from '../../infra/local/web-build.js';
+import { ensureWebBuild } from '../../local/runtime/web-build.js';
 import { launchChromium } from '../../tests/support/browser.js';
 import { INVOICES_PAGE_SIZE_KEY, type InvoicesPageSize } from '../../web/src/pages/invoices/page-size.js';
 import type { BenchContext, BenchStage, BenchSuite, Figure } from '../lib/figures.js';

@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildOpenApi } from '@portal/shared';
-import { ROOT_DIR } from '../local/config.js';
+
+const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** `npm run openapi`: writes docs/openapi.json from the route manifest (a unit test keeps it current). */
 const file = path.join(ROOT_DIR, 'docs/openapi.json');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WEB_BUDGETS } from '../../bench/lib/web-budgets.js';
 import { measureWebSizes, sizeBudgetFailures, type WebSizes } from '../../bench/lib/web-sizes.js';
-import { ensureWebBuild } from '../../infra/local/web-build.js';
+import { ensureWebBuild } from '../../local/runtime/web-build.js';
 
 /**
  * Issue 8's size budgets on the production build of the web app (the same build the local stage serves and

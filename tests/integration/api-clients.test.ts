@@ -16,7 +16,7 @@ import type { paths } from '../support/portal-api.js';
 const SUPPLIER = SUPPLIERS[0]!;
 const OTHER_SUPPLIER = SUPPLIERS[1]!;
 const XML = tenantFixture('ubl/factura-ubl21-credito.xml');
-/** The local stage's limit (infra/local/environment.ts); AWS has API_CLIENT_RATE_DEFAULT. */
+/** The local stage's limit (local/runtime/environment.ts); AWS has API_CLIENT_RATE_DEFAULT. */
 const LOCAL_RATE_LIMIT = Number(process.env.API_CLIENT_RATE_LIMIT ?? 60);
 
 async function adminToken(): Promise<string> {

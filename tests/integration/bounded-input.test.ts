@@ -12,7 +12,7 @@ import {
   withCheckDigit,
 } from '@portal/shared';
 import { CLIENTS, SUPPLIERS, tenantFixture } from '../support/tenant.js';
-import { ADVERTISED_IDLE_SECONDS } from '../../infra/local/services/types.js';
+import { ADVERTISED_IDLE_SECONDS } from '../../local/stand-ins/types.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { keys, routes, type Invoice, type Notification } from '@portal/shared';
-import { advanceStageClock } from '../../infra/local/stage-clock.js';
+import { advanceStageClock } from '../../local/runtime/stage-clock.js';
 import { CLIENTS } from '../support/tenant.js';
 import { call } from '../support/api.js';
 import { putStageClockBack } from '../support/acquirer-conformity.js';

@@ -11,7 +11,7 @@ import { makeInvoiceRepository } from '../../functions/src/repositories/invoices
 import { makeNotificationRepository } from '../../functions/src/repositories/notifications.js';
 import { makeExportRunner } from '../../functions/src/use-cases/export-runner.js';
 import { makeListInvoices } from '../../functions/src/use-cases/list-invoices.js';
-import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { call, idTokenOf } from '../support/api.js';
 import { bulkInvoice, table } from '../support/fixtures.js';
 import { runSchedule } from '../support/schedules.js';

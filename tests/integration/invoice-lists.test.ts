@@ -8,7 +8,7 @@ import type { InvoiceFilter } from '../../functions/src/repositories/invoice-que
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
 import { makeInvoiceRepository } from '../../functions/src/repositories/invoices.js';
 import { systemStamp } from '../../functions/src/use-cases/audit-stamp.js';
-import { ensureTable } from '../../infra/local/provision/aws-resources.js';
+import { ensureTable } from '../../local/runtime/provision/aws-resources.js';
 import { CLIENTS } from '../support/tenant.js';
 import { freshRuc } from '../support/admin.js';
 import { call, idTokenOf } from '../support/api.js';

@@ -11,7 +11,7 @@ import {
 import { SapRejectedError, makeSapClient, type SupplierInvoicePosting } from '../../functions/src/adapters/sap.js';
 import { withholdingsOf } from '../../functions/src/workers/miro-requests-worker.js';
 import { CLIENTS, SUPPLIERS, stageCompanies } from '../support/tenant.js';
-import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../infra/local/simulators/sap.js';
+import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../local/simulators/sap.js';
 import { call } from '../support/api.js';
 import { table } from '../support/fixtures.js';
 import { followToPaid, freshCorrelative, managerToken, supplierToken, ublFactura, until } from '../support/invoices.js';

@@ -12,7 +12,7 @@ import { keys, legacySapPostingCountsKey, sapPostingCountsKey } from '@portal/sh
 import { foldSapPostingCounts } from '../../functions/src/jobs/sap-posting-counts-fold.js';
 import { makeDashboardRepository } from '../../functions/src/repositories/dashboard.js';
 import { makeSapPostingCountsFold } from '../../functions/src/repositories/sap-posting-counts-fold.js';
-import { ensureTable } from '../../infra/local/provision/aws-resources.js';
+import { ensureTable } from '../../local/runtime/provision/aws-resources.js';
 import { CLIENTS } from '../support/tenant.js';
 import { stageDocumentClient } from '../support/fixtures.js';
 

@@ -6,7 +6,7 @@ import { SEARCH_SCOPES, invoiceSearchItems, invoiceSearchTokens, keys, type Invo
 import { migrateSearchItems } from '../../functions/src/jobs/invoice-list-migration.js';
 import type { InvoiceScope } from '../../functions/src/repositories/invoice-queries.js';
 import { makeInvoiceRepository } from '../../functions/src/repositories/invoices.js';
-import { ensureTable } from '../../infra/local/provision/aws-resources.js';
+import { ensureTable } from '../../local/runtime/provision/aws-resources.js';
 import { CLIENTS } from '../support/tenant.js';
 import { freshRuc } from '../support/admin.js';
 import { reviewFixture, stageDocumentClient } from '../support/fixtures.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SUNAT_RECHECK_HISTORY_TITLE, keys, routes, withCheckDigit, type InvoiceDetail } from '@portal/shared';
 import { openSunatCheckItem } from '../../functions/src/repositories/sunat-checks.js';
-import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
+import { outcomeByConvention } from '../../local/simulators/sunat.js';
 import { CLIENTS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';

@@ -9,8 +9,8 @@ import {
   type InvoiceSummary,
   type Notification,
 } from '@portal/shared';
-import { S3_CLIENT_COMPAT } from '../../infra/local/services/s3.js';
-import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import { S3_CLIENT_COMPAT } from '../../local/stand-ins/s3.js';
+import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { call, type CallResult } from '../support/api.js';
 import { freshCorrelative, managerToken, supplierToken, ublFactura, until } from '../support/invoices.js';
 import { stage } from '../support/stage.js';

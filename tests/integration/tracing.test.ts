@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { keys, routes, withCheckDigit, type NotificationMessage } from '@portal/shared';
 import { CLIENTS, tenantFixture } from '../support/tenant.js';
-import { SPAN_KIND, type ReceivedSpan } from '../../infra/local/services/otlp.js';
+import { SPAN_KIND, type ReceivedSpan } from '../../local/stand-ins/otlp.js';
 import { call, idTokenOf } from '../support/api.js';
 import { table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';

@@ -5,8 +5,8 @@ import { routes, type FileLink, type Invoice, type UploadTicket } from '@portal/
 import { makeDocumentFiles } from '../../functions/src/adapters/s3.js';
 import type { Caller } from '../../functions/src/http/caller.js';
 import { makeUploads } from '../../functions/src/use-cases/uploads.js';
-import { S3_CLIENT_COMPAT } from '../../infra/local/services/s3.js';
-import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import { S3_CLIENT_COMPAT } from '../../local/stand-ins/s3.js';
+import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { stage } from '../support/stage.js';

@@ -12,7 +12,7 @@ import {
   type Notification,
 } from '@portal/shared';
 import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
-import { LOCAL_CREDENTIALS } from '../../infra/local/services/types.js';
+import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { call, idTokenOf } from '../support/api.js';
 import { mailbox, sendToQueue, stageDocumentClient, table } from '../support/fixtures.js';
 import { makeIntakeBatchRepository } from '../../functions/src/repositories/intake-batches.js';

@@ -23,11 +23,11 @@ import path from 'node:path';
 import { webClientWriteAttributes } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as preTokenGeneration } from '../../functions/src/triggers/pre-token-generation.js';
-import { ensureIdentity, type DemoUser, type IdentityOutputs } from '../../infra/local/provision/identity.js';
-import { issuer, jwksUrl, startCognito, type RunningCognito } from '../../infra/local/services/cognito.js';
-import { CORPORATE_SCOPES, startCorporateIdp } from '../../infra/local/services/corporate-idp.js';
-import { startLambdaEndpoint } from '../../infra/local/services/lambda-endpoint.js';
-import { ADVERTISED_IDLE_SECONDS, type RunningService } from '../../infra/local/services/types.js';
+import { ensureIdentity, type DemoUser, type IdentityOutputs } from '../../local/runtime/provision/identity.js';
+import { issuer, jwksUrl, startCognito, type RunningCognito } from '../../local/stand-ins/cognito.js';
+import { CORPORATE_SCOPES, startCorporateIdp } from '../../local/simulators/corporate-idp.js';
+import { startLambdaEndpoint } from '../../local/stand-ins/lambda-endpoint.js';
+import { ADVERTISED_IDLE_SECONDS, type RunningService } from '../../local/stand-ins/types.js';
 import { CorporateSignInError, corporateSignIn } from '../support/corporate-sign-in.js';
 
 const TRIGGER = 'portal-test-pre-token-generation';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { demoAccountsListing } from '../../infra/local/outputs.js';
-import { CORPORATE_EMAIL_DOMAIN, DEMO_USERS } from '../../infra/local/seed-data.js';
+import { demoAccountsListing } from '../../local/runtime/outputs.js';
+import { CORPORATE_EMAIL_DOMAIN, DEMO_USERS } from '../../local/seed/seed-data.js';
 
 describe('the demo accounts npm start prints', () => {
   it('says how each account signs in: suppliers with a password, staff with the corporate button', () => {

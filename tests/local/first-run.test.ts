@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { launchLocalStage } from '../../infra/local/launch.js';
+import { launchLocalStage } from '../../local/runtime/launch.js';
 import { acquireSlot, releaseSlot } from '../setup/local-stage.js';
 
 const STARTS = 3;

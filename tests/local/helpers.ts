@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
+import { launchLocalStage, type LaunchedStage } from '../../local/runtime/launch.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { corporateSignIn } from '../support/corporate-sign-in.js';
 
 /** A port the OS reports free right now on `host`. */

@@ -9,8 +9,8 @@ import {
   type IntakeBatch,
   type IntakeBatchSummary,
 } from '@portal/shared';
-import type { LaunchedStage } from '../../infra/local/launch.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
+import type { LaunchedStage } from '../../local/runtime/launch.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { acquireSlot, releaseSlot } from '../setup/local-stage.js';
 import { call } from '../support/api.js';
 import { bulkInvoice, mailbox, putInvoicesIn } from '../support/fixtures.js';

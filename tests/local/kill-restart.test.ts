@@ -1,9 +1,9 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { buildPath, keys, routes } from '@portal/shared';
-import type { LaunchedStage } from '../../infra/local/launch.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
-import { CLIENTS } from '../../infra/local/seed-data.js';
+import type { LaunchedStage } from '../../local/runtime/launch.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
+import { CLIENTS } from '../../local/seed/seed-data.js';
 import { acquireSlot, releaseSlot } from '../setup/local-stage.js';
 import { demoToken, launchOwnStage, stageTable } from './helpers.js';
 

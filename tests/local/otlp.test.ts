@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SpanKind, context, trace } from '@opentelemetry/api';
 import { createTelemetry } from '../../functions/src/observability/telemetry.js';
-import { SPAN_KIND, startOtlpReceiver, type ReceivedSpan } from '../../infra/local/services/otlp.js';
-import type { RunningService } from '../../infra/local/services/types.js';
+import { SPAN_KIND, startOtlpReceiver, type ReceivedSpan } from '../../local/stand-ins/otlp.js';
+import type { RunningService } from '../../local/stand-ins/types.js';
 import { freePort, makeTempDir, removeDir } from './helpers.js';
 
 /** The local stage's OTLP receiver, fed by the functions' own exporter (OTLP/HTTP with JSON). */

@@ -9,9 +9,9 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startPoller, type Poller, type PollerOptions } from '../../infra/local/poller.js';
-import { startSqs } from '../../infra/local/services/sqs.js';
-import { LOCAL_CREDENTIALS, waitFor, type RunningService } from '../../infra/local/services/types.js';
+import { startPoller, type Poller, type PollerOptions } from '../../local/runtime/poller.js';
+import { startSqs } from '../../local/stand-ins/sqs.js';
+import { LOCAL_CREDENTIALS, waitFor, type RunningService } from '../../local/stand-ins/types.js';
 import { deferred, freePort } from './helpers.js';
 
 const REGION = 'us-east-1';

@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_SAP_CREDENTIALS, localCompanyCodes, startSapSimulator } from '../../infra/local/simulators/sap.js';
-import type { RunningService } from '../../infra/local/services/types.js';
+import { LOCAL_SAP_CREDENTIALS, localCompanyCodes, startSapSimulator } from '../../local/simulators/sap.js';
+import type { RunningService } from '../../local/stand-ins/types.js';
 import { freePort, makeTempDir, removeDir } from './helpers.js';
 
 const HOST = '127.0.0.1';

@@ -36,12 +36,12 @@ import {
 } from '@aws-sdk/client-sqs';
 import { localName, QUEUES, TABLE } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBucket, ensureQueues, ensureTable } from '../../infra/local/provision/aws-resources.js';
-import { startDynamoDb } from '../../infra/local/services/dynamodb.js';
-import { S3_CLIENT_COMPAT, startS3 } from '../../infra/local/services/s3.js';
+import { ensureBucket, ensureQueues, ensureTable } from '../../local/runtime/provision/aws-resources.js';
+import { startDynamoDb } from '../../local/stand-ins/dynamodb.js';
+import { S3_CLIENT_COMPAT, startS3 } from '../../local/stand-ins/s3.js';
 import { makeStreamUploads } from '../../functions/src/adapters/s3-uploads.js';
-import { startSqs } from '../../infra/local/services/sqs.js';
-import { assertPortFree, LOCAL_CREDENTIALS, type RunningService } from '../../infra/local/services/types.js';
+import { startSqs } from '../../local/stand-ins/sqs.js';
+import { assertPortFree, LOCAL_CREDENTIALS, type RunningService } from '../../local/stand-ins/types.js';
 import { freePort, makeTempDir, removeDir } from './helpers.js';
 
 const REGION = 'us-east-1';

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebConfig } from '@portal/shared';
-import type { RunningService } from '../../infra/local/services/types.js';
-import { startWebServer } from '../../infra/local/web-server.js';
+import type { RunningService } from '../../local/stand-ins/types.js';
+import { startWebServer } from '../../local/runtime/web-server.js';
 import { freePort, makeTempDir, removeDir } from './helpers.js';
 
 /**

@@ -3,8 +3,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { launchLocalStage, type LaunchedStage } from '../../infra/local/launch.js';
-import { stageClockFile } from '../../infra/local/stage-clock.js';
+import { launchLocalStage, type LaunchedStage } from '../../local/runtime/launch.js';
+import { stageClockFile } from '../../local/runtime/stage-clock.js';
 import { TEST_TENANTS } from './parallelism.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -135,7 +135,7 @@ async function launch(slot: Slot): Promise<Started> {
       portBase,
       env: {
         POWERTOOLS_LOG_LEVEL: 'INFO',
-        // No Ley 29623 demo: the clock tests move the stage's clock (infra/local/stage.ts).
+        // No Ley 29623 demo: the clock tests move the stage's clock (local/runtime/stage.ts).
         LOCAL_CONFORMITY_DEMO: 'off',
         // A test tenant for each file that may run at once, and more (tests/setup/tenant.ts).
         LOCAL_TEST_TENANTS: String(TEST_TENANTS),

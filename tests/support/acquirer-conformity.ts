@@ -17,7 +17,7 @@ import { makeAcquirerConformityClock } from '../../functions/src/jobs/acquirer-c
 import { makeConformityClocks } from '../../functions/src/repositories/acquirer-conformity-clocks.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
 import { makeOutgoing, type QueueKey } from '../../functions/src/repositories/outgoing.js';
-import { advanceStageClock, resetStageClock, stageClockFile, stageNow } from '../../infra/local/stage-clock.js';
+import { advanceStageClock, resetStageClock, stageClockFile, stageNow } from '../../local/runtime/stage-clock.js';
 import { queuesDrained, stageDocumentClient, table } from './fixtures.js';
 import { stage } from './stage.js';
 import { tenantFixture } from './tenant.js';

@@ -26,7 +26,7 @@ import {
 import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-counters.js';
 import { countsDelta, sapPostingCountsWrite, type OutboxState } from '../../functions/src/repositories/miro-outbox.js';
 import { OUTGOING_ID_FIELD, outgoingItem, type QueueKey } from '../../functions/src/repositories/outgoing.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { stage } from './stage.js';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };

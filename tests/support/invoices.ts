@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { keys, routes, type Invoice, type InvoiceDetail, type InvoiceSummary } from '@portal/shared';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, tenantFixture } from './tenant.js';
-import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
+import { outcomeByConvention } from '../../local/simulators/sunat.js';
 import { call, idTokenOf } from './api.js';
 import { conformityFixture, table } from './fixtures.js';
 import { demoUser, stage } from './stage.js';
@@ -150,7 +150,7 @@ export async function until<T>(
   }
 }
 
-/** The SAP simulator's control API (infra/local/simulators/sap.ts). */
+/** The SAP simulator's control API (local/simulators/sap.ts). */
 async function sap<T = any>(route: string, body?: unknown): Promise<T> {
   const response = await fetch(`${stage().endpoints.sap}${route}`, {
     method: body === undefined ? 'GET' : 'POST',

@@ -3,9 +3,9 @@ import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s
 import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { BUCKETS, INBOUND_MAIL, intakeAddress, localName } from '@portal/shared';
-import { LOCAL_DKIM } from '../../infra/local/mail-dns.js';
+import { LOCAL_DKIM } from '../../local/simulators/mail-dns.js';
 import { mailbox } from './fixtures.js';
-import type { LocalOutputs } from '../../infra/local/outputs.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { stage } from './stage.js';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -28,7 +28,7 @@ export interface OutgoingMail {
 }
 
 /**
- * Sends an e-mail over real SMTP to the stage's server (infra/local/services/smtp.ts), as a supplier's mail server
+ * Sends an e-mail over real SMTP to the stage's server (local/stand-ins/smtp.ts), as a supplier's mail server
  * would, DKIM-signed with the key the stage's DNS publishes for the From domain; answers the id the server gave it.
  */
 export async function sendMail(

@@ -20,7 +20,7 @@ async function control(id: ScheduleId, method: 'GET' | 'POST'): Promise<Schedule
  * Runs a scheduled job on the test stage now and waits for that run to end, as EventBridge would run it at its
  * period: the test stage runs its jobs only when asked (LOCAL_SCHEDULE_SECONDS=off, tests/setup/local-stage.ts). A
  * run that failed throws its error. Runs of one job never overlap: one asked while another is under way starts when it
- * ends (infra/local/schedules.ts).
+ * ends (local/runtime/schedules.ts).
  */
 export async function runSchedule(id: ScheduleId, timeoutMs = 90_000): Promise<void> {
   const { run } = await control(id, 'POST');

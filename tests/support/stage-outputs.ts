@@ -1,4 +1,4 @@
-import type { LocalOutputs } from '../../infra/local/outputs.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
 
 /**
  * The shared stage's outputs, as tests/setup/stage-ready.ts read them once the stage was ready. This module imports

@@ -1,4 +1,4 @@
-import type { LocalOutputs } from '../../infra/local/outputs.js';
+import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { stageOutputs } from './stage-outputs.js';
 import { DEMO_USERS, tenantUsername } from './tenant.js';
 

@@ -8,7 +8,7 @@ import {
   tenantParties,
   type DemoIdentity,
   type SeedWorld,
-} from '../../infra/local/seed-data.js';
+} from '../../local/seed/seed-data.js';
 import { stageOutputs } from './stage-outputs.js';
 
 export {
@@ -20,12 +20,12 @@ export {
   type SeedPurchaseOrder,
   type SeedSupplier,
   type SeedWorld,
-} from '../../infra/local/seed-data.js';
+} from '../../local/seed/seed-data.js';
 
 /**
  * The world of this test file on the shared stage: its tenant's companies, offices, staff, suppliers and accounts
  * (tests/setup/tenant.ts claims one before the file is imported; 0, the demo world itself, outside such a run).
- * A file imports them from here, never from infra/local/seed-data.ts, so that it reads and changes only its own
+ * A file imports them from here, never from local/seed/seed-data.ts, so that it reads and changes only its own
  * invoices while other files run beside it.
  */
 export const TENANT = Number(process.env.PORTAL_TEST_TENANT ?? 0);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { WebConfig } from '@portal/shared';
-import { localCspSources, localSecurityHeaders } from '../../infra/local/web-server.js';
+import { localCspSources, localSecurityHeaders } from '../../local/runtime/web-server.js';
 import { openBrowser, saveScreenshot, type BrowserOptions } from './browser.js';
 import { demoUser, stage } from './stage.js';
 import { CLIENTS, TENANT } from './tenant.js';

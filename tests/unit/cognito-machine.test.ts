@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientCredentialsOf } from '../../infra/local/services/cognito-machine.js';
+import { clientCredentialsOf } from '../../local/stand-ins/cognito-machine.js';
 
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;

@@ -4,7 +4,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const SOURCES = ['shared/src', 'functions/src', 'web/src', 'infra', 'bench', 'tests'];
+const SOURCES = ['shared/src', 'functions/src', 'web/src', 'infra', 'local', 'bench', 'tests'];
 const SKIPPED = new Set(['node_modules', 'cdk.out', 'dist', '.local']);
 const OPTIONS: ts.CompilerOptions = {
   module: ts.ModuleKind.ESNext,

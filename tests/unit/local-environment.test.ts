@@ -12,8 +12,8 @@ import {
   type FunctionUses,
   type QueueKey,
 } from '@portal/shared';
-import { ROOT_DIR, STAGE_NODE_FLAGS, loadLocalConfig } from '../../infra/local/config.js';
-import { localEnvironment, provisionedEnvironment } from '../../infra/local/environment.js';
+import { ROOT_DIR, STAGE_NODE_FLAGS, loadLocalConfig } from '../../local/runtime/config.js';
+import { localEnvironment, provisionedEnvironment } from '../../local/runtime/environment.js';
 
 /**
  * The local stage runs every function in one process: its environment must hold what each function is given in

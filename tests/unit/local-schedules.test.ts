@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEDULES } from '@portal/shared';
-import { msUntilDaily, periodSeconds } from '../../infra/local/schedules.js';
+import { msUntilDaily, periodSeconds } from '../../local/runtime/schedules.js';
 
 describe('the local stage’s daily jobs', () => {
   it('wait for the next time of day in UTC, a whole day when it is that time now', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Invoice, isAccepted, originalAmounts } from '@portal/shared';
-import { NO_HABIDO_SUPPLIER, ORIGINAL_NOT_IN_PORTAL, buildWorld } from '../../infra/local/seed-data.js';
+import { NO_HABIDO_SUPPLIER, ORIGINAL_NOT_IN_PORTAL, buildWorld } from '../../local/seed/seed-data.js';
 
 // The demo world of issue 21 is what the API would have written: valid invoices, notes linked to their originals.
 

@@ -9,7 +9,7 @@ import {
   resetStageClock,
   stageClockOffset,
   stageNow,
-} from '../../infra/local/stage-clock.js';
+} from '../../local/runtime/stage-clock.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-stage-clock-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeByConvention } from '../../infra/local/simulators/sunat.js';
+import { outcomeByConvention } from '../../local/simulators/sunat.js';
 import { freshCorrelative, randomCorrelative } from '../support/invoices.js';
 
 /**

@@ -39,7 +39,7 @@ export function makeAuthorizerAudience(
 
 /**
  * In AWS: the authorizer named by the environment. On the local stage there is no authorizer to rewrite (the
- * environment names none): the local gateway reads the active clients itself (infra/local/gateway.ts).
+ * environment names none): the local gateway reads the active clients itself (local/runtime/gateway.ts).
  */
 export function authorizerAudienceFromEnv(): AuthorizerAudience {
   const apiId = process.env[RUNTIME_ENV.apiId];

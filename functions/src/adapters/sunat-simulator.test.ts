@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningService } from '../../../infra/local/services/types.js';
-import { localSunatCredentials, startSunatSimulator } from '../../../infra/local/simulators/sunat.js';
+import type { RunningService } from '../../../local/stand-ins/types.js';
+import { localSunatCredentials, startSunatSimulator } from '../../../local/simulators/sunat.js';
 import { SunatUnavailableError, makeSunatClient, type SunatDocument } from './sunat.js';
 
 /** The adapter against the local stage's SUNAT simulator, over HTTP: the conventions tests and demo data rely on. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { formatDateTime } from '@portal/shared';
 import { offsetFileClock, readClockOffset, type ClockOffset } from '../../functions/src/adapters/clock.js';
-import { writeFileAtomic } from './services/types.js';
+import { writeFileAtomic } from '../stand-ins/types.js';
 
 /**
  * The local stage's clock (docs/local-stage.md, "Moving the stage's clock"): one offset for the whole stage, kept in

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { RUC_ADDRESS_CONDITIONS, RUC_STATES } from '@portal/shared';
-import { listen, type RunningService } from '../services/types.js';
+import { listen, type RunningService } from '../stand-ins/types.js';
 
 /**
  * SUNAT's "consulta integrada de comprobantes de pago": the OAuth2 client-credentials token endpoint

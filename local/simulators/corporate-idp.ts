@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import Provider, { type Adapter, type AdapterPayload, type KoaContextWithOIDC } from 'oidc-provider';
-import { listen, writeFileAtomic, type RunningService } from './types.js';
+import { listen, writeFileAtomic, type RunningService } from '../stand-ins/types.js';
 
 /**
  * The local stage's corporate identity provider: what Entra ID (or the group's IdP) is in AWS.

@@ -4,7 +4,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { QUEUES, type QueueKey } from '@portal/shared';
 import { ROOT_DIR } from './config.js';
 import { startPoller, type SqsBatchHandler } from './poller.js';
-import type { RunningService } from './services/types.js';
+import type { RunningService } from '../stand-ins/types.js';
 
 /** A queue as provisioning made it on the SQS stand-in. */
 export interface LocalQueue {

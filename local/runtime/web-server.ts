@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { contentSecurityPolicy, type CspSources, type WebConfig } from '@portal/shared';
-import { listen, type RunningService } from './services/types.js';
+import { listen, type RunningService } from '../stand-ins/types.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

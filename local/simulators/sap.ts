@@ -10,7 +10,7 @@ import {
   type Client,
   type SapWithholdingKind,
 } from '@portal/shared';
-import type { RunningService } from '../services/types.js';
+import type { RunningService } from '../stand-ins/types.js';
 import {
   CLIENTS,
   DEMO_PARTIES,
@@ -18,7 +18,7 @@ import {
   type DemoParties,
   type SeedConformityDocument,
   type SeedPurchaseOrder,
-} from '../seed-data.js';
+} from '../seed/seed-data.js';
 import { startSimulator, type SimRoute } from './http.js';
 
 const SERVICE = '/sap/opu/odata/sap/API_SUPPLIERINVOICE_PROCESS_SRV';

@@ -10,8 +10,8 @@ import {
 } from '@portal/shared';
 import { CLOCK_OFFSET_FILE_ENV } from '../../functions/src/adapters/clock.js';
 import type { LocalStageConfig } from './config.js';
-import { LOCAL_INTAKE_MAIL_DOMAIN } from './mail-dns.js';
-import { LOCAL_CREDENTIALS } from './services/types.js';
+import { LOCAL_INTAKE_MAIL_DOMAIN } from '../simulators/mail-dns.js';
+import { LOCAL_CREDENTIALS } from '../stand-ins/types.js';
 import { stageClockFile } from './stage-clock.js';
 
 /** What the environment of the local stage's functions is made of, known before any service starts. */

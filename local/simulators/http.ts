@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { listen, type RunningService } from '../services/types.js';
+import { listen, type RunningService } from '../stand-ins/types.js';
 
 export type SimRoute = {
   method: string;

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { USER_ATTRIBUTES, WEB_CLIENT_ATTRIBUTES, webClientWriteAttributes } from '@portal/shared';
-import { identitiesAttribute } from '../services/hosted-ui.js';
+import { identitiesAttribute } from '../../stand-ins/hosted-ui.js';
 
 export const LOCAL_USER_POOL_NAME = 'portal-local';
 export const LOCAL_USER_POOL_CLIENT_NAME = 'portal-web';

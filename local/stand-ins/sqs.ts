@@ -27,7 +27,7 @@ type FauxqsStores = NonNullable<BuildAppOptions['stores']>;
  * host: queue URLs become `http://127.0.0.1:<port>/000000000000/<name>`, usable as they are.
  *
  * Semantics we rely on (read from fauxqs 1.9.2 dist/sqs/sqsStore.js): see the notes at the top of
- * infra/local/poller.ts.
+ * local/runtime/poller.ts.
  */
 export async function startSqs(options: SqsOptions): Promise<RunningService> {
   const { port, host } = options;

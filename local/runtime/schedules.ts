@@ -2,7 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SCHEDULES, type ScheduleDef } from '@portal/shared';
 import { ROOT_DIR } from './config.js';
-import type { RunningService } from './services/types.js';
+import type { RunningService } from '../stand-ins/types.js';
 
 /**
  * EventBridge's rules on this machine: each job of shared SCHEDULES runs on its own timer (every

@@ -4,7 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT_DIR, STAGE_NODE_FLAGS } from './config.js';
 import type { LocalOutputs } from './outputs.js';
-import { createLogStream } from './services/types.js';
+import { createLogStream } from '../stand-ins/types.js';
 
 export interface LaunchOptions {
   /** Data directory, emptied first (the stage starts fresh and seeds its demo data). */
@@ -49,7 +49,13 @@ export async function launchLocalStage(options: LaunchOptions): Promise<Launched
   const log = createLogStream(logFile);
   const child = spawn(
     process.execPath,
-    [...STAGE_NODE_FLAGS, ...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT_DIR, 'infra/local/start.ts')],
+    [
+      ...STAGE_NODE_FLAGS,
+      ...(options.nodeArgs ?? []),
+      '--import',
+      'tsx',
+      path.join(ROOT_DIR, 'local/runtime/start.ts'),
+    ],
     {
       cwd: ROOT_DIR,
       env: { ...process.env, ...options.env, LOCAL_STAGE_DIR: dataDir, LOCAL_PORT_BASE: portBase },

@@ -12,8 +12,8 @@ import { startGateway } from './gateway.js';
 import type { LocalOutputs } from './outputs.js';
 import { provisionStage } from './provision/stage.js';
 import { startSchedules } from './schedules.js';
-import { seedConformityDemoIfAbsent } from './seed-conformity.js';
-import { seedDocuments, seedIfEmpty } from './seed.js';
+import { seedConformityDemoIfAbsent } from '../seed/seed-conformity.js';
+import { seedDocuments, seedIfEmpty } from '../seed/seed.js';
 import {
   ADMIN_GROUP,
   CORPORATE_EMAIL_DOMAIN,
@@ -21,19 +21,19 @@ import {
   LOCAL_SSO_PROVIDER,
   buildWorld,
   stageParties,
-} from './seed-data.js';
-import { issuer, jwksUrl } from './services/cognito.js';
-import { CORPORATE_SCOPES } from './services/corporate-idp.js';
-import { assertPortFree, writeFileAtomic, type RunningService } from './services/types.js';
-import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from './simulators/sap.js';
-import { localSunatCredentials } from './simulators/sunat.js';
+} from '../seed/seed-data.js';
+import { issuer, jwksUrl } from '../stand-ins/cognito.js';
+import { CORPORATE_SCOPES } from '../simulators/corporate-idp.js';
+import { assertPortFree, writeFileAtomic, type RunningService } from '../stand-ins/types.js';
+import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../simulators/sap.js';
+import { localSunatCredentials } from '../simulators/sunat.js';
 import { startStandIns } from './stand-ins.js';
 import { stageClockFile } from './stage-clock.js';
 import { ensureWebBuild } from './web-build.js';
 import { startWebServer } from './web-server.js';
 import { startWorkers } from './workers.js';
-import { LOCAL_INTAKE_MAIL_DOMAIN, LOCAL_MAIL_DNS } from './mail-dns.js';
-import { startSmtpServer } from './services/smtp.js';
+import { LOCAL_INTAKE_MAIL_DOMAIN, LOCAL_MAIL_DNS } from '../simulators/mail-dns.js';
+import { startSmtpServer } from '../stand-ins/smtp.js';
 
 export interface RunningStage {
   readonly outputs: LocalOutputs;

@@ -19,7 +19,7 @@ import {
 } from '@portal/shared';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ROOT_DIR } from './config.js';
-import { listen, type RunningService } from './services/types.js';
+import { listen, type RunningService } from '../stand-ins/types.js';
 
 type Handler = (
   event: APIGatewayProxyEventV2WithJWTAuthorizer,

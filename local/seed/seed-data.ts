@@ -23,7 +23,7 @@ import {
   type StatusHistoryEntry,
   withCheckDigit,
 } from '@portal/shared';
-import type { DemoAccount } from './outputs.js';
+import type { DemoAccount } from '../runtime/outputs.js';
 
 /**
  * The demo world of the local stage: the group's companies, their offices and staff, suppliers,

@@ -3,7 +3,7 @@ import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { INBOUND_MAIL, companyOfIntakeAddress, type InboundMailMessage } from '@portal/shared';
-import { tableResolver, verifyWithMailauth, type DnsTable } from '../../../functions/src/mail/verify-with-mailauth.js';
+import { tableResolver, verifyWithMailauth, type DnsTable } from '../../functions/src/mail/verify-with-mailauth.js';
 import type { RunningService } from './types.js';
 
 /** The local stage's placeholder under inbound-mail/ (see below); never a message id (those have no dot first). */
