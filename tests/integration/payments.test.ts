@@ -9,14 +9,15 @@ import {
   type InvoiceSummary,
 } from '@portal/shared';
 import { SapRejectedError, makeSapClient, type SupplierInvoicePosting } from '../../functions/src/adapters/sap.js';
-import { withholdingsOf } from '../../functions/src/workers/miro-requests-worker.js';
+import { withholdingsOf } from '../../functions/src/use-cases/miro/supplier-invoice-posting.js';
 import { CLIENTS, SUPPLIERS, stageCompanies } from '../support/tenant.js';
 import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../local/simulators/sap.js';
 import { call } from '../support/api.js';
 import { table } from '../support/fixtures.js';
-import { followToPaid, freshCorrelative, managerToken, supplierToken, ublFactura, until } from '../support/invoices.js';
+import { followToPaid, freshCorrelative, managerToken, supplierToken, ublFactura } from '../support/invoices.js';
 import { stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
+import { until } from '../support/until.js';
 
 /**
  * Payment terms, due dates, detracción, retención and remittance (docs/ap-payment.md) on the local stage. The
@@ -268,10 +269,13 @@ describe('SAP: the withholding of the MIRO and the remittance of the payment', (
       status: 'PAID',
       additionalMessage: 'Documento de pago 2000123456 (Cheque)',
     });
-    const feed = await until('the payment notice', async () => {
-      const items = await table().partition(keys.feed('SUPPLIER', DEMO_SUPPLIER.taxId));
-      return items.map((item) => String(item.message)).find((text) => text.includes(`pagó la factura ${invoiceId}`));
-    });
+    const feed = await until(
+      async () => {
+        const items = await table().partition(keys.feed('SUPPLIER', DEMO_SUPPLIER.taxId));
+        return items.map((item) => String(item.message)).find((text) => text.includes(`pagó la factura ${invoiceId}`));
+      },
+      { message: 'the payment notice' },
+    );
     expect(feed).toBe(
       `${PAYS_ON_15_AND_30.name} pagó la factura ${invoiceId} el 16/12/26 (documento de pago 2000123456, Cheque).`,
     );

@@ -6,7 +6,8 @@ import type { SapDocument, SupplierInvoicePosting, SupplierInvoiceReference } fr
 import { TRACEPARENT, injectIntoMessageAttributes, telemetry, traceContextNow } from '../observability/telemetry.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
-import { MIRO_NO_ANSWER, makeMiroPosting, makeMiroRequestsWorker } from '../workers/miro-requests-worker.js';
+import { MIRO_NO_ANSWER } from '../use-cases/miro/miro-posting-deps.js';
+import { makeMiroRequestsWorker } from '../workers/miro-requests-worker.js';
 import { makeOutboxSweeper } from './outbox-sweeper.js';
 
 const SUPPLIER = '20700001011';
@@ -168,13 +169,12 @@ function world(approval: { traceparent?: string } = {}) {
     retryBaseMs: 30_000,
   };
   const worker = makeMiroRequestsWorker(deps);
-  const posting = makeMiroPosting(deps);
   let relayed = 0;
   const sentTraceparents: (string | undefined)[] = [];
   const sweeper = makeOutboxSweeper({
     outgoing: { relay: async () => relayed },
     miro: outbox,
-    posting,
+    posting: deps,
     sap,
     miroQueue: {
       send: async (body) => {

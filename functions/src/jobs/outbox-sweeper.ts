@@ -1,11 +1,20 @@
+import type { InvoiceType } from '@portal/shared';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { MiroRequestMessage } from '@portal/shared';
 import type { SapPort } from '../adapters/sap.js';
 import type { Queue } from '../adapters/sqs.js';
 import { telemetry } from '../observability/telemetry.js';
 import type { Outgoing } from '../repositories/outgoing.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
-import { MIRO_NO_ANSWER, type MiroPosting } from '../workers/miro-requests-worker.js';
+import { miroRequestOf } from '../use-cases/miro/miro-request.js';
+import { MIRO_NO_ANSWER, type MiroPostingDeps } from '../use-cases/miro/miro-posting-deps.js';
+import {
+  completeMiroPosting,
+  finishMiroFailure,
+  finishMiroPosting,
+  giveUpMiroPosting,
+  type OutcomeDeps,
+} from '../use-cases/miro/miro-posting-outcomes.js';
+import { MIRO_TIMING } from '../use-cases/miro/miro-timing.js';
 import type { JobLeaseSweeper } from './job-leases.js';
 import type { SunatRecheck } from './sunat-recheck.js';
 
@@ -13,7 +22,8 @@ export interface OutboxSweeperDeps {
   /** The generic outbox of every queue: messages committed with a change and not sent. */
   readonly outgoing: Pick<Outgoing, 'relay'>;
   readonly miro: Pick<MiroOutbox, 'due' | 'get' | 'postpone'>;
-  readonly posting: Pick<MiroPosting, 'complete' | 'finish' | 'finishFailure' | 'giveUp' | 'maxAttempts'>;
+  /** What the MIRO worker is given: the sweeper ends a posting as the worker would have (miro-posting-outcomes.ts). */
+  readonly posting: OutcomeDeps & Pick<MiroPostingDeps, 'maxAttempts'>;
   readonly sap: Pick<SapPort, 'findSupplierInvoice'>;
   readonly miroQueue: Queue;
   readonly clock: () => Date;
@@ -81,12 +91,12 @@ export function makeOutboxSweeper(deps: OutboxSweeperDeps) {
     if (!record || record.gsi1sk !== seen.gsi1sk) return null;
     if (record.state === 'POSTED') {
       if (record.notifiedAt) return null;
-      await posting.finish(record);
+      await finishMiroPosting(posting, record);
       return 'notified';
     }
     if (record.state === 'FAILED') {
       if (record.failureNotifiedAt) return null;
-      await posting.finishFailure(record);
+      await finishMiroFailure(posting, record);
       return 'notified';
     }
     if (record.state !== 'PENDING' && record.state !== 'POSTING') return null;
@@ -100,21 +110,23 @@ export function makeOutboxSweeper(deps: OutboxSweeperDeps) {
       });
       if (document) {
         log.info('MIRO found at SAP, recorded', { outbox: record.pk, document: document.number });
-        await posting.complete(record, document);
+        await completeMiroPosting(posting, record, document);
         return 'recovered';
       }
-      if (record.state === 'POSTING' && (record.attempts ?? 0) >= posting.maxAttempts) {
-        await posting.giveUp(record, MIRO_NO_ANSWER);
+      if (
+        record.state === 'POSTING' &&
+        (record.attempts ?? 0) >= (posting.maxAttempts ?? MIRO_TIMING.defaultMaxAttempts)
+      ) {
+        await giveUpMiroPosting(posting, record, MIRO_NO_ANSWER);
         return 'failed';
       }
     }
     if (!(await miro.postpone(record, new Date(now.getTime() + deps.graceMs)))) return null;
-    const message: MiroRequestMessage = {
+    const message = miroRequestOf({
       supplierId: record.supplierId,
-      invoiceType: record.invoiceType as MiroRequestMessage['invoiceType'],
-      invoiceId: record.invoiceId,
-      outboxKey: record.pk,
-    };
+      type: record.invoiceType as InvoiceType,
+      id: record.invoiceId,
+    });
     // In the trace of the request that asked for the posting, linked to this run's span: API → queue → worker stay
     // one trace after a re-send.
     await telemetry.continueTrace(record, 'resend miroRequests', () => deps.miroQueue.send(message));

@@ -1,15 +1,14 @@
-import { MIRO_POSTING, QUEUES, RUNTIME_ENV } from '@portal/shared';
+import { QUEUES, RUNTIME_ENV } from '@portal/shared';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { sapFromEnv } from '../adapters/sap.js';
 import { queueFromEnv } from '../adapters/sqs.js';
 import { logger } from '../observability/logger.js';
-import { meter } from '../observability/metrics.js';
 import { observed } from '../observability/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeSunatChecks, sunatRecheckBaseSeconds } from '../repositories/sunat-checks.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { makeMiroOutbox } from '../repositories/miro-outbox.js';
-import { makeMiroPosting, miroLeaseMs, miroRetryBaseMs } from '../workers/miro-requests-worker.js';
+import { MIRO_TIMING } from '../use-cases/miro/miro-timing.js';
 import { makeOutboxSweeper } from './outbox-sweeper.js';
 import { makeSunatRecheck } from './sunat-recheck.js';
 import { JOB_LEASE_MS, makeJobLeaseSweeper } from './job-leases.js';
@@ -22,7 +21,6 @@ import { endMailFailed } from '../mail/mail-job.js';
 
 const miro = makeMiroOutbox(documentClient, tableName());
 const sap = sapFromEnv();
-const retryBaseMs = miroRetryBaseMs();
 const store = makeInvoiceStore(documentClient, tableName());
 const mail = makeInboundMailRepository(documentClient, tableName()).processed;
 const feed = makeNotificationRepository(documentClient, tableName());
@@ -33,23 +31,19 @@ export const handler = observed(
   makeOutboxSweeper({
     outgoing,
     miro,
-    posting: makeMiroPosting({
+    posting: {
       outbox: miro,
       store,
-      sap,
       notifications: queueFromEnv(QUEUES.notifications.env),
       clock,
       log: logger,
-      meter,
-      leaseMs: miroLeaseMs(),
-      retryBaseMs,
-    }),
+      leaseMs: MIRO_TIMING.leaseMs(),
+    },
     sap,
     miroQueue: queueFromEnv(QUEUES.miroRequests.env),
     clock,
     log: logger,
-    // A minute in AWS; shorter where the stage makes retries quicker (the local stage).
-    graceMs: Math.min(MIRO_POSTING.graceSeconds * 1000, 2 * retryBaseMs),
+    graceMs: MIRO_TIMING.graceMs(),
     sunat: makeSunatRecheck({
       checks: makeSunatChecks(documentClient, tableName()),
       invoices: store,

@@ -5,7 +5,8 @@ import { SapRejectedError, SapUnavailableError, type SapDocument, type SapPort }
 import { fakeMeter } from '../observability/meter.fake.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
-import { MIRO_FAILURE_MESSAGE, makeMiroRequestsWorker } from './miro-requests-worker.js';
+import { MIRO_FAILURE_MESSAGE } from '../use-cases/miro/miro-posting-deps.js';
+import { makeMiroRequestsWorker } from './miro-requests-worker.js';
 
 const SUPPLIER = '20700001011';
 const INVOICE = {

@@ -7,9 +7,10 @@ import { meter } from '../observability/metrics.js';
 import { observed } from '../observability/observed.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { makeMiroOutbox } from '../repositories/miro-outbox.js';
+import { MIRO_TIMING } from '../use-cases/miro/miro-timing.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { acknowledgingOutgoing } from './acknowledge.js';
-import { makeMiroRequestsWorker, miroLeaseMs, miroRetryBaseMs } from './miro-requests-worker.js';
+import { makeMiroRequestsWorker } from './miro-requests-worker.js';
 import { clock } from '../adapters/clock.js';
 
 /** Consumer of the MIRO queue, wired to the real adapters once per cold start. */
@@ -25,9 +26,8 @@ export const handler = observed(
       clock,
       log: logger,
       meter,
-      // Twice the function's timeout: a delivery whose worker died frees the record well before SQS redelivers.
-      leaseMs: miroLeaseMs(),
-      retryBaseMs: miroRetryBaseMs(),
+      leaseMs: MIRO_TIMING.leaseMs(),
+      retryBaseMs: MIRO_TIMING.retryBaseMs(),
     }),
   ),
 );
