@@ -11,7 +11,8 @@ import { makeInboundMailRepository } from '../repositories/inbound-mail.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
 import { parseSunatDocument } from '../ubl/index.js';
 import { makeInboundMail, type SenderAccount } from './inbound-mail.js';
-import { intake } from './intake.factory.js';
+import { intakeDeps } from './intake/intake.factory.js';
+import { registerFromFiles } from './intake/register-files.js';
 
 const directory = cognitoDirectoryFromEnv();
 const clients = makeClientRepository(documentClient, tableName());
@@ -51,7 +52,7 @@ export const inboundMail = makeInboundMail({
       return null;
     }
   },
-  fromFiles: (caller, files) => intake.fromFiles(caller, files),
+  fromFiles: (caller, files) => registerFromFiles(intakeDeps, caller, files),
   mailer: sesMailer,
   feed: makeNotificationRepository(documentClient, tableName()),
   clock,

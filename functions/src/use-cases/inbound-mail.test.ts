@@ -3,7 +3,7 @@ import yazl from 'yazl';
 import { INBOUND_MAIL, type Invoice, type InboundMailMessage } from '@portal/shared';
 import { describe, expect, it, vi } from 'vitest';
 import type { Email } from '../adapters/email.js';
-import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
+import type { FileIntakeOutcome, IncomingFiles } from './intake/intake-deps.js';
 import type { Audience, FeedItem } from '../repositories/notifications.js';
 import type { DocumentResult } from '../mail/answers.js';
 import { makeJobLeaseSweeper } from '../jobs/job-leases.js';

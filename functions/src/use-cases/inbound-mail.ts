@@ -12,7 +12,7 @@ import {
   type MessageRefusal,
   type StoredAnswer,
 } from '../mail/answers.js';
-import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
+import type { FileIntakeOutcome, IncomingFiles } from './intake/intake-deps.js';
 import { domainOf } from '../mail/verdicts.js';
 import { JOB_LEASE_MS } from '../jobs/job-leases.js';
 import {

@@ -10,7 +10,7 @@ import {
   type BatchNotice,
   type IntakeBatchRunnerDeps,
 } from './intake-batch-runner.js';
-import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
+import type { FileIntakeOutcome, IncomingFiles } from './intake/intake-deps.js';
 import { openZipDocuments, ZipRefusedError } from '../intake/zip-documents.js';
 
 type File = [name: string, content: Buffer | string];

@@ -12,7 +12,7 @@ import { JOB_LEASE_MS } from '../jobs/job-leases.js';
 import { callerOfSnapshot } from '../repositories/caller-snapshot.js';
 import type { IntakeBatchRepository, StoredIntakeBatch } from '../repositories/intake-batches.js';
 import type { Caller } from '../http/caller.js';
-import type { FileIntakeOutcome, IncomingFiles } from './intake.js';
+import type { FileIntakeOutcome, IncomingFiles } from './intake/intake-deps.js';
 
 /**
  * The intake-batches worker's job for one message (docs/intake-channels.md#zip): the zip is fetched to a local file,

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { withCheckDigit, type Client, type Invoice, type InvoiceBreakdown } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
-import { makeIntake, type IncomingDocument } from './intake.js';
+import { intakeCalls } from './intake/intake-calls.fake.js';
+import { type IncomingDocument } from './intake/intake-deps.js';
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
 
 // What the XML says beyond its total is stored with the invoice, and an importe total of 0.00 is taken only
@@ -55,7 +56,7 @@ function intakeOf(parsed: IncomingDocument) {
   const stored: Invoice[] = [];
   const discarded: string[] = [];
   const receivedFiles = makeFakeReceivedFiles();
-  const intake = makeIntake({
+  const intake = intakeCalls({
     storeReceived: receivedFiles.storeReceived,
     parseCdr: (bytes) => parseCdr(bytes),
     verifyUpload: async (key) => ({ key, bytes: new Uint8Array() }),

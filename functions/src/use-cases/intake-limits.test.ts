@@ -3,7 +3,8 @@ import { BadRequestError, MAX_AMOUNT_TEXT, withCheckDigit, type Client } from '@
 import type { Caller } from '../http/caller.js';
 import type { IntakeStore } from '../repositories/intake-store.js';
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
-import { makeIntake, type IncomingDocument, type IntakeDeps } from './intake.js';
+import { intakeCalls } from './intake/intake-calls.fake.js';
+import { type IncomingDocument, type IntakeDeps } from './intake/intake-deps.js';
 
 // The domain's bounds on what a document says, whether read from its XML or typed with its PDF.
 
@@ -50,7 +51,7 @@ function intakeReading(change: Partial<IncomingDocument>) {
     outgoing: { deliver: async () => undefined },
     clock: () => NOW,
   };
-  const intake = makeIntake(deps as unknown as IntakeDeps);
+  const intake = intakeCalls(deps as unknown as IntakeDeps);
   return { submit: () => intake.fromXml(caller, { url: 'uploads/x.xml' }), stored };
 }
 

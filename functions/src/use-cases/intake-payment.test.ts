@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { CreateInvoiceWithoutXmlBody, withCheckDigit, type Client, type Invoice } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
-import { makeIntake, type IncomingDocument } from './intake.js';
+import { intakeCalls } from './intake/intake-calls.fake.js';
+import { type IncomingDocument } from './intake/intake-deps.js';
 
 // What intake keeps of a document's payment (docs/ap-payment.md): the forma de pago and cuotas, the detracción,
 // the retención of an agent company, the net to pay and the expected payment date; and what the form refuses.
@@ -57,7 +58,7 @@ const creditWithDetraction = (change: Partial<IncomingDocument> = {}): IncomingD
 function setup(document: IncomingDocument = creditWithDetraction(), exemption: string | null = null) {
   const stored: Invoice[] = [];
   const receivedFiles = makeFakeReceivedFiles();
-  const intake = makeIntake({
+  const intake = intakeCalls({
     storeReceived: receivedFiles.storeReceived,
     parseCdr: (bytes) => parseCdr(bytes),
     verifyUpload: async (key) => ({ key, bytes: new Uint8Array() }),

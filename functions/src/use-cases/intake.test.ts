@@ -8,7 +8,8 @@ import { BadRequestError, ConflictError, withCheckDigit, type Client, type Invoi
 import type { Caller } from '../http/caller.js';
 import { IntakeRaceError, type ExistingInvoice, type IntakeStore } from '../repositories/intake-store.js';
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
-import { makeIntake, type IncomingDocument, type IncomingFiles, type Intake } from './intake.js';
+import { intakeCalls, type IntakeCalls as Intake } from './intake/intake-calls.fake.js';
+import { type IncomingDocument, type IncomingFiles } from './intake/intake-deps.js';
 
 const SUPPLIER = withCheckDigit('2045617832');
 const CLIENT: Client = {
@@ -161,7 +162,7 @@ function setup(
   const discarded: string[] = [];
   let profileReads = 0;
   const receivedFiles = makeFakeReceivedFiles();
-  const intake = makeIntake({
+  const intake = intakeCalls({
     storeReceived: async (caller, sourceKey, part, file) => {
       if (options.refuseReceived?.[part]) throw options.refuseReceived[part];
       return receivedFiles.storeReceived(caller, sourceKey, part, file);

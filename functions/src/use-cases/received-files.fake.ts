@@ -1,4 +1,4 @@
-import type { IntakeDeps, ReceivedFile } from './intake.js';
+import type { IntakeDeps, ReceivedFile } from './intake/intake-deps.js';
 
 /**
  * The intake's store of received files in memory (unit tests): keys derived from the source and part, as the

@@ -9,7 +9,8 @@ import { makeIntakeBatchRepository } from '../repositories/intake-batches.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
 import { parseSunatDocument } from '../ubl/index.js';
 import { concurrencyOf, makeIntakeBatchRunner } from '../use-cases/intake-batch-runner.js';
-import { intake } from '../use-cases/intake.factory.js';
+import { intakeDeps } from '../use-cases/intake/intake.factory.js';
+import { batchIntakeDeps, registerFromFiles } from '../use-cases/intake/register-files.js';
 import { makePersonalNotices } from '../use-cases/notifications.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { UPLOAD_LIMITS } from '../use-cases/uploads.js';
@@ -33,7 +34,10 @@ const runner = makeIntakeBatchRunner({
     return file && { source: { path: file.path }, dispose: file.dispose };
   },
   deleteZip: (key) => files.delete(key),
-  intakeOfBatch: () => intake.forBatch().fromFiles,
+  intakeOfBatch: () => {
+    const batch = batchIntakeDeps(intakeDeps);
+    return (caller, incoming) => registerFromFiles(batch, caller, incoming);
+  },
   documentOf: (xml) => {
     try {
       const parsed = parseSunatDocument(xml);

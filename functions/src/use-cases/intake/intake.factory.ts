@@ -1,20 +1,23 @@
 import { checkInvoiceCode, installmentNumber } from '@portal/shared';
-import { documentClient, tableName } from '../adapters/dynamodb.js';
-import { makeClientRepository } from '../repositories/clients.js';
-import { makeIntakeStore } from '../repositories/intake-store.js';
-import { makeNoteLinks } from '../repositories/note-links.js';
-import { sunatRecheckBaseSeconds, withSunatCheck } from '../repositories/sunat-checks.js';
-import { makeSupplierProfileRepository } from '../repositories/supplier-profiles.js';
-import { logger } from '../observability/logger.js';
-import { parseSunatDocument } from '../ubl/index.js';
-import { parseCdr } from '../ubl/cdr.js';
-import { makeIntake } from './intake.js';
-import { outgoing } from './outgoing.factory.js';
-import { uploads } from './uploads.factory.js';
-import { clock } from '../adapters/clock.js';
+import { documentClient, tableName } from '../../adapters/dynamodb.js';
+import { makeClientRepository } from '../../repositories/clients.js';
+import { makeIntakeStore } from '../../repositories/intake-store.js';
+import { makeNoteLinks } from '../../repositories/note-links.js';
+import { sunatRecheckBaseSeconds, withSunatCheck } from '../../repositories/sunat-checks.js';
+import { makeSupplierProfileRepository } from '../../repositories/supplier-profiles.js';
+import { logger } from '../../observability/logger.js';
+import { parseSunatDocument } from '../../ubl/index.js';
+import { parseCdr } from '../../ubl/cdr.js';
+import type { IntakeDeps } from './intake-deps.js';
+import { outgoing } from '../outgoing.factory.js';
+import { uploads } from '../uploads.factory.js';
+import { clock } from '../../adapters/clock.js';
 
-/** Intake wired to S3, the UBL parser, DynamoDB and the queues, built once per cold start. */
-export const intake = makeIntake({
+/**
+ * The intake's real adapters (S3, the UBL parser, DynamoDB and the queues), built once per cold start; the intake
+ * handlers and workers pass them to their use case (intake/create-invoice-from-xml.ts, register-files.ts, …).
+ */
+export const intakeDeps: IntakeDeps = {
   verifyUpload: (key, purpose, caller) => uploads.verifyUpload(key, purpose, caller),
   discardUpload: (key, reason, code) => uploads.discardRefused(key, reason, code),
   storeReceived: (caller, sourceKey, part, file) => uploads.storeReceived(caller, sourceKey, part, file),
@@ -74,4 +77,4 @@ export const intake = makeIntake({
   noteLinks: makeNoteLinks(documentClient, tableName()),
   outgoing,
   clock,
-});
+};
