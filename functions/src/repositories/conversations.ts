@@ -1,5 +1,5 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { updateItem, type TransactItem } from './transaction.js';
 import {
   COUNT_LIMITS,
   InvoiceMessage,
@@ -30,18 +30,14 @@ export function waitingCounterUpdates(
   invoice: Pick<Invoice, 'supplierId' | 'client'>,
   before: ConversationSummary | null | undefined,
   after: ConversationSummary | null | undefined,
-): TransactWriteItem[] {
-  return waitingCounterDeltas(invoice, before, after).map(
-    ({ side, owner, delta }) =>
-      ({
-        Update: {
-          TableName: table,
-          Key: keys.waitingConversations(side, owner),
-          UpdateExpression: 'ADD #count :delta',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':delta': delta },
-        },
-      }) as unknown as TransactWriteItem,
+): TransactItem[] {
+  return waitingCounterDeltas(invoice, before, after).map(({ side, owner, delta }) =>
+    updateItem(table, {
+      Key: keys.waitingConversations(side, owner),
+      UpdateExpression: 'ADD #count :delta',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':delta': delta },
+    }),
   );
 }
 

@@ -1,30 +1,16 @@
-import {
-  ConditionalCheckFailedException,
-  TransactionCanceledException,
-  type TransactWriteItem,
-} from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '@portal/shared';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
+import { Transaction, type TransactItem, type TxPut, type TxUpdate } from './transaction.js';
 
 export type RecordKey = { readonly pk: string; readonly sk: string };
 
 /** An UpdateItem's input without its table; its Key may be the whole record. */
 export type UpdateInput = Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>;
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
 /** A record's conditional write inside a transaction, without its table. */
-export type RecordWrite =
-  | { readonly Update: Omit<NonNullable<TransactItem['Update']>, 'TableName'> }
-  | { readonly Put: Omit<NonNullable<TransactItem['Put']>, 'TableName'> };
+export type RecordWrite = { readonly Update: TxUpdate } | { readonly Put: TxPut };
 
 /**
  * Records that a job walks by when they are due (the MIRO outbox, SUNAT checks, acquirer-conformity clocks): each
@@ -78,17 +64,13 @@ export function makeDueRecords<T>(db: DynamoDBDocumentClient, table: string, due
     async commitWithMessage(
       write: RecordWrite,
       message: OutgoingMessage,
-      also: readonly TransactWriteItem[] = [],
+      also: readonly TransactItem[] = [],
     ): Promise<boolean> {
-      const item: TransactItem =
-        'Update' in write
-          ? { Update: { TableName: table, ...write.Update } }
-          : { Put: { TableName: table, ...write.Put } };
-      return transact([
-        item,
-        { Put: { TableName: table, Item: outgoingItem(message), ConditionExpression: 'attribute_not_exists(pk)' } },
-        ...documentShapes(also),
-      ]);
+      const tx = new Transaction(table);
+      if ('Update' in write) tx.update(write.Update);
+      else tx.put(write.Put);
+      tx.put({ Item: outgoingItem(message), ConditionExpression: 'attribute_not_exists(pk)' }).add(also);
+      return transact(tx);
     },
 
     /**
@@ -97,10 +79,10 @@ export function makeDueRecords<T>(db: DynamoDBDocumentClient, table: string, due
      */
     async updateWith(
       input: UpdateInput & { UpdateExpression: string },
-      also: readonly TransactWriteItem[],
+      also: readonly TransactItem[],
     ): Promise<boolean> {
       const { pk, sk } = input.Key as RecordKey;
-      return transact([{ Update: { TableName: table, ...input, Key: { pk, sk } } }, ...documentShapes(also)], true);
+      return transact(new Transaction(table).update({ ...input, Key: { pk, sk } }).add(also), true);
     },
   };
 
@@ -109,27 +91,20 @@ export function makeDueRecords<T>(db: DynamoDBDocumentClient, table: string, due
    * met another one on the same item (a company's counts, moved by every posting of the company) is tried again;
    * `conflictThrows`: one that keeps meeting others throws rather than answer false (the record did not move).
    */
-  async function transact(items: TransactItem[], conflictThrows = false): Promise<boolean> {
+  async function transact(tx: Transaction, conflictThrows = false): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
-      try {
-        await db.send(new TransactWriteCommand({ TransactItems: items }));
-        return true;
-      } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
-        if (codes.includes('ConditionalCheckFailed') || !codes.includes('TransactionConflict')) return false;
-        if (attempt >= CONFLICT_ATTEMPTS) {
-          if (conflictThrows) throw error;
-          return false;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
+      const cancellation = await tx.trySend(db);
+      if (!cancellation) return true;
+      const codes = cancellation.codes;
+      if (codes.includes('ConditionalCheckFailed') || !codes.includes('TransactionConflict')) return false;
+      if (attempt >= CONFLICT_ATTEMPTS) {
+        if (conflictThrows) throw cancellation.error;
+        return false;
       }
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
     }
   }
 }
-
-/** Writes built in the document client's shapes and typed as the low-level client's (note-links.ts, miro-outbox.ts). */
-const documentShapes = (items: readonly TransactWriteItem[]) => items as unknown as TransactItem[];
 
 /** Tries of a transaction that meets others on the same item. */
 const CONFLICT_ATTEMPTS = 5;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   BadRequestError,
@@ -15,6 +14,7 @@ import {
 } from '@portal/shared';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { Page, PageRequest } from './page.js';
+import { putItem, type TransactItem } from './transaction.js';
 
 /** What a change says of itself for the trail: who, what kind of change, from which call, and its words. */
 export interface AuditStamp {
@@ -48,14 +48,11 @@ export function auditEventOf(
  * The audit record's write, for the transaction of the change it records: created once (a second write of the
  * same record fails the transaction), never updated or deleted — IAM denies both to every function in AWS.
  */
-export function invoiceAuditWrite(table: string, invoice: InvoiceRef, event: InvoiceAuditEvent): TransactWriteItem {
-  return {
-    Put: {
-      TableName: table,
-      Item: { ...keys.invoiceAudit(invoice, event.occurredAt, event.id), ...event },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  } as unknown as TransactWriteItem;
+export function invoiceAuditWrite(table: string, invoice: InvoiceRef, event: InvoiceAuditEvent): TransactItem {
+  return putItem(table, {
+    Item: { ...keys.invoiceAudit(invoice, event.occurredAt, event.id), ...event },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  });
 }
 
 export interface InvoiceAuditRepository {

@@ -1,5 +1,5 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { invoiceCounterDeltas, type CounterDelta, type CountableInvoice } from '@portal/shared';
+import { updateItem, type TransactItem } from './transaction.js';
 
 /** One invoice's move between two states (null: not there, or no longer counted). */
 export interface InvoiceCountChange {
@@ -8,17 +8,14 @@ export interface InvoiceCountChange {
 }
 
 /** The ADD update of one counter item by its delta (DynamoDB document-client shape, as the stores write them). */
-export function counterUpdate(table: string, { key, delta }: CounterDelta): TransactWriteItem {
+export function counterUpdate(table: string, { key, delta }: CounterDelta): TransactItem {
   const names = Object.keys(delta);
-  return {
-    Update: {
-      TableName: table,
-      Key: key,
-      UpdateExpression: `ADD ${names.map((_, i) => `#c${i} :d${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#c${i}`, name])),
-      ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:d${i}`, delta[name]])),
-    },
-  } as unknown as TransactWriteItem;
+  return updateItem(table, {
+    Key: key,
+    UpdateExpression: `ADD ${names.map((_, i) => `#c${i} :d${i}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#c${i}`, name])),
+    ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:d${i}`, delta[name]])),
+  });
 }
 
 /**
@@ -31,7 +28,7 @@ export function invoiceCounterUpdates(
   table: string,
   changes: readonly InvoiceCountChange[],
   also: readonly CounterDelta[] = [],
-): TransactWriteItem[] {
+): TransactItem[] {
   const items = new Map<string, CounterDelta>();
   for (const { key, delta } of [...invoiceCounterDeltas(changes), ...also]) {
     const id = `${key.pk}|${key.sk}`;

@@ -1,16 +1,11 @@
-import { TransactionCanceledException, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
   GetCommand,
-  TransactWriteCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { invoiceCounterUpdates } from './invoice-counters.js';
-import { waitingCounterUpdates } from './conversations.js';
 import { auditEventOf, invoiceAuditWrite, type AuditStamp } from './invoice-audit.js';
 import {
-  ConflictError,
   Employee,
   Invoice,
   OfficeLocation,
@@ -18,89 +13,32 @@ import {
   invoiceTableKey,
   type ConformityFacts,
   type InvoiceRef,
-  type CounterDelta,
   type ConformityKind,
-  type InvoiceStatus,
 } from '@portal/shared';
+import {
+  InvoiceChangedError,
+  InvoiceWrite,
+  type ConformityRef,
+  type InvoiceChange,
+  type InvoiceChangeCore,
+  type StoredInvoice,
+} from './invoice-write.js';
+import { Transaction, putItem, type TxUpdate } from './transaction.js';
 
-/** An invoice as stored: the contract's invoice plus the version that guards concurrent writes. */
-export type StoredInvoice = Invoice & { readonly version: number };
-
-export interface ConformityRef {
-  readonly kind: ConformityKind;
-  readonly documentId: string;
-}
-
-export interface InvoiceChange {
-  readonly before: StoredInvoice;
-  readonly after: Invoice;
-  /** The write goes through only while the stored invoice is still in one of these statuses. */
-  readonly whileStatusIn: readonly InvoiceStatus[];
-  /** Who makes the change, what kind, from which call: its audit record is written in the same transaction. */
-  readonly audit: AuditStamp;
-  /** Conformity documents this invoice takes; each must be free or already its own. */
-  readonly claim?: readonly ConformityRef[];
-  /** Conformity documents this invoice lets go of. */
-  readonly release?: readonly ConformityRef[];
-  /** An item created with the change, only if absent (the MIRO outbox record). */
-  readonly create?: Record<string, unknown> & { pk: string; sk: string };
-  /** Items written with the change as they are (the queue messages it causes, see outgoing.ts). */
-  readonly alsoPut?: readonly Record<string, unknown>[];
-  /**
-   * Items written with the change only while their condition holds (an item as the use case read it, say); if one
-   * does not, nothing is written and the change is refused as moved (InvoiceChangedError: reload, check again).
-   */
-  readonly putIf?: readonly ConditionalPut[];
-  /**
-   * Other writes and checks of the same transaction (a note's approval moves its original's amount to pay,
-   * note-links.ts); if one fails, the change is refused as moved (InvoiceChangedError).
-   */
-  readonly alsoWrite?: readonly TransactWriteItem[];
-  /**
-   * Other counts the change moves (the approval's SAP posting counts, ADR 0043), ADDed in the same update as the
-   * invoice's own counters when they share an item.
-   */
-  readonly alsoCount?: readonly CounterDelta[];
-}
-
-export interface ConditionalPut {
-  readonly item: Record<string, unknown>;
-  readonly condition: string;
-  readonly names?: Readonly<Record<string, string>>;
-  readonly values?: Readonly<Record<string, unknown>>;
-}
-
-/**
- * The stored invoice moved (another writer committed first, or a transaction conflicted): the use
- * case reloads it and checks its rules again.
- */
-export class InvoiceChangedError extends Error {
-  constructor() {
-    super('invoice changed while being written');
-  }
-}
+export {
+  InvoiceChangedError,
+  InvoiceWrite,
+  listEntryWrites,
+  type ConditionalPut,
+  type ConformityRef,
+  type InvoiceChange,
+  type InvoiceChangeCore,
+  type StoredInvoice,
+} from './invoice-write.js';
 
 type Doc = Record<string, unknown>;
 
 const LEGACY_INDEX_NAMES = keys.legacyInvoiceIndexAttributes.join(', ');
-
-/**
- * The list entries a change writes (ADR 0042): those of the lists the invoice leaves are deleted, those of the lists
- * it enters are put; a change that moves no list writes none.
- */
-export function listEntryWrites(table: string, before: Invoice | null, after: Invoice): TransactWriteItem[] {
-  const keyOf = (entry: { pk: string; sk: string }) => `${entry.pk}\u0000${entry.sk}`;
-  const old = before ? keys.invoiceListEntries(before) : [];
-  const now = keys.invoiceListEntries(after);
-  const kept = new Set(now.map(keyOf));
-  const had = new Set(old.map(keyOf));
-  return [
-    ...old
-      .filter((entry) => !kept.has(keyOf(entry)))
-      .map((entry) => ({ Delete: { TableName: table, Key: { pk: entry.pk, sk: entry.sk } } })),
-    ...now.filter((entry) => !had.has(keyOf(entry))).map((entry) => ({ Put: { TableName: table, Item: entry } })),
-  ] as unknown as TransactWriteItem[];
-}
 
 /** The invoice's partition key, `INVOICE#{supplierId}#{type}#{id}`: what a claimed document says holds it. */
 export function invoiceKeyOf(invoice: InvoiceRef): string {
@@ -172,97 +110,21 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
     },
 
     /**
-     * Writes the invoice, its dashboard counters, its document claims and releases and any created
-     * item in one transaction, conditioned on the version read and the allowed statuses.
+     * A change of the invoice as one transaction, built step by step (InvoiceWrite): conditioned on the version read
+     * and the allowed statuses, with its counters, list entries and audit record.
      */
-    async commit(change: InvoiceChange): Promise<StoredInvoice> {
-      const me = invoiceKeyOf(change.before);
-      const stored: StoredInvoice = { ...change.after, version: change.before.version + 1 };
-      const statusValues = Object.fromEntries(change.whileStatusIn.map((status, i) => [`:s${i}`, status]));
-      const items: TransactWriteItem[] = [
-        {
-          Put: {
-            TableName: table,
-            // No index attributes: the invoice's lists are its list entries (ADR 0042); a Put drops those of an
-            // invoice stored before them.
-            Item: { ...invoiceTableKey(stored), ...stored },
-            ConditionExpression: `#version = :version AND #status IN (${Object.keys(statusValues).join(', ')})`,
-            ExpressionAttributeNames: { '#version': 'version', '#status': 'status' },
-            ExpressionAttributeValues: { ':version': change.before.version, ...statusValues },
-          },
-        } as unknown as TransactWriteItem,
-      ];
-      const claims = change.claim ?? [];
-      for (const ref of claims) {
-        items.push({
-          Update: {
-            TableName: table,
-            Key: keys.conformity(ref.kind, change.after.client, ref.documentId),
-            UpdateExpression: 'SET claimedBy = :me, associatedInvoice = :number',
-            ConditionExpression:
-              'attribute_exists(pk) AND (attribute_not_exists(claimedBy) OR attribute_type(claimedBy, :null) OR claimedBy = :me)',
-            ExpressionAttributeValues: { ':me': me, ':number': change.after.id, ':null': 'NULL' },
-          },
-        } as unknown as TransactWriteItem);
-      }
-      for (const ref of change.release ?? []) {
-        items.push({
-          Update: {
-            TableName: table,
-            Key: keys.conformity(ref.kind, change.after.client, ref.documentId),
-            UpdateExpression: 'SET claimedBy = :none, associatedInvoice = :none',
-            ConditionExpression: 'claimedBy = :me',
-            ExpressionAttributeValues: { ':me': me, ':none': null },
-          },
-        } as unknown as TransactWriteItem);
-      }
-      if (change.create) {
-        items.push({
-          Put: { TableName: table, Item: change.create, ConditionExpression: 'attribute_not_exists(pk)' },
-        } as unknown as TransactWriteItem);
-      }
-      for (const item of change.alsoPut ?? []) {
-        items.push({ Put: { TableName: table, Item: item } } as unknown as TransactWriteItem);
-      }
-      for (const put of change.putIf ?? []) {
-        items.push({
-          Put: {
-            TableName: table,
-            Item: put.item,
-            ConditionExpression: put.condition,
-            ...(put.names ? { ExpressionAttributeNames: put.names } : {}),
-            ...(put.values ? { ExpressionAttributeValues: put.values } : {}),
-          },
-        } as unknown as TransactWriteItem);
-      }
-      items.push(...listEntryWrites(table, change.before, change.after));
-      items.push(...invoiceCounterUpdates(table, [{ before: change.before, after: change.after }], change.alsoCount));
-      // The header's counts of conversations waiting on the supplier or the staff (issue 23).
-      items.push(...waitingCounterUpdates(table, change.after, change.before.conversation, change.after.conversation));
-      items.push(...(change.alsoWrite ?? []));
-      items.push(
-        invoiceAuditWrite(
-          table,
-          stored,
-          auditEventOf(change.audit, change.before, change.after, clock().toISOString()),
-        ),
-      );
+    begin: (change: InvoiceChangeCore) => new InvoiceWrite(db, change, clock, table),
 
-      try {
-        await db.send(new TransactWriteCommand({ TransactItems: items as never }));
-        return stored;
-      } catch (error) {
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        const reasons = error.CancellationReasons ?? [];
-        const failed = (i: number) => reasons[i]?.Code && reasons[i]?.Code !== 'None';
-        const claimIndex = claims.findIndex((_, i) => reasons[i + 1]?.Code === 'ConditionalCheckFailed');
-        if (!failed(0) && claimIndex >= 0) {
-          throw new ConflictError('ERROR_CONFORMITY_DOCUMENT_NOT_AVAILABLE', {
-            documentId: claims[claimIndex]!.documentId,
-          });
-        }
-        throw new InvoiceChangedError();
-      }
+    /** The same change with its parts said at once (`begin` and its steps, in their order). */
+    commit(change: InvoiceChange): Promise<StoredInvoice> {
+      const write = new InvoiceWrite(db, change, clock, table).claim(change.claim ?? []).release(change.release ?? []);
+      if (change.create) write.create(change.create);
+      return write
+        .put(change.alsoPut ?? [])
+        .putIf(change.putIf ?? [])
+        .write(change.alsoWrite ?? [])
+        .count(change.alsoCount ?? [])
+        .commit();
     },
 
     /**
@@ -291,8 +153,7 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
         version: stored.version,
       };
       const names = Object.keys(attributes);
-      const update = {
-        TableName: table,
+      const update: TxUpdate = {
         Key: invoiceTableKey(before),
         // Certification moves no list. An invoice stored before ADR 0042 loses its index attributes here, its
         // copies in the indexes with them (the migration job writes its list entries).
@@ -307,24 +168,13 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
           ':expected': before.version,
         },
       };
-      try {
-        await db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Update: update },
-              ...alsoPut.map((item) => ({ Put: { TableName: table, Item: item } })),
-              invoiceAuditWrite(table, stored, event),
-            ] as never,
-          }),
-        );
-        return stored;
-      } catch (error) {
-        if (error instanceof TransactionCanceledException) throw new InvoiceChangedError();
-        throw error;
-      }
+      await new Transaction(table)
+        .update(update)
+        .add(alsoPut.map((item) => putItem(table, { Item: item })))
+        .add([invoiceAuditWrite(table, stored, event)])
+        .send(db, () => new InvoiceChangedError());
+      return stored;
     },
-
-    /** Marks the outbox record as handed to the queue (the MIRO relay re-sends the ones never marked). */
   };
 }
 

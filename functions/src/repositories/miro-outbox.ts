@@ -1,4 +1,3 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   TABLE,
@@ -17,6 +16,7 @@ import { traceContextNow } from '../observability/telemetry.js';
 import { dueSortKey, makeDueRecords, type RecordKey, type UpdateInput } from './due-records.js';
 import { counterUpdate } from './invoice-counters.js';
 import type { OutgoingMessage } from './outgoing.js';
+import type { TransactItem } from './transaction.js';
 
 /**
  * PENDING (written with the approval) → POSTING (one delivery holds a lease while it calls SAP) →
@@ -117,7 +117,7 @@ export function sapPostingCountsWrite(
   table: string,
   client: string,
   delta: { open?: number; failed?: number },
-): TransactWriteItem {
+): TransactItem {
   return counterUpdate(table, sapPostingCounts(client, delta));
 }
 

@@ -1,8 +1,8 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { auditEventOf, invoiceAuditWrite, type AuditStamp } from './invoice-audit.js';
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { Invoice, keys, numberTokens, type InvoiceRef, type NoteAdjustments } from '@portal/shared';
+import { Invoice, invoiceTableKey, keys, numberTokens, type InvoiceRef, type NoteAdjustments } from '@portal/shared';
 import { prefixRange } from './key-range.js';
+import { checkItem, deleteItem, putItem, updateItem, type TransactItem } from './transaction.js';
 
 /**
  * The links between notes and their originals (issue 21, docs/data-design.md "Notes and their original"): under the
@@ -121,78 +121,60 @@ export type NoteLinks = ReturnType<typeof makeNoteLinks>;
  */
 
 /** A note's link under its original's key and the head it moves. */
-export function noteLinkWrites(table: string, original: InvoiceRef, note: Invoice): TransactWriteItem[] {
+export function noteLinkWrites(table: string, original: InvoiceRef, note: Invoice): TransactItem[] {
   const head = keys.originalNotesHead(original.supplierId, original.type, original.id);
   return [
-    {
-      Update: {
-        TableName: table,
-        Key: head,
-        UpdateExpression: 'ADD #version :one',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':one': 1 },
+    updateItem(table, {
+      Key: head,
+      UpdateExpression: 'ADD #version :one',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+    putItem(table, {
+      Item: {
+        ...keys.originalNote(original, note),
+        supplierId: note.supplierId,
+        noteType: note.type,
+        noteId: note.id,
+        receivedAt: note.receivedAt,
       },
-    },
-    {
-      Put: {
-        TableName: table,
-        Item: {
-          ...keys.originalNote(original, note),
-          supplierId: note.supplierId,
-          noteType: note.type,
-          noteId: note.id,
-          receivedAt: note.receivedAt,
-        },
-      },
-    },
-  ] as unknown as TransactWriteItem[];
+    }),
+  ];
 }
 
 /** Drops the link of a replaced note that now modifies another document. */
-export function noteUnlinkWrite(table: string, original: InvoiceRef, note: InvoiceRef): TransactWriteItem {
-  return { Delete: { TableName: table, Key: keys.originalNote(original, note) } } as unknown as TransactWriteItem;
+export function noteUnlinkWrite(table: string, original: InvoiceRef, note: InvoiceRef): TransactItem {
+  return deleteItem(table, { Key: keys.originalNote(original, note) });
 }
 
 /** The original is still not in the portal when the note that says so commits. */
-export function originalAbsentCheck(table: string, original: InvoiceRef): TransactWriteItem {
-  return {
-    ConditionCheck: {
-      TableName: table,
-      Key: keys.invoice(original.supplierId, original.type, original.id),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  } as unknown as TransactWriteItem;
+export function originalAbsentCheck(table: string, original: InvoiceRef): TransactItem {
+  return checkItem(table, { Key: invoiceTableKey(original), ConditionExpression: 'attribute_not_exists(pk)' });
 }
 
 /** No note linked to the original since its notes were read (the head as read). */
-export function notesHeadCheck(table: string, original: InvoiceRef, headVersion: number | null): TransactWriteItem {
-  return {
-    ConditionCheck: {
-      TableName: table,
-      Key: keys.originalNotesHead(original.supplierId, original.type, original.id),
-      ...(headVersion === null
-        ? { ConditionExpression: 'attribute_not_exists(pk)' }
-        : {
-            ConditionExpression: '#version = :version',
-            ExpressionAttributeNames: { '#version': 'version' },
-            ExpressionAttributeValues: { ':version': headVersion },
-          }),
-    },
-  } as unknown as TransactWriteItem;
+export function notesHeadCheck(table: string, original: InvoiceRef, headVersion: number | null): TransactItem {
+  return checkItem(table, {
+    Key: keys.originalNotesHead(original.supplierId, original.type, original.id),
+    ...(headVersion === null
+      ? { ConditionExpression: 'attribute_not_exists(pk)' }
+      : {
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': headVersion },
+        }),
+  });
 }
 
 /** A note, as read, learns that its original is in the portal (and its version moves: it was read for this). */
-export function noteLinkedUpdate(table: string, note: LinkedNote): TransactWriteItem {
-  return {
-    Update: {
-      TableName: table,
-      Key: keys.invoice(note.supplierId, note.type, note.id),
-      UpdateExpression: 'SET originalInPortal = :yes, #version = :next',
-      ConditionExpression: '#version = :version',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':yes': true, ':next': note.version + 1, ':version': note.version },
-    },
-  } as unknown as TransactWriteItem;
+export function noteLinkedUpdate(table: string, note: LinkedNote): TransactItem {
+  return updateItem(table, {
+    Key: invoiceTableKey(note),
+    UpdateExpression: 'SET originalInPortal = :yes, #version = :next',
+    ConditionExpression: '#version = :version',
+    ExpressionAttributeNames: { '#version': 'version' },
+    ExpressionAttributeValues: { ':yes': true, ':next': note.version + 1, ':version': note.version },
+  });
 }
 
 /** The original, as read, with what its accepted notes now credit and debit and its amount to pay. */
@@ -200,20 +182,17 @@ export function originalAmountsUpdate(
   table: string,
   original: InvoiceRef & { readonly version: number },
   amounts: { readonly noteAdjustments: NoteAdjustments; readonly amountToPay: number },
-): TransactWriteItem {
-  return {
-    Update: {
-      TableName: table,
-      Key: keys.invoice(original.supplierId, original.type, original.id),
-      UpdateExpression: 'SET noteAdjustments = :adjustments, amountToPay = :toPay, #version = :next',
-      ConditionExpression: '#version = :version',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: {
-        ':adjustments': amounts.noteAdjustments,
-        ':toPay': amounts.amountToPay,
-        ':next': original.version + 1,
-        ':version': original.version,
-      },
+): TransactItem {
+  return updateItem(table, {
+    Key: invoiceTableKey(original),
+    UpdateExpression: 'SET noteAdjustments = :adjustments, amountToPay = :toPay, #version = :next',
+    ConditionExpression: '#version = :version',
+    ExpressionAttributeNames: { '#version': 'version' },
+    ExpressionAttributeValues: {
+      ':adjustments': amounts.noteAdjustments,
+      ':toPay': amounts.amountToPay,
+      ':next': original.version + 1,
+      ':version': original.version,
     },
-  } as unknown as TransactWriteItem;
+  });
 }

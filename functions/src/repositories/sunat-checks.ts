@@ -1,4 +1,3 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import type { AuditStamp } from './invoice-audit.js';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
@@ -13,6 +12,7 @@ import {
 import { dueSortKey, makeDueRecords } from './due-records.js';
 import type { ExistingInvoice } from './intake-store.js';
 import type { OutgoingMessage } from './outgoing.js';
+import type { TransactItem } from './transaction.js';
 
 /**
  * The SUNAT check of an invoice (docs/data-design.md, "SUNAT checks"): OPEN from the change that leaves its certStatus
@@ -96,7 +96,7 @@ interface CreatesInvoices {
     replacing: ExistingInvoice | null,
     audit: AuditStamp,
     alsoPut?: readonly Record<string, unknown>[],
-    alsoWrite?: readonly TransactWriteItem[],
+    alsoWrite?: readonly TransactItem[],
     options?: { readonly supplierInDirectory?: boolean },
   ): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import type { TransactItem as TransactWriteItem } from '../repositories/transaction.js';
 import {
   BadRequestError,
   COUNT_LIMITS,
