@@ -22,7 +22,7 @@ import {
   buildWorld,
   stageParties,
 } from '../seed/seed-data.js';
-import { issuer, jwksUrl } from '../stand-ins/cognito.js';
+import { issuer, jwksUrl } from '../stand-ins/cognito/cognito.js';
 import { CORPORATE_SCOPES } from '../simulators/corporate-idp.js';
 import { assertPortFree, writeFileAtomic, type RunningService } from '../stand-ins/types.js';
 import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../simulators/sap.js';

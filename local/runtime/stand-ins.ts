@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT_DIR, type LocalStageConfig } from './config.js';
 import { stageParties } from '../seed/seed-data.js';
-import { startCognito } from '../stand-ins/cognito.js';
+import { startCognito } from '../stand-ins/cognito/cognito.js';
 import { startCorporateIdp } from '../simulators/corporate-idp.js';
 import { startDynamoDb } from '../stand-ins/dynamodb.js';
 import { startLambdaEndpoint } from '../stand-ins/lambda-endpoint.js';

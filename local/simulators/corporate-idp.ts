@@ -8,7 +8,7 @@ import { listen, writeFileAtomic, type RunningService } from '../stand-ins/types
 /**
  * The local stage's corporate identity provider: what Entra ID (or the group's IdP) is in AWS.
  * An OpenID Connect provider (oidc-provider) with a directory of demo staff; the Cognito stand-in
- * federates to it exactly as a user pool federates to an OIDC provider (hosted-ui.ts).
+ * federates to it exactly as a user pool federates to an OIDC provider (stand-ins/cognito/hosted-ui.ts).
  *
  * - One confidential client: the user pool, redirecting to `<cognito>/oauth2/idpresponse`.
  * - Claims: sub, email, email_verified, given_name, family_name, name and `groups` (the groups claim

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminUserGlobalSignOut, type SignOutAnswer } from '../../local/stand-ins/cognito-sign-out.js';
+import { adminUserGlobalSignOut, type SignOutAnswer } from '../../local/stand-ins/cognito/access.js';
 
 /**
  * The local Cognito proxy's AdminUserGlobalSignOut over cognito-local's store: a store directory written

@@ -24,7 +24,7 @@ import { webClientWriteAttributes } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as preTokenGeneration } from '../../functions/src/triggers/pre-token-generation.js';
 import { ensureIdentity, type DemoUser, type IdentityOutputs } from '../../local/runtime/provision/identity.js';
-import { issuer, jwksUrl, startCognito, type RunningCognito } from '../../local/stand-ins/cognito.js';
+import { issuer, jwksUrl, startCognito, type RunningCognito } from '../../local/stand-ins/cognito/cognito.js';
 import { CORPORATE_SCOPES, startCorporateIdp } from '../../local/simulators/corporate-idp.js';
 import { startLambdaEndpoint } from '../../local/stand-ins/lambda-endpoint.js';
 import { ADVERTISED_IDLE_SECONDS, type RunningService } from '../../local/stand-ins/types.js';

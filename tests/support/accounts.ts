@@ -62,7 +62,7 @@ export function newestResetCodeOf(email: string): Promise<string> {
     `ForgotPassword[^\\n]*\\n(?:[^\\n]*\\n){0,4}?[^\\n]*Destination: +${email.replace(/[.]/g, '\\.')}[^\\n]*\\n[^\\n]*Code: +(\\d{6})`,
     'g',
   );
-  // cognito-local writes into this log itself (local/stand-ins/cognito-process.ts), so the box is there as soon
+  // cognito-local writes into this log itself (local/stand-ins/cognito/cognito-local.ts), so the box is there as soon
   // as it answered, however busy the stage's own event loop is.
   return eventually(
     () => [...readFileSync(log, 'utf8').matchAll(pattern)].at(-1)?.[1],

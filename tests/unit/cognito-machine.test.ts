@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientCredentialsOf } from '../../local/stand-ins/cognito-machine.js';
+import { clientCredentialsOf } from '../../local/stand-ins/cognito/credentials.js';
 
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;

@@ -89,7 +89,7 @@ function portalErrorOf(error: unknown): unknown {
  * The user pool through Cognito's admin API. One code path for AWS and the local stage (cognito-local):
  * only operations both support, ListUsers paged by PaginationToken (cognito-local answers every user at
  * once, without one), no AdminResetUserPassword, no RESEND. AdminUserGlobalSignOut, which cognito-local lacks,
- * is answered by the local stage's Cognito proxy as Cognito does (local/stand-ins/cognito.ts).
+ * is answered by the local stage's Cognito proxy as Cognito does (local/stand-ins/cognito/cognito.ts).
  */
 export function makeCognitoDirectory(client: CognitoClient, ids: () => UserPoolIds): UserDirectory {
   const pool = () => ids().userPoolId;

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { USER_ATTRIBUTES, WEB_CLIENT_ATTRIBUTES, webClientWriteAttributes } from '@portal/shared';
-import { identitiesAttribute } from '../../stand-ins/hosted-ui.js';
+import { identitiesAttribute } from '../../stand-ins/cognito/federation.js';
 
 export const LOCAL_USER_POOL_NAME = 'portal-local';
 export const LOCAL_USER_POOL_CLIENT_NAME = 'portal-web';
@@ -36,7 +36,7 @@ export interface DemoUser {
   /** The Suppliers screen's "email reception" (custom:emailNotifications); absent means on. */
   readonly receivesEmails?: boolean;
   /**
-   * Internal staff, who sign in through corporate SSO (hosted-ui.ts federating to corporate-idp.ts).
+   * Internal staff, who sign in through corporate SSO (stand-ins/cognito/hosted-ui.ts federating to simulators/corporate-idp.ts).
    * Provisioned as the federated user their first sign-in would create (the `identities` attribute
    * linking the IdP subject, the groups it sent in custom:groups), so that an administrator can have
    * assigned their companies already; `provisioned: false` leaves the first sign-in to create it.
@@ -64,7 +64,7 @@ export interface HostedUiClientSettings {
 }
 
 export interface EnsureIdentityOptions {
-  /** The Cognito endpoint (the proxy of services/cognito.ts). */
+  /** The Cognito endpoint (the proxy of stand-ins/cognito/cognito.ts). */
   readonly endpoint: string;
   /** JSON file under the stage data directory remembering the ids across restarts. */
   readonly stateFile: string;

@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import path from 'node:path';
 import type { LocalStageConfig } from '../config.js';
 import { LOCAL_SSO_PROVIDER, RETIRED_DEMO_USERNAMES, stageParties } from '../../seed/seed-data.js';
-import type { RunningCognito } from '../../stand-ins/cognito.js';
+import type { RunningCognito } from '../../stand-ins/cognito/cognito.js';
 import { CORPORATE_SCOPES } from '../../simulators/corporate-idp.js';
 import { LOCAL_CREDENTIALS } from '../../stand-ins/types.js';
 import { ensureBucket, ensureQueues, ensureTable } from './aws-resources.js';

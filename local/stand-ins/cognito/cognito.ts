@@ -1,52 +1,56 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { NewPasswordChallenges } from './cognito-challenges.js';
-import { closeServer, listen } from './cognito-http.js';
-import { watchCognitoLog, type DeliveredCode } from './cognito-log.js';
-import { createMachineClients } from './cognito-machine.js';
-import { createClientPermissions } from './cognito-permissions.js';
-import { launchCognitoLocal, writeCognitoLocalConfig, type CognitoLocalProcess } from './cognito-process.js';
-import { createProxy } from './cognito-proxy.js';
+import { createLogStream, type RunningService } from '../types.js';
+import { createClientPermissions } from './access.js';
+import {
+  launchCognitoLocal,
+  watchCognitoLog,
+  writeCognitoLocalConfig,
+  type CognitoLocalProcess,
+  type DeliveredCode,
+} from './cognito-local.js';
+import { createMachineClients, NewPasswordChallenges } from './credentials.js';
 import { createHostedUi, type FederationConfig } from './hosted-ui.js';
-import { createLogStream, type RunningService } from './types.js';
+import { createProxy } from './proxy.js';
+import { closeServer, listen } from './wire.js';
 
-export type { DeliveredCode } from './cognito-log.js';
-export { issuer, jwksUrl } from './cognito-proxy.js';
+export type { DeliveredCode } from './cognito-local.js';
+export { issuer, jwksUrl } from './proxy.js';
 
 /**
  * The Cognito-compatible identity server of the local stage: cognito-local (a child process,
- * cognito-process.ts) behind a small proxy of ours (cognito-proxy.ts).
+ * cognito-local.ts) behind a small proxy of ours (proxy.ts).
  *
  * - cognito-local listens on `internalPort`. Its bind address comes from ServerConfig.hostname of its
  *   config.json (or the HOST variable), so it binds to loopback only (127.0.0.1 by default).
  * - The proxy listens on `port`, the one endpoint clients use (SDK, web app, JWKS, issuer). It forwards
  *   every request unchanged except:
  *   - `GetTokensFromRefreshToken` (what aws-amplify v6 uses to refresh, unknown to cognito-local),
- *     rewritten into `InitiateAuth` REFRESH_TOKEN_AUTH and its answer reshaped (cognito-rewrites.ts);
+ *     rewritten into `InitiateAuth` REFRESH_TOKEN_AUTH and its answer reshaped (wire.ts);
  *   - failed sign-ins (`InitiateAuth`/`AdminInitiateAuth` with a wrong password, an unknown user or a
- *     bad refresh token), normalised to what Cognito answers: NotAuthorizedException (cognito-rewrites.ts);
+ *     bad refresh token), normalised to what Cognito answers: NotAuthorizedException (wire.ts);
  *   - successful sign-ins, completed with the ExpiresIn and TokenType that Cognito always answers;
- *   - `ListUsers`, paged by 60 as Cognito does (cognito-rewrites.ts);
+ *   - `ListUsers`, paged by 60 as Cognito does (wire.ts);
  *   - the new-password challenge, bound to a checked temporary password, and disabled users refused
- *     (cognito-challenges.ts);
+ *     (credentials.ts);
  *   - `AdminUserGlobalSignOut`, unknown to cognito-local: the user's refresh tokens are revoked as Cognito
- *     does (cognito-sign-out.ts);
+ *     does (access.ts);
  *   - `GET /{userPoolId}/.well-known/openid-configuration`, which cognito-local answers with a fixed
  *     localhost:9229 issuer: the proxy answers it with the real issuer and JWKS URL;
  *   - the hosted UI's corporate sign-in (`/oauth2/authorize?identity_provider=…`, `/oauth2/idpresponse`,
  *     `/logout`), which cognito-local lacks: see hosted-ui.ts. Its own `/oauth2/authorize` login form
  *     and `/oauth2/token` (authorization code with PKCE, refresh) are forwarded as they are;
  *   - app clients with a secret (`CreateUserPoolClient` GenerateSecret, `DeleteUserPoolClient`) and the
- *     client-credentials grant at `/oauth2/token`, which cognito-local lacks: see cognito-machine.ts;
+ *     client-credentials grant at `/oauth2/token`, which cognito-local lacks: see credentials.ts;
  *   - calls a user makes with its own access token, SignUp and the new-password challenge: the token
- *     verified and its scope checked, and the app client's write permissions enforced (cognito-permissions.ts);
+ *     verified and its scope checked, and the app client's write permissions enforced (access.ts);
  *   - CORS: preflights are answered by the proxy, and every answer carries Access-Control-Allow-*
- *     (cognito-http.ts).
+ *     (wire.ts).
  * - Tokens are signed with cognito-local's fixed RS256 key (kid "CognitoLocal"); the issuer inside
  *   them is `http://<host>:<port>/<userPoolId>` (TokenConfig.IssuerDomain = the proxy's endpoint), and
  *   the JWKS is served at `<issuer>/.well-known/jwks.json`.
  * - Codes it "sends" (sign-up confirmation, forgot password, temporary passwords) are printed by
- *   cognito-local to its stdout; they are parsed from there (cognito-log.ts) and offered through `codes()`,
+ *   cognito-local to its stdout; they are parsed from there (cognito-local.ts) and offered through `codes()`,
  *   `lastCodeFor()` and `waitForCode()`. Everything it prints goes to <dataDir>/logs/cognito.log.
  */
 

@@ -1,35 +1,31 @@
 import type { WriteStream } from 'node:fs';
 import http from 'node:http';
-import type { NewPasswordChallenges } from './cognito-challenges.js';
+import { adminUserGlobalSignOut, type ClientPermissions } from './access.js';
+import type { MachineClients, NewPasswordChallenges } from './credentials.js';
+import type { HostedUi } from './hosted-ui.js';
 import {
+  AUTH_OPERATIONS,
   CORS_ALLOW_HEADERS,
   TARGET_PREFIX,
+  completeAuthenticationResult,
   corsHeaders,
   forward,
+  getTokensFromRefreshToken,
   headerValue,
+  listUsersPage,
+  normaliseAuthError,
   parseJson,
   readBody,
   send,
   sendJson,
   sendRefusal,
   type Upstream,
-} from './cognito-http.js';
-import type { MachineClients } from './cognito-machine.js';
-import type { ClientPermissions } from './cognito-permissions.js';
-import {
-  AUTH_OPERATIONS,
-  completeAuthenticationResult,
-  getTokensFromRefreshToken,
-  listUsersPage,
-  normaliseAuthError,
-} from './cognito-rewrites.js';
-import { adminUserGlobalSignOut } from './cognito-sign-out.js';
-import type { HostedUi } from './hosted-ui.js';
+} from './wire.js';
 
 /**
  * The proxy in front of cognito-local: which request goes where. It forwards every request unchanged
- * except those cognito.ts lists; the rewrites themselves live in cognito-rewrites.ts,
- * cognito-challenges.ts, cognito-permissions.ts, cognito-sign-out.ts and hosted-ui.ts.
+ * except those cognito.ts lists; the rewrites themselves live in wire.ts, credentials.ts, access.ts and
+ * hosted-ui.ts.
  */
 
 export interface ProxyContext extends Upstream {
@@ -42,7 +38,7 @@ export interface ProxyContext extends Upstream {
   readonly permissions: ClientPermissions;
   /** cognito-local's store (one JSON file per pool, clients.json). */
   readonly dbDir: string;
-  /** App clients with a secret and their client-credentials tokens (cognito-machine.ts). */
+  /** App clients with a secret and their client-credentials tokens (credentials.ts). */
   readonly machine: MachineClients;
 }
 
@@ -76,35 +72,14 @@ async function handleProxyRequest(
   req: http.IncomingMessage,
   res: http.ServerResponse,
 ): Promise<void> {
-  if (req.method === 'OPTIONS') {
-    res.writeHead(204, {
-      ...corsHeaders(req),
-      'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
-      'Access-Control-Allow-Headers': headerValue(req, 'access-control-request-headers') ?? CORS_ALLOW_HEADERS,
-      'Access-Control-Max-Age': '600',
-      'Content-Length': '0',
-    });
-    res.end();
-    return;
-  }
+  if (req.method === 'OPTIONS') return answerPreflight(req, res);
 
   const body = await readBody(req);
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (await ctx.machine.handleToken(req, res, url, body)) return;
   if (await ctx.hostedUi.handle(req, res, url)) return;
 
-  const discovery = /^\/([^/]+)\/\.well-known\/openid-configuration$/.exec(url.pathname);
-  if (req.method === 'GET' && discovery?.[1]) {
-    const poolId = decodeURIComponent(discovery[1]);
-    sendJson(req, res, 200, {
-      issuer: issuer(ctx.endpoint, poolId),
-      jwks_uri: jwksUrl(ctx.endpoint, poolId),
-      id_token_signing_alg_values_supported: ['RS256'],
-      subject_types_supported: ['public'],
-      response_types_supported: ['code'],
-    });
-    return;
-  }
+  if (req.method === 'GET' && answerDiscovery(ctx, req, res, url)) return;
 
   const target = headerValue(req, 'x-amz-target');
   const operation = target?.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : undefined;
@@ -191,4 +166,31 @@ async function handleProxyRequest(
     }
   }
   send(req, res, upstream.status, upstream.headers, upstream.body);
+}
+
+/** A CORS preflight, answered by the proxy itself. */
+function answerPreflight(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.writeHead(204, {
+    ...corsHeaders(req),
+    'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
+    'Access-Control-Allow-Headers': headerValue(req, 'access-control-request-headers') ?? CORS_ALLOW_HEADERS,
+    'Access-Control-Max-Age': '600',
+    'Content-Length': '0',
+  });
+  res.end();
+}
+
+/** `GET /{userPoolId}/.well-known/openid-configuration` with the real issuer (cognito-local names localhost:9229). */
+function answerDiscovery(ctx: ProxyContext, req: http.IncomingMessage, res: http.ServerResponse, url: URL): boolean {
+  const discovery = /^\/([^/]+)\/\.well-known\/openid-configuration$/.exec(url.pathname);
+  if (!discovery?.[1]) return false;
+  const poolId = decodeURIComponent(discovery[1]);
+  sendJson(req, res, 200, {
+    issuer: issuer(ctx.endpoint, poolId),
+    jwks_uri: jwksUrl(ctx.endpoint, poolId),
+    id_token_signing_alg_values_supported: ['RS256'],
+    subject_types_supported: ['public'],
+    response_types_supported: ['code'],
+  });
+  return true;
 }
