@@ -14,6 +14,7 @@ import {
   type ItemKey,
   type SearchSource,
 } from '@portal/shared';
+import type { TransactItem } from './transaction.js';
 
 export interface MigrationState {
   /** Where the next page of the pass starts (the Scan's key); null: from the beginning. */
@@ -35,8 +36,6 @@ function unchanged(invoice: StoredInvoiceItem) {
     ...(invoice.version === undefined ? {} : { ExpressionAttributeValues: { ':version': invoice.version } }),
   };
 }
-
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /**
  * A migration that passes once over every stored invoice: where it keeps its state, and the transaction it writes

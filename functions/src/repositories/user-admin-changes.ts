@@ -4,11 +4,10 @@ import type { AccountChange } from '../use-cases/user-admin-ports.js';
 import { accountItem } from './account-index.js';
 import { auditItem } from './audit-log.js';
 import { disabledUsersUpdate } from './disabled-users.js';
+import type { TransactItem } from './transaction.js';
 
 /** DynamoDB's limit of items per transaction. */
 const MAX_TRANSACTION_ITEMS = 100;
-
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /**
  * Writes what an administration change leaves in DynamoDB once Cognito accepted it: account-index puts
