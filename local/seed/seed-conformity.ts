@@ -70,132 +70,154 @@ const DAY_MS = 86_400_000;
 
 /** The demo invoices and their clock records, as their intake (and the answers) would have left them at `now`. */
 export function conformityDemo(now: Date): { invoices: Invoice[]; clocks: Record<string, unknown>[] } {
-  const client = CLIENTS[0]!;
-  const responsible = EMPLOYEES[client.taxId]![0]!;
   const invoices: Invoice[] = [];
   const clocks: Record<string, unknown>[] = [];
   CONFORMITY_DEMO_CASES.forEach((demo, n) => {
-    const supplier = demo.person ? SUPPLIERS[3]! : SUPPLIERS[0]!;
-    const receivedAt = new Date(now.getTime() - demo.receivedDaysAgo * DAY_MS).toISOString();
-    const issuedAt = addDays(limaDayOf(receivedAt), -1);
-    const base = 4_000 + n * 1_250;
-    const taxAmount = demo.person ? 0 : Math.round(base * 18) / 100;
-    const amount = Math.round((base + taxAmount) * 100) / 100;
-    const half = Math.round((amount / 2) * 100) / 100;
-    const terms: Pick<PaymentInput, 'method' | 'installments'> =
-      demo.terms === 'CASH'
-        ? { method: 'CONTADO', installments: [] }
-        : demo.terms === 'SHORT_CREDIT'
-          ? { method: 'CREDITO', installments: [{ number: 1, amount, dueDate: addDays(issuedAt, 7) }] }
-          : {
-              method: 'CREDITO',
-              installments: [
-                { number: 1, amount: half, dueDate: addDays(issuedAt, 30) },
-                { number: 2, amount: Math.round((amount - half) * 100) / 100, dueDate: addDays(issuedAt, 60) },
-              ],
-            };
-    // As intake computes it (docs/ap-payment.md): the company's payment-run days and retention apply.
-    const payment = computePayment({
-      type: demo.person ? 'RECIBO_POR_HONORARIOS' : 'FACTURA',
-      currency: 'PEN',
-      amount,
-      taxAmount,
-      ...terms,
-      declaredPendingAmount: terms.method === 'CREDITO' ? amount : null,
-      dueDates: [],
-      detraction: null,
-      receivedAt,
-      company: client,
-      supplierExemption: null,
-    });
-    const reviewed = demo.status !== 'PENDING';
-    const history: StatusHistoryEntry[] = [
-      {
-        status: 'PENDING',
-        title: INVOICE_STATUS_LABELS.PENDING,
-        additionalMessage: 'Comprobante recibido',
-        date: receivedAt,
-        by: null,
-      },
-      ...(reviewed
-        ? [
-            {
-              status: 'COMPLETED' as const,
-              title: INVOICE_STATUS_LABELS.COMPLETED,
-              additionalMessage: null,
-              date: new Date(Date.parse(receivedAt) + 3_600_000).toISOString(),
-              by: 'gestor@grupoandino.pe',
-            },
-          ]
-        : []),
-    ];
-    let conformity: AcquirerConformity | null = demo.terms === 'CREDIT' ? openAcquirerConformity({ receivedAt }) : null;
-    if (conformity && demo.answer) {
-      const at = new Date(Date.parse(receivedAt) + DAY_MS).toISOString();
-      const disconformity = demo.answer === 'DISCONFORMITY';
-      const reason = disconformity ? 'El monto pendiente no descuenta la nota de crédito acordada.' : null;
-      conformity = {
-        ...conformity,
-        state: demo.answer,
-        answers: [
-          {
-            decision: demo.answer,
-            cause: disconformity ? 'NET_AMOUNT' : null,
-            reason,
-            at,
-            by: 'gestor@grupoandino.pe',
-          },
-        ],
-      };
-      history.push({
-        status: demo.status,
-        title: ACQUIRER_CONFORMITY_HISTORY_TITLES[demo.answer],
-        additionalMessage: disconformity ? `Causal: Monto neto pendiente de pago. Motivo: ${reason}` : null,
-        date: at,
-        by: 'gestor@grupoandino.pe',
-      });
-    }
-    const [prefixId, numericId] = demo.id.split('-') as [string, string];
-    const invoice: Invoice = {
-      id: demo.id,
-      prefixId,
-      numericId,
-      type: demo.person ? 'RECIBO_POR_HONORARIOS' : 'FACTURA',
-      status: demo.status,
-      statusMessage: null,
-      certStatus: 'VALID',
-      approved: false,
-      supplierId: supplier.taxId,
-      supplierName: supplier.name,
-      client: client.taxId,
-      clientName: client.name,
-      responsible: reviewed ? responsible : null,
-      officeId: reviewed ? 'Sede Central' : null,
-      locationId: reviewed ? 'OF-101' : null,
-      operationType: reviewed ? 'WITHOUT_PURCHASE_ORDER' : null,
-      currency: 'PEN',
-      amount,
-      taxAmount,
-      serviceSheets: [],
-      materialDocs: [],
-      purchaseOrders: [],
-      attachments: [],
-      issuedAt,
-      receivedAt,
-      scheduledAt: null,
-      paidAt: null,
-      xmlUrl: null,
-      pdfUrl: `seed/${supplier.taxId}/${demo.id}.pdf`,
-      disapprovedWithoutRejection: false,
-      notes: null,
-      statusHistory: history,
-      payment,
-      acquirerConformity: conformity,
-    };
+    const { invoice, conformity } = conformityDemoInvoice(demo, n, now);
     invoices.push(invoice);
     if (conformity) clocks.push(conformityClockRecord(invoice, conformity, { revision: 1, at: now }));
   });
   return { invoices, clocks };
+}
+
+/** One case of the demo: its invoice, as intake and the manager's answer left it, and its clock (credit only). */
+function conformityDemoInvoice(
+  demo: ConformityDemoCase,
+  n: number,
+  now: Date,
+): { invoice: Invoice; conformity: AcquirerConformity | null } {
+  const client = CLIENTS[0]!;
+  const responsible = EMPLOYEES[client.taxId]![0]!;
+  const supplier = demo.person ? SUPPLIERS[3]! : SUPPLIERS[0]!;
+  const receivedAt = new Date(now.getTime() - demo.receivedDaysAgo * DAY_MS).toISOString();
+  const issuedAt = addDays(limaDayOf(receivedAt), -1);
+  const base = 4_000 + n * 1_250;
+  const taxAmount = demo.person ? 0 : Math.round(base * 18) / 100;
+  const amount = Math.round((base + taxAmount) * 100) / 100;
+  const payment = conformityDemoPayment(demo, { amount, taxAmount, issuedAt, receivedAt });
+  const reviewed = demo.status !== 'PENDING';
+  const history: StatusHistoryEntry[] = [
+    {
+      status: 'PENDING',
+      title: INVOICE_STATUS_LABELS.PENDING,
+      additionalMessage: 'Comprobante recibido',
+      date: receivedAt,
+      by: null,
+    },
+    ...(reviewed
+      ? [
+          {
+            status: 'COMPLETED' as const,
+            title: INVOICE_STATUS_LABELS.COMPLETED,
+            additionalMessage: null,
+            date: new Date(Date.parse(receivedAt) + 3_600_000).toISOString(),
+            by: 'gestor@grupoandino.pe',
+          },
+        ]
+      : []),
+  ];
+  let conformity: AcquirerConformity | null = demo.terms === 'CREDIT' ? openAcquirerConformity({ receivedAt }) : null;
+  if (conformity && demo.answer) {
+    const at = new Date(Date.parse(receivedAt) + DAY_MS).toISOString();
+    const disconformity = demo.answer === 'DISCONFORMITY';
+    const reason = disconformity ? 'El monto pendiente no descuenta la nota de crédito acordada.' : null;
+    conformity = {
+      ...conformity,
+      state: demo.answer,
+      answers: [
+        {
+          decision: demo.answer,
+          cause: disconformity ? 'NET_AMOUNT' : null,
+          reason,
+          at,
+          by: 'gestor@grupoandino.pe',
+        },
+      ],
+    };
+    history.push({
+      status: demo.status,
+      title: ACQUIRER_CONFORMITY_HISTORY_TITLES[demo.answer],
+      additionalMessage: disconformity ? `Causal: Monto neto pendiente de pago. Motivo: ${reason}` : null,
+      date: at,
+      by: 'gestor@grupoandino.pe',
+    });
+  }
+  const [prefixId, numericId] = demo.id.split('-') as [string, string];
+  const invoice: Invoice = {
+    id: demo.id,
+    prefixId,
+    numericId,
+    type: demo.person ? 'RECIBO_POR_HONORARIOS' : 'FACTURA',
+    status: demo.status,
+    statusMessage: null,
+    certStatus: 'VALID',
+    approved: false,
+    supplierId: supplier.taxId,
+    supplierName: supplier.name,
+    client: client.taxId,
+    clientName: client.name,
+    responsible: reviewed ? responsible : null,
+    officeId: reviewed ? 'Sede Central' : null,
+    locationId: reviewed ? 'OF-101' : null,
+    operationType: reviewed ? 'WITHOUT_PURCHASE_ORDER' : null,
+    currency: 'PEN',
+    amount,
+    taxAmount,
+    serviceSheets: [],
+    materialDocs: [],
+    purchaseOrders: [],
+    attachments: [],
+    issuedAt,
+    receivedAt,
+    scheduledAt: null,
+    paidAt: null,
+    xmlUrl: null,
+    pdfUrl: `seed/${supplier.taxId}/${demo.id}.pdf`,
+    disapprovedWithoutRejection: false,
+    notes: null,
+    statusHistory: history,
+    payment,
+    acquirerConformity: conformity,
+  };
+  return { invoice, conformity };
+}
+
+/** As intake computes it (docs/ap-payment.md): the company's payment-run days and retention apply. */
+function conformityDemoPayment(
+  demo: ConformityDemoCase,
+  {
+    amount,
+    taxAmount,
+    issuedAt,
+    receivedAt,
+  }: { amount: number; taxAmount: number; issuedAt: string; receivedAt: string },
+): Invoice['payment'] {
+  const half = Math.round((amount / 2) * 100) / 100;
+  const terms: Pick<PaymentInput, 'method' | 'installments'> =
+    demo.terms === 'CASH'
+      ? { method: 'CONTADO', installments: [] }
+      : demo.terms === 'SHORT_CREDIT'
+        ? { method: 'CREDITO', installments: [{ number: 1, amount, dueDate: addDays(issuedAt, 7) }] }
+        : {
+            method: 'CREDITO',
+            installments: [
+              { number: 1, amount: half, dueDate: addDays(issuedAt, 30) },
+              { number: 2, amount: Math.round((amount - half) * 100) / 100, dueDate: addDays(issuedAt, 60) },
+            ],
+          };
+  return computePayment({
+    type: demo.person ? 'RECIBO_POR_HONORARIOS' : 'FACTURA',
+    currency: 'PEN',
+    amount,
+    taxAmount,
+    ...terms,
+    declaredPendingAmount: terms.method === 'CREDITO' ? amount : null,
+    dueDates: [],
+    detraction: null,
+    receivedAt,
+    company: CLIENTS[0]!,
+    supplierExemption: null,
+  });
 }
 
 /**

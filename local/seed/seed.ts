@@ -15,7 +15,7 @@ import { DEMO_PARTIES, buildWorld, type DemoParties } from './seed-data.js';
 /**
  * Says the data is there, and of which shape: v5 orders invoices by reception, indexes them for search and gives
  * the invoices waiting for SUNAT their SUNAT check; the demo staff are of the group's corporate domain
- * (@grupoandino.pe) (issue 20). v6 (issue 21): notes linked to their originals, the NO HABIDO supplier, every
+ * (@grupoandino.pe). v6: notes linked to their originals, the NO HABIDO supplier, every
  * invoice's payment (cuotas, detracción, retención, expected payment date) and the paid ones' remittance.
  */
 const SEED_MARKER = { pk: 'SEED', sk: 'v7' };
@@ -146,7 +146,7 @@ export function seedItems(usernames: Readonly<Record<string, string>>, parties: 
     }
     items.push(...invoiceSearchItems(invoice));
   }
-  // Each note under its original's key, and the head whose version counts the notes linked (issue 21).
+  // Each note under its original's key, and the head whose version counts the notes linked (a note's original counts its notes).
   const heads = new Map<string, number>();
   for (const note of world.invoices) {
     const reference = note.billingReference;
