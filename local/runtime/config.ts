@@ -44,7 +44,7 @@ export interface LocalStageConfig {
     readonly corporateIdp: number;
     /** The OTLP receiver the handlers export their spans to (the ADOT collector's place in AWS). */
     readonly otlp: number;
-    /** The SMTP server receiving the invoices sent by e-mail (SES receiving's place in AWS; issue 24). */
+    /** The SMTP server receiving the invoices sent by e-mail (SES receiving's place in AWS). */
     readonly smtp: number;
   };
 }

@@ -65,7 +65,7 @@ export interface LocalOutputs {
   };
   readonly tableName: string;
   readonly documentsBucket: string;
-  /** The intake addresses' domain: facturas+<RUC>@<this> is each company's (issue 24). */
+  /** The intake addresses' domain: facturas+<RUC>@<this> is each company's (docs/intake-channels.md). */
   readonly intakeMailDomain: string;
   readonly queues: Record<string, { readonly url: string; readonly dlqUrl: string }>;
   /** The demo world's accounts (a test tenant's are seed-data.ts tenantParties(n).users). */

@@ -71,7 +71,7 @@ export async function startStandIns(options: {
     startSunatSimulator(ports.sunat, host, {
       credentials: sunatCredentials,
       clock: stageClock,
-      // The seed's NO HABIDO supplier stays so for whatever it sends (issue 21, the RUC risk gate).
+      // The seed's NO HABIDO supplier stays so for whatever it sends (the RUC risk gate).
       taxpayers: Object.fromEntries(
         worlds.map((parties) => [parties.noHabidoSupplier.taxId, { estadoRuc: '00', condDomiRuc: '12' }]),
       ),

@@ -1,7 +1,7 @@
 import type { DnsTable } from '../../functions/src/mail/verify-with-mailauth.js';
 
 /**
- * What the local stage's DNS says of the demo suppliers' mail domains (issue 24, docs/intake-channels.md "Correo"):
+ * What the local stage's DNS says of the demo suppliers' mail domains (docs/intake-channels.md "Correo"):
  * the SMTP server's SPF, DKIM and DMARC checks (mailauth) ask only this table, never the Internet. Each domain lets
  * 127.0.0.1 send (SPF) and publishes the DKIM key of LOCAL_DKIM below.
  */

@@ -52,7 +52,7 @@ interface Posting {
   readonly postedAt: string;
   /** False for a credit memo (postings journaled before `creditMemo` was kept). */
   readonly isInvoice?: boolean;
-  /** SupplierInvoiceIsCreditMemo 'X' (issue 21). */
+  /** SupplierInvoiceIsCreditMemo 'X' (a credit note). */
   readonly creditMemo?: boolean;
   /** The invoice a credit memo or subsequent debit adjusts (InvoiceReference, InvoiceReferenceFiscalYear). */
   readonly adjusts?: { readonly document: string; readonly fiscalYear: string } | null;
@@ -156,7 +156,7 @@ const HEADER_PROPERTIES = new Set([
   'to_SupplierInvoiceItemGLAcct',
   'to_SupplierInvoiceTax',
   'to_SupplierInvoiceWhldgTax',
-  // The header's withholding taxes (A_SuplrInvcHeaderWhldgTax): the detracción and the retención del IGV (issue 21).
+  // The header's withholding taxes (A_SuplrInvcHeaderWhldgTax): the detracción and the retención del IGV.
   'to_SuplrInvcHeaderWhldgTax',
 ]);
 const PURCHASE_ORDER_LINE_PROPERTIES = new Set([
@@ -334,7 +334,7 @@ const docKey = (kind: string, acquirer: string, id: string) => `${kind}#${acquir
  *   A property the entity's metadata does not declare is refused. A credit memo (SupplierInvoiceIsCreditMemo 'X')
  *   or a subsequent debit names the invoice it adjusts (InvoiceReference, InvoiceReferenceFiscalYear): that
  *   invoice exists for the same supplier and company, the lines are its purchase orders (IsSubsequentDebitCredit
- *   'X': no HES or MIGO), and a credit takes at most what is left of it (issue 21).
+ *   'X': no HES or MIGO), and a credit takes at most what is left of it (a note never credits more than its original).
  *   GET A_SupplierInvoice with `$filter` (eq … and eq …) on the header fields finds what was posted, with its
  *   credit-memo flag and invoice reference. SAP also holds the demo world's invoices from before the portal.
  * - The purchase orders, HES and MIGO it knows: the seed's (buildWorld), plus those registered with
@@ -485,7 +485,7 @@ export async function startSapSimulator(
   }
 
   /**
-   * A credit memo or subsequent debit (issue 21): the invoice it names (InvoiceReference) exists at the company for
+   * A credit memo or subsequent debit: the invoice it names (InvoiceReference) exists at the company for
    * the same supplier and is an invoice; its lines are that invoice's purchase orders; a credit takes at most what is
    * left of the invoice (its gross − credits + subsequent debits already referencing it). Null when it holds.
    */

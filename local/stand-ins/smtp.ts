@@ -13,7 +13,7 @@ const KEEP_OBJECT = '.stage-keep';
 const smtpError = (responseCode: number, message: string) => Object.assign(new Error(message), { responseCode });
 
 /**
- * The local stage's stand-in for SES receiving (issue 24, docs/intake-channels.md "Correo"): a real SMTP server on
+ * The local stage's stand-in for SES receiving (docs/intake-channels.md "Correo"): a real SMTP server on
  * 127.0.0.1 that any mail client or `swaks` can send to. Like SES's receipt rule it takes mail only for the intake
  * addresses (`facturas+<RUC>@<intake domain>`), checks SPF, DKIM and DMARC (mailauth, answering DNS from `dns`:
  * nothing asks the Internet), writes the raw message under inbound-mail/ of the inbound-mail bucket and sends the
