@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { routes, type FileLink, type Invoice, type UploadTicket } from '@portal/shared';
 import { makeDocumentFiles } from '../../functions/src/adapters/s3.js';
 import type { Caller } from '../../functions/src/http/caller.js';
-import { makeUploads } from '../../functions/src/use-cases/uploads.js';
+import { uploadCalls } from '../../functions/src/use-cases/uploads/upload-calls.fake.js';
 import { S3_CLIENT_COMPAT } from '../../local/stand-ins/s3.js';
 import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { SUPPLIERS, buildWorld } from '../support/tenant.js';
@@ -61,7 +61,7 @@ function bucket() {
 function uploadsOnStage() {
   const { files } = bucket();
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  return makeUploads({
+  return uploadCalls({
     files,
     invoices: { get: async () => null },
     uses: { inUse: async () => false },

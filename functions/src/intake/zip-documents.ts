@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { BadRequestError, formatErrorMessage, type ErrorCode, type ErrorItem } from '@portal/shared';
 import yauzl from 'yauzl';
-import { UPLOAD_LIMITS } from '../use-cases/uploads.js';
+import { UPLOAD_LIMITS } from '../use-cases/uploads/upload-kinds.js';
 
 /**
  * A zip of many documents (issue 24): each XML with its PDF by the same base name, optionally SUNAT's CDR as

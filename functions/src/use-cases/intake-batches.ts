@@ -13,7 +13,7 @@ import { callerSnapshot } from '../repositories/caller-snapshot.js';
 import type { IntakeBatchRepository, StoredIntakeBatch } from '../repositories/intake-batches.js';
 import { outgoingMessage, type Outgoing } from '../repositories/outgoing.js';
 import type { PageRequest } from '../repositories/page.js';
-import type { VerifiedUpload } from './uploads.js';
+import type { VerifiedUpload } from './uploads/uploads-deps.js';
 
 /**
  * 'Cargar ZIP' (issue 24, docs/intake-channels.md#zip), the API's side: a zip uploaded for INVOICE_ZIP is checked

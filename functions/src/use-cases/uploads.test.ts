@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { DocumentFiles, GetLink, PostPolicy } from '../adapters/s3.js';
 import type { Caller } from '../http/caller.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
-import { makeUploads, type UploadPurpose } from './uploads.js';
+import { uploadCalls } from './uploads/upload-calls.fake.js';
+import type { UploadPurpose } from './uploads/upload-kinds.js';
 
 const SUPPLIER_RUC = '20512345678';
 const OTHER_RUC = '20498765432';
@@ -129,7 +130,7 @@ function setup(options: { failDelete?: boolean; stored?: StoredInvoice | null; i
     error: (message: string) => void logged.push({ level: 'error', message }),
   };
   const stored = options.stored === undefined ? invoice() : options.stored;
-  const uploads = makeUploads({
+  const uploads = uploadCalls({
     files: fake.files,
     invoices: {
       get: async (supplierId, type, id) =>

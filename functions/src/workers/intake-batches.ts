@@ -13,7 +13,7 @@ import { intakeDeps } from '../use-cases/intake/intake.factory.js';
 import { batchIntakeDeps, registerFromFiles } from '../use-cases/intake/register-files.js';
 import { makePersonalNotices } from '../use-cases/notifications.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
-import { UPLOAD_LIMITS } from '../use-cases/uploads.js';
+import { UPLOAD_LIMITS } from '../use-cases/uploads/upload-kinds.js';
 import { acknowledgingOutgoing } from './acknowledge.js';
 import { sqsBatchHandler } from './sqs-batch.js';
 

@@ -1,7 +1,8 @@
 import { uploadRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { uploads } from '../../use-cases/uploads.factory.js';
+import { invoiceFileLink } from '../../use-cases/uploads/download-link.js';
+import { uploadsDeps } from '../../use-cases/uploads/uploads.factory.js';
 
 export const handler = httpHandler(uploadRoutes.getInvoiceFile, ({ caller, path, query }) =>
-  uploads.fileLink(caller, path, query),
+  invoiceFileLink(uploadsDeps, caller, path, query),
 );

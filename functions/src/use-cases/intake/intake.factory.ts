@@ -10,7 +10,10 @@ import { parseSunatDocument } from '../../ubl/index.js';
 import { parseCdr } from '../../ubl/cdr.js';
 import type { IntakeDeps } from './intake-deps.js';
 import { outgoing } from '../outgoing.factory.js';
-import { uploads } from '../uploads.factory.js';
+import { storeReceived } from '../uploads/store-received.js';
+import { discardUpload } from '../uploads/upload-checks.js';
+import { uploadsDeps } from '../uploads/uploads.factory.js';
+import { verifyUpload } from '../uploads/verify-upload.js';
 import { clock } from '../../adapters/clock.js';
 
 /**
@@ -18,9 +21,9 @@ import { clock } from '../../adapters/clock.js';
  * handlers and workers pass them to their use case (intake/create-invoice-from-xml.ts, register-files.ts, …).
  */
 export const intakeDeps: IntakeDeps = {
-  verifyUpload: (key, purpose, caller) => uploads.verifyUpload(key, purpose, caller),
-  discardUpload: (key, reason, code) => uploads.discardRefused(key, reason, code),
-  storeReceived: (caller, sourceKey, part, file) => uploads.storeReceived(caller, sourceKey, part, file),
+  verifyUpload: (key, purpose, caller) => verifyUpload(uploadsDeps, key, purpose, caller),
+  discardUpload: (key, reason, code) => discardUpload(uploadsDeps, key, reason, code),
+  storeReceived: (caller, sourceKey, part, file) => storeReceived(uploadsDeps, caller, sourceKey, part, file),
   // Only SUNAT's CDRs are read until the portal keeps SUNAT's padrón of OSEs (docs/ap-cdr.md).
   parseCdr: (bytes) => parseCdr(bytes),
   parseDocument: async (bytes) => {

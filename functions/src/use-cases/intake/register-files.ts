@@ -1,6 +1,6 @@
 import { PortalError } from '@portal/shared';
 import type { Caller } from '../../http/caller.js';
-import { sameUploadId } from '../uploads.js';
+import { sameUploadId } from '../uploads/upload-kinds.js';
 import type { FileIntakeOutcome, IncomingDocument, IncomingFiles, IntakeDeps } from './intake-deps.js';
 import { invoiceIdOf, registerInvoice, type IntakeEvidence } from './register-invoice.js';
 import { cdrEvidence, readCdr, storeCdr } from './supplier-cdr.js';

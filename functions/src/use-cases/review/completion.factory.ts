@@ -1,4 +1,5 @@
-import { uploads } from '../uploads.factory.js';
+import { uploadsDeps } from '../uploads/uploads.factory.js';
+import { verifyAttachment } from '../uploads/verify-upload.js';
 import type { ReviewDeps } from './review-deps.js';
 import { reviewDeps } from './review.factory.js';
 
@@ -8,5 +9,5 @@ import { reviewDeps } from './review.factory.js';
  */
 export const completionDeps: ReviewDeps = {
   ...reviewDeps,
-  verifyAttachment: (key, tenants, position) => uploads.verifyAttachment(key, tenants, position),
+  verifyAttachment: (key, tenants, position) => verifyAttachment(uploadsDeps, key, tenants, position),
 };

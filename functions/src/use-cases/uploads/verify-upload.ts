@@ -1,0 +1,59 @@
+import type { Caller } from '../../http/caller.js';
+import { UPLOAD_REFUSALS, fileOfManyRefusals, inspectUpload } from './upload-checks.js';
+import type { UploadPurpose } from './upload-kinds.js';
+import type { UploadsDeps, VerifiedUpload } from './uploads-deps.js';
+
+type InspectDeps = Pick<UploadsDeps, 'files' | 'uses' | 'log'>;
+
+/**
+ * What the intake use cases call before they trust an uploaded key (see inspectUpload): the key must be
+ * under one of the caller's tenants (an admin's: any).
+ */
+export function verifyUpload(
+  deps: InspectDeps,
+  key: string,
+  purpose: UploadPurpose,
+  caller: Caller,
+): Promise<VerifiedUpload> {
+  const mine = (tenant: string) => caller.level === 'ADMIN' || caller.taxIds.includes(tenant);
+  return inspectUpload(deps, key, purpose, mine, UPLOAD_REFUSALS);
+}
+
+/**
+ * What an invoice's completion calls for each attachment it adds (see inspectUpload): the key must be
+ * an upload made for one of `tenants` (the invoice's company, and 'admin' for an admin), and it
+ * must pass the attachment checks. `position` (1-based) names it in the refusal.
+ */
+export function verifyAttachment(
+  deps: InspectDeps,
+  key: string,
+  tenants: readonly string[],
+  position: number,
+): Promise<VerifiedUpload> {
+  const refusals = fileOfManyRefusals(
+    { notFound: 'ERROR_ATTACHMENT_NOT_FOUND', invalid: 'ERROR_ATTACHMENT_INVALID' },
+    'ATTACHMENT',
+    key,
+    position,
+  );
+  return inspectUpload(deps, key, 'ATTACHMENT', (tenant) => tenants.includes(tenant), refusals);
+}
+
+/**
+ * What posting a message calls for each file it attaches (see inspectUpload): an upload for MESSAGE_ATTACHMENT made
+ * for one of `tenants` (the poster's side of the invoice), checked by its bytes. `position` (1-based) names it.
+ */
+export function verifyMessageAttachment(
+  deps: InspectDeps,
+  key: string,
+  tenants: readonly string[],
+  position: number,
+): Promise<VerifiedUpload> {
+  const refusals = fileOfManyRefusals(
+    { notFound: 'ERROR_MESSAGE_ATTACHMENT_NOT_FOUND', invalid: 'ERROR_MESSAGE_ATTACHMENT_INVALID' },
+    'MESSAGE_ATTACHMENT',
+    key,
+    position,
+  );
+  return inspectUpload(deps, key, 'MESSAGE_ATTACHMENT', (tenant) => tenants.includes(tenant), refusals);
+}
