@@ -7,7 +7,8 @@ import type { FileIntakeOutcome, IncomingFiles } from './intake/intake-deps.js';
 import type { Audience, FeedItem } from '../repositories/notifications.js';
 import type { DocumentResult } from '../mail/answers.js';
 import { makeJobLeaseSweeper } from '../jobs/job-leases.js';
-import { makeInboundMail, type MailCaller, type SenderAccount } from './inbound-mail.js';
+import type { InboundMailDeps, MailCaller, SenderAccount } from './inbound-mail/inbound-mail-deps.js';
+import { processInboundMail } from './inbound-mail/process-inbound-mail.js';
 import { endMailFailed, type MailJobStore, type MailRecord } from '../mail/mail-job.js';
 
 const DOMAIN = 'recepcion.grupo.pe';
@@ -173,7 +174,7 @@ function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: str
   let now = new Date('2026-11-26T15:10:00Z');
   const senders = options.senders ?? [SENDER];
 
-  const intake = makeInboundMail({
+  const deps: InboundMailDeps = {
     raw: {
       get: async (_bucket, key) => objects.get(key) ?? null,
       remove: async (_bucket, key) => void objects.delete(key),
@@ -237,7 +238,8 @@ function harness(options: { senders?: SenderAccount[]; authenticatedDomain?: str
     meter: { count: () => undefined },
     maxAttempts: MAX_ATTEMPTS,
     leaseMs: LEASE_MS,
-  });
+  };
+  const intake = { process: (message: InboundMailMessage) => processInboundMail(deps, message) };
 
   let sequence = 0;
   function messageOf(raw: Buffer, overrides: Partial<InboundMailMessage> & { messageId?: string } = {}) {

@@ -1,6 +1,7 @@
 import { InboundMailMessage, QUEUES } from '@portal/shared';
 import { observed } from '../observability/observed.js';
-import { inboundMail, inboundMailBucket } from '../use-cases/inbound-mail.factory.js';
+import { inboundMailBucket, inboundMailDeps } from '../use-cases/inbound-mail/inbound-mail.factory.js';
+import { processInboundMail } from '../use-cases/inbound-mail/process-inbound-mail.js';
 import { sqsBatchHandler } from './sqs-batch.js';
 
 /**
@@ -12,6 +13,6 @@ export const handler = observed(
   sqsBatchHandler(InboundMailMessage, async (message, record) => {
     if (message.bucket !== inboundMailBucket) throw new Error(`inbound e-mail in an unknown bucket: ${message.bucket}`);
     const lastAttempt = Number(record.attributes.ApproximateReceiveCount) >= QUEUES.inboundMail.maxReceiveCount;
-    await inboundMail.process(message, lastAttempt);
+    await processInboundMail(inboundMailDeps, message, lastAttempt);
   }),
 );

@@ -1,18 +1,18 @@
 import { BUCKETS, QUEUES, RUNTIME_ENV } from '@portal/shared';
-import { clock } from '../adapters/clock.js';
-import { cognitoDirectoryFromEnv } from '../adapters/cognito.js';
-import { documentClient, tableName } from '../adapters/dynamodb.js';
-import { sesMailer } from '../adapters/email.js';
-import { makeInboundMailBucket } from '../adapters/inbound-mail-bucket.js';
-import { logger } from '../observability/logger.js';
-import { meter } from '../observability/metrics.js';
-import { makeClientRepository } from '../repositories/clients.js';
-import { makeInboundMailRepository } from '../repositories/inbound-mail.js';
-import { makeNotificationRepository } from '../repositories/notifications.js';
-import { parseSunatDocument } from '../ubl/index.js';
-import { makeInboundMail, type SenderAccount } from './inbound-mail.js';
-import { intakeDeps } from './intake/intake.factory.js';
-import { registerFromFiles } from './intake/register-files.js';
+import { clock } from '../../adapters/clock.js';
+import { cognitoDirectoryFromEnv } from '../../adapters/cognito.js';
+import { documentClient, tableName } from '../../adapters/dynamodb.js';
+import { sesMailer } from '../../adapters/email.js';
+import { makeInboundMailBucket } from '../../adapters/inbound-mail-bucket.js';
+import { logger } from '../../observability/logger.js';
+import { meter } from '../../observability/metrics.js';
+import { makeClientRepository } from '../../repositories/clients.js';
+import { makeInboundMailRepository } from '../../repositories/inbound-mail.js';
+import { makeNotificationRepository } from '../../repositories/notifications.js';
+import { parseSunatDocument } from '../../ubl/index.js';
+import type { InboundMailDeps, SenderAccount } from './inbound-mail-deps.js';
+import { intakeDeps } from '../intake/intake.factory.js';
+import { registerFromFiles } from '../intake/register-files.js';
 
 const directory = cognitoDirectoryFromEnv();
 const clients = makeClientRepository(documentClient, tableName());
@@ -37,8 +37,11 @@ async function findSender(email: string): Promise<SenderAccount | null> {
   };
 }
 
-/** The e-mail intake wired to S3, DynamoDB, Cognito, SES and the intake of 'Cargar XML', built once per cold start. */
-export const inboundMail = makeInboundMail({
+/**
+ * The e-mail intake's real adapters (S3, DynamoDB, Cognito, SES and the intake of 'Cargar XML'), built once per cold
+ * start; the inbound-mail worker passes them to processInboundMail.
+ */
+export const inboundMailDeps: InboundMailDeps = {
   raw: makeInboundMailBucket(),
   processed: repository.processed,
   answerQuota: repository.answerQuota,
@@ -64,7 +67,7 @@ export const inboundMail = makeInboundMail({
   },
   meter,
   maxAttempts: QUEUES.inboundMail.maxReceiveCount,
-});
+};
 
 /** The bucket SES (or the local SMTP server) writes to: a message naming another is not read. */
 export const inboundMailBucket = process.env[BUCKETS.inboundMail.env] ?? '';
