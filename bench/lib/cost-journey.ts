@@ -7,7 +7,8 @@ import { ROOT_DIR } from '../../local/runtime/config.js';
 import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { advanceStageClock, resetStageClock } from '../../local/runtime/stage-clock.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../local/seed/seed-data.js';
-import { freshCorrelative, until } from '../../tests/support/invoices.js';
+import { freshCorrelative } from '../../tests/support/invoices.js';
+import { until } from '../../tests/support/until.js';
 import { managerToken, supplierToken } from './sign-in.js';
 
 /**
@@ -99,7 +100,7 @@ async function call<T>(session: Session, token: string, def: RouteDef, options: 
 }
 
 /** The bench's waits for the asynchronous steps (`until`): up to two minutes each, asking every 200 ms. */
-const WAIT = { timeoutMs: 120_000, everyMs: 200 } as const;
+const WAIT = { timeout: 120_000, interval: 200 } as const;
 
 async function sap(outputs: LocalOutputs, route: string, body?: unknown): Promise<unknown> {
   const response = await fetch(`${outputs.endpoints.sap}${route}`, {
@@ -115,7 +116,6 @@ async function sap(outputs: LocalOutputs, route: string, body?: unknown): Promis
 async function runSchedule(outputs: LocalOutputs, id: string): Promise<void> {
   const { run } = (await sap(outputs, `/__control/schedules/${id}`, {})) as { run: number };
   await until(
-    `the ${id} job`,
     async () => {
       const state = (await sap(outputs, `/__control/schedules/${id}`)) as {
         completed: number;
@@ -124,7 +124,7 @@ async function runSchedule(outputs: LocalOutputs, id: string): Promise<void> {
       if (state.completed >= run && state.lastError) throw new Error(state.lastError);
       return state.completed >= run;
     },
-    WAIT,
+    { message: `the ${id} job`, ...WAIT },
   );
 }
 
@@ -296,9 +296,15 @@ export async function livesOfInvoices(session: Session, count: number, concurren
     while (next < count) {
       const sequence = next++;
       const id = await intake(session);
-      await until(`SUNAT's answer on ${id}`, async () => (await stored(session, id))?.certStatus === 'VALID', WAIT);
+      await until(async () => (await stored(session, id))?.certStatus === 'VALID', {
+        message: `SUNAT's answer on ${id}`,
+        ...WAIT,
+      });
       await completeAndApprove(session, id, sequence);
-      await until(`the MIRO posting of ${id}`, async () => Boolean((await stored(session, id))?.sapDocument), WAIT);
+      await until(async () => Boolean((await stored(session, id))?.sapDocument), {
+        message: `the MIRO posting of ${id}`,
+        ...WAIT,
+      });
       ids.push(id);
     }
   };
@@ -317,7 +323,8 @@ export async function livesOfInvoices(session: Session, count: number, concurren
   await runPaymentSync(session.outputs);
   await sap(session.outputs, '/__control/payment-run', run('2026-12-16'));
   await runPaymentSync(session.outputs);
-  for (const id of ids) await until(`${id} paid`, async () => (await stored(session, id))?.status === 'PAID', WAIT);
+  for (const id of ids)
+    await until(async () => (await stored(session, id))?.status === 'PAID', { message: `${id} paid`, ...WAIT });
 
   for (const [sequence, id] of ids.entries()) await views(session, id, sequence);
   return ids;
@@ -331,11 +338,10 @@ export async function mailboxSize(outputs: LocalOutputs): Promise<number> {
 
 export async function waitForMail(outputs: LocalOutputs, atLeast: number): Promise<number> {
   return until(
-    'the e-mails',
     async () => {
       const size = await mailboxSize(outputs);
       return size >= atLeast && size;
     },
-    WAIT,
+    { message: 'the e-mails', ...WAIT },
   ).catch(() => mailboxSize(outputs));
 }

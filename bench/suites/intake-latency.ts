@@ -10,6 +10,7 @@ import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { percentile, type BenchSuite, type Figure } from '../lib/figures.js';
 import { managerToken, supplierToken } from '../lib/sign-in.js';
 import { freshCorrelative } from '../../tests/support/invoices.js';
+import { until } from '../../tests/support/until.js';
 
 /** Issue 25: at least 50 invoices, one after the other; p50 ≤ 2 s for each leg. */
 const INVOICES = { full: 50, quick: 10 };
@@ -69,15 +70,10 @@ async function sapControl<T>(sap: string, route: string, body?: unknown): Promis
   return json;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Reads until `probe` answers, every POLL_MS; the moment of the answer that said yes. */
-async function until(what: string, started: number, probe: () => Promise<boolean>): Promise<number> {
-  for (;;) {
-    if (await probe()) return performance.now();
-    if (performance.now() - started > GIVE_UP_MS) throw new Error(`Gave up waiting for ${what}`);
-    await sleep(POLL_MS);
-  }
+/** Reads until `probe` answers, every POLL_MS, up to GIVE_UP_MS after `started`: the moment it said yes. */
+async function answeredAt(what: string, started: number, probe: () => Promise<boolean>): Promise<number> {
+  await until(probe, { timeout: GIVE_UP_MS - (performance.now() - started), interval: POLL_MS, message: what });
+  return performance.now();
 }
 
 /** The facturas' correlatives: new ones each run, each one the SUNAT simulator answers valid at once. */
@@ -122,7 +118,7 @@ async function intakeOnce(apiUrl: string, token: string, xml: Buffer, id: string
   const registered = performance.now();
   if (created.id !== id) throw new Error(`POST /invoices registered ${created.id}, not ${id}`);
   const query = new URLSearchParams({ search: id, limit: '50' });
-  const shown = await until(`${id} VALID in the supplier's list`, started, async () => {
+  const shown = await answeredAt(`${id} VALID in the supplier's list`, started, async () => {
     const page = await api<{ items: InvoiceSummary[] }>(apiUrl, token, 'GET', `/invoices?${query.toString()}`);
     const row = page.items.find((item) => item.id === id && item.type === 'FACTURA');
     return row?.certStatus === 'VALID';
@@ -244,7 +240,7 @@ async function approveOnce(
   const started = performance.now();
   await api(apiUrl, token, 'POST', `${invoicePath}/approve`, undefined, COMPANY.taxId);
   const approved = performance.now();
-  const posted = await until(`the MIRO of ${id} at SAP`, started, async () => {
+  const posted = await answeredAt(`the MIRO of ${id} at SAP`, started, async () => {
     const postings = await sapControl<{ byInvoice: Record<string, number> }>(
       sap,
       `/__control/postings?supplierId=${SUPPLIER.taxId}`,

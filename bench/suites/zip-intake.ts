@@ -9,6 +9,7 @@ import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { freshCorrelative } from '../../tests/support/invoices.js';
 import type { BenchSuite, Figure } from '../lib/figures.js';
 import { supplierToken } from '../lib/sign-in.js';
+import { until } from '../../tests/support/until.js';
 
 /** Issue 24's size: a zip of 500 documents; issue 25's target: done within a minute on 2 cores. */
 const DOCUMENTS = { full: 500, quick: 50 };
@@ -104,24 +105,24 @@ async function queuesQuiet(outputs: LocalOutputs): Promise<void> {
     endpoint: outputs.endpoints.sqs,
     credentials: LOCAL_CREDENTIALS,
   });
-  const deadline = Date.now() + 5 * 60_000;
-  try {
-    for (let quiet = 0; quiet < 3;) {
-      if (Date.now() > deadline) throw new Error("The stage's queues did not empty within five minutes");
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      let held = 0;
-      for (const queue of Object.values(outputs.queues)) {
-        const { Attributes } = await sqs.send(
-          new GetQueueAttributesCommand({
-            QueueUrl: queue.url,
-            AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-          }),
-        );
-        held +=
-          Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
-      }
-      quiet = held === 0 ? quiet + 1 : 0;
+  let quiet = 0;
+  const quietThrice = async () => {
+    let held = 0;
+    for (const queue of Object.values(outputs.queues)) {
+      const { Attributes } = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queue.url,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
+      );
+      held +=
+        Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
     }
+    quiet = held === 0 ? quiet + 1 : 0;
+    return quiet >= 3;
+  };
+  try {
+    await until(quietThrice, { timeout: 5 * 60_000, interval: 1000, message: "the stage's queues to empty" });
   } finally {
     sqs.destroy();
   }
@@ -162,25 +163,23 @@ async function runOnce(outputs: LocalOutputs, apiUrl: string, token: string, zip
   const created = await api<IntakeBatchSummary>(apiUrl, token, 'POST', routes.createIntakeBatch.path, {
     url: ticket.key,
   });
-  for (;;) {
-    const batch = await api<IntakeBatch>(apiUrl, token, 'GET', `/intake-batches/${created.id}?limit=1`);
-    if (batch.status === 'DONE' || batch.status === 'REFUSED' || batch.status === 'FAILED') {
-      const ended = performance.now();
-      if (batch.status !== 'DONE' || batch.counts.accepted !== count) {
-        throw new Error(
-          `The batch ended ${batch.status}: ${JSON.stringify(batch.counts)} ${JSON.stringify(batch.error)}`,
-        );
-      }
-      return {
-        seconds: (ended - started) / 1000,
-        processingSeconds: (ended - queued) / 1000,
-        accepted: batch.counts.accepted,
-        calls: callsBetween(callsBefore, await settledCalls()),
-      };
-    }
-    if (performance.now() - started > 10 * 60_000) throw new Error(`The batch is still ${batch.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  const batch = await until(
+    async () => {
+      const batch = await api<IntakeBatch>(apiUrl, token, 'GET', `/intake-batches/${created.id}?limit=1`);
+      return (batch.status === 'DONE' || batch.status === 'REFUSED' || batch.status === 'FAILED') && batch;
+    },
+    { timeout: 10 * 60_000 - (performance.now() - started), interval: 250, message: `the batch ${created.id} to end` },
+  );
+  const ended = performance.now();
+  if (batch.status !== 'DONE' || batch.counts.accepted !== count) {
+    throw new Error(`The batch ended ${batch.status}: ${JSON.stringify(batch.counts)} ${JSON.stringify(batch.error)}`);
   }
+  return {
+    seconds: (ended - started) / 1000,
+    processingSeconds: (ended - queued) / 1000,
+    accepted: batch.counts.accepted,
+    calls: callsBetween(callsBefore, await settledCalls()),
+  };
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;

@@ -9,6 +9,7 @@ import { detailPanel, openInvoiceDetail } from '../support/invoice-detail.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
 import { inBrowser, settledInvoices, signInToInvoices } from '../support/web.js';
+import { until } from '../support/until.js';
 
 /**
  * Issue 23, messages on an invoice: a manager marks an invoice "Observada" asking for the guía de remisión; the
@@ -101,7 +102,7 @@ describe('messages on an invoice', () => {
       await expectInert(page);
     });
 
-    const mail = await waitFor(
+    const mail = await until(
       async () =>
         (await mailbox()).find(
           (each) =>
@@ -109,7 +110,7 @@ describe('messages on an invoice', () => {
             each.text.includes(invoice.id) &&
             each.text.includes('guía de remisión'),
         ),
-      'the e-mail to the supplier',
+      { message: 'the e-mail to the supplier', timeout: 20_000 },
     );
     expect(mail.text).toContain('observó');
     const supplierWaiting = await waitingCount('SUPPLIER');
@@ -179,13 +180,3 @@ describe('messages on an invoice', () => {
     });
   });
 });
-
-async function waitFor<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}

@@ -234,8 +234,8 @@ describe('SAP posting in the invoices screen', () => {
         // by the outbox sweeper, which the test runs as the stage's schedule would.
         const failed = alert.getByText('La contabilización en SAP falló');
         await driveUntil('the last attempt failed', ['OutboxSweeper'], async () => (await failed.count()) > 0, {
-          timeoutMs: 120_000,
-          everyMs: 1_000,
+          timeout: 120_000,
+          interval: 1_000,
         });
         expect(await alert.textContent()).toContain(
           `SAP no registró el comprobante tras ${MIRO_POSTING.maxAttempts} intentos.`,

@@ -26,6 +26,7 @@ import { mailbox, table } from '../support/fixtures.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 import { randomCorrelative } from '../support/invoices.js';
+import { until } from '../support/until.js';
 
 /**
  * Ley 29623's conformity clock (docs/ap-conformity.md): the intake starts it for a factura al crédito, staff register
@@ -79,17 +80,6 @@ async function digestLogAbout(client: string, invoice: Invoice): Promise<string[
   return items
     .filter((item) => (item.reference as { invoiceId?: string } | undefined)?.invoiceId === invoice.id)
     .map((item) => String(item.message));
-}
-
-/** Waits until `check` holds: the notifications worker runs behind the queue. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 800)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 const SUPPLIER = { taxId: withCheckDigit('2070000210'), name: 'Proveedor Plazo Ley 29623 S.A.C.' };
@@ -199,10 +189,12 @@ describe('staff register what they answered on SUNAT’s platform', () => {
     expectError(again, 409, 'ERROR_ACQUIRER_CONFORMITY_IRREVOCABLE');
     const after = await counters();
     expect(Number(after.acquirerConformityOpen ?? 0) - Number(before.acquirerConformityOpen ?? 0)).toBe(-1);
-    await eventually(
-      () => feedAbout('SUPPLIER', SUPPLIER.taxId, invoice),
-      (texts) => texts.includes(`${company.name} registró su conformidad con la factura ${invoice.id} (Ley 29623).`),
-      'the supplier told of the conformity',
+    await until(
+      async () => {
+        const texts = await feedAbout('SUPPLIER', SUPPLIER.taxId, invoice);
+        return texts.includes(`${company.name} registró su conformidad con la factura ${invoice.id} (Ley 29623).`);
+      },
+      { message: 'the supplier told of the conformity', timeout: 20_000 },
     );
     const record = await table().get(keys.acquirerConformity(invoice.supplierId, invoice.type, invoice.id));
     expect(record).toMatchObject({ state: 'CONFORMITY', step: null, nextAt: null });
@@ -256,15 +248,19 @@ describe('staff register what they answered on SUNAT’s platform', () => {
     const told =
       `${company.name} registró su disconformidad con la factura ${invoice.id} (Ley 29623). ` +
       'Causal: Monto neto pendiente de pago. Motivo: No descuenta la nota de crédito acordada.';
-    await eventually(
-      () => feedAbout('SUPPLIER', SUPPLIER.taxId, invoice),
-      (texts) => texts.includes(told),
-      'the supplier told of the disconformity',
+    await until(
+      async () => {
+        const texts = await feedAbout('SUPPLIER', SUPPLIER.taxId, invoice);
+        return texts.includes(told);
+      },
+      { message: 'the supplier told of the disconformity', timeout: 20_000 },
     );
-    const mails = await eventually(
-      async () => (await mailbox()).filter((mail) => mail.text.includes(told)),
-      (found) => found.length > 0,
-      'the disconformity e-mail',
+    const mails = await until(
+      async () => {
+        const found = (await mailbox()).filter((mail) => mail.text.includes(told));
+        return found.length > 0 && found;
+      },
+      { message: 'the disconformity e-mail', timeout: 20_000 },
     );
     expect(mails.map((mail) => mail.to[0])).toContain(supplierEmail);
     expect(mails.filter((mail) => mail.to[0] === supplierEmail)).toHaveLength(1);
@@ -399,10 +395,12 @@ describe('the scheduled job, as the stage’s clock moves', () => {
     await runConformityClock();
 
     // Assess: one reminder, in the company's feed and to the responsible only
-    const soon = await eventually(
-      () => mailsAbout(dueSoon),
-      (mails) => mails.length > 0,
-      'the two-day reminder e-mail',
+    const soon = await until(
+      async () => {
+        const mails = await mailsAbout(dueSoon);
+        return mails.length > 0 && mails;
+      },
+      { message: 'the two-day reminder e-mail', timeout: 20_000 },
     );
     expect(soon.map((mail) => mail.to)).toEqual([[responsibleEmail]]);
     expect((await feedAbout('CLIENT', company.taxId, invoice)).filter((text) => text.startsWith(dueSoon))).toHaveLength(
@@ -416,10 +414,12 @@ describe('the scheduled job, as the stage’s clock moves', () => {
     await Promise.all([conformityClockJob().run(), runConformityClock()]);
 
     // Assess
-    await eventually(
-      () => mailsAbout(dueToday),
-      (mails) => mails.length > 0,
-      'the last-day reminder e-mail',
+    await until(
+      async () => {
+        const mails = await mailsAbout(dueToday);
+        return mails.length > 0;
+      },
+      { message: 'the last-day reminder e-mail', timeout: 20_000 },
     );
     expect((await mailsAbout(dueToday)).map((mail) => mail.to)).toEqual([[responsibleEmail]]);
     expect((await detailOf(invoice)).acquirerConformity).toMatchObject({ state: 'OPEN', daysLeft: 0 });
@@ -440,25 +440,31 @@ describe('the scheduled job, as the stage’s clock moves', () => {
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ status: 'PENDING', by: null });
     expect(entries[0]!.additionalMessage).toContain(`Venció el ${dd} el plazo de 8 días`);
-    await eventually(
-      () => feedAbout('SUPPLIER', SUPPLIER.taxId, invoice),
-      (texts) => texts.includes(presumed),
-      'the supplier told of the presumed conformity',
+    await until(
+      async () => {
+        const texts = await feedAbout('SUPPLIER', SUPPLIER.taxId, invoice);
+        return texts.includes(presumed);
+      },
+      { message: 'the supplier told of the presumed conformity', timeout: 20_000 },
     );
     // The staff's presumed conformity waits for their daily digest (ADR 0050): in the company's digest log once, not
     // in its feed.
-    const logged = await eventually(
-      () => digestLogAbout(company.taxId, invoice),
-      (texts) => texts.includes(presumed),
-      "the company's digest log",
+    const logged = await until(
+      async () => {
+        const texts = await digestLogAbout(company.taxId, invoice);
+        return texts.includes(presumed) && texts;
+      },
+      { message: "the company's digest log", timeout: 20_000 },
     );
     expect(logged.filter((text) => text === presumed)).toHaveLength(1);
     expect((await feedAbout('CLIENT', company.taxId, invoice)).filter((text) => text === presumed)).toEqual([]);
     expect((await feedAbout('SUPPLIER', SUPPLIER.taxId, invoice)).filter((text) => text === presumed)).toHaveLength(1);
-    const told = await eventually(
-      () => mailsAbout(presumed),
-      (mails) => mails.some((mail) => mail.to[0] === supplierEmail),
-      'the presumed conformity e-mail',
+    const told = await until(
+      async () => {
+        const mails = await mailsAbout(presumed);
+        return mails.some((mail) => mail.to[0] === supplierEmail) && mails;
+      },
+      { message: 'the presumed conformity e-mail', timeout: 20_000 },
     );
     // The supplier's accounts with reception on, once each; the staff read it in the next morning's digest
     // (ADR 0050), not in an e-mail now.

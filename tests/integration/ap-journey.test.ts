@@ -38,11 +38,11 @@ import {
   registered,
   reviewBody,
   sapControl,
-  until,
   validated,
 } from '../support/notes.js';
 import { demoUser } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
+import { until } from '../support/until.js';
 
 /*
  * Issue 21's "done when", walked through the running local stage as its people would (docs/ap-payment.md,
@@ -253,13 +253,13 @@ describe('issue 21 end to end: payment terms, notes, the RUC gate, Ley 29623 and
       });
       const told = `${COMPANY.name} registró su conformidad con la factura ${factura.id} (Ley 29623).`;
       const supplier = await supplierToken();
-      await until('the supplier told of the conformity', async () =>
-        (await notificationsAbout(supplier, factura.id)).includes(told),
-      );
+      await until(async () => (await notificationsAbout(supplier, factura.id)).includes(told), {
+        message: 'the supplier told of the conformity',
+      });
       // The worker writes the feeds first and then e-mails: the mail may arrive a moment after the notice.
-      await until('the supplier e-mailed of the conformity', async () =>
-        (await mailsSaying(told)).includes(SUPPLIER_EMAIL),
-      );
+      await until(async () => (await mailsSaying(told)).includes(SUPPLIER_EMAIL), {
+        message: 'the supplier e-mailed of the conformity',
+      });
     },
     STEP_TIMEOUT,
   );
@@ -284,10 +284,12 @@ describe('issue 21 end to end: payment terms, notes, the RUC gate, Ley 29623 and
       expect(approved.status, JSON.stringify(approved.body)).toBe(200);
       expect(approved.body.status).toBe('ACCEPTED');
       const expected = formatDate(approved.body.payment!.expectedPaymentDate!);
-      await until('the approval notice with its payment date', async () =>
-        (await notificationsAbout(supplier, factura.id)).includes(
-          `${COMPANY.name} aprobó la factura ${factura.id}. Fecha de pago estimada: ${expected}.`,
-        ),
+      await until(
+        async () =>
+          (await notificationsAbout(supplier, factura.id)).includes(
+            `${COMPANY.name} aprobó la factura ${factura.id}. Fecha de pago estimada: ${expected}.`,
+          ),
+        { message: 'the approval notice with its payment date' },
       );
       const posted = await postedRecord(factura);
 
@@ -470,18 +472,24 @@ describe('issue 21 end to end: payment terms, notes, the RUC gate, Ley 29623 and
             .filter((item) => (item.reference as { invoiceId?: string } | undefined)?.invoiceId === leftAlone.id)
             .map((item) => String(item.message));
         // The supplier in its feed; the staff in their daily digest (ADR 0050), kept in the company's digest log.
-        await until('both sides told', async () => {
-          const [supplierFeed, companyLog] = await Promise.all([
-            feedAbout('SUPPLIER', supplier.taxId),
-            digestLogAbout(company.taxId),
-          ]);
-          return supplierFeed.includes(presumed) && companyLog.includes(presumed);
-        });
+        await until(
+          async () => {
+            const [supplierFeed, companyLog] = await Promise.all([
+              feedAbout('SUPPLIER', supplier.taxId),
+              digestLogAbout(company.taxId),
+            ]);
+            return supplierFeed.includes(presumed) && companyLog.includes(presumed);
+          },
+          { message: 'both sides told' },
+        );
         expect(await feedAbout('CLIENT', company.taxId)).not.toContain(presumed);
-        const told = await until('the supplier told by e-mail', async () => {
-          const to = await mailsSaying(presumed);
-          return to.includes(supplierEmail) && to;
-        });
+        const told = await until(
+          async () => {
+            const to = await mailsSaying(presumed);
+            return to.includes(supplierEmail) && to;
+          },
+          { message: 'the supplier told by e-mail' },
+        );
         expect(told.filter((email) => email === supplierEmail)).toHaveLength(1);
         // The staff read it in the next morning's digest (ADR 0050), not in an e-mail now.
         expect(told).not.toContain(staffEmail);

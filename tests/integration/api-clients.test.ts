@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { API_CLIENT_RATE_DEFAULT, HEADERS, routes, withCheckDigit, type CreatedApiClient } from '@portal/shared';
 import { SUPPLIERS, tenantFixture } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
-import { randomCorrelative, until } from '../support/invoices.js';
+import { randomCorrelative } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 import type { paths } from '../support/portal-api.js';
+import { until } from '../support/until.js';
 
 /**
  * A supplier's system on the API (issue 24's "done when"): an administrator creates an API client for a supplier;
@@ -72,7 +73,7 @@ function portalApi(token: string, clientId: string) {
  * Each ask of a wait is a call of the client, held to LOCAL_RATE_LIMIT calls a minute: one a second stays within.
  * A wait gives up well inside the test's 30 s, so that its failure names what it waited for.
  */
-const ASKING = { everyMs: 1_000, timeoutMs: 20_000 } as const;
+const ASKING = { interval: 1_000, timeout: 20_000 } as const;
 
 /** Uploads a document through the presigned POST the API hands out, as integrators.md tells. */
 async function uploadXml(api: ReturnType<typeof portalApi>, xml: string, fileName: string): Promise<string> {
@@ -115,7 +116,6 @@ describe('a supplier’s API client', () => {
     const invoicePath = { supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA' as const, invoiceId: `F001-${number}` };
     // SUNAT's verdict, whichever it is: a wrong one fails here and says so, not at the test's timeout.
     const checked = await until(
-      'SUNAT’s validation',
       async () => {
         const found = await api.GET('/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}', {
           params: { path: invoicePath },
@@ -123,7 +123,7 @@ describe('a supplier’s API client', () => {
         expect(found.response.status).toBe(200);
         return found.data!.certStatus === 'PENDING' ? null : found.data;
       },
-      ASKING,
+      { message: 'SUNAT’s validation', ...ASKING },
     );
     expect(checked).toMatchObject({ certStatus: 'VALID' });
     expect(checked.statusHistory.length).toBeGreaterThan(0);

@@ -21,6 +21,7 @@ import { CLIENTS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { inviteSupplier, temporaryPasswordOf } from '../support/accounts.js';
 import { call, idTokenOf } from '../support/api.js';
 import { demoUser, stage } from '../support/stage.js';
+import { readUntil } from '../support/until.js';
 
 /**
  * The manifest × caller × tenant matrix: every jwt route of the manifest, called by every kind of caller.
@@ -409,10 +410,11 @@ beforeAll(async () => {
   const disabled = await call(routes.disableExternalUser, { token: admin, path: { userId: invited.userId } });
   expect(disabled.status).toBe(200);
   // The local stage keeps the list of disabled accounts one second per function instance.
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
-    if ((await call(routes.getCurrentUser, { token: disabledToken })).status === 403) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await readUntil(
+    async () => (await call(routes.getCurrentUser, { token: disabledToken })).status,
+    (status) => status === 403,
+    { timeout: 10_000, interval: 200 },
+  );
 
   const real = await idTokenOf(account('SUPPLIER').username, account('SUPPLIER').password);
   const claims = decodeJwt(real);

@@ -5,10 +5,11 @@ import { CLIENTS } from '../support/tenant.js';
 import { call } from '../support/api.js';
 import { putStageClockBack } from '../support/acquirer-conformity.js';
 import { acknowledged, mailbox, table } from '../support/fixtures.js';
-import { followToPaid, freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
+import { followToPaid, freshCorrelative, supplierToken, ublFactura } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 import { runSchedule } from '../support/schedules.js';
+import { until } from '../support/until.js';
 
 /**
  * The e-mails of an invoice's life (ADR 0039): its supplier is e-mailed three times (received, approved, paid), its
@@ -36,15 +37,17 @@ it('e-mails the supplier 3 times in an invoice’s life and the staff nothing, u
   await followToPaid(invoiceId, net, { scheduledAt: '2026-12-15', paidAt: '2026-12-16' });
 
   // Every step is in the supplier's feed at once (the worker writes the feeds, then e-mails).
-  await until('the supplier feed', async () => {
-    const items = (await call<{ items: Notification[] }>(routes.listNotifications, { token: supplier })).body.items;
-    return items.filter((item) => item.reference?.invoiceId === invoiceId).length === 5;
-  });
-  const about = async () => (await mailbox()).filter((mail) => mail.text.includes(invoiceId));
   await until(
-    'the supplier e-mails',
-    async () => (await about()).filter((m) => m.to.includes(supplierEmail)).length >= 3,
+    async () => {
+      const items = (await call<{ items: Notification[] }>(routes.listNotifications, { token: supplier })).body.items;
+      return items.filter((item) => item.reference?.invoiceId === invoiceId).length === 5;
+    },
+    { message: 'the supplier feed' },
   );
+  const about = async () => (await mailbox()).filter((mail) => mail.text.includes(invoiceId));
+  await until(async () => (await about()).filter((m) => m.to.includes(supplierEmail)).length >= 3, {
+    message: 'the supplier e-mails',
+  });
   // Every notice of the invoice handled whole: an e-mail too many would be in the mailbox by now.
   await acknowledged('notifications', (_, body) => body.invoiceId === invoiceId, 'the notices of the invoice');
   const during = await about();

@@ -16,6 +16,7 @@ import { call, idTokenOf } from '../support/api.js';
 import { bulkInvoice, table } from '../support/fixtures.js';
 import { runSchedule } from '../support/schedules.js';
 import { demoUser, stage } from '../support/stage.js';
+import { readUntil, until } from '../support/until.js';
 
 afterAll(() => {
   vi.unstubAllEnvs();
@@ -46,14 +47,14 @@ const invoiceOf = (n: number, status: InvoiceStatus): Invoice =>
 
 /** Polls the export until it is READY or FAILED. */
 async function finished(token: string, id: string): Promise<ExportJob> {
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    const { status, body } = await call<ExportJob>(routes.getExport, { token, path: { exportId: id } });
-    expect(status).toBe(200);
-    if (body.status === 'READY' || body.status === 'FAILED') return body;
-    if (Date.now() > deadline) throw new Error(`export ${id} still ${body.status} (${body.rows} rows)`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  return until(
+    async () => {
+      const { status, body } = await call<ExportJob>(routes.getExport, { token, path: { exportId: id } });
+      expect(status).toBe(200);
+      return (body.status === 'READY' || body.status === 'FAILED') && body;
+    },
+    { timeout: 150_000, interval: 500, message: `export ${id} to end` },
+  );
 }
 
 const seeded: Invoice[] = [];
@@ -359,12 +360,11 @@ describe('exports of the lists', () => {
       const token = await tokenOf('MANAGER');
       const sub = subOf(token);
       // Exports this user asked for elsewhere end first (each takes seconds), so that exactly three are under way.
-      const deadline = Date.now() + 120_000;
       const underWay = async () =>
         (await table().partition(`USER#${sub}`)).filter(
           (item) => String(item.sk).startsWith('EXPORT#') && ['QUEUED', 'RUNNING'].includes(String(item.status)),
         ).length;
-      while ((await underWay()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
+      await readUntil(underWay, (count) => count === 0, { timeout: 120_000, interval: 500 });
       for (let n = 0; n < 3; n += 1) {
         const id = `00000000-0000-4000-8000-${String(Date.now() + n)
           .padStart(12, '0')

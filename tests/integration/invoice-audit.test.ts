@@ -12,6 +12,7 @@ import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 import { registerWithSap } from '../support/sap.js';
 import { randomCorrelative } from '../support/invoices.js';
+import { readUntil } from '../support/until.js';
 
 /**
  * Issue 23, the audit trail: every change to an invoice leaves one record, written in the change's own transaction,
@@ -69,12 +70,7 @@ async function trailUntil(
   invoice: { supplierId: string; invoiceType: string; invoiceId: string },
   done: (events: InvoiceAuditEvent[]) => boolean,
 ): Promise<InvoiceAuditEvent[]> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const events = await trailOf(invoice);
-    if (done(events) || Date.now() > deadline) return events;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return readUntil(() => trailOf(invoice), done, { timeout: 60_000 });
 }
 
 const changeOf = (event: InvoiceAuditEvent | undefined, field: string) =>

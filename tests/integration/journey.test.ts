@@ -3,10 +3,10 @@ import { keys, routes, type Invoice, type InvoiceDetail, type Notification } fro
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, tenantFixture } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { acknowledged, conformityFixture, mailbox, table } from '../support/fixtures.js';
-import { until } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 import { runSchedule } from '../support/schedules.js';
+import { until } from '../support/until.js';
 
 /**
  * The whole life of an invoice on the local stage, as its people would live it (the intake issue's
@@ -29,9 +29,9 @@ async function sap<T = any>(route: string, body?: unknown): Promise<T> {
 }
 
 /** How long each step of the journey is waited for, and how often it is asked. */
-const WAIT = { timeoutMs: 25_000, everyMs: 200 } as const;
+const WAIT = { timeout: 25_000, interval: 200 } as const;
 
-const runPaymentSync = () => runSchedule('PaymentSync', WAIT.timeoutMs);
+const runPaymentSync = () => runSchedule('PaymentSync', WAIT.timeout);
 
 it('goes from the supplier’s XML to PAID, with one SAP posting and every notification', async () => {
   const supplierUser = demoUser('SUPPLIER');
@@ -55,7 +55,7 @@ it('goes from the supplier’s XML to PAID, with one SAP posting and every notif
   expect(received.body).toMatchObject({ id: INVOICE_ID, status: 'PENDING', certStatus: 'PENDING', amount: 11800 });
 
   // 2. SUNAT's simulator confirms it.
-  await until('SUNAT validation', async () => (await detail()).certStatus === 'VALID', WAIT);
+  await until(async () => (await detail()).certStatus === 'VALID', { message: 'SUNAT validation', ...WAIT });
 
   // 3. The manager completes it with the purchase order and the HES SAP holds, and approves it.
   const order = '4500777000';
@@ -107,7 +107,7 @@ it('goes from the supplier’s XML to PAID, with one SAP posting and every notif
   expect(approved.body.status).toBe('ACCEPTED');
 
   // 4. SAP receives exactly one posting, whose number the invoice keeps.
-  const posted = await until('the SAP posting', async () => (await detail()).sapDocument ?? null, WAIT);
+  const posted = await until(async () => (await detail()).sapDocument ?? null, { message: 'the SAP posting', ...WAIT });
   expect(posted).toMatchObject({ number: expect.any(String) });
   const postings = await sap<{ byInvoice: Record<string, number> }>(`/__control/postings?supplierId=${SUPPLIER.taxId}`);
   expect(postings.byInvoice[`${SUPPLIER.taxId}/${INVOICE_ID}`]).toBe(1);
@@ -147,23 +147,21 @@ it('goes from the supplier’s XML to PAID, with one SAP posting and every notif
   const steps = ['Se recibió', 'SUNAT confirmó', 'aprobó', 'programó el pago', 'pagó'];
   const mailed = ['Se recibió', 'aprobó', 'pagó'];
   const feed = await until(
-    'the supplier notifications',
     async () => {
       const items = (await call<{ items: Notification[] }>(routes.listNotifications, { token: supplier })).body.items;
       const about = items.filter((item) => item.reference?.invoiceId === INVOICE_ID).map((item) => item.message);
       return steps.every((step) => about.some((text) => text.includes(step))) && about;
     },
-    WAIT,
+    { message: 'the supplier notifications', ...WAIT },
   );
   expect(feed).toHaveLength(steps.length);
   const mails = await until(
-    'the e-mails',
     async () => {
       const all = (await mailbox()).slice(0, (await mailbox()).length - mailsBefore);
       const mine = all.filter((mail) => mail.to.includes(supplierUser.username) && mail.text.includes(INVOICE_ID));
       return mine.length >= mailed.length && mine;
     },
-    WAIT,
+    { message: 'the e-mails', ...WAIT },
   );
   // Every notice of the invoice handled whole: an e-mail too many would be in the mailbox by now.
   await acknowledged(

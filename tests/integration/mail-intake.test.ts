@@ -17,6 +17,7 @@ import {
 } from '../support/mail.js';
 import { demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
+import { until } from '../support/until.js';
 
 /**
  * Invoices by e-mail (issue 24, docs/intake-channels.md "Correo"): real SMTP to the stage's server, DKIM-signed with
@@ -42,20 +43,10 @@ async function invoiceOf(supplier: InvitedSupplier, invoiceId: string) {
   });
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 const answerWith = (address: string, subject: string) =>
-  eventually(`the answer to ${address}`, async () =>
-    (await answersTo(address)).find((mail) => mail.subject === `Re: ${subject}`),
-  );
+  until(async () => (await answersTo(address)).find((mail) => mail.subject === `Re: ${subject}`), {
+    message: `the answer to ${address}`,
+  });
 
 describe('invoices by e-mail, over SMTP', () => {
   it('an e-mail from a registered supplier with the XML and its PDF becomes an invoice, and its sender the answer', async () => {
@@ -104,10 +95,13 @@ describe('invoices by e-mail, over SMTP', () => {
       attachments: [{ filename: `${document.base}.xml`, content: document.xml, contentType: 'application/xml' }],
     });
     await processed(again.messageId);
-    const answers = await eventually('the second answer', async () => {
-      const all = (await answersTo(supplier.email)).filter((mail) => mail.subject === `Re: ${subject}`);
-      return all.length === 2 ? all : undefined;
-    });
+    const answers = await until(
+      async () => {
+        const all = (await answersTo(supplier.email)).filter((mail) => mail.subject === `Re: ${subject}`);
+        return all.length === 2 ? all : undefined;
+      },
+      { message: 'the second answer' },
+    );
     expect(answers[1]!.text).toContain(`${document.invoiceId}: ya estaba registrado en el portal`);
   });
 
@@ -161,8 +155,10 @@ describe('invoices by e-mail, over SMTP', () => {
 
     // The outbox sweeper's next run (every minute in AWS; driven here) finds the lapsed lease and hands it over.
     await runSchedule('OutboxSweeper');
-    const resumed = await eventually('the answer of the resumed run', async () =>
-      (await answersTo(supplier.email)).find((answer) => answer.text.includes('se interrumpió y se reanudó')),
+    const resumed = await until(
+      async () =>
+        (await answersTo(supplier.email)).find((answer) => answer.text.includes('se interrumpió y se reanudó')),
+      { message: 'the answer of the resumed run' },
     );
     expect(Date.now() - crashedAt).toBeLessThan(60_000);
     expect(resumed.text).toContain('Se registraron sus 3 comprobantes');

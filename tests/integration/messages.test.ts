@@ -23,6 +23,7 @@ import { call, idTokenOf } from '../support/api.js';
 import { mailbox, reviewFixture, table } from '../support/fixtures.js';
 import { demoAccount, demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
+import { until } from '../support/until.js';
 
 // Messages on an invoice and the "Observada" mark (issue 23), on the local stage.
 
@@ -46,16 +47,6 @@ async function waiting(token: string): Promise<number> {
   const answer = await call<{ count: number }>(routes.countWaitingConversations, { token });
   expect(answer.status).toBe(200);
   return answer.body.count;
-}
-
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 const firstError = (body: unknown) => (body as ErrorBody).errors[0]!;
@@ -93,10 +84,14 @@ describe('messages on an invoice', () => {
     expect(counted.body).toEqual({ count: list.body.items.length, exact: true });
 
     // The supplier's account (reception on) is e-mailed through the notifications worker.
-    const mails = await eventually(
-      async () => (await mailbox()).filter((mail) => mail.text.includes(invoice.id) && mail.text.includes('observó')),
-      (found) => found.length > 0,
-      'the e-mail to the supplier',
+    const mails = await until(
+      async () => {
+        const found = (await mailbox()).filter(
+          (mail) => mail.text.includes(invoice.id) && mail.text.includes('observó'),
+        );
+        return found.length > 0 && found;
+      },
+      { message: 'the e-mail to the supplier', timeout: 20_000 },
     );
     expect(mails.map((mail) => mail.to[0])).toEqual([demoUser('SUPPLIER').username]);
     expect(mails[0]!.text).toContain('guía de remisión');
@@ -169,11 +164,13 @@ describe('messages on an invoice', () => {
     });
 
     // The company's staff hear of the answer in their feed.
-    await eventually(
-      async () =>
-        (await call<{ items: { message: string }[] }>(routes.listNotifications, { token: manager })).body.items,
-      (items) => items.some((n) => n.message.includes(invoice.id) && n.message.includes('Adjuntamos')),
-      'the answer in the company feed',
+    await until(
+      async () => {
+        const items = (await call<{ items: { message: string }[] }>(routes.listNotifications, { token: manager })).body
+          .items;
+        return items.some((n) => n.message.includes(invoice.id) && n.message.includes('Adjuntamos'));
+      },
+      { message: 'the answer in the company feed', timeout: 20_000 },
     );
   });
 
@@ -394,7 +391,7 @@ describe('messages on an invoice', () => {
     const text = `Observación sin cola ${invoice.id}`;
     const posted = await useCases.observe(caller, pathOf(invoice), { text, attachments: [] });
     expect(posted.observation?.reason).toBe(text);
-    const pending = await eventually(
+    const pending = await until(
       async () => {
         const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
         const result = await db.send(
@@ -405,10 +402,10 @@ describe('messages on an invoice', () => {
             ExpressionAttributeValues: { ':pk': keys.outgoingQueue('notifications') },
           }),
         );
-        return (result.Items ?? []).filter((item) => String(item.body).includes(text));
+        const items = (result.Items ?? []).filter((item) => String(item.body).includes(text));
+        return items.length > 0 && items;
       },
-      (items) => items.length > 0,
-      'the outbox item',
+      { message: 'the outbox item', timeout: 20_000 },
     );
     expect(pending).toHaveLength(1);
     expect(pending[0]!.sentAt).toBeUndefined();

@@ -47,6 +47,7 @@ import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 import { runSchedule } from '../support/schedules.js';
+import { until } from '../support/until.js';
 
 /**
  * The MIRO posting (design flow 4) and the payment sync (flow 6) against the local stage's DynamoDB,
@@ -83,16 +84,6 @@ async function sap<T = any>(path: string, body?: unknown): Promise<T> {
 
 async function postingsOf(supplierId: string): Promise<{ total: number; byInvoice: Record<string, number> }> {
   return sap(`/__control/postings?supplierId=${supplierId}`);
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
 }
 
 /** Tells the SAP simulator about a fixture's purchase order and document, as SAP would hold them. */
@@ -149,10 +140,13 @@ async function approvedThroughApi(kind: 'SERVICE_SHEET' | 'MATERIAL_DOCUMENT'): 
 
 async function postedOutbox(invoice: Invoice) {
   const key = keys.miroOutbox(invoice.supplierId, invoice.type, invoice.id);
-  return until(`the MIRO of ${invoice.id}`, async () => {
-    const record = await table().get(key);
-    return record?.state === 'POSTED' && record.notifiedAt ? record : null;
-  });
+  return until(
+    async () => {
+      const record = await table().get(key);
+      return record?.state === 'POSTED' && record.notifiedAt ? record : null;
+    },
+    { message: `the MIRO of ${invoice.id}`, timeout: 20_000 },
+  );
 }
 
 /**
@@ -163,7 +157,6 @@ async function countsMatchIndex(client: string = COMPANY.taxId) {
   const outbox = makeMiroOutbox(db(), stage().tableName);
   let last = '';
   return until(
-    `the SAP posting counts of ${client} to match its index`,
     async () => {
       const counts = sapPostingCountsOf((await table().get(sapPostingCountsKey(client))) ?? undefined);
       // Every open record sorts before the year 9999: the "late" count of all of them.
@@ -172,7 +165,7 @@ async function countsMatchIndex(client: string = COMPANY.taxId) {
       last = JSON.stringify({ counts: read, index });
       return read.exact === true && read.open === index.late && read.failed === index.failed && index;
     },
-    20_000,
+    { message: `the SAP posting counts of ${client} to match its index`, timeout: 20_000 },
   ).catch((error: Error) => {
     throw new Error(`${error.message}: ${last}`);
   });
@@ -435,10 +428,13 @@ describe('MIRO posting (design flow 4)', () => {
       expect(detail.body).toMatchObject({ status: 'ACCEPTED', sapDocument: outbox.sapDocument, statusMessage: null });
       expect((await postingsOf(SUPPLIER.taxId)).byInvoice[`${SUPPLIER.taxId}/${f.invoice.id}`]).toBe(1);
     }
-    const feed = await until('the approval in the supplier feed', async () => {
-      const items = await table().partition(keys.feed('SUPPLIER', SUPPLIER.taxId));
-      return items.some((item) => String(item.message).includes(`aprobó la factura ${goods.invoice.id}`)) && items;
-    });
+    const feed = await until(
+      async () => {
+        const items = await table().partition(keys.feed('SUPPLIER', SUPPLIER.taxId));
+        return items.some((item) => String(item.message).includes(`aprobó la factura ${goods.invoice.id}`)) && items;
+      },
+      { message: 'the approval in the supplier feed', timeout: 20_000 },
+    );
     expect(feed.length).toBeGreaterThan(0);
   });
 
@@ -545,7 +541,10 @@ describe('MIRO posting (design flow 4)', () => {
     await countsMatchIndex();
     const healthy = inProcessWorker({});
     await Promise.all([healthy({ Records: [recordOf(miro[0], 2)] }), healthy({ Records: [recordOf(miro.at(-1), 1)] })]);
-    await until('the retried posting', async () => (await table().get(key))?.state === 'POSTED');
+    await until(async () => (await table().get(key))?.state === 'POSTED', {
+      message: 'the retried posting',
+      timeout: 20_000,
+    });
     // A posting marked POSTED again (SAP answered the same document to a late delivery) counts nothing.
     const posted = (await table().get(key))!;
     expect(await outbox.markPosted({ ...record, state: 'POSTING' }, posted.sapDocument, new Date().toISOString())).toBe(
@@ -597,12 +596,15 @@ describe('MIRO posting (design flow 4)', () => {
     });
     try {
       await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: '{"supplierId":"no es un RUC"' }));
-      const dead = await until('the poison message in the DLQ', async () => {
-        const { Messages = [] } = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: dlqUrl, WaitTimeSeconds: 1, MaxNumberOfMessages: 1 }),
-        );
-        return Messages[0];
-      });
+      const dead = await until(
+        async () => {
+          const { Messages = [] } = await sqs.send(
+            new ReceiveMessageCommand({ QueueUrl: dlqUrl, WaitTimeSeconds: 1, MaxNumberOfMessages: 1 }),
+          );
+          return Messages[0];
+        },
+        { message: 'the poison message in the DLQ', timeout: 20_000 },
+      );
       expect(dead.Body).toBe('{"supplierId":"no es un RUC"');
     } finally {
       await poller.stop();
@@ -762,11 +764,14 @@ describe('payment sync (design flow 6)', () => {
     expect(after.accepted - before.accepted).toBe(-1);
     expect(after.paid - before.paid).toBe(1);
 
-    const feed = await until('the payment notifications', async () => {
-      const items = await table().partition(keys.feed('SUPPLIER', SUPPLIER.taxId));
-      const texts = items.map((item) => String(item.message));
-      return texts.some((text) => text.includes(`pagó la factura ${invoice!.id}`)) && texts;
-    });
+    const feed = await until(
+      async () => {
+        const items = await table().partition(keys.feed('SUPPLIER', SUPPLIER.taxId));
+        const texts = items.map((item) => String(item.message));
+        return texts.some((text) => text.includes(`pagó la factura ${invoice!.id}`)) && texts;
+      },
+      { message: 'the payment notifications', timeout: 20_000 },
+    );
     expect(feed.some((text) => text.includes(`programó el pago de la factura ${invoice!.id}`))).toBe(true);
   });
 });

@@ -39,11 +39,11 @@ import {
   reviewBody,
   sapControl,
   submit,
-  until,
   validated,
 } from '../support/notes.js';
 import { randomCorrelative } from '../support/invoices.js';
 import { uploadAs } from '../support/uploads.js';
+import { until } from '../support/until.js';
 
 /*
  * Notes tied to their original (issue 21, docs/ap-notes-and-risk.md): what the portal keeps of a nota de crédito or
@@ -608,10 +608,13 @@ describe('a credit note reaches SAP as a credit memo, exactly once', () => {
       body: reviewBody(NOTES_COMPANY.taxId, { purchaseOrders: [order] }),
     });
     expect((await call(routes.approveInvoice, { token, path: pathOf(note) })).status).toBe(200);
-    const retrying = await until('a failed attempt', async () => {
-      const detail = await detailOf(note);
-      return detail.sapPosting?.reason ? detail : null;
-    });
+    const retrying = await until(
+      async () => {
+        const detail = await detailOf(note);
+        return detail.sapPosting?.reason ? detail : null;
+      },
+      { message: 'a failed attempt' },
+    );
     expect(retrying.sapPosting!.reason).toContain(
       `SAP no registra el comprobante original ${note.billingReference!.id}`,
     );

@@ -12,23 +12,13 @@ import { CLIENTS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { mailbox, reviewFixture, sendTracked, table } from '../support/fixtures.js';
 import { demoAccount, demoUser, stage } from '../support/stage.js';
+import { until } from '../support/until.js';
 
 const world = buildWorld();
 const tokenOf = (role: 'SUPPLIER' | 'MANAGER') => idTokenOf(demoUser(role).username, demoUser(role).password);
 
 async function feedOf(role: 'SUPPLIER' | 'MANAGER'): Promise<Notification[]> {
   return (await call<{ items: Notification[] }>(routes.listNotifications, { token: await tokenOf(role) })).body.items;
-}
-
-/** Waits until `check` holds: the notifications worker runs behind the queue. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 function eventAbout(
@@ -48,17 +38,22 @@ describe('notifications', () => {
     const handled = await sendTracked('notifications', message);
     const duplicateHandled = await sendTracked('notifications', message); // a redelivered or duplicated event
 
-    const supplierFeed = await eventually(
-      () => feedOf('SUPPLIER'),
-      (items) => items.some((n) => n.message === expected),
-      'the supplier feed',
+    const supplierFeed = await until(
+      async () => {
+        const items = await feedOf('SUPPLIER');
+        return items.some((n) => n.message === expected) && items;
+      },
+      { message: 'the supplier feed', timeout: 20_000 },
     );
     // The staff's routine events wait for their daily digest (ADR 0050): kept in the company's digest log, once.
-    const logged = await eventually(
-      async () =>
-        (await table().partition(`DIGEST#CLIENT#${invoice.client}`)).filter((item) => item.message === expected),
-      (items) => items.length > 0,
-      "the company's digest log",
+    const logged = await until(
+      async () => {
+        const items = (await table().partition(`DIGEST#CLIENT#${invoice.client}`)).filter(
+          (item) => item.message === expected,
+        );
+        return items.length > 0 && items;
+      },
+      { message: "the company's digest log", timeout: 20_000 },
     );
     expect(logged).toHaveLength(1);
     expect((await feedOf('MANAGER')).filter((n) => n.message === expected)).toEqual([]);
@@ -72,7 +67,13 @@ describe('notifications', () => {
     }
     // The worker writes the feeds and then e-mails; other tests' e-mails arrive meanwhile, so only these are counted.
     const mailsAbout = async () => (await mailbox()).filter((mail) => mail.text.includes(expected));
-    await eventually(mailsAbout, (about) => about.length >= 1, 'the e-mail');
+    await until(
+      async () => {
+        const about = await mailsAbout();
+        return about.length >= 1;
+      },
+      { message: 'the e-mail', timeout: 20_000 },
+    );
     // Both deliveries handled whole: a duplicate, or a staff e-mail, would be in the mailbox by now.
     await handled();
     await duplicateHandled();
@@ -89,10 +90,12 @@ describe('notifications', () => {
     const handled = await sendTracked('notifications', message);
     const token = await idTokenOf(other.username, other.password);
     const expected = notificationText(message);
-    await eventually(
-      async () => (await call<{ items: Notification[] }>(routes.listNotifications, { token })).body.items,
-      (items) => items.some((n) => n.message === expected),
-      'the opted-out supplier feed',
+    await until(
+      async () => {
+        const items = (await call<{ items: Notification[] }>(routes.listNotifications, { token })).body.items;
+        return items.some((n) => n.message === expected);
+      },
+      { message: 'the opted-out supplier feed', timeout: 20_000 },
     );
     // The delivery handled whole: an e-mail would be in the mailbox by now.
     await handled();
@@ -101,10 +104,12 @@ describe('notifications', () => {
 
   it('marks everything read up to now', async () => {
     const token = await tokenOf('SUPPLIER');
-    await eventually(
-      () => feedOf('SUPPLIER'),
-      (items) => items.some((n) => !n.isRead),
-      'an unread notification',
+    await until(
+      async () => {
+        const items = await feedOf('SUPPLIER');
+        return items.some((n) => !n.isRead);
+      },
+      { message: 'an unread notification', timeout: 20_000 },
     );
     const unread = (await feedOf('SUPPLIER')).filter((n) => !n.isRead).length;
     const marked = await call(routes.markNotificationsAsRead, { token, body: {} });
@@ -140,16 +145,20 @@ describe('notifications', () => {
       expect(rejected.status).toBe(200);
 
       const expected = `${CLIENTS[0]!.name} rechazó la factura ${f.invoice.id}. Motivo: Falta la orden de compra. ${outcome}`;
-      const feed = await eventually(
-        () => table().partition(keys.feed('SUPPLIER', supplier.taxId)),
-        (items) => items.length > 0,
-        'the rejection notification',
+      const feed = await until(
+        async () => {
+          const items = await table().partition(keys.feed('SUPPLIER', supplier.taxId));
+          return items.length > 0 && items;
+        },
+        { message: 'the rejection notification', timeout: 20_000 },
       );
       expect(feed.map((item) => item.message)).toEqual([expected]);
-      const [mail] = await eventually(
-        async () => (await mailbox()).filter((message) => message.to.includes(email)),
-        (mails) => mails.length > 0,
-        'the rejection e-mail',
+      const [mail] = await until(
+        async () => {
+          const mails = (await mailbox()).filter((message) => message.to.includes(email));
+          return mails.length > 0 && mails;
+        },
+        { message: 'the rejection e-mail', timeout: 20_000 },
       );
       const link = `${stage().webUrl}/invoices/${supplier.taxId}/FACTURA/${encodeURIComponent(f.invoice.id)}`;
       expect(mail!.text).toContain(expected);

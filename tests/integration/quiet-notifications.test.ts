@@ -11,9 +11,10 @@ import {
 import { CLIENTS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { call } from '../support/api.js';
 import { mailbox, sendTracked, table } from '../support/fixtures.js';
-import { freshCorrelative, supplierToken, ublFactura, until } from '../support/invoices.js';
+import { freshCorrelative, supplierToken, ublFactura } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs, zipOf } from '../support/uploads.js';
+import { until } from '../support/until.js';
 
 /**
  * Quiet notifications on the local stage (ADR 0050): a zip of many documents leaves its uploader one notice and no
@@ -55,31 +56,36 @@ describe('quiet notifications on the local stage', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     const batchId = created.body.id;
     const done = await until(
-      'the zip to end',
       async () => {
         const read = await call<IntakeBatch>(routes.getIntakeBatch, { token, path: { batchId }, query: {} });
         return read.body.status === 'DONE' && read.body;
       },
-      { timeoutMs: 180_000, everyMs: 500 },
+      { message: 'the zip to end', timeout: 180_000, interval: 500 },
     );
     expect(done.counts.accepted).toBe(DOCUMENTS);
 
     const db = table();
-    const zipNotices = await until('the zip notice', async () => {
-      const items = (await db.partition(`FEED#USER#${subOf(token)}`)).filter((item) =>
-        String(item.message).includes('«silencio.zip»'),
-      );
-      return items.length > 0 && items;
-    });
+    const zipNotices = await until(
+      async () => {
+        const items = (await db.partition(`FEED#USER#${subOf(token)}`)).filter((item) =>
+          String(item.message).includes('«silencio.zip»'),
+        );
+        return items.length > 0 && items;
+      },
+      { message: 'the zip notice' },
+    );
     expect(zipNotices).toHaveLength(1);
     expect(zipNotices[0]).toMatchObject({ kind: 'ZIP_PROCESSED' });
     // The staff's receipts are in the company's digest log, one per document, for the morning's digest.
-    const logged = await until('the receipts in the digest log', async () => {
-      const items = (await db.partition(`DIGEST#CLIENT#${COMPANY.taxId}`)).filter(
-        (item) => item.event === 'INVOICE_RECEIVED' && ids.includes(String(item.reference?.invoiceId)),
-      );
-      return items.length === DOCUMENTS && items;
-    });
+    const logged = await until(
+      async () => {
+        const items = (await db.partition(`DIGEST#CLIENT#${COMPANY.taxId}`)).filter(
+          (item) => item.event === 'INVOICE_RECEIVED' && ids.includes(String(item.reference?.invoiceId)),
+        );
+        return items.length === DOCUMENTS && items;
+      },
+      { message: 'the receipts in the digest log' },
+    );
     expect(logged).toHaveLength(DOCUMENTS);
     const receiptsIn = async (pk: string) =>
       (await db.partition(pk)).filter(

@@ -42,7 +42,7 @@ async function leftBehind(supplierId: string, name: string, sent: boolean) {
 }
 
 const sweepUntil = (what: string, done: () => Promise<boolean>) =>
-  driveUntil(what, ['OutboxSweeper'], done, { timeoutMs: 20_000 });
+  driveUntil(what, ['OutboxSweeper'], done, { timeout: 20_000 });
 
 it.each([
   ['a failed send', false, '2070000019', 'Proveedor del Relevo S.A.C.'],

@@ -3,9 +3,9 @@ import { keys, routes, withCheckDigit, type ConformityKind, type InvoiceDetail }
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { conformityFixture, reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
-import { until } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
+import { until } from '../support/until.js';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
@@ -350,7 +350,9 @@ describe('approve (spec §4)', () => {
     // send it (after the queue's visibility timeout, 3 minutes: it is committed as sent). The rest is miro.test.ts's.
     const ofThisApproval = async () =>
       (await table().outgoing('miroRequests')).filter(({ body }) => body.invoiceId === f.invoice.id);
-    await until("the approval's MIRO message acknowledged", async () => (await ofThisApproval()).length === 0);
+    await until(async () => (await ofThisApproval()).length === 0, {
+      message: "the approval's MIRO message acknowledged",
+    });
     expect(await ofThisApproval()).toEqual([]);
   });
 

@@ -12,10 +12,10 @@ import {
   registered,
   reviewBody,
   sunatControl,
-  until,
   validated,
 } from '../support/notes.js';
 import { randomCorrelative } from '../support/invoices.js';
+import { until } from '../support/until.js';
 
 /*
  * The RUC risk gate (issue 21, docs/ap-notes-and-risk.md): SUNAT's validation answers the state of the supplier's
@@ -113,7 +113,7 @@ describe('the RUC risk gate', () => {
       additionalMessage: `Excepción por el estado del RUC (RUC ACTIVO, domicilio NO HABIDO): ${reason}`,
     });
     // Approved like any other: the MIRO reaches SAP.
-    await until('the SAP posting', async () => (await detailOf(invoice)).sapDocument ?? null);
+    await until(async () => (await detailOf(invoice)).sapDocument ?? null, { message: 'the SAP posting' });
   });
 
   it('answers every RUC state per document, and gates any that is not ACTIVO', async () => {

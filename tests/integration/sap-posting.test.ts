@@ -58,7 +58,7 @@ const postingState = (f: ReviewFixture, state: string) =>
       const detail = await detailOf(f);
       return detail.sapPosting?.state === state && detail;
     },
-    { timeoutMs: 25_000 },
+    { timeout: 25_000 },
   );
 
 const retry = async (f: ReviewFixture, token: string) =>
@@ -113,7 +113,7 @@ describe('SAP posting of an approved invoice', () => {
         const detail = await detailOf(f);
         return detail.sapPosting?.state === 'FAILED' && detail.statusMessage !== null && detail;
       },
-      { timeoutMs: 25_000 },
+      { timeout: 25_000 },
     );
     expect(failed.sapPosting).toMatchObject({
       attempts: MIRO_POSTING.maxAttempts,

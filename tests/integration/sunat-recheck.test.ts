@@ -7,6 +7,7 @@ import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 import { runSchedule } from '../support/schedules.js';
+import { readUntil } from '../support/until.js';
 
 /**
  * Issue 20: no invoice waits for SUNAT with nothing coming. The outbox sweeper asks SUNAT again about an invoice
@@ -85,12 +86,7 @@ async function detailUntil(
   done: (detail: InvoiceDetail) => boolean,
   role: 'MANAGER' | 'ADMIN' = 'MANAGER',
 ): Promise<InvoiceDetail> {
-  const deadline = Date.now() + 25_000;
-  for (;;) {
-    const detail = await detailOf(invoice, role);
-    if (done(detail) || Date.now() > deadline) return detail;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return readUntil(() => detailOf(invoice, role), done, { timeout: 25_000 });
 }
 
 const request = async (

@@ -4,8 +4,8 @@ import { keys, routes, withCheckDigit, type InvoiceDetail, type SunatValidationM
 import { CLIENTS } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
-import { until } from '../support/invoices.js';
 import { demoUser, stage } from '../support/stage.js';
+import { readUntil, until } from '../support/until.js';
 
 /**
  * The SUNAT worker behind the stage's SUNAT queue, against the SUNAT simulator: an invoice that
@@ -68,27 +68,24 @@ async function sendForValidation(invoice: ReviewFixture['invoice']): Promise<voi
 
 /** The invoice detail as the manager sees it, once SUNAT's answer is in (or the last one read). */
 async function detailOnceCertified(invoice: ReviewFixture['invoice'], timeoutMs = 25_000): Promise<InvoiceDetail> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const read = async () => {
     const response = await call<InvoiceDetail>(routes.getInvoice, {
       token: await manager(),
       path: { supplierId: invoice.supplierId, invoiceType: invoice.type, invoiceId: invoice.id },
     });
     expect(response.status).toBe(200);
-    if (response.body.certStatus !== 'PENDING' || Date.now() > deadline) return response.body;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+    return response.body;
+  };
+  return readUntil(read, (detail) => detail.certStatus !== 'PENDING', { timeout: timeoutMs });
 }
 
 /** The supplier's feed items about the invoice that say `text`, once there are some (or the last read). */
 async function noticesInFeed(invoice: ReviewFixture['invoice'], text: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const feed = await table().partition(keys.feed('SUPPLIER', invoice.supplierId));
-    const notices = feed.filter((item) => String(item.message).includes(text));
-    if (notices.length > 0 || Date.now() > deadline) return notices;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const read = async () =>
+    (await table().partition(keys.feed('SUPPLIER', invoice.supplierId))).filter((item) =>
+      String(item.message).includes(text),
+    );
+  return readUntil(read, (notices) => notices.length > 0, { timeout: timeoutMs });
 }
 
 describe('SUNAT validation', () => {
@@ -121,7 +118,7 @@ describe('SUNAT validation', () => {
     // ... and acknowledged (its item gone) long before the relay would send it (it is committed as sent).
     const ofThisInvoice = async () =>
       (await table().outgoing('notifications')).filter(({ body }) => body.invoiceId === invoice.id);
-    await until("the verdict's notice acknowledged", async () => (await ofThisInvoice()).length === 0);
+    await until(async () => (await ofThisInvoice()).length === 0, { message: "the verdict's notice acknowledged" });
     expect(await ofThisInvoice()).toEqual([]);
   });
 

@@ -12,10 +12,11 @@ import {
 import { S3_CLIENT_COMPAT } from '../../local/stand-ins/s3.js';
 import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { call, type CallResult } from '../support/api.js';
-import { freshCorrelative, managerToken, supplierToken, ublFactura, until } from '../support/invoices.js';
+import { freshCorrelative, managerToken, supplierToken, ublFactura } from '../support/invoices.js';
 import { stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 import { CLIENTS, tenantFixture } from '../support/tenant.js';
+import { until } from '../support/until.js';
 
 /**
  * SUNAT's CDR sent with the document through 'Cargar XML' (issue 24, docs/ap-cdr.md): kept as the supplier's
@@ -98,10 +99,13 @@ describe("SUNAT's CDR sent with the document", () => {
     expect(submitted.body.supplierCdr).toMatchObject({ responseCode: '0', verdict: 'ACCEPTED', documentId });
 
     const manager = await managerToken();
-    const valid = await until('SUNAT’s answer', async () => {
-      const current = await detail(submitted.body, manager);
-      return current.certStatus === 'VALID' && current;
-    });
+    const valid = await until(
+      async () => {
+        const current = await detail(submitted.body, manager);
+        return current.certStatus === 'VALID' && current;
+      },
+      { message: 'SUNAT’s answer' },
+    );
     expect(valid.supplierCdr?.contradiction).toBeNull();
 
     const link = await call<FileLink>(routes.getInvoiceFile, {
@@ -120,22 +124,28 @@ describe("SUNAT's CDR sent with the document", () => {
     expect(submitted.status).toBe(201);
 
     const manager = await managerToken();
-    const flagged = await until('SUNAT’s answer', async () => {
-      const current = await detail(submitted.body, manager);
-      return current.certStatus === 'INVALID' && current;
-    });
+    const flagged = await until(
+      async () => {
+        const current = await detail(submitted.body, manager);
+        return current.certStatus === 'INVALID' && current;
+      },
+      { message: 'SUNAT’s answer' },
+    );
     expect(flagged.supplierCdr?.contradiction?.reasons.map((reason) => reason.kind)).toEqual([
       'ACCEPTED_BUT_NOT_VALID',
     ]);
     // The CDR never changes SUNAT's verdict.
     expect(flagged.certStatus).toBe('INVALID');
-    const notice = await until('the notice to staff', async () => {
-      const feed = (await call<{ items: Notification[] }>(routes.listNotifications, { token: manager })).body.items;
-      return feed.find(
-        (item) =>
-          item.reference?.invoiceId === submitted.body.id && item.message.startsWith('La constancia de recepción'),
-      );
-    });
+    const notice = await until(
+      async () => {
+        const feed = (await call<{ items: Notification[] }>(routes.listNotifications, { token: manager })).body.items;
+        return feed.find(
+          (item) =>
+            item.reference?.invoiceId === submitted.body.id && item.message.startsWith('La constancia de recepción'),
+        );
+      },
+      { message: 'the notice to staff' },
+    );
     expect(notice.message).toMatch(/^La constancia de recepción \(CDR\) que .+ envió con la factura .+ no concuerda/);
   });
 
@@ -153,10 +163,13 @@ describe("SUNAT's CDR sent with the document", () => {
     expect(submitted.body.supplierCdr).not.toHaveProperty('contradiction');
 
     const manager = await managerToken();
-    const flagged = await until('SUNAT’s answer', async () => {
-      const current = await detail(submitted.body, manager);
-      return current.certStatus === 'INVALID' && current;
-    });
+    const flagged = await until(
+      async () => {
+        const current = await detail(submitted.body, manager);
+        return current.certStatus === 'INVALID' && current;
+      },
+      { message: 'SUNAT’s answer' },
+    );
     expect(flagged.supplierCdr?.contradiction?.reasons.map((reason) => reason.kind).sort()).toEqual([
       'ACCEPTED_BUT_NOT_VALID',
       'OTHER_CUSTOMER',
@@ -168,10 +181,12 @@ describe("SUNAT's CDR sent with the document", () => {
     expect(managersTrail.flatMap((event) => event.changes).filter((c) => c.field === 'cdrContradiction')).toEqual([
       expect.objectContaining({ before: null, after: 'Sí' }),
     ]);
-    await until('the notice to staff', async () =>
-      (await feedOf(manager)).some(
-        (item) => item.reference?.invoiceId === submitted.body.id && item.message.startsWith('La constancia'),
-      ),
+    await until(
+      async () =>
+        (await feedOf(manager)).some(
+          (item) => item.reference?.invoiceId === submitted.body.id && item.message.startsWith('La constancia'),
+        ),
+      { message: 'the notice to staff' },
     );
 
     const supplier = await supplierToken();

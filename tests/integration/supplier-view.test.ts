@@ -14,9 +14,10 @@ import {
 import { openSunatCheckItem } from '../../functions/src/repositories/sunat-checks.js';
 import { call, type CallResult } from '../support/api.js';
 import { table } from '../support/fixtures.js';
-import { freshCorrelative, managerToken, supplierToken, ublFactura, until } from '../support/invoices.js';
+import { freshCorrelative, managerToken, supplierToken, ublFactura } from '../support/invoices.js';
 import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
+import { until } from '../support/until.js';
 
 /**
  * What a supplier reads (docs/adr/0049-fields-by-role.md): every route a supplier may call, called by the supplier
@@ -329,18 +330,24 @@ describe('a supplier reads no staff-only datum', () => {
     expect(byId.get('listInvoiceMessages')!.status).toBe(200);
 
     // The export's file: the rows are there, their staff-only data are not.
-    const job = await until('the export', async () => {
-      const read = await call(routes.getExport, { token, path: { exportId: created.exportId! } });
-      return read.body.status === 'READY' && read.body;
-    });
+    const job = await until(
+      async () => {
+        const read = await call(routes.getExport, { token, path: { exportId: created.exportId! } });
+        return read.body.status === 'READY' && read.body;
+      },
+      { message: 'the export' },
+    );
     const file = await (await fetch(job.url)).text();
     expect(file).toContain(approved.id);
     expect(leaks(file)).toBe(false);
     // The zip's batch, once ended, answers its results without any either.
-    const batch = await until('the zip', async () => {
-      const read = await call(routes.getIntakeBatch, { token, path: { batchId: created.batchId! } });
-      return read.body.finishedAt && read;
-    });
+    const batch = await until(
+      async () => {
+        const read = await call(routes.getIntakeBatch, { token, path: { batchId: created.batchId! } });
+        return read.body.finishedAt && read;
+      },
+      { message: 'the zip' },
+    );
     expect(leaks(JSON.stringify(batch.body))).toBe(false);
     expect(staffOnlyFieldsIn(routes.getIntakeBatch.response, batch.body)).toEqual([]);
   }, 90_000);

@@ -8,6 +8,7 @@ import { table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 import { randomCorrelative } from '../support/invoices.js';
+import { readUntil } from '../support/until.js';
 
 /**
  * Tracing on OpenTelemetry through the local stage's OTLP receiver: an invoice submitted through the API is one
@@ -22,20 +23,14 @@ async function spans(query: string): Promise<ReceivedSpan[]> {
   return ((await response.json()) as { spans: ReceivedSpan[] }).spans;
 }
 
-const DEADLINE_MS = 60_000;
-const pause = () => new Promise((resolve) => setTimeout(resolve, 200));
+const WAIT = { timeout: 60_000, interval: 200 } as const;
 
 /**
  * The spans of a trace once `done` holds, or as they are after a minute: the consumers on the far side of a queue
  * run behind when the whole suite loads the machine's two cores.
  */
 async function traceUntil(traceId: string, done: (spans: ReceivedSpan[]) => boolean): Promise<ReceivedSpan[]> {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const found = await spans(`/api/traces/${traceId}`);
-    if (done(found) || Date.now() > deadline) return found;
-    await pause();
-  }
+  return readUntil(() => spans(`/api/traces/${traceId}`), done, WAIT);
 }
 
 /**
@@ -49,18 +44,16 @@ async function consumerOf(
   done: (worker: ReceivedSpan, spans: ReceivedSpan[]) => boolean = () => true,
 ): Promise<{ worker: ReceivedSpan | undefined; spans: ReceivedSpan[] }> {
   const name = encodeURIComponent(`process ${queueName}`);
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
+  const read = async () => {
     const [worker] = [
       ...(await spans(`/api/spans?name=${name}&traceId=${sent.traceId}`)).filter(
         (span) => span.parentSpanId === sent.spanId,
       ),
       ...(await spans(`/api/spans?name=${name}&linkedSpanId=${sent.spanId}`)),
     ];
-    const found = worker ? await spans(`/api/traces/${worker.traceId}`) : [];
-    if ((worker && done(worker, found)) || Date.now() > deadline) return { worker, spans: found };
-    await pause();
-  }
+    return { worker, spans: worker ? await spans(`/api/traces/${worker.traceId}`) : [] };
+  };
+  return readUntil(read, (found) => found.worker !== undefined && done(found.worker, found.spans), WAIT);
 }
 
 /** Whether `worker` is the consumer of the message `sent` sent: its child, or linked to it from a batch. */

@@ -27,6 +27,7 @@ import { call, idTokenOf } from '../support/api.js';
 import { corporateSignIn } from '../support/corporate-sign-in.js';
 import { mailbox, sendToQueue, sendTracked, table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
+import { until } from '../support/until.js';
 
 /**
  * The user administration against the local stage: Cognito (cognito-local behind its proxy), the table,
@@ -132,17 +133,6 @@ async function completeFirstSignIn(email: string, temporaryPassword: string): Pr
     }),
   );
   return answer.AuthenticationResult!.IdToken!;
-}
-
-/** Waits until `check` holds: the worker and cognito-local's log run on their own. */
-async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 const recipientsOf = async (taxId: string) => table().partition(keys.recipients(taxId));
@@ -291,10 +281,12 @@ describe('user administration', () => {
     const pattern = new RegExp(
       `ForgotPassword[\\s\\S]*?Destination: +${supplier.email.replace(/[.]/g, '\\.')}[\\s\\S]*?Code: +(\\d{6})`,
     );
-    const printed = await eventually(
-      () => readFileSync(log, 'utf8').slice(before),
-      (text) => pattern.test(text),
-      'the reset code',
+    const printed = await until(
+      async () => {
+        const text = readFileSync(log, 'utf8').slice(before);
+        return pattern.test(text) && text;
+      },
+      { message: 'the reset code', timeout: 15_000 },
     );
     const code = pattern.exec(printed)![1]!;
     await cognito().send(
@@ -393,10 +385,12 @@ describe('user administration', () => {
     expect(await refresh()).toBe('NotAuthorizedException');
     expect(await refreshAsTheWebApp()).toBe('NotAuthorizedException');
     const signedInAgain = await freshIdToken(supplier.email, NEW_PASSWORD);
-    const served = await eventually(
-      () => invoices(signedInAgain),
-      (response) => response.status !== 403,
-      'the enabled account to be served',
+    const served = await until(
+      async () => {
+        const response = await invoices(signedInAgain);
+        return response.status !== 403 && response;
+      },
+      { message: 'the enabled account to be served', timeout: 15_000 },
     );
     expect(served.status).toBe(200);
   });
@@ -459,10 +453,12 @@ describe('user administration', () => {
     const mailsAbout = async (text: string) => (await mailbox()).filter((mail) => mail.text.includes(text));
     const silent = approval(ana, `F001-${randomInt(1_000_000)}`);
     const handled = await sendTracked('notifications', silent);
-    await eventually(
-      () => table().partition(keys.feed('SUPPLIER', ana.ruc)),
-      (items) => items.length > 0,
-      'the feed item',
+    await until(
+      async () => {
+        const items = await table().partition(keys.feed('SUPPLIER', ana.ruc));
+        return items.length > 0;
+      },
+      { message: 'the feed item', timeout: 15_000 },
     );
     // The delivery handled whole: an e-mail would be in the mailbox by now.
     await handled();
@@ -476,10 +472,12 @@ describe('user administration', () => {
     expect(bulkOn.body.results.map((result: { ok: boolean }) => result.ok)).toEqual([true, true]);
     const heard = approval(ana, `F001-${randomInt(1_000_000)}`);
     await sendToQueue('notifications', heard);
-    const mails = await eventually(
-      () => mailsAbout(notificationText(heard)),
-      (found) => found.length > 0,
-      'the e-mail',
+    const mails = await until(
+      async () => {
+        const found = await mailsAbout(notificationText(heard));
+        return found.length > 0 && found;
+      },
+      { message: 'the e-mail', timeout: 15_000 },
     );
     expect(mails.map((mail) => mail.to)).toEqual([[ana.email]]);
   });

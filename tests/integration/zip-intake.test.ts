@@ -16,10 +16,11 @@ import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { call, idTokenOf } from '../support/api.js';
 import { mailbox, sendToQueue, stageDocumentClient, table } from '../support/fixtures.js';
 import { makeIntakeBatchRepository } from '../../functions/src/repositories/intake-batches.js';
-import { freshCorrelative, listedAt, supplierToken, ublFactura, until } from '../support/invoices.js';
+import { freshCorrelative, listedAt, supplierToken, ublFactura } from '../support/invoices.js';
 import { runSchedule } from '../support/schedules.js';
 import { demoAccount, demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs, zipOf } from '../support/uploads.js';
+import { until } from '../support/until.js';
 
 /**
  * Issue 24, 'Cargar ZIP' on the local stage: a zip uploaded presigned, POST /intake-batches, the intake-batches
@@ -87,17 +88,16 @@ async function readBatch(token: string, batchId: string) {
 }
 
 async function ended(token: string, batchId: string): Promise<IntakeBatch> {
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    const read = await readBatch(token, batchId);
-    expect(read.status).toBe(200);
-    if (['DONE', 'REFUSED', 'FAILED'].includes(read.body.status)) {
-      endedBatches.add(batchId);
-      return read.body;
-    }
-    if (Date.now() > deadline) throw new Error(`batch ${batchId} still ${read.body.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  const batch = await until(
+    async () => {
+      const read = await readBatch(token, batchId);
+      expect(read.status).toBe(200);
+      return ['DONE', 'REFUSED', 'FAILED'].includes(read.body.status) && read.body;
+    },
+    { timeout: 240_000, interval: 500, message: `batch ${batchId} to end` },
+  );
+  endedBatches.add(batchId);
+  return batch;
 }
 
 const listed = (token: string, ids: readonly string[]) => listedAt(token, COMPANY.taxId, ids);
@@ -142,14 +142,13 @@ async function keysNaming(batchId: string): Promise<string[]> {
 
 /** Waits until SUNAT answered every invoice this file's zips registered; returns them as the list shows them. */
 async function sunatAnswered(token: string) {
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    const invoices = await listed(token, registered);
-    const waiting = invoices.filter((invoice) => invoice.certStatus === 'PENDING');
-    if (waiting.length === 0) return invoices;
-    if (Date.now() > deadline) throw new Error(`${waiting.length} of the zips' invoices still wait for SUNAT`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  return until(
+    async () => {
+      const invoices = await listed(token, registered);
+      return invoices.every((invoice) => invoice.certStatus !== 'PENDING') && invoices;
+    },
+    { timeout: 150_000, interval: 500, message: "SUNAT's answers on the zips' invoices" },
+  );
 }
 
 describe('Cargar ZIP on the local stage', () => {
@@ -160,15 +159,15 @@ describe('Cargar ZIP on the local stage', () => {
     // own invoices' answers, never for a queue to empty.
     const token = await supplierToken();
     await sunatAnswered(token);
-    const deadline = Date.now() + 60_000;
     const sub = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string }).sub;
     const db = table();
     const notices = async () =>
       (await db.partition(`FEED#USER#${sub}`)).filter((item) => String(item.message).includes('ZIP'));
-    while ((await notices()).length < endedBatches.size) {
-      if (Date.now() > deadline) throw new Error(`the notices of ${endedBatches.size} zips never reached the feed`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    await until(async () => (await notices()).length >= endedBatches.size, {
+      timeout: 60_000,
+      interval: 500,
+      message: `the notices of ${endedBatches.size} zips in the feed`,
+    });
     for (const item of await notices()) await db.delete({ pk: String(item.pk), sk: String(item.sk) });
   }, 180_000);
 
@@ -207,10 +206,12 @@ describe('Cargar ZIP on the local stage', () => {
       'Se procesó su ZIP «marzo.zip»: 197 comprobantes aceptados, 0 ya existían y 3 rechazados. ' +
         'Vea el detalle en Mis comprobantes › Cargas de ZIP.',
     );
-    const mails = await until('the e-mail', async () =>
-      (await mailbox()).find(
-        (mail) => mail.to.includes(demoUser('SUPPLIER').username) && mail.text.includes('«marzo.zip»'),
-      ),
+    const mails = await until(
+      async () =>
+        (await mailbox()).find(
+          (mail) => mail.to.includes(demoUser('SUPPLIER').username) && mail.text.includes('«marzo.zip»'),
+        ),
+      { message: 'the e-mail' },
     );
     expect(mails.text).toContain(`/invoices?zip=${first.batch.id}`);
 

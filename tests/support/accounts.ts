@@ -5,6 +5,7 @@ import { routes, withCheckDigit } from '@portal/shared';
 import { call, idTokenOf } from './api.js';
 import { mailbox } from './fixtures.js';
 import { demoUser, stage } from './stage.js';
+import { until } from './until.js';
 
 export interface InvitedSupplier {
   readonly userId: string;
@@ -28,27 +29,15 @@ export async function inviteSupplier(): Promise<InvitedSupplier> {
   return { userId: created.body.id, email, ruc, businessName };
 }
 
-/** Polls until `read` yields a value (the mailbox and cognito-local's log are written asynchronously). */
-async function eventually<T>(
-  read: () => Promise<T | undefined> | T | undefined,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /** The temporary password of the newest invitation e-mailed to `email`. */
 export function temporaryPasswordOf(email: string): Promise<string> {
-  return eventually(async () => {
-    const mail = (await mailbox()).findLast((message) => message.to.includes(email));
-    return (mail && /Contraseña temporal: (\S+)/.exec(mail.text)?.[1]) ?? undefined;
-  }, `the invitation to ${email}`);
+  return until(
+    async () => {
+      const mail = (await mailbox()).findLast((message) => message.to.includes(email));
+      return (mail && /Contraseña temporal: (\S+)/.exec(mail.text)?.[1]) ?? undefined;
+    },
+    { message: `the invitation to ${email}`, timeout: 15_000 },
+  );
 }
 
 /**
@@ -64,9 +53,8 @@ export function newestResetCodeOf(email: string): Promise<string> {
   );
   // cognito-local writes into this log itself (local/stand-ins/cognito/cognito-local.ts), so the box is there as soon
   // as it answered, however busy the stage's own event loop is.
-  return eventually(
-    () => [...readFileSync(log, 'utf8').matchAll(pattern)].at(-1)?.[1],
-    `the reset code of ${email}`,
-    30_000,
-  );
+  return until(() => [...readFileSync(log, 'utf8').matchAll(pattern)].at(-1)?.[1], {
+    message: `the reset code of ${email}`,
+    timeout: 30_000,
+  });
 }

@@ -28,6 +28,7 @@ import { countsDelta, sapPostingCountsWrite, type OutboxState } from '../../func
 import { OUTGOING_ID_FIELD, outgoingItem, type QueueKey } from '../../functions/src/repositories/outgoing.js';
 import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { stage } from './stage.js';
+import { until } from './until.js';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 type TransactItems = TransactWriteCommandInput['TransactItems'];
@@ -401,13 +402,11 @@ export async function acknowledged(
   what: string,
   timeoutMs = 30_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const left = (await table().outgoing(queue)).filter(({ item, body }) => mine(item, body));
-    if (left.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`${what}: ${left.length} messages still unhandled`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await until(async () => (await table().outgoing(queue)).every(({ item, body }) => !mine(item, body)), {
+    timeout: timeoutMs,
+    interval: 200,
+    message: `${what} to be handled`,
+  });
 }
 
 /**
@@ -419,19 +418,22 @@ export async function queuesDrained(names: readonly QueueName[], timeoutMs = 30_
   const sqs = new SQSClient({ region, endpoint: endpoints.sqs, credentials });
   const deadline = Date.now() + timeoutMs;
   for (const name of names) {
-    for (;;) {
-      const { Attributes } = await sqs.send(
-        new GetQueueAttributesCommand({
-          QueueUrl: queues[name]!.url,
-          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-        }),
-      );
-      const left =
-        Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
-      if (left === 0) break;
-      if (Date.now() > deadline) throw new Error(`the ${name} queue did not drain (${left} left)`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await until(
+      async () => {
+        const { Attributes } = await sqs.send(
+          new GetQueueAttributesCommand({
+            QueueUrl: queues[name]!.url,
+            AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+          }),
+        );
+        return (
+          Number(Attributes?.ApproximateNumberOfMessages) +
+            Number(Attributes?.ApproximateNumberOfMessagesNotVisible) ===
+          0
+        );
+      },
+      { timeout: Math.max(0, deadline - Date.now()), interval: 200, message: `the ${name} queue to drain` },
+    );
   }
 }
 

@@ -10,6 +10,7 @@ import { demoUser, stage } from './stage.js';
 import { MINIMAL_PDF, uploadAs } from './uploads.js';
 import { runSchedule } from './schedules.js';
 import { INVOICES_TITLE } from './web.js';
+import { until } from './until.js';
 
 /** What the invoices screen shows, as a user reads it (web/src/pages/invoices/messages.ts). */
 export const INVOICES_TEXT = {
@@ -127,29 +128,6 @@ export async function refreshUntil(page: Page, probe: () => Promise<boolean>, ti
     .toBe(true);
 }
 
-/** How long `until` waits, and how often it asks. */
-export interface UntilOptions {
-  /** The deadline, from the first ask (30 s by default). */
-  readonly timeoutMs?: number;
-  /** Between two asks (250 ms by default; longer where each ask is a rate-limited call). */
-  readonly everyMs?: number;
-}
-
-/** Asks `probe` until it answers something (true, or a value: returned), or fails past the deadline, naming `what`. */
-export async function until<T>(
-  what: string,
-  probe: () => Promise<T | false | null | undefined>,
-  { timeoutMs = 30_000, everyMs = 250 }: UntilOptions = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
-
 /** The SAP simulator's control API (local/simulators/sap.ts). */
 async function sap<T = any>(route: string, body?: unknown): Promise<T> {
   const response = await fetch(`${stage().endpoints.sap}${route}`, {
@@ -194,7 +172,7 @@ export async function followToPaid(
   const invoicePath = { supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA', invoiceId };
   const detail = async () => (await call<InvoiceDetail>(routes.getInvoice, { token: manager, path: invoicePath })).body;
 
-  await until('SUNAT validation', async () => (await detail()).certStatus === 'VALID');
+  await until(async () => (await detail()).certStatus === 'VALID', { message: 'SUNAT validation' });
 
   const order = `45${Date.now() % 100_000_000}`;
   await table().put({
@@ -243,7 +221,7 @@ export async function followToPaid(
   expect(completed.body.status).toBe('COMPLETED');
   const approved = await call<InvoiceDetail>(routes.approveInvoice, { token: manager, path: invoicePath });
   expect(approved.body.status).toBe('ACCEPTED');
-  await until('the SAP posting', async () => (await detail()).sapDocument ?? null);
+  await until(async () => (await detail()).sapDocument ?? null, { message: 'the SAP posting' });
 
   const entry = { supplierId: SUPPLIER.taxId, invoiceId, invoiceType: 'FACTURA' };
   await sap('/__control/payment-run', { invoices: [{ ...entry, scheduledAt: dates.scheduledAt }] });
@@ -293,10 +271,13 @@ export async function invoiceWithAttachments(): Promise<Invoice> {
   ];
   // After SUNAT's answer, the only other writer of a new invoice, so that nothing overwrites this one.
   const key = keys.invoice(created.body.supplierId, created.body.type, created.body.id);
-  const item = await until('SUNAT validation', async () => {
-    const stored = await table().get(key);
-    return stored?.certStatus !== 'PENDING' && stored;
-  });
+  const item = await until(
+    async () => {
+      const stored = await table().get(key);
+      return stored?.certStatus !== 'PENDING' && stored;
+    },
+    { message: 'SUNAT validation' },
+  );
   await table().put({ ...item, attachments, version: Number(item.version) + 1 });
   return { ...created.body, certStatus: item.certStatus, attachments };
 }

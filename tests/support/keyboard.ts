@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { readUntil } from './until.js';
 
 /** The element that has the keyboard focus, as assistive technology and a sighted keyboard user meet it. */
 export interface Focus {
@@ -92,12 +93,14 @@ const RING_PAINT_MS = 1000;
  * have started when it is first read on a busy machine. A focus that never shows one stays unseen.
  */
 async function paintedFocus(page: Page): Promise<Focus> {
-  const deadline = Date.now() + RING_PAINT_MS;
-  for (;;) {
-    const focus = await focusOf(page);
-    if (focus.visible || focus.role === 'none' || Date.now() > deadline) return focus;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return readUntil(
+    () => focusOf(page),
+    (focus) => focus.visible || focus.role === 'none',
+    {
+      timeout: RING_PAINT_MS,
+      interval: 50,
+    },
+  );
 }
 
 /**

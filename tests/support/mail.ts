@@ -7,6 +7,7 @@ import { LOCAL_DKIM } from '../../local/simulators/mail-dns.js';
 import { mailbox } from './fixtures.js';
 import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { stage } from './stage.js';
+import { until } from './until.js';
 
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
@@ -110,11 +111,11 @@ export async function storeRawMessage(messageId: string, mail: OutgoingMail): Pr
 
 /** Waits until the worker has processed the message (its raw copy deleted). */
 export async function processed(messageId: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (await rawMessageStored(messageId)) {
-    if (Date.now() > deadline) throw new Error(`message ${messageId} was not processed in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await until(async () => !(await rawMessageStored(messageId)), {
+    timeout: timeoutMs,
+    interval: 200,
+    message: `message ${messageId} to be processed`,
+  });
 }
 
 /** The answers the portal sent to `address` (the local mailbox), oldest first. */

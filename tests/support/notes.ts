@@ -8,6 +8,7 @@ import { demoUser, stage } from './stage.js';
 import { randomCorrelative } from './invoices.js';
 import { MINIMAL_PDF, uploadAs } from './uploads.js';
 import { driveUntil } from './schedules.js';
+import { until } from './until.js';
 
 /**
  * Notes and their originals through the API (issue 21): documents registered with the form without XML by the
@@ -94,22 +95,15 @@ export async function detailOf(invoice: { supplierId: string; type: string; id: 
   return response.body;
 }
 
-export async function until<T>(what: string, probe: () => Promise<T | false | null | undefined>, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 /** Waits for SUNAT's simulator to validate the document. */
 export const validated = (invoice: { supplierId: string; type: string; id: string }) =>
-  until(`SUNAT's answer on ${invoice.id}`, async () => {
-    const detail = await detailOf(invoice);
-    return detail.certStatus === 'VALID' && detail;
-  });
+  until(
+    async () => {
+      const detail = await detailOf(invoice);
+      return detail.certStatus === 'VALID' && detail;
+    },
+    { message: `SUNAT's answer on ${invoice.id}` },
+  );
 
 /** The SAP simulator's control API. */
 export async function sapControl<T = any>(route: string, body?: unknown): Promise<T> {
@@ -204,10 +198,13 @@ export async function postedOriginal(supplier: { taxId: string; name: string }, 
   expect(completed.status, JSON.stringify(completed.body)).toBe(200);
   const approved = await call<InvoiceDetail>(routes.approveInvoice, { token, path: pathOf(original) });
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
-  const posted = await until(`the MIRO of ${original.id}`, async () => {
-    const detail = await detailOf(original);
-    return detail.sapDocument && detail;
-  });
+  const posted = await until(
+    async () => {
+      const detail = await detailOf(original);
+      return detail.sapDocument && detail;
+    },
+    { message: `the MIRO of ${original.id}` },
+  );
   return { original: posted, order, hes };
 }
 
@@ -251,7 +248,7 @@ export function postedRecord(invoice: { supplierId: string; type: string; id: st
       const record = await table().get(key);
       return record?.state === 'POSTED' && record.notifiedAt ? record : null;
     },
-    { timeoutMs: 25_000 },
+    { timeout: 25_000 },
   );
 }
 

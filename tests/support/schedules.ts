@@ -1,5 +1,6 @@
 import type { SCHEDULES } from '@portal/shared';
 import { stage } from './stage.js';
+import { until, type UntilOptions } from './until.js';
 
 /** A scheduled job of shared SCHEDULES, by its EventBridge rule's id. */
 export type ScheduleId = (typeof SCHEDULES)[keyof typeof SCHEDULES]['id'];
@@ -24,16 +25,14 @@ async function control(id: ScheduleId, method: 'GET' | 'POST'): Promise<Schedule
  */
 export async function runSchedule(id: ScheduleId, timeoutMs = 90_000): Promise<void> {
   const { run } = await control(id, 'POST');
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = await control(id, 'GET');
-    if (state.completed >= run) {
-      if (state.lastError) throw new Error(`${id}: ${state.lastError}`);
-      return;
-    }
-    if (Date.now() > deadline) throw new Error(`the stage's ${id} did not end run ${run} in ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const state = await until(
+    async () => {
+      const state = await control(id, 'GET');
+      return state.completed >= run && state;
+    },
+    { timeout: timeoutMs, interval: 100, message: `the stage's ${id} to end run ${run}` },
+  );
+  if (state.lastError) throw new Error(`${id}: ${state.lastError}`);
 }
 
 /**
@@ -45,16 +44,14 @@ export async function driveUntil<T>(
   what: string,
   jobs: readonly ScheduleId[],
   probe: () => Promise<T | null | undefined | false>,
-  { timeoutMs = 60_000, everyMs = 250 }: { timeoutMs?: number; everyMs?: number } = {},
+  options: Omit<UntilOptions, 'message'> = {},
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const driven = async () => {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out driving ${jobs.join(', ')} for ${what}`);
     for (const job of jobs) await runSchedule(job);
-    const again = await probe();
-    if (again) return again;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
+    return probe();
+  };
+  const message = `${what}, driving ${jobs.join(', ')}`;
+  return (await until(driven, { timeout: 60_000, ...options, message })) as T;
 }
