@@ -1,21 +1,21 @@
-import {
-  BatchGetCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
-import type { IntakeOutcome } from '@portal/shared';
-import { BadRequestError, IntakeBatchStatus, IntakeDocumentResult, TABLE, keys } from '@portal/shared';
+import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { IntakeDocumentResult, IntakeOutcome } from '@portal/shared';
+import { IntakeBatchStatus, TABLE, keys } from '@portal/shared';
 import * as z from 'zod/mini';
 import { CallerSnapshot } from './caller-snapshot.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
-import { isConditionFailure, makeConditionalUpdate } from './conditional-update.js';
+import { makeConditionalUpdate } from './conditional-update.js';
+import {
+  addCounts,
+  countResults,
+  expiresAtOf,
+  recordResult,
+  recordedKeys,
+  resultsPage,
+} from './intake-batch-results.js';
 import { makeDueRecords, type RecordKey } from './due-records.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 import type { Page, PageRequest } from './page.js';
+import { Transaction } from './transaction.js';
 
 const Reason = z.object({ code: z.string(), message: z.string() });
 
@@ -49,14 +49,7 @@ export const StoredIntakeBatch = z.object({
 });
 export type StoredIntakeBatch = z.infer<typeof StoredIntakeBatch>;
 
-/** Days a batch and its results stay to be read (then DynamoDB's TTL removes them). */
-export const INTAKE_BATCH_DAYS = 30;
-
-const COUNTER: Record<IntakeOutcome, 'accepted' | 'alreadyExisting' | 'refused'> = {
-  ACCEPTED: 'accepted',
-  ALREADY_EXISTS: 'alreadyExisting',
-  REFUSED: 'refused',
-};
+export { INTAKE_BATCH_DAYS, resultKeyOf } from './intake-batch-results.js';
 
 // 'status', 'processed' and 'total' are DynamoDB reserved words: every attribute an update names goes by a name.
 const NAMES = {
@@ -71,123 +64,174 @@ const NAMES = {
 
 const parseBatch = (item: Record<string, unknown> | undefined) => (item ? StoredIntakeBatch.parse(item) : null);
 
-/** The folded base name a result is keyed by (the zip reader groups the files so). */
-export const resultKeyOf = (base: string) => base.toLowerCase();
+/** The batch, its uploader's pointer and its queue message, in one transaction (the outbox). */
+async function createBatch(
+  db: DynamoDBDocumentClient,
+  table: string,
+  batch: StoredIntakeBatch,
+  message: OutgoingMessage,
+): Promise<void> {
+  const expiresAt = expiresAtOf(batch.createdAt);
+  await new Transaction(table)
+    .put({
+      Item: { ...keys.intakeBatch(batch.id), ...batch, [TABLE.ttlAttribute]: expiresAt },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    })
+    .put({
+      Item: {
+        ...keys.intakeBatchOfUser(batch.userId, batch.createdAt, batch.id),
+        batchId: batch.id,
+        [TABLE.ttlAttribute]: expiresAt,
+      },
+    })
+    .put({ Item: outgoingItem(message) })
+    .send(db, (refused) => refused.error);
+}
+
+export async function getBatch(
+  db: DynamoDBDocumentClient,
+  table: string,
+  batchId: string,
+): Promise<StoredIntakeBatch | null> {
+  const result = await db.send(
+    new GetCommand({ TableName: table, Key: keys.intakeBatch(batchId), ConsistentRead: true }),
+  );
+  return parseBatch(result.Item);
+}
+
+/** The user's `limit` newest batches, newest first. */
+async function recentBatches(
+  db: DynamoDBDocumentClient,
+  table: string,
+  userId: string,
+  limit: number,
+): Promise<StoredIntakeBatch[]> {
+  const page = await db.send(
+    new QueryCommand({
+      TableName: table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: {
+        ':pk': keys.intakeBatchOfUser(userId, '', '').pk,
+        ':prefix': keys.intakeBatchOfUserPrefix,
+      },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  const ids = (page.Items ?? []).map((item) => String(item.batchId));
+  if (ids.length === 0) return [];
+  const found = await db.send(
+    new BatchGetCommand({
+      RequestItems: { [table]: { Keys: ids.map((id) => keys.intakeBatch(id)), ConsistentRead: true } },
+    }),
+  );
+  const byId = new Map(
+    (found.Responses?.[table] ?? []).map((item) => {
+      const batch = StoredIntakeBatch.parse(item);
+      return [batch.id, batch] as const;
+    }),
+  );
+  // A few dozen keys at most: what BatchGet left unprocessed is read one by one.
+  for (const id of ids) {
+    if (!byId.has(id)) {
+      const batch = await getBatch(db, table, id);
+      if (batch) byId.set(id, batch);
+    }
+  }
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}
+
+type BatchUpdate = (
+  batchId: string,
+  expression: string,
+  values: Record<string, unknown>,
+  condition: string,
+) => Promise<boolean>;
+
+const UNFINISHED = { ':queued': 'QUEUED', ':processing': 'PROCESSING' };
+
+/**
+ * Takes the batch for the run `owner` until `until`: a QUEUED one, or a PROCESSING one whose lease lapsed before
+ * `now` (its worker stopped: the take-over is a resume). 'BUSY' when another run holds it, 'ENDED' when it ended.
+ */
+async function startBatch(
+  db: DynamoDBDocumentClient,
+  table: string,
+  update: BatchUpdate,
+  { batchId, owner, now, until }: { batchId: string; owner: string; now: string; until: string },
+): Promise<'STARTED' | 'RESUMED' | 'BUSY' | 'ENDED'> {
+  const lease = {
+    ':owner': owner,
+    ':now': now,
+    ':until': until,
+    ':one': 1,
+    ':leases': keys.jobLeases,
+    ':leaseSk': `${until}#${keys.intakeBatch(batchId).pk}`,
+  };
+  const hold =
+    'SET #status = :processing, leaseOwner = :owner, leaseUntil = :until, gsi1pk = :leases, gsi1sk = :leaseSk';
+  const fresh = `${hold}, startedAt = :now ADD attempts :one`;
+  if (await update(batchId, fresh, { ...lease, ...UNFINISHED }, '#status = :queued')) return 'STARTED';
+  // A batch PROCESSING without a lease was left so by a worker of before the leases: lapsed too.
+  const lapsed = '#status = :processing AND (attribute_not_exists(leaseUntil) OR leaseUntil <= :now)';
+  const resume = `${hold}, resumedAt = :now ADD attempts :one`;
+  if (await update(batchId, resume, { ...lease, ':processing': 'PROCESSING' }, lapsed)) return 'RESUMED';
+  const batch = await getBatch(db, table, batchId);
+  return batch && (batch.status === 'QUEUED' || batch.status === 'PROCESSING') ? 'BUSY' : 'ENDED';
+}
+
+/**
+ * Ends the batch DONE with its counters counted from the results themselves, and only with a result for every
+ * document the zip holds: a batch is never DONE with fewer (or more) results than documents. Such a batch throws,
+ * so that its run is tried again and records what is missing.
+ */
+async function finishBatch(
+  db: DynamoDBDocumentClient,
+  table: string,
+  update: BatchUpdate,
+  batchId: string,
+  now: string,
+): Promise<boolean> {
+  const counts = await countResults(db, table, batchId);
+  const done = await update(
+    batchId,
+    'SET #status = :done, finishedAt = :now, #processed = :processed, #accepted = :accepted, ' +
+      '#alreadyExisting = :alreadyExisting, #refused = :refused ' +
+      'REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
+    {
+      ':done': 'DONE',
+      ':now': now,
+      ':processed': counts.processed,
+      ':accepted': counts.accepted,
+      ':alreadyExisting': counts.alreadyExisting,
+      ':refused': counts.refused,
+      ':processing': 'PROCESSING',
+    },
+    '#status = :processing AND #total = :processed',
+  );
+  if (done) return true;
+  const batch = await getBatch(db, table, batchId);
+  if (batch?.status === 'PROCESSING') {
+    throw new Error(`intake batch ${batchId}: ${counts.processed} results for ${batch.total} documents`);
+  }
+  return false;
+}
 
 export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: string) {
-  const expiresAtOf = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + INTAKE_BATCH_DAYS * 86_400;
-
   // 'status' is a reserved word.
   const updateItem = makeConditionalUpdate(db, table, NAMES);
   const update = (batchId: string, expression: string, values: Record<string, unknown>, condition: string) =>
     updateItem(keys.intakeBatch(batchId), expression, values, condition);
 
-  const unfinished = { ':queued': 'QUEUED', ':processing': 'PROCESSING' };
   const leases = makeDueRecords<RecordKey>(db, table, keys.jobLeases);
 
   return {
-    /** The batch, its uploader's pointer and its queue message, in one transaction (the outbox). */
-    async create(batch: StoredIntakeBatch, message: OutgoingMessage): Promise<void> {
-      const expiresAt = expiresAtOf(batch.createdAt);
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: table,
-                Item: { ...keys.intakeBatch(batch.id), ...batch, [TABLE.ttlAttribute]: expiresAt },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: table,
-                Item: {
-                  ...keys.intakeBatchOfUser(batch.userId, batch.createdAt, batch.id),
-                  batchId: batch.id,
-                  [TABLE.ttlAttribute]: expiresAt,
-                },
-              },
-            },
-            { Put: { TableName: table, Item: outgoingItem(message) } },
-          ],
-        }),
-      );
-    },
+    create: (batch: StoredIntakeBatch, message: OutgoingMessage) => createBatch(db, table, batch, message),
+    get: (batchId: string) => getBatch(db, table, batchId),
+    recent: (userId: string, limit: number) => recentBatches(db, table, userId, limit),
 
-    async get(batchId: string): Promise<StoredIntakeBatch | null> {
-      const result = await db.send(
-        new GetCommand({ TableName: table, Key: keys.intakeBatch(batchId), ConsistentRead: true }),
-      );
-      return parseBatch(result.Item);
-    },
-
-    /** The user's `limit` newest batches, newest first. */
-    async recent(userId: string, limit: number): Promise<StoredIntakeBatch[]> {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: {
-            ':pk': keys.intakeBatchOfUser(userId, '', '').pk,
-            ':prefix': keys.intakeBatchOfUserPrefix,
-          },
-          ScanIndexForward: false,
-          Limit: limit,
-        }),
-      );
-      const ids = (page.Items ?? []).map((item) => String(item.batchId));
-      if (ids.length === 0) return [];
-      const found = await db.send(
-        new BatchGetCommand({
-          RequestItems: { [table]: { Keys: ids.map((id) => keys.intakeBatch(id)), ConsistentRead: true } },
-        }),
-      );
-      const byId = new Map(
-        (found.Responses?.[table] ?? []).map((item) => {
-          const batch = StoredIntakeBatch.parse(item);
-          return [batch.id, batch] as const;
-        }),
-      );
-      // A few dozen keys at most: what BatchGet left unprocessed is read one by one.
-      for (const id of ids) {
-        if (!byId.has(id)) {
-          const batch = await this.get(id);
-          if (batch) byId.set(id, batch);
-        }
-      }
-      return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
-    },
-
-    /**
-     * Takes the batch for the run `owner` until `until`: a QUEUED one, or a PROCESSING one whose lease lapsed before
-     * `now` (its worker stopped: the take-over is a resume). 'BUSY' when another run holds it, 'ENDED' when it ended.
-     */
-    async start(
-      batchId: string,
-      owner: string,
-      now: string,
-      until: string,
-    ): Promise<'STARTED' | 'RESUMED' | 'BUSY' | 'ENDED'> {
-      const lease = {
-        ':owner': owner,
-        ':now': now,
-        ':until': until,
-        ':one': 1,
-        ':leases': keys.jobLeases,
-        ':leaseSk': `${until}#${keys.intakeBatch(batchId).pk}`,
-      };
-      const hold =
-        'SET #status = :processing, leaseOwner = :owner, leaseUntil = :until, gsi1pk = :leases, gsi1sk = :leaseSk';
-      const fresh = `${hold}, startedAt = :now ADD attempts :one`;
-      if (await update(batchId, fresh, { ...lease, ...unfinished }, '#status = :queued')) return 'STARTED';
-      // A batch PROCESSING without a lease was left so by a worker of before the leases: lapsed too.
-      const lapsed = '#status = :processing AND (attribute_not_exists(leaseUntil) OR leaseUntil <= :now)';
-      const resume = `${hold}, resumedAt = :now ADD attempts :one`;
-      if (await update(batchId, resume, { ...lease, ':processing': 'PROCESSING' }, lapsed)) return 'RESUMED';
-      const batch = await this.get(batchId);
-      return batch && (batch.status === 'QUEUED' || batch.status === 'PROCESSING') ? 'BUSY' : 'ENDED';
-    },
+    start: (batchId: string, owner: string, now: string, until: string) =>
+      startBatch(db, table, update, { batchId, owner, now, until }),
 
     /** Keeps the run's lease until `until`: false when the run no longer holds it (taken over, or ended). */
     async renew(batchId: string, owner: string, until: string): Promise<boolean> {
@@ -227,7 +271,7 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
       // The partition holds every kind of long job: a batch's key is its INTAKE_BATCH# one.
       const prefix = keys.intakeBatch('').pk;
       const held = (await leases.due(new Date(now), limit)).filter((item) => item.pk.startsWith(prefix));
-      const batches = await Promise.all(held.map((item) => this.get(item.pk.slice(prefix.length))));
+      const batches = await Promise.all(held.map((item) => getBatch(db, table, item.pk.slice(prefix.length))));
       return batches.filter((batch): batch is StoredIntakeBatch => batch?.status === 'PROCESSING');
     },
 
@@ -258,148 +302,15 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
       );
     },
 
-    /** The folded base names whose result is recorded: a redelivery skips them. */
-    async recordedKeys(batchId: string): Promise<Set<string>> {
-      const found = new Set<string>();
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: table,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': keys.intakeBatch(batchId).pk, ':prefix': keys.intakeResultPrefix },
-            ProjectionExpression: 'sk',
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const item of page.Items ?? []) found.add(String(item.sk).slice(keys.intakeResultPrefix.length));
-        start = page.LastEvaluatedKey;
-      } while (start);
-      return found;
-    },
+    recordedKeys: (batchId: string) => recordedKeys(db, table, batchId),
+    record: (batch: Pick<StoredIntakeBatch, 'id' | 'createdAt'>, result: IntakeDocumentResult) =>
+      recordResult(db, table, batch, result),
+    addCounts: (batchId: string, outcomes: Readonly<Record<IntakeOutcome, number>>) =>
+      addCounts(db, table, batchId, outcomes),
+    results: (batchId: string, page: PageRequest): Promise<Page<IntakeDocumentResult>> =>
+      resultsPage(db, table, batchId, page),
 
-    /**
-     * One document's result, once (false: it was recorded before). The batch's counters follow with `addCounts`,
-     * a few results at a time: a crash in between leaves a counter short, which `finish` sets right by counting the
-     * results.
-     */
-    async record(batch: Pick<StoredIntakeBatch, 'id' | 'createdAt'>, result: IntakeDocumentResult): Promise<boolean> {
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: table,
-            Item: {
-              ...keys.intakeResult(batch.id, resultKeyOf(result.base)),
-              ...result,
-              [TABLE.ttlAttribute]: expiresAtOf(batch.createdAt),
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-      return true;
-    },
-
-    /** Adds newly recorded results to the batch's counters (the progress the screen shows), in one write. */
-    async addCounts(batchId: string, outcomes: Readonly<Record<IntakeOutcome, number>>): Promise<void> {
-      const counted = (Object.keys(COUNTER) as IntakeOutcome[]).filter((outcome) => outcomes[outcome] > 0);
-      if (counted.length === 0) return;
-      const total = counted.reduce((sum, outcome) => sum + outcomes[outcome], 0);
-      await db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: keys.intakeBatch(batchId),
-          UpdateExpression: `ADD #processed :total, ${counted.map((outcome) => `#${COUNTER[outcome]} :${COUNTER[outcome]}`).join(', ')}`,
-          ExpressionAttributeNames: {
-            '#processed': 'processed',
-            ...Object.fromEntries(counted.map((outcome) => [`#${COUNTER[outcome]}`, COUNTER[outcome]])),
-          },
-          ExpressionAttributeValues: {
-            ':total': total,
-            ...Object.fromEntries(counted.map((outcome) => [`:${COUNTER[outcome]}`, outcomes[outcome]])),
-          },
-        }),
-      );
-    },
-
-    /** A page of the results, by base name. */
-    async results(batchId: string, page: PageRequest): Promise<Page<IntakeDocumentResult>> {
-      const partition = keys.intakeBatch(batchId).pk;
-      const scope = `intake:${partition}`;
-      const startKey = decodeCursor(scope, page.cursor, [TABLE.partitionKey, TABLE.sortKey]);
-      if (startKey && startKey[TABLE.partitionKey] !== partition) throw new BadRequestError('ERROR_INVALID_CURSOR');
-      const result = await db.send(
-        new QueryCommand({
-          TableName: table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': partition, ':prefix': keys.intakeResultPrefix },
-          ConsistentRead: true,
-          Limit: page.limit,
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      );
-      return {
-        items: (result.Items ?? []).map((item) => IntakeDocumentResult.parse(item)),
-        nextCursor: encodeCursor(scope, result.LastEvaluatedKey as Record<string, string> | undefined),
-      };
-    },
-
-    /**
-     * Ends the batch DONE with its counters counted from the results themselves, and only with a result for every
-     * document the zip holds: a batch is never DONE with fewer (or more) results than documents. Such a batch throws,
-     * so that its run is tried again and records what is missing.
-     */
-    async finish(batchId: string, now: string): Promise<boolean> {
-      const counts = { processed: 0, accepted: 0, alreadyExisting: 0, refused: 0 };
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: table,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': keys.intakeBatch(batchId).pk, ':prefix': keys.intakeResultPrefix },
-            ExpressionAttributeNames: { '#outcome': 'outcome' },
-            ProjectionExpression: '#outcome',
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          counts.processed++;
-          counts[COUNTER[item.outcome as IntakeOutcome]]++;
-        }
-        start = page.LastEvaluatedKey;
-      } while (start);
-      const done = await update(
-        batchId,
-        'SET #status = :done, finishedAt = :now, #processed = :processed, #accepted = :accepted, ' +
-          '#alreadyExisting = :alreadyExisting, #refused = :refused ' +
-          'REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
-        {
-          ':done': 'DONE',
-          ':now': now,
-          ':processed': counts.processed,
-          ':accepted': counts.accepted,
-          ':alreadyExisting': counts.alreadyExisting,
-          ':refused': counts.refused,
-          ':processing': 'PROCESSING',
-        },
-        '#status = :processing AND #total = :processed',
-      );
-      if (done) return true;
-      const read = await db.send(
-        new GetCommand({ TableName: table, Key: keys.intakeBatch(batchId), ConsistentRead: true }),
-      );
-      const batch = parseBatch(read.Item);
-      if (batch?.status === 'PROCESSING') {
-        throw new Error(`intake batch ${batchId}: ${counts.processed} results for ${batch.total} documents`);
-      }
-      return false;
-    },
+    finish: (batchId: string, now: string) => finishBatch(db, table, update, batchId, now),
 
     /** Ends the batch REFUSED (a hostile or broken zip: nothing of it stored) or FAILED (it could not go on). */
     async end(
@@ -411,7 +322,7 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
       return update(
         batchId,
         'SET #status = :status, #error = :error, finishedAt = :now REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
-        { ...unfinished, ':status': status, ':error': error, ':now': now },
+        { ...UNFINISHED, ':status': status, ':error': error, ':now': now },
         '#status IN (:queued, :processing)',
       );
     },
