@@ -6,10 +6,16 @@ import { resultKeyOf } from '../repositories/intake-batches.js';
 import {
   DEFAULT_CONCURRENCY,
   concurrencyOf,
-  makeIntakeBatchRunner,
   type BatchNotice,
   type IntakeBatchRunnerDeps,
-} from './intake-batch-runner.js';
+} from './intake-batch-runner-deps.js';
+import { runIntakeBatch } from './intake-batch-runner.js';
+import type { IntakeBatchMessage } from '@portal/shared';
+
+/** The run bound to one set of ports, as the worker calls it. */
+const makeIntakeBatchRunner = (deps: IntakeBatchRunnerDeps) => ({
+  run: (message: IntakeBatchMessage, lastAttempt: boolean) => runIntakeBatch(deps, message, lastAttempt),
+});
 import type { FileIntakeOutcome, IncomingFiles } from './intake/intake-deps.js';
 import { openZipDocuments, ZipRefusedError } from '../intake/zip-documents.js';
 

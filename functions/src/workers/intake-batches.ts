@@ -8,7 +8,8 @@ import { observed } from '../observability/observed.js';
 import { makeIntakeBatchRepository } from '../repositories/intake-batches.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
 import { parseSunatDocument } from '../ubl/index.js';
-import { concurrencyOf, makeIntakeBatchRunner } from '../use-cases/intake-batch-runner.js';
+import { concurrencyOf, type IntakeBatchRunnerDeps } from '../use-cases/intake-batch-runner-deps.js';
+import { runIntakeBatch } from '../use-cases/intake-batch-runner.js';
 import { intakeDeps } from '../use-cases/intake/intake.factory.js';
 import { batchIntakeDeps, registerFromFiles } from '../use-cases/intake/register-files.js';
 import { makePersonalNotices } from '../use-cases/notifications.js';
@@ -27,7 +28,7 @@ const notices = makePersonalNotices({
   portalUrl: process.env[RUNTIME_ENV.webOrigin]?.split(',')[0]?.trim() || null,
 });
 
-const runner = makeIntakeBatchRunner({
+const runnerDeps: IntakeBatchRunnerDeps = {
   batches: makeIntakeBatchRepository(documentClient, tableName()),
   fetchZip: async (key) => {
     const file = await downloads.toFile(key, UPLOAD_LIMITS.INVOICE_ZIP.maxBytes);
@@ -61,7 +62,7 @@ const runner = makeIntakeBatchRunner({
   },
   clock,
   concurrency: concurrencyOf(process.env[RUNTIME_ENV.intakeBatchConcurrency]),
-});
+};
 
 /**
  * Consumer of the intake-batches queue: one zip of documents per message (docs/intake-channels.md#zip). A failure is
@@ -72,7 +73,11 @@ export const handler = observed(
     'intakeBatches',
     outgoing,
     sqsBatchHandler(IntakeBatchMessage, (message, record) =>
-      runner.run(message, Number(record.attributes.ApproximateReceiveCount) >= QUEUES.intakeBatches.maxReceiveCount),
+      runIntakeBatch(
+        runnerDeps,
+        message,
+        Number(record.attributes.ApproximateReceiveCount) >= QUEUES.intakeBatches.maxReceiveCount,
+      ),
     ),
   ),
 );
