@@ -11,7 +11,8 @@ import {
 import { fakeMeter } from '../observability/meter.fake.js';
 import { InvoiceChangedError, type StoredInvoice } from '../repositories/invoice-store.js';
 import { fakeOutbox } from '../repositories/outgoing.fake.js';
-import { SUNAT_FAILURE_MESSAGE, makeSunatValidationWorker } from './sunat-validation-worker.js';
+import { SUNAT_FAILURE_MESSAGE } from '../use-cases/sunat/sunat-validation-deps.js';
+import { makeSunatValidationWorker } from './sunat-validation-worker.js';
 
 const NOW = new Date('2026-10-20T15:00:00.000Z');
 const MAX_RECEIVES = 5;
