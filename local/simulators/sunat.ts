@@ -109,179 +109,36 @@ interface Answer {
   body?: unknown;
 }
 
+/** What the simulator holds: its tokens, the outcomes and taxpayers chosen, and the requests counted. */
+interface SunatState {
+  readonly options: SunatSimulatorOptions;
+  readonly slowMs: number;
+  readonly tokenTtlSeconds: number;
+  readonly tokens: Map<string, { ruc: string; expiresAt: number }>;
+  readonly chosen: Map<string, Choice>;
+  readonly taxpayers: Map<string, TaxpayerState>;
+  readonly counts: { token: number; validate: number; documents: Map<string, number> };
+}
+
 export function startSunatSimulator(
   port: number,
   host: string,
   options: SunatSimulatorOptions,
 ): Promise<RunningService> {
-  const slowMs = options.slowMs ?? 6000;
-  const tokenTtlSeconds = options.tokenTtlSeconds ?? 3600;
-  const tokens = new Map<string, { ruc: string; expiresAt: number }>();
-  const chosen = new Map<string, Choice>();
-  const taxpayers = new Map<string, TaxpayerState>(Object.entries(options.taxpayers ?? {}));
-  const counts = { token: 0, validate: 0, documents: new Map<string, number>() };
-
-  const documentKey = (ruc: string, serie: string, numero: string) =>
-    `${ruc}-${serie.toUpperCase()}-${numero.replace(/^0+(?=\d)/, '')}`;
-
-  function token(clientIdInPath: string, body: string): Answer {
-    counts.token++;
-    const form = new URLSearchParams(body);
-    if (form.get('grant_type') !== 'client_credentials') {
-      return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'grant_type no soportado' } };
-    }
-    const ruc = Object.keys(options.credentials).find((candidate) => {
-      const pair = options.credentials[candidate]!;
-      return (
-        pair.clientId === clientIdInPath &&
-        pair.clientId === form.get('client_id') &&
-        pair.clientSecret === form.get('client_secret')
-      );
-    });
-    if (!ruc) return { status: 401, body: { error: 'invalid_client', error_description: 'cliente no autorizado' } };
-    const accessToken = randomUUID();
-    tokens.set(accessToken, { ruc, expiresAt: Date.now() + tokenTtlSeconds * 1000 });
-    return { status: 200, body: { access_token: accessToken, token_type: 'JWT', expires_in: tokenTtlSeconds } };
-  }
-
-  async function validate(ruc: string, authorization: string | undefined, body: string): Promise<Answer> {
-    counts.validate++;
-    const bearer = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
-    const held = bearer ? tokens.get(bearer) : undefined;
-    if (!held || held.expiresAt <= Date.now()) return { status: 401, body: { msg: 'Token inválido o expirado' } };
-    if (held.ruc !== ruc) return { status: 403, body: { msg: 'El RUC consultante no corresponde a las credenciales' } };
-
-    let query: Record<string, unknown>;
-    try {
-      query = JSON.parse(body) as Record<string, unknown>;
-    } catch {
-      return { status: 400, body: { success: false, message: 'Cuerpo inválido' } };
-    }
-    const fields = ['numRuc', 'codComp', 'numeroSerie', 'numero', 'fechaEmision'] as const;
-    const missing = fields.filter((name) => query[name] === undefined || query[name] === '');
-    if (missing.length > 0 || !/^\d{2}\/\d{2}\/\d{4}$/.test(String(query.fechaEmision))) {
-      return { status: 400, body: { success: false, message: `Parámetros inválidos: ${missing.join(', ')}` } };
-    }
-    // SUNAT knows no document issued after its today (Lima): it answers that it does not exist.
-    const [day, month, year] = String(query.fechaEmision).split('/');
-    const today = new Date((options.clock ?? (() => new Date()))().getTime() - 5 * 3_600_000)
-      .toISOString()
-      .slice(0, 10);
-    if (`${year}-${month}-${day}` > today) {
-      return {
-        status: 200,
-        body: { success: true, message: 'Operation Success! ', data: { estadoCp: '0', observaciones: [] } },
-      };
-    }
-    const numero = String(query.numero);
-    const key = documentKey(String(query.numRuc), String(query.numeroSerie), numero);
-    const seen = (counts.documents.get(key) ?? 0) + 1;
-    counts.documents.set(key, seen);
-    const choice = chosen.get(key) ?? { outcome: outcomeByConvention(numero) };
-
-    if (choice.outcome === 'FAILING' || (choice.outcome === 'FLAKY' && seen <= 2)) {
-      return { status: 500, body: { message: 'Internal Server Error' } };
-    }
-    if (choice.outcome === 'SLOW' && seen === 1) await new Promise((resolve) => setTimeout(resolve, slowMs));
-    const estadoCp = ESTADO_CP[choice.outcome];
-    return {
-      status: 200,
-      body: {
-        success: true,
-        message: 'Operation Success! ',
-        data:
-          estadoCp === '0'
-            ? { estadoCp, observaciones: [] }
-            : {
-                estadoCp,
-                estadoRuc: choice.estadoRuc ?? taxpayers.get(String(query.numRuc))?.estadoRuc ?? '00',
-                condDomiRuc: choice.condDomiRuc ?? taxpayers.get(String(query.numRuc))?.condDomiRuc ?? '00',
-                observaciones: estadoCp === '2' ? ['- El comprobante ha sido dado de baja.'] : [],
-              },
-      },
-    };
-  }
-
-  function choose(body: string): Answer {
-    let input: Record<string, unknown>;
-    try {
-      input = JSON.parse(body) as Record<string, unknown>;
-    } catch {
-      return { status: 400, body: { message: 'JSON inválido' } };
-    }
-    const { numRuc, numeroSerie, numero, outcome, estadoRuc, condDomiRuc } = input;
-    if (
-      typeof numRuc !== 'string' ||
-      typeof numeroSerie !== 'string' ||
-      (typeof numero !== 'string' && typeof numero !== 'number') ||
-      !SUNAT_OUTCOMES.includes(outcome as SunatOutcome)
-    ) {
-      return {
-        status: 400,
-        body: { message: `Se espera {numRuc, numeroSerie, numero, outcome: ${SUNAT_OUTCOMES.join('|')}}` },
-      };
-    }
-    const problem = taxpayerProblem(estadoRuc, condDomiRuc);
-    if (problem) return { status: 400, body: { message: problem } };
-    const key = documentKey(numRuc, numeroSerie, String(numero));
-    chosen.set(key, {
-      outcome: outcome as SunatOutcome,
-      ...(typeof estadoRuc === 'string' ? { estadoRuc } : {}),
-      ...(typeof condDomiRuc === 'string' ? { condDomiRuc } : {}),
-    });
-    counts.documents.delete(key);
-    return { status: 200, body: { document: key, outcome } };
-  }
-
-  function chooseTaxpayer(body: string): Answer {
-    let input: Record<string, unknown>;
-    try {
-      input = JSON.parse(body) as Record<string, unknown>;
-    } catch {
-      return { status: 400, body: { message: 'JSON inválido' } };
-    }
-    const { numRuc, estadoRuc = '00', condDomiRuc = '00' } = input;
-    if (typeof numRuc !== 'string' || !/^\d{11}$/.test(numRuc))
-      return { status: 400, body: { message: 'Se espera {numRuc (11 dígitos), estadoRuc, condDomiRuc}' } };
-    const problem = taxpayerProblem(estadoRuc, condDomiRuc);
-    if (problem) return { status: 400, body: { message: problem } };
-    taxpayers.set(numRuc, { estadoRuc: estadoRuc as string, condDomiRuc: condDomiRuc as string });
-    return {
-      status: 200,
-      body: {
-        numRuc,
-        estadoRuc,
-        condDomiRuc,
-        labels: {
-          estadoRuc: RUC_STATES[estadoRuc as string],
-          condDomiRuc: RUC_ADDRESS_CONDITIONS[condDomiRuc as string],
-        },
-      },
-    };
-  }
-
-  async function route(req: http.IncomingMessage, body: string): Promise<Answer> {
-    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
-    const tokenPath = /^\/v1\/clientesextranet\/([^/]+)\/oauth2\/token\/?$/.exec(pathname);
-    if (req.method === 'POST' && tokenPath) return token(decodeURIComponent(tokenPath[1]!), body);
-    const validatePath = /^\/v1\/contribuyente\/contribuyentes\/(\d{11})\/validarcomprobante$/.exec(pathname);
-    if (req.method === 'POST' && validatePath) return validate(validatePath[1]!, req.headers.authorization, body);
-    if (req.method === 'POST' && pathname === '/__control/outcomes') return choose(body);
-    if (req.method === 'POST' && pathname === '/__control/taxpayers') return chooseTaxpayer(body);
-    if (req.method === 'GET' && pathname === '/__control/requests') {
-      return {
-        status: 200,
-        body: { token: counts.token, validate: counts.validate, documents: Object.fromEntries(counts.documents) },
-      };
-    }
-    return { status: 404, body: { message: 'not found' } };
-  }
-
+  const state: SunatState = {
+    options,
+    slowMs: options.slowMs ?? 6000,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    tokens: new Map(),
+    chosen: new Map(),
+    taxpayers: new Map<string, TaxpayerState>(Object.entries(options.taxpayers ?? {})),
+    counts: { token: 0, validate: 0, documents: new Map<string, number>() },
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      route(req, Buffer.concat(chunks).toString('utf8')).then(
+      route(state, req, Buffer.concat(chunks).toString('utf8')).then(
         (answer) => {
           // The client of a SLOW query has usually hung up by now.
           if (res.destroyed) return;
@@ -296,4 +153,169 @@ export function startSunatSimulator(
     });
   });
   return listen('sunat', server, port, host);
+}
+
+const documentKey = (ruc: string, serie: string, numero: string) =>
+  `${ruc}-${serie.toUpperCase()}-${numero.replace(/^0+(?=\d)/, '')}`;
+
+function token(state: SunatState, clientIdInPath: string, body: string): Answer {
+  state.counts.token++;
+  const form = new URLSearchParams(body);
+  if (form.get('grant_type') !== 'client_credentials') {
+    return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'grant_type no soportado' } };
+  }
+  const ruc = Object.keys(state.options.credentials).find((candidate) => {
+    const pair = state.options.credentials[candidate]!;
+    return (
+      pair.clientId === clientIdInPath &&
+      pair.clientId === form.get('client_id') &&
+      pair.clientSecret === form.get('client_secret')
+    );
+  });
+  if (!ruc) return { status: 401, body: { error: 'invalid_client', error_description: 'cliente no autorizado' } };
+  const accessToken = randomUUID();
+  state.tokens.set(accessToken, { ruc, expiresAt: Date.now() + state.tokenTtlSeconds * 1000 });
+  return { status: 200, body: { access_token: accessToken, token_type: 'JWT', expires_in: state.tokenTtlSeconds } };
+}
+
+async function validate(
+  state: SunatState,
+  ruc: string,
+  authorization: string | undefined,
+  body: string,
+): Promise<Answer> {
+  state.counts.validate++;
+  const bearer = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+  const held = bearer ? state.tokens.get(bearer) : undefined;
+  if (!held || held.expiresAt <= Date.now()) return { status: 401, body: { msg: 'Token inválido o expirado' } };
+  if (held.ruc !== ruc) return { status: 403, body: { msg: 'El RUC consultante no corresponde a las credenciales' } };
+
+  let query: Record<string, unknown>;
+  try {
+    query = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return { status: 400, body: { success: false, message: 'Cuerpo inválido' } };
+  }
+  const fields = ['numRuc', 'codComp', 'numeroSerie', 'numero', 'fechaEmision'] as const;
+  const missing = fields.filter((name) => query[name] === undefined || query[name] === '');
+  if (missing.length > 0 || !/^\d{2}\/\d{2}\/\d{4}$/.test(String(query.fechaEmision))) {
+    return { status: 400, body: { success: false, message: `Parámetros inválidos: ${missing.join(', ')}` } };
+  }
+  // SUNAT knows no document issued after its today (Lima): it answers that it does not exist.
+  const [day, month, year] = String(query.fechaEmision).split('/');
+  const today = new Date((state.options.clock ?? (() => new Date()))().getTime() - 5 * 3_600_000)
+    .toISOString()
+    .slice(0, 10);
+  if (`${year}-${month}-${day}` > today) {
+    return {
+      status: 200,
+      body: { success: true, message: 'Operation Success! ', data: { estadoCp: '0', observaciones: [] } },
+    };
+  }
+  const numero = String(query.numero);
+  const key = documentKey(String(query.numRuc), String(query.numeroSerie), numero);
+  const seen = (state.counts.documents.get(key) ?? 0) + 1;
+  state.counts.documents.set(key, seen);
+  const choice = state.chosen.get(key) ?? { outcome: outcomeByConvention(numero) };
+
+  if (choice.outcome === 'FAILING' || (choice.outcome === 'FLAKY' && seen <= 2)) {
+    return { status: 500, body: { message: 'Internal Server Error' } };
+  }
+  if (choice.outcome === 'SLOW' && seen === 1) await new Promise((resolve) => setTimeout(resolve, state.slowMs));
+  const estadoCp = ESTADO_CP[choice.outcome];
+  return {
+    status: 200,
+    body: {
+      success: true,
+      message: 'Operation Success! ',
+      data:
+        estadoCp === '0'
+          ? { estadoCp, observaciones: [] }
+          : {
+              estadoCp,
+              estadoRuc: choice.estadoRuc ?? state.taxpayers.get(String(query.numRuc))?.estadoRuc ?? '00',
+              condDomiRuc: choice.condDomiRuc ?? state.taxpayers.get(String(query.numRuc))?.condDomiRuc ?? '00',
+              observaciones: estadoCp === '2' ? ['- El comprobante ha sido dado de baja.'] : [],
+            },
+    },
+  };
+}
+
+function choose(state: SunatState, body: string): Answer {
+  let input: Record<string, unknown>;
+  try {
+    input = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return { status: 400, body: { message: 'JSON inválido' } };
+  }
+  const { numRuc, numeroSerie, numero, outcome, estadoRuc, condDomiRuc } = input;
+  if (
+    typeof numRuc !== 'string' ||
+    typeof numeroSerie !== 'string' ||
+    (typeof numero !== 'string' && typeof numero !== 'number') ||
+    !SUNAT_OUTCOMES.includes(outcome as SunatOutcome)
+  ) {
+    return {
+      status: 400,
+      body: { message: `Se espera {numRuc, numeroSerie, numero, outcome: ${SUNAT_OUTCOMES.join('|')}}` },
+    };
+  }
+  const problem = taxpayerProblem(estadoRuc, condDomiRuc);
+  if (problem) return { status: 400, body: { message: problem } };
+  const key = documentKey(numRuc, numeroSerie, String(numero));
+  state.chosen.set(key, {
+    outcome: outcome as SunatOutcome,
+    ...(typeof estadoRuc === 'string' ? { estadoRuc } : {}),
+    ...(typeof condDomiRuc === 'string' ? { condDomiRuc } : {}),
+  });
+  state.counts.documents.delete(key);
+  return { status: 200, body: { document: key, outcome } };
+}
+
+function chooseTaxpayer(state: SunatState, body: string): Answer {
+  let input: Record<string, unknown>;
+  try {
+    input = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return { status: 400, body: { message: 'JSON inválido' } };
+  }
+  const { numRuc, estadoRuc = '00', condDomiRuc = '00' } = input;
+  if (typeof numRuc !== 'string' || !/^\d{11}$/.test(numRuc))
+    return { status: 400, body: { message: 'Se espera {numRuc (11 dígitos), estadoRuc, condDomiRuc}' } };
+  const problem = taxpayerProblem(estadoRuc, condDomiRuc);
+  if (problem) return { status: 400, body: { message: problem } };
+  state.taxpayers.set(numRuc, { estadoRuc: estadoRuc as string, condDomiRuc: condDomiRuc as string });
+  return {
+    status: 200,
+    body: {
+      numRuc,
+      estadoRuc,
+      condDomiRuc,
+      labels: {
+        estadoRuc: RUC_STATES[estadoRuc as string],
+        condDomiRuc: RUC_ADDRESS_CONDITIONS[condDomiRuc as string],
+      },
+    },
+  };
+}
+
+async function route(state: SunatState, req: http.IncomingMessage, body: string): Promise<Answer> {
+  const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+  const tokenPath = /^\/v1\/clientesextranet\/([^/]+)\/oauth2\/token\/?$/.exec(pathname);
+  if (req.method === 'POST' && tokenPath) return token(state, decodeURIComponent(tokenPath[1]!), body);
+  const validatePath = /^\/v1\/contribuyente\/contribuyentes\/(\d{11})\/validarcomprobante$/.exec(pathname);
+  if (req.method === 'POST' && validatePath) return validate(state, validatePath[1]!, req.headers.authorization, body);
+  if (req.method === 'POST' && pathname === '/__control/outcomes') return choose(state, body);
+  if (req.method === 'POST' && pathname === '/__control/taxpayers') return chooseTaxpayer(state, body);
+  if (req.method === 'GET' && pathname === '/__control/requests') {
+    return {
+      status: 200,
+      body: {
+        token: state.counts.token,
+        validate: state.counts.validate,
+        documents: Object.fromEntries(state.counts.documents),
+      },
+    };
+  }
+  return { status: 404, body: { message: 'not found' } };
 }
