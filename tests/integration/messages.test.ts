@@ -16,7 +16,7 @@ import {
 import { makeConversations } from '../../functions/src/repositories/conversations.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
 import { makeOutgoing } from '../../functions/src/repositories/outgoing.js';
-import { makeConversationUseCases } from '../../functions/src/use-cases/conversations.js';
+import { conversationCalls } from '../../functions/src/use-cases/conversations/conversation-calls.fake.js';
 import type { Caller } from '../../functions/src/http/caller.js';
 import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
@@ -353,7 +353,7 @@ describe('messages on an invoice', () => {
         throw new Error('SQS is down');
       },
     };
-    const useCases = makeConversationUseCases({
+    const useCases = conversationCalls({
       store: makeInvoiceStore(db, tableName),
       conversations: makeConversations(db, tableName),
       outgoing: makeOutgoing(

@@ -10,7 +10,7 @@ import {
 import type { Caller } from '../http/caller.js';
 import { InvoiceChangedError, type InvoiceChange, type StoredInvoice } from '../repositories/invoice-store.js';
 import type { OutgoingMessage } from '../repositories/outgoing.js';
-import { makeConversationUseCases } from './conversations.js';
+import { conversationCalls } from './conversations/conversation-calls.fake.js';
 
 const SUPPLIER = '20100070970';
 const OTHER_SUPPLIER = '20512334890';
@@ -55,7 +55,7 @@ function setUp(options: { invoice?: StoredInvoice; conflicts?: number } = {}) {
   const commits: InvoiceChange[] = [];
   const delivered: OutgoingMessage[] = [];
   const verified: { key: string; tenants: readonly string[] }[] = [];
-  const useCases = makeConversationUseCases({
+  const useCases = conversationCalls({
     store: {
       get: async (supplierId, type, id) =>
         supplierId === stored.supplierId && type === stored.type && id === stored.id ? stored : null,
@@ -265,7 +265,7 @@ describe("a message's attachment", () => {
 
 /** The file link of message `askedId` at `index`, through a use case whose repository holds `message`. */
 function fileLinkOf(message: InvoiceMessage, askedId = message.id) {
-  const useCases = makeConversationUseCases({
+  const useCases = conversationCalls({
     store: { get: async () => invoiceOf(), commit: async () => invoiceOf() },
     conversations: {
       messagesOf: async () => [message],
@@ -290,7 +290,7 @@ function fileLinkOf(message: InvoiceMessage, askedId = message.id) {
 describe("the header's count", () => {
   it('counts a supplier over its RUCs, staff over their companies, an administrator over every company', async () => {
     const asked: { side: string; owners: readonly string[] }[] = [];
-    const useCases = makeConversationUseCases({
+    const useCases = conversationCalls({
       store: { get: async () => null, commit: async () => invoiceOf() },
       conversations: {
         messagesOf: async () => [],

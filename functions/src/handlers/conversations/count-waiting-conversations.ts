@@ -1,7 +1,8 @@
 import { conversationRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { conversations } from '../../use-cases/conversations.factory.js';
+import { conversationDeps } from '../../use-cases/conversations/conversations.factory.js';
+import { countWaitingConversations } from '../../use-cases/conversations/count-waiting-conversations.js';
 
 export const handler = httpHandler(conversationRoutes.countWaitingConversations, ({ caller }) =>
-  conversations.waitingCount(caller),
+  countWaitingConversations(conversationDeps, caller),
 );

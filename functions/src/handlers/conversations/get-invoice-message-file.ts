@@ -1,7 +1,8 @@
 import { conversationRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { conversationsWithFiles as conversations } from '../../use-cases/conversation-files.factory.js';
+import { conversationFilesDeps } from '../../use-cases/conversations/conversation-files.factory.js';
+import { invoiceMessageFile } from '../../use-cases/conversations/invoice-message-file.js';
 
 export const handler = httpHandler(conversationRoutes.getInvoiceMessageFile, ({ caller, path, query }) =>
-  conversations.fileLink(caller, path, query),
+  invoiceMessageFile(conversationFilesDeps, caller, path, query),
 );

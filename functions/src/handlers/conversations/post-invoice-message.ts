@@ -1,7 +1,8 @@
 import { conversationRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { conversationsWithFiles as conversations } from '../../use-cases/conversation-files.factory.js';
+import { conversationFilesDeps } from '../../use-cases/conversations/conversation-files.factory.js';
+import { postInvoiceMessage } from '../../use-cases/conversations/post-invoice-message.js';
 
 export const handler = httpHandler(conversationRoutes.postInvoiceMessage, ({ caller, path, body }) =>
-  conversations.post(caller, path, body),
+  postInvoiceMessage(conversationFilesDeps, caller, path, body),
 );

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { clock } from '../adapters/clock.js';
-import { documentClient, tableName } from '../adapters/dynamodb.js';
-import { makeClientRepository } from '../repositories/clients.js';
-import { makeConversations } from '../repositories/conversations.js';
-import { makeInvoiceStore } from '../repositories/invoice-store.js';
-import { makeConversationUseCases, type ConversationDeps } from './conversations.js';
-import { outgoing } from './outgoing.factory.js';
+import { clock } from '../../adapters/clock.js';
+import { documentClient, tableName } from '../../adapters/dynamodb.js';
+import { makeClientRepository } from '../../repositories/clients.js';
+import { makeConversations } from '../../repositories/conversations.js';
+import { makeInvoiceStore } from '../../repositories/invoice-store.js';
+import type { ConversationDeps } from './conversation-deps.js';
+import { outgoing } from '../outgoing.factory.js';
 
 const clients = makeClientRepository(documentClient, tableName());
 
@@ -21,6 +21,3 @@ export const conversationDeps: ConversationDeps = {
   clock,
   randomHex: () => randomBytes(4).toString('hex'),
 };
-
-/** The conversation use cases wired to the real adapters, built once per cold start by the handlers. */
-export const conversations = makeConversationUseCases(conversationDeps);
