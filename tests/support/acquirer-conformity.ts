@@ -1,7 +1,6 @@
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import {
-  INVOICE_STATUS_LABELS,
   QUEUES,
   addDays,
   conformityClockRecord,
@@ -13,11 +12,12 @@ import {
   type InvoicePayment,
 } from '@portal/shared';
 import { offsetFileClock } from '../../functions/src/adapters/clock.js';
-import { makeAcquirerConformityClock } from '../../functions/src/jobs/acquirer-conformity-clock.js';
+import { runAcquirerConformityClock } from '../../functions/src/jobs/acquirer-conformity-clock.js';
 import { makeConformityClocks } from '../../functions/src/repositories/acquirer-conformity-clocks.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
 import { makeOutgoing, type QueueKey } from '../../functions/src/repositories/outgoing.js';
 import { advanceStageClock, resetStageClock, stageClockFile, stageNow } from '../../local/runtime/stage-clock.js';
+import { aStatusEntry, anInvoice, between } from './builders.js';
 import { queuesDrained, stageDocumentClient, table } from './fixtures.js';
 import { stage } from './stage.js';
 import { tenantFixture } from './tenant.js';
@@ -98,13 +98,14 @@ export function conformityClockJob() {
     quiet,
     clock,
   );
-  return makeAcquirerConformityClock({
+  const deps = {
     clocks: makeConformityClocks(db, tableName),
     store: makeInvoiceStore(db, tableName),
     outgoing,
     clock,
     log: quiet,
-  });
+  };
+  return { run: (txId?: string) => runAcquirerConformityClock(deps, txId) };
 }
 
 let sequence = (Date.now() % 900_000) + 100_000;
@@ -146,50 +147,17 @@ export async function creditInvoiceFixture(options: {
   const issuedAt = addDays(limaDayOf(receivedAt), -1);
   const numericId = String(sequence++);
   const conformity = openAcquirerConformity({ receivedAt });
-  const invoice: Invoice = {
-    id: `F002-${numericId}`,
+  const invoice = anInvoice({
     prefixId: 'F002',
     numericId,
-    type: 'FACTURA',
-    status: 'PENDING',
-    statusMessage: null,
-    certStatus: 'VALID',
-    approved: false,
-    supplierId: options.supplier.taxId,
-    supplierName: options.supplier.name,
-    client: options.client.taxId,
-    clientName: options.client.name,
+    ...between(options.supplier, options.client),
     responsible: options.responsible ?? null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
-    currency: 'PEN',
-    amount: 1180,
-    taxAmount: 180,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
     issuedAt,
     receivedAt,
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: `fixtures/F002-${numericId}.pdf`,
-    disapprovedWithoutRejection: false,
-    notes: null,
-    statusHistory: [
-      {
-        status: 'PENDING',
-        title: INVOICE_STATUS_LABELS.PENDING,
-        additionalMessage: 'Comprobante recibido',
-        date: receivedAt,
-        by: null,
-      },
-    ],
+    statusHistory: [aStatusEntry('PENDING', { additionalMessage: 'Comprobante recibido', date: receivedAt })],
     payment: creditTerms(issuedAt, 1180, receivedAt),
     acquirerConformity: conformity,
-  };
+  });
   await table().putInvoice(invoice);
   await table().put(conformityClockRecord(invoice, conformity, { revision: 1, at: now }));
   return invoice;

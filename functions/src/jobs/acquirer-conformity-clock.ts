@@ -59,158 +59,165 @@ const MAX_ATTEMPTS = 5;
  * 4. the presumption, at the end of the last day: one transaction writes the invoice (its clock presumed, a history
  *    entry), its record (as read), the counters and the notice to both sides.
  * Each step commits what it sends, so a run that dies leaves nothing half done: the next run finds the step still
- * due, or done. A clock that could not be handled is left for the next run, which the run's error reports.
+ * due, or done. A clock that could not be handled is left for the next run, which the run's error reports: one pass
+ * over the clocks due now throws at the end (after the others) if some could not be handled.
  */
-export function makeAcquirerConformityClock(deps: AcquirerConformityClockDeps) {
-  const { clocks, store, outgoing, log } = deps;
-
-  /**
-   * A record that says the clock runs when its invoice says otherwise (gone, answered, presumed) is brought in line
-   * with the invoice, out of the due list; nothing is sent.
-   */
-  async function lagging(record: ConformityClockRecord, invoice: Invoice | null, now: Date): Promise<boolean> {
-    const conformity = invoice?.acquirerConformity;
-    if (conformity?.state === 'OPEN') return false;
-    let next: Record<string, unknown>;
-    if (invoice && conformity) {
-      next = conformityClockRecord(invoice, conformity, {
-        remindersSent: record.remindersSent,
-        revision: record.revision + 1,
-        at: now,
-      });
-    } else {
-      // No clock on the invoice (or no invoice): the record only leaves the due list.
-      const { gsi1pk: _pk, gsi1sk: _sk, ...rest } = record as ConformityClockRecord & Record<string, unknown>;
-      next = { ...rest, step: null, nextAt: null, revision: record.revision + 1, updatedAt: now.toISOString() };
+export async function runAcquirerConformityClock(
+  deps: AcquirerConformityClockDeps,
+  txId: string = randomUUID(),
+): Promise<AcquirerConformityClockResult> {
+  const now = deps.clock();
+  const counts = { reminded: 0, presumed: 0 };
+  const problems: Error[] = [];
+  for (const record of await deps.clocks.due(now, deps.batch ?? 100)) {
+    try {
+      const outcome = await stepOne(deps, record, now, txId);
+      if (outcome) counts[outcome] += 1;
+    } catch (error) {
+      problems.push(error as Error);
+      deps.log.error('conformity clock left for the next run', { clock: record.pk, error: (error as Error).message });
     }
-    if (await clocks.align(record, next))
-      log.info('conformity clock record aligned with its invoice', { clock: record.pk });
-    return true;
   }
+  if (problems.length > 0) {
+    throw new AggregateError(problems, `${problems.length} conformity clock(s) left for the next run`);
+  }
+  return counts;
+}
 
-  async function remind(
-    record: ConformityClockRecord,
-    step: Exclude<ConformityStep, 'PRESUME'>,
-    now: Date,
-  ): Promise<boolean> {
-    const invoice = await store.get(record.supplierId, record.invoiceType, record.invoiceId);
-    if (!invoice?.acquirerConformity || (await lagging(record, invoice, now))) return false;
-    const notice: NotificationMessage = {
-      ...notificationAbout(REMINDER_EVENT[step], invoice, record.deadline, now),
-      responsibleId: invoice.responsible?.id ?? null,
-    };
-    const message = outgoingMessage('notifications', notice, now);
-    const next = conformityClockRecord(invoice, invoice.acquirerConformity, {
-      step: stepAfter(step),
-      remindersSent: [...(record.remindersSent ?? []), step],
+/**
+ * A record that says the clock runs when its invoice says otherwise (gone, answered, presumed) is brought in line
+ * with the invoice, out of the due list; nothing is sent.
+ */
+async function lagging(
+  deps: AcquirerConformityClockDeps,
+  record: ConformityClockRecord,
+  invoice: Invoice | null,
+  now: Date,
+): Promise<boolean> {
+  const conformity = invoice?.acquirerConformity;
+  if (conformity?.state === 'OPEN') return false;
+  let next: Record<string, unknown>;
+  if (invoice && conformity) {
+    next = conformityClockRecord(invoice, conformity, {
+      remindersSent: record.remindersSent,
       revision: record.revision + 1,
       at: now,
     });
-    if (!(await clocks.remind(record, next, message))) return false;
-    log.info('conformity reminder committed', { clock: record.pk, step });
-    await outgoing.deliver([message]);
-    return true;
+  } else {
+    // No clock on the invoice (or no invoice): the record only leaves the due list.
+    const { gsi1pk: _pk, gsi1sk: _sk, ...rest } = record as ConformityClockRecord & Record<string, unknown>;
+    next = { ...rest, step: null, nextAt: null, revision: record.revision + 1, updatedAt: now.toISOString() };
   }
-
-  async function presume(seen: ConformityClockRecord, now: Date, txId: string): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      const record = attempt === 1 ? seen : await clocks.get(seen);
-      if (!record || record.state !== 'OPEN' || record.revision !== seen.revision) return false;
-      const invoice = await store.get(record.supplierId, record.invoiceType, record.invoiceId);
-      const conformity = invoice?.acquirerConformity;
-      if (!invoice || !conformity || conformity.state !== 'OPEN') {
-        await lagging(record, invoice, now);
-        return false;
-      }
-      const presumed: AcquirerConformity = {
-        ...conformity,
-        state: 'PRESUMED_CONFORMITY',
-        presumedAt: now.toISOString(),
-      };
-      const after: Invoice = {
-        ...invoice,
-        acquirerConformity: presumed,
-        statusHistory: [
-          ...invoice.statusHistory,
-          {
-            status: invoice.status,
-            title: ACQUIRER_CONFORMITY_HISTORY_TITLES.PRESUMED_CONFORMITY,
-            additionalMessage:
-              `Venció el ${formatDate(conformity.deadline)} el plazo de ${CONFORMITY_PERIOD_DAYS} días sin una ` +
-              'conformidad o disconformidad registrada: la conformidad se presume y es irrevocable.',
-            date: now.toISOString(),
-            by: null,
-          },
-        ],
-      };
-      const message = outgoingMessage(
-        'notifications',
-        notificationAbout('ACQUIRER_CONFORMITY_PRESUMED', invoice, conformity.deadline, now),
-        now,
-      );
-      try {
-        await store.commit({
-          before: invoice,
-          after,
-          whileStatusIn: INVOICE_STATUSES,
-          alsoPut: [outgoingItem(message)],
-          audit: systemStamp('conformityClock', 'PRESUMED_CONFORMITY', txId),
-          putIf: [
-            conformityClockPut(
-              record,
-              conformityClockRecord(invoice, presumed, {
-                remindersSent: record.remindersSent ?? [],
-                revision: record.revision + 1,
-                at: now,
-              }),
-            ),
-          ],
-        });
-      } catch (error) {
-        // Another writer moved the invoice or the record: read both again (a run that got there first ends it).
-        if (error instanceof InvoiceChangedError && attempt < MAX_ATTEMPTS) continue;
-        throw error;
-      }
-      log.info('conformity presumed', { clock: record.pk, deadline: conformity.deadline });
-      await outgoing.deliver([message]);
-      return true;
-    }
-  }
-
-  async function stepOne(
-    seen: ConformityClockRecord,
-    now: Date,
-    txId: string,
-  ): Promise<keyof AcquirerConformityClockResult | null> {
-    const record = await clocks.get({ pk: seen.pk, sk: seen.sk });
-    if (!record || record.state !== 'OPEN' || !record.step || record.revision !== seen.revision) return null;
-    const step = dueConformityStep(record.deadline, record.step, now);
-    if (step === null) return null;
-    if (step === 'PRESUME') return (await presume(record, now, txId)) ? 'presumed' : null;
-    return (await remind(record, step, now)) ? 'reminded' : null;
-  }
-
-  return {
-    /** One pass over the clocks due now; throws at the end (after the others) if some could not be handled. */
-    async run(txId: string = randomUUID()): Promise<AcquirerConformityClockResult> {
-      const now = deps.clock();
-      const counts = { reminded: 0, presumed: 0 };
-      const problems: Error[] = [];
-      for (const record of await clocks.due(now, deps.batch ?? 100)) {
-        try {
-          const outcome = await stepOne(record, now, txId);
-          if (outcome) counts[outcome] += 1;
-        } catch (error) {
-          problems.push(error as Error);
-          log.error('conformity clock left for the next run', { clock: record.pk, error: (error as Error).message });
-        }
-      }
-      if (problems.length > 0) {
-        throw new AggregateError(problems, `${problems.length} conformity clock(s) left for the next run`);
-      }
-      return counts;
-    },
-  };
+  if (await deps.clocks.align(record, next))
+    deps.log.info('conformity clock record aligned with its invoice', { clock: record.pk });
+  return true;
 }
 
-export type AcquirerConformityClock = ReturnType<typeof makeAcquirerConformityClock>;
+async function remind(
+  deps: AcquirerConformityClockDeps,
+  record: ConformityClockRecord,
+  step: Exclude<ConformityStep, 'PRESUME'>,
+  now: Date,
+): Promise<boolean> {
+  const invoice = await deps.store.get(record.supplierId, record.invoiceType, record.invoiceId);
+  if (!invoice?.acquirerConformity || (await lagging(deps, record, invoice, now))) return false;
+  const notice: NotificationMessage = {
+    ...notificationAbout(REMINDER_EVENT[step], invoice, record.deadline, now),
+    responsibleId: invoice.responsible?.id ?? null,
+  };
+  const message = outgoingMessage('notifications', notice, now);
+  const next = conformityClockRecord(invoice, invoice.acquirerConformity, {
+    step: stepAfter(step),
+    remindersSent: [...(record.remindersSent ?? []), step],
+    revision: record.revision + 1,
+    at: now,
+  });
+  if (!(await deps.clocks.remind(record, next, message))) return false;
+  deps.log.info('conformity reminder committed', { clock: record.pk, step });
+  await deps.outgoing.deliver([message]);
+  return true;
+}
+
+async function presume(
+  deps: AcquirerConformityClockDeps,
+  seen: ConformityClockRecord,
+  now: Date,
+  txId: string,
+): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    const record = attempt === 1 ? seen : await deps.clocks.get(seen);
+    if (!record || record.state !== 'OPEN' || record.revision !== seen.revision) return false;
+    const invoice = await deps.store.get(record.supplierId, record.invoiceType, record.invoiceId);
+    const conformity = invoice?.acquirerConformity;
+    if (!invoice || !conformity || conformity.state !== 'OPEN') {
+      await lagging(deps, record, invoice, now);
+      return false;
+    }
+    const presumed: AcquirerConformity = {
+      ...conformity,
+      state: 'PRESUMED_CONFORMITY',
+      presumedAt: now.toISOString(),
+    };
+    const after: Invoice = {
+      ...invoice,
+      acquirerConformity: presumed,
+      statusHistory: [
+        ...invoice.statusHistory,
+        {
+          status: invoice.status,
+          title: ACQUIRER_CONFORMITY_HISTORY_TITLES.PRESUMED_CONFORMITY,
+          additionalMessage:
+            `Venció el ${formatDate(conformity.deadline)} el plazo de ${CONFORMITY_PERIOD_DAYS} días sin una ` +
+            'conformidad o disconformidad registrada: la conformidad se presume y es irrevocable.',
+          date: now.toISOString(),
+          by: null,
+        },
+      ],
+    };
+    const message = outgoingMessage(
+      'notifications',
+      notificationAbout('ACQUIRER_CONFORMITY_PRESUMED', invoice, conformity.deadline, now),
+      now,
+    );
+    try {
+      await deps.store.commit({
+        before: invoice,
+        after,
+        whileStatusIn: INVOICE_STATUSES,
+        alsoPut: [outgoingItem(message)],
+        audit: systemStamp('conformityClock', 'PRESUMED_CONFORMITY', txId),
+        putIf: [
+          conformityClockPut(
+            record,
+            conformityClockRecord(invoice, presumed, {
+              remindersSent: record.remindersSent ?? [],
+              revision: record.revision + 1,
+              at: now,
+            }),
+          ),
+        ],
+      });
+    } catch (error) {
+      // Another writer moved the invoice or the record: read both again (a run that got there first ends it).
+      if (error instanceof InvoiceChangedError && attempt < MAX_ATTEMPTS) continue;
+      throw error;
+    }
+    deps.log.info('conformity presumed', { clock: record.pk, deadline: conformity.deadline });
+    await deps.outgoing.deliver([message]);
+    return true;
+  }
+}
+
+async function stepOne(
+  deps: AcquirerConformityClockDeps,
+  seen: ConformityClockRecord,
+  now: Date,
+  txId: string,
+): Promise<keyof AcquirerConformityClockResult | null> {
+  const record = await deps.clocks.get({ pk: seen.pk, sk: seen.sk });
+  if (!record || record.state !== 'OPEN' || !record.step || record.revision !== seen.revision) return null;
+  const step = dueConformityStep(record.deadline, record.step, now);
+  if (step === null) return null;
+  if (step === 'PRESUME') return (await presume(deps, record, now, txId)) ? 'presumed' : null;
+  return (await remind(deps, record, step, now)) ? 'reminded' : null;
+}

@@ -5,17 +5,21 @@ import { observed } from '../observability/observed.js';
 import { makeConformityClocks } from '../repositories/acquirer-conformity-clocks.js';
 import { makeInvoiceStore } from '../repositories/invoice-store.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
-import { makeAcquirerConformityClock, type AcquirerConformityClockResult } from './acquirer-conformity-clock.js';
+import {
+  runAcquirerConformityClock,
+  type AcquirerConformityClockDeps,
+  type AcquirerConformityClockResult,
+} from './acquirer-conformity-clock.js';
 
-const job = makeAcquirerConformityClock({
+const deps: AcquirerConformityClockDeps = {
   clocks: makeConformityClocks(documentClient, tableName()),
   store: makeInvoiceStore(documentClient, tableName()),
   outgoing,
   clock,
   log: logger,
-});
+};
 
 /** The AcquirerConformityClock schedule (SCHEDULES.acquirerConformity): EventBridge in AWS, a timer on the local stage. */
 export const handler = observed(async (_event, context): Promise<AcquirerConformityClockResult> =>
-  job.run(context.awsRequestId || undefined),
+  runAcquirerConformityClock(deps, context.awsRequestId || undefined),
 );
