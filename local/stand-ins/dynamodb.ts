@@ -44,35 +44,7 @@ export async function startDynamoDb(options: DynamoDbOptions): Promise<RunningSe
   await reapOrphan(pidPath, dbDir);
   await assertPortFree(port, '0.0.0.0', 'DynamoDB');
 
-  // The child writes straight to the log file (not through a pipe), so it never blocks or dies on
-  // a full or broken pipe if this process stops reading.
-  const logFd = openLogFile(logPath);
-  fs.writeSync(logFd, `\n--- ${new Date().toISOString()} arranque de DynamoDB Local en el puerto ${port} ---\n`);
-  let child: ChildProcess;
-  try {
-    child = spawn(
-      'java',
-      [
-        // The serial collector, and the client compiler only: a stage's short runs of small requests spend ~40 % less
-        // CPU than with C2 (docs/local-stage.md). LOCAL_DYNAMODB_COMPILER=full: both compilers (two threads), for a
-        // stage that takes tens of thousands of writes (the test run's), where C2's code pays for its compilation.
-        '-XX:+UseSerialGC',
-        ...(process.env.LOCAL_DYNAMODB_COMPILER === 'full' ? ['-XX:CICompilerCount=2'] : ['-XX:TieredStopAtLevel=1']),
-        `-Djava.library.path=${jar.libDir}`,
-        '-jar',
-        jar.jarPath,
-        '-sharedDb',
-        // LOCAL_DYNAMODB_IN_MEMORY=on: tables in memory, gone when it stops (the test run's own stage).
-        ...(process.env.LOCAL_DYNAMODB_IN_MEMORY === 'on' ? ['-inMemory'] : ['-dbPath', dbDir]),
-        '-port',
-        String(port),
-        '-disableTelemetry',
-      ],
-      { cwd: dbDir, stdio: ['ignore', logFd, logFd] },
-    );
-  } finally {
-    fs.closeSync(logFd);
-  }
+  const child = spawnDynamoDbLocal(jar, { port, dbDir, logPath });
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -153,6 +125,41 @@ export async function startDynamoDb(options: DynamoDbOptions): Promise<RunningSe
       return stopping;
     },
   };
+}
+
+/** The JVM of DynamoDB Local, its output straight into the log file. */
+function spawnDynamoDbLocal(
+  jar: ReturnType<typeof locateJar>,
+  { port, dbDir, logPath }: { port: number; dbDir: string; logPath: string },
+): ChildProcess {
+  // The child writes straight to the log file (not through a pipe), so it never blocks or dies on
+  // a full or broken pipe if this process stops reading.
+  const logFd = openLogFile(logPath);
+  fs.writeSync(logFd, `\n--- ${new Date().toISOString()} arranque de DynamoDB Local en el puerto ${port} ---\n`);
+  try {
+    return spawn(
+      'java',
+      [
+        // The serial collector, and the client compiler only: a stage's short runs of small requests spend ~40 % less
+        // CPU than with C2 (docs/local-stage.md). LOCAL_DYNAMODB_COMPILER=full: both compilers (two threads), for a
+        // stage that takes tens of thousands of writes (the test run's), where C2's code pays for its compilation.
+        '-XX:+UseSerialGC',
+        ...(process.env.LOCAL_DYNAMODB_COMPILER === 'full' ? ['-XX:CICompilerCount=2'] : ['-XX:TieredStopAtLevel=1']),
+        `-Djava.library.path=${jar.libDir}`,
+        '-jar',
+        jar.jarPath,
+        '-sharedDb',
+        // LOCAL_DYNAMODB_IN_MEMORY=on: tables in memory, gone when it stops (the test run's own stage).
+        ...(process.env.LOCAL_DYNAMODB_IN_MEMORY === 'on' ? ['-inMemory'] : ['-dbPath', dbDir]),
+        '-port',
+        String(port),
+        '-disableTelemetry',
+      ],
+      { cwd: dbDir, stdio: ['ignore', logFd, logFd] },
+    );
+  } finally {
+    fs.closeSync(logFd);
+  }
 }
 
 /** `java -version` prints e.g. `openjdk version "17.0.15"` or, for Java 8, `java version "1.8.0_402"`. */

@@ -1,4 +1,4 @@
-import { S3Refusal } from './s3-auth.js';
+import { S3Refusal } from './s3-sigv4.js';
 
 /** The slice of s3rver's store a listing reads. */
 export interface ListingStore {

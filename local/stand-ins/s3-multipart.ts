@@ -1,4 +1,4 @@
-import { S3Refusal } from './s3-auth.js';
+import { S3Refusal } from './s3-sigv4.js';
 
 /** S3's smallest part, but for the last one of an upload (5 MiB). */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;

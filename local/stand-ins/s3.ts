@@ -8,7 +8,9 @@ import { fileResponseHeaders } from '@portal/shared';
 import { createS3Auth, S3Refusal, s3ErrorXml, splitTarget, type S3Auth } from './s3-auth.js';
 import { listObjectsV2, type ListingStore } from './s3-listing.js';
 import { keepFoldersApart, type FolderStore } from './s3-folders.js';
+import { gated, isDeletion, isListing, type Gate } from './s3-gate.js';
 import { MultipartUploads } from './s3-multipart.js';
+import { postUpload } from './s3-post-policy.js';
 import { assertPortFree, LOCAL_CREDENTIALS, outlastIdleClients, type RunningService } from './types.js';
 
 /** The slice of s3rver 3.7 (a CommonJS package without types) used here. */
@@ -77,7 +79,7 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
  *   content-length-range on the file), with no form field the policy does not cover; else S3's 403
  *   AccessDenied ("Invalid according to Policy: …") or 400 EntityTooLarge / EntityTooSmall. s3rver
  *   alone ignores the policy. What reaches s3rver is the form as checked (fields after the file are
- *   ignored, as S3 does). See s3-auth.ts.
+ *   ignored, as S3 does). See s3-auth.ts, s3-sigv4.ts and s3-post-policy.ts.
  *
  * - Multipart uploads: parts of at least 5 MiB but the last, listed in order and uploaded, and AbortMultipartUpload,
  *   which s3rver lacks (s3-multipart.ts).
@@ -213,7 +215,13 @@ async function handleS3Request(req: http.IncomingMessage, res: http.ServerRespon
       query.length === 0 &&
       /^multipart\/form-data/i.test(contentType)
     ) {
-      await postUpload(req, res, ctx, bucketName(segments[0]!), body);
+      await postUpload(
+        req,
+        res,
+        { verify: ctx.auth.verifyPostForm, internalPort: ctx.internalPort },
+        bucketName(segments[0]!),
+        body,
+      );
       return;
     }
     await ctx.auth.verifyRequest({ method, url: target, headers: req.headers, body });
@@ -246,107 +254,6 @@ function bucketName(segment: string): string {
     return decodeURIComponent(segment);
   } catch {
     throw new S3Refusal(400, 'InvalidURI', "Couldn't parse the specified URI.");
-  }
-}
-
-/** A browser upload: the policy checked, then the form as checked handed to s3rver. */
-async function postUpload(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  ctx: ProxyContext,
-  bucket: string,
-  body: Buffer,
-): Promise<void> {
-  let form: FormData;
-  try {
-    form = await new Request('http://s3.local/', {
-      method: 'POST',
-      headers: { 'content-type': String(req.headers['content-type']) },
-      body,
-    }).formData();
-  } catch {
-    throw new S3Refusal(
-      400,
-      'MalformedPOSTRequest',
-      'The body of your POST request is not well-formed multipart/form-data.',
-    );
-  }
-  const fields: Array<[string, string]> = [];
-  let file: Blob | null = null;
-  let fileName = '';
-  // S3 ignores every field after the file.
-  for (const [name, value] of form.entries()) {
-    if (name.toLowerCase() === 'file') {
-      file = typeof value === 'string' ? new Blob([value]) : value;
-      fileName = typeof value === 'string' ? '' : value.name;
-      break;
-    }
-    if (typeof value === 'string') fields.push([name, value]);
-  }
-  if (!file) throw new S3Refusal(400, 'InvalidArgument', 'POST requires exactly one file upload per request.');
-  await ctx.auth.verifyPostForm(bucket, { fields, fileName, fileSize: file.size });
-
-  const checked = new FormData();
-  for (const [name, value] of fields) {
-    if (name.toLowerCase() === 'key') checked.append('key', value.replaceAll('${filename}', fileName));
-    else checked.append(name, value);
-  }
-  checked.append('file', file, fileName || 'file');
-  const origin = req.headers.origin;
-  const upstream = await fetch(`http://127.0.0.1:${ctx.internalPort}${req.url ?? '/'}`, {
-    method: 'POST',
-    body: checked,
-    headers: origin ? { origin } : {},
-    redirect: 'manual',
-  });
-  const answer = Buffer.from(await upstream.arrayBuffer());
-  const headers: http.OutgoingHttpHeaders = {};
-  upstream.headers.forEach((value, name) => {
-    if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive'].includes(name))
-      headers[name] = value;
-  });
-  res.writeHead(upstream.status, { ...headers, 'content-length': answer.length });
-  res.end(answer);
-}
-
-/**
- * s3rver lists a bucket by walking its folder, and fails the listing (500 InternalError) when an object it walks is
- * deleted meanwhile; S3 lists whatever another client deletes. So a listing (a GET of the bucket itself) and a
- * deletion never run at once here: listings share a gate that deletions take alone, each waiting for the other kind
- * to finish.
- */
-const isListing = (req: http.IncomingMessage) =>
-  req.method === 'GET' && /^\/[^/?]+\/?(\?|$)/.test(req.url ?? '') && !/[?&]X-Amz-Signature=/.test(req.url ?? '');
-const isDeletion = (req: http.IncomingMessage) =>
-  req.method === 'DELETE' || (req.method === 'POST' && /[?&]delete(=|&|$)/.test(req.url ?? ''));
-
-interface Gate {
-  listings: number;
-  deletions: number;
-  readonly waiting: (() => void)[];
-}
-
-async function enter(gate: Gate, kind: 'listing' | 'deletion'): Promise<void> {
-  while (kind === 'listing' ? gate.deletions > 0 : gate.listings > 0) {
-    await new Promise<void>((resolve) => gate.waiting.push(resolve));
-  }
-  if (kind === 'listing') gate.listings += 1;
-  else gate.deletions += 1;
-}
-
-function leave(gate: Gate, kind: 'listing' | 'deletion'): void {
-  if (kind === 'listing') gate.listings -= 1;
-  else gate.deletions -= 1;
-  for (const wake of gate.waiting.splice(0)) wake();
-}
-
-/** Runs `work` inside the gate, as a listing or a deletion. */
-async function gated<T>(gate: Gate, kind: 'listing' | 'deletion', work: () => Promise<T>): Promise<T> {
-  await enter(gate, kind);
-  try {
-    return await work();
-  } finally {
-    leave(gate, kind);
   }
 }
 
