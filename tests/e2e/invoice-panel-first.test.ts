@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import {
-  INVOICE_STATUS_LABELS,
   SUNAT_DISPOSAL_DAYS,
   CONFORMITY_PERIOD_DAYS,
   addDays,
@@ -12,6 +11,7 @@ import {
   type InvoiceStatus,
 } from '@portal/shared';
 import { creditTerms, stageTime } from '../support/acquirer-conformity.js';
+import { aStatusEntry, anInvoice } from '../support/builders.js';
 import { table } from '../support/fixtures.js';
 import { DETAIL_TEXT, detailPanel, field } from '../support/invoice-detail.js';
 import { invoiceRow } from '../support/invoices.js';
@@ -50,59 +50,35 @@ async function panelInvoice(options: {
   const now = stageTime();
   const receivedAt = new Date(now.getTime() - 60_000).toISOString();
   const issuedAt = addDays(limaDayOf(receivedAt), -options.issuedDaysAgo);
-  const numericId = String(sequence++);
-  const id = `F003-${numericId}`;
   const status = options.status ?? 'PENDING';
   const supplierId = supplierTaxId();
-  const invoice: Invoice = {
-    id,
+  const invoice = anInvoice({
     prefixId: 'F003',
-    numericId,
-    type: 'FACTURA',
+    numericId: String(sequence++),
     status,
     statusMessage: options.statusMessage ?? null,
-    certStatus: 'VALID',
-    approved: false,
     supplierId,
     supplierName: SUPPLIERS.find((supplier) => supplier.taxId === supplierId)?.name ?? 'Proveedor E2E',
     client: COMPANY.taxId,
     clientName: COMPANY.name,
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
-    currency: 'PEN',
-    amount: 1180,
-    taxAmount: 180,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
     issuedAt,
     receivedAt,
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: `fixtures/${id}.pdf`,
     disapprovedWithoutRejection: options.retry ?? false,
-    notes: null,
     statusHistory: [
-      { status: 'PENDING', title: INVOICE_STATUS_LABELS.PENDING, additionalMessage: null, date: receivedAt, by: null },
+      aStatusEntry('PENDING', { date: receivedAt }),
       ...(status === 'PENDING'
         ? []
         : [
-            {
-              status,
-              title: INVOICE_STATUS_LABELS[status],
+            aStatusEntry(status, {
               additionalMessage: options.statusMessage ?? null,
               date: new Date(now.getTime() - 30_000).toISOString(),
               by: 'Gestor E2E',
-            },
+            }),
           ]),
     ],
     payment: creditTerms(issuedAt, 1180, receivedAt),
     acquirerConformity: openAcquirerConformity({ receivedAt }),
-  };
+  });
   await table().putInvoice(invoice);
   return invoice;
 }

@@ -1,15 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  INVOICE_STATUS_LABELS,
-  routes,
-  type Invoice,
-  type InvoiceAuditEvent,
-  type InvoiceDetail,
-  type Notification,
-} from '@portal/shared';
+import { routes, type InvoiceAuditEvent, type InvoiceDetail, type Notification } from '@portal/shared';
 import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { call } from '../support/api.js';
+import { anInvoice, between } from '../support/builders.js';
 import { table } from '../support/fixtures.js';
 import { feedOf, notificationsButton, signedIn, tokenOf } from '../support/header.js';
 import { DETAIL_TEXT, detailPanel } from '../support/invoice-detail.js';
@@ -38,48 +32,13 @@ function inLima(iso: string): string {
 async function rejectedAcrossMidnight(): Promise<{ invoice: InvoiceDetail; notification: Notification }> {
   const numericId = freshCorrelative();
   const id = `FL01-${numericId}`;
-  const invoice: Invoice = {
-    id,
+  const invoice = anInvoice({
     prefixId: 'FL01',
     numericId,
-    type: 'FACTURA',
-    status: 'PENDING',
-    statusMessage: null,
-    certStatus: 'VALID',
-    approved: false,
-    supplierId: SUPPLIER.taxId,
-    supplierName: SUPPLIER.name,
-    client: CLIENT.taxId,
-    clientName: CLIENT.name,
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
-    currency: 'PEN',
-    amount: 1180,
-    taxAmount: 180,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
+    ...between(SUPPLIER, CLIENT),
     issuedAt: '2026-11-04',
     receivedAt: '2026-11-05T03:30:00.000Z',
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: `fixtures/${id}.pdf`,
-    disapprovedWithoutRejection: false,
-    notes: null,
-    statusHistory: [
-      {
-        status: 'PENDING',
-        title: INVOICE_STATUS_LABELS.PENDING,
-        additionalMessage: null,
-        date: '2026-11-05T03:30:00.000Z',
-        by: null,
-      },
-    ],
-  };
+  });
   await table().putInvoice(invoice);
   const path = { supplierId: SUPPLIER.taxId, invoiceType: invoice.type, invoiceId: id };
   const rejected = await call<InvoiceDetail>(routes.disapproveInvoice, {

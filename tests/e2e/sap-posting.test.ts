@@ -1,12 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  INVOICE_ERROR_MESSAGES,
-  INVOICE_STATUS_LABELS,
-  MIRO_POSTING,
-  keys,
-  withCheckDigit,
-  type Invoice,
-} from '@portal/shared';
+import { INVOICE_ERROR_MESSAGES, MIRO_POSTING, keys, withCheckDigit, type Invoice } from '@portal/shared';
+import { aStatusEntry, anInvoice, between, withIgv } from '../support/builders.js';
 import { table } from '../support/fixtures.js';
 import { REVIEW_COMPANY, invoiceRow, openInvoiceDetail, todayInLima } from '../support/invoice-detail.js';
 import { stage } from '../support/stage.js';
@@ -29,50 +23,20 @@ async function approvedInvoice(state: 'FAILED' | 'POSTING'): Promise<Invoice> {
   const numericId = String(sequence++);
   const id = `FS01-${numericId}`;
   const approvedAt = TEN_MINUTES_AGO();
-  const invoice: Invoice = {
-    id,
+  const invoice = anInvoice({
     prefixId: 'FS01',
     numericId,
-    type: 'FACTURA',
     status: 'ACCEPTED',
     statusMessage:
       state === 'FAILED' ? INVOICE_ERROR_MESSAGES.ERROR_UNEXPECTED_EXCEPTION_DURING_MIRO_CREATION_REQUEST_SUBMIT : null,
-    certStatus: 'VALID',
     approved: true,
     approvedAt,
-    supplierId: SUPPLIER.taxId,
-    supplierName: SUPPLIER.name,
-    client: REVIEW_COMPANY.taxId,
-    clientName: REVIEW_COMPANY.name,
-    responsible: null,
-    officeId: null,
-    locationId: null,
+    ...between(SUPPLIER, REVIEW_COMPANY),
     operationType: 'WITHOUT_PURCHASE_ORDER',
-    currency: 'PEN',
-    amount: 118,
-    taxAmount: 18,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
+    ...withIgv(100),
     issuedAt: todayInLima(),
-    receivedAt: new Date().toISOString(),
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: `fixtures/${id}.pdf`,
-    disapprovedWithoutRejection: false,
-    notes: null,
-    statusHistory: [
-      {
-        status: 'ACCEPTED',
-        title: INVOICE_STATUS_LABELS.ACCEPTED,
-        additionalMessage: null,
-        date: approvedAt,
-        by: null,
-      },
-    ],
-  };
+    statusHistory: [aStatusEntry('ACCEPTED', { date: approvedAt })],
+  });
   await table().putInvoice(invoice);
   const key = keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', id);
   // A worker holds the late one for an hour: nothing moves it while the test looks at it.
@@ -98,56 +62,16 @@ async function approvedInvoice(state: 'FAILED' | 'POSTING'): Promise<Invoice> {
 /** A COMPLETED FACTURA issued today without order (SAP posts it without a three-way match), ready to approve. */
 async function completedInvoice(): Promise<Invoice> {
   const numericId = String(sequence++);
-  const id = `FS01-${numericId}`;
-  const invoice: Invoice = {
-    id,
+  const invoice = anInvoice({
     prefixId: 'FS01',
     numericId,
-    type: 'FACTURA',
     status: 'COMPLETED',
-    statusMessage: null,
-    certStatus: 'VALID',
-    approved: false,
-    supplierId: SUPPLIER.taxId,
-    supplierName: SUPPLIER.name,
-    client: REVIEW_COMPANY.taxId,
-    clientName: REVIEW_COMPANY.name,
-    responsible: null,
-    officeId: null,
-    locationId: null,
+    ...between(SUPPLIER, REVIEW_COMPANY),
     operationType: 'WITHOUT_PURCHASE_ORDER',
-    currency: 'PEN',
-    amount: 236,
-    taxAmount: 36,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
+    ...withIgv(200),
     issuedAt: todayInLima(),
-    receivedAt: new Date().toISOString(),
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: `fixtures/${id}.pdf`,
-    disapprovedWithoutRejection: false,
-    notes: null,
-    statusHistory: [
-      {
-        status: 'PENDING',
-        title: INVOICE_STATUS_LABELS.PENDING,
-        additionalMessage: null,
-        date: new Date().toISOString(),
-        by: null,
-      },
-      {
-        status: 'COMPLETED',
-        title: INVOICE_STATUS_LABELS.COMPLETED,
-        additionalMessage: null,
-        date: new Date().toISOString(),
-        by: 'gestor@demo.pe',
-      },
-    ],
-  };
+    statusHistory: [aStatusEntry('PENDING'), aStatusEntry('COMPLETED', { by: 'gestor@demo.pe' })],
+  });
   await table().putInvoice(invoice);
   return invoice;
 }

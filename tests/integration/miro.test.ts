@@ -8,12 +8,11 @@ import {
   SQSClient,
   SendMessageCommand,
 } from '@aws-sdk/client-sqs';
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import {
   INVOICE_ERROR_MESSAGES,
-  INVOICE_STATUS_LABELS,
   QUEUES,
   dashboardDelta,
   dashboardMonth,
@@ -44,7 +43,9 @@ import { startPoller } from '../../local/runtime/poller.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, stageCompanies } from '../support/tenant.js';
 import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../local/simulators/sap.js';
 import { call, idTokenOf } from '../support/api.js';
-import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
+import { aStatusEntry, anInvoice, between, withIgv } from '../support/builders.js';
+import { reviewFixture, table, writeInBatches, type ReviewFixture } from '../support/fixtures.js';
+import { invoicePath, registerWithSap as registerAtSap, sapControl } from '../support/sap.js';
 import { demoUser, stage } from '../support/stage.js';
 import { runSchedule } from '../support/schedules.js';
 import { until } from '../support/until.js';
@@ -72,47 +73,14 @@ function db() {
   });
 }
 
-async function sap<T = any>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${stage().endpoints.sap}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+const sap = <T = any>(path: string, body?: unknown): Promise<T> => sapControl<T>(stage().endpoints.sap, path, body);
 
 async function postingsOf(supplierId: string): Promise<{ total: number; byInvoice: Record<string, number> }> {
   return sap(`/__control/postings?supplierId=${supplierId}`);
 }
 
-/** Tells the SAP simulator about a fixture's purchase order and document, as SAP would hold them. */
-async function registerWithSap(fixtures: readonly ReviewFixture[]): Promise<void> {
-  await sap('/__control/documents', {
-    purchaseOrders: fixtures.map((f) => ({
-      id: f.purchaseOrder,
-      issuerTaxId: f.invoice.supplierId,
-      acquirerTaxId: f.invoice.client,
-      currency: f.invoice.currency,
-    })),
-    conformityDocuments: fixtures.map((f) => ({
-      kind: f.document!.kind,
-      documentId: f.document!.documentId,
-      purchaseOrder: f.purchaseOrder,
-      fiscalYear: '2026',
-      issuerTaxId: f.invoice.supplierId,
-      acquirerTaxId: f.invoice.client,
-      amount: Math.round((f.invoice.amount - f.invoice.taxAmount) * 100) / 100,
-      currency: f.invoice.currency,
-    })),
-  });
-}
-
-const pathOf = (invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>) => ({
-  supplierId: invoice.supplierId,
-  invoiceType: invoice.type,
-  invoiceId: invoice.id,
-});
+const registerWithSap = (fixtures: readonly ReviewFixture[]) => registerAtSap(stage().endpoints.sap, fixtures);
+const pathOf = invoicePath;
 
 /** A registered fixture, completed and approved through the API: the stage's own worker posts it. */
 async function approvedThroughApi(kind: 'SERVICE_SHEET' | 'MATERIAL_DOCUMENT'): Promise<ReviewFixture> {
@@ -300,60 +268,28 @@ async function completedInBulk(count: number, supplier: typeof STRESS_SUPPLIER):
   const documents: unknown[] = [];
   for (let i = 0; i < count; i++) {
     const number = nextNumber++;
-    const id = `FM01-${number}`;
     const net = 100 + i;
-    const taxAmount = Math.round(net * 18) / 100;
     const purchaseOrder = `PM${number}`;
     const documentId = `HM${number}`;
-    const invoice: Invoice = {
-      id,
+    const invoice = anInvoice({
       prefixId: 'FM01',
-      numericId: id.slice(5),
-      type: 'FACTURA',
+      numericId: String(number),
       status: 'COMPLETED',
-      statusMessage: null,
-      certStatus: 'VALID',
-      approved: false,
-      supplierId: supplier.taxId,
-      supplierName: supplier.name,
-      client: COMPANY.taxId,
-      clientName: COMPANY.name,
+      ...between(supplier, COMPANY),
       responsible: EMPLOYEE,
       officeId: OFFICE.office,
       locationId: OFFICE.id,
       operationType: 'SERVICES',
-      currency: 'PEN',
-      amount: Math.round((net + taxAmount) * 100) / 100,
-      taxAmount,
+      ...withIgv(net),
       serviceSheets: [documentId],
-      materialDocs: [],
       purchaseOrders: [purchaseOrder],
-      attachments: [],
       issuedAt: '2026-10-20',
       receivedAt: '2026-10-20T14:00:00.000Z',
-      scheduledAt: null,
-      paidAt: null,
-      xmlUrl: null,
-      pdfUrl: `fixtures/${id}.pdf`,
-      disapprovedWithoutRejection: false,
-      notes: null,
       statusHistory: [
-        {
-          status: 'PENDING',
-          title: INVOICE_STATUS_LABELS.PENDING,
-          additionalMessage: null,
-          date: '2026-10-20T12:00:00.000Z',
-          by: null,
-        },
-        {
-          status: 'COMPLETED',
-          title: INVOICE_STATUS_LABELS.COMPLETED,
-          additionalMessage: null,
-          date: '2026-10-21T12:00:00.000Z',
-          by: 'admin@demo.pe',
-        },
+        aStatusEntry('PENDING', { date: '2026-10-20T12:00:00.000Z' }),
+        aStatusEntry('COMPLETED', { date: '2026-10-21T12:00:00.000Z', by: 'admin@demo.pe' }),
       ],
-    };
+    });
     invoices.push(invoice);
     const order = { id: purchaseOrder, issuerTaxId: supplier.taxId, acquirerTaxId: COMPANY.taxId, currency: 'PEN' };
     const doc = {
@@ -378,20 +314,13 @@ async function completedInBulk(count: number, supplier: typeof STRESS_SUPPLIER):
         ...keys.conformityIndexes('SERVICE_SHEET', doc),
         kind: 'SERVICE_SHEET',
         ...doc,
-        associatedInvoice: id,
+        associatedInvoice: invoice.id,
         claimedBy: keys.invoice(invoice.supplierId, invoice.type, invoice.id).pk,
       },
     );
   }
   const client = db();
-  const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
-  await inParallel(chunks, 8, async (chunk) => {
-    let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
-    while (pending.length > 0) {
-      const result = await client.send(new BatchWriteCommand({ RequestItems: { [stage().tableName]: pending } }));
-      pending = (result.UnprocessedItems?.[stage().tableName] ?? []) as typeof pending;
-    }
-  });
+  await writeInBatches(client, stage().tableName, items);
   // The dashboard counts them once, as the review would have.
   const total: Record<string, number> = {};
   for (const invoice of invoices) {

@@ -13,6 +13,7 @@ import {
 } from '@portal/shared';
 import { openSunatCheckItem } from '../../functions/src/repositories/sunat-checks.js';
 import { call, type CallResult } from '../support/api.js';
+import { anInvoice, between } from '../support/builders.js';
 import { table } from '../support/fixtures.js';
 import { freshCorrelative, managerToken, supplierToken, ublFactura } from '../support/invoices.js';
 import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
@@ -37,45 +38,15 @@ const leaks = (text: string) => text.includes(MARK) || text.includes(SAP_NUMBER)
 
 let sequence = Date.now() % 1_000_000;
 function invoiceOf(status: Invoice['status'], extra: Partial<Invoice>): Invoice {
-  const id = `SV01-${sequence++}`;
-  const receivedAt = new Date(Date.now() - 3 * 86_400_000).toISOString();
-  return {
-    id,
+  return anInvoice({
     prefixId: 'SV01',
-    numericId: id.slice(5),
-    type: 'FACTURA',
+    numericId: String(sequence++),
     status,
-    statusMessage: null,
-    certStatus: 'VALID',
     approved: status === 'ACCEPTED',
-    supplierId: SUPPLIER.taxId,
-    supplierName: SUPPLIER.name,
-    client: COMPANY.taxId,
-    clientName: COMPANY.name,
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
-    currency: 'PEN',
-    amount: 1180,
-    taxAmount: 180,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
-    issuedAt: receivedAt.slice(0, 10),
-    receivedAt,
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: `fixtures/${id}.pdf`,
-    disapprovedWithoutRejection: false,
-    notes: null,
-    statusHistory: [
-      { status: 'PENDING', title: INVOICE_STATUS_LABELS.PENDING, additionalMessage: null, date: receivedAt, by: null },
-    ],
+    ...between(SUPPLIER, COMPANY),
+    receivedAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
     ...extra,
-  };
+  });
 }
 
 const now = new Date().toISOString();

@@ -13,7 +13,6 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import {
-  INVOICE_STATUS_LABELS,
   TABLE,
   invoiceSearchItems,
   keys,
@@ -27,6 +26,7 @@ import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-
 import { countsDelta, sapPostingCountsWrite, type OutboxState } from '../../functions/src/repositories/miro-outbox.js';
 import { OUTGOING_ID_FIELD, outgoingItem, type QueueKey } from '../../functions/src/repositories/outgoing.js';
 import type { LocalOutputs } from '../../local/runtime/outputs.js';
+import { aStatusEntry, anInvoice, between, withIgv } from './builders.js';
 import { stage } from './stage.js';
 import { until } from './until.js';
 
@@ -170,46 +170,18 @@ export function bulkInvoice(
   },
 ): Invoice {
   const { prefix, supplier, company, status } = options;
-  const id = `${prefix}-${n + 1}`;
-  const net = 100 + n + (n % 100) / 100;
-  const taxAmount = Math.round(net * 18) / 100;
   const receivedAt = new Date(Date.UTC(2026, 9, 1, 14, 0) + n * 60_000).toISOString();
-  return {
-    id,
+  return anInvoice({
     prefixId: prefix,
     numericId: String(n + 1),
-    type: 'FACTURA',
     status,
-    statusMessage: null,
-    certStatus: 'VALID',
-    approved: false,
-    supplierId: supplier.taxId,
-    supplierName: supplier.name,
-    client: company.taxId,
-    clientName: company.name,
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
+    ...between(supplier, company),
     currency: n % 2 === 0 ? 'PEN' : 'USD',
-    amount: Math.round((net + taxAmount) * 100) / 100,
-    taxAmount,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
+    ...withIgv(100 + n + (n % 100) / 100),
     issuedAt: `2026-09-${String((n % 28) + 1).padStart(2, '0')}`,
     receivedAt,
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: `fixtures/${id}.pdf`,
-    disapprovedWithoutRejection: false,
-    notes: null,
-    statusHistory: [
-      { status, title: INVOICE_STATUS_LABELS[status], additionalMessage: null, date: receivedAt, by: null },
-    ],
-  };
+    statusHistory: [aStatusEntry(status, { date: receivedAt })],
+  });
 }
 
 /** BatchWriteItem's most items per call, and how many calls a bulk fixture keeps in flight. */
@@ -217,7 +189,7 @@ const BATCH_ITEMS = 25;
 const BATCHES_IN_FLIGHT = 8;
 
 /** Puts every item, BATCHES_IN_FLIGHT batches at a time, sending again what DynamoDB left unprocessed. */
-async function writeInBatches(
+export async function writeInBatches(
   db: DynamoDBDocumentClient,
   tableName: string,
   items: readonly Record<string, unknown>[],
@@ -264,53 +236,16 @@ export async function reviewFixture(options: {
   const store = table();
   const currency = options.currency ?? 'PEN';
   const net = options.net ?? 1000 + (sequence % 1000);
-  const taxAmount = Math.round(net * 18) / 100;
-  const id = `FX01-${next()}`;
-  const issuedAt = '2026-10-15';
-  const status = options.status ?? 'PENDING';
-  const receivedAt = new Date().toISOString();
-  const invoice: Invoice = {
-    id,
+  const invoice = anInvoice({
     prefixId: 'FX01',
-    numericId: id.slice(5),
-    type: 'FACTURA',
-    status,
-    statusMessage: null,
+    numericId: next(),
+    status: options.status ?? 'PENDING',
     certStatus: options.certStatus ?? 'VALID',
-    approved: false,
-    supplierId: options.supplier.taxId,
-    supplierName: options.supplier.name,
-    client: options.client,
-    clientName: options.clientName,
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
+    ...between(options.supplier, { taxId: options.client, name: options.clientName }),
     currency,
-    amount: Math.round((net + taxAmount) * 100) / 100,
-    taxAmount,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
-    issuedAt,
-    receivedAt,
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: `fixtures/${id}.pdf`,
-    disapprovedWithoutRejection: false,
-    notes: null,
-    statusHistory: [
-      {
-        status: 'PENDING',
-        title: INVOICE_STATUS_LABELS.PENDING,
-        additionalMessage: null,
-        date: receivedAt,
-        by: null,
-      },
-    ],
-  };
+    ...withIgv(net),
+    issuedAt: '2026-10-15',
+  });
   await store.putInvoice(invoice);
   if (!options.kind) return { invoice, purchaseOrder: null, document: null };
   const purchaseOrder = `PO${next()}`;

@@ -1,13 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
-import {
-  INVOICE_STATUS_LABELS,
-  keys,
-  withCheckDigit,
-  type ConformityKind,
-  type Invoice,
-  type InvoiceStatus,
-} from '@portal/shared';
+import { keys, withCheckDigit, type ConformityKind, type Invoice, type InvoiceStatus } from '@portal/shared';
 import { CLIENTS, TENANT } from './tenant.js';
+import { anInvoice, between, withIgv } from './builders.js';
 import { conformityFixture, table } from './fixtures.js';
 
 /** What the manager reads in the invoice detail sidebar (spec §2, §5, §9). */
@@ -75,50 +69,13 @@ export async function invoiceToReview(kind: ConformityKind | null): Promise<Invo
   const numericId = next();
   const id = `FR01-${numericId}`;
   const net = 1000 + (Number(numericId) % 1000);
-  const taxAmount = Math.round(net * 18) / 100;
-  const issuedAt = todayInLima();
-  const invoice: Invoice = {
-    id,
+  const invoice = anInvoice({
     prefixId: 'FR01',
     numericId,
-    type: 'FACTURA',
-    status: 'PENDING',
-    statusMessage: null,
-    certStatus: 'VALID',
-    approved: false,
-    supplierId: REVIEW_SUPPLIER.taxId,
-    supplierName: REVIEW_SUPPLIER.name,
-    client: REVIEW_COMPANY.taxId,
-    clientName: REVIEW_COMPANY.name,
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
-    currency: 'PEN',
-    amount: Math.round((net + taxAmount) * 100) / 100,
-    taxAmount,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
-    issuedAt,
-    receivedAt: new Date().toISOString(),
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: `fixtures/${id}.pdf`,
-    disapprovedWithoutRejection: false,
-    notes: null,
-    statusHistory: [
-      {
-        status: 'PENDING',
-        title: INVOICE_STATUS_LABELS.PENDING,
-        additionalMessage: null,
-        date: new Date().toISOString(),
-        by: null,
-      },
-    ],
-  };
+    ...between(REVIEW_SUPPLIER, REVIEW_COMPANY),
+    ...withIgv(net),
+    issuedAt: todayInLima(),
+  });
   await table().putInvoice(invoice);
   if (!kind) return { invoice, number: id, purchaseOrder: null, document: null };
   const purchaseOrder = `PR${next()}`;
