@@ -6,13 +6,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { EDGE_REGION, EdgeStack } from './edge-stack.js';
 import { StatefulStack } from './stateful-stack.js';
 import { StatelessStack } from './stateless-stack.js';
-import {
-  EXAMPLE_MAIL_DOMAIN,
-  PLACEHOLDER_ID,
-  emailDomain,
-  resolveStageConfig,
-  type StageConfig,
-} from './stage-config.js';
+import { EXAMPLE_MAIL_DOMAIN, PLACEHOLDER_ID, resolveStageConfig, type StageConfig } from './stage-config.js';
+import { emailDomain } from './stage-mail.js';
 
 const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

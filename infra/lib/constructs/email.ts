@@ -4,7 +4,7 @@ import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
 import { RUNTIME_ENV } from '@portal/shared';
-import { emailDomain, fromHeader, type EmailSender } from '../stage-config.js';
+import { emailDomain, fromHeader, type EmailSender } from '../stage-mail.js';
 import type { PortalFunction } from './portal-function.js';
 
 export interface EmailProps {

@@ -11,7 +11,8 @@ import {
   webClientWriteAttributes,
   type WebConfig,
 } from '@portal/shared';
-import type { CorporateSso, StageConfig } from '../stage-config.js';
+import type { StageConfig } from '../stage-config.js';
+import type { CorporateSso } from '../stage-sso.js';
 import type { Data } from './data.js';
 import type { Email } from './email.js';
 import { PortalFunction } from './portal-function.js';
@@ -120,9 +121,52 @@ export class Identity extends Construct {
 
   constructor(scope: Construct, id: string, props: IdentityProps) {
     super(scope, id);
+    this.userPool = this.createUserPool(props);
+    this.preTokenGeneration = this.createPreTokenGeneration(props);
+
+    this.resourceServer = this.userPool.addResourceServer('ApiResourceServer', {
+      identifier: API_RESOURCE_SERVER,
+      userPoolResourceServerName: 'API del Portal de Proveedores',
+      scopes: API_CLIENT_SCOPES.map(
+        (scope) =>
+          new cognito.ResourceServerScope({ scopeName: scope, scopeDescription: API_CLIENT_SCOPE_LABELS[scope] }),
+      ),
+    });
+
+    this.domain = this.userPool.addDomain('HostedUi', {
+      cognitoDomain: { domainPrefix: props.domainPrefix },
+      managedLoginVersion: cognito.ManagedLoginVersion.CLASSIC_HOSTED_UI,
+    });
+    this.apiTokenUrl = `https://${props.domainPrefix}.auth.${Stack.of(this).region}.amazoncognito.com/oauth2/token`;
+
+    const sso = props.corporateSso;
+    if (sso) {
+      this.provider = this.createProvider(sso);
+      // Literals rather than the resources' attributes: the stateless stack reads them without a cross-stack export.
+      this.hostedUiBaseUrl = `https://${props.domainPrefix}.auth.${Stack.of(this).region}.amazoncognito.com`;
+      this.providerName = sso.providerName;
+      this.webOAuth = {
+        baseUrl: this.hostedUiBaseUrl,
+        providerName: this.providerName,
+        redirectSignIn: props.redirects.signIn,
+        redirectSignOut: props.redirects.signOut,
+        scopes: [...WEB_OAUTH_SCOPES],
+      };
+    } else {
+      this.hostedUiBaseUrl = null;
+      this.providerName = null;
+      this.webOAuth = null;
+    }
+
+    this.webClient = this.createWebClient(props, sso);
+    if (this.provider) this.webClient.node.addDependency(this.provider);
+  }
+
+  /** The pool: e-mail sign-in, its password policy and codes' texts, and its threat protection. */
+  private createUserPool(props: IdentityProps): cognito.UserPool {
     const { email } = props;
 
-    this.userPool = new cognito.UserPool(this, 'UserPool', {
+    const userPool = new cognito.UserPool(this, 'UserPool', {
       ...THREAT_PROTECTION[props.threatProtection],
       // Cognito's own sender allows a few dozen e-mails a day; through SES the codes come from the portal's sender.
       email:
@@ -177,17 +221,17 @@ export class Identity extends Construct {
       deletionProtection: props.retain,
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
-    Validations.of(this.userPool).acknowledge({
+    Validations.of(userPool).acknowledge({
       id: 'AwsSolutions-COG2',
       reason:
         'Suppliers sign in with e-mail and password (spec §1); TOTP MFA is offered, not required. Staff use corporate SSO, whose IdP enforces MFA.',
     });
     if (props.cognitoEmail === 'SES') {
       // Cognito checks the identity when it saves the pool's e-mail settings.
-      this.userPool.node.addDependency(email.identity, email.configurationSet);
+      userPool.node.addDependency(email.identity, email.configurationSet);
     }
     if (props.threatProtection === 'OFF') {
-      Validations.of(this.userPool).acknowledge({
+      Validations.of(userPool).acknowledge({
         id: 'AwsSolutions-COG8',
         reason:
           'This stage turns threat protection off (threatProtection OFF), the only reason for the Plus plan; prod enforces it.',
@@ -197,7 +241,7 @@ export class Identity extends Construct {
       // What "enforced" does, stated rather than left to Cognito's defaults: a password known to be leaked cannot
       // sign in or be set; a high-risk sign-in is blocked, a medium-risk one needs the user's MFA when it has one.
       new cognito.CfnUserPoolRiskConfigurationAttachment(this, 'RiskConfiguration', {
-        userPoolId: this.userPool.userPoolId,
+        userPoolId: userPool.userPoolId,
         clientId: 'ALL',
         compromisedCredentialsRiskConfiguration: { actions: { eventAction: 'BLOCK' } },
         accountTakeoverRiskConfiguration: {
@@ -209,8 +253,12 @@ export class Identity extends Construct {
         },
       });
     }
+    return userPool;
+  }
 
-    this.preTokenGeneration = new PortalFunction(this, 'PreTokenGeneration', {
+  /** The trigger that adds `level` and `taxId` to the tokens of users and API clients. */
+  private createPreTokenGeneration(props: IdentityProps): PortalFunction {
+    const trigger = new PortalFunction(this, 'PreTokenGeneration', {
       name: 'preTokenGeneration',
       entry: props.preTokenGenerationEntry,
       description: 'Cognito PreTokenGeneration: adds level and taxId to the tokens (users and API clients)',
@@ -228,46 +276,16 @@ export class Identity extends Construct {
     // (TokenGeneration_ClientCredentials), which gets its RUC from the table (docs/adr/0034-api-clients.md).
     this.userPool.addTrigger(
       cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG,
-      this.preTokenGeneration.function,
+      trigger.function,
       cognito.LambdaVersion.V3_0,
     );
-    props.data.bindTable(this.preTokenGeneration, 'read');
+    props.data.bindTable(trigger, 'read');
+    return trigger;
+  }
 
-    this.resourceServer = this.userPool.addResourceServer('ApiResourceServer', {
-      identifier: API_RESOURCE_SERVER,
-      userPoolResourceServerName: 'API del Portal de Proveedores',
-      scopes: API_CLIENT_SCOPES.map(
-        (scope) =>
-          new cognito.ResourceServerScope({ scopeName: scope, scopeDescription: API_CLIENT_SCOPE_LABELS[scope] }),
-      ),
-    });
-
-    this.domain = this.userPool.addDomain('HostedUi', {
-      cognitoDomain: { domainPrefix: props.domainPrefix },
-      managedLoginVersion: cognito.ManagedLoginVersion.CLASSIC_HOSTED_UI,
-    });
-    this.apiTokenUrl = `https://${props.domainPrefix}.auth.${Stack.of(this).region}.amazoncognito.com/oauth2/token`;
-
-    const sso = props.corporateSso;
-    if (sso) {
-      this.provider = this.createProvider(sso);
-      // Literals rather than the resources' attributes: the stateless stack reads them without a cross-stack export.
-      this.hostedUiBaseUrl = `https://${props.domainPrefix}.auth.${Stack.of(this).region}.amazoncognito.com`;
-      this.providerName = sso.providerName;
-      this.webOAuth = {
-        baseUrl: this.hostedUiBaseUrl,
-        providerName: this.providerName,
-        redirectSignIn: props.redirects.signIn,
-        redirectSignOut: props.redirects.signOut,
-        scopes: [...WEB_OAUTH_SCOPES],
-      };
-    } else {
-      this.hostedUiBaseUrl = null;
-      this.providerName = null;
-      this.webOAuth = null;
-    }
-
-    this.webClient = this.userPool.addClient('WebClient', {
+  /** The web app's public client: password sign-in, and with SSO the hosted UI's code flow. */
+  private createWebClient(props: IdentityProps, sso: CorporateSso | null): cognito.UserPoolClient {
+    return this.userPool.addClient('WebClient', {
       // A public client: the browser cannot keep a secret; the hosted UI's code flow is protected by PKCE.
       generateSecret: false,
       // Suppliers (and cognito-local on the local stage) sign in with USER_PASSWORD_AUTH; CDK adds refresh.
@@ -303,7 +321,6 @@ export class Identity extends Construct {
       // (One definition, shared WEB_CLIENT_ATTRIBUTES: the local stage's Cognito proxy enforces the same.)
       writeAttributes: clientAttributes(webClientWriteAttributes(Boolean(sso))),
     });
-    if (this.provider) this.webClient.node.addDependency(this.provider);
   }
 
   /** The federated provider, mapping e-mail, names and the groups claim (read by the trigger as custom:groups). */
