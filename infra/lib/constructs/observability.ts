@@ -9,6 +9,16 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { METRICS } from '@portal/shared';
 import type { PortalFunction } from './portal-function.js';
+import {
+  addDashboardWidgets,
+  apiMetrics,
+  EXTERNAL_SYSTEMS,
+  FIFTEEN_MINUTES,
+  FIVE_MINUTES,
+  ONE_HOUR,
+  productMetric,
+  sesMetric,
+} from './observability-dashboard.js';
 import type { PortalQueue } from './queues.js';
 
 /**
@@ -65,7 +75,25 @@ export class Observability extends NestedStack {
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id, props);
     this.stage = props.stage;
+    this.topic = this.alarmTopic(props);
+    this.queueAlarms(props.queues);
+    this.apiAlarms(props.apiStage);
+    this.functionAlarms(props.functions);
+    this.externalAlarms();
+    this.emailAlarms(props.emailConfigurationSet);
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: props.dashboardName,
+      defaultInterval: Duration.hours(24),
+    });
+    addDashboardWidgets(this.dashboard, {
+      ...props,
+      alarms: this.alarms,
+      apiLatencyP99Ms: ALARM_THRESHOLDS.apiLatencyP99Ms,
+    });
+  }
 
+  /** The encrypted SNS topic the alarms go to, with an e-mail subscription per recipient. */
+  private alarmTopic(props: ObservabilityProps): sns.Topic {
     const key = new kms.Key(this, 'AlarmTopicKey', {
       description: `Portal de Proveedores (${props.stage}): alarm topic`,
       enableKeyRotation: true,
@@ -80,45 +108,49 @@ export class Observability extends NestedStack {
         conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
       }),
     );
-    this.topic = new sns.Topic(this, 'AlarmTopic', {
+    const topic = new sns.Topic(this, 'AlarmTopic', {
       displayName: `Portal de Proveedores ${props.stage}: alarmas`,
       masterKey: key,
       enforceSSL: true,
     });
-    for (const address of props.alarmEmails) this.topic.addSubscription(new subscriptions.EmailSubscription(address));
+    for (const address of props.alarmEmails) topic.addSubscription(new subscriptions.EmailSubscription(address));
+    return topic;
+  }
 
-    const fiveMinutes = Duration.minutes(5);
-
-    // Dead letters and queues that stopped moving.
-    for (const { def, queue, deadLetterQueue } of props.queues) {
+  /** Dead letters and queues that stopped moving. */
+  private queueAlarms(queues: readonly PortalQueue[]): void {
+    for (const { def, queue, deadLetterQueue } of queues) {
       this.alarm(`${def.id}DeadLetters`, {
         description: `Hay mensajes en la cola de mensajes fallidos de ${def.id}: revíselos y reprocéselos (docs/deploying.md, "Alarms and dashboard").`,
-        metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
+        metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          period: FIVE_MINUTES,
+          statistic: 'Maximum',
+        }),
         threshold: 1,
       });
       this.alarm(`${def.id}Backlog`, {
         description: `El mensaje más antiguo de la cola ${def.id} espera más de ${ALARM_THRESHOLDS.queueOldestMessageSeconds / 60} minutos.`,
-        metric: queue.metricApproximateAgeOfOldestMessage({ period: fiveMinutes, statistic: 'Maximum' }),
+        metric: queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
         threshold: ALARM_THRESHOLDS.queueOldestMessageSeconds,
         evaluationPeriods: 3,
       });
     }
+  }
 
-    // The API as its callers see it.
-    const requests = props.apiStage.metricCount({ period: fiveMinutes, statistic: 'Sum' });
-    const serverErrors = props.apiStage.metricServerError({ period: fiveMinutes, statistic: 'Sum' });
+  /** The API as its callers see it. */
+  private apiAlarms(apiStage: apigw.HttpStage): void {
+    const { requests, serverErrors, latencyP99 } = apiMetrics(apiStage);
     this.alarm('Api5xx', {
       description: `Más del ${ALARM_THRESHOLDS.api5xxPercent} % de las solicitudes a la API respondieron 5xx en cinco minutos.`,
       metric: new cloudwatch.MathExpression({
         expression: `IF(requests >= ${ALARM_THRESHOLDS.minRequests}, 100 * errors / requests, 0)`,
         usingMetrics: { requests, errors: serverErrors },
         label: 'Respuestas 5xx (%)',
-        period: fiveMinutes,
+        period: FIVE_MINUTES,
       }),
       threshold: ALARM_THRESHOLDS.api5xxPercent,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
     });
-    const latencyP99 = props.apiStage.metricLatency({ period: fiveMinutes, statistic: 'p99' });
     this.alarm('ApiLatency', {
       description: `La latencia p99 de la API supera ${ALARM_THRESHOLDS.apiLatencyP99Ms} ms durante quince minutos.`,
       metric: latencyP99,
@@ -126,41 +158,40 @@ export class Observability extends NestedStack {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 3,
     });
+  }
 
-    // Every function: crashes, throttles, runs close to their timeout.
-    for (const [name, fn] of props.functions) {
+  /** Every function: crashes, throttles, runs close to their timeout. */
+  private functionAlarms(functions: ReadonlyMap<string, PortalFunction>): void {
+    for (const [name, fn] of functions) {
       const id = alarmIdOf(name);
       this.alarm(`${id}Errors`, {
         description: `La función ${name} terminó con error (excepción no controlada o tiempo agotado).`,
-        metric: fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum' }),
+        metric: fn.function.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
         threshold: 1,
       });
       this.alarm(`${id}Throttles`, {
         description: `La función ${name} fue limitada (throttled): falta concurrencia en la cuenta o la región.`,
-        metric: fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
+        metric: fn.function.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
         threshold: 1,
       });
       const timeout = fn.function.timeout ?? Duration.seconds(3);
       const limit = Math.round(timeout.toMilliseconds() * ALARM_THRESHOLDS.durationOfTimeout);
       this.alarm(`${id}Duration`, {
         description: `La duración p99 de la función ${name} supera el ${ALARM_THRESHOLDS.durationOfTimeout * 100} % de su tiempo máximo (${limit} ms de ${timeout.toMilliseconds()} ms).`,
-        metric: fn.function.metricDuration({ period: fiveMinutes, statistic: 'p99' }),
+        metric: fn.function.metricDuration({ period: FIVE_MINUTES, statistic: 'p99' }),
         threshold: limit,
         evaluationPeriods: 3,
         datapointsToAlarm: 2,
       });
     }
+  }
 
-    // SUNAT and SAP as the workers see them.
-    const fifteenMinutes = Duration.minutes(15);
-    const external = [
-      { id: 'SunatFailureRate', system: 'SUNAT', calls: METRICS.sunatCalls, failures: METRICS.sunatFailures },
-      { id: 'SapFailureRate', system: 'SAP', calls: METRICS.sapCalls, failures: METRICS.sapFailures },
-    ] as const;
-    for (const { id, system, calls, failures } of external) {
+  /** SUNAT and SAP as the workers see them, and the payment sync. */
+  private externalAlarms(): void {
+    for (const { id, system, calls, failures } of EXTERNAL_SYSTEMS) {
       this.alarm(id, {
         description: `Más del ${ALARM_THRESHOLDS.externalFailurePercent} % de las llamadas a ${system} fallaron en quince minutos.`,
-        metric: this.failureRate(calls, failures, fifteenMinutes, `Llamadas fallidas a ${system} (%)`),
+        metric: this.failureRate(calls, failures, FIFTEEN_MINUTES, `Llamadas fallidas a ${system} (%)`),
         threshold: ALARM_THRESHOLDS.externalFailurePercent,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       });
@@ -168,30 +199,23 @@ export class Observability extends NestedStack {
     // The payment sync runs every fifteen minutes: two failed runs in a row, or half an hour without a run.
     this.alarm('PaymentSyncFailures', {
       description: 'La sincronización de pagos con SAP falló dos veces seguidas.',
-      metric: this.productMetric(METRICS.paymentSyncFailures, fifteenMinutes),
+      metric: this.productMetric(METRICS.paymentSyncFailures, FIFTEEN_MINUTES),
       threshold: 1,
       evaluationPeriods: 2,
     });
     this.alarm('PaymentSyncStopped', {
       description: 'La sincronización de pagos con SAP no se ejecutó en la última media hora.',
-      metric: this.productMetric(METRICS.paymentSyncRuns, fifteenMinutes),
+      metric: this.productMetric(METRICS.paymentSyncRuns, FIFTEEN_MINUTES),
       threshold: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
       evaluationPeriods: 2,
       treatMissingData: cloudwatch.TreatMissingData.BREACHING,
     });
+  }
 
-    // E-mail reputation (SES pauses accounts whose bounces or complaints stay high).
-    const oneHour = Duration.hours(1);
-    const sesMetric = (metricName: string) =>
-      new cloudwatch.Metric({
-        namespace: 'AWS/SES',
-        metricName,
-        dimensionsMap: { ConfigurationSet: props.emailConfigurationSet },
-        statistic: 'Sum',
-        period: oneHour,
-      });
-    const sends = sesMetric('Send');
+  /** E-mail reputation (SES pauses accounts whose bounces or complaints stay high). */
+  private emailAlarms(configurationSet: string): void {
+    const sends = sesMetric(configurationSet, 'Send');
     for (const [id, metricName, percent, label] of [
       ['EmailBounces', 'Bounce', ALARM_THRESHOLDS.bouncePercent, 'rebotes'],
       ['EmailComplaints', 'Complaint', ALARM_THRESHOLDS.complaintPercent, 'quejas'],
@@ -200,151 +224,19 @@ export class Observability extends NestedStack {
         description: `Los ${label} del correo del portal superan el ${percent} % de los envíos de una hora.`,
         metric: new cloudwatch.MathExpression({
           expression: `IF(sends >= ${ALARM_THRESHOLDS.minSends}, 100 * events / sends, 0)`,
-          usingMetrics: { sends, events: sesMetric(metricName) },
+          usingMetrics: { sends, events: sesMetric(configurationSet, metricName) },
           label: `${label} (%)`,
-          period: oneHour,
+          period: ONE_HOUR,
         }),
         threshold: percent,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       });
     }
-
-    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
-      dashboardName: props.dashboardName,
-      defaultInterval: Duration.hours(24),
-    });
-    const functions = [...props.functions.entries()];
-    const byFunction = (metric: (fn: PortalFunction) => cloudwatch.IMetric) =>
-      functions.map(([name, fn]) => (metric(fn) as cloudwatch.Metric).with({ label: name }));
-    const wide = { width: 12, height: 6 } as const;
-    this.dashboard.addWidgets(
-      new cloudwatch.TextWidget({
-        markdown: `# Portal de Proveedores (${props.stage})\nAPI, funciones, colas, SUNAT, SAP y correo. Las alarmas se envían al tema SNS de la etapa.`,
-        width: 24,
-        height: 2,
-      }),
-    );
-    // An alarm status widget shows at most 100 alarms.
-    for (let start = 0; start < this.alarms.length; start += 100) {
-      this.dashboard.addWidgets(
-        new cloudwatch.AlarmStatusWidget({
-          title: start === 0 ? 'Alarmas' : 'Alarmas (continuación)',
-          alarms: this.alarms.slice(start, start + 100),
-          width: 24,
-          height: 6,
-        }),
-      );
-    }
-    this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'API: solicitudes y errores',
-        left: [
-          requests.with({ label: 'Solicitudes' }),
-          props.apiStage.metricClientError({ period: fiveMinutes, statistic: 'Sum', label: '4xx' }),
-          serverErrors.with({ label: '5xx' }),
-        ],
-        ...wide,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'API: latencia (ms)',
-        left: [
-          props.apiStage.metricLatency({ period: fiveMinutes, statistic: 'p50', label: 'p50' }),
-          latencyP99.with({ label: 'p99' }),
-        ],
-        leftAnnotations: [{ value: ALARM_THRESHOLDS.apiLatencyP99Ms, label: 'Alarma p99' }],
-        ...wide,
-      }),
-    );
-    this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Funciones: errores',
-        left: byFunction((fn) => fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum' })),
-        legendPosition: cloudwatch.LegendPosition.RIGHT,
-        ...wide,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Funciones: limitadas (throttles)',
-        left: byFunction((fn) => fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' })),
-        legendPosition: cloudwatch.LegendPosition.RIGHT,
-        ...wide,
-      }),
-    );
-    this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Funciones: duración p99 (ms)',
-        left: byFunction((fn) => fn.function.metricDuration({ period: fiveMinutes, statistic: 'p99' })),
-        legendPosition: cloudwatch.LegendPosition.RIGHT,
-        width: 24,
-        height: 8,
-      }),
-    );
-    this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Colas: mensajes en espera',
-        left: props.queues.map(({ def, queue }) =>
-          queue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum', label: def.id }),
-        ),
-        right: props.queues.map(({ def, deadLetterQueue }) =>
-          deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-            period: fiveMinutes,
-            statistic: 'Maximum',
-            label: `${def.id} (fallidos)`,
-          }),
-        ),
-        ...wide,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'Colas: antigüedad del mensaje más antiguo (s)',
-        left: props.queues.map(({ def, queue }) =>
-          queue.metricApproximateAgeOfOldestMessage({ period: fiveMinutes, statistic: 'Maximum', label: def.id }),
-        ),
-        ...wide,
-      }),
-    );
-    this.dashboard.addWidgets(
-      ...external.map(
-        ({ system, calls, failures }) =>
-          new cloudwatch.GraphWidget({
-            title: `${system}: llamadas y fallas`,
-            left: [
-              this.productMetric(calls, fifteenMinutes).with({ label: 'Llamadas' }),
-              this.productMetric(failures, fifteenMinutes).with({ label: 'Fallidas' }),
-            ],
-            width: 8,
-            height: 6,
-          }),
-      ),
-      new cloudwatch.GraphWidget({
-        title: 'Sincronización de pagos',
-        left: [
-          this.productMetric(METRICS.paymentSyncRuns, fifteenMinutes).with({ label: 'Ejecuciones' }),
-          this.productMetric(METRICS.paymentSyncFailures, fifteenMinutes).with({ label: 'Fallidas' }),
-        ],
-        width: 8,
-        height: 6,
-      }),
-    );
-    this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'Correo (SES)',
-        left: ['Send', 'Delivery', 'Bounce', 'Complaint', 'Reject'].map((name) =>
-          sesMetric(name).with({ label: name }),
-        ),
-        width: 24,
-        height: 6,
-      }),
-    );
   }
 
   /** A product metric (Powertools, namespace PortalProveedores) of this stage. */
   private productMetric(metricName: string, period: Duration): cloudwatch.Metric {
-    return new cloudwatch.Metric({
-      namespace: METRICS.namespace,
-      metricName,
-      dimensionsMap: { service: METRICS.serviceName, [METRICS.stageDimension]: this.stage },
-      statistic: 'Sum',
-      period,
-    });
+    return productMetric(this.stage, metricName, period);
   }
 
   /** Failed calls in percent of the calls, zero while there are too few calls to tell. */
