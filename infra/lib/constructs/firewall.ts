@@ -20,6 +20,9 @@ export const RATE_LIMITED_BODY: ErrorBody = {
 /** Requests one API client (one Authorization header) may send in any 5-minute window before WAF answers 429. */
 export const API_CLIENT_WAF_RATE_LIMIT = 1000;
 
+/** A request part as it came: no text transformation before matching. */
+const NO_TRANSFORMATION = [{ priority: 0, type: 'NONE' }];
+
 /**
  * The machine path: a supplier's API client's calls, which carry the x-api-client header (docs/integrators.md). The
  * API refuses that header on a person's token (ERROR_API_CLIENT_HEADER), so it lets no browser script skip the
@@ -30,7 +33,7 @@ const MACHINE_PATH: wafv2.CfnWebACL.StatementProperty = {
     fieldToMatch: { singleHeader: { Name: HEADERS.apiClient } },
     comparisonOperator: 'GT',
     size: 0,
-    textTransformations: [{ priority: 0, type: 'NONE' }],
+    textTransformations: NO_TRANSFORMATION,
   },
 };
 const NOT_MACHINE_PATH: wafv2.CfnWebACL.StatementProperty = { notStatement: { statement: MACHINE_PATH } };
@@ -55,6 +58,121 @@ interface ManagedGroup {
   readonly scopeDown?: wafv2.CfnWebACL.StatementProperty;
 }
 
+/** A rule of the web ACL before its priority, which is its place in the list. */
+type UnnumberedRule = Omit<wafv2.CfnWebACL.RuleProperty, 'priority'>;
+
+function visibility(metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty {
+  return { cloudWatchMetricsEnabled: true, metricName, sampledRequestsEnabled: true };
+}
+
+/** A request part matched against a string as given (no transformation). */
+function byteMatch(
+  fieldToMatch: wafv2.CfnWebACL.FieldToMatchProperty,
+  positionalConstraint: 'STARTS_WITH' | 'EXACTLY',
+  searchString: string,
+): wafv2.CfnWebACL.StatementProperty {
+  return {
+    byteMatchStatement: { fieldToMatch, positionalConstraint, searchString, textTransformations: NO_TRANSFORMATION },
+  };
+}
+
+const RATE_LIMITED: wafv2.CfnWebACL.RuleActionProperty = {
+  block: { customResponse: { responseCode: 429, customResponseBodyKey: 'rateLimited' } },
+};
+
+/**
+ * An IP address's limit, then an API client's own, per Authorization header (its token), before the function's
+ * per-client counter.
+ */
+function rateLimitRules(rateLimit: number): UnnumberedRule[] {
+  return [
+    {
+      name: 'RateLimitPerIp',
+      statement: { rateBasedStatement: { limit: rateLimit, aggregateKeyType: 'IP' } },
+      action: RATE_LIMITED,
+      visibilityConfig: visibility('RateLimitPerIp'),
+    },
+    {
+      name: 'RateLimitPerApiClient',
+      statement: {
+        rateBasedStatement: {
+          limit: API_CLIENT_WAF_RATE_LIMIT,
+          aggregateKeyType: 'CUSTOM_KEYS',
+          customKeys: [{ header: { name: 'authorization', textTransformations: NO_TRANSFORMATION } }],
+          scopeDownStatement: MACHINE_PATH,
+        },
+      },
+      action: RATE_LIMITED,
+      visibilityConfig: visibility('RateLimitPerApiClient'),
+    },
+  ];
+}
+
+const MANAGED_GROUPS: readonly ManagedGroup[] = [
+  { name: 'AWSManagedRulesAmazonIpReputationList' },
+  // Request bodies of the API are JSON validated by the functions (documents go straight to S3); a bulk
+  // e-mail reception change may exceed the group's 8 KB body limit, so that one rule only counts.
+  { name: 'AWSManagedRulesCommonRuleSet', excluded: ['SizeRestrictions_BODY'] },
+  { name: 'AWSManagedRulesKnownBadInputsRuleSet' },
+  {
+    name: 'AWSManagedRulesBotControlRuleSet',
+    config: { awsManagedRulesBotControlRuleSet: { inspectionLevel: 'COMMON' } },
+    // A supplier's system is a bot by design (an HTTP library, no browser signals): Bot Control would block it.
+    scopeDown: NOT_MACHINE_PATH,
+  },
+];
+
+function managedGroupRule(group: ManagedGroup): UnnumberedRule {
+  return {
+    name: group.name,
+    statement: {
+      managedRuleGroupStatement: {
+        vendorName: 'AWS',
+        name: group.name,
+        ruleActionOverrides: group.excluded?.map((name) => ({ name, actionToUse: { count: {} } })),
+        managedRuleGroupConfigs: group.config ? [group.config] : undefined,
+        scopeDownStatement: group.scopeDown,
+      },
+    },
+    overrideAction: { none: {} },
+    visibilityConfig: visibility(group.name),
+  };
+}
+
+/**
+ * App attestation (spec §1): an API request without a valid WAF token is answered with WAF's challenge, which a
+ * script cannot pass; the portal's page gets its token from challenge.js before calling the API. The public routes
+ * (health checks, the OpenAPI document) stay reachable for monitors.
+ */
+function requireAppTokenRule(): UnnumberedRule {
+  const publicPaths = ROUTES.filter((route) => route.auth === 'public').map(
+    (route) => `${API_PATH_PREFIX}${route.path}`,
+  );
+  return {
+    name: 'RequireAppToken',
+    statement: {
+      andStatement: {
+        statements: [
+          byteMatch({ uriPath: {} }, 'STARTS_WITH', `${API_PATH_PREFIX}/`),
+          // A supplier's API client cannot run challenge.js: its calls are held to their own rate instead.
+          NOT_MACHINE_PATH,
+          // CORS preflights carry no token (a developer's Vite server calling the stage's API).
+          { notStatement: { statement: byteMatch({ method: {} }, 'EXACTLY', 'OPTIONS') } },
+          {
+            notStatement: {
+              statement: {
+                orStatement: { statements: publicPaths.map((path) => byteMatch({ uriPath: {} }, 'EXACTLY', path)) },
+              },
+            },
+          },
+        ],
+      },
+    },
+    action: { challenge: {} },
+    visibilityConfig: visibility('RequireAppToken'),
+  };
+}
+
 /** The web ACL's actions whose requests are logged: whatever a rule did besides letting the request through. */
 export const WAF_LOGGED_ACTIONS = ['BLOCK', 'COUNT', 'CAPTCHA', 'CHALLENGE', 'EXCLUDED_AS_COUNT'] as const;
 
@@ -71,137 +189,13 @@ export class Firewall extends Construct {
 
   constructor(scope: Construct, id: string, props: FirewallProps) {
     super(scope, id);
-    let priority = 0;
-    const rules: wafv2.CfnWebACL.RuleProperty[] = [];
-    const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
-      cloudWatchMetricsEnabled: true,
-      metricName,
-      sampledRequestsEnabled: true,
-    });
-
-    rules.push({
-      name: 'RateLimitPerIp',
-      priority: priority++,
-      statement: { rateBasedStatement: { limit: props.rateLimit, aggregateKeyType: 'IP' } },
-      action: {
-        block: { customResponse: { responseCode: 429, customResponseBodyKey: 'rateLimited' } },
-      },
-      visibilityConfig: visibility('RateLimitPerIp'),
-    });
-
-    // An API client's own limit, per Authorization header (its token), before the function's per-client counter.
-    rules.push({
-      name: 'RateLimitPerApiClient',
-      priority: priority++,
-      statement: {
-        rateBasedStatement: {
-          limit: API_CLIENT_WAF_RATE_LIMIT,
-          aggregateKeyType: 'CUSTOM_KEYS',
-          customKeys: [{ header: { name: 'authorization', textTransformations: [{ priority: 0, type: 'NONE' }] } }],
-          scopeDownStatement: MACHINE_PATH,
-        },
-      },
-      action: {
-        block: { customResponse: { responseCode: 429, customResponseBodyKey: 'rateLimited' } },
-      },
-      visibilityConfig: visibility('RateLimitPerApiClient'),
-    });
-
-    const managed: ManagedGroup[] = [
-      { name: 'AWSManagedRulesAmazonIpReputationList' },
-      // Request bodies of the API are JSON validated by the functions (documents go straight to S3); a bulk
-      // e-mail reception change may exceed the group's 8 KB body limit, so that one rule only counts.
-      { name: 'AWSManagedRulesCommonRuleSet', excluded: ['SizeRestrictions_BODY'] },
-      { name: 'AWSManagedRulesKnownBadInputsRuleSet' },
-      {
-        name: 'AWSManagedRulesBotControlRuleSet',
-        config: { awsManagedRulesBotControlRuleSet: { inspectionLevel: 'COMMON' } },
-        // A supplier's system is a bot by design (an HTTP library, no browser signals): Bot Control would block it.
-        scopeDown: NOT_MACHINE_PATH,
-      },
-    ];
-    for (const group of managed) {
-      rules.push({
-        name: group.name,
-        priority: priority++,
-        statement: {
-          managedRuleGroupStatement: {
-            vendorName: 'AWS',
-            name: group.name,
-            ruleActionOverrides: group.excluded?.map((name) => ({ name, actionToUse: { count: {} } })),
-            managedRuleGroupConfigs: group.config ? [group.config] : undefined,
-            scopeDownStatement: group.scopeDown,
-          },
-        },
-        overrideAction: { none: {} },
-        visibilityConfig: visibility(group.name),
-      });
-    }
-
-    // App attestation (spec §1): an API request without a valid WAF token is answered with WAF's challenge,
-    // which a script cannot pass; the portal's page gets its token from challenge.js before calling the API.
-    // The public routes (health checks, the OpenAPI document) stay reachable for monitors.
-    const publicPaths = ROUTES.filter((route) => route.auth === 'public').map(
-      (route) => `${API_PATH_PREFIX}${route.path}`,
-    );
-    rules.push({
-      name: 'RequireAppToken',
-      priority: priority++,
-      statement: {
-        andStatement: {
-          statements: [
-            {
-              byteMatchStatement: {
-                fieldToMatch: { uriPath: {} },
-                positionalConstraint: 'STARTS_WITH',
-                searchString: `${API_PATH_PREFIX}/`,
-                textTransformations: [{ priority: 0, type: 'NONE' }],
-              },
-            },
-            // A supplier's API client cannot run challenge.js: its calls are held to their own rate instead.
-            NOT_MACHINE_PATH,
-            // CORS preflights carry no token (a developer's Vite server calling the stage's API).
-            {
-              notStatement: {
-                statement: {
-                  byteMatchStatement: {
-                    fieldToMatch: { method: {} },
-                    positionalConstraint: 'EXACTLY',
-                    searchString: 'OPTIONS',
-                    textTransformations: [{ priority: 0, type: 'NONE' }],
-                  },
-                },
-              },
-            },
-            {
-              notStatement: {
-                statement: {
-                  orStatement: {
-                    statements: publicPaths.map((searchString) => ({
-                      byteMatchStatement: {
-                        fieldToMatch: { uriPath: {} },
-                        positionalConstraint: 'EXACTLY',
-                        searchString,
-                        textTransformations: [{ priority: 0, type: 'NONE' }],
-                      },
-                    })),
-                  },
-                },
-              },
-            },
-          ],
-        },
-      },
-      action: { challenge: {} },
-      visibilityConfig: visibility('RequireAppToken'),
-    });
-
+    const rules = [...rateLimitRules(props.rateLimit), ...MANAGED_GROUPS.map(managedGroupRule), requireAppTokenRule()];
     this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
       name: props.name,
       description: 'Portal de Proveedores: sitio y API',
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
-      rules,
+      rules: rules.map((rule, priority) => ({ ...rule, priority })),
       customResponseBodies: {
         rateLimited: { contentType: 'APPLICATION_JSON', content: JSON.stringify(RATE_LIMITED_BODY) },
       },
@@ -210,7 +204,13 @@ export class Firewall extends Construct {
       tokenDomains: props.tokenDomains.length > 0 ? [...props.tokenDomains] : undefined,
       visibilityConfig: visibility(props.name),
     });
+    this.addLogging(props);
+    this.integrationUrl = this.readIntegrationUrl(props.name);
+    this.acknowledgeCustomResourceHandler();
+  }
 
+  /** The web ACL's logs: only what a rule acted on, without credentials. */
+  private addLogging(props: FirewallProps): void {
     const logGroup = new logs.LogGroup(this, 'Logs', {
       logGroupName: props.logGroupName,
       retention: logRetentionOf(this),
@@ -234,21 +234,22 @@ export class Firewall extends Construct {
         ],
       },
     });
+  }
 
-    // CloudFormation does not return the application integration URL; WAF's GetWebACL does.
+  /** CloudFormation does not return the application integration URL; WAF's GetWebACL does. */
+  private readIntegrationUrl(name: string): string {
     const integration = new cr.AwsCustomResource(this, 'IntegrationUrl', {
       onUpdate: {
         service: 'WAFV2',
         action: 'getWebACL',
-        parameters: { Name: props.name, Scope: 'CLOUDFRONT', Id: this.webAcl.attrId },
+        parameters: { Name: name, Scope: 'CLOUDFRONT', Id: this.webAcl.attrId },
         physicalResourceId: cr.PhysicalResourceId.of(this.webAcl.attrId),
         outputPaths: ['ApplicationIntegrationURL'],
       },
       policy: cr.AwsCustomResourcePolicy.fromSdkCalls({ resources: [this.webAcl.attrArn] }),
       installLatestAwsSdk: false,
     });
-    this.integrationUrl = integration.getResponseField('ApplicationIntegrationURL');
-    this.acknowledgeCustomResourceHandler();
+    return integration.getResponseField('ApplicationIntegrationURL');
   }
 
   /** The AwsCustomResource's singleton function is CDK's: its runtime and basic execution policy are not ours. */
