@@ -2,15 +2,7 @@ import path from 'node:path';
 import { CfnOutput, NestedStack, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import {
-  BUCKETS,
-  contentSecurityPolicy,
-  ROUTES,
-  RUNTIME_ENV,
-  type FunctionUses,
-  type RouteDef,
-  type WebConfig,
-} from '@portal/shared';
+import { BUCKETS, contentSecurityPolicy, ROUTES, RUNTIME_ENV, type RouteDef, type WebConfig } from '@portal/shared';
 import { bindUses } from './bind-uses.js';
 import { Api } from './constructs/api.js';
 import type { Data } from './constructs/data.js';
@@ -20,7 +12,7 @@ import type { Identity } from './constructs/identity.js';
 import { Observability } from './constructs/observability.js';
 import type { InboundMail } from './constructs/inbound-mail.js';
 import { MailReceiving } from './constructs/inbound-mail.js';
-import { PortalFunction, setLogRetention } from './constructs/portal-function.js';
+import { PortalFunction, setLogRetention, type BindUses } from './constructs/portal-function.js';
 import type { Queues } from './constructs/queues.js';
 import type { Sap } from './constructs/sap.js';
 import { Schedules } from './constructs/schedules.js';
@@ -76,7 +68,7 @@ export class StatelessStack extends Stack {
     const { config, data, storage, queues, identity } = props;
     setLogRetention(this, config.logRetentionDays);
     // Every function gets exactly what its declaration names (route, queue consumer or job): see bind-uses.ts.
-    const bind = (fn: PortalFunction, uses: FunctionUses) =>
+    const bind: BindUses = (fn, uses) =>
       bindUses(fn, uses, {
         data,
         storage,
@@ -92,43 +84,9 @@ export class StatelessStack extends Stack {
         inboundMail: props.inboundMail,
       });
 
-    // The header value CloudFront adds to every API request it forwards; a request without it skipped the WAF.
-    // A new generation is a new secret (new logical id): every property that reads it changes, so CloudFormation
-    // updates CloudFront's header and the functions' value together.
-    const generation = config.originVerifyGeneration;
-    const originVerify = new secretsmanager.Secret(
-      this,
-      generation === 1 ? 'OriginVerify' : `OriginVerify${generation}`,
-      {
-        description: 'Valor del encabezado x-origin-verify que CloudFront envía a la API',
-        generateSecretString: { excludePunctuation: true, passwordLength: 48 },
-      },
-    );
-    Validations.of(originVerify).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'A value shared by CloudFront and the functions, both set by this stack at deploy; it is rotated by raising originVerifyGeneration (docs/deploying.md), which replaces the secret and updates both in one deployment.',
-    });
-    const originVerifyToken = originVerify.secretValue.unsafeUnwrap();
+    const originVerifyToken = this.originVerifyToken(config.originVerifyGeneration);
 
-    this.web = new Web(this, 'Web', {
-      retain: config.retain,
-      webAclArn: props.firewall.webAclArn,
-      customDomain:
-        config.domainName && config.certificateArn
-          ? { domainName: config.domainName, certificateArn: config.certificateArn }
-          : undefined,
-      contentSecurityPolicy: contentSecurityPolicy({
-        connect: [
-          `https://cognito-idp.${this.region}.amazonaws.com`,
-          ...(identity.hostedUiBaseUrl ? [identity.hostedUiBaseUrl] : []),
-          `https://${storage.documents.bucketRegionalDomainName}`,
-          // A developer's Vite server (webOrigin) talks to the stage's API from another origin.
-        ],
-        waf: true,
-        chat: false,
-      }),
-    });
+    this.web = this.createWeb(props);
 
     this.files = new Files(this, 'Files', {
       documents: storage.documents,
@@ -170,30 +128,7 @@ export class StatelessStack extends Stack {
       bind,
     });
 
-    // Invoices by e-mail: SES's receipt rule for the intake domain, when the stage receives e-mail.
-    const intakeDomain = props.inboundMail.domain;
-    let receiptFunction: PortalFunction | null = null;
-    if (intakeDomain) {
-      receiptFunction = new PortalFunction(this, 'SesReceipt', {
-        name: 'ses-receipt',
-        entry: path.join(props.triggersDir, 'ses-receipt.ts'),
-        description: 'Recibe de SES cada correo a las direcciones de recepción y lo encola',
-        environment: { [RUNTIME_ENV.stage]: config.stage },
-        retain: config.retain,
-      });
-      bind(receiptFunction, { table: 'none', queues: ['inboundMail'] });
-      receiptFunction.function.addEnvironment(BUCKETS.inboundMail.env, props.inboundMail.bucket.bucketName);
-      new MailReceiving(this, 'MailReceiving', {
-        inboundMail: props.inboundMail,
-        domain: intakeDomain,
-        ruleSetName: stageNames(config.stage).receiptRuleSet,
-        receiptFunction,
-      });
-      new CfnOutput(this, 'IntakeMailDomain', {
-        value: intakeDomain,
-        description: `MX 10 inbound-smtp.${this.region}.amazonaws.com; then activate the rule set ${stageNames(config.stage).receiptRuleSet}`,
-      });
-    }
+    const receiptFunction = this.receiveMail(props, bind);
 
     const functions = new Map<string, PortalFunction>([
       ...this.api.functions,
@@ -214,6 +149,85 @@ export class StatelessStack extends Stack {
       emailConfigurationSet: props.email.configurationSetName,
     });
 
+    this.publishWeb(props);
+    this.addOutputs(identity);
+  }
+
+  /**
+   * The header value CloudFront adds to every API request it forwards; a request without it skipped the WAF.
+   * A new generation is a new secret (new logical id): every property that reads it changes, so CloudFormation
+   * updates CloudFront's header and the functions' value together.
+   */
+  private originVerifyToken(generation: number): string {
+    const originVerify = new secretsmanager.Secret(
+      this,
+      generation === 1 ? 'OriginVerify' : `OriginVerify${generation}`,
+      {
+        description: 'Valor del encabezado x-origin-verify que CloudFront envía a la API',
+        generateSecretString: { excludePunctuation: true, passwordLength: 48 },
+      },
+    );
+    Validations.of(originVerify).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A value shared by CloudFront and the functions, both set by this stack at deploy; it is rotated by raising originVerifyGeneration (docs/deploying.md), which replaces the secret and updates both in one deployment.',
+    });
+    return originVerify.secretValue.unsafeUnwrap();
+  }
+
+  /** The site's distribution, its content security policy naming what the page may connect to. */
+  private createWeb(props: StatelessStackProps): Web {
+    const { config, storage, identity } = props;
+    return new Web(this, 'Web', {
+      retain: config.retain,
+      webAclArn: props.firewall.webAclArn,
+      customDomain:
+        config.domainName && config.certificateArn
+          ? { domainName: config.domainName, certificateArn: config.certificateArn }
+          : undefined,
+      contentSecurityPolicy: contentSecurityPolicy({
+        connect: [
+          `https://cognito-idp.${this.region}.amazonaws.com`,
+          ...(identity.hostedUiBaseUrl ? [identity.hostedUiBaseUrl] : []),
+          `https://${storage.documents.bucketRegionalDomainName}`,
+          // A developer's Vite server (webOrigin) talks to the stage's API from another origin.
+        ],
+        waf: true,
+        chat: false,
+      }),
+    });
+  }
+
+  /** Invoices by e-mail: SES's receipt rule for the intake domain, when the stage receives e-mail. */
+  private receiveMail(props: StatelessStackProps, bind: BindUses): PortalFunction | null {
+    const { config } = props;
+    const intakeDomain = props.inboundMail.domain;
+    if (!intakeDomain) return null;
+    const receiptFunction = new PortalFunction(this, 'SesReceipt', {
+      name: 'ses-receipt',
+      entry: path.join(props.triggersDir, 'ses-receipt.ts'),
+      description: 'Recibe de SES cada correo a las direcciones de recepción y lo encola',
+      environment: { [RUNTIME_ENV.stage]: config.stage },
+      retain: config.retain,
+    });
+    bind(receiptFunction, { table: 'none', queues: ['inboundMail'] });
+    receiptFunction.function.addEnvironment(BUCKETS.inboundMail.env, props.inboundMail.bucket.bucketName);
+    new MailReceiving(this, 'MailReceiving', {
+      inboundMail: props.inboundMail,
+      domain: intakeDomain,
+      ruleSetName: stageNames(config.stage).receiptRuleSet,
+      receiptFunction,
+    });
+    new CfnOutput(this, 'IntakeMailDomain', {
+      value: intakeDomain,
+      description: `MX 10 inbound-smtp.${this.region}.amazonaws.com; then activate the rule set ${stageNames(config.stage).receiptRuleSet}`,
+    });
+    return receiptFunction;
+  }
+
+  /** The web app and its config.json: where the API, the user pool and the hosted UI are. */
+  private publishWeb(props: StatelessStackProps): void {
+    const { config, identity } = props;
     const webConfig = {
       stage: config.stage,
       // Same origin as the site: every call passes CloudFront and the WAF.
@@ -231,7 +245,9 @@ export class StatelessStack extends Stack {
       intakeMailDomain: props.inboundMail.domain,
     } satisfies WebConfig;
     this.web.publish({ distDir: props.webDistDir, config: webConfig });
+  }
 
+  private addOutputs(identity: Identity): void {
     new CfnOutput(this, 'ApiUrl', { value: `${this.web.origin}/api` });
     new CfnOutput(this, 'ApiGatewayUrl', {
       value: this.api.url,

@@ -14,17 +14,15 @@ import {
   ROUTE_NOT_FOUND,
   RUNTIME_ENV,
   USES_NOTHING,
-  type FunctionUses,
   type RouteArea,
   type RouteDef,
 } from '@portal/shared';
 import { API_PATH_PREFIX } from './firewall.js';
 import { READ_TRACE_SAMPLE_RATIO } from '../telemetry.js';
-import { logRetentionOf, PortalFunction } from './portal-function.js';
+import { logRetentionOf, PortalFunction, type FunctionGroupProps } from './portal-function.js';
 
-export interface ApiProps {
-  readonly stage: string;
-  readonly retain: boolean;
+/** `bind` takes a route's manifest declaration. */
+export interface ApiProps extends FunctionGroupProps {
   readonly routes: readonly RouteDef[];
   /** Absolute path of functions/src/handlers: a route's entry is `<handlersDir>/<route.handler>.ts`. */
   readonly handlersDir: string;
@@ -32,8 +30,6 @@ export interface ApiProps {
   readonly webClient: cognito.IUserPoolClient;
   /** Origins allowed by CORS, and told to the functions (they echo them on responses). */
   readonly webOrigins: readonly string[];
-  /** Grant-and-configure of a route's function from its manifest declaration (bindUses). */
-  readonly bind: (fn: PortalFunction, uses: FunctionUses) => void;
   /** The value CloudFront sends in the origin-verify header; the functions refuse requests without it. */
   readonly originVerifyToken: string;
   /** The OAuth2 token endpoint of the suppliers' API clients (the user pool domain's /oauth2/token). */
@@ -60,11 +56,38 @@ export class Api extends Construct {
   readonly functions: ReadonlyMap<string, PortalFunction>;
   /** The nested stack of each area that has routes, by area. */
   readonly areas: ReadonlyMap<RouteArea, NestedStack>;
+  private readonly areaStacks = new Map<RouteArea, NestedStack>();
+  private readonly stageName: string;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
+    this.stageName = props.stage;
+    this.httpApi = this.createHttpApi(props);
+    this.stage = this.createStage(props);
+    const authorizer = new HttpUserPoolAuthorizer('CognitoAuthorizer', props.userPool, {
+      userPoolClients: [props.webClient],
+    });
+    // What every API function reads: the wrapper's CORS origins and origin-verify value, the metrics' stage.
+    const baseEnvironment = {
+      [RUNTIME_ENV.stage]: props.stage,
+      [RUNTIME_ENV.webOrigin]: props.webOrigins.join(','),
+      [RUNTIME_ENV.originVerifyToken]: props.originVerifyToken,
+    };
+    const functions = new Map<string, PortalFunction>();
+    const audienceWriters: PortalFunction[] = [];
+    for (const route of props.routes) {
+      const fn = this.addRoute(route, props, baseEnvironment, authorizer);
+      functions.set(route.id, fn);
+      if (route.uses.apiAuthorizer) audienceWriters.push(fn);
+    }
+    this.grantAuthorizerAudience(audienceWriters, authorizer, props.apiTokenUrl);
+    functions.set(ROUTE_NOT_FOUND.id, this.addDefaultRoute(props, baseEnvironment));
+    this.functions = functions;
+    this.areas = this.areaStacks;
+  }
 
-    this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
+  private createHttpApi(props: ApiProps): apigw.HttpApi {
+    return new apigw.HttpApi(this, 'HttpApi', {
       description: `Portal de Proveedores (${props.stage})`,
       // The stage is created below, to give it access logs.
       createDefaultStage: false,
@@ -82,12 +105,15 @@ export class Api extends Construct {
         maxAge: Duration.seconds(CORS.maxAgeSeconds),
       },
     });
+  }
 
+  /** The API's stage, with its access logs and throttling. */
+  private createStage(props: ApiProps): apigw.HttpStage {
     const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logRetentionOf(this),
       removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
-    this.stage = new apigw.HttpStage(this, 'Stage', {
+    return new apigw.HttpStage(this, 'Stage', {
       httpApi: this.httpApi,
       stageName: API_STAGE_NAME,
       autoDeploy: true,
@@ -111,65 +137,66 @@ export class Api extends Construct {
       },
       throttle: props.throttle,
     });
+  }
 
-    const authorizer = new HttpUserPoolAuthorizer('CognitoAuthorizer', props.userPool, {
-      userPoolClients: [props.webClient],
-    });
-
-    const areas = new Map<RouteArea, NestedStack>();
-    const functionsOf = (area: RouteArea): NestedStack => {
-      let stack = areas.get(area);
-      if (!stack) {
-        stack = new NestedStack(this, `${pascal(area)}Functions`, {
-          description: `Portal de Proveedores (${props.stage}): funciones del área ${area}`,
-        });
-        areas.set(area, stack);
-      }
-      return stack;
-    };
-
-    const functions = new Map<string, PortalFunction>();
-    const audienceWriters: PortalFunction[] = [];
-    // What every API function reads: the wrapper's CORS origins and origin-verify value, the metrics' stage.
-    const baseEnvironment = {
-      [RUNTIME_ENV.stage]: props.stage,
-      [RUNTIME_ENV.webOrigin]: props.webOrigins.join(','),
-      [RUNTIME_ENV.originVerifyToken]: props.originVerifyToken,
-    };
-    for (const route of props.routes) {
-      const fn = new PortalFunction(functionsOf(areaOf(route)), `${pascal(route.id)}Function`, {
-        name: route.id,
-        entry: path.join(props.handlersDir, `${route.handler}.ts`),
-        description: `${route.method} ${route.path}`,
-        environment: baseEnvironment,
-        retain: props.retain,
-        ...(route.method === 'GET' ? { traceSampleRatio: READ_TRACE_SAMPLE_RATIO } : {}),
+  /** The nested stack of an area's functions, created with its first route. */
+  private functionsOf(area: RouteArea): NestedStack {
+    let stack = this.areaStacks.get(area);
+    if (!stack) {
+      stack = new NestedStack(this, `${pascal(area)}Functions`, {
+        description: `Portal de Proveedores (${this.stageName}): funciones del área ${area}`,
       });
-      // Exactly what the route's manifest entry declares it touches, no more.
-      props.bind(fn, route.uses);
-
-      const httpRoute = new apigw.HttpRoute(this, `${pascal(route.id)}Route`, {
-        httpApi: this.httpApi,
-        routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
-        integration: new AreaLambdaIntegration(`${pascal(route.id)}Integration`, fn),
-        authorizer: route.auth === 'jwt' ? authorizer : undefined,
-      });
-      if (route.auth === 'public') {
-        Validations.of(httpRoute).acknowledge({
-          id: 'AwsSolutions-APIG4',
-          reason: `${route.method} ${route.path} is public by design (manifest auth 'public'): health checks and the OpenAPI document.`,
-        });
-      }
-      functions.set(route.id, fn);
-      if (route.uses.apiAuthorizer) audienceWriters.push(fn);
+      this.areaStacks.set(area, stack);
     }
+    return stack;
+  }
 
-    // The API clients' administration keeps the authorizer's audience equal to the web client plus the active API
-    // clients (docs/adr/0034-api-clients.md): it reads and rewrites this one authorizer, nothing else of the API.
+  /** A route of the manifest: its function in its area's stack, bound to what it declares, and its route. */
+  private addRoute(
+    route: RouteDef,
+    props: ApiProps,
+    baseEnvironment: Record<string, string>,
+    authorizer: HttpUserPoolAuthorizer,
+  ): PortalFunction {
+    const fn = new PortalFunction(this.functionsOf(areaOf(route)), `${pascal(route.id)}Function`, {
+      name: route.id,
+      entry: path.join(props.handlersDir, `${route.handler}.ts`),
+      description: `${route.method} ${route.path}`,
+      environment: baseEnvironment,
+      retain: props.retain,
+      ...(route.method === 'GET' ? { traceSampleRatio: READ_TRACE_SAMPLE_RATIO } : {}),
+    });
+    // Exactly what the route's manifest entry declares it touches, no more.
+    props.bind(fn, route.uses);
+
+    const httpRoute = new apigw.HttpRoute(this, `${pascal(route.id)}Route`, {
+      httpApi: this.httpApi,
+      routeKey: apigw.HttpRouteKey.with(route.path, apigw.HttpMethod[route.method]),
+      integration: new AreaLambdaIntegration(`${pascal(route.id)}Integration`, fn),
+      authorizer: route.auth === 'jwt' ? authorizer : undefined,
+    });
+    if (route.auth === 'public') {
+      Validations.of(httpRoute).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason: `${route.method} ${route.path} is public by design (manifest auth 'public'): health checks and the OpenAPI document.`,
+      });
+    }
+    return fn;
+  }
+
+  /**
+   * The API clients' administration keeps the authorizer's audience equal to the web client plus the active API
+   * clients (docs/adr/0034-api-clients.md): it reads and rewrites this one authorizer, nothing else of the API.
+   */
+  private grantAuthorizerAudience(
+    audienceWriters: readonly PortalFunction[],
+    authorizer: HttpUserPoolAuthorizer,
+    apiTokenUrl: string,
+  ): void {
     for (const fn of audienceWriters) {
       fn.function.addEnvironment(RUNTIME_ENV.apiId, this.httpApi.apiId);
       fn.function.addEnvironment(RUNTIME_ENV.apiAuthorizerId, authorizer.authorizerId);
-      fn.function.addEnvironment(RUNTIME_ENV.apiTokenUrl, props.apiTokenUrl);
+      fn.function.addEnvironment(RUNTIME_ENV.apiTokenUrl, apiTokenUrl);
       fn.role.addToPrincipalPolicy(
         new iam.PolicyStatement({
           actions: ['apigateway:GET', 'apigateway:PATCH'],
@@ -183,12 +210,16 @@ export class Api extends Construct {
         }),
       );
     }
+  }
 
-    // Whatever no route serves (an unknown path, or a method the path does not have) goes to the `$default` route,
-    // whose function answers 404 ERROR_ROUTE_NOT_FOUND in the API's error body and headers, as the local gateway
-    // does; without it API Gateway would answer `{"message":"Not Found"}` itself. It touches nothing, so it is bound
-    // to nothing (no table, bucket or queue).
-    const notFound = new PortalFunction(functionsOf('platform'), `${pascal(ROUTE_NOT_FOUND.id)}Function`, {
+  /**
+   * Whatever no route serves (an unknown path, or a method the path does not have) goes to the `$default` route,
+   * whose function answers 404 ERROR_ROUTE_NOT_FOUND in the API's error body and headers, as the local gateway
+   * does; without it API Gateway would answer `{"message":"Not Found"}` itself. It touches nothing, so it is bound
+   * to nothing (no table, bucket or queue).
+   */
+  private addDefaultRoute(props: ApiProps, baseEnvironment: Record<string, string>): PortalFunction {
+    const notFound = new PortalFunction(this.functionsOf('platform'), `${pascal(ROUTE_NOT_FOUND.id)}Function`, {
       name: ROUTE_NOT_FOUND.id,
       entry: path.join(props.handlersDir, `${ROUTE_NOT_FOUND.handler}.ts`),
       description: 'ANY $default: 404 ERROR_ROUTE_NOT_FOUND',
@@ -208,9 +239,7 @@ export class Api extends Construct {
       reason:
         'The $default route only refuses: its function answers 404 ERROR_ROUTE_NOT_FOUND to any method and path no manifest route serves, reads nothing and returns no data, so it needs no caller identity.',
     });
-    functions.set(ROUTE_NOT_FOUND.id, notFound);
-    this.functions = functions;
-    this.areas = areas;
+    return notFound;
   }
 
   /** Base URL of the API's stage on API Gateway, without a trailing slash (callers use CloudFront's /api). */

@@ -6,7 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BUNDLE_OPTIONS, esbuildArgs } from '../bundling.js';
 import { FUNCTION_TELEMETRY_ENV } from '../telemetry.js';
-import { RUNTIME_ENV } from '@portal/shared';
+import { RUNTIME_ENV, type FunctionUses } from '@portal/shared';
 
 /** Context key under which a stack records its stage's log retention (see setLogRetention). */
 const LOG_RETENTION_CONTEXT = 'portal:logRetentionDays';
@@ -141,4 +141,15 @@ export class PortalFunction extends Construct {
         "Lambda's tracing and the collector layer need xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.",
     });
   }
+}
+
+/** Grant-and-configure of a function from its declaration (a route's, a queue consumer's or a job's `uses`). */
+export type BindUses = (fn: PortalFunction, uses: FunctionUses) => void;
+
+/** What every group of functions (the API's, the workers, the jobs) is built with. */
+export interface FunctionGroupProps {
+  readonly stage: string;
+  readonly retain: boolean;
+  /** Grant-and-configure of each function from its declaration (bindUses). */
+  readonly bind: BindUses;
 }

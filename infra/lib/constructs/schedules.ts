@@ -3,18 +3,15 @@ import { Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { RUNTIME_ENV, SCHEDULES, type FunctionUses, type ScheduleDef } from '@portal/shared';
-import { PortalFunction } from './portal-function.js';
+import { RUNTIME_ENV, SCHEDULES, type ScheduleDef } from '@portal/shared';
+import { PortalFunction, type FunctionGroupProps } from './portal-function.js';
 
 export type ScheduleKey = keyof typeof SCHEDULES;
 
-export interface SchedulesProps {
-  readonly stage: string;
-  readonly retain: boolean;
+/** `bind` takes a job's declaration: SCHEDULES' `uses`. */
+export interface SchedulesProps extends FunctionGroupProps {
   /** Absolute path of functions/src/jobs: a schedule's entry is `<jobsDir>/<def.handler>.ts`. */
   readonly jobsDir: string;
-  /** Grant-and-configure of a job from its declaration (SCHEDULES' `uses`, bindUses). */
-  readonly bind: (fn: PortalFunction, uses: FunctionUses) => void;
 }
 
 /**

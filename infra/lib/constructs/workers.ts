@@ -2,18 +2,15 @@ import path from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
-import { RUNTIME_ENV, type FunctionUses } from '@portal/shared';
-import { PortalFunction } from './portal-function.js';
+import { RUNTIME_ENV } from '@portal/shared';
+import { PortalFunction, type FunctionGroupProps } from './portal-function.js';
 import type { Queues, QueueKey } from './queues.js';
 
-export interface WorkersProps {
-  readonly stage: string;
-  readonly retain: boolean;
+/** `bind` takes a consumer's declaration: QueueDef.consumerUses. */
+export interface WorkersProps extends FunctionGroupProps {
   readonly queues: Queues;
   /** Absolute path of functions/src/workers: a consumer's entry is `<workersDir>/<def.consumer>.ts`. */
   readonly workersDir: string;
-  /** Grant-and-configure of a consumer from its declaration (QueueDef.consumerUses, bindUses). */
-  readonly bind: (fn: PortalFunction, uses: FunctionUses) => void;
 }
 
 /**
