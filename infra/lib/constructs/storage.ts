@@ -4,6 +4,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { BUCKETS, DOCUMENT_OPERATIONS, RUNTIME_ENV, type DocumentOperation } from '@portal/shared';
 import { retentionDays } from '../stage-config.js';
+import { logBucket } from './log-bucket.js';
 import type { PortalFunction } from './portal-function.js';
 
 export interface StorageProps {
@@ -27,22 +28,19 @@ export class Storage extends Construct {
 
   constructor(scope: Construct, id: string, props: StorageProps) {
     super(scope, id);
-    const removalPolicy = props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
-
-    this.accessLogs = new s3.Bucket(this, 'AccessLogs', {
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
+    this.accessLogs = logBucket(this, 'AccessLogs', {
+      retain: props.retain,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      lifecycleRules: [{ expiration: Duration.days(props.retain ? 365 : 30) }],
-      removalPolicy,
+      noAccessLogsReason: 'This is the access-log destination; logging it into itself would loop.',
     });
-    Validations.of(this.accessLogs).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason: 'This is the access-log destination; logging it into itself would loop.',
-    });
+    this.documents = this.createDocuments(props);
+    this.documentPolicies = this.createDocumentPolicies();
+    this.keepLegacyPolicy();
+  }
 
-    this.documents = new s3.Bucket(this, BUCKETS.documents.id, {
+  /** Every version of every document, kept for the retention period; the browser uploads to it from webOrigin. */
+  private createDocuments(props: StorageProps): s3.Bucket {
+    const documents = new s3.Bucket(this, BUCKETS.documents.id, {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
@@ -78,64 +76,29 @@ export class Storage extends Construct {
           maxAge: 3000,
         },
       ],
-      removalPolicy,
+      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
 
     // No one, the functions and the console included, removes a version before the lifecycle rule does (the
     // lifecycle is not subject to bucket policies): a deletion only puts a delete marker over the kept version.
     // Lifting this is a reviewed change of this code.
-    this.documents.addToResourcePolicy(
+    documents.addToResourcePolicy(
       new iam.PolicyStatement({
         sid: 'KeepDocumentVersionsForTaxRetention',
         effect: iam.Effect.DENY,
         principals: [new iam.AnyPrincipal()],
         actions: ['s3:DeleteObjectVersion'],
-        resources: [this.documents.arnForObjects('*')],
+        resources: [documents.arnForObjects('*')],
       }),
     );
+    return documents;
+  }
 
-    const objects = this.documents.arnForObjects('*');
-    const statements: Record<DocumentOperation, { description: string; statements: iam.PolicyStatement[] }> = {
-      read: {
-        description: 'Read objects of the documents bucket (HEAD, ranges); ListBucket makes a missing key a 404',
-        statements: [
-          new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [objects] }),
-          new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.documents.bucketArn] }),
-        ],
-      },
-      delete: {
-        description: 'Delete objects of the documents bucket (a delete marker: versions are kept)',
-        statements: [new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [objects] })],
-      },
-      presignUpload: {
-        description: "Sign the browser's POST uploads to the documents bucket",
-        statements: [new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [objects] })],
-      },
-      presignDownload: {
-        description: 'Sign download links to objects of the documents bucket',
-        statements: [new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [objects] })],
-      },
-      exportWrite: {
-        description: 'Write the exports of the lists (multipart uploads) under exports/ of the documents bucket',
-        statements: [
-          new iam.PolicyStatement({
-            actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
-            resources: [this.documents.arnForObjects(`${EXPORTS_PREFIX}*`)],
-          }),
-        ],
-      },
-      exportDownload: {
-        description: 'Sign download links to the exports of the lists (exports/ of the documents bucket)',
-        statements: [
-          new iam.PolicyStatement({
-            actions: ['s3:GetObject'],
-            resources: [this.documents.arnForObjects(`${EXPORTS_PREFIX}*`)],
-          }),
-        ],
-      },
-    };
+  /** One managed policy per operation on the documents bucket, its object wildcard acknowledged once. */
+  private createDocumentPolicies(): Record<DocumentOperation, iam.ManagedPolicy> {
+    const statements = documentStatements(this.documents);
     const bucketLogicalId = Stack.of(this).getLogicalId(this.documents.node.defaultChild as s3.CfnBucket);
-    this.documentPolicies = Object.fromEntries(
+    return Object.fromEntries(
       DOCUMENT_OPERATIONS.map((operation) => {
         const policy = new iam.ManagedPolicy(this, `Documents${pascal(operation)}`, statements[operation]);
         const exportsOnly = operation === 'exportWrite' || operation === 'exportDownload';
@@ -154,10 +117,14 @@ export class Storage extends Construct {
         return [operation, policy];
       }),
     ) as Record<DocumentOperation, iam.ManagedPolicy>;
+  }
 
-    // The read-write policy every function had before the per-operation ones: the stateless stack of a stage
-    // deployed earlier still imports its ARN, and CloudFormation refuses to drop an export in use. Kept, attached to
-    // nothing, until every stage has deployed this version once (docs/permissions.md); then deleted.
+  /**
+   * The read-write policy every function had before the per-operation ones: the stateless stack of a stage
+   * deployed earlier still imports its ARN, and CloudFormation refuses to drop an export in use. Kept, attached to
+   * nothing, until every stage has deployed this version once (docs/permissions.md); then deleted.
+   */
+  private keepLegacyPolicy(): void {
     const legacy = new iam.ManagedPolicy(this, 'DocumentsReadWrite', {
       // Its description must stay as it was: a new one would replace the policy, and change the export.
       description: 'Read and write objects of the documents bucket',
@@ -179,6 +146,52 @@ export class Storage extends Construct {
 
 /** Where the exports of the lists are written (the key is exports/<user>/<export>.<format>). */
 const EXPORTS_PREFIX = 'exports/';
+
+/** What each operation on the documents bucket may do, and its policy's description. */
+function documentStatements(
+  documents: s3.Bucket,
+): Record<DocumentOperation, { description: string; statements: iam.PolicyStatement[] }> {
+  const objects = documents.arnForObjects('*');
+  return {
+    read: {
+      description: 'Read objects of the documents bucket (HEAD, ranges); ListBucket makes a missing key a 404',
+      statements: [
+        new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [objects] }),
+        new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [documents.bucketArn] }),
+      ],
+    },
+    delete: {
+      description: 'Delete objects of the documents bucket (a delete marker: versions are kept)',
+      statements: [new iam.PolicyStatement({ actions: ['s3:DeleteObject'], resources: [objects] })],
+    },
+    presignUpload: {
+      description: "Sign the browser's POST uploads to the documents bucket",
+      statements: [new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [objects] })],
+    },
+    presignDownload: {
+      description: 'Sign download links to objects of the documents bucket',
+      statements: [new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [objects] })],
+    },
+    exportWrite: {
+      description: 'Write the exports of the lists (multipart uploads) under exports/ of the documents bucket',
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
+          resources: [documents.arnForObjects(`${EXPORTS_PREFIX}*`)],
+        }),
+      ],
+    },
+    exportDownload: {
+      description: 'Sign download links to the exports of the lists (exports/ of the documents bucket)',
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['s3:GetObject'],
+          resources: [documents.arnForObjects(`${EXPORTS_PREFIX}*`)],
+        }),
+      ],
+    },
+  };
+}
 
 function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);

@@ -8,6 +8,7 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { logBucket } from './log-bucket.js';
 import { HEADERS, type WebConfig } from '@portal/shared';
 import { API_PATH_PREFIX } from './firewall.js';
 
@@ -59,17 +60,10 @@ export class Web extends Construct {
     const removalPolicy = props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     // CloudFront standard logs are delivered with ACLs, hence BUCKET_OWNER_PREFERRED on this bucket only.
-    this.logs = new s3.Bucket(this, 'Logs', {
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
+    this.logs = logBucket(this, 'Logs', {
+      retain: props.retain,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
-      lifecycleRules: [{ expiration: Duration.days(props.retain ? 365 : 30) }],
-      removalPolicy,
-    });
-    Validations.of(this.logs).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason:
+      noAccessLogsReason:
         'This is the access-log destination of the site bucket and the distribution; logging it into itself would loop.',
     });
 
