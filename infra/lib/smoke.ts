@@ -45,37 +45,10 @@ export async function smokeTest(siteUrl: string, options: SmokeOptions = {}): Pr
       return false;
     }
   };
-  const get = async (url: string, headers: Record<string, string> = {}) => {
-    try {
-      return await fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    } catch (error) {
-      // fetch's own error says only "fetch failed"; its cause says why (ECONNREFUSED, ENOTFOUND, a timeout...).
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new Error(`${url} no responde (${cause?.code ?? cause?.message ?? (error as Error).message})`);
-    }
-  };
-  const expectStatus = (response: Response, status: number, url: string) => {
-    if (response.status !== status) throw new Error(`${url} respondió ${response.status}, no ${status}`);
-  };
-  const jsonOf = async (response: Response, url: string): Promise<unknown> => {
-    const text = await response.text();
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new Error(`${url} no respondió JSON: ${text.slice(0, 80)}`);
-    }
-  };
+  const get = getWithin(timeoutMs);
 
   const site = new URL('/', siteUrl).href;
-  await check(CHECKS.site, async () => {
-    const response = await get(site);
-    expectStatus(response, 200, site);
-    const type = response.headers.get('content-type') ?? '';
-    if (!type.startsWith('text/html')) throw new Error(`${site} respondió ${type || 'sin tipo'}, no text/html`);
-    if (!response.headers.get('content-security-policy')) throw new Error(`${site} no envía Content-Security-Policy`);
-    if (!/<div id="root"|<script/.test(await response.text())) throw new Error(`${site} no es la aplicación web`);
-    return `${site}: 200, HTML con Content-Security-Policy`;
-  });
+  await check(CHECKS.site, () => siteAnswers(get, site));
 
   let config: WebConfig | undefined;
   const configUrl = new URL('/config.json', siteUrl).href;
@@ -105,27 +78,7 @@ export async function smokeTest(siteUrl: string, options: SmokeOptions = {}): Pr
     return `${url}: versión ${body.version}, base de datos disponible`;
   });
 
-  await check(CHECKS.routes, async () => {
-    const url = `${apiUrl}/openapi.json`;
-    const response = await get(url);
-    expectStatus(response, 200, url);
-    const document = (await jsonOf(response, url)) as { paths?: Record<string, Record<string, unknown>> };
-    const served = new Set(
-      Object.entries(document.paths ?? {}).flatMap(([path, methods]) =>
-        Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
-      ),
-    );
-    const missing = ROUTES.filter((route) => !served.has(`${route.method} ${route.path}`));
-    if (missing.length) {
-      throw new Error(
-        `faltan ${missing.length} rutas (${missing
-          .slice(0, 3)
-          .map((route) => `${route.method} ${route.path}`)
-          .join(', ')}…): ¿otra versión desplegada?`,
-      );
-    }
-    return `${served.size} rutas, todas las de esta copia`;
-  });
+  await check(CHECKS.routes, () => routesServed(get, apiUrl));
 
   await check(CHECKS.identity, async () => {
     const url = `${apiUrl}/users/me`;
@@ -136,15 +89,8 @@ export async function smokeTest(siteUrl: string, options: SmokeOptions = {}): Pr
     return `${url}: 401 del autorizador`;
   });
 
-  await check(CHECKS.cognito, async () => {
-    const base = config!.cognitoEndpoint ?? `https://cognito-idp.${config!.region}.amazonaws.com`;
-    const url = `${base.replace(/\/$/, '')}/${config!.userPoolId}/.well-known/openid-configuration`;
-    const response = await get(url);
-    expectStatus(response, 200, url);
-    const discovery = (await jsonOf(response, url)) as { issuer?: string };
-    if (!discovery.issuer?.endsWith(config!.userPoolId)) throw new Error(`${url}: emisor ${discovery.issuer}`);
-    return `emisor ${discovery.issuer}`;
-  });
+  const { cognitoEndpoint, region, userPoolId } = config;
+  await check(CHECKS.cognito, () => userPoolPublished(get, cognitoEndpoint, region, userPoolId));
 
   if (options.apiGatewayUrl) {
     await check(CHECKS.direct, async () => {
@@ -158,4 +104,82 @@ export async function smokeTest(siteUrl: string, options: SmokeOptions = {}): Pr
     });
   }
   return checks;
+}
+
+type Get = (url: string) => Promise<Response>;
+
+/** A GET that neither follows redirects nor waits more than `timeoutMs`, failing with why it got no answer. */
+function getWithin(timeoutMs: number): Get {
+  return async (url) => {
+    try {
+      return await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      // fetch's own error says only "fetch failed"; its cause says why (ECONNREFUSED, ENOTFOUND, a timeout...).
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new Error(`${url} no responde (${cause?.code ?? cause?.message ?? (error as Error).message})`);
+    }
+  };
+}
+
+function expectStatus(response: Response, status: number, url: string): void {
+  if (response.status !== status) throw new Error(`${url} respondió ${response.status}, no ${status}`);
+}
+
+async function jsonOf(response: Response, url: string): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new Error(`${url} no respondió JSON: ${text.slice(0, 80)}`);
+  }
+}
+
+/** The site answers its page with HTML and a Content-Security-Policy. */
+async function siteAnswers(get: Get, site: string): Promise<string> {
+  const response = await get(site);
+  expectStatus(response, 200, site);
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.startsWith('text/html')) throw new Error(`${site} respondió ${type || 'sin tipo'}, no text/html`);
+  if (!response.headers.get('content-security-policy')) throw new Error(`${site} no envía Content-Security-Policy`);
+  if (!/<div id="root"|<script/.test(await response.text())) throw new Error(`${site} no es la aplicación web`);
+  return `${site}: 200, HTML con Content-Security-Policy`;
+}
+
+/** The API's description lists every route of this checkout. */
+async function routesServed(get: Get, apiUrl: string): Promise<string> {
+  const url = `${apiUrl}/openapi.json`;
+  const response = await get(url);
+  expectStatus(response, 200, url);
+  const document = (await jsonOf(response, url)) as { paths?: Record<string, Record<string, unknown>> };
+  const served = new Set(
+    Object.entries(document.paths ?? {}).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    ),
+  );
+  const missing = ROUTES.filter((route) => !served.has(`${route.method} ${route.path}`));
+  if (missing.length) {
+    throw new Error(
+      `faltan ${missing.length} rutas (${missing
+        .slice(0, 3)
+        .map((route) => `${route.method} ${route.path}`)
+        .join(', ')}…): ¿otra versión desplegada?`,
+    );
+  }
+  return `${served.size} rutas, todas las de esta copia`;
+}
+
+/** The user pool publishes its OpenID configuration, naming itself as the issuer. */
+async function userPoolPublished(
+  get: Get,
+  cognitoEndpoint: string | null,
+  region: string,
+  userPoolId: string,
+): Promise<string> {
+  const base = cognitoEndpoint ?? `https://cognito-idp.${region}.amazonaws.com`;
+  const url = `${base.replace(/\/$/, '')}/${userPoolId}/.well-known/openid-configuration`;
+  const response = await get(url);
+  expectStatus(response, 200, url);
+  const discovery = (await jsonOf(response, url)) as { issuer?: string };
+  if (!discovery.issuer?.endsWith(userPoolId)) throw new Error(`${url}: emisor ${discovery.issuer}`);
+  return `emisor ${discovery.issuer}`;
 }
