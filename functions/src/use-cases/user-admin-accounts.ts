@@ -65,82 +65,83 @@ export async function mapBounded<T, R>(
 
 export const joined = (values: readonly string[]) => (values.length > 0 ? values.join(',') : null);
 
+// What the supplier and the staff administration share: reading the pool page by page, and writing a change to
+// an account's index entries with its audit event.
+
 /**
- * What the supplier and the staff administration share: reading the pool page by page, and writing a change to
- * an account's index entries with its audit event.
+ * Pages of the pool kept by `keep`, read until the page is full, Cognito has no more, or the read
+ * budget is spent (a short page then still carries a cursor). Each read asks only for what is
+ * missing, so Cognito's token always resumes right after the last account returned.
  */
-export function makeAccountTools(deps: UserAdminDeps) {
-  const { directory, accounts, clock } = deps;
-
-  /**
-   * Pages of the pool kept by `keep`, read until the page is full, Cognito has no more, or the read
-   * budget is spent (a short page then still carries a cursor). Each read asks only for what is
-   * missing, so Cognito's token always resumes right after the last account returned.
-   */
-  async function poolPage(
-    scope: string,
-    page: { limit: number; cursor?: string | undefined },
-    keep: (user: DirectoryUser) => boolean,
-    emailPrefix?: string,
-  ): Promise<{ users: DirectoryUser[]; nextCursor: string | null }> {
-    let token = decodeUserCursor(scope, page.cursor);
-    const users: DirectoryUser[] = [];
-    let reads = 0;
-    do {
-      const result = await directory.listUsers({ limit: page.limit - users.length, token, emailPrefix });
-      users.push(...result.users.filter(keep));
-      token = result.nextToken ?? undefined;
-      reads += 1;
-    } while (token !== undefined && users.length < page.limit && reads < POOL_PAGES_PER_REQUEST);
-    return { users, nextCursor: encodeUserCursor(scope, token ?? null) };
-  }
-
-  function auditEvent(
-    context: AdminContext,
-    action: AuditAction,
-    target: DirectoryUser,
-    before: AuditValues | null,
-    after: AuditValues | null,
-  ): AuditEvent {
-    return {
-      id: deps.newId(),
-      occurredAt: clock().toISOString(),
-      action,
-      actor: context.actor,
-      target: { userId: target.id, email: target.email },
-      before,
-      after,
-      txId: context.txId,
-    };
-  }
-
-  const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
-  /** What an account's index entry says: it gets e-mail while enabled and with reception on. */
-  const entryOf = (user: DirectoryUser): AccountEntry => ({
-    userId: user.id,
-    email: user.email,
-    canReceiveEmails: user.enabled && user.emailNotifications,
-  });
-
-  /**
-   * Entries of a RUC's index for the account's address under another id (indexed before the account had
-   * its sub as id, as the seed does): replaced by the account's own, so that nobody is e-mailed twice.
-   */
-  async function strayEntries(taxId: string, user: DirectoryUser): Promise<AccountChange['remove']> {
-    return (await accounts.accountsOf(taxId))
-      .filter((entry) => entry.userId !== user.id && sameAddress(entry.email, user.email))
-      .map((entry) => ({ taxId, userId: entry.userId }));
-  }
-
-  /** The account-index entries of `user` for each of its RUCs, brought in line with Cognito. */
-  async function indexOf(user: DirectoryUser): Promise<Pick<AccountChange, 'put' | 'remove'>> {
-    const taxIds = [...new Set(user.taxIds)];
-    const strays = await Promise.all(taxIds.map((taxId) => strayEntries(taxId, user)));
-    return { put: taxIds.map((taxId) => ({ taxId, entry: entryOf(user) })), remove: strays.flat() };
-  }
-
-  return { poolPage, auditEvent, entryOf, strayEntries, indexOf };
+export async function poolPage(
+  deps: Pick<UserAdminDeps, 'directory'>,
+  scope: string,
+  page: { limit: number; cursor?: string | undefined },
+  keep: (user: DirectoryUser) => boolean,
+  emailPrefix?: string,
+): Promise<{ users: DirectoryUser[]; nextCursor: string | null }> {
+  let token = decodeUserCursor(scope, page.cursor);
+  const users: DirectoryUser[] = [];
+  let reads = 0;
+  do {
+    const result = await deps.directory.listUsers({ limit: page.limit - users.length, token, emailPrefix });
+    users.push(...result.users.filter(keep));
+    token = result.nextToken ?? undefined;
+    reads += 1;
+  } while (token !== undefined && users.length < page.limit && reads < POOL_PAGES_PER_REQUEST);
+  return { users, nextCursor: encodeUserCursor(scope, token ?? null) };
 }
 
-export type AccountTools = ReturnType<typeof makeAccountTools>;
+/** The audit event of a change to an account, by the context's administrator, now. */
+export function auditEvent(
+  deps: Pick<UserAdminDeps, 'newId' | 'clock'>,
+  context: AdminContext,
+  action: AuditAction,
+  target: DirectoryUser,
+  before: AuditValues | null,
+  after: AuditValues | null,
+): AuditEvent {
+  return {
+    id: deps.newId(),
+    occurredAt: deps.clock().toISOString(),
+    action,
+    actor: context.actor,
+    target: { userId: target.id, email: target.email },
+    before,
+    after,
+    txId: context.txId,
+  };
+}
+
+const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** What an account's index entry says: it gets e-mail while enabled and with reception on. */
+export const entryOf = (user: DirectoryUser): AccountEntry => ({
+  userId: user.id,
+  email: user.email,
+  canReceiveEmails: user.enabled && user.emailNotifications,
+});
+
+/**
+ * Entries of a RUC's index for the account's address under another id (indexed before the account had
+ * its sub as id, as the seed does): replaced by the account's own, so that nobody is e-mailed twice.
+ */
+export async function strayEntries(
+  deps: Pick<UserAdminDeps, 'accounts'>,
+  taxId: string,
+  user: DirectoryUser,
+): Promise<AccountChange['remove']> {
+  return (await deps.accounts.accountsOf(taxId))
+    .filter((entry) => entry.userId !== user.id && sameAddress(entry.email, user.email))
+    .map((entry) => ({ taxId, userId: entry.userId }));
+}
+
+/** The account-index entries of `user` for each of its RUCs, brought in line with Cognito. */
+export async function indexOf(
+  deps: Pick<UserAdminDeps, 'accounts'>,
+  user: DirectoryUser,
+): Promise<Pick<AccountChange, 'put' | 'remove'>> {
+  const taxIds = [...new Set(user.taxIds)];
+  const strays = await Promise.all(taxIds.map((taxId) => strayEntries(deps, taxId, user)));
+  return { put: taxIds.map((taxId) => ({ taxId, entry: entryOf(user) })), remove: strays.flat() };
+}

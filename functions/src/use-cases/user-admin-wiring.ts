@@ -11,15 +11,15 @@ import { makeClientRepository } from '../repositories/clients.js';
 import { makeSupplierProfileRepository } from '../repositories/supplier-profiles.js';
 import { makeSupplierDirectoryRepository } from '../repositories/suppliers.js';
 import { makeUserAdminChanges } from '../repositories/user-admin-changes.js';
-import { makeUserAdmin } from './user-admin.js';
+import type { UserAdminDeps } from './user-admin-accounts.js';
 
 /**
- * The user administration wired to Cognito and DynamoDB, with the mailer and portal address given: the API's
+ * The user administration's adapters (Cognito and DynamoDB), with the mailer and portal address given: the API's
  * (user-admin.factory.ts, SES) and the exports worker's, which only lists and sends nothing (export-sources.factory.ts).
  * Kept apart from the SES adapter, so that a function that sends no e-mail does not load it.
  */
-export function wireUserAdmin(options: { mailer: Mailer; portalUrl: string | null }) {
-  return makeUserAdmin({
+export function userAdminDepsWith(options: { mailer: Mailer; portalUrl: string | null }): UserAdminDeps {
+  return {
     directory: cognitoDirectoryFromEnv(),
     accounts: makeAccountIndexRepository(documentClient, tableName()),
     auditLog: makeAuditLogRepository(documentClient, tableName()),
@@ -34,5 +34,5 @@ export function wireUserAdmin(options: { mailer: Mailer; portalUrl: string | nul
     portalUrl: options.portalUrl,
     adminGroupName: process.env[RUNTIME_ENV.adminGroupName]?.trim() || 'portal-admins',
     log: logger,
-  });
+  };
 }

@@ -12,7 +12,8 @@ import { fakeCognito } from '../adapters/cognito.fake.js';
 import { makeCognitoAppClients, makeCognitoDirectory } from '../adapters/cognito.js';
 import type { Email } from '../adapters/email.js';
 import type { Recipient } from '../repositories/notifications.js';
-import { makeUserAdmin, type AdminContext } from './user-admin.js';
+import type { AdminContext } from './user-admin-accounts.js';
+import { userAdminCalls } from './user-admin/user-admin-calls.fake.js';
 import { makeApiClients } from './api-clients.js';
 import { makeGetCurrentUser } from './current-user.js';
 import type { AccountChange } from './user-admin-ports.js';
@@ -58,7 +59,7 @@ function setup(options: { limitExceeded?: boolean; failMail?: boolean } = {}) {
     return Promise.resolve({ items: matching.slice(0, page.limit), nextCursor: null });
   };
 
-  const admin = makeUserAdmin({
+  const admin = userAdminCalls({
     directory,
     accounts: { accountsOf: async (taxId) => indexed(taxId) },
     auditLog: {

@@ -8,7 +8,8 @@ import { makeExportJobRepository } from '../repositories/export-jobs.js';
 import { makeInvoiceRepository } from '../repositories/invoices.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
 import { conformityDocuments } from '../use-cases/conformity-documents.factory.js';
-import { supplierAccountsListing } from '../use-cases/export-sources.factory.js';
+import { supplierAccountsDeps } from '../use-cases/export-sources.factory.js';
+import { listExternalUsers } from '../use-cases/user-admin/list-external-users.js';
 import { makeExportRunner } from '../use-cases/export-runner.js';
 import { makeListInvoices } from '../use-cases/list-invoices.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
@@ -23,7 +24,7 @@ const runner = makeExportRunner({
   sources: {
     listInvoices,
     listConformity: (caller, kind, query) => conformityDocuments.list(caller, kind, query),
-    listSuppliers: (query) => supplierAccountsListing.listExternalUsers(query),
+    listSuppliers: (query) => listExternalUsers(supplierAccountsDeps, query),
   },
   upload: (key, contentType) => uploads.upload(key, contentType),
   feed: makeNotificationRepository(documentClient, tableName()),

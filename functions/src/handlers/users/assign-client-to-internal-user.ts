@@ -1,8 +1,9 @@
 import { userAdminRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { adminContextOf } from '../../use-cases/user-admin.js';
-import { userAdmin } from '../../use-cases/user-admin.factory.js';
+import { adminContextOf } from '../../use-cases/user-admin-accounts.js';
+import { assignClient } from '../../use-cases/user-admin/assign-client.js';
+import { userAdminDeps } from '../../use-cases/user-admin.factory.js';
 
 export const handler = httpHandler(userAdminRoutes.assignClientToInternalUser, ({ caller, txId, path, query }) =>
-  userAdmin.assignClient(adminContextOf(caller, txId), path.userId, query.client),
+  assignClient(userAdminDeps, adminContextOf(caller, txId), path.userId, query.client),
 );

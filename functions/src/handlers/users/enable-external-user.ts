@@ -1,8 +1,9 @@
 import { userAdminRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { adminContextOf } from '../../use-cases/user-admin.js';
-import { userAdmin } from '../../use-cases/user-admin.factory.js';
+import { adminContextOf } from '../../use-cases/user-admin-accounts.js';
+import { setExternalUserEnabled } from '../../use-cases/user-admin/supplier-accounts.js';
+import { userAdminDeps } from '../../use-cases/user-admin.factory.js';
 
 export const handler = httpHandler(userAdminRoutes.enableExternalUser, ({ caller, txId, path }) =>
-  userAdmin.enableExternalUser(adminContextOf(caller, txId), path.userId),
+  setExternalUserEnabled(userAdminDeps, adminContextOf(caller, txId), path.userId, true),
 );

@@ -1,8 +1,9 @@
 import { userAdminRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { adminContextOf } from '../../use-cases/user-admin.js';
-import { userAdmin } from '../../use-cases/user-admin.factory.js';
+import { adminContextOf } from '../../use-cases/user-admin-accounts.js';
+import { unassignClient } from '../../use-cases/user-admin/unassign-client.js';
+import { userAdminDeps } from '../../use-cases/user-admin.factory.js';
 
 export const handler = httpHandler(userAdminRoutes.unassignClientFromInternalUser, ({ caller, txId, path, query }) =>
-  userAdmin.unassignClient(adminContextOf(caller, txId), path.userId, query.client),
+  unassignClient(userAdminDeps, adminContextOf(caller, txId), path.userId, query.client),
 );

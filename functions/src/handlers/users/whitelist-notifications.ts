@@ -1,8 +1,9 @@
 import { userAdminRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { adminContextOf } from '../../use-cases/user-admin.js';
-import { userAdmin } from '../../use-cases/user-admin.factory.js';
+import { adminContextOf } from '../../use-cases/user-admin-accounts.js';
+import { setEmailReception } from '../../use-cases/user-admin/supplier-accounts.js';
+import { userAdminDeps } from '../../use-cases/user-admin.factory.js';
 
 export const handler = httpHandler(userAdminRoutes.whitelistNotifications, ({ caller, txId, path, query }) =>
-  userAdmin.whitelistNotifications(adminContextOf(caller, txId), path.userId, query.include),
+  setEmailReception(userAdminDeps, adminContextOf(caller, txId), path.userId, query.include),
 );
