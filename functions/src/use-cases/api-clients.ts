@@ -29,7 +29,7 @@ export interface ApiClientsDeps {
 }
 
 /**
- * A supplier's API clients (issue 24): an administrator creates one for a supplier's RUC (a Cognito app client
+ * A supplier's API clients: an administrator creates one for a supplier's RUC (a Cognito app client
  * with a secret, for the client-credentials grant, with the chosen scopes), lists them and revokes one. Cognito
  * is the commit point of a creation (an app client the table does not list yet has no claims: the trigger refuses
  * its tokens); a revocation is written to the table first (its tokens still valid are refused from then on), then

@@ -97,7 +97,7 @@ export function makeConformityDocuments({ documents, clients, invoices }: Confor
     },
 
     /**
-     * The HES or MIGO of one purchase order that add up to the invoice amount without IGV (issue 23, ADR 0029):
+     * The HES or MIGO of one purchase order that add up to the invoice amount without IGV (ADR 0029):
      * 1. the invoice as the caller may see it (another company's is unknown), and the order issued to its supplier;
      * 2. the order's documents of each kind, kept when the supplier issued them in the invoice currency and no other
      *    invoice holds them (this invoice's own count as free);

@@ -223,7 +223,7 @@ async function writeCsv<T>({ columns, rows, output, onProgress }: ExportFileOpti
 /**
  * exceljs's sheet stream hands its 64 KB buffers to the zip's entry without waiting for it (its StreamBuf ignores
  * what write() answers), so rows written faster than they are compressed and sent pile up in memory: 300,000 rows
- * peaked at 295 MB (issue 25). After each page, the writer waits until the entry has taken in what it was given,
+ * peaked at 295 MB (memory bounded per page). After each page, the writer waits until the entry has taken in what it was given,
  * which holds the rows to the pace of the output: the same peak whatever the row count.
  */
 async function zipCaughtUp(sheet: unknown, zip: unknown, output: Writable): Promise<void> {

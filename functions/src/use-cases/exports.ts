@@ -26,7 +26,7 @@ import type { Page } from '../repositories/page.js';
 import { EXPORT_CONTENT_TYPES, EXPORT_TITLES } from './export-names.js';
 
 /**
- * Exports of the lists (issue 23, docs/adr/0032-list-exports.md). The API asks (`makeExportRequests`): the filters
+ * Exports of the lists (docs/adr/0032-list-exports.md). The API asks (`makeExportRequests`): the filters
  * are parsed by the list route's own query schema and the caller's reach is checked as the list checks it; the job
  * and its queue message are committed together. The worker makes the file (`makeExportRunner`) by paging through
  * the list's own use case as the requester, so that the rows are exactly what the requester's list would show.

@@ -461,7 +461,7 @@ describe('the intake-batches worker', () => {
     });
   });
 
-  it('writes the progress a few results at a time (issue 25), and every result is counted', async () => {
+  it('writes the progress a few results at a time (one write per interval), and every result is counted', async () => {
     const zip = await documentsZip(12);
     const { runner, table } = setUp(zip, accept, 4, 60_000);
     await runner.run(message, false);

@@ -16,7 +16,7 @@ import type { PageRequest } from '../repositories/page.js';
 import type { VerifiedUpload } from './uploads/uploads-deps.js';
 
 /**
- * 'Cargar ZIP' (issue 24, docs/intake-channels.md#zip), the API's side: a zip uploaded for INVOICE_ZIP is checked
+ * 'Cargar ZIP' (docs/intake-channels.md#zip), the API's side: a zip uploaded for INVOICE_ZIP is checked
  * as every upload is (its tenant, type, size and first bytes: 'PK\x03\x04'), and the batch is committed with its
  * queue message; the intake-batches worker opens the zip (intake-batch-runner.ts). A batch is its uploader's: only
  * they (and administrators) read it.

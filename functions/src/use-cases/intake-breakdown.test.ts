@@ -9,7 +9,7 @@ import { type IncomingDocument } from './intake/intake-deps.js';
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
 
 // What the XML says beyond its total is stored with the invoice, and an importe total of 0.00 is taken only
-// when nothing is to be paid (issue 21, docs/ap-documents.md).
+// when nothing is to be paid (docs/ap-documents.md).
 
 const SUPPLIER = withCheckDigit('2045617832');
 const CLIENT: Client = {

@@ -252,7 +252,7 @@ describe('document intake', () => {
     expect(invoice.supplierName).toBe('Servicios Industriales Lima S.A.C.');
     const unnamed = await known.intake.withoutXml(supplier, known.form({ supplierName: undefined, numericId: '124' }));
     expect(unnamed.supplierName).toBe('Servicios Industriales Lima S.A.C.');
-    // The directory has it: the store leaves its profile alone (issue 25).
+    // The directory has it: the store leaves its profile alone (no write for a profile already there).
     expect(known.stored.map((entry) => entry.options?.supplierInDirectory)).toEqual([true, true]);
 
     // A RUC the directory does not know yet is named by the form, which must then say it.
@@ -450,7 +450,7 @@ describe('document intake', () => {
   });
 });
 
-describe('the intake of notes and their originals (issue 21)', () => {
+describe('the intake of notes and their originals (a note adjusts its original)', () => {
   const creditNote: Partial<IncomingDocument> = {
     type: 'NOTA_DE_CREDITO',
     prefixId: 'FC01',
@@ -536,7 +536,7 @@ describe('the intake of notes and their originals (issue 21)', () => {
   });
 });
 
-describe('documents that arrive as files: a zip, an e-mail (issue 24)', () => {
+describe('documents that arrive as files: a zip, an e-mail (the same checks as Cargar XML)', () => {
   const CDR_FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/cdr');
   const cdrFile = (name: string, edit: (xml: string) => string = (xml) => xml) => ({
     name,

@@ -11,7 +11,7 @@ export interface InvoiceHistoryDeps {
 }
 
 /**
- * 'Historial' (issue 23): an invoice's audit trail, for whoever may see the invoice (else 404, as for the invoice),
+ * 'Historial': an invoice's audit trail, for whoever may see the invoice (else 404, as for the invoice),
  * without what only staff may read: the route's answer is projected for the caller's role (schemas/visibility.ts).
  */
 export function makeInvoiceHistory(deps: InvoiceHistoryDeps) {

@@ -22,7 +22,7 @@ import type { ExistingInvoice, IntakeStore } from '../repositories/intake-store.
 import type { InvoiceRef, NoteLinks } from '../repositories/note-links.js';
 
 /**
- * The intake of notes and of the documents notes modify (issue 21, docs/ap-notes-and-risk.md):
+ * The intake of notes and of the documents notes modify (docs/ap-notes-and-risk.md):
  * - a nota de crédito or de débito names its original (type, series, number) and a reason of SUNAT's catálogo 09
  *   (credit) or 10 (debit);
  * - its original, when in the portal, is the same supplier's document issued to the same company in the same

@@ -474,7 +474,7 @@ describe('verifyAttachment', () => {
   });
 });
 
-describe('storeReceived (a zip’s entry, an e-mail’s attachment: issue 24)', () => {
+describe('storeReceived (a zip’s entry, an e-mail’s attachment)', () => {
   it('stores the file as an upload of the caller’s tenant that verifyUpload checks like any other', async () => {
     const { uploads } = setup();
     const key = await uploads.storeReceived(supplier, 'zip/b1/F001-1', 'pdf', { name: 'dir/F001-1.pdf', bytes: PDF });
@@ -496,7 +496,7 @@ describe('storeReceived (a zip’s entry, an e-mail’s attachment: issue 24)', 
     expect(await uploads.storeReceived(supplier, 'zip/b1/F001-1', 'cdr', file)).not.toBe(first);
   });
 
-  // Issue 25: verifyUpload's checks run on the bytes in hand, so the file is never read back from the bucket.
+  // Checked in hand: verifyUpload's checks run on the bytes in hand, so the file is never read back from the bucket.
   it.each([
     ['a PDF that is not one', 'pdf', Buffer.from('<html>hola</html>'), 'ERROR_UPLOAD_CONTENT_MISMATCH'],
     ['an XML that is a PDF', 'xml', PDF, 'ERROR_UPLOAD_CONTENT_MISMATCH'],

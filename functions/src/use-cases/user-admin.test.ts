@@ -634,7 +634,7 @@ describe('the Cognito operations of each route', () => {
       await admin.unassignClient(context, ids.staff2!, COMPANY_A);
     },
     listAuditEvents: ({ admin }) => admin.listAuditEvents({ limit: 20 }),
-    // The suppliers' API clients (issue 24): app clients of the same pool, created and deleted.
+    // The suppliers' API clients: app clients of the same pool, created and deleted.
     // A creation the table refuses deletes its app client again.
     createApiClient: async ({ cognito }) => {
       await apiClientsOn(cognito).create(context, API_CLIENT_BODY);

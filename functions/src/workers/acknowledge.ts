@@ -22,7 +22,7 @@ export function acknowledgingOutgoing(
       return id ? [id] : [];
     });
     if (ids.length === 0) return answer;
-    // The whole batch's acknowledgements in one write (issue 25), not a delete per message.
+    // The whole batch's acknowledgements in one write (one write per batch), not a delete per message.
     try {
       await outgoing.acknowledgeAll(queue, ids);
     } catch (error) {

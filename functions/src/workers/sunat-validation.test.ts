@@ -450,7 +450,7 @@ describe('SUNAT validation worker', () => {
     });
   });
 
-  describe('the CDR the supplier sent, judged beside SUNAT’s answer (issue 24)', () => {
+  describe('the CDR the supplier sent, judged beside SUNAT’s answer', () => {
     const cdr = (change: Partial<SupplierCdr> = {}): SupplierCdr => ({
       responseCode: '0',
       description: 'La Factura numero F001-00000042, ha sido aceptada',
