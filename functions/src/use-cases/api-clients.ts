@@ -12,7 +12,7 @@ import {
 import type { AuthorizerAudience } from '../adapters/api-authorizer.js';
 import type { AppClients } from '../adapters/cognito.js';
 import type { ApiClientRepository, StoredApiClient } from '../repositories/api-clients.js';
-import type { AdminContext } from './user-admin-accounts.js';
+import { auditEvent, type AdminContext } from './user-admin-accounts.js';
 
 export interface ApiClientsDeps {
   readonly repository: ApiClientRepository;
@@ -50,16 +50,7 @@ export function makeApiClients(deps: ApiClientsDeps) {
     client: StoredApiClient,
     before: AuditValues | null,
     after: AuditValues | null,
-  ): AuditEvent => ({
-    id: deps.newId(),
-    occurredAt: deps.clock().toISOString(),
-    action,
-    actor: context.actor,
-    target: { userId: client.clientId, email: client.name },
-    before,
-    after,
-    txId: context.txId,
-  });
+  ): AuditEvent => auditEvent(deps, context, action, { id: client.clientId, email: client.name }, before, after);
 
   return {
     async list(): Promise<{ items: ApiClient[] }> {

@@ -97,7 +97,7 @@ export function auditEvent(
   deps: Pick<UserAdminDeps, 'newId' | 'clock'>,
   context: AdminContext,
   action: AuditAction,
-  target: DirectoryUser,
+  target: Pick<DirectoryUser, 'id' | 'email'>,
   before: AuditValues | null,
   after: AuditValues | null,
 ): AuditEvent {

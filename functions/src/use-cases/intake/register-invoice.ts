@@ -13,6 +13,7 @@ import { outgoingItem, outgoingMessage, type OutgoingMessage } from '../../repos
 import { uploadUseItems } from '../../repositories/upload-uses.js';
 import { acquirerConformityAtIntake } from '../acquirer-conformity.js';
 import { callerStamp } from '../audit-stamp.js';
+import { cdrContradictionNotice } from '../cdr-notice.js';
 import { checkNoteDocument, linkNote, linkOriginal, type CheckedNote } from '../note-intake.js';
 import { checkIncomingDocument } from './check-document.js';
 import type { IncomingDocument, IncomingFiles, IntakeDeps } from './intake-deps.js';
@@ -154,18 +155,7 @@ function intakeMessagesOf(
 ): OutgoingMessage[] {
   const contradiction = invoice.supplierCdr?.contradiction;
   const cdrNotices = contradiction
-    ? [
-        outgoingMessage(
-          'notifications',
-          notificationAbout(
-            'CDR_CONTRADICTION',
-            invoice,
-            contradiction.reasons.map((reason) => reason.message).join(' '),
-            new Date(now),
-          ),
-          deps.clock(),
-        ),
-      ]
+    ? [cdrContradictionNotice(invoice, contradiction.reasons, new Date(now), deps.clock())]
     : [];
   const channel = evidence.channel ? { channel: evidence.channel } : {};
   const sunat: SunatValidationMessage = {

@@ -8,6 +8,7 @@ import {
 import type { SunatVerdict } from '../../adapters/sunat.js';
 import type { StoredInvoice } from '../../repositories/invoice-store.js';
 import { outgoingMessage, type OutgoingMessage } from '../../repositories/outgoing.js';
+import { cdrContradictionNotice } from '../cdr-notice.js';
 import { SUNAT_FAILURE_MESSAGE } from './sunat-validation-deps.js';
 
 /** What SUNAT's verdict writes on the invoice: its certStatus, the message it shows and SUNAT's answer. */
@@ -67,20 +68,6 @@ export function cdrBesideVerdict(
   const verdict = cdrVerdictReasons(kept, invoice);
   const reasons = [...verdict, ...identity];
   const contradiction = reasons.length > 0 ? { reasons, flaggedAt: kept.contradiction?.flaggedAt ?? checkedAt } : null;
-  const notices =
-    verdict.length > 0
-      ? [
-          outgoingMessage(
-            'notifications',
-            notificationAbout(
-              'CDR_CONTRADICTION',
-              invoice,
-              verdict.map((reason) => reason.message).join(' '),
-              new Date(checkedAt),
-            ),
-            now,
-          ),
-        ]
-      : [];
+  const notices = verdict.length > 0 ? [cdrContradictionNotice(invoice, verdict, new Date(checkedAt), now)] : [];
   return { change: { supplierCdr: { ...kept, contradiction } }, notices };
 }

@@ -19,10 +19,28 @@ export function verifyUpload(
   return inspectUpload(deps, key, purpose, mine, UPLOAD_REFUSALS);
 }
 
+/** The codes a file among several is refused with, by its purpose. */
+const FILE_OF_MANY_CODES = {
+  ATTACHMENT: { notFound: 'ERROR_ATTACHMENT_NOT_FOUND', invalid: 'ERROR_ATTACHMENT_INVALID' },
+  MESSAGE_ATTACHMENT: { notFound: 'ERROR_MESSAGE_ATTACHMENT_NOT_FOUND', invalid: 'ERROR_MESSAGE_ATTACHMENT_INVALID' },
+} as const;
+
+/** One file among several (see inspectUpload): an upload made for one of `tenants`, named by its `position`. */
+function verifyFileOfMany(
+  deps: InspectDeps,
+  purpose: keyof typeof FILE_OF_MANY_CODES,
+  key: string,
+  tenants: readonly string[],
+  position: number,
+): Promise<VerifiedUpload> {
+  const refusals = fileOfManyRefusals(FILE_OF_MANY_CODES[purpose], purpose, key, position);
+  return inspectUpload(deps, key, purpose, (tenant) => tenants.includes(tenant), refusals);
+}
+
 /**
- * What an invoice's completion calls for each attachment it adds (see inspectUpload): the key must be
- * an upload made for one of `tenants` (the invoice's company, and 'admin' for an admin), and it
- * must pass the attachment checks. `position` (1-based) names it in the refusal.
+ * What an invoice's completion calls for each attachment it adds: the key must be an upload made for one of
+ * `tenants` (the invoice's company, and 'admin' for an admin), and it must pass the attachment checks. `position`
+ * (1-based) names it in the refusal.
  */
 export function verifyAttachment(
   deps: InspectDeps,
@@ -30,18 +48,12 @@ export function verifyAttachment(
   tenants: readonly string[],
   position: number,
 ): Promise<VerifiedUpload> {
-  const refusals = fileOfManyRefusals(
-    { notFound: 'ERROR_ATTACHMENT_NOT_FOUND', invalid: 'ERROR_ATTACHMENT_INVALID' },
-    'ATTACHMENT',
-    key,
-    position,
-  );
-  return inspectUpload(deps, key, 'ATTACHMENT', (tenant) => tenants.includes(tenant), refusals);
+  return verifyFileOfMany(deps, 'ATTACHMENT', key, tenants, position);
 }
 
 /**
- * What posting a message calls for each file it attaches (see inspectUpload): an upload for MESSAGE_ATTACHMENT made
- * for one of `tenants` (the poster's side of the invoice), checked by its bytes. `position` (1-based) names it.
+ * What posting a message calls for each file it attaches: an upload for MESSAGE_ATTACHMENT made for one of `tenants`
+ * (the poster's side of the invoice), checked by its bytes. `position` (1-based) names it.
  */
 export function verifyMessageAttachment(
   deps: InspectDeps,
@@ -49,11 +61,5 @@ export function verifyMessageAttachment(
   tenants: readonly string[],
   position: number,
 ): Promise<VerifiedUpload> {
-  const refusals = fileOfManyRefusals(
-    { notFound: 'ERROR_MESSAGE_ATTACHMENT_NOT_FOUND', invalid: 'ERROR_MESSAGE_ATTACHMENT_INVALID' },
-    'MESSAGE_ATTACHMENT',
-    key,
-    position,
-  );
-  return inspectUpload(deps, key, 'MESSAGE_ATTACHMENT', (tenant) => tenants.includes(tenant), refusals);
+  return verifyFileOfMany(deps, 'MESSAGE_ATTACHMENT', key, tenants, position);
 }

@@ -1,6 +1,6 @@
-import { NotFoundError, computeLevel, type InternalUser } from '@portal/shared';
-import { joined, type UserAdminDeps } from '../user-admin-accounts.js';
-import type { DirectoryUser } from '../user-admin-ports.js';
+import { NotFoundError, computeLevel, type AuditAction, type InternalUser } from '@portal/shared';
+import { auditEvent, joined, type AdminContext, type UserAdminDeps } from '../user-admin-accounts.js';
+import type { AccountChange, DirectoryUser } from '../user-admin-ports.js';
 
 /**
  * What the administration of staff accounts shares (spec §2 Employees): the pool's federated (corporate SSO) users,
@@ -35,4 +35,29 @@ export async function internalAccount(deps: Pick<UserAdminDeps, 'directory'>, us
   const user = await deps.directory.getUser(userId);
   if (!user || !user.federated) throw new NotFoundError('ERROR_USER_NOT_FOUND', { userId });
   return user;
+}
+
+/**
+ * A staff account's companies set to `taxIds`: in Cognito first (the commit point), then its index entries
+ * (`entries`, given the account as it is now) with the audit event. Answers the account as the screen shows it.
+ */
+export async function setCompanies(
+  deps: UserAdminDeps,
+  context: AdminContext,
+  change: {
+    readonly user: DirectoryUser;
+    readonly taxIds: string[];
+    readonly action: Extract<AuditAction, 'CLIENT_ASSIGNED' | 'CLIENT_UNASSIGNED'>;
+    readonly companies: ReadonlyMap<string, string>;
+  },
+  entries: (updated: DirectoryUser) => Promise<Pick<AccountChange, 'put' | 'remove'>>,
+): Promise<InternalUser> {
+  const { user, taxIds } = change;
+  await deps.directory.updateUser(user.id, { taxIds });
+  const updated: DirectoryUser = { ...user, taxIds };
+  await deps.commit({
+    ...(await entries(updated)),
+    audit: auditEvent(deps, context, change.action, user, { taxId: joined(user.taxIds) }, { taxId: joined(taxIds) }),
+  });
+  return toInternalUser(deps, updated, change.companies);
 }

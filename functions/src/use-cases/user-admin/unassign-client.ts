@@ -1,7 +1,6 @@
 import { NotFoundError, type InternalUser } from '@portal/shared';
-import { auditEvent, joined, strayEntries, type AdminContext, type UserAdminDeps } from '../user-admin-accounts.js';
-import type { DirectoryUser } from '../user-admin-ports.js';
-import { companiesByTaxId, internalAccount, toInternalUser } from './staff-accounts.js';
+import { strayEntries, type AdminContext, type UserAdminDeps } from '../user-admin-accounts.js';
+import { companiesByTaxId, internalAccount, setCompanies, toInternalUser } from './staff-accounts.js';
 
 /** Removes a company from a staff account's taxId list, and its e-mail about that company; idempotent. */
 export async function unassignClient(
@@ -16,19 +15,8 @@ export async function unassignClient(
     return toInternalUser(deps, user, companies);
   }
   const taxIds = user.taxIds.filter((taxId) => taxId !== client);
-  await deps.directory.updateUser(user.id, { taxIds });
-  const updated: DirectoryUser = { ...user, taxIds };
-  await deps.commit({
+  return setCompanies(deps, context, { user, taxIds, action: 'CLIENT_UNASSIGNED', companies }, async () => ({
     put: [],
     remove: [{ taxId: client, userId: user.id }, ...(await strayEntries(deps, client, user))],
-    audit: auditEvent(
-      deps,
-      context,
-      'CLIENT_UNASSIGNED',
-      user,
-      { taxId: joined(user.taxIds) },
-      { taxId: joined(taxIds) },
-    ),
-  });
-  return toInternalUser(deps, updated, companies);
+  }));
 }
