@@ -22,6 +22,7 @@ import {
 import { acknowledgingOutgoing } from '../workers/acknowledge.js';
 import { makeSunatValidationWorker } from '../workers/sunat-validation-worker.js';
 import { makeSunatRecheck } from './sunat-recheck.js';
+import { storedInvoiceFixture } from '../use-cases/invoice.fake.js';
 
 const RECEIVED_AT = new Date('2026-11-20T15:00:00.000Z');
 const BASE_SECONDS = SUNAT_CHECK.staleAfterSeconds;
@@ -34,38 +35,13 @@ const VALID: SunatVerdict = {
   observaciones: [],
 };
 
-const INVOICE: StoredInvoice = {
+const INVOICE: StoredInvoice = storedInvoiceFixture({
   id: 'F001-4321',
-  prefixId: 'F001',
   numericId: '4321',
-  type: 'FACTURA',
-  status: 'PENDING',
-  statusMessage: null,
-  certStatus: 'PENDING',
-  approved: false,
-  supplierId: '20456178320',
-  supplierName: 'Servicios Industriales Lima S.A.C.',
-  client: '20100070970',
-  clientName: 'Corporación Andina de Alimentos S.A.A.',
-  responsible: null,
-  officeId: null,
-  locationId: null,
-  operationType: null,
-  currency: 'PEN',
   amount: 1180,
   taxAmount: 180,
-  serviceSheets: [],
-  materialDocs: [],
-  purchaseOrders: [],
-  attachments: [],
   issuedAt: '2026-11-20',
   receivedAt: '2026-11-20T14:00:00.000Z',
-  scheduledAt: null,
-  paidAt: null,
-  xmlUrl: null,
-  pdfUrl: null,
-  disapprovedWithoutRejection: false,
-  notes: null,
   statusHistory: [
     {
       status: 'PENDING',
@@ -75,8 +51,7 @@ const INVOICE: StoredInvoice = {
       by: null,
     },
   ],
-  version: 1,
-};
+});
 
 /** SUNAT checks kept as DynamoDB would: the due index's sort key, and every change conditioned on the check as read. */
 function fakeChecks(outbox: ReturnType<typeof fakeOutbox>) {

@@ -10,6 +10,7 @@ import { IntakeRaceError, type ExistingInvoice, type IntakeStore } from '../repo
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
 import { intakeCalls, type IntakeCalls as Intake } from './intake/intake-calls.fake.js';
 import { type IncomingDocument, type IncomingFiles } from './intake/intake-deps.js';
+import { storedInvoiceFixture } from './invoice.fake.js';
 
 const SUPPLIER = withCheckDigit('2045617832');
 const CLIENT: Client = {
@@ -49,38 +50,15 @@ const document = (change: Partial<IncomingDocument> = {}): IncomingDocument => (
 
 /** An invoice already stored under the same key, as the store reads it back. */
 function storedInvoice(change: Partial<ExistingInvoice> = {}): ExistingInvoice {
-  return {
+  return storedInvoiceFixture({
     id: 'F001-123',
-    prefixId: 'F001',
     numericId: '123',
-    type: 'FACTURA',
-    status: 'PENDING',
-    statusMessage: null,
     certStatus: 'VALID',
-    approved: false,
     supplierId: SUPPLIER,
-    supplierName: 'Servicios Industriales Lima S.A.C.',
     client: CLIENT.taxId,
     clientName: CLIENT.name,
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
-    currency: 'PEN',
-    amount: 118,
-    taxAmount: 18,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
-    issuedAt: '2026-11-01',
     receivedAt: '2026-11-02T14:00:00.000Z',
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
     pdfUrl: 'uploads/old.pdf',
-    disapprovedWithoutRejection: false,
-    notes: null,
     statusHistory: [
       {
         status: 'PENDING',
@@ -90,9 +68,8 @@ function storedInvoice(change: Partial<ExistingInvoice> = {}): ExistingInvoice {
         by: 'p@demo.pe',
       },
     ],
-    version: 1,
     ...change,
-  };
+  });
 }
 
 function setup(

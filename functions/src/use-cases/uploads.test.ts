@@ -4,6 +4,7 @@ import type { Caller } from '../http/caller.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import { uploadCalls } from './uploads/upload-calls.fake.js';
 import type { UploadPurpose } from './uploads/upload-kinds.js';
+import { storedInvoiceFixture } from './invoice.fake.js';
 
 const SUPPLIER_RUC = '20512345678';
 const OTHER_RUC = '20498765432';
@@ -83,42 +84,18 @@ function fakeFiles(options: { failDelete?: boolean } = {}) {
 }
 
 function invoice(overrides: Partial<StoredInvoice> = {}): StoredInvoice {
-  return {
+  return storedInvoiceFixture({
     id: 'F001-00000042',
-    prefixId: 'F001',
     numericId: '00000042',
-    type: 'FACTURA',
-    status: 'PENDING',
-    statusMessage: null,
     certStatus: 'VALID',
-    approved: false,
     supplierId: SUPPLIER_RUC,
     supplierName: 'Servicios Andinos S.A.C.',
     client: CLIENT_RUC,
-    clientName: 'Corporación Andina de Alimentos S.A.A.',
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
-    currency: 'PEN',
-    amount: 118,
-    taxAmount: 18,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
     attachments: [`uploads/${SUPPLIER_RUC}/2026/11/${ID}.png`],
-    issuedAt: '2026-11-01',
-    receivedAt: '2026-11-01T14:00:00.000Z',
-    scheduledAt: null,
-    paidAt: null,
     xmlUrl: `uploads/${SUPPLIER_RUC}/2026/11/${ID}.xml`,
     pdfUrl: `uploads/${SUPPLIER_RUC}/2026/11/${ID}.pdf`,
-    disapprovedWithoutRejection: false,
-    notes: null,
-    statusHistory: [],
-    version: 1,
     ...overrides,
-  };
+  });
 }
 
 function setup(options: { failDelete?: boolean; stored?: StoredInvoice | null; inUse?: readonly string[] } = {}) {

@@ -13,43 +13,19 @@ import { InvoiceChangedError, type StoredInvoice } from '../repositories/invoice
 import { fakeOutbox } from '../repositories/outgoing.fake.js';
 import { SUNAT_FAILURE_MESSAGE } from '../use-cases/sunat/sunat-validation-deps.js';
 import { makeSunatValidationWorker } from './sunat-validation-worker.js';
+import { storedInvoiceFixture } from '../use-cases/invoice.fake.js';
 
 const NOW = new Date('2026-10-20T15:00:00.000Z');
 const MAX_RECEIVES = 5;
 
 function invoice(overrides: Partial<StoredInvoice> = {}): StoredInvoice {
-  return {
+  return storedInvoiceFixture({
     id: 'F001-1234',
-    prefixId: 'F001',
     numericId: '1234',
-    type: 'FACTURA',
-    status: 'PENDING',
-    statusMessage: null,
-    certStatus: 'PENDING',
-    approved: false,
-    supplierId: '20456178320',
-    supplierName: 'Servicios Industriales Lima S.A.C.',
-    client: '20100070970',
-    clientName: 'Corporación Andina de Alimentos S.A.A.',
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
-    currency: 'PEN',
     amount: 1180,
     taxAmount: 180,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
     issuedAt: '2026-10-05',
     receivedAt: '2026-10-05T14:00:00.000Z',
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: null,
-    disapprovedWithoutRejection: false,
-    notes: null,
     statusHistory: [
       {
         status: 'PENDING',
@@ -59,9 +35,8 @@ function invoice(overrides: Partial<StoredInvoice> = {}): StoredInvoice {
         by: null,
       },
     ],
-    version: 1,
     ...overrides,
-  };
+  });
 }
 
 const VALID: SunatVerdict = {
