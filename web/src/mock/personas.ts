@@ -1,6 +1,6 @@
 import type { SessionUser } from '@portal/shared';
 import { mockSessionOfToken } from '../session/mock-session';
-import { MOCK_CLIENTS, MOCK_GROUP, MOCK_SUPPLIERS } from './data';
+import { MOCK_CLIENTS, MOCK_GROUP, MOCK_SUPPLIERS } from './directory';
 
 /** Someone to sign in as on the mock provider: one per role, and the two the guard stops (spec §6). */
 export interface MockPersona {
