@@ -3,7 +3,6 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import {
   API_SECURITY_HEADERS,
   CORS,
@@ -19,6 +18,8 @@ import {
 } from '@portal/shared';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ROOT_DIR } from './config.js';
+import { createJwtAuthorizer } from './gateway-authorizer.js';
+import { apiGatewayEvent, readBody } from './gateway-event.js';
 import { listen, type RunningService } from '../stand-ins/types.js';
 
 type Handler = (
@@ -56,7 +57,6 @@ interface CompiledRoute {
 const INTEGRATION_TIMEOUT_MS = 30_000;
 /** How long a connection whose request the parser refused may go on sending before it is cut off. */
 const REFUSED_CLIENT_LINGER_MS = 10_000;
-const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
 function compile(def: RouteDef, handler: Handler): CompiledRoute {
   const names: string[] = [];
@@ -79,38 +79,26 @@ export async function loadHandler(def: Pick<RouteDef, 'handler'>): Promise<Handl
   return module.handler;
 }
 
-/** HTTP API renders claims as strings, arrays as "[a b]". */
-function claimsAsApiGateway(payload: JWTPayload): Record<string, string> {
-  const claims: Record<string, string> = {};
-  for (const [name, value] of Object.entries(payload)) {
-    claims[name] = Array.isArray(value)
-      ? `[${value.join(' ')}]`
-      : typeof value === 'object'
-        ? JSON.stringify(value)
-        : String(value);
+/** The manifest's route for a request, its path parameters decoded; the parameter whose escape is malformed. */
+function matchRoute(
+  compiled: readonly CompiledRoute[],
+  method: string,
+  pathname: string,
+): { match: { route: CompiledRoute; params: Record<string, string> } | undefined } | { malformed: string } {
+  for (const route of compiled) {
+    if (route.def.method !== method) continue;
+    const found = route.pattern.exec(pathname);
+    if (!found) continue;
+    const params: Record<string, string> = {};
+    for (const [i, name] of route.names.entries()) {
+      const value = decodeSegment(found[i + 1]!);
+      if (value === null) return { malformed: name };
+      params[name] = value;
+    }
+    return { match: { route, params } };
   }
-  return claims;
+  return { match: undefined };
 }
-
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      // Past the limit the rest is read and dropped, so that the client gets the 413 instead of a reset;
-      // a sender that goes on far beyond it is cut off.
-      if (size > MAX_BODY_BYTES * 4) req.destroy();
-      else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () =>
-      size > MAX_BODY_BYTES ? reject(new Error('payload too large')) : resolve(Buffer.concat(chunks)),
-    );
-    req.on('error', reject);
-  });
-}
-
-const TEXT_TYPES = /^(application\/(json|xml|x-www-form-urlencoded)|text\/)/;
 
 /** A path segment's percent-escapes decoded; null when they are malformed (%zz, a cut escape, invalid UTF-8). */
 function decodeSegment(raw: string): string | null {
@@ -167,6 +155,25 @@ function clientErrorResponse(error: NodeJS.ErrnoException): string {
   ].join('\r\n');
 }
 
+/** The route's function, cut off at API Gateway's integration timeout. */
+async function invokeWithTimeout(
+  target: { readonly handler: Handler; readonly functionName: string },
+  event: APIGatewayProxyEventV2WithJWTAuthorizer,
+  requestId: string,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      target.handler(event, { awsRequestId: requestId, functionName: target.functionName }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('integration timeout')), INTEGRATION_TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * The local stand-in for API Gateway HTTP API: the manifest's routes, the same handlers, v2 events,
  * and the JWT authorizer's checks (signature by the pool's JWKS, issuer, audience or client_id,
@@ -178,44 +185,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
   const compiled: CompiledRoute[] = [];
   for (const def of ROUTES) compiled.push(compile(def, await loadHandler(def)));
   const defaultHandler = await loadHandler(ROUTE_NOT_FOUND);
-  const jwks = createRemoteJWKSet(new URL(options.jwksUrl));
+  const authorize = createJwtAuthorizer(options);
   const log = options.log ?? (() => undefined);
-
-  // A verified token's claims, until it expires: the signature check is API Gateway's work (outside the functions),
-  // and repeating it on every call would make the local stage's single process pay for it on each request.
-  const verified = new Map<string, { claims: Record<string, string>; audience: unknown[]; expiresAt: number }>();
-  const VERIFIED_MAX = 1000;
-
-  /** Whether the authorizer's audience holds one of the token's: the web client, or an active API client. */
-  async function accepted(audience: readonly unknown[]): Promise<boolean> {
-    if (audience.includes(options.audience)) return true;
-    const isMachine = options.machineAudience;
-    if (!isMachine) return false;
-    for (const value of audience) if (typeof value === 'string' && (await isMachine(value))) return true;
-    return false;
-  }
-
-  async function authorize(header: string | undefined): Promise<Record<string, string> | null> {
-    const token = /^Bearer (.+)$/i.exec(header ?? '')?.[1];
-    if (!token) return null;
-    const known = verified.get(token);
-    // The audience is checked at every call: a revoked API client leaves it at once, as in AWS.
-    if (known && known.expiresAt > Date.now()) return (await accepted(known.audience)) ? known.claims : null;
-    if (known) verified.delete(token);
-    try {
-      const { payload } = await jwtVerify(token, jwks, { issuer: options.issuer, algorithms: ['RS256'] });
-      const audience: unknown[] = Array.isArray(payload.aud) ? payload.aud : [payload.aud ?? payload.client_id];
-      if (!(await accepted(audience))) return null;
-      const claims = claimsAsApiGateway(payload);
-      if (payload.exp !== undefined) {
-        if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
-        verified.set(token, { claims, audience, expiresAt: payload.exp * 1000 });
-      }
-      return claims;
-    } catch {
-      return null;
-    }
-  }
 
   function corsFor(origin: string | undefined): Record<string, string> {
     if (!origin || !options.webOrigins.includes(origin)) return {};
@@ -259,21 +230,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
       );
     }
 
-    let match: { route: CompiledRoute; params: Record<string, string> } | undefined;
-    for (const route of compiled) {
-      if (route.def.method !== method) continue;
-      const found = route.pattern.exec(url.pathname);
-      if (!found) continue;
-      const params: Record<string, string> = {};
-      for (const [i, name] of route.names.entries()) {
-        const value = decodeSegment(found[i + 1]!);
-        if (value === null)
-          return refuse(400, 'ERROR_INVALID_PARAMETER', { parameter: name, reason: MALFORMED_ESCAPE });
-        params[name] = value;
-      }
-      match = { route, params };
-      break;
-    }
+    const found = matchRoute(compiled, method, url.pathname);
+    if ('malformed' in found)
+      return refuse(400, 'ERROR_INVALID_PARAMETER', { parameter: found.malformed, reason: MALFORMED_ESCAPE });
+    const { match } = found;
     // API Gateway refuses a path it cannot decode before looking for a route.
     if (!match && url.pathname.split('/').some((segment) => decodeSegment(segment) === null)) {
       return refuse(400, 'ERROR_INVALID_PARAMETER', { parameter: 'path', reason: MALFORMED_ESCAPE });
@@ -300,54 +260,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
     } catch {
       return refuse(413, 'ERROR_REQUEST_TOO_LARGE');
     }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
-    }
-    const query: Record<string, string> = {};
-    for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
-    const isText = raw.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
-    const now = new Date();
+    const event = apiGatewayEvent(req, { url, method, requestId }, target, claims, raw);
 
-    const event: APIGatewayProxyEventV2WithJWTAuthorizer = {
-      version: '2.0',
-      routeKey: target.routeKey,
-      rawPath: url.pathname,
-      rawQueryString: url.search.replace(/^\?/, ''),
-      headers,
-      ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-      ...(target.pathParameters ? { pathParameters: target.pathParameters } : {}),
-      requestContext: {
-        accountId: '000000000000',
-        apiId: 'local',
-        domainName: req.headers.host ?? 'localhost',
-        domainPrefix: 'local',
-        http: {
-          method,
-          path: url.pathname,
-          protocol: `HTTP/${req.httpVersion}`,
-          sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-          userAgent: req.headers['user-agent'] ?? '',
-        },
-        requestId,
-        routeKey: target.routeKey,
-        stage: '$default',
-        time: now.toISOString(),
-        timeEpoch: now.getTime(),
-        authorizer: { principalId: '', integrationLatency: 0, jwt: { claims: claims ?? {}, scopes: [] } },
-      },
-      ...(raw.length ? { body: isText ? raw.toString('utf8') : raw.toString('base64') } : {}),
-      isBase64Encoded: !isText,
-    };
-
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const result = await Promise.race([
-        target.handler(event, { awsRequestId: requestId, functionName: target.functionName }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('integration timeout')), INTEGRATION_TIMEOUT_MS);
-        }),
-      ]);
+      const result = await invokeWithTimeout(target, event, requestId);
       const resultHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(result.headers ?? {})) resultHeaders[name] = String(value);
       const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
@@ -356,8 +272,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningServ
       log(`handler failure on ${event.routeKey}: ${(error as Error).message}`);
       if ((error as Error).message === 'integration timeout') json(503, 'Service Unavailable');
       else json(500, 'Internal Server Error');
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -92,197 +92,225 @@ export function startPoller(options: PollerOptions): Poller {
     throw new RangeError(`maxReceiveCount debe ser un entero mayor que 0 (recibido: ${maxReceiveCount}).`);
   }
 
-  let stopped = false;
-  const receiveAbort = new AbortController();
-  let wakeUp: (() => void) | undefined;
-
-  /** Sleeps, but returns at once when stop() is called. */
-  function pause(ms: number): Promise<void> {
-    if (stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  }
-
-  async function receive(): Promise<Message[]> {
-    const output = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: batchSize,
-        WaitTimeSeconds: waitTimeSeconds,
-        VisibilityTimeout: options.visibilityTimeoutSeconds,
-        MessageSystemAttributeNames: ['All'],
-        MessageAttributeNames: ['All'],
-      }),
-      // Only the receive is aborted by stop(): an aborted long poll at worst leaves a message
-      // invisible until its visibility timeout, never lost. Handling and deletes always finish.
-      { abortSignal: receiveAbort.signal },
-    );
-    return output.Messages ?? [];
-  }
-
-  async function handleBatch(messages: Message[]): Promise<void> {
-    const deliverable: Message[] = [];
-    for (const message of messages) {
-      if (receiveCount(message) > maxReceiveCount) await moveToDlq(message);
-      else deliverable.push(message);
-    }
-    if (deliverable.length === 0) return;
-
-    const records = deliverable.map((message) => toRecord(message, options.queueArn, options.region));
-    let response: SQSBatchResponse | void;
-    try {
-      response = await options.handler({ Records: records });
-    } catch (err) {
-      log(
-        'error',
-        `el manejador falló con un lote de ${records.length} mensaje(s); volverán a la cola tras ` +
-          `${options.visibilityTimeoutSeconds} s: ${describe(err)}`,
-      );
-      return;
-    }
-
-    const failed = failedMessageIds(response, records);
-    if (failed === 'all') return;
-    const done = deliverable.filter((message) => !failed.has(message.MessageId ?? ''));
-    await deleteMessages(done);
-  }
-
-  /**
-   * The ids the handler reported as failed, or 'all' when the report is malformed (Lambda then
-   * retries the whole batch).
-   */
-  function failedMessageIds(response: SQSBatchResponse | void, records: SQSRecord[]): Set<string> | 'all' {
-    const failures: unknown = response && typeof response === 'object' ? response.batchItemFailures : undefined;
-    if (failures === undefined || failures === null) return new Set();
-    if (!Array.isArray(failures)) {
-      log('warn', 'batchItemFailures no es una lista: se reintenta el lote completo.');
-      return 'all';
-    }
-    const inBatch = new Set(records.map((record) => record.messageId));
-    const failed = new Set<string>();
-    for (const failure of failures as unknown[]) {
-      const id = (failure as { itemIdentifier?: unknown } | null)?.itemIdentifier;
-      if (typeof id !== 'string' || !inBatch.has(id)) {
-        log(
-          'warn',
-          `batchItemFailures contiene un itemIdentifier inválido (${String(id)}): se reintenta el lote completo.`,
-        );
-        return 'all';
-      }
-      failed.add(id);
-    }
-    return failed;
-  }
-
-  async function deleteMessages(messages: Message[]): Promise<void> {
-    for (let start = 0; start < messages.length; start += 10) {
-      const chunk = messages.slice(start, start + 10);
-      try {
-        const output = await sqs.send(
-          new DeleteMessageBatchCommand({
-            QueueUrl: queueUrl,
-            Entries: chunk.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle })),
-          }),
-        );
-        for (const failure of output.Failed ?? []) {
-          log(
-            'warn',
-            `no se pudo borrar un mensaje procesado (se entregará otra vez): ${failure.Code} ${failure.Message ?? ''}`,
-          );
-        }
-      } catch (err) {
-        log(
-          'warn',
-          `no se pudieron borrar ${chunk.length} mensaje(s) procesados (se entregarán otra vez): ${describe(err)}`,
-        );
-      }
-    }
-  }
-
-  async function moveToDlq(message: Message): Promise<void> {
-    try {
-      await sqs.send(
-        new SendMessageCommand({
-          QueueUrl: options.dlqUrl,
-          MessageBody: message.Body ?? '',
-          ...(message.MessageAttributes && Object.keys(message.MessageAttributes).length > 0
-            ? { MessageAttributes: message.MessageAttributes }
-            : {}),
-        }),
-      );
-    } catch (err) {
-      log('warn', `no se pudo mover el mensaje ${message.MessageId} a la DLQ; se reintentará: ${describe(err)}`);
-      return;
-    }
-    log('warn', `mensaje ${message.MessageId} movido a la DLQ tras ${receiveCount(message) - 1} intentos.`);
-    try {
-      await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
-    } catch (err) {
-      // It will come back and be copied again: a duplicate in the DLQ beats a lost message.
-      log(
-        'warn',
-        `el mensaje ${message.MessageId} ya está en la DLQ pero no se pudo borrar de la cola: ${describe(err)}`,
-      );
-    }
-  }
-
-  const loop = (async () => {
-    let consecutiveErrors = 0;
-    while (!stopped) {
-      let messages: Message[];
-      try {
-        messages = await receive();
-      } catch (err) {
-        if (stopped) break;
-        consecutiveErrors++;
-        const backoffMs = Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (consecutiveErrors - 1));
-        // The first error and then one in ten, not a line every few seconds while SQS is down.
-        if (consecutiveErrors === 1 || consecutiveErrors % 10 === 0) {
-          log(
-            'warn',
-            `no se pudo leer la cola (intento ${consecutiveErrors}), reintento en ${backoffMs} ms: ${describe(err)}`,
-          );
-        }
-        await pause(backoffMs);
-        continue;
-      }
-      if (consecutiveErrors > 0) {
-        log('info', `la cola vuelve a responder tras ${consecutiveErrors} error(es).`);
-        consecutiveErrors = 0;
-      }
-      if (messages.length === 0) {
-        if (waitTimeSeconds === 0) await pause(SHORT_POLL_IDLE_MS);
-        continue;
-      }
-      try {
-        await handleBatch(messages);
-      } catch (err) {
-        // handleBatch catches what it expects; anything else must not end the loop.
-        log('error', `error inesperado procesando un lote: ${describe(err)}`);
-        await pause(MIN_BACKOFF_MS);
-      }
-    }
-  })();
+  const run: PollerRun = {
+    options,
+    sqs,
+    queueUrl,
+    batchSize,
+    maxReceiveCount,
+    waitTimeSeconds,
+    log,
+    stopped: false,
+    receiveAbort: new AbortController(),
+    wakeUp: undefined,
+  };
+  const loop = pollLoop(run);
 
   let stopping: Promise<void> | undefined;
   return {
     stop() {
       stopping ??= (async () => {
-        stopped = true;
-        receiveAbort.abort();
-        wakeUp?.();
+        run.stopped = true;
+        run.receiveAbort.abort();
+        run.wakeUp?.();
         await loop;
       })();
       return stopping;
     },
   };
+}
+
+/** A running poller: its options, and whether it was stopped (a pause in progress ends at once). */
+interface PollerRun {
+  readonly options: PollerOptions;
+  readonly sqs: SQSClient;
+  readonly queueUrl: string;
+  readonly batchSize: number;
+  readonly maxReceiveCount: number;
+  readonly waitTimeSeconds: number;
+  readonly log: PollerLog;
+  stopped: boolean;
+  readonly receiveAbort: AbortController;
+  wakeUp: (() => void) | undefined;
+}
+
+/** Sleeps, but returns at once when stop() is called. */
+function pause(run: PollerRun, ms: number): Promise<void> {
+  if (run.stopped) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      run.wakeUp = undefined;
+      resolve();
+    }
+    run.wakeUp = done;
+  });
+}
+
+async function receive(run: PollerRun): Promise<Message[]> {
+  const output = await run.sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: run.queueUrl,
+      MaxNumberOfMessages: run.batchSize,
+      WaitTimeSeconds: run.waitTimeSeconds,
+      VisibilityTimeout: run.options.visibilityTimeoutSeconds,
+      MessageSystemAttributeNames: ['All'],
+      MessageAttributeNames: ['All'],
+    }),
+    // Only the receive is aborted by stop(): an aborted long poll at worst leaves a message
+    // invisible until its visibility timeout, never lost. Handling and deletes always finish.
+    { abortSignal: run.receiveAbort.signal },
+  );
+  return output.Messages ?? [];
+}
+
+async function handleBatch(run: PollerRun, messages: Message[]): Promise<void> {
+  const deliverable: Message[] = [];
+  for (const message of messages) {
+    if (receiveCount(message) > run.maxReceiveCount) await moveToDlq(run, message);
+    else deliverable.push(message);
+  }
+  if (deliverable.length === 0) return;
+
+  const records = deliverable.map((message) => toRecord(message, run.options.queueArn, run.options.region));
+  let response: SQSBatchResponse | void;
+  try {
+    response = await run.options.handler({ Records: records });
+  } catch (err) {
+    run.log(
+      'error',
+      `el manejador falló con un lote de ${records.length} mensaje(s); volverán a la cola tras ` +
+        `${run.options.visibilityTimeoutSeconds} s: ${describe(err)}`,
+    );
+    return;
+  }
+
+  const failed = failedMessageIds(run, response, records);
+  if (failed === 'all') return;
+  const done = deliverable.filter((message) => !failed.has(message.MessageId ?? ''));
+  await deleteMessages(run, done);
+}
+
+/**
+ * The ids the handler reported as failed, or 'all' when the report is malformed (Lambda then
+ * retries the whole batch).
+ */
+function failedMessageIds(
+  run: PollerRun,
+  response: SQSBatchResponse | void,
+  records: SQSRecord[],
+): Set<string> | 'all' {
+  const failures: unknown = response && typeof response === 'object' ? response.batchItemFailures : undefined;
+  if (failures === undefined || failures === null) return new Set();
+  if (!Array.isArray(failures)) {
+    run.log('warn', 'batchItemFailures no es una lista: se reintenta el lote completo.');
+    return 'all';
+  }
+  const inBatch = new Set(records.map((record) => record.messageId));
+  const failed = new Set<string>();
+  for (const failure of failures as unknown[]) {
+    const id = (failure as { itemIdentifier?: unknown } | null)?.itemIdentifier;
+    if (typeof id !== 'string' || !inBatch.has(id)) {
+      run.log(
+        'warn',
+        `batchItemFailures contiene un itemIdentifier inválido (${String(id)}): se reintenta el lote completo.`,
+      );
+      return 'all';
+    }
+    failed.add(id);
+  }
+  return failed;
+}
+
+async function deleteMessages(run: PollerRun, messages: Message[]): Promise<void> {
+  for (let start = 0; start < messages.length; start += 10) {
+    const chunk = messages.slice(start, start + 10);
+    try {
+      const output = await run.sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: run.queueUrl,
+          Entries: chunk.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle })),
+        }),
+      );
+      for (const failure of output.Failed ?? []) {
+        run.log(
+          'warn',
+          `no se pudo borrar un mensaje procesado (se entregará otra vez): ${failure.Code} ${failure.Message ?? ''}`,
+        );
+      }
+    } catch (err) {
+      run.log(
+        'warn',
+        `no se pudieron borrar ${chunk.length} mensaje(s) procesados (se entregarán otra vez): ${describe(err)}`,
+      );
+    }
+  }
+}
+
+async function moveToDlq(run: PollerRun, message: Message): Promise<void> {
+  try {
+    await run.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: run.options.dlqUrl,
+        MessageBody: message.Body ?? '',
+        ...(message.MessageAttributes && Object.keys(message.MessageAttributes).length > 0
+          ? { MessageAttributes: message.MessageAttributes }
+          : {}),
+      }),
+    );
+  } catch (err) {
+    run.log('warn', `no se pudo mover el mensaje ${message.MessageId} a la DLQ; se reintentará: ${describe(err)}`);
+    return;
+  }
+  run.log('warn', `mensaje ${message.MessageId} movido a la DLQ tras ${receiveCount(message) - 1} intentos.`);
+  try {
+    await run.sqs.send(new DeleteMessageCommand({ QueueUrl: run.queueUrl, ReceiptHandle: message.ReceiptHandle }));
+  } catch (err) {
+    // It will come back and be copied again: a duplicate in the DLQ beats a lost message.
+    run.log(
+      'warn',
+      `el mensaje ${message.MessageId} ya está en la DLQ pero no se pudo borrar de la cola: ${describe(err)}`,
+    );
+  }
+}
+
+async function pollLoop(run: PollerRun): Promise<void> {
+  let consecutiveErrors = 0;
+  while (!run.stopped) {
+    let messages: Message[];
+    try {
+      messages = await receive(run);
+    } catch (err) {
+      if (run.stopped) break;
+      consecutiveErrors++;
+      const backoffMs = Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** (consecutiveErrors - 1));
+      // The first error and then one in ten, not a line every few seconds while SQS is down.
+      if (consecutiveErrors === 1 || consecutiveErrors % 10 === 0) {
+        run.log(
+          'warn',
+          `no se pudo leer la cola (intento ${consecutiveErrors}), reintento en ${backoffMs} ms: ${describe(err)}`,
+        );
+      }
+      await pause(run, backoffMs);
+      continue;
+    }
+    if (consecutiveErrors > 0) {
+      run.log('info', `la cola vuelve a responder tras ${consecutiveErrors} error(es).`);
+      consecutiveErrors = 0;
+    }
+    if (messages.length === 0) {
+      if (run.waitTimeSeconds === 0) await pause(run, SHORT_POLL_IDLE_MS);
+      continue;
+    }
+    try {
+      await handleBatch(run, messages);
+    } catch (err) {
+      // handleBatch catches what it expects; anything else must not end the loop.
+      run.log('error', `error inesperado procesando un lote: ${describe(err)}`);
+      await pause(run, MIN_BACKOFF_MS);
+    }
+  }
 }
 
 function receiveCount(message: Message): number {

@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { BUCKETS, TABLE, localName, type QueueKey, type WebConfig } from '@portal/shared';
+import { BUCKETS, TABLE, localName, type QueueKey } from '@portal/shared';
 import { offsetFileClock } from '../../functions/src/adapters/clock.js';
 import { makeApiClientRepository } from '../../functions/src/repositories/api-clients.js';
 import { migrateInvoiceLists, migrateSearchItems } from '../../functions/src/jobs/invoice-list-migration.js';
@@ -14,16 +14,8 @@ import { provisionStage } from './provision/stage.js';
 import { startSchedules } from './schedules.js';
 import { seedConformityDemoIfAbsent } from '../seed/seed-conformity.js';
 import { seedDocuments, seedIfEmpty } from '../seed/seed.js';
-import {
-  ADMIN_GROUP,
-  CORPORATE_EMAIL_DOMAIN,
-  DEMO_USERS,
-  LOCAL_SSO_PROVIDER,
-  buildWorld,
-  stageParties,
-} from '../seed/seed-data.js';
+import { ADMIN_GROUP, buildWorld, stageParties } from '../seed/seed-data.js';
 import { issuer, jwksUrl } from '../stand-ins/cognito/cognito.js';
-import { CORPORATE_SCOPES } from '../simulators/corporate-idp.js';
 import { assertPortFree, writeFileAtomic, type RunningService } from '../stand-ins/types.js';
 import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../simulators/sap.js';
 import { localSunatCredentials } from '../simulators/sunat.js';
@@ -32,6 +24,7 @@ import { stageClockFile } from './stage-clock.js';
 import { ensureWebBuild } from './web-build.js';
 import { startWebServer } from './web-server.js';
 import { startWorkers } from './workers.js';
+import { outputsOf, webConfigOf } from './stage-outputs.js';
 import { LOCAL_INTAKE_MAIL_DOMAIN, LOCAL_MAIL_DNS } from '../simulators/mail-dns.js';
 import { startSmtpServer } from '../stand-ins/smtp.js';
 
@@ -65,7 +58,124 @@ export async function startLocalStage(
   config: LocalStageConfig,
   log: (line: string) => void = console.log,
 ): Promise<RunningStage> {
-  const { host, ports, dataDir, stage, region } = config;
+  const { host, ports, dataDir, region } = config;
+  const { webUrl, webOrigins, tableName, documentsBucket, inboundMailBucket, worlds, sunatCredentials } =
+    await prepareStage(config);
+  // The simulators read the same offset: SUNAT's and SAP's "now" is the stage's.
+  const stageClock = offsetFileClock(stageClockFile(dataDir));
+
+  const running: RunningService[] = [];
+  const stop = async () => {
+    for (const service of running.reverse()) {
+      await service.stop().catch((error: Error) => log(`No se pudo detener ${service.name}: ${error.message}`));
+    }
+    running.length = 0;
+  };
+
+  // How long each part of the start took, printed once the stage is ready (docs/testing.md reads them).
+  const phases: string[] = [];
+  let phaseStart = Date.now();
+  const phase = (name: string) => {
+    phases.push(`${name} ${((Date.now() - phaseStart) / 1000).toFixed(1)} s`);
+    phaseStart = Date.now();
+  };
+
+  try {
+    const standIns = await startStandIns({ config, webOrigins, sunatCredentials, clock: stageClock, running });
+    const { otlp, dynamodb, s3, sqs, cognito, sunat, sap, mailbox, corporateIdp, corporateClient } = standIns;
+    phase('servicios');
+    const { ddb, sqsClient, s3Client, queues, identity } = await provisionStage({
+      config,
+      tableName,
+      documentsBucket,
+      inboundMailBucket,
+      webOrigins,
+      endpoints: { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint, s3: s3.endpoint },
+      cognito,
+      corporate: { issuer: corporateIdp.issuer, client: corporateClient },
+    });
+    Object.assign(
+      process.env,
+      provisionedEnvironment({
+        queueUrls: Object.fromEntries(Object.entries(queues).map(([key, queue]) => [key, queue.url])) as Record<
+          QueueKey,
+          string
+        >,
+        userPoolId: identity.userPoolId,
+        userPoolClientId: identity.userPoolClientId,
+      }),
+    );
+
+    phase('aprovisionamiento');
+    const db = DynamoDBDocumentClient.from(ddb);
+    await seedAndMigrate({ db, s3Client, tableName, documentsBucket, worlds, stageClock, log, phase }, identity);
+
+    phase('migraciones');
+    const poolIssuer = issuer(cognito.endpoint, identity.userPoolId);
+    const api = await startGateway({
+      port: ports.api,
+      host,
+      jwksUrl: jwksUrl(cognito.endpoint, identity.userPoolId),
+      issuer: poolIssuer,
+      audience: identity.userPoolClientId,
+      machineAudience: activeApiClient(db, tableName),
+      webOrigins,
+      region,
+      accessLog: process.env.LOCAL_API_ACCESS_LOG !== 'off',
+      log: (line) => log(`[api] ${line}`),
+    });
+    running.push(api);
+
+    const smtp = await startBackground({ config, sqsClient, s3Client, queues, inboundMailBucket, sap, running, log });
+
+    phase('funciones');
+    const web = await startWebServer({
+      port: ports.web,
+      host,
+      distDir: await ensureWebBuild(log),
+      config: webConfigOf(config, { apiUrl: api.endpoint, identity, cognitoEndpoint: cognito.endpoint, webUrl }),
+      storageEndpoint: s3.endpoint,
+    });
+    running.push(web);
+
+    const outputs = outputsOf(config, {
+      web: web.endpoint,
+      api: api.endpoint,
+      identity,
+      cognitoEndpoint: cognito.endpoint,
+      poolIssuer,
+      corporateIssuer: corporateIdp.issuer,
+      endpoints: {
+        dynamodb: dynamodb.endpoint,
+        s3: s3.endpoint,
+        sqs: sqs.endpoint,
+        sunat: sunat.endpoint,
+        sap: sap.endpoint,
+        mailbox: mailbox.endpoint,
+        otlp: otlp.endpoint,
+        smtp: smtp.endpoint,
+      },
+      tableName,
+      documentsBucket,
+      queues,
+    });
+    // Whole or not at all: the launcher (and a developer's tools) read it as soon as it exists.
+    phase('web');
+    log(`Arranque: ${phases.join(', ')}.`);
+    await writeFileAtomic(path.join(dataDir, 'outputs.json'), `${JSON.stringify(outputs, null, 2)}\n`);
+    return { outputs, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Before anything starts: the data directory's logs, its last outputs removed, every port free, the stage's names
+ * and worlds, and the handlers' environment (they read it once, at import).
+ */
+async function prepareStage(config: LocalStageConfig) {
+  const { host, ports, dataDir, stage } = config;
   const logsDir = path.join(dataDir, 'logs');
   await mkdir(logsDir, { recursive: true });
   await rm(path.join(dataDir, 'outputs.json'), { force: true });
@@ -102,189 +212,92 @@ export async function startLocalStage(
       inherited: process.env,
     }),
   );
-  // The simulators read the same offset: SUNAT's and SAP's "now" is the stage's.
-  const stageClock = offsetFileClock(stageClockFile(dataDir));
+  return { webUrl, webOrigins, tableName, documentsBucket, inboundMailBucket, worlds, sunatCredentials };
+}
 
-  const running: RunningService[] = [];
-  const stop = async () => {
-    for (const service of running.reverse()) {
-      await service.stop().catch((error: Error) => log(`No se pudo detener ${service.name}: ${error.message}`));
-    }
-    running.length = 0;
-  };
+/** What runs beside the API: the queue workers, the SMTP server (SES receiving's stand-in) and the schedules. */
+async function startBackground({
+  config,
+  sqsClient,
+  s3Client,
+  queues,
+  inboundMailBucket,
+  sap,
+  running,
+  log,
+}: {
+  config: LocalStageConfig;
+  sqsClient: Parameters<typeof startWorkers>[0]['sqs'];
+  s3Client: Parameters<typeof startSmtpServer>[0]['s3'];
+  queues: Parameters<typeof startWorkers>[0]['queues'];
+  inboundMailBucket: string;
+  sap: Parameters<typeof startSchedules>[0];
+  running: RunningService[];
+  log: (line: string) => void;
+}): Promise<RunningService> {
+  running.push(...(await startWorkers({ sqs: sqsClient, queues, region: config.region, log })));
+  // SES receiving's stand-in: what it takes goes to the inboundMail queue's worker, as in AWS.
+  const smtp = await startSmtpServer({
+    port: config.ports.smtp,
+    host: config.host,
+    intakeDomain: LOCAL_INTAKE_MAIL_DOMAIN,
+    dns: LOCAL_MAIL_DNS,
+    s3: s3Client,
+    bucket: inboundMailBucket,
+    sqs: sqsClient,
+    queueUrl: queues.inboundMail.url,
+    log,
+  });
+  running.push(smtp);
+  running.push(await startSchedules(sap, log));
+  return smtp;
+}
 
-  // How long each part of the start took, printed once the stage is ready (docs/testing.md reads them).
-  const phases: string[] = [];
-  let phaseStart = Date.now();
-  const phase = (name: string) => {
-    phases.push(`${name} ${((Date.now() - phaseStart) / 1000).toFixed(1)} s`);
-    phaseStart = Date.now();
-  };
+/** What seeding and the migrations need: the table, the documents' bucket, the worlds, the clock, the log. */
+interface SeedContext {
+  readonly db: DynamoDBDocumentClient;
+  readonly s3Client: Parameters<typeof seedDocuments>[0];
+  readonly tableName: string;
+  readonly documentsBucket: string;
+  readonly worlds: ReturnType<typeof stageParties>;
+  readonly stageClock: () => Date;
+  readonly log: (line: string) => void;
+  readonly phase: (name: string) => void;
+}
 
-  try {
-    const { otlp, dynamodb, s3, sqs, cognito, sunat, sap, mailbox, corporateIdp, corporateClient } =
-      await startStandIns({ config, webOrigins, sunatCredentials, clock: stageClock, running });
-    phase('servicios');
-    const { ddb, sqsClient, s3Client, queues, identity } = await provisionStage({
-      config,
-      tableName,
+/** The demo data (once), the Ley 29623 demo, and the data migrations of earlier versions' data directories. */
+async function seedAndMigrate(
+  { db, s3Client, tableName, documentsBucket, worlds, stageClock, log, phase }: SeedContext,
+  identity: { readonly usernames: Parameters<typeof seedIfEmpty>[2] },
+): Promise<void> {
+  if (await seedIfEmpty(db, tableName, identity.usernames, worlds)) {
+    phase('tabla');
+    await seedDocuments(
+      s3Client,
       documentsBucket,
-      inboundMailBucket,
-      webOrigins,
-      endpoints: { dynamodb: dynamodb.endpoint, sqs: sqs.endpoint, s3: s3.endpoint },
-      cognito,
-      corporate: { issuer: corporateIdp.issuer, client: corporateClient },
-    });
-    Object.assign(
-      process.env,
-      provisionedEnvironment({
-        queueUrls: Object.fromEntries(Object.entries(queues).map(([key, queue]) => [key, queue.url])) as Record<
-          QueueKey,
-          string
-        >,
-        userPoolId: identity.userPoolId,
-        userPoolClientId: identity.userPoolClientId,
-      }),
+      worlds.flatMap((parties) => buildWorld(undefined, parties).invoices),
     );
-
-    phase('aprovisionamiento');
-    if (await seedIfEmpty(DynamoDBDocumentClient.from(ddb), tableName, identity.usernames, worlds)) {
-      phase('tabla');
-      await seedDocuments(
-        s3Client,
-        documentsBucket,
-        worlds.flatMap((parties) => buildWorld(undefined, parties).invoices),
-      );
-      log('Datos de demostración cargados.');
-    }
-    // The Ley 29623 demo, relative to the stage's clock when it is first seeded (its own marker). The test stage
-    // goes without (LOCAL_CONFORMITY_DEMO=off): its tests move the clock, which would presume the demo's conformities
-    // and leave notices dated days ahead in the demo supplier's feed, which other tests read.
-    if (process.env.LOCAL_CONFORMITY_DEMO !== 'off') {
-      const db = DynamoDBDocumentClient.from(ddb);
-      const conformityDemo = await seedConformityDemoIfAbsent(db, tableName, stageClock());
-      if (conformityDemo.length > 0) await seedDocuments(s3Client, documentsBucket, conformityDemo);
-    }
-
-    // Invoices stored before their list entries (ADR 0042: a data directory of an earlier version) get them before
-    // the stage serves, by the same migration as `npm run migrate:lists` runs on a deployed stage; on a table already
-    // migrated it reads its state and stops.
-    phase('datos');
-    const migration = await migrateInvoiceLists(DynamoDBDocumentClient.from(ddb), tableName, stageClock, log);
-    if (migration.migrated > 0) log(`Listas de comprobantes migradas: ${migration.migrated} comprobantes.`);
-    // ... and wrote each search token of an invoice twice, once per scope (ADR 0045).
-    const search = await migrateSearchItems(DynamoDBDocumentClient.from(ddb), tableName, stageClock, log);
-    if (search.migrated > 0) log(`Búsqueda de comprobantes migrada: ${search.migrated} comprobantes.`);
-    // A data directory of an earlier version kept the SAP posting counts on an item of their own (ADR 0043).
-    await foldSapPostingCounts(DynamoDBDocumentClient.from(ddb), tableName);
-
-    phase('migraciones');
-    const poolIssuer = issuer(cognito.endpoint, identity.userPoolId);
-    const api = await startGateway({
-      port: ports.api,
-      host,
-      jwksUrl: jwksUrl(cognito.endpoint, identity.userPoolId),
-      issuer: poolIssuer,
-      audience: identity.userPoolClientId,
-      machineAudience: activeApiClient(DynamoDBDocumentClient.from(ddb), tableName),
-      webOrigins,
-      region,
-      accessLog: process.env.LOCAL_API_ACCESS_LOG !== 'off',
-      log: (line) => log(`[api] ${line}`),
-    });
-    running.push(api);
-
-    running.push(...(await startWorkers({ sqs: sqsClient, queues, region, log })));
-    // SES receiving's stand-in: what it takes goes to the inboundMail queue's worker, as in AWS.
-    const smtp = await startSmtpServer({
-      port: ports.smtp,
-      host,
-      intakeDomain: LOCAL_INTAKE_MAIL_DOMAIN,
-      dns: LOCAL_MAIL_DNS,
-      s3: s3Client,
-      bucket: inboundMailBucket,
-      sqs: sqsClient,
-      queueUrl: queues.inboundMail.url,
-      log,
-    });
-    running.push(smtp);
-    running.push(await startSchedules(sap, log));
-
-    const webConfig: WebConfig = {
-      stage,
-      apiUrl: api.endpoint,
-      region,
-      userPoolId: identity.userPoolId,
-      userPoolClientId: identity.userPoolClientId,
-      cognitoEndpoint: cognito.endpoint,
-      oauth: {
-        baseUrl: cognito.endpoint,
-        providerName: LOCAL_SSO_PROVIDER,
-        redirectSignIn: `${webUrl}/login`,
-        redirectSignOut: `${webUrl}/`,
-        scopes: [...CORPORATE_SCOPES],
-      },
-      corporateEmailDomains: [CORPORATE_EMAIL_DOMAIN],
-      chat: null,
-      waf: null,
-      intakeMailDomain: LOCAL_INTAKE_MAIL_DOMAIN,
-    };
-    phase('funciones');
-    const web = await startWebServer({
-      port: ports.web,
-      host,
-      distDir: await ensureWebBuild(log),
-      config: webConfig,
-      storageEndpoint: s3.endpoint,
-    });
-    running.push(web);
-
-    const outputs: LocalOutputs = {
-      stage,
-      dataDir,
-      webUrl: web.endpoint,
-      apiUrl: api.endpoint,
-      region,
-      userPoolId: identity.userPoolId,
-      userPoolClientId: identity.userPoolClientId,
-      cognitoEndpoint: cognito.endpoint,
-      issuer: poolIssuer,
-      corporateIdp: { issuer: corporateIdp.issuer, providerName: LOCAL_SSO_PROVIDER },
-      endpoints: {
-        dynamodb: dynamodb.endpoint,
-        s3: s3.endpoint,
-        sqs: sqs.endpoint,
-        sunat: sunat.endpoint,
-        sap: sap.endpoint,
-        mailbox: mailbox.endpoint,
-        otlp: otlp.endpoint,
-        smtp: smtp.endpoint,
-      },
-      intakeMailDomain: LOCAL_INTAKE_MAIL_DOMAIN,
-      tenants: config.tenants,
-      tableName,
-      documentsBucket,
-      queues: Object.fromEntries(
-        Object.entries(queues).map(([key, queue]) => [key, { url: queue.url, dlqUrl: queue.dlqUrl }]),
-      ),
-      demoUsers: DEMO_USERS.map(({ username, password, role, signIn, taxId, description }) => ({
-        username,
-        password,
-        role,
-        signIn,
-        taxId,
-        description,
-      })),
-    };
-    // Whole or not at all: the launcher (and a developer's tools) read it as soon as it exists.
-    phase('web');
-    log(`Arranque: ${phases.join(', ')}.`);
-    await writeFileAtomic(path.join(dataDir, 'outputs.json'), `${JSON.stringify(outputs, null, 2)}\n`);
-    return { outputs, stop };
-  } catch (error) {
-    await stop();
-    throw error;
+    log('Datos de demostración cargados.');
   }
+  // The Ley 29623 demo, relative to the stage's clock when it is first seeded (its own marker). The test stage
+  // goes without (LOCAL_CONFORMITY_DEMO=off): its tests move the clock, which would presume the demo's conformities
+  // and leave notices dated days ahead in the demo supplier's feed, which other tests read.
+  if (process.env.LOCAL_CONFORMITY_DEMO !== 'off') {
+    const conformityDemo = await seedConformityDemoIfAbsent(db, tableName, stageClock());
+    if (conformityDemo.length > 0) await seedDocuments(s3Client, documentsBucket, conformityDemo);
+  }
+
+  // Invoices stored before their list entries (ADR 0042: a data directory of an earlier version) get them before
+  // the stage serves, by the same migration as `npm run migrate:lists` runs on a deployed stage; on a table already
+  // migrated it reads its state and stops.
+  phase('datos');
+  const migration = await migrateInvoiceLists(db, tableName, stageClock, log);
+  if (migration.migrated > 0) log(`Listas de comprobantes migradas: ${migration.migrated} comprobantes.`);
+  // ... and wrote each search token of an invoice twice, once per scope (ADR 0045).
+  const search = await migrateSearchItems(db, tableName, stageClock, log);
+  if (search.migrated > 0) log(`Búsqueda de comprobantes migrada: ${search.migrated} comprobantes.`);
+  // A data directory of an earlier version kept the SAP posting counts on an item of their own (ADR 0043).
+  await foldSapPostingCounts(db, tableName);
 }
 
 /** How long the local gateway trusts its read of the active API clients (a revocation takes effect within it). */
