@@ -54,6 +54,7 @@ export * from './errors/validation-messages.js';
 export * from './limits.js';
 export * from './schemas/invoice-breakdown.js';
 export * from './sunat/catalogues.js';
+export * from './sunat/note-and-ruc-codes.js';
 export * from './rules/honorarios.js';
 export * from './rules/notes.js';
 export * from './rules/ruc-risk.js';

@@ -19,7 +19,7 @@ import { Employee, OfficeLocation } from './reference.js';
 import { DetractionInput, InvoicePayment, PaymentTermsInput, Remittance } from './payment.js';
 import { SapPosting } from './sap-posting.js';
 import { SunatCheck } from './sunat-check.js';
-import { NOTE_ORIGINAL_TYPES } from '../sunat/catalogues.js';
+import { NOTE_ORIGINAL_TYPES } from '../sunat/note-and-ruc-codes.js';
 import { AcquirerConformity, AcquirerConformityFilter } from './acquirer-conformity.js';
 import { ConversationSummary, InvoiceObservation } from './conversations.js';
 import { SupplierCdr } from './supplier-cdr.js';
