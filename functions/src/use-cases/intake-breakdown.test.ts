@@ -1,25 +1,17 @@
 import { parseCdr } from '../ubl/cdr.js';
 import { makeFakeReceivedFiles } from './received-files.fake.js';
 import { describe, expect, it } from 'vitest';
-import { withCheckDigit, type Client, type Invoice, type InvoiceBreakdown } from '@portal/shared';
-import type { Caller } from '../http/caller.js';
+import type { Invoice, InvoiceBreakdown } from '@portal/shared';
 import type { IntakeStore } from '../repositories/intake-store.js';
 import { intakeCalls } from './intake/intake-calls.fake.js';
 import { type IncomingDocument } from './intake/intake-deps.js';
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
+import { CLIENT, incomingDocumentFixture, supplierCaller } from './intake/intake-fixtures.fake.js';
 
 // What the XML says beyond its total is stored with the invoice, and an importe total of 0.00 is taken only
 // when nothing is to be paid (docs/ap-documents.md).
 
-const SUPPLIER = withCheckDigit('2045617832');
-const CLIENT: Client = {
-  taxId: withCheckDigit('2010007097'),
-  name: 'Corporación Andina',
-  address: 'Lima',
-  logo: null,
-  system_name: 'CAA',
-};
-const supplier = { sub: 's1', email: 'p@demo.pe', level: 'SUPPLIER', taxIds: [SUPPLIER] } as unknown as Caller;
+const supplier = supplierCaller;
 
 const PLAIN: InvoiceBreakdown = {
   operationType: '0101',
@@ -35,21 +27,7 @@ const PLAIN: InvoiceBreakdown = {
 };
 
 function document(change: Partial<IncomingDocument>): IncomingDocument {
-  return {
-    type: 'FACTURA',
-    prefixId: 'F001',
-    numericId: '601',
-    issueDate: '2026-11-10',
-    currency: 'PEN',
-    supplier: { taxId: SUPPLIER, name: 'Servicios Industriales Lima S.A.C.' },
-    customerTaxId: CLIENT.taxId,
-    taxAmount: 18,
-    amount: 118,
-    purchaseOrders: [],
-    notes: null,
-    breakdown: PLAIN,
-    ...change,
-  };
+  return incomingDocumentFixture({ numericId: '601', breakdown: PLAIN, ...change });
 }
 
 function intakeOf(parsed: IncomingDocument) {

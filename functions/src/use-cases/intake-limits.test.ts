@@ -1,41 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequestError, MAX_AMOUNT_TEXT, withCheckDigit, type Client } from '@portal/shared';
-import type { Caller } from '../http/caller.js';
+import { BadRequestError, MAX_AMOUNT_TEXT, type Client } from '@portal/shared';
 import type { IntakeStore } from '../repositories/intake-store.js';
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
 import { intakeCalls } from './intake/intake-calls.fake.js';
+import { CLIENT as INTAKE_CLIENT, incomingDocumentFixture, supplierCaller } from './intake/intake-fixtures.fake.js';
 import { type IncomingDocument, type IntakeDeps } from './intake/intake-deps.js';
 
 // The domain's bounds on what a document says, whether read from its XML or typed with its PDF.
 
-const SUPPLIER = withCheckDigit('2045617832');
-const CLIENT: Client = {
-  taxId: withCheckDigit('2010007097'),
-  name: 'C',
-  address: 'Lima',
-  logo: null,
-  system_name: 'C',
-};
-const caller = { sub: 's1', email: 'p@demo.pe', level: 'SUPPLIER', taxIds: [SUPPLIER] } as unknown as Caller;
+const CLIENT: Client = { ...INTAKE_CLIENT, name: 'C', system_name: 'C' };
+const caller = supplierCaller;
 /** 03:00 UTC on 21 November is still 22:00 of the 20th in Lima (UTC-5): the 21st is tomorrow there. */
 const NOW = new Date('2026-11-21T03:00:00.000Z');
 
 function intakeReading(change: Partial<IncomingDocument>) {
   const stored: unknown[] = [];
-  const document: IncomingDocument = {
-    type: 'FACTURA',
-    prefixId: 'F001',
-    numericId: '123',
-    issueDate: '2026-11-10',
-    currency: 'PEN',
-    supplier: { taxId: SUPPLIER, name: 'Servicios Industriales Lima S.A.C.' },
-    customerTaxId: CLIENT.taxId,
-    taxAmount: 18,
-    amount: 118,
-    purchaseOrders: [],
-    notes: null,
-    ...change,
-  };
+  const document: IncomingDocument = incomingDocumentFixture(change);
   const deps = {
     verifyUpload: async (key: string) => ({ key, bytes: new Uint8Array() }),
     discardUpload: async () => undefined,

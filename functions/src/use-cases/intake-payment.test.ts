@@ -2,23 +2,15 @@ import { parseCdr } from '../ubl/cdr.js';
 import { makeFakeReceivedFiles } from './received-files.fake.js';
 import { describe, expect, it } from 'vitest';
 import { CreateInvoiceWithoutXmlBody, withCheckDigit, type Client, type Invoice } from '@portal/shared';
-import type { Caller } from '../http/caller.js';
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
 import { intakeCalls } from './intake/intake-calls.fake.js';
 import { type IncomingDocument } from './intake/intake-deps.js';
+import { CLIENT, SUPPLIER, incomingDocumentFixture, supplierCaller } from './intake/intake-fixtures.fake.js';
 
 // What intake keeps of a document's payment (docs/ap-payment.md): the forma de pago and cuotas, the detracción,
 // the retención of an agent company, the net to pay and the expected payment date; and what the form refuses.
 
-const SUPPLIER = withCheckDigit('2045617832');
-const PAYS_ON_15_AND_30: Client = {
-  taxId: withCheckDigit('2010007097'),
-  name: 'Corporación Andina',
-  address: 'Lima',
-  logo: null,
-  system_name: 'CAA',
-  paymentRunDays: [15, 30],
-};
+const PAYS_ON_15_AND_30: Client = { ...CLIENT, paymentRunDays: [15, 30] };
 const RETENTION_AGENT: Client = {
   taxId: withCheckDigit('2060341580'),
   name: 'Minera Pacífico Sur',
@@ -27,33 +19,34 @@ const RETENTION_AGENT: Client = {
   system_name: 'MPS',
   igvRetentionAgent: true,
 };
-const supplier = { sub: 's1', email: 'p@demo.pe', level: 'SUPPLIER', taxIds: [SUPPLIER] } as unknown as Caller;
+const supplier = supplierCaller;
 
 /** The factura a crédito of the demo: S/ 1,180.00, 12 % detracción (S/ 141.60), two cuotas of S/ 519.20. */
-const creditWithDetraction = (change: Partial<IncomingDocument> = {}): IncomingDocument => ({
-  type: 'FACTURA',
-  prefixId: 'F001',
-  numericId: '123',
-  issueDate: '2026-11-10',
-  currency: 'PEN',
-  supplier: { taxId: SUPPLIER, name: 'Servicios Industriales Lima S.A.C.' },
-  customerTaxId: PAYS_ON_15_AND_30.taxId,
-  taxAmount: 180,
-  amount: 1180,
-  purchaseOrders: [],
-  notes: null,
-  paymentTerms: {
-    method: 'CREDITO',
-    installments: [
-      { number: 1, amount: 519.2, dueDate: '2026-12-10' },
-      { number: 2, amount: 519.2, dueDate: '2027-01-09' },
-    ],
-    declaredPendingAmount: 1038.4,
-  },
-  dueDates: ['2026-12-10', '2027-01-09'],
-  detraction: { operationType: '1001', code: '037', percent: 12, amount: 141.6, currency: 'PEN', account: '00-068-1' },
-  ...change,
-});
+const creditWithDetraction = (change: Partial<IncomingDocument> = {}): IncomingDocument =>
+  incomingDocumentFixture({
+    taxAmount: 180,
+    amount: 1180,
+    purchaseOrders: [],
+    notes: null,
+    paymentTerms: {
+      method: 'CREDITO',
+      installments: [
+        { number: 1, amount: 519.2, dueDate: '2026-12-10' },
+        { number: 2, amount: 519.2, dueDate: '2027-01-09' },
+      ],
+      declaredPendingAmount: 1038.4,
+    },
+    dueDates: ['2026-12-10', '2027-01-09'],
+    detraction: {
+      operationType: '1001',
+      code: '037',
+      percent: 12,
+      amount: 141.6,
+      currency: 'PEN',
+      account: '00-068-1',
+    },
+    ...change,
+  });
 
 function setup(document: IncomingDocument = creditWithDetraction(), exemption: string | null = null) {
   const stored: Invoice[] = [];

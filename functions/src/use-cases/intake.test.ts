@@ -4,22 +4,15 @@ import { parseCdr } from '../ubl/cdr.js';
 import { makeFakeReceivedFiles } from './received-files.fake.js';
 import { describe, expect, it } from 'vitest';
 import type { AuditStamp } from '../repositories/invoice-audit.js';
-import { BadRequestError, ConflictError, withCheckDigit, type Client, type Invoice } from '@portal/shared';
+import { BadRequestError, ConflictError, withCheckDigit, type Invoice } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import { IntakeRaceError, type ExistingInvoice, type IntakeStore } from '../repositories/intake-store.js';
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
 import { intakeCalls, type IntakeCalls as Intake } from './intake/intake-calls.fake.js';
 import { type IncomingDocument, type IncomingFiles } from './intake/intake-deps.js';
 import { storedInvoiceFixture } from './invoice.fake.js';
+import { CLIENT, SUPPLIER } from './intake/intake-fixtures.fake.js';
 
-const SUPPLIER = withCheckDigit('2045617832');
-const CLIENT: Client = {
-  taxId: withCheckDigit('2010007097'),
-  name: 'Corporación Andina',
-  address: 'Lima',
-  logo: null,
-  system_name: 'CAA',
-};
 const supplier = {
   sub: 's1',
   username: 's1',
