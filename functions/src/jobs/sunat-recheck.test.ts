@@ -23,17 +23,11 @@ import { acknowledgingOutgoing } from '../workers/acknowledge.js';
 import { makeSunatValidationWorker } from '../workers/sunat-validation-worker.js';
 import { makeSunatRecheck } from './sunat-recheck.js';
 import { storedInvoiceFixture } from '../use-cases/invoice.fake.js';
+import { VALID_VERDICT } from '../use-cases/sunat/sunat-verdict.fake.js';
 
 const RECEIVED_AT = new Date('2026-11-20T15:00:00.000Z');
 const BASE_SECONDS = SUNAT_CHECK.staleAfterSeconds;
-const VALID: SunatVerdict = {
-  certStatus: 'VALID',
-  reason: null,
-  estadoCp: '1',
-  estadoRuc: 'ACTIVO',
-  condDomiRuc: 'HABIDO',
-  observaciones: [],
-};
+const VALID: SunatVerdict = VALID_VERDICT;
 
 const INVOICE: StoredInvoice = storedInvoiceFixture({
   id: 'F001-4321',

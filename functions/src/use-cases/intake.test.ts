@@ -11,7 +11,7 @@ import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
 import { intakeCalls, type IntakeCalls as Intake } from './intake/intake-calls.fake.js';
 import { type IncomingDocument, type IncomingFiles } from './intake/intake-deps.js';
 import { storedInvoiceFixture } from './invoice.fake.js';
-import { CLIENT, SUPPLIER } from './intake/intake-fixtures.fake.js';
+import { CLIENT, SUPPLIER, incomingDocumentFixture } from './intake/intake-fixtures.fake.js';
 
 const supplier = {
   sub: 's1',
@@ -26,20 +26,8 @@ const supplier = {
 } as unknown as Caller;
 const admin = { sub: 'a1', email: 'a@demo.pe', level: 'ADMIN', taxIds: [] } as unknown as Caller;
 
-const document = (change: Partial<IncomingDocument> = {}): IncomingDocument => ({
-  type: 'FACTURA',
-  prefixId: 'F001',
-  numericId: '00000123',
-  issueDate: '2026-11-10',
-  currency: 'PEN',
-  supplier: { taxId: SUPPLIER, name: 'Servicios Industriales Lima S.A.C.' },
-  customerTaxId: CLIENT.taxId,
-  taxAmount: 18,
-  amount: 118,
-  purchaseOrders: ['4500012000'],
-  notes: null,
-  ...change,
-});
+const document = (change: Partial<IncomingDocument> = {}): IncomingDocument =>
+  incomingDocumentFixture({ numericId: '00000123', purchaseOrders: ['4500012000'], ...change });
 
 /** An invoice already stored under the same key, as the store reads it back. */
 function storedInvoice(change: Partial<ExistingInvoice> = {}): ExistingInvoice {

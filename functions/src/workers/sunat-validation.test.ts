@@ -14,6 +14,7 @@ import { fakeOutbox } from '../repositories/outgoing.fake.js';
 import { SUNAT_FAILURE_MESSAGE } from '../use-cases/sunat/sunat-validation-deps.js';
 import { makeSunatValidationWorker } from './sunat-validation-worker.js';
 import { storedInvoiceFixture } from '../use-cases/invoice.fake.js';
+import { VALID_VERDICT } from '../use-cases/sunat/sunat-verdict.fake.js';
 
 const NOW = new Date('2026-10-20T15:00:00.000Z');
 const MAX_RECEIVES = 5;
@@ -39,14 +40,7 @@ function invoice(overrides: Partial<StoredInvoice> = {}): StoredInvoice {
   });
 }
 
-const VALID: SunatVerdict = {
-  certStatus: 'VALID',
-  reason: null,
-  estadoCp: '1',
-  estadoRuc: 'ACTIVO',
-  condDomiRuc: 'HABIDO',
-  observaciones: [],
-};
+const VALID: SunatVerdict = VALID_VERDICT;
 const ANNULLED: SunatVerdict = {
   certStatus: 'INVALID',
   reason: 'El comprobante fue anulado (comunicado de baja) ante SUNAT.',
