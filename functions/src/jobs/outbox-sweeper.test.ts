@@ -6,6 +6,7 @@ import type { SapDocument, SupplierInvoicePosting, SupplierInvoiceReference } fr
 import { TRACEPARENT, injectIntoMessageAttributes, telemetry, traceContextNow } from '../observability/telemetry.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
+import { approvedInvoiceFixture } from '../use-cases/miro/approved-invoice.fake.js';
 import { MIRO_NO_ANSWER } from '../use-cases/miro/miro-posting-deps.js';
 import { makeMiroRequestsWorker } from '../workers/miro-requests-worker.js';
 import { makeOutboxSweeper } from './outbox-sweeper.js';
@@ -18,22 +19,7 @@ const LEASE_MS = 60_000;
 const GRACE_MS = 60_000;
 const DOCUMENT: SapDocument = { number: '5105600042', fiscalYear: '2026' };
 
-const INVOICE = {
-  id: 'F001-7',
-  type: 'FACTURA',
-  supplierId: SUPPLIER,
-  client: CLIENT,
-  status: 'ACCEPTED',
-  statusMessage: null,
-  amount: 118,
-  taxAmount: 18,
-  currency: 'PEN',
-  issuedAt: '2026-10-15',
-  serviceSheets: ['H1'],
-  materialDocs: [],
-  sapDocument: null,
-  version: 3,
-} as unknown as StoredInvoice;
+const INVOICE = approvedInvoiceFixture({ id: 'F001-7', supplierId: SUPPLIER, client: CLIENT });
 
 /**
  * One MIRO record kept as DynamoDB would (conditions and the due index's sort key), the real worker

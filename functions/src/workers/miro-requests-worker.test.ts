@@ -5,28 +5,18 @@ import { SapRejectedError, SapUnavailableError, type SapDocument, type SapPort }
 import { fakeMeter } from '../observability/meter.fake.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
+import { approvedInvoiceFixture } from '../use-cases/miro/approved-invoice.fake.js';
 import { MIRO_FAILURE_MESSAGE } from '../use-cases/miro/miro-posting-deps.js';
 import { makeMiroRequestsWorker } from './miro-requests-worker.js';
 
 const SUPPLIER = '20700001011';
-const INVOICE = {
+const INVOICE = approvedInvoiceFixture({
   id: 'F001-1',
-  type: 'FACTURA',
   supplierId: SUPPLIER,
   supplierName: 'Proveedor',
   client: '20100070970',
   clientName: 'Sociedad',
-  status: 'ACCEPTED',
-  statusMessage: null,
-  amount: 118,
-  taxAmount: 18,
-  currency: 'PEN',
-  issuedAt: '2026-10-15',
-  serviceSheets: ['H1'],
-  materialDocs: [],
-  sapDocument: null,
-  version: 3,
-} as unknown as StoredInvoice;
+});
 const OUTBOX = keys.miroOutbox(SUPPLIER, 'FACTURA', 'F001-1');
 const MESSAGE = { supplierId: SUPPLIER, invoiceType: 'FACTURA', invoiceId: 'F001-1', outboxKey: OUTBOX.pk };
 
