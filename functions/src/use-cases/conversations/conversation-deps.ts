@@ -16,7 +16,7 @@ export interface ConversationDeps {
   /** Sends the notice a message committed with itself; the outbox sweeper sends it again if this fails. */
   readonly outgoing: Pick<Outgoing, 'deliver'>;
   /**
-   * uploads.verifyMessageAttachment: an upload of one of `tenants`, checked by its bytes (refused: deleted). Only
+   * verifyMessageAttachment (uploads/verify-upload.ts): an upload of one of `tenants`, checked by its bytes (refused: deleted). Only
    * posting needs it: without it, attaching a file is a wiring fault (500), never an unchecked key.
    */
   readonly verifyAttachment?: (
@@ -24,7 +24,7 @@ export interface ConversationDeps {
     tenants: readonly string[],
     position: number,
   ) => Promise<{ key: string; size: number; contentType: string; fileName: string }>;
-  /** uploads.downloadLink: a short link that downloads the file (only the attachment's link needs it). */
+  /** downloadLink (uploads/download-link.ts): a short link that downloads the file (only the attachment's link needs it). */
   readonly downloadLink?: (key: string, fileName: string) => Promise<FileLink>;
   /** The group's companies (taxIds): an administrator's header counts over all of them. */
   readonly allCompanies?: () => Promise<string[]>;

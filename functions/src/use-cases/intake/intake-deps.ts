@@ -94,7 +94,7 @@ export interface IntakeDeps {
   /**
    * Stores a file that arrived as part of a document (a zip's entry, an e-mail's attachment) as an upload of the
    * caller's tenant, under a key derived from the source and the part: the same document stored again lands on the
-   * same key (uploads.ts storeReceived). It first runs verifyUpload's checks on the bytes in hand (tenant, type,
+   * same key (uploads/store-received.ts). It first runs verifyUpload's checks on the bytes in hand (tenant, type,
    * size, content): a file they refuse is not stored (a BadRequestError, as verifyUpload's).
    */
   readonly storeReceived: (

@@ -33,7 +33,7 @@ export interface ReviewDeps {
   readonly miroGraceMs?: number;
   /**
    * Checks an attachment the completion adds: an upload made for one of `tenants` that exists and passes
-   * the attachment checks (uploads.verifyAttachment; a refused one is deleted). Only the update needs it:
+   * the attachment checks (uploads/verify-upload.ts verifyAttachment; a refused one is deleted). Only the update needs it:
    * without it, adding an attachment is a wiring fault (500), never an unchecked key.
    */
   readonly verifyAttachment?: (key: string, tenants: readonly string[], position: number) => Promise<unknown>;
