@@ -14,15 +14,8 @@ import {
 } from './zip-limits.js';
 import { groupDocuments, openZip, readCentralDirectory, readEntry, verifyEntry } from './zip-entries.js';
 
-export {
-  ZIP_LIMITS,
-  ZipRefusedError,
-  type ZipDocument,
-  type ZipDocuments,
-  type ZipLimits,
-  type ZipPart,
-  type ZipSource,
-} from './zip-limits.js';
+export { ZIP_LIMITS, ZipRefusedError };
+export type { ZipDocument, ZipDocuments, ZipLimits, ZipPart, ZipSource };
 
 /**
  * A zip of many documents: each XML with its PDF by the same base name, optionally SUNAT's CDR as

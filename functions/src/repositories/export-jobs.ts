@@ -1,10 +1,12 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ExportFormat, ExportList, ExportStatus, TABLE, keys } from '@portal/shared';
 import * as z from 'zod/mini';
 import { CallerSnapshot } from './caller-snapshot.js';
 import { makeConditionalUpdate } from './conditional-update.js';
 import { makeDueRecords, type RecordKey } from './due-records.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
+import { eachItemWithPrefix } from './partition-items.js';
+import { postponeLapsed, releaseLease, renewLease, type HeldJob } from './job-leases.js';
 
 /** An export job as stored under its owner (keys.exportJob). */
 export const StoredExportJob = z.object({
@@ -55,6 +57,15 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
     values: Record<string, unknown>,
     condition?: string,
   ) => updateItem(key(job.userId, job.id), expression, values, condition);
+  /** A running export's lease: its place in the leases index names its owner's partition and its own sort key. */
+  const held = (job: Pick<StoredExportJob, 'userId' | 'id'>): HeldJob => {
+    const { pk, sk } = key(job.userId, job.id);
+    return {
+      update: (expression, values, condition) => update(job, expression, values, condition),
+      leaseSortKey: (at) => `${at}#${pk}#${sk}`,
+      working: { condition: '#status = :running', values: { ':running': 'RUNNING' } },
+    };
+  };
 
   return {
     /** The job and its queue message, in one transaction (the outbox: the message is never lost). */
@@ -85,28 +96,14 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
     /** The owner's jobs created since `since` (ISO) that are still queued or running. */
     async unfinished(userId: string, since: string): Promise<StoredExportJob[]> {
       const found: StoredExportJob[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: table,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            FilterExpression: '#status IN (:queued, :running) AND createdAt >= :since',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':pk': key(userId, '').pk,
-              ':prefix': keys.exportJobPrefix,
-              ':queued': 'QUEUED',
-              ':running': 'RUNNING',
-              ':since': since,
-            },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const item of page.Items ?? []) found.push(parse(item)!);
-        start = page.LastEvaluatedKey;
-      } while (start);
+      const query = {
+        pk: key(userId, '').pk,
+        prefix: keys.exportJobPrefix,
+        filter: '#status IN (:queued, :running) AND createdAt >= :since',
+        names: { '#status': 'status' },
+        values: { ':queued': 'QUEUED', ':running': 'RUNNING', ':since': since },
+      };
+      await eachItemWithPrefix(db, table, query, (item) => found.push(parse(item)!));
       return found;
     },
 
@@ -145,26 +142,10 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
     },
 
     /** Keeps the run's lease until `until`: false when the run no longer holds it. */
-    async renew(job: StoredExportJob, owner: string, until: string): Promise<boolean> {
-      const { pk, sk } = key(job.userId, job.id);
-      return update(
-        job,
-        'SET leaseUntil = :until, gsi1sk = :leaseSk',
-        { ':owner': owner, ':until': until, ':leaseSk': `${until}#${pk}#${sk}`, ':running': 'RUNNING' },
-        '#status = :running AND leaseOwner = :owner',
-      );
-    },
+    renew: (job: StoredExportJob, owner: string, until: string) => renewLease(held(job), owner, until),
 
     /** Lets go of the run's lease at once (a run that failed), so the next try need not wait for it to lapse. */
-    async release(job: StoredExportJob, owner: string, now: string): Promise<boolean> {
-      const { pk, sk } = key(job.userId, job.id);
-      return update(
-        job,
-        'SET leaseUntil = :now, gsi1sk = :leaseSk',
-        { ':owner': owner, ':now': now, ':leaseSk': `${now}#${pk}#${sk}`, ':running': 'RUNNING' },
-        '#status = :running AND leaseOwner = :owner',
-      );
-    },
+    release: (job: StoredExportJob, owner: string, now: string) => releaseLease(held(job), owner, now),
 
     /** Jobs whose lease lapsed before `now` (their worker stopped), soonest first. */
     async lapsed(now: string, limit: number): Promise<StoredExportJob[]> {
@@ -177,15 +158,7 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
     },
 
     /** Moves a lapsed job's place in the sweeper's index to `until`, its lease left as it is: false if it moved. */
-    async postpone(job: StoredExportJob, until: string): Promise<boolean> {
-      const { pk, sk } = key(job.userId, job.id);
-      return update(
-        job,
-        'SET gsi1sk = :leaseSk',
-        { ':leaseUntil': job.leaseUntil ?? '', ':leaseSk': `${until}#${pk}#${sk}`, ':running': 'RUNNING' },
-        '#status = :running AND leaseUntil = :leaseUntil',
-      );
-    },
+    postpone: (job: StoredExportJob, until: string) => postponeLapsed(held(job), job.leaseUntil ?? '', until),
 
     async progress(job: StoredExportJob, rows: number): Promise<void> {
       await update(job, 'SET #rows = :rows', { ':rows': rows, ':running': 'RUNNING' }, '#status = :running');

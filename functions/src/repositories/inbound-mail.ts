@@ -1,10 +1,4 @@
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { INBOUND_MAIL, InboundMailMessage, keys } from '@portal/shared';
 import type { DocumentResult, StoredAnswer } from '../mail/answers.js';
 import {
@@ -17,6 +11,8 @@ import {
 } from '../mail/mail-job.js';
 import { isConditionFailure, makeConditionalUpdate } from './conditional-update.js';
 import { makeDueRecords, type RecordKey } from './due-records.js';
+import { eachItemWithPrefix } from './partition-items.js';
+import { postponeLapsed, releaseLease, renewLease, type HeldJob } from './job-leases.js';
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -58,6 +54,11 @@ export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: str
   const updateItem = makeConditionalUpdate(db, table, NAMES);
   const update = (messageId: string, expression: string, values: Record<string, unknown>, condition: string) =>
     updateItem(keys.inboundMessage(messageId), expression, values, condition);
+  const held = (messageId: string): HeldJob => ({
+    update: (expression, values, condition) => update(messageId, expression, values, condition),
+    leaseSortKey: (at) => leaseSk(messageId, at),
+    working: { condition: '#state = :processing', values: { ':processing': 'PROCESSING' } },
+  });
 
   const store = {
     async get(messageId: string): Promise<MailRecord | null> {
@@ -111,23 +112,8 @@ export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: str
       return { taken: record?.state === 'PROCESSING' ? 'BUSY' : 'ENDED', attempts: record?.attempts ?? 0 };
     },
 
-    async renew(messageId: string, owner: string, until: string): Promise<boolean> {
-      return update(
-        messageId,
-        'SET leaseUntil = :until, gsi1sk = :leaseSk',
-        { ':owner': owner, ':until': until, ':leaseSk': leaseSk(messageId, until), ':processing': 'PROCESSING' },
-        '#state = :processing AND leaseOwner = :owner',
-      );
-    },
-
-    async release(messageId: string, owner: string, now: string): Promise<boolean> {
-      return update(
-        messageId,
-        'SET leaseUntil = :now, gsi1sk = :leaseSk',
-        { ':owner': owner, ':now': now, ':leaseSk': leaseSk(messageId, now), ':processing': 'PROCESSING' },
-        '#state = :processing AND leaseOwner = :owner',
-      );
-    },
+    renew: (messageId: string, owner: string, until: string) => renewLease(held(messageId), owner, until),
+    release: (messageId: string, owner: string, now: string) => releaseLease(held(messageId), owner, now),
 
     async describe(messageId: string, owner: string, about: MailAbout): Promise<boolean> {
       return update(
@@ -140,24 +126,10 @@ export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: str
 
     async results(messageId: string): Promise<Map<string, DocumentResult>> {
       const found = new Map<string, DocumentResult>();
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: table,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: {
-              ':pk': keys.inboundMessage(messageId).pk,
-              ':prefix': keys.inboundMessageResultPrefix,
-            },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const item of page.Items ?? [])
-          found.set(String(item.sk).slice(keys.inboundMessageResultPrefix.length), item.result as DocumentResult);
-        start = page.LastEvaluatedKey;
-      } while (start);
+      const prefix = keys.inboundMessageResultPrefix;
+      await eachItemWithPrefix(db, table, { pk: keys.inboundMessage(messageId).pk, prefix }, (item) =>
+        found.set(String(item.sk).slice(prefix.length), item.result as DocumentResult),
+      );
       return found;
     },
 
@@ -239,18 +211,9 @@ export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: str
       return records.filter((record): record is MailRecord => record?.state === 'PROCESSING');
     },
 
-    /**
-     * Moves a lapsed message's place in the sweeper's index to `until` (its lease is left as it is), so that the next
-     * sweep does not send it again while the message it was sent is on its way: false when the record moved since.
-     */
-    async postpone(messageId: string, leaseUntil: string, until: string): Promise<boolean> {
-      return update(
-        messageId,
-        'SET gsi1sk = :leaseSk',
-        { ':leaseUntil': leaseUntil, ':leaseSk': leaseSk(messageId, until), ':processing': 'PROCESSING' },
-        '#state = :processing AND leaseUntil = :leaseUntil',
-      );
-    },
+    /** Moves a lapsed message's place in the sweeper's index to `until`, its lease left as it is. */
+    postpone: (messageId: string, leaseUntil: string, until: string) =>
+      postponeLapsed(held(messageId), leaseUntil, until),
   } satisfies MailJobStore & Record<string, unknown>;
 
   return {

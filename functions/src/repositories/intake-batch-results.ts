@@ -1,6 +1,7 @@
 import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BadRequestError, IntakeDocumentResult, TABLE, keys, type IntakeOutcome } from '@portal/shared';
 import { isConditionFailure } from './conditional-update.js';
+import { eachItemWithPrefix } from './partition-items.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { Page, PageRequest } from './page.js';
 
@@ -23,30 +24,22 @@ export const COUNTER: Record<IntakeOutcome, 'accepted' | 'alreadyExisting' | 're
   REFUSED: 'refused',
 };
 
-/** Every result item of a batch, page after page, with only `projection` of each (strongly consistent). */
-async function eachResult(
+/** Every result item of a batch, with only `projection` of each. */
+function eachResult(
   db: DynamoDBDocumentClient,
   table: string,
   batchId: string,
   projection: { expression: string; names?: Record<string, string> },
   visit: (item: Record<string, unknown>) => void,
 ): Promise<void> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.intakeBatch(batchId).pk, ':prefix': keys.intakeResultPrefix },
-        ...(projection.names ? { ExpressionAttributeNames: projection.names } : {}),
-        ProjectionExpression: projection.expression,
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) visit(item);
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const pk = keys.intakeBatch(batchId).pk;
+  const prefix = keys.intakeResultPrefix;
+  return eachItemWithPrefix(
+    db,
+    table,
+    { pk, prefix, projection: projection.expression, names: projection.names },
+    visit,
+  );
 }
 
 /** The folded base names whose result is recorded: a redelivery skips them. */

@@ -16,6 +16,7 @@ import { makeDueRecords, type RecordKey } from './due-records.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 import type { Page, PageRequest } from './page.js';
 import { Transaction } from './transaction.js';
+import { postponeLapsed, releaseLease, renewLease, type HeldJob } from './job-leases.js';
 
 const Reason = z.object({ code: z.string(), message: z.string() });
 
@@ -224,6 +225,11 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
     updateItem(keys.intakeBatch(batchId), expression, values, condition);
 
   const leases = makeDueRecords<RecordKey>(db, table, keys.jobLeases);
+  const held = (batchId: string): HeldJob => ({
+    update: (expression, values, condition) => update(batchId, expression, values, condition),
+    leaseSortKey: (at) => `${at}#${keys.intakeBatch(batchId).pk}`,
+    working: { condition: '#status = :processing', values: { ':processing': 'PROCESSING' } },
+  });
 
   return {
     create: (batch: StoredIntakeBatch, message: OutgoingMessage) => createBatch(db, table, batch, message),
@@ -234,37 +240,10 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
       startBatch(db, table, update, { batchId, owner, now, until }),
 
     /** Keeps the run's lease until `until`: false when the run no longer holds it (taken over, or ended). */
-    async renew(batchId: string, owner: string, until: string): Promise<boolean> {
-      return update(
-        batchId,
-        'SET leaseUntil = :until, gsi1sk = :leaseSk',
-        {
-          ':owner': owner,
-          ':until': until,
-          ':leaseSk': `${until}#${keys.intakeBatch(batchId).pk}`,
-          ':processing': 'PROCESSING',
-        },
-        '#status = :processing AND leaseOwner = :owner',
-      );
-    },
+    renew: (batchId: string, owner: string, until: string) => renewLease(held(batchId), owner, until),
 
-    /**
-     * Lets go of the run's lease at once (a run that failed): the next delivery, or the sweeper, takes the batch
-     * without waiting for the lease to lapse. False when the run no longer held it.
-     */
-    async release(batchId: string, owner: string, now: string): Promise<boolean> {
-      return update(
-        batchId,
-        'SET leaseUntil = :now, gsi1sk = :leaseSk',
-        {
-          ':owner': owner,
-          ':now': now,
-          ':leaseSk': `${now}#${keys.intakeBatch(batchId).pk}`,
-          ':processing': 'PROCESSING',
-        },
-        '#status = :processing AND leaseOwner = :owner',
-      );
-    },
+    /** Lets go of the run's lease at once (a run that failed): false when the run no longer held it. */
+    release: (batchId: string, owner: string, now: string) => releaseLease(held(batchId), owner, now),
 
     /** Batches whose lease lapsed before `now` (their worker stopped), soonest first. */
     async lapsed(now: string, limit: number): Promise<StoredIntakeBatch[]> {
@@ -275,22 +254,8 @@ export function makeIntakeBatchRepository(db: DynamoDBDocumentClient, table: str
       return batches.filter((batch): batch is StoredIntakeBatch => batch?.status === 'PROCESSING');
     },
 
-    /**
-     * Moves a lapsed batch's place in the sweeper's index to `until` (its lease is left as it is), so that the next
-     * sweep does not send it again while the message it was sent is on its way: false when the batch moved since.
-     */
-    async postpone(batchId: string, leaseUntil: string, until: string): Promise<boolean> {
-      return update(
-        batchId,
-        'SET gsi1sk = :leaseSk',
-        {
-          ':leaseUntil': leaseUntil,
-          ':leaseSk': `${until}#${keys.intakeBatch(batchId).pk}`,
-          ':processing': 'PROCESSING',
-        },
-        '#status = :processing AND leaseUntil = :leaseUntil',
-      );
-    },
+    /** Moves a lapsed batch's place in the sweeper's index to `until`, its lease left as it is: false if it moved. */
+    postpone: (batchId: string, leaseUntil: string, until: string) => postponeLapsed(held(batchId), leaseUntil, until),
 
     /** The documents the zip holds, known once its central directory was read. */
     async setTotal(batchId: string, total: number): Promise<void> {
