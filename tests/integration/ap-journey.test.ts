@@ -37,15 +37,15 @@ import {
   postedRecord,
   registered,
   reviewBody,
-  sapControl,
   validated,
 } from '../support/notes.js';
 import { demoUser } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 import { until } from '../support/until.js';
+import { stageSap } from '../support/sap.js';
 
 /*
- * Issue 21's "done when", walked through the running local stage as its people would (docs/ap-payment.md,
+ * Accounts payable end to end, walked through the running local stage as its people would (docs/ap-payment.md,
  * docs/ap-notes-and-risk.md, docs/ap-conformity.md): the demo supplier (proveedor@demo.pe) uploads a factura a crédito
  * in two cuotas with a 12 % detracción to the demo manager's first company and a credit note of it; the manager
  * registers the conformity of Ley 29623, completes and approves both; SAP's simulator posts each once; the supplier
@@ -118,12 +118,12 @@ async function mailsSaying(text: string): Promise<string[]> {
 }
 
 async function postingsOf(supplierId: string) {
-  return sapControl<{ byInvoice: Record<string, number>; postings: Posting[] }>(
+  return stageSap<{ byInvoice: Record<string, number>; postings: Posting[] }>(
     `/__control/postings?supplierId=${supplierId}`,
   );
 }
 
-describe('issue 21 end to end: payment terms, notes, the RUC gate, Ley 29623 and SAP, as users see them', () => {
+describe('accounts payable end to end: payment terms, notes, the RUC gate, Ley 29623 and SAP, as users see them', () => {
   /** The stage's Lima day when the documents are issued and received. */
   let today: string;
   /** The factura a crédito (two cuotas, 12 % detracción) and its credit note. */

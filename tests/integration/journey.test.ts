@@ -1,32 +1,22 @@
 import { expect, it } from 'vitest';
-import { keys, routes, type Invoice, type InvoiceDetail, type Notification } from '@portal/shared';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, tenantFixture } from '../support/tenant.js';
+import { routes, type Invoice, type InvoiceDetail, type Notification } from '@portal/shared';
+import { SUPPLIERS, tenantFixture } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
-import { acknowledged, conformityFixture, mailbox, table } from '../support/fixtures.js';
-import { demoUser, stage } from '../support/stage.js';
+import { acknowledged, mailbox } from '../support/fixtures.js';
+import { completeAndApprove } from '../support/invoices.js';
+import { demoUser } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 import { runSchedule } from '../support/schedules.js';
 import { until } from '../support/until.js';
+import { stageSap } from '../support/sap.js';
 
 /**
- * The whole life of an invoice on the local stage, as its people would live it (the intake issue's
- * "done when"): the supplier uploads a UBL XML, SUNAT's simulator validates it, the manager completes
+ * The whole life of an invoice on the local stage, as its people would live it: the supplier uploads a UBL XML, SUNAT's simulator validates it, the manager completes
  * and approves it, SAP's simulator receives exactly one posting, a payment run schedules and then
  * pays it, and the supplier reads every step in its notifications and its e-mail.
  */
-const COMPANY = CLIENTS[0]!;
 const SUPPLIER = SUPPLIERS[0]!;
 const INVOICE_ID = 'F001-777';
-
-async function sap<T = any>(route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${stage().endpoints.sap}${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status).toBeLessThan(300);
-  return (await response.json()) as T;
-}
 
 /** How long each step of the journey is waited for, and how often it is asked. */
 const WAIT = { timeout: 25_000, interval: 200 } as const;
@@ -58,69 +48,25 @@ it('goes from the supplier’s XML to PAID, with one SAP posting and every notif
   await until(async () => (await detail()).certStatus === 'VALID', { message: 'SUNAT validation', ...WAIT });
 
   // 3. The manager completes it with the purchase order and the HES SAP holds, and approves it.
-  const order = '4500777000';
-  await table().put({
-    ...keys.purchaseOrder(COMPANY.taxId, order),
-    id: order,
-    issuerTaxId: SUPPLIER.taxId,
-    acquirerTaxId: COMPANY.taxId,
-    currency: 'PEN',
-  });
-  const hes = await conformityFixture({
-    kind: 'SERVICE_SHEET',
-    client: COMPANY.taxId,
-    supplierId: SUPPLIER.taxId,
-    purchaseOrder: order,
-    currency: 'PEN',
-    amount: 10000,
-  });
-  await sap('/__control/documents', {
-    purchaseOrders: [{ id: order, issuerTaxId: SUPPLIER.taxId, acquirerTaxId: COMPANY.taxId, currency: 'PEN' }],
-    conformityDocuments: [
-      {
-        kind: 'SERVICE_SHEET',
-        documentId: hes.documentId,
-        purchaseOrder: order,
-        fiscalYear: '2026',
-        issuerTaxId: SUPPLIER.taxId,
-        acquirerTaxId: COMPANY.taxId,
-        amount: 10000,
-        currency: 'PEN',
-      },
-    ],
-  });
-  const office = OFFICE_LOCATIONS[COMPANY.taxId]![0]!;
-  const completed = await call<InvoiceDetail>(routes.updateInvoice, {
-    token: manager,
-    path: invoicePath,
-    body: {
-      operationType: 'SERVICES',
-      responsibleId: EMPLOYEES[COMPANY.taxId]![0]!.id,
-      officeId: office.office,
-      locationId: office.id,
-      purchaseOrders: [order],
-      serviceSheets: [hes.documentId],
-    },
-  });
-  expect(completed.body.status).toBe('COMPLETED');
-  const approved = await call<InvoiceDetail>(routes.approveInvoice, { token: manager, path: invoicePath });
-  expect(approved.body.status).toBe('ACCEPTED');
+  await completeAndApprove(manager, INVOICE_ID, { order: '4500777000', net: 10000 });
 
   // 4. SAP receives exactly one posting, whose number the invoice keeps.
   const posted = await until(async () => (await detail()).sapDocument ?? null, { message: 'the SAP posting', ...WAIT });
   expect(posted).toMatchObject({ number: expect.any(String) });
-  const postings = await sap<{ byInvoice: Record<string, number> }>(`/__control/postings?supplierId=${SUPPLIER.taxId}`);
+  const postings = await stageSap<{ byInvoice: Record<string, number> }>(
+    `/__control/postings?supplierId=${SUPPLIER.taxId}`,
+  );
   expect(postings.byInvoice[`${SUPPLIER.taxId}/${INVOICE_ID}`]).toBe(1);
 
   // 5. Payment runs schedule it, then pay it.
-  await sap('/__control/payment-run', {
+  await stageSap('/__control/payment-run', {
     invoices: [
       { supplierId: SUPPLIER.taxId, invoiceId: INVOICE_ID, invoiceType: 'FACTURA', scheduledAt: '2026-12-15' },
     ],
   });
   await runPaymentSync();
   expect(await detail()).toMatchObject({ status: 'SCHEDULED', scheduledAt: '2026-12-15' });
-  await sap('/__control/payment-run', {
+  await stageSap('/__control/payment-run', {
     invoices: [
       {
         supplierId: SUPPLIER.taxId,

@@ -37,16 +37,16 @@ import {
   referenceTo,
   registered,
   reviewBody,
-  sapControl,
   submit,
   validated,
 } from '../support/notes.js';
 import { randomCorrelative } from '../support/invoices.js';
 import { uploadAs } from '../support/uploads.js';
 import { until } from '../support/until.js';
+import { stageSap } from '../support/sap.js';
 
 /*
- * Notes tied to their original (issue 21, docs/ap-notes-and-risk.md): what the portal keeps of a nota de crédito or
+ * Notes tied to their original (docs/ap-notes-and-risk.md): what the portal keeps of a nota de crédito or
  * de débito, the refusals, the links both ways, the original's amount to pay under every ordering, the review of a
  * note as an adjustment and its posting to SAP exactly once. Every test has suppliers of its own at the company no
  * demo manager reviews.
@@ -60,7 +60,7 @@ type Posting = {
   adjusts?: { document: string; fiscalYear: string } | null;
 };
 const postingsOf = async (supplierId: string) =>
-  (await sapControl<{ postings: Posting[] }>(`/__control/postings?supplierId=${supplierId}`)).postings;
+  (await stageSap<{ postings: Posting[] }>(`/__control/postings?supplierId=${supplierId}`)).postings;
 
 const amountToPay = async (invoice: InvoiceDetail) => (await detailOf(invoice)).amountToPay;
 

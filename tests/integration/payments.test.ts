@@ -18,6 +18,7 @@ import { followToPaid, freshCorrelative, managerToken, supplierToken, ublFactura
 import { stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 import { until } from '../support/until.js';
+import { stageSap } from '../support/sap.js';
 
 /**
  * Payment terms, due dates, detracción, retención and remittance (docs/ap-payment.md) on the local stage. The
@@ -28,16 +29,6 @@ import { until } from '../support/until.js';
 const PAYS_ON_15_AND_30 = CLIENTS[0]!;
 const RETENTION_AGENT = CLIENTS[1]!;
 const DEMO_SUPPLIER = SUPPLIERS[0]!;
-
-async function sap<T = any>(route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${stage().endpoints.sap}${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status).toBeLessThan(300);
-  return (await response.json()) as T;
-}
 
 /** An invoice the demo supplier types in 'Nuevo comprobante' for CLIENTS[0], with its forma de pago. */
 async function typedInvoice(token: string, change: Record<string, unknown>) {
@@ -244,7 +235,7 @@ describe('SAP: the withholding of the MIRO and the remittance of the payment', (
       paymentMethod: 'C',
     });
 
-    const postings = await sap<{
+    const postings = await stageSap<{
       byInvoice: Record<string, number>;
       postings: { invoiceId: string; withholdings: unknown }[];
     }>(`/__control/postings?supplierId=${DEMO_SUPPLIER.taxId}`);
@@ -302,7 +293,7 @@ describe('SAP: the withholding of the MIRO and the remittance of the payment', (
       const hes = `1001${Date.now() % 1_000_000}`;
       const net = Math.round((total / 1.18) * 100) / 100;
       const tax = Math.round((total - net) * 100) / 100;
-      await sap('/__control/documents', {
+      await stageSap('/__control/documents', {
         purchaseOrders: [{ id: order, issuerTaxId: supplierId, acquirerTaxId: RETENTION_AGENT.taxId, currency: 'PEN' }],
         conformityDocuments: [
           {
@@ -363,7 +354,7 @@ describe('SAP: the withholding of the MIRO and the remittance of the payment', (
       const again = await client.postSupplierInvoice({ ...base, withholdings });
 
       expect(again).toEqual(first);
-      const postings = await sap<{
+      const postings = await stageSap<{
         byInvoice: Record<string, number>;
         postings: { invoiceId: string; withholdings: unknown }[];
       }>(`/__control/postings?supplierId=${supplier.taxId}`);

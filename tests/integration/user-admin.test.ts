@@ -17,7 +17,6 @@ import {
   notificationAbout,
   notificationText,
   routes,
-  withCheckDigit,
   type AuditEvent,
   type ExternalUser,
   type InternalUser,
@@ -28,6 +27,7 @@ import { corporateSignIn } from '../support/corporate-sign-in.js';
 import { mailbox, sendToQueue, sendTracked, table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 import { until } from '../support/until.js';
+import { freshRuc } from '../support/admin.js';
 
 /**
  * The user administration against the local stage: Cognito (cognito-local behind its proxy), the table,
@@ -86,9 +86,6 @@ async function freshIdToken(username: string, password: string): Promise<string>
   }
   return (await initiateAuth(username, password)).AuthenticationResult!.IdToken!;
 }
-
-/** A RUC of this run: an unused-looking number with its check digit. */
-const freshRuc = () => withCheckDigit(`20${String(randomInt(10_000_000, 99_999_999))}`);
 
 interface TestSupplier {
   readonly user: ExternalUser;

@@ -6,11 +6,12 @@ import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, tenantFixture } from '
 import { outcomeByConvention } from '../../local/simulators/sunat.js';
 import { call, idTokenOf } from './api.js';
 import { conformityFixture, table } from './fixtures.js';
-import { demoUser, stage } from './stage.js';
+import { demoUser } from './stage.js';
 import { MINIMAL_PDF, uploadAs } from './uploads.js';
 import { runSchedule } from './schedules.js';
-import { INVOICES_TITLE } from './web.js';
+import { INVOICES_TITLE, openLogin, settledInvoices, signIn } from './web.js';
 import { until } from './until.js';
+import { stageSap } from './sap.js';
 
 /** What the invoices screen shows, as a user reads it (web/src/pages/invoices/messages.ts). */
 export const INVOICES_TEXT = {
@@ -114,6 +115,17 @@ export function columnTexts(page: Page, testId: string): Promise<string[]> {
     .then((texts) => texts.map((text) => text.trim()));
 }
 
+/** Signs the demo supplier in with its password, as a person does, and opens 'Nuevo comprobante': its panel. */
+export async function openNewInvoice(page: Page): Promise<Locator> {
+  const supplier = demoUser('SUPPLIER');
+  await openLogin(page);
+  await signIn(page, supplier.username, supplier.password);
+  await page.waitForURL((url) => url.pathname === '/');
+  await settledInvoices(page);
+  await page.getByRole('button', { name: INVOICES_TEXT.newInvoice }).click();
+  return page.getByTestId('new-invoice-panel');
+}
+
 /** Waits for the table to show what the API now holds, pressing 'Actualizar' as a user would. */
 export async function refreshUntil(page: Page, probe: () => Promise<boolean>, timeout = 45_000): Promise<void> {
   await expect
@@ -126,17 +138,6 @@ export async function refreshUntil(page: Page, probe: () => Promise<boolean>, ti
       { timeout, interval: 1000 },
     )
     .toBe(true);
-}
-
-/** The SAP simulator's control API (local/simulators/sap.ts). */
-async function sap<T = any>(route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${stage().endpoints.sap}${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status).toBeLessThan(300);
-  return (await response.json()) as T;
 }
 
 const runPaymentSync = () => runSchedule('PaymentSync');
@@ -153,28 +154,15 @@ export function supplierToken(): Promise<string> {
 }
 
 /**
- * The staff's part of an invoice of proveedor@demo.pe at CLIENTS[0], done through the API: SUNAT's
- * simulator validates it, the manager completes it with a purchase order and a HES of its own (known to
- * the SAP simulator too) and approves it, SAP posts the MIRO, and two payment runs schedule and pay it.
+ * Completes the demo supplier's `invoiceId` at CLIENTS[0] with purchase order `order` and a free HES of `net` that
+ * the table and SAP's simulator hold, then approves it, as the manager's review does: COMPLETED, then ACCEPTED.
  */
-export async function followToPaid(
+export async function completeAndApprove(
+  manager: string,
   invoiceId: string,
-  net: number,
-  dates: {
-    scheduledAt: string;
-    paidAt: string;
-    /** The remittance SAP reports with the payment (its own numbering and a transfer otherwise). */
-    paymentDocument?: string;
-    paymentMethod?: 'T' | 'C';
-  },
-) {
-  const manager = await managerToken();
+  { order, net }: { order: string; net: number },
+): Promise<void> {
   const invoicePath = { supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA', invoiceId };
-  const detail = async () => (await call<InvoiceDetail>(routes.getInvoice, { token: manager, path: invoicePath })).body;
-
-  await until(async () => (await detail()).certStatus === 'VALID', { message: 'SUNAT validation' });
-
-  const order = `45${Date.now() % 100_000_000}`;
   await table().put({
     ...keys.purchaseOrder(COMPANY.taxId, order),
     id: order,
@@ -190,7 +178,7 @@ export async function followToPaid(
     currency: 'PEN',
     amount: net,
   });
-  await sap('/__control/documents', {
+  await stageSap('/__control/documents', {
     purchaseOrders: [{ id: order, issuerTaxId: SUPPLIER.taxId, acquirerTaxId: COMPANY.taxId, currency: 'PEN' }],
     conformityDocuments: [
       {
@@ -221,13 +209,38 @@ export async function followToPaid(
   expect(completed.body.status).toBe('COMPLETED');
   const approved = await call<InvoiceDetail>(routes.approveInvoice, { token: manager, path: invoicePath });
   expect(approved.body.status).toBe('ACCEPTED');
+}
+
+/**
+ * The staff's part of an invoice of proveedor@demo.pe at CLIENTS[0], done through the API: SUNAT's
+ * simulator validates it, the manager completes it with a purchase order and a HES of its own (known to
+ * the SAP simulator too) and approves it, SAP posts the MIRO, and two payment runs schedule and pay it.
+ */
+export async function followToPaid(
+  invoiceId: string,
+  net: number,
+  dates: {
+    scheduledAt: string;
+    paidAt: string;
+    /** The remittance SAP reports with the payment (its own numbering and a transfer otherwise). */
+    paymentDocument?: string;
+    paymentMethod?: 'T' | 'C';
+  },
+) {
+  const manager = await managerToken();
+  const invoicePath = { supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA', invoiceId };
+  const detail = async () => (await call<InvoiceDetail>(routes.getInvoice, { token: manager, path: invoicePath })).body;
+
+  await until(async () => (await detail()).certStatus === 'VALID', { message: 'SUNAT validation' });
+
+  await completeAndApprove(manager, invoiceId, { order: `45${Date.now() % 100_000_000}`, net });
   await until(async () => (await detail()).sapDocument ?? null, { message: 'the SAP posting' });
 
   const entry = { supplierId: SUPPLIER.taxId, invoiceId, invoiceType: 'FACTURA' };
-  await sap('/__control/payment-run', { invoices: [{ ...entry, scheduledAt: dates.scheduledAt }] });
+  await stageSap('/__control/payment-run', { invoices: [{ ...entry, scheduledAt: dates.scheduledAt }] });
   await runPaymentSync();
   const { paymentDocument, paymentMethod } = dates;
-  await sap('/__control/payment-run', {
+  await stageSap('/__control/payment-run', {
     invoices: [{ ...entry, scheduledAt: dates.scheduledAt, paidAt: dates.paidAt, paymentDocument, paymentMethod }],
   });
   await runPaymentSync();

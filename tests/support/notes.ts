@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect } from 'vitest';
-import { keys, routes, withCheckDigit, type InvoiceDetail, type InvoiceType } from '@portal/shared';
+import { keys, routes, type InvoiceDetail, type InvoiceType } from '@portal/shared';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, tenantFixture } from './tenant.js';
 import { call, idTokenOf, type CallResult } from './api.js';
 import { conformityFixture, table } from './fixtures.js';
@@ -9,9 +9,11 @@ import { randomCorrelative } from './invoices.js';
 import { MINIMAL_PDF, uploadAs } from './uploads.js';
 import { driveUntil } from './schedules.js';
 import { until } from './until.js';
+import { aSupplier } from './builders.js';
+import { stageSap } from './sap.js';
 
 /**
- * Notes and their originals through the API (issue 21): documents registered with the form without XML by the
+ * Notes and their originals through the API (docs/ap-notes-and-risk.md): documents registered with the form without XML by the
  * administrator (who may submit for any supplier), each test with suppliers of its own, at the company no demo
  * manager reviews unless a test needs the manager.
  */
@@ -22,7 +24,7 @@ export const managerToken = () => idTokenOf(demoUser('MANAGER').username, demoUs
 
 /** A supplier of this run: a RUC of its own, with its check digit. */
 export function freshSupplier(name = 'Proveedor de Notas S.A.C.') {
-  return { taxId: withCheckDigit(`207${randomInt(1_000_000, 9_999_999)}`), name };
+  return aSupplier({ name });
 }
 
 export const pathOf = (invoice: { supplierId: string; type: string; id: string }) => ({
@@ -105,17 +107,6 @@ export const validated = (invoice: { supplierId: string; type: string; id: strin
     { message: `SUNAT's answer on ${invoice.id}` },
   );
 
-/** The SAP simulator's control API. */
-export async function sapControl<T = any>(route: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${stage().endpoints.sap}${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.status).toBeLessThan(300);
-  return (await response.json()) as T;
-}
-
 /** The SUNAT simulator's control API. */
 export async function sunatControl(route: string, body: unknown): Promise<Response> {
   return fetch(`${stage().endpoints.sunat}${route}`, {
@@ -143,7 +134,7 @@ export async function orderWithHes(supplierId: string, client: string, net: numb
     currency,
     amount: net,
   });
-  await sapControl('/__control/documents', {
+  await stageSap('/__control/documents', {
     purchaseOrders: [{ id: order, issuerTaxId: supplierId, acquirerTaxId: client, currency }],
     conformityDocuments: [
       {

@@ -3,6 +3,7 @@ import { routes, type Invoice } from '@portal/shared';
 import { EMPLOYEES, OFFICE_LOCATIONS } from './tenant.js';
 import { call } from './api.js';
 import type { ReviewFixture } from './fixtures.js';
+import { stage } from './stage.js';
 
 /** The SAP simulator's control API (GET /__control/postings, POST /__control/fail, /documents …). */
 export async function sapControl<T = any>(endpoint: string, path: string, body?: unknown): Promise<T> {
@@ -14,6 +15,10 @@ export async function sapControl<T = any>(endpoint: string, path: string, body?:
   expect(response.status, `${path}: ${await response.clone().text()}`).toBeLessThan(300);
   return (await response.json()) as T;
 }
+
+/** The control API of the test stage's SAP simulator (local/simulators/sap.ts). */
+export const stageSap = <T = any>(path: string, body?: unknown): Promise<T> =>
+  sapControl<T>(stage().endpoints.sap, path, body);
 
 /** Tells the SAP simulator about fixtures' purchase orders and documents, as SAP would hold them. */
 export async function registerWithSap(endpoint: string, fixtures: readonly ReviewFixture[]): Promise<void> {
