@@ -45,7 +45,7 @@ import type { BenchContext, BenchStage, BenchSuite, Figure } from '../lib/figure
 import { runCalls, runLoad, type LoadRequest, type LoadResult } from '../lib/load.js';
 import { managerApi, type ManagerApi } from '../lib/sign-in.js';
 
-/** The issue's load: 20 connections on loopback. */
+/** The load: 20 connections on loopback. */
 const CONNECTIONS = 20;
 /** Seconds of each read window (endpoint, then its raw DynamoDB call), per repetition. */
 const WINDOW_S = { full: 4, quick: 2 };
@@ -54,11 +54,11 @@ const WINDOW_S = { full: 4, quick: 2 };
  * under load, so it is bounded in requests rather than in a window that might end before the first answer.
  */
 const WALKS_PER_CONNECTION = { full: 5, quick: 2 };
-/** The table sizes compared: the issue's 1,000 and 100,000 invoices (10,000 in a quick run). */
+/** The table sizes compared: 1,000 and 100,000 invoices (10,000 in a quick run). */
 const SIZES = { full: [1_000, 100_000], quick: [1_000, 10_000] };
 /** Invoices of the review pool completed (PUT) per repetition, then approved once each. */
 const REVIEW_POOL = { full: 1_000, quick: 200 };
-/** The issue's targets: the 100k/1k ratio (issue 8), and the API's overhead over its DynamoDB call (issue 25). */
+/** The API's targets: the 100k/1k ratio, and the API's overhead over its DynamoDB call. */
 const SIZE_RATIO_MAX = 1.3;
 const FLOOR_RATIO = { p50: 2, p99: 3 };
 /**
@@ -117,7 +117,7 @@ const LABELS: Record<Endpoint, { endpoint: string; raw: string; wire?: string }>
   },
 };
 
-/** Endpoints whose cost must not grow with the table (the issue's 100k/1k ratio). */
+/** Endpoints whose cost must not grow with the table (the 100k/1k ratio). */
 const SIZE_INDEPENDENT: readonly Endpoint[] = ['list', 'searchNumber', 'searchRuc', 'searchName', 'dashboard', 'count'];
 
 const sizeLabel = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(size));
@@ -991,9 +991,9 @@ async function targetOf(label: string, stage: BenchStage, pool: readonly PoolInv
 }
 
 /**
- * Issue 8, API under load: autocannon on loopback against the local stage's gateway (the handlers as deployed,
+ * API under load: autocannon on loopback against the local stage's gateway (the handlers as deployed,
  * JWT checks included) with 1,000 and with 100,000 invoices, each endpoint beside the raw DynamoDB Local call with
- * the same key condition, measured in the same run. Issue 20: the search by a part of the number, a RUC prefix and a
+ * the same key condition, measured in the same run. Daily use: the search by a part of the number, a RUC prefix and a
  * name word, and GET /invoices/count from the counters and by walking a search. The stage traces the reads as AWS
  * does (one in twenty, ADR 0041): what a request costs there, not the tests' tracing.
  *

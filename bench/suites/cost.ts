@@ -24,7 +24,7 @@ import {
 import { synthesizeStage } from '../lib/cost-infra.js';
 
 /**
- * Money (issue 25): what AWS bills for one invoice's whole life, per 1,000 invoices and by service, and what the
+ * Money: what AWS bills for one invoice's whole life, per 1,000 invoices and by service, and what the
  * stage costs by the month whatever the invoices. Method and figures: docs/cost.md.
  *
  * Measured on the local stage: invoices driven through their life and the views of a month (bench/lib/cost-journey.ts);
@@ -39,7 +39,7 @@ const PRICE_DIR = path.join(ROOT_DIR, 'bench/prices');
 const PRICED_STAGE = 'prod';
 const TARGET_USD_PER_1000 = 1.0;
 const INVOICES = { full: 20, quick: 4 };
-/** Issue 25's scenario: a group receiving 10,000 invoices a month from 500 suppliers, with 50 staff. */
+/** The cost scenario: a group receiving 10,000 invoices a month from 500 suppliers, with 50 staff. */
 const SCENARIO: Scenario = { invoicesPerMonth: 10_000, suppliers: 500, supplierUsersPerSupplier: 2, staff: 50 };
 
 /**

@@ -5,16 +5,16 @@ import path from 'node:path';
 import { ROOT_DIR } from '../../local/runtime/config.js';
 import type { BenchSuite, Figure } from '../lib/figures.js';
 
-/** The issue's size: an export of 100,000 rows, at flat memory. */
+/** The target's size: an export of 100,000 rows, at flat memory. */
 const ROWS = { full: 100_000, quick: 20_000 };
 /** A smaller file beside it: flat memory means the same peak and retained heap for both. */
 const SMALL_ROWS = 10_000;
-/** Issue 25: 100,000 rows within 30 s (the worker's timeout is 300 s). */
+/** The export's target: 100,000 rows within 30 s (the worker's timeout is 300 s). */
 const XLSX_MAX_S = 30;
 const CSV_MAX_S = 15;
 /** The worker function has 512 MB: the writer's peak must leave most of it. */
 const PEAK_GROWTH_MAX_MB = 160;
-/** Issue 25: the worker's peak memory ≤ 256 MB whatever the row count (the whole process, at both sizes). */
+/** The export's memory target: the worker's peak memory ≤ 256 MB whatever the row count (the whole process, at both sizes). */
 const PEAK_MAX_MB = 256;
 /**
  * Flat: ten times the rows, the same peak. The ratio of the peaks (whole process) at 100,000 and at 10,000 rows
@@ -57,7 +57,7 @@ const round = (value: number) => Math.round(value * 100) / 100;
  * The exports worker's file writer (functions/src/use-cases/export-file.ts, the code the worker runs): 100,000
  * invoices streamed into an XLSX (exceljs's streaming writer) and a CSV on disk, page after page as the worker reads
  * them. Time, the peak resident set above the process's baseline, and the heap retained once collected, against a
- * 10,000-row file: the same retained heap for both is the flat memory the issue asks for. The S3 multipart upload
+ * 10,000-row file: the same retained heap for both is the flat memory the target asks for. The S3 multipart upload
  * the worker streams into instead of a file adds its parts in flight (2 × 5 MiB).
  */
 export const suite: BenchSuite = {

@@ -12,7 +12,7 @@ import { managerToken, supplierToken } from '../lib/sign-in.js';
 import { freshCorrelative } from '../../tests/support/invoices.js';
 import { until } from '../../tests/support/until.js';
 
-/** Issue 25: at least 50 invoices, one after the other; p50 ≤ 2 s for each leg. */
+/** The intake latency target: at least 50 invoices, one after the other; p50 ≤ 2 s for each leg. */
 const INVOICES = { full: 50, quick: 10 };
 const MAX_SECONDS = 2;
 /** How often the supplier's list and SAP's postings are read while waiting (the figures' resolution). */
@@ -293,7 +293,7 @@ async function breakdown(otlp: string, name: string, count: number): Promise<str
 }
 
 /**
- * Issue 25's "intake end to end" on the local stage, one invoice at a time (latency, not throughput): the supplier's
+ * Intake end to end on the local stage, one invoice at a time (latency, not throughput): the supplier's
  * 'Cargar XML' until the supplier's list shows the invoice VALID (the SUNAT simulator answering at once), and the
  * manager's approval until the MIRO is posted at the SAP simulator. Every leg goes through the stage's gateway,
  * outbox, SQS stand-in and pollers as a deployed stage's would through API Gateway, SQS and Lambda. The p50 figure's

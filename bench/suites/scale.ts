@@ -11,7 +11,7 @@ import { SEED_VERSION, growSeed, markKeptTableMigrated, type SeedCheckpoint } fr
 import { managerApi, type ManagerApi } from '../lib/sign-in.js';
 
 /**
- * Issue 25, scale: the invoice list (status filter, a page of 50) and every kind of header search (a part of
+ * Scale: the invoice list (status filter, a page of 50) and every kind of header search (a part of
  * the series-number, a RUC prefix, a business-name word) with 1,000 invoices in the table and with 1,000,000,
  * p50 at the large size ÷ p50 at the small ≤ 1.3 each.
  *

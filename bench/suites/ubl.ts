@@ -9,7 +9,7 @@ import { percentile, type BenchSuite, type Figure } from '../lib/figures.js';
 
 /** How long one repetition parses the large invoice (after a warm-up of the same length). */
 const WINDOW_MS = { full: 2_000, quick: 500 };
-/** The promise: a hostile file is refused in under 100 ms. */
+/** The parser's promise: a hostile file is refused in under 100 ms. */
 const REFUSAL_MAX_MS = 100;
 
 /**

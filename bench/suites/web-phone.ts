@@ -22,7 +22,7 @@ import {
 /** The supplier whose invoices screen is measured (it signs in with its password). */
 const SUPPLIER = 'proveedor@demo.pe';
 
-/** Core Web Vitals' "good" thresholds (web.dev), the targets of issue 25 for the phone. */
+/** Core Web Vitals' "good" thresholds (web.dev), the phone's targets. */
 export const PHONE_TARGETS = { lcpMs: 2500, inpMs: 200, cls: 0.1 } as const;
 
 /** The invoice detail sidebar, once its invoice is in (web/src/pages/invoices/detail/invoice-detail-panel.tsx). */
@@ -194,7 +194,7 @@ function figures(kind: VisitKind, visits: readonly PhoneVisit[]): Figure[] {
 }
 
 /**
- * Issue 25: the portal on a mid-range phone. The invoices screen and its detail sidebar in Chromium, slowed down
+ * The portal on a mid-range phone. The invoices screen and its detail sidebar in Chromium, slowed down
  * through the DevTools protocol (bench/lib/phone.ts), with the web-vitals way of reading LCP, CLS and INP
  * (bench/lib/web-vitals.ts); targets: Core Web Vitals' "good".
  */

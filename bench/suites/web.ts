@@ -172,7 +172,7 @@ function vitalsFigures(samples: readonly LoadVitals[]): Figure[] {
 }
 
 /**
- * Issue 8: the production build's sizes (initial JS and CSS, each lazily loaded route) against the budgets that
+ * The production build's sizes (initial JS and CSS, each lazily loaded route) against the budgets that
  * `npm test` also checks (tests/infra/web-budgets.test.ts), and LCP, CLS and total blocking time of the invoices
  * screen in Chromium on the local stage.
  */

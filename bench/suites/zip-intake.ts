@@ -11,7 +11,7 @@ import type { BenchSuite, Figure } from '../lib/figures.js';
 import { supplierToken } from '../lib/sign-in.js';
 import { until } from '../../tests/support/until.js';
 
-/** Issue 24's size: a zip of 500 documents; issue 25's target: done within a minute on 2 cores. */
+/** A full zip: 500 documents, done within a minute on 2 cores (the target). */
 const DOCUMENTS = { full: 500, quick: 50 };
 /** The zip sent once before the measured ones, not counted. */
 const WARM_UP_DOCUMENTS = { full: 50, quick: 10 };
@@ -185,7 +185,7 @@ async function runOnce(outputs: LocalOutputs, apiUrl: string, token: string, zip
 const round = (value: number) => Math.round(value * 100) / 100;
 
 /**
- * 'Cargar ZIP' end to end on the local stage (issue 24; the target is issue 25's): a zip of 500 documents, each its
+ * 'Cargar ZIP' end to end on the local stage, against its one-minute target: a zip of 500 documents, each its
  * XML and PDF, uploaded presigned, registered by POST /intake-batches, read by the intake-batches worker behind the
  * stage's poller (every check of 'Cargar XML' per document, a few at once), until the batch is DONE with 500
  * accepted. Each repetition sends new documents (the same ones again would all be 'ya existe').

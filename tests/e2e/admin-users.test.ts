@@ -45,7 +45,7 @@ function supplierReachesInvoices(email: string, password: string): Promise<void>
   });
 }
 
-describe('user administration screens (issue 6)', () => {
+describe('user administration screens', () => {
   test('an administrator creates a supplier account, finds it by RUC, switches its e-mail reception, resets its password, disables and enables it', async () => {
     // Prepare: another account of the same supplier (same RUC), for the bulk change
     const ruc = freshRuc();

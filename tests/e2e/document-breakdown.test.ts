@@ -16,7 +16,7 @@ import { demoUser } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 import { appUrl, inBrowser, openLogin, settledInvoices, signIn, signInAs } from '../support/web.js';
 
-// The sidebar shows what the XML states beyond its total (issue 21, docs/ap-documents.md), to the supplier
+// The sidebar shows what the XML states beyond its total (docs/ap-documents.md), to the supplier
 // who sent it and to the staff who review it; a transferencia gratuita says there is nothing to pay.
 
 /** A corpus document renumbered for this run (the stage is shared with the other tests). */

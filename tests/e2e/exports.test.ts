@@ -7,7 +7,7 @@ import { signedIn, tokenOf, visit } from '../support/header.js';
 import { inBrowser, settledInvoices } from '../support/web.js';
 
 /**
- * Issue 23, "Exportar": from the invoices list, with its filter, the file is made by the exports worker while the
+ * "Exportar": from the invoices list, with its filter, the file is made by the exports worker while the
  * page shows its progress, then downloaded from the link the page offers.
  */
 describe('exporting a list', () => {

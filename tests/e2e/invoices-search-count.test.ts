@@ -7,7 +7,7 @@ import { HEADER_TEXT, signedIn, tokenOf, visit } from '../support/header.js';
 import { demoUser } from '../support/stage.js';
 import { INVOICES_TITLE, inBrowser, settledInvoices } from '../support/web.js';
 
-// Daily use (issue 20): the table says how many invoices match, and the header search finds any part of a number.
+// Daily use: the table says how many invoices match, and the header search finds any part of a number.
 
 const world = buildWorld();
 

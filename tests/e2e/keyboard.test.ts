@@ -9,7 +9,7 @@ import { demoUser } from '../support/stage.js';
 import { TEXT, inBrowser, openLogin, settledInvoices } from '../support/web.js';
 
 /**
- * Issue 23: the main journeys with the keyboard alone. No click, no fill: Tab and Shift+Tab move the focus,
+ * Keyboard access: the main journeys with the keyboard alone. No click, no fill: Tab and Shift+Tab move the focus,
  * Enter, Space, Escape and the arrows act, and letters are typed where the focus is. After each step the test
  * asserts where the focus is (role and accessible name) and that it shows.
  */
@@ -65,7 +65,7 @@ async function corporateSignInByKeyboard(page: Page, account: { username: string
 /** The invoice number's link in the list: it opens the invoice's detail. */
 const detailLink = (number: string) => ({ role: 'link', name: `Ver el detalle del comprobante ${number}` });
 
-describe('keyboard-only journeys (issue 23)', () => {
+describe('keyboard-only journeys', () => {
   test('a keyboard-only manager opens an invoice, completes its review data and approves it', async () => {
     // Prepare
     const toReview = await invoiceToReview('SERVICE_SHEET');

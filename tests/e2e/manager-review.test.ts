@@ -18,7 +18,7 @@ import { MINIMAL_PDF } from '../support/uploads.js';
 import { inBrowser, signInToInvoices } from '../support/web.js';
 
 /**
- * Issue 6, the manager's journey through the invoice detail sidebar (spec §2, §4, §5, §9): gestor@
+ * The manager's journey through the invoice detail sidebar (spec §2, §4, §5, §9): gestor@
  * completes an invoice of its first company, meets a spec §5 rule while typing, fixes it, saves,
  * approves; and rejects another one with a reason, letting the supplier retry.
  */

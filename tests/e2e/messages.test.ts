@@ -12,7 +12,7 @@ import { inBrowser, settledInvoices, signInToInvoices } from '../support/web.js'
 import { until } from '../support/until.js';
 
 /**
- * Issue 23, messages on an invoice: a manager marks an invoice "Observada" asking for the guía de remisión; the
+ * Messages on an invoice: a manager marks an invoice "Observada" asking for the guía de remisión; the
  * supplier sees the count in the header, gets the e-mail, answers with a PDF, and the mark clears. What a message
  * holds is shown as text: markup in it runs nothing.
  */

@@ -49,7 +49,7 @@ async function headerBoxes(page: Page, inFrame: boolean, title: string) {
   return { title: await box('title'), text: await box('text') };
 }
 
-describe("the portal's frame (issue 25)", () => {
+describe("the portal's frame", () => {
   for (const [name, viewport, role] of [
     ['a phone', { width: 412, height: 823 }, 'SUPPLIER'],
     ['a desktop screen', { width: 1440, height: 900 }, 'SUPPLIER'],

@@ -10,7 +10,7 @@ import { appUrl, inBrowser } from '../support/web.js';
 import { signedIn } from '../support/header.js';
 
 /**
- * Issue 23: the main screens reflow (WCAG 1.4.10) and their icon-only buttons are named in Spanish (4.1.2).
+ * The main screens reflow (WCAG 1.4.10) and their icon-only buttons are named in Spanish (4.1.2).
  * Reflow is checked on a 320 px wide screen, and on a 1280 px wide window zoomed to 200 %: Chromium lays a page
  * zoomed to 200 % out in half the window's CSS pixels, each painted twice as large, which is a 640 px viewport at
  * two device pixels per CSS pixel (a second, independent way to the same layout as a user's Ctrl + +).
@@ -117,7 +117,7 @@ const noSidewaysScroll = (page: Page) => async (screen: string) => {
   );
 };
 
-describe('reflow and icon-only buttons (issue 23)', () => {
+describe('reflow and icon-only buttons', () => {
   for (const [name, options] of [
     ['a 320 px wide screen', NARROW],
     ['a 1280 px window at 200 % zoom', ZOOMED],

@@ -8,7 +8,7 @@ import { inBrowser, signInToInvoices } from '../support/web.js';
 import { driveUntil } from '../support/schedules.js';
 
 /**
- * Issue 19: a manager sees at once that an approved invoice's SAP posting is late or failed (list and
+ * SAP posting in sight: a manager sees at once that an approved invoice's SAP posting is late or failed (list and
  * detail); an administrator retries a failed one from the detail and sees it posted.
  */
 const SUPPLIER = { taxId: withCheckDigit('2099100031'), name: 'Proveedor Contabilización E2E S.A.C.' };

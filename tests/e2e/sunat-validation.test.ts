@@ -7,7 +7,7 @@ import { demoUser, stage } from '../support/stage.js';
 import { inBrowser, settledInvoices, startSignedIn } from '../support/web.js';
 
 /**
- * Issue 20: an invoice SUNAT did not validate (it may not know a document issued minutes ago) is not stuck: the
+ * No invoice stuck waiting for SUNAT: an invoice SUNAT did not validate (it may not know a document issued minutes ago) is not stuck: the
  * manager asks SUNAT again from the detail sidebar, is told so, sees it waiting since now, and sees SUNAT's new
  * answer arrive in the sidebar without reloading; the history names who asked.
  */

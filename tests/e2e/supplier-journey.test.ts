@@ -26,7 +26,7 @@ async function expectReceivedDialog(page: Page) {
   return dialog;
 }
 
-describe('supplier journey (issue 6)', () => {
+describe('supplier journey', () => {
   test('uploads an XML and creates a PDF invoice, sees both, and follows the XML one to "Pagado"', async () => {
     // Prepare: two invoices of this run, numbered so that one search finds both (F001-<base>5, F001-<base>6)
     const supplier = demoUser('SUPPLIER');

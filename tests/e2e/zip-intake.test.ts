@@ -7,7 +7,7 @@ import { MINIMAL_PDF, zipOf } from '../support/uploads.js';
 import { inBrowser, openLogin, settledInvoices, signIn } from '../support/web.js';
 
 /**
- * Issue 24, 'Cargar ZIP': from Mis comprobantes a supplier sends a zip; a modal follows it to the end, with a link to
+ * 'Cargar ZIP': from Mis comprobantes a supplier sends a zip; a modal follows it to the end, with a link to
  * each invoice and the reason of the document refused.
  */
 describe('Cargar ZIP', () => {

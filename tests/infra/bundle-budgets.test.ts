@@ -3,7 +3,7 @@ import { bundleAll, heaviestInputs, type BuiltBundle } from '../../bench/lib/bun
 import { BUNDLE_BUDGET_EXCEPTIONS, budgetOf, functionEntries } from '../../infra/lib/bundling.js';
 
 /**
- * The size budget on every Lambda bundle (issue 19: 1 MB), made as CDK makes them (infra/lib/bundling.ts: the same
+ * The size budget on every Lambda bundle (1 MB), made as CDK makes them (infra/lib/bundling.ts: the same
  * options, aliases and entry points; bench/lib/bundles.ts runs esbuild's API with them). Sizes only: they are
  * exact on any machine. The cold import times (≤ 100 ms) are `npm run bench`'s (they depend on the machine).
  */

@@ -17,7 +17,7 @@ const CONFIGURATION_SET = 'portal-proveedores-prod';
 
 /**
  * The functions that send e-mail: the invitations of user administration, the notifications worker, the answers to
- * e-mailed invoices, the intake-batches worker (the summary of a zip, issue 24).
+ * e-mailed invoices, the intake-batches worker (the summary of a zip).
  */
 const SENDERS = [
   'createExternalUser',

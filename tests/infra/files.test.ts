@@ -14,7 +14,7 @@ const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 /**
- * Issue 19: users' files are served by a distribution of their own, whose answers are never sniffed and, unless
+ * Users' files are served by a distribution of their own, whose answers are never sniffed and, unless
  * they are a PDF, sandboxed; the functions' download links go through it.
  */
 describe('the download links of documents (stage dev)', () => {

@@ -10,7 +10,7 @@ import { resolveStageConfig } from '../../infra/lib/stage-config.js';
 
 const DOMAIN = 'recepcion.proveedores.grupo.pe';
 
-/** Invoices by e-mail in AWS (issue 24, docs/adr/0035-mail-intake.md): SES receiving, bucket, receipt function. */
+/** Invoices by e-mail in AWS (docs/adr/0035-mail-intake.md): SES receiving, bucket, receipt function. */
 describe('SES receiving of the intake addresses, stage dev in us-east-1', () => {
   let outdir: string;
   let portal: PortalApp;

@@ -6,7 +6,7 @@ import { measureWebSizes, sizeBudgetFailures, type WebSizes } from '../../bench/
 import { ensureWebBuild } from '../../local/runtime/web-build.js';
 
 /**
- * Issue 8's size budgets on the production build of the web app (the same build the local stage serves and
+ * The size budgets on the production build of the web app (the same build the local stage serves and
  * CDK uploads; built here when web/ or shared/ changed). What counts as initial JS and as a route's chunk is
  * defined in bench/lib/web-sizes.ts; `npm run bench` reports the same figures against the same limits.
  */

@@ -9,7 +9,7 @@ import type { paths } from '../support/portal-api.js';
 import { until } from '../support/until.js';
 
 /**
- * A supplier's system on the API (issue 24's "done when"): an administrator creates an API client for a supplier;
+ * A supplier's system on the API (docs/integrators.md): an administrator creates an API client for a supplier;
  * the client gets a token with the client-credentials grant from the local Cognito front, uploads an XML through
  * the presigned flow, submits it and follows it to 'Válido', all through a client generated from docs/openapi.json.
  * It acts for its own RUC only, is held to its calls per minute, and stops working once revoked.

@@ -11,7 +11,7 @@ import { demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
 
 /**
- * Files belong to their tenant (issue 19): an invoice's attachments are uploads made for its company that
+ * Files belong to their tenant: an invoice's attachments are uploads made for its company that
  * exist and passed the byte checks; every refused upload leaves the bucket; and a file is served so that a
  * browser shows it as a PDF or downloads it, never as a page.
  */

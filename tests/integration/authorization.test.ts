@@ -203,7 +203,7 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   }),
   getInvoiceFile: (actor) => invoiceCell(actor, { query: { file: 'pdf' } }),
   getInvoice: (actor) => invoiceCell(actor),
-  // Issue 23: an empty message (400) or a clear of an invoice not observed (409) is refused after authorization;
+  // Messages: an empty message (400) or a clear of an invoice not observed (409) is refused after authorization;
   // another tenant's invoice, with a valid message, is not found.
   listInvoiceMessages: (actor) => invoiceCell(actor),
   postInvoiceMessage: (actor) => conversationCell(actor, { body: { text: ' ' } }, { body: { text: 'Hola' } }),
@@ -223,7 +223,7 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   disapproveInvoice: (actor) => invoiceCell(actor, { body: { reason: 'Prueba' } }, 'ACCEPTED'),
   // ADMIN only, and an administrator reaches every tenant: no other tenant to probe.
   retrySapPosting: (actor) => ({ own: { path: ownInvoice(actor, 'ACCEPTED') } }),
-  // ADMIN only (issue 21): a manager cannot lift the RUC risk gate; a pending invoice is refused after authorization.
+  // ADMIN only (the RUC risk gate): a manager cannot lift the RUC risk gate; a pending invoice is refused after authorization.
   approveInvoiceDespiteRucRisk: (actor) => ({
     own: { path: ownInvoice(actor, 'PENDING'), body: { reason: 'Prueba' } },
   }),
@@ -240,7 +240,7 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   materialDocAvailability: (actor) => conformity(actor, 'MATERIAL_DOCUMENT'),
   purchaseOrderAvailability: (actor) => conformity(actor, 'PURCHASE_ORDER'),
   serviceSheetAvailability: (actor) => conformity(actor, 'SERVICE_SHEET'),
-  // Issue 23: an order of the invoice's supplier at its company; another tenant's invoice is unknown.
+  // Conformity suggestions: an order of the invoice's supplier at its company; another tenant's invoice is unknown.
   suggestConformityDocuments: (actor) =>
     invoiceCell(actor, { query: { purchaseOrder: freeDocument(actor, 'PURCHASE_ORDER') } }),
   searchSuppliers: () => ({ own: { query: { query: 'servicios' } } }),
@@ -278,7 +278,7 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
           ? otherCompany({ body: { list: 'invoices', format: 'csv', filters: { client: FOREIGN_COMPANY } } })
           : undefined,
   }),
-  // A zip of documents (issue 24): a batch is its uploader's.
+  // A zip of documents: a batch is its uploader's.
   // The upload's own checks answer first (another tenant's upload is a missing one, tests/integration/uploads.test.ts).
   createIntakeBatch: () => ({ own: { body: { url: 'no-es-una-clave' } } }),
   getIntakeBatch: () => ({

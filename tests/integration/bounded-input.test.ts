@@ -19,7 +19,7 @@ import { demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 import { randomCorrelative } from '../support/invoices.js';
 
-// Bounded input (issue 19): texts, amounts and dates beyond the product's limits, and the gateway's own answers.
+// Bounded input: texts, amounts and dates beyond the product's limits, and the gateway's own answers.
 
 const FACTURA = tenantFixture('ubl/factura-ubl21-credito.xml');
 const supplierToken = () => idTokenOf(demoUser('SUPPLIER').username, demoUser('SUPPLIER').password);

@@ -6,7 +6,7 @@ import { conformityFixture, reviewFixture, table, type ReviewFixture } from '../
 import { demoUser } from '../support/stage.js';
 
 /**
- * Issue 23: entering a purchase order proposes its open HES or MIGO that add up to the invoice amount without IGV.
+ * Conformity suggestions: entering a purchase order proposes its open HES or MIGO that add up to the invoice amount without IGV.
  * Every test brings its own invoice, order and documents at the manager's first company, for a supplier that exists
  * only here; the documents of another supplier, currency or company, and the ones another invoice holds, sit on the
  * same order number and must never be proposed.
@@ -72,7 +72,7 @@ async function suggestions(f: ReviewFixture, purchaseOrder = f.purchaseOrder!) {
 const idsOf = (suggestion: { documents: { documentId: string }[] }) =>
   suggestion.documents.map((doc) => doc.documentId).sort();
 
-describe('GET conformity-suggestions (issue 23)', () => {
+describe('GET conformity-suggestions', () => {
   it('proposes the sheets that add up exactly first, and never another supplier’s, currency’s, company’s or invoice’s', async () => {
     const f = await invoiceWithOrder(1500);
     const net = netOf(f);

@@ -6,7 +6,7 @@ import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 import { randomCorrelative } from '../support/invoices.js';
 
-// Daily use (issue 20): the order a clerk reads, the totals, a history that is never lost, and the supplier's own
+// Daily use: the order a clerk reads, the totals, a history that is never lost, and the supplier's own
 // name. What these tests store goes to the company no demo manager reviews, from suppliers of their own.
 
 const adminToken = () => idTokenOf(demoUser('ADMIN').username, demoUser('ADMIN').password);

@@ -6,7 +6,7 @@ import { table } from '../support/fixtures.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 
-// Every document SUNAT accepts, read right (issue 21, docs/ap-documents.md): each shape of the corpus through
+// Every document SUNAT accepts, read right (docs/ap-documents.md): each shape of the corpus through
 // POST /invoices, and what the stored invoice then says.
 
 const [CORPORACION_ANDINA, MINERA_PACIFICO_SUR, TRANSPORTES_INCA] = CLIENTS.map((client) => client.taxId) as [

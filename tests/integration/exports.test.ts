@@ -23,7 +23,7 @@ afterAll(() => {
 });
 
 /**
- * Issue 23, "Exportar": the whole filtered list as a file, made by the exports worker on the local stage (DynamoDB
+ * "Exportar": the whole filtered list as a file, made by the exports worker on the local stage (DynamoDB
  * Local, the SQS stand-in and its poller, s3rver behind the strict presign check).
  */
 const COMPANY = CLIENTS[0]!;

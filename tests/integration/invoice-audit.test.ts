@@ -15,7 +15,7 @@ import { randomCorrelative } from '../support/invoices.js';
 import { readUntil } from '../support/until.js';
 
 /**
- * Issue 23, the audit trail: every change to an invoice leaves one record, written in the change's own transaction,
+ * The audit trail: every change to an invoice leaves one record, written in the change's own transaction,
  * with the before and after of each field it touched, who made it (name, role, how they signed in), when, and the
  * call it came from (the txId its caller was answered with).
  */

@@ -20,7 +20,7 @@ import { MINIMAL_PDF } from '../support/uploads.js';
 import { until } from '../support/until.js';
 
 /**
- * Invoices by e-mail (issue 24, docs/intake-channels.md "Correo"): real SMTP to the stage's server, DKIM-signed with
+ * Invoices by e-mail (docs/intake-channels.md "Correo"): real SMTP to the stage's server, DKIM-signed with
  * the key the stage's DNS publishes; the worker that runs in AWS registers, answers and deletes.
  */
 const FIXTURE = tenantFixture('ubl/factura-ubl21-credito.xml');

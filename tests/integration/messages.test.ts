@@ -25,7 +25,7 @@ import { demoAccount, demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 import { until } from '../support/until.js';
 
-// Messages on an invoice and the "Observada" mark (issue 23), on the local stage.
+// Messages on an invoice and the "Observada" mark, on the local stage.
 
 const supplierToken = () => idTokenOf(demoUser('SUPPLIER').username, demoUser('SUPPLIER').password);
 const managerToken = () => idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);

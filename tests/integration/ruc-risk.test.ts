@@ -18,7 +18,7 @@ import { randomCorrelative } from '../support/invoices.js';
 import { until } from '../support/until.js';
 
 /*
- * The RUC risk gate (issue 21, docs/ap-notes-and-risk.md): SUNAT's validation answers the state of the supplier's
+ * The RUC risk gate (docs/ap-notes-and-risk.md): SUNAT's validation answers the state of the supplier's
  * RUC and of its address; an invoice whose supplier is not ACTIVO and HABIDO is not approved by a manager, and an
  * administrator may approve it with a written reason, kept in the history. The SUNAT simulator answers every state,
  * per RUC or per document. The manager's company (CLIENTS[0]) with suppliers of this file's own.

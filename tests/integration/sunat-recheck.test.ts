@@ -10,7 +10,7 @@ import { runSchedule } from '../support/schedules.js';
 import { readUntil } from '../support/until.js';
 
 /**
- * Issue 20: no invoice waits for SUNAT with nothing coming. The outbox sweeper asks SUNAT again about an invoice
+ * No invoice waits for SUNAT with nothing coming. The outbox sweeper asks SUNAT again about an invoice
  * whose SUNAT message is gone (never written, as the seed's; abandoned by the relay), and staff ask for a new check
  * from the detail (POST …/sunat-validation): idempotent, in the history, refused in other states, tenant-bound.
  */

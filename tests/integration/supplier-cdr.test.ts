@@ -19,7 +19,7 @@ import { CLIENTS, tenantFixture } from '../support/tenant.js';
 import { until } from '../support/until.js';
 
 /**
- * SUNAT's CDR sent with the document through 'Cargar XML' (issue 24, docs/ap-cdr.md): kept as the supplier's
+ * SUNAT's CDR sent with the document through 'Cargar XML' (docs/ap-cdr.md): kept as the supplier's
  * evidence beside SUNAT's check, downloadable, judged again when SUNAT answers, and flagged to staff when it
  * contradicts SUNAT. The CDR is SUNAT's accepted answer of the corpus factura, renamed to each test's document.
  */

@@ -23,7 +23,7 @@ import { MINIMAL_PDF, uploadAs, zipOf } from '../support/uploads.js';
 import { until } from '../support/until.js';
 
 /**
- * Issue 24, 'Cargar ZIP' on the local stage: a zip uploaded presigned, POST /intake-batches, the intake-batches
+ * 'Cargar ZIP' on the local stage: a zip uploaded presigned, POST /intake-batches, the intake-batches
  * queue's poller and worker, the intake of each document (DynamoDB Local, s3rver, the SUNAT simulator), the results
  * read through the API, the uploader's notice.
  */

@@ -13,7 +13,7 @@ import {
   rucRiskText,
 } from '@portal/shared';
 
-// Issue 21's rules as pure functions (docs/ap-notes-and-risk.md).
+// The rules of notes and their originals as pure functions (docs/ap-notes-and-risk.md).
 
 describe("SUNAT's catálogos 09 and 10", () => {
   it('label each reason of its own catálogo and no other', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Invoice, isAccepted, originalAmounts } from '@portal/shared';
 import { NO_HABIDO_SUPPLIER, ORIGINAL_NOT_IN_PORTAL, buildWorld } from '../../local/seed/seed-data.js';
 
-// The demo world of issue 21 is what the API would have written: valid invoices, notes linked to their originals.
+// The demo world is what the API would have written: valid invoices, notes linked to their originals.
 
 describe('the seeded notes and originals', () => {
   const world = buildWorld();
