@@ -1,4 +1,4 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 
@@ -37,4 +37,19 @@ export function makeConditionalUpdate(
       throw error;
     }
   };
+}
+
+/** A Put only where no item is yet: false when one was there (nothing written). */
+export async function putIfAbsent(
+  db: DynamoDBDocumentClient,
+  table: string,
+  item: Record<string, unknown>,
+): Promise<boolean> {
+  try {
+    await db.send(new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }

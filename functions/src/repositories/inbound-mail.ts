@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { INBOUND_MAIL, InboundMailMessage, keys } from '@portal/shared';
 import type { DocumentResult, StoredAnswer } from '../mail/answers.js';
 import {
@@ -9,7 +9,7 @@ import {
   type MailRecord,
   type MailStart,
 } from '../mail/mail-job.js';
-import { isConditionFailure, makeConditionalUpdate } from './conditional-update.js';
+import { isConditionFailure, makeConditionalUpdate, putIfAbsent } from './conditional-update.js';
 import { makeDueRecords, type RecordKey } from './due-records.js';
 import { eachItemWithPrefix } from './partition-items.js';
 import { postponeLapsed, releaseLease, renewLease, type HeldJob } from './job-leases.js';
@@ -71,26 +71,16 @@ export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: str
     async start(message: InboundMailMessage, owner: string, now: Date, until: string): Promise<MailStart> {
       const { messageId } = message;
       const hold = { leaseOwner: owner, leaseUntil: until, gsi1pk: keys.jobLeases, gsi1sk: leaseSk(messageId, until) };
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: table,
-            Item: {
-              ...keys.inboundMessage(messageId),
-              state: 'PROCESSING',
-              message,
-              attempts: 1,
-              ...hold,
-              createdAt: now.toISOString(),
-              expiresAt: epochSeconds(now) + INBOUND_MAIL.processedRecordDays * 86_400,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-        return { taken: 'STARTED', attempts: 1 };
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+      const created = await putIfAbsent(db, table, {
+        ...keys.inboundMessage(messageId),
+        state: 'PROCESSING',
+        message,
+        attempts: 1,
+        ...hold,
+        createdAt: now.toISOString(),
+        expiresAt: epochSeconds(now) + INBOUND_MAIL.processedRecordDays * 86_400,
+      });
+      if (created) return { taken: 'STARTED', attempts: 1 };
       // A record whose lease lapsed (its run stopped), or one left by a run of before the leases: a resume.
       const resumed = await update(
         messageId,
@@ -134,24 +124,12 @@ export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: str
     },
 
     async record(messageId: string, result: DocumentResult, now: Date): Promise<boolean> {
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: table,
-            Item: {
-              ...keys.inboundMessageResult(messageId, mailResultKeyOf(result.base)),
-              result,
-              recordedAt: now.toISOString(),
-              expiresAt: epochSeconds(now) + INBOUND_MAIL.processedRecordDays * 86_400,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+      return putIfAbsent(db, table, {
+        ...keys.inboundMessageResult(messageId, mailResultKeyOf(result.base)),
+        result,
+        recordedAt: now.toISOString(),
+        expiresAt: epochSeconds(now) + INBOUND_MAIL.processedRecordDays * 86_400,
+      });
     },
 
     async complete(

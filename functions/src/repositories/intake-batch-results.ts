@@ -1,6 +1,6 @@
-import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BadRequestError, IntakeDocumentResult, TABLE, keys, type IntakeOutcome } from '@portal/shared';
-import { isConditionFailure } from './conditional-update.js';
+import { putIfAbsent } from './conditional-update.js';
 import { eachItemWithPrefix } from './partition-items.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { Page, PageRequest } from './page.js';
@@ -76,23 +76,11 @@ export async function recordResult(
   batch: { readonly id: string; readonly createdAt: string },
   result: IntakeDocumentResult,
 ): Promise<boolean> {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: table,
-        Item: {
-          ...keys.intakeResult(batch.id, resultKeyOf(result.base)),
-          ...result,
-          [TABLE.ttlAttribute]: expiresAtOf(batch.createdAt),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-  return true;
+  return putIfAbsent(db, table, {
+    ...keys.intakeResult(batch.id, resultKeyOf(result.base)),
+    ...result,
+    [TABLE.ttlAttribute]: expiresAtOf(batch.createdAt),
+  });
 }
 
 /** Adds newly recorded results to the batch's counters (the progress the screen shows), in one write. */

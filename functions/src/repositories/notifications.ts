@@ -22,6 +22,7 @@ import {
 } from '@portal/shared';
 import * as z from 'zod/mini';
 import { makeAccountIndexRepository, type Recipient } from './account-index.js';
+import { isConditionFailure, putIfAbsent } from './conditional-update.js';
 
 /** A feed: a supplier RUC's, a company's, or one user's own ('USER', `taxId` its sub). */
 export type Audience = { readonly kind: 'SUPPLIER' | 'CLIENT' | 'USER'; readonly taxId: string };
@@ -104,14 +105,124 @@ function digestItem(item: Record<string, unknown>): DigestItem {
   };
 }
 
-const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
-
 /** The id of an event: the same message delivered twice writes and mails once. */
 export function notificationId(message: NotificationMessage): string {
   const source = [message.event, message.supplierId, message.invoiceType, message.invoiceId, message.occurredAt].join(
     '|',
   );
   return createHash('sha256').update(source).digest('hex').slice(0, 20);
+}
+
+/**
+ * The newest `limit` items across the feeds, newest first, without the kinds the user turned off: one Query per
+ * feed, and further pages of a feed (at most MAX_FEED_PAGES) only while what it gave was mostly filtered out.
+ */
+async function recentFeedItems(
+  db: DynamoDBDocumentClient,
+  table: string,
+  audiences: readonly Audience[],
+  limit: number,
+  preferences: StoredPreferences,
+): Promise<FeedItem[]> {
+  const pages = await Promise.all(
+    audiences.map(async (audience) => {
+      const kept: Record<string, unknown>[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      for (let page = 0; page < MAX_FEED_PAGES; page++) {
+        const result = await db.send(
+          new QueryCommand({
+            TableName: table,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: {
+              ':pk': keys.feed(audience.kind, audience.taxId),
+              ':prefix': keys.notificationPrefix,
+            },
+            ScanIndexForward: false,
+            Limit: limit,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        kept.push(...(result.Items ?? []).filter((item) => inFeed(preferences, kindOfItem(item))));
+        startKey = result.LastEvaluatedKey;
+        if (!startKey || kept.length >= limit) break;
+      }
+      return kept;
+    }),
+  );
+  const byId = new Map<string, FeedItem>();
+  for (const page of pages) {
+    for (const item of page) {
+      const parsed = StoredNotification.parse(item);
+      byId.set(parsed.id, parsed);
+    }
+  }
+  return [...byId.values()].sort((a, b) => b.registeredAt.localeCompare(a.registeredAt)).slice(0, limit);
+}
+
+/** The preferences of several users, 100 keys per BatchGet (a company's recipients of one e-mail). */
+async function preferencesOf(
+  db: DynamoDBDocumentClient,
+  table: string,
+  userIds: readonly string[],
+): Promise<Map<string, StoredPreferences>> {
+  const found = new Map<string, StoredPreferences>();
+  const unique = [...new Set(userIds)];
+  for (let at = 0; at < unique.length; at += 100) {
+    let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
+      [table]: { Keys: unique.slice(at, at + 100).map(preferencesKey) },
+    };
+    for (let round = 0; request && round < 5; round++) {
+      const result: BatchGetCommandOutput = await db.send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of result.Responses?.[table] ?? [])
+        found.set(String(item.pk).slice('USER#'.length), storedOf(item));
+      const left: Record<string, unknown>[] | undefined = result.UnprocessedKeys?.[table]?.Keys;
+      request = left && left.length > 0 ? { [table]: { Keys: left } } : undefined;
+    }
+    if (request) throw new Error('notification preferences: keys left unread after retries');
+  }
+  return found;
+}
+
+/**
+ * A company's routine events registered in [from, to), oldest first, as the daily digest reads them: its digest
+ * log (ADR 0050) and its feed (which held them before the log did, and holds its immediate events), each read by
+ * sk with only the attributes the digest needs, a page at a time, at most `max` items each (`truncated` says there
+ * were more); an item in both (a redelivery across the change) is counted once.
+ */
+async function companyFeedBetween(
+  db: DynamoDBDocumentClient,
+  table: string,
+  { client, from, to, max }: { client: string; from: string; to: string; max: number },
+): Promise<{ items: DigestItem[]; truncated: boolean }> {
+  const read = async (pk: string) => {
+    const items: { sk: string; item: DigestItem }[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: table,
+          // sk is NOTIFICATION#{registeredAt}#{id}: the bounds take from `from` on, and stop before `to`.
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: {
+            ':pk': pk,
+            ':from': `${keys.notificationPrefix}${from}`,
+            ':to': `${keys.notificationPrefix}${to}`,
+          },
+          ProjectionExpression: 'sk, registeredAt, #event, supplierName, #reference',
+          ExpressionAttributeNames: { '#event': 'event', '#reference': 'reference' },
+          Limit: Math.min(DIGEST_PAGE, max + 1 - items.length),
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) items.push({ sk: String(item.sk), item: digestItem(item) });
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && items.length <= max);
+    return items;
+  };
+  const [logged, fed] = await Promise.all([read(digestLog(client)), read(keys.feed('CLIENT', client))]);
+  const bySk = new Map([...fed, ...logged].map((each) => [each.sk, each.item]));
+  const items = [...bySk.values()].sort((a, b) => a.registeredAt.localeCompare(b.registeredAt));
+  return { items: items.slice(0, max), truncated: items.length > max };
 }
 
 export function makeNotificationRepository(db: DynamoDBDocumentClient, table: string) {
@@ -121,76 +232,25 @@ export function makeNotificationRepository(db: DynamoDBDocumentClient, table: st
     async record(audiences: readonly Audience[], item: FeedItem & FeedItemFacts): Promise<void> {
       const written = await Promise.allSettled(
         audiences.map((audience) =>
-          db.send(
-            new PutCommand({
-              TableName: table,
-              Item: { ...keys.notification(audience.kind, audience.taxId, item.registeredAt, item.id), ...item },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            }),
-          ),
+          putIfAbsent(db, table, {
+            ...keys.notification(audience.kind, audience.taxId, item.registeredAt, item.id),
+            ...item,
+          }),
         ),
       );
-      for (const outcome of written)
-        if (outcome.status === 'rejected' && !isConditionFailure(outcome.reason)) throw outcome.reason;
+      for (const outcome of written) if (outcome.status === 'rejected') throw outcome.reason;
     },
 
-    /**
-     * The newest `limit` items across the feeds, newest first, without the kinds the user turned off: one Query per
-     * feed, and further pages of a feed (at most MAX_FEED_PAGES) only while what it gave was mostly filtered out.
-     */
-    async recent(
-      audiences: readonly Audience[],
-      limit: number,
-      preferences: StoredPreferences = DEFAULT_PREFERENCES,
-    ): Promise<FeedItem[]> {
-      const pages = await Promise.all(
-        audiences.map(async (audience) => {
-          const kept: Record<string, unknown>[] = [];
-          let startKey: Record<string, unknown> | undefined;
-          for (let page = 0; page < MAX_FEED_PAGES; page++) {
-            const result = await db.send(
-              new QueryCommand({
-                TableName: table,
-                KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-                ExpressionAttributeValues: {
-                  ':pk': keys.feed(audience.kind, audience.taxId),
-                  ':prefix': keys.notificationPrefix,
-                },
-                ScanIndexForward: false,
-                Limit: limit,
-                ExclusiveStartKey: startKey,
-              }),
-            );
-            kept.push(...(result.Items ?? []).filter((item) => inFeed(preferences, kindOfItem(item))));
-            startKey = result.LastEvaluatedKey;
-            if (!startKey || kept.length >= limit) break;
-          }
-          return kept;
-        }),
-      );
-      const byId = new Map<string, FeedItem>();
-      for (const page of pages) {
-        for (const item of page) {
-          const parsed = StoredNotification.parse(item);
-          byId.set(parsed.id, parsed);
-        }
-      }
-      return [...byId.values()].sort((a, b) => b.registeredAt.localeCompare(a.registeredAt)).slice(0, limit);
-    },
+    recent: (audiences: readonly Audience[], limit: number, preferences: StoredPreferences = DEFAULT_PREFERENCES) =>
+      recentFeedItems(db, table, audiences, limit, preferences),
 
     /** A staff's routine event, kept for the company's daily digest instead of its feed (once per id). */
     async recordForDigest(client: string, item: FeedItem & FeedItemFacts): Promise<void> {
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: table,
-            Item: { pk: digestLog(client), sk: `${keys.notificationPrefix}${item.registeredAt}#${item.id}`, ...item },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+      await putIfAbsent(db, table, {
+        pk: digestLog(client),
+        sk: `${keys.notificationPrefix}${item.registeredAt}#${item.id}`,
+        ...item,
+      });
     },
 
     /** The user's notification preferences (the defaults when they never chose). */
@@ -200,24 +260,7 @@ export function makeNotificationRepository(db: DynamoDBDocumentClient, table: st
     },
 
     /** The preferences of several users, 100 keys per BatchGet (a company's recipients of one e-mail). */
-    async preferencesOf(userIds: readonly string[]): Promise<Map<string, StoredPreferences>> {
-      const found = new Map<string, StoredPreferences>();
-      const unique = [...new Set(userIds)];
-      for (let at = 0; at < unique.length; at += 100) {
-        let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
-          [table]: { Keys: unique.slice(at, at + 100).map(preferencesKey) },
-        };
-        for (let round = 0; request && round < 5; round++) {
-          const result: BatchGetCommandOutput = await db.send(new BatchGetCommand({ RequestItems: request }));
-          for (const item of result.Responses?.[table] ?? [])
-            found.set(String(item.pk).slice('USER#'.length), storedOf(item));
-          const left: Record<string, unknown>[] | undefined = result.UnprocessedKeys?.[table]?.Keys;
-          request = left && left.length > 0 ? { [table]: { Keys: left } } : undefined;
-        }
-        if (request) throw new Error('notification preferences: keys left unread after retries');
-      }
-      return found;
-    },
+    preferencesOf: (userIds: readonly string[]) => preferencesOf(db, table, userIds),
 
     async savePreferences(userId: string, preferences: StoredPreferences, now: Date): Promise<void> {
       await db.send(
@@ -258,69 +301,17 @@ export function makeNotificationRepository(db: DynamoDBDocumentClient, table: st
     /** The accounts of a RUC, every page (the account index the user administration keeps). */
     recipients: (taxId: string): Promise<Recipient[]> => accounts.accountsOf(taxId),
 
-    /**
-     * A company's routine events registered in [from, to), oldest first, as the daily digest reads them: its digest
-     * log (ADR 0050) and its feed (which held them before the log did, and holds its immediate events), each read by
-     * sk with only the attributes the digest needs, a page at a time, at most `max` items each (`truncated` says there
-     * were more); an item in both (a redelivery across the change) is counted once.
-     */
-    async companyFeedBetween(
-      client: string,
-      from: string,
-      to: string,
-      max: number,
-    ): Promise<{ items: DigestItem[]; truncated: boolean }> {
-      const read = async (pk: string) => {
-        const items: { sk: string; item: DigestItem }[] = [];
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const page = await db.send(
-            new QueryCommand({
-              TableName: table,
-              // sk is NOTIFICATION#{registeredAt}#{id}: the bounds take from `from` on, and stop before `to`.
-              KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-              ExpressionAttributeValues: {
-                ':pk': pk,
-                ':from': `${keys.notificationPrefix}${from}`,
-                ':to': `${keys.notificationPrefix}${to}`,
-              },
-              ProjectionExpression: 'sk, registeredAt, #event, supplierName, #reference',
-              ExpressionAttributeNames: { '#event': 'event', '#reference': 'reference' },
-              Limit: Math.min(DIGEST_PAGE, max + 1 - items.length),
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          for (const item of page.Items ?? []) items.push({ sk: String(item.sk), item: digestItem(item) });
-          startKey = page.LastEvaluatedKey;
-        } while (startKey && items.length <= max);
-        return items;
-      };
-      const [logged, fed] = await Promise.all([read(digestLog(client)), read(keys.feed('CLIENT', client))]);
-      const bySk = new Map([...fed, ...logged].map((each) => [each.sk, each.item]));
-      const items = [...bySk.values()].sort((a, b) => a.registeredAt.localeCompare(b.registeredAt));
-      return { items: items.slice(0, max), truncated: items.length > max };
-    },
+    companyFeedBetween: (client: string, from: string, to: string, max: number) =>
+      companyFeedBetween(db, table, { client, from, to, max }),
 
     /** Takes the right to mail one recipient about one notification; false if it was taken before. */
     async claimEmail(notification: string, userId: string, now: Date): Promise<boolean> {
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: table,
-            Item: {
-              pk: `EMAIL#${notification}`,
-              sk: `USER#${userId}`,
-              sentAt: now.toISOString(),
-              expiresAt: Math.floor(now.getTime() / 1000) + EMAIL_MARK_DAYS * 86_400,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+      return putIfAbsent(db, table, {
+        pk: `EMAIL#${notification}`,
+        sk: `USER#${userId}`,
+        sentAt: now.toISOString(),
+        expiresAt: Math.floor(now.getTime() / 1000) + EMAIL_MARK_DAYS * 86_400,
+      });
     },
 
     /**
