@@ -5,26 +5,19 @@ import { seriousA11yViolations } from '../support/a11y.js';
 import { call } from '../support/api.js';
 import { tokenOf } from '../support/header.js';
 import { detailPanel } from '../support/invoice-detail.js';
-import { INVOICES_TEXT, freshCorrelative, withoutShellToolbarIssue } from '../support/invoices.js';
+import { INVOICES_TEXT, freshCorrelative, openNewInvoice, withoutShellToolbarIssue } from '../support/invoices.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
-import { demoUser } from '../support/stage.js';
-import { inBrowser, openLogin, pathOf, settledInvoices, signIn } from '../support/web.js';
+import { inBrowser, pathOf } from '../support/web.js';
 
 const SUPPLIER = SUPPLIERS[0]!;
 const CLIENT = CLIENTS[0]!;
 
 describe("'Nuevo comprobante': the issue date typed dd/mm/aa (spec §1, §9)", () => {
   test('types 05/11/26, keeps it, refuses 31/02/26, registers 2026-11-05 and opens the invoice', async () => {
-    const supplier = demoUser('SUPPLIER');
     const number = `F001-${freshCorrelative()}`;
 
     await inBrowser('new-invoice-date', async (page) => {
-      await openLogin(page);
-      await signIn(page, supplier.username, supplier.password);
-      await page.waitForURL((url) => url.pathname === '/');
-      await settledInvoices(page);
-      await page.getByRole('button', { name: INVOICES_TEXT.newInvoice }).click();
-      const panel = page.getByTestId('new-invoice-panel');
+      const panel = await openNewInvoice(page);
       const date = panel.getByLabel('Fecha de emisión');
 
       // Assess: the field asks for dd/mm/aa; its calendar's weeks start on Monday

@@ -5,26 +5,19 @@ import { seriousA11yViolations } from '../support/a11y.js';
 import { call } from '../support/api.js';
 import { tokenOf } from '../support/header.js';
 import { detailPanel } from '../support/invoice-detail.js';
-import { INVOICES_TEXT, freshCorrelative, withoutShellToolbarIssue } from '../support/invoices.js';
+import { INVOICES_TEXT, freshCorrelative, openNewInvoice, withoutShellToolbarIssue } from '../support/invoices.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
-import { demoUser } from '../support/stage.js';
-import { inBrowser, openLogin, settledInvoices, signIn } from '../support/web.js';
+import { inBrowser } from '../support/web.js';
 
 const SUPPLIER = SUPPLIERS[0]!;
 const CLIENT = CLIENTS[0]!;
 
 describe("'Nuevo comprobante': the forma de pago and the detracción (docs/ap-payment.md)", () => {
   test('registers a factura a crédito in two cuotas with a 12 % detracción, and its sidebar shows the net to pay', async () => {
-    const supplier = demoUser('SUPPLIER');
     const number = `F001-${freshCorrelative()}`;
 
     await inBrowser('new-invoice-payment', async (page) => {
-      await openLogin(page);
-      await signIn(page, supplier.username, supplier.password);
-      await page.waitForURL((url) => url.pathname === '/');
-      await settledInvoices(page);
-      await page.getByRole('button', { name: INVOICES_TEXT.newInvoice }).click();
-      const panel = page.getByTestId('new-invoice-panel');
+      const panel = await openNewInvoice(page);
 
       // Act: the document's data
       await panel.getByLabel('Serie').fill('F001');
