@@ -42,6 +42,124 @@ function recordOf(messageId: string, item: Record<string, unknown>): MailRecord 
   };
 }
 
+type MailUpdate = (
+  messageId: string,
+  expression: string,
+  values: Record<string, unknown>,
+  condition: string,
+) => Promise<boolean>;
+
+const leaseSortKey = (messageId: string, until: string) => `${until}#${keys.inboundMessage(messageId).pk}`;
+
+async function getRecord(db: DynamoDBDocumentClient, table: string, messageId: string): Promise<MailRecord | null> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: table, Key: keys.inboundMessage(messageId), ConsistentRead: true }),
+  );
+  return Item ? recordOf(messageId, Item) : null;
+}
+
+/** Takes the message for the run `owner`: a new record, or a resume of one whose lease lapsed. */
+async function startRecord(
+  { db, table, update }: { db: DynamoDBDocumentClient; table: string; update: MailUpdate },
+  message: InboundMailMessage,
+  owner: string,
+  now: Date,
+  until: string,
+): Promise<MailStart> {
+  const { messageId } = message;
+  const hold = { leaseOwner: owner, leaseUntil: until, gsi1pk: keys.jobLeases, gsi1sk: leaseSortKey(messageId, until) };
+  const created = await putIfAbsent(db, table, {
+    ...keys.inboundMessage(messageId),
+    state: 'PROCESSING',
+    message,
+    attempts: 1,
+    ...hold,
+    createdAt: now.toISOString(),
+    expiresAt: epochSeconds(now) + INBOUND_MAIL.processedRecordDays * 86_400,
+  });
+  if (created) return { taken: 'STARTED', attempts: 1 };
+  // A record whose lease lapsed (its run stopped), or one left by a run of before the leases: a resume.
+  const resumed = await update(
+    messageId,
+    'SET leaseOwner = :owner, leaseUntil = :until, gsi1pk = :leases, gsi1sk = :leaseSk, resumedAt = :now ' +
+      'ADD attempts :one',
+    {
+      ':owner': owner,
+      ':until': until,
+      ':leases': keys.jobLeases,
+      ':leaseSk': hold.gsi1sk,
+      ':now': now.toISOString(),
+      ':one': 1,
+      ':processing': 'PROCESSING',
+    },
+    '#state = :processing AND (attribute_not_exists(leaseUntil) OR leaseUntil <= :now)',
+  );
+  const record = await getRecord(db, table, messageId);
+  if (resumed) return { taken: 'RESUMED', attempts: record?.attempts ?? 1 };
+  return { taken: record?.state === 'PROCESSING' ? 'BUSY' : 'ENDED', attempts: record?.attempts ?? 0 };
+}
+
+/** The outcome and its answer, while the run (or the lease as read) still holds the message. */
+async function completeRecord(
+  update: MailUpdate,
+  messageId: string,
+  holder: { readonly owner: string } | { readonly leaseUntil: string | null },
+  outcome: MailOutcome,
+  answer: StoredAnswer | null,
+  now: Date,
+): Promise<boolean> {
+  const values: Record<string, unknown> = {
+    ':done': 'DONE',
+    ':outcome': outcome,
+    ':answer': answer,
+    ':false': false,
+    ':now': now.toISOString(),
+    ':processing': 'PROCESSING',
+  };
+  let held: string;
+  if ('owner' in holder) {
+    values[':owner'] = holder.owner;
+    held = 'leaseOwner = :owner';
+  } else if (holder.leaseUntil === null) {
+    held = 'attribute_not_exists(leaseUntil)';
+  } else {
+    values[':leaseUntil'] = holder.leaseUntil;
+    held = 'leaseUntil = :leaseUntil';
+  }
+  // The queue message is no longer needed once the outcome is known: the raw copy is deleted next.
+  return update(
+    messageId,
+    'SET #state = :done, #outcome = :outcome, #answer = :answer, answered = :false, processedAt = :now ' +
+      'REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
+    values,
+    `#state = :processing AND ${held}`,
+  );
+}
+
+/** One more answer to `sender` this hour, unless the hour's are spent (a conditional counter). */
+async function takeAnswer(db: DynamoDBDocumentClient, table: string, sender: string, now: Date): Promise<boolean> {
+  const hour = now.toISOString().slice(0, 13);
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: keys.mailAnswers(sender, hour),
+        UpdateExpression: 'ADD answers :one SET expiresAt = if_not_exists(expiresAt, :expires)',
+        ConditionExpression: 'attribute_not_exists(answers) OR answers < :max',
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':max': INBOUND_MAIL.maxRefusalAnswersPerHour,
+          ':expires': epochSeconds(now) + 2 * 3600,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
 /**
  * What the e-mail intake keeps (docs/adr/0035-mail-intake.md, docs/intake-channels.md#lease-and-resume): one small
  * record per received message (its queue message and lease while a run works on it, then its outcome and its answer
@@ -49,58 +167,21 @@ function recordOf(messageId: string, item: Record<string, unknown>): MailRecord 
  */
 export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: string) {
   const leases = makeDueRecords<RecordKey>(db, table, keys.jobLeases);
-  const leaseSk = (messageId: string, until: string) => `${until}#${keys.inboundMessage(messageId).pk}`;
 
   const updateItem = makeConditionalUpdate(db, table, NAMES);
-  const update = (messageId: string, expression: string, values: Record<string, unknown>, condition: string) =>
+  const update: MailUpdate = (messageId, expression, values, condition) =>
     updateItem(keys.inboundMessage(messageId), expression, values, condition);
   const held = (messageId: string): HeldJob => ({
     update: (expression, values, condition) => update(messageId, expression, values, condition),
-    leaseSortKey: (at) => leaseSk(messageId, at),
+    leaseSortKey: (at) => leaseSortKey(messageId, at),
     working: { condition: '#state = :processing', values: { ':processing': 'PROCESSING' } },
   });
 
   const store = {
-    async get(messageId: string): Promise<MailRecord | null> {
-      const { Item } = await db.send(
-        new GetCommand({ TableName: table, Key: keys.inboundMessage(messageId), ConsistentRead: true }),
-      );
-      return Item ? recordOf(messageId, Item) : null;
-    },
+    get: (messageId: string) => getRecord(db, table, messageId),
 
-    async start(message: InboundMailMessage, owner: string, now: Date, until: string): Promise<MailStart> {
-      const { messageId } = message;
-      const hold = { leaseOwner: owner, leaseUntil: until, gsi1pk: keys.jobLeases, gsi1sk: leaseSk(messageId, until) };
-      const created = await putIfAbsent(db, table, {
-        ...keys.inboundMessage(messageId),
-        state: 'PROCESSING',
-        message,
-        attempts: 1,
-        ...hold,
-        createdAt: now.toISOString(),
-        expiresAt: epochSeconds(now) + INBOUND_MAIL.processedRecordDays * 86_400,
-      });
-      if (created) return { taken: 'STARTED', attempts: 1 };
-      // A record whose lease lapsed (its run stopped), or one left by a run of before the leases: a resume.
-      const resumed = await update(
-        messageId,
-        'SET leaseOwner = :owner, leaseUntil = :until, gsi1pk = :leases, gsi1sk = :leaseSk, resumedAt = :now ' +
-          'ADD attempts :one',
-        {
-          ':owner': owner,
-          ':until': until,
-          ':leases': keys.jobLeases,
-          ':leaseSk': hold.gsi1sk,
-          ':now': now.toISOString(),
-          ':one': 1,
-          ':processing': 'PROCESSING',
-        },
-        '#state = :processing AND (attribute_not_exists(leaseUntil) OR leaseUntil <= :now)',
-      );
-      const record = await store.get(messageId);
-      if (resumed) return { taken: 'RESUMED', attempts: record?.attempts ?? 1 };
-      return { taken: record?.state === 'PROCESSING' ? 'BUSY' : 'ENDED', attempts: record?.attempts ?? 0 };
-    },
+    start: (message: InboundMailMessage, owner: string, now: Date, until: string) =>
+      startRecord({ db, table, update }, message, owner, now, until),
 
     renew: (messageId: string, owner: string, until: string) => renewLease(held(messageId), owner, until),
     release: (messageId: string, owner: string, now: string) => releaseLease(held(messageId), owner, now),
@@ -132,40 +213,13 @@ export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: str
       });
     },
 
-    async complete(
+    complete: (
       messageId: string,
       holder: { readonly owner: string } | { readonly leaseUntil: string | null },
       outcome: MailOutcome,
       answer: StoredAnswer | null,
       now: Date,
-    ): Promise<boolean> {
-      const values: Record<string, unknown> = {
-        ':done': 'DONE',
-        ':outcome': outcome,
-        ':answer': answer,
-        ':false': false,
-        ':now': now.toISOString(),
-        ':processing': 'PROCESSING',
-      };
-      let held: string;
-      if ('owner' in holder) {
-        values[':owner'] = holder.owner;
-        held = 'leaseOwner = :owner';
-      } else if (holder.leaseUntil === null) {
-        held = 'attribute_not_exists(leaseUntil)';
-      } else {
-        values[':leaseUntil'] = holder.leaseUntil;
-        held = 'leaseUntil = :leaseUntil';
-      }
-      // The queue message is no longer needed once the outcome is known: the raw copy is deleted next.
-      return update(
-        messageId,
-        'SET #state = :done, #outcome = :outcome, #answer = :answer, answered = :false, processedAt = :now ' +
-          'REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
-        values,
-        `#state = :processing AND ${held}`,
-      );
-    },
+    ) => completeRecord(update, messageId, holder, outcome, answer, now),
 
     async markAnswered(messageId: string): Promise<void> {
       // The answer's text is not needed any more: only that it went.
@@ -185,7 +239,7 @@ export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: str
       // The partition holds every kind of long job: a message's key is its INBOUND_MAIL# one.
       const prefix = keys.inboundMessage('').pk;
       const held = (await leases.due(new Date(now), limit)).filter((item) => item.pk.startsWith(prefix));
-      const records = await Promise.all(held.map((item) => store.get(item.pk.slice(prefix.length))));
+      const records = await Promise.all(held.map((item) => getRecord(db, table, item.pk.slice(prefix.length))));
       return records.filter((record): record is MailRecord => record?.state === 'PROCESSING');
     },
 
@@ -197,29 +251,7 @@ export function makeInboundMailRepository(db: DynamoDBDocumentClient, table: str
   return {
     processed: store,
     answerQuota: {
-      /** One more answer to `sender` this hour, unless the hour's are spent (a conditional counter). */
-      async take(sender: string, now: Date): Promise<boolean> {
-        const hour = now.toISOString().slice(0, 13);
-        try {
-          await db.send(
-            new UpdateCommand({
-              TableName: table,
-              Key: keys.mailAnswers(sender, hour),
-              UpdateExpression: 'ADD answers :one SET expiresAt = if_not_exists(expiresAt, :expires)',
-              ConditionExpression: 'attribute_not_exists(answers) OR answers < :max',
-              ExpressionAttributeValues: {
-                ':one': 1,
-                ':max': INBOUND_MAIL.maxRefusalAnswersPerHour,
-                ':expires': epochSeconds(now) + 2 * 3600,
-              },
-            }),
-          );
-          return true;
-        } catch (error) {
-          if (isConditionFailure(error)) return false;
-          throw error;
-        }
-      },
+      take: (sender: string, now: Date) => takeAnswer(db, table, sender, now),
     },
   };
 }
