@@ -3,7 +3,7 @@ import type { Client, ConformityDocument } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import type { ConformityDocumentRepository, StoredConformityDocument } from '../repositories/conformity-documents.js';
-import { makeConformityDocuments } from './conformity-documents.js';
+import { conformityCalls } from './conformity/conformity-calls.fake.js';
 
 const ACQUIRER = '20100070970';
 const ISSUER = '20456178325';
@@ -67,7 +67,7 @@ const documents: ConformityDocumentRepository = {
     id === 'PO1' ? { id, issuerTaxId: ISSUER, acquirerTaxId: ACQUIRER } : null,
 };
 const client: Client = { taxId: ACQUIRER, name: 'Uno', address: 'Lima', logo: null, system_name: 'UNO' };
-const useCases = makeConformityDocuments({
+const useCases = conformityCalls({
   documents,
   clients: { get: async () => client },
   invoices: {

@@ -3,7 +3,8 @@ import { clock } from '../adapters/clock.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeExportJobRepository } from '../repositories/export-jobs.js';
 import { makeInvoiceRepository } from '../repositories/invoices.js';
-import { conformityDocuments } from './conformity-documents.factory.js';
+import { conformityDeps } from './conformity/conformity.factory.js';
+import { listConformityDocuments } from './conformity/list-conformity-documents.js';
 import { makeRequestExport } from './exports.js';
 import { makeCountInvoices } from './list-invoices.js';
 import { outgoing } from './outgoing.factory.js';
@@ -25,8 +26,13 @@ export const requestExport = makeRequestExport({
       return exact ? count : null;
     }
     if (list === 'hes' || list === 'migo') {
-      const first = { ...query, limit: 1 } as Parameters<typeof conformityDocuments.list>[2];
-      await conformityDocuments.list(caller, list === 'hes' ? 'SERVICE_SHEET' : 'MATERIAL_DOCUMENT', first);
+      const first = { ...query, limit: 1 } as Parameters<typeof listConformityDocuments>[3];
+      await listConformityDocuments(
+        conformityDeps,
+        caller,
+        list === 'hes' ? 'SERVICE_SHEET' : 'MATERIAL_DOCUMENT',
+        first,
+      );
     }
     return null;
   },

@@ -7,7 +7,8 @@ import { observed } from '../observability/observed.js';
 import { makeExportJobRepository } from '../repositories/export-jobs.js';
 import { makeInvoiceRepository } from '../repositories/invoices.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
-import { conformityDocuments } from '../use-cases/conformity-documents.factory.js';
+import { conformityDeps } from '../use-cases/conformity/conformity.factory.js';
+import { listConformityDocuments } from '../use-cases/conformity/list-conformity-documents.js';
 import { supplierAccountsDeps } from '../use-cases/export-sources.factory.js';
 import { listExternalUsers } from '../use-cases/user-admin/list-external-users.js';
 import { makeExportRunner } from '../use-cases/export-runner.js';
@@ -23,7 +24,7 @@ const runner = makeExportRunner({
   jobs: makeExportJobRepository(documentClient, tableName()),
   sources: {
     listInvoices,
-    listConformity: (caller, kind, query) => conformityDocuments.list(caller, kind, query),
+    listConformity: (caller, kind, query) => listConformityDocuments(conformityDeps, caller, kind, query),
     listSuppliers: (query) => listExternalUsers(supplierAccountsDeps, query),
   },
   upload: (key, contentType) => uploads.upload(key, contentType),

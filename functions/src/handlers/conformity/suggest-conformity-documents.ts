@@ -1,7 +1,8 @@
 import { conformityRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { conformityDocuments } from '../../use-cases/conformity-documents.factory.js';
+import { conformityDeps } from '../../use-cases/conformity/conformity.factory.js';
+import { suggestConformityDocuments } from '../../use-cases/conformity/suggest-conformity-documents.js';
 
 export const handler = httpHandler(conformityRoutes.suggestConformityDocuments, ({ caller, path, query }) =>
-  conformityDocuments.suggestions(caller, path, query),
+  suggestConformityDocuments(conformityDeps, caller, path, query),
 );
