@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ExportFormat, ExportList, ExportStatus, TABLE, keys } from '@portal/shared';
 import * as z from 'zod/mini';
 import { CallerSnapshot } from './caller-snapshot.js';
@@ -6,6 +6,7 @@ import { makeConditionalUpdate } from './conditional-update.js';
 import { makeDueRecords, type RecordKey } from './due-records.js';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 import { eachItemWithPrefix } from './partition-items.js';
+import { Transaction } from './transaction.js';
 import { postponeLapsed, releaseLease, renewLease, type HeldJob } from './job-leases.js';
 
 /** An export job as stored under its owner (keys.exportJob). */
@@ -45,6 +46,55 @@ const NAMES = { '#status': 'status', '#rows': 'rows', '#error': 'error' };
 const parse = (item: Record<string, unknown> | undefined) =>
   item ? StoredExportJob.parse({ ...item, filters: item.filters ?? {} }) : null;
 
+/** The job and its queue message, in one transaction (the outbox: the message is never lost). */
+async function createJob(
+  db: DynamoDBDocumentClient,
+  table: string,
+  job: StoredExportJob,
+  message: OutgoingMessage,
+): Promise<void> {
+  const expiresAt = Math.floor(Date.parse(job.createdAt) / 1000) + JOB_DAYS * 86_400;
+  await new Transaction(table)
+    .put({
+      Item: { ...keys.exportJob(job.userId, job.id), ...job, [TABLE.ttlAttribute]: expiresAt },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    })
+    .put({ Item: outgoingItem(message) })
+    .send(db, (refused) => refused.error);
+}
+
+/** The owner's job; null for an id it does not own (or none). */
+async function getJob(
+  db: DynamoDBDocumentClient,
+  table: string,
+  userId: string,
+  id: string,
+): Promise<StoredExportJob | null> {
+  const result = await db.send(
+    new GetCommand({ TableName: table, Key: keys.exportJob(userId, id), ConsistentRead: true }),
+  );
+  return parse(result.Item);
+}
+
+/** The owner's jobs created since `since` (ISO) that are still queued or running. */
+async function unfinishedJobs(
+  db: DynamoDBDocumentClient,
+  table: string,
+  userId: string,
+  since: string,
+): Promise<StoredExportJob[]> {
+  const found: StoredExportJob[] = [];
+  const query = {
+    pk: keys.exportJob(userId, '').pk,
+    prefix: keys.exportJobPrefix,
+    filter: '#status IN (:queued, :running) AND createdAt >= :since',
+    names: { '#status': 'status' },
+    values: { ':queued': 'QUEUED', ':running': 'RUNNING', ':since': since },
+  };
+  await eachItemWithPrefix(db, table, query, (item) => found.push(parse(item)!));
+  return found;
+}
+
 export function makeExportJobRepository(db: DynamoDBDocumentClient, table: string) {
   const key = (userId: string, id: string) => keys.exportJob(userId, id);
   const leases = makeDueRecords<Record<string, unknown> & RecordKey>(db, table, keys.jobLeases);
@@ -68,44 +118,9 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
   };
 
   return {
-    /** The job and its queue message, in one transaction (the outbox: the message is never lost). */
-    async create(job: StoredExportJob, message: OutgoingMessage): Promise<void> {
-      const expiresAt = Math.floor(Date.parse(job.createdAt) / 1000) + JOB_DAYS * 86_400;
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: table,
-                Item: { ...key(job.userId, job.id), ...job, [TABLE.ttlAttribute]: expiresAt },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            { Put: { TableName: table, Item: outgoingItem(message) } },
-          ],
-        }),
-      );
-    },
-
-    /** The owner's job; null for an id it does not own (or none). */
-    async get(userId: string, id: string): Promise<StoredExportJob | null> {
-      const result = await db.send(new GetCommand({ TableName: table, Key: key(userId, id), ConsistentRead: true }));
-      return parse(result.Item);
-    },
-
-    /** The owner's jobs created since `since` (ISO) that are still queued or running. */
-    async unfinished(userId: string, since: string): Promise<StoredExportJob[]> {
-      const found: StoredExportJob[] = [];
-      const query = {
-        pk: key(userId, '').pk,
-        prefix: keys.exportJobPrefix,
-        filter: '#status IN (:queued, :running) AND createdAt >= :since',
-        names: { '#status': 'status' },
-        values: { ':queued': 'QUEUED', ':running': 'RUNNING', ':since': since },
-      };
-      await eachItemWithPrefix(db, table, query, (item) => found.push(parse(item)!));
-      return found;
-    },
+    create: (job: StoredExportJob, message: OutgoingMessage) => createJob(db, table, job, message),
+    get: (userId: string, id: string) => getJob(db, table, userId, id),
+    unfinished: (userId: string, since: string) => unfinishedJobs(db, table, userId, since),
 
     /**
      * Takes the job for the run `owner` until `until`, from its first row: a QUEUED one, or a RUNNING one whose lease
@@ -137,7 +152,7 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
       // A job RUNNING without a lease was left so by a worker of before the leases: lapsed too.
       const lapsed = '#status = :running AND (attribute_not_exists(leaseUntil) OR leaseUntil <= :now)';
       if (await update(job, `${hold}, resumedAt = :now ADD attempts :one`, lease, lapsed)) return 'RESUMED';
-      const current = await this.get(job.userId, job.id);
+      const current = await getJob(db, table, job.userId, job.id);
       return current && (current.status === 'QUEUED' || current.status === 'RUNNING') ? 'BUSY' : 'ENDED';
     },
 

@@ -45,25 +45,58 @@ export function invoiceKeyOf(invoice: InvoiceRef): string {
   return invoiceTableKey(invoice).pk;
 }
 
+/** Items by key, 100 keys per BatchGet, what DynamoDB leaves unprocessed asked again. */
+async function batchGet(
+  db: DynamoDBDocumentClient,
+  table: string,
+  itemKeys: { pk: string; sk: string }[],
+): Promise<Doc[]> {
+  const found: Doc[] = [];
+  for (let i = 0; i < itemKeys.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + 100);
+    for (let attempt = 0; pending && pending.length > 0; attempt++) {
+      if (attempt > 5) throw new Error('BatchGet kept returning unprocessed keys');
+      const result: BatchGetCommandOutput = await db.send(
+        new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }),
+      );
+      found.push(...(result.Responses?.[table] ?? []));
+      pending = result.UnprocessedKeys?.[table]?.Keys;
+      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    }
+  }
+  return found;
+}
+
+/** The conformity documents of one acquirer with these ids, as the review rules read them. */
+async function conformityDocuments(
+  db: DynamoDBDocumentClient,
+  table: string,
+  acquirer: string,
+  refs: readonly ConformityRef[],
+): Promise<Map<string, ConformityFacts>> {
+  const items = await batchGet(
+    db,
+    table,
+    refs.map((ref) => keys.conformity(ref.kind, acquirer, ref.documentId)),
+  );
+  return new Map(
+    items.map((item) => [
+      String(item.documentId),
+      {
+        documentId: String(item.documentId),
+        kind: item.kind as ConformityKind,
+        purchaseOrder: String(item.purchaseOrder),
+        issuerTaxId: String(item.issuerTaxId),
+        currency: item.currency as ConformityFacts['currency'],
+        amount: Number(item.amount),
+        claimedBy: typeof item.claimedBy === 'string' ? item.claimedBy : null,
+      },
+    ]),
+  );
+}
+
 export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, clock: () => Date = () => new Date()) {
   const parseStored = (item: Doc): StoredInvoice => ({ ...Invoice.parse(item), version: Number(item.version ?? 0) });
-
-  async function batchGet(itemKeys: { pk: string; sk: string }[]): Promise<Doc[]> {
-    const found: Doc[] = [];
-    for (let i = 0; i < itemKeys.length; i += 100) {
-      let pending: Record<string, unknown>[] | undefined = itemKeys.slice(i, i + 100);
-      for (let attempt = 0; pending && pending.length > 0; attempt++) {
-        if (attempt > 5) throw new Error('BatchGet kept returning unprocessed keys');
-        const result: BatchGetCommandOutput = await db.send(
-          new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }),
-        );
-        found.push(...(result.Responses?.[table] ?? []));
-        pending = result.UnprocessedKeys?.[table]?.Keys;
-        if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-      }
-    }
-    return found;
-  }
 
   return {
     async get(supplierId: string, type: string, invoiceId: string): Promise<StoredInvoice | null> {
@@ -74,27 +107,16 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
     },
 
     /** The conformity documents of one acquirer with these ids, as the review rules read them. */
-    async conformityDocuments(acquirer: string, refs: readonly ConformityRef[]): Promise<Map<string, ConformityFacts>> {
-      const items = await batchGet(refs.map((ref) => keys.conformity(ref.kind, acquirer, ref.documentId)));
-      return new Map(
-        items.map((item) => [
-          String(item.documentId),
-          {
-            documentId: String(item.documentId),
-            kind: item.kind as ConformityKind,
-            purchaseOrder: String(item.purchaseOrder),
-            issuerTaxId: String(item.issuerTaxId),
-            currency: item.currency as ConformityFacts['currency'],
-            amount: Number(item.amount),
-            claimedBy: typeof item.claimedBy === 'string' ? item.claimedBy : null,
-          },
-        ]),
-      );
-    },
+    conformityDocuments: (acquirer: string, refs: readonly ConformityRef[]) =>
+      conformityDocuments(db, table, acquirer, refs),
 
     /** The ids among `ids` that are purchase orders of this acquirer issued to this supplier. */
     async purchaseOrdersOf(acquirer: string, supplierId: string, ids: readonly string[]): Promise<Set<string>> {
-      const items = await batchGet(ids.map((id) => keys.purchaseOrder(acquirer, id)));
+      const items = await batchGet(
+        db,
+        table,
+        ids.map((id) => keys.purchaseOrder(acquirer, id)),
+      );
       return new Set(items.filter((item) => item.issuerTaxId === supplierId).map((item) => String(item.id)));
     },
 

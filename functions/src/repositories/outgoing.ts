@@ -99,6 +99,78 @@ export function outgoingIdOf(body: string): string | null {
 const withId = (body: unknown, id: string) =>
   body && typeof body === 'object' && !Array.isArray(body) ? { ...body, [OUTGOING_ID_FIELD]: id } : body;
 
+/** Sent: due again (for the relay) when not acknowledged within the queue's visibility timeout, doubling per relay. */
+async function markSent(
+  db: DynamoDBDocumentClient,
+  table: string,
+  { queue, id, relays, now }: { queue: QueueKey; id: string; relays: number; now: number },
+): Promise<void> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: keys.outgoing(queue, id),
+        UpdateExpression: 'SET sentAt = :now, relays = :relays, gsi1sk = :due',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ':now': new Date(now).toISOString(),
+          ':relays': relays,
+          ':due': `${ackBy(queue, now, relays)}#${id}`,
+        },
+      }),
+    );
+  } catch (error) {
+    // Acknowledged already: the consumer was quicker than this write.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/** A message committed as sent whose send failed: due for the relay as a message never sent is, after the grace. */
+async function markUnsent(db: DynamoDBDocumentClient, table: string, message: OutgoingMessage): Promise<void> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: keys.outgoing(message.queue, message.id),
+        UpdateExpression: 'SET gsi1sk = :due REMOVE sentAt, relays',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ':due': keys.outgoingIndexes(message.queue, message.createdAt, message.id).gsi1sk,
+        },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+}
+
+/**
+ * The consumer handled these messages (one batch of its queue): their items deleted in BatchWriteItem requests
+ * of up to 25 rather than one DeleteItem each (a batch's acknowledgements cost one request per 25 messages). What DynamoDB leaves unprocessed is sent again a few
+ * times; what is still left fails the call (the messages are only sent again later: consumers are idempotent).
+ */
+async function acknowledgeAll(
+  db: DynamoDBDocumentClient,
+  table: string,
+  queue: QueueKey,
+  ids: readonly string[],
+): Promise<void> {
+  const unique = [...new Set(ids)];
+  await Promise.all(
+    Array.from({ length: Math.ceil(unique.length / ACKNOWLEDGE_CHUNK) }, async (_, chunk) => {
+      let pending: readonly Record<string, unknown>[] = unique
+        .slice(chunk * ACKNOWLEDGE_CHUNK, (chunk + 1) * ACKNOWLEDGE_CHUNK)
+        .map((id) => ({ DeleteRequest: { Key: keys.outgoing(queue, id) } }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt >= ACKNOWLEDGE_ATTEMPTS) throw new Error(`${pending.length} acknowledgements left unprocessed`);
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+        const result = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending as never } }));
+        pending = result.UnprocessedItems?.[table] ?? [];
+      }
+    }),
+  );
+}
+
 /**
  * The transactional outbox of queue messages: a change commits its messages with itself; `deliver`
  * sends them right after; the item stays until the consumer has handled the message and acknowledges
@@ -115,48 +187,6 @@ export function makeOutgoing(
   log: Pick<Logger, 'error'>,
   clock: () => Date = () => new Date(),
 ) {
-  /** Sent: due again (for the relay) when not acknowledged within the queue's visibility timeout, doubling per relay. */
-  async function sent(queue: QueueKey, id: string, relays: number): Promise<void> {
-    const now = clock().getTime();
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: keys.outgoing(queue, id),
-          UpdateExpression: 'SET sentAt = :now, relays = :relays, gsi1sk = :due',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: {
-            ':now': new Date(now).toISOString(),
-            ':relays': relays,
-            ':due': `${ackBy(queue, now, relays)}#${id}`,
-          },
-        }),
-      );
-    } catch (error) {
-      // Acknowledged already: the consumer was quicker than this write.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
-  }
-
-  /** A message committed as sent whose send failed: due for the relay as a message never sent is, after the grace. */
-  async function unsent(message: OutgoingMessage): Promise<void> {
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: keys.outgoing(message.queue, message.id),
-          UpdateExpression: 'SET gsi1sk = :due REMOVE sentAt, relays',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: {
-            ':due': keys.outgoingIndexes(message.queue, message.createdAt, message.id).gsi1sk,
-          },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
-  }
-
   return {
     /**
      * Sends committed messages now, all at once (each its send, then, for a queue whose messages are not committed as
@@ -173,11 +203,19 @@ export function makeOutgoing(
             );
           } catch (error) {
             log.error('message kept for the relay', error as Error);
-            if (asSent) await unsent(message).catch((markError: Error) => log.error('unsent mark failed', markError));
+            if (asSent)
+              await markUnsent(db, table, message).catch((markError: Error) =>
+                log.error('unsent mark failed', markError),
+              );
             return;
           }
           if (!asSent) {
-            await sent(message.queue, message.id, 0).catch((error: Error) => log.error('sent mark failed', error));
+            await markSent(db, table, {
+              queue: message.queue,
+              id: message.id,
+              relays: 0,
+              now: clock().getTime(),
+            }).catch((error: Error) => log.error('sent mark failed', error));
           }
         }),
       );
@@ -199,27 +237,7 @@ export function makeOutgoing(
       await db.send(new DeleteCommand({ TableName: table, Key: keys.outgoing(queue, id) }));
     },
 
-    /**
-     * The consumer handled these messages (one batch of its queue): their items deleted in BatchWriteItem requests
-     * of up to 25 rather than one DeleteItem each (issue 25). What DynamoDB leaves unprocessed is sent again a few
-     * times; what is still left fails the call (the messages are only sent again later: consumers are idempotent).
-     */
-    async acknowledgeAll(queue: QueueKey, ids: readonly string[]): Promise<void> {
-      const unique = [...new Set(ids)];
-      await Promise.all(
-        Array.from({ length: Math.ceil(unique.length / ACKNOWLEDGE_CHUNK) }, async (_, chunk) => {
-          let pending: readonly Record<string, unknown>[] = unique
-            .slice(chunk * ACKNOWLEDGE_CHUNK, (chunk + 1) * ACKNOWLEDGE_CHUNK)
-            .map((id) => ({ DeleteRequest: { Key: keys.outgoing(queue, id) } }));
-          for (let attempt = 0; pending.length > 0; attempt++) {
-            if (attempt >= ACKNOWLEDGE_ATTEMPTS) throw new Error(`${pending.length} acknowledgements left unprocessed`);
-            if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-            const result = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending as never } }));
-            pending = result.UnprocessedItems?.[table] ?? [];
-          }
-        }),
-      );
-    },
+    acknowledgeAll: (queue: QueueKey, ids: readonly string[]) => acknowledgeAll(db, table, queue, ids),
 
     /**
      * Sends again every message of every queue due before `olderThan` (never sent, or not acknowledged in
@@ -257,7 +275,7 @@ export function makeOutgoing(
           await telemetry.continueTrace(storedTraceOf(item), `relay ${queue}`, () =>
             queues[queue].send(withId(JSON.parse(String(item.body)), id)),
           );
-          await sent(queue, id, relays);
+          await markSent(db, table, { queue, id, relays, now: clock().getTime() });
           relayed += 1;
         }
       }
