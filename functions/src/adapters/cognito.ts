@@ -85,6 +85,36 @@ function portalErrorOf(error: unknown): unknown {
   return error;
 }
 
+type NewAccount = Parameters<UserDirectory['createUser']>[0];
+type AccountChange = Parameters<UserDirectory['updateUser']>[1];
+
+/** A new account's attributes: its e-mail (verified: the administrator typed it), names, RUCs and e-mail choice. */
+function newUserAttributes(account: NewAccount): AttributeType[] {
+  const attributes: AttributeType[] = [
+    { Name: 'email', Value: account.email },
+    { Name: 'email_verified', Value: 'true' },
+    { Name: 'given_name', Value: account.firstName },
+    { Name: 'family_name', Value: account.lastName },
+    { Name: USER_ATTRIBUTES.emailNotifications, Value: String(account.emailNotifications) },
+  ];
+  if (account.taxIds.length > 0) attributes.push({ Name: USER_ATTRIBUTES.taxId, Value: account.taxIds.join(',') });
+  return attributes;
+}
+
+/** The attributes a change sets and those it removes (an empty RUC list removes the attribute). */
+function attributeChanges(change: AccountChange): { set: AttributeType[]; remove: string[] } {
+  const set: AttributeType[] = [];
+  const remove: string[] = [];
+  if (change.taxIds !== undefined) {
+    if (change.taxIds.length > 0) set.push({ Name: USER_ATTRIBUTES.taxId, Value: change.taxIds.join(',') });
+    else remove.push(USER_ATTRIBUTES.taxId);
+  }
+  if (change.emailNotifications !== undefined) {
+    set.push({ Name: USER_ATTRIBUTES.emailNotifications, Value: String(change.emailNotifications) });
+  }
+  return { set, remove };
+}
+
 /**
  * The user pool through Cognito's admin API. One code path for AWS and the local stage (cognito-local):
  * only operations both support, ListUsers paged by PaginationToken (cognito-local answers every user at
@@ -139,16 +169,6 @@ export function makeCognitoDirectory(client: CognitoClient, ids: () => UserPoolI
 
     createUser: (account) =>
       call(async () => {
-        const attributes: AttributeType[] = [
-          { Name: 'email', Value: account.email },
-          { Name: 'email_verified', Value: 'true' },
-          { Name: 'given_name', Value: account.firstName },
-          { Name: 'family_name', Value: account.lastName },
-          { Name: USER_ATTRIBUTES.emailNotifications, Value: String(account.emailNotifications) },
-        ];
-        if (account.taxIds.length > 0) {
-          attributes.push({ Name: USER_ATTRIBUTES.taxId, Value: account.taxIds.join(',') });
-        }
         const created = await client.send(
           new AdminCreateUserCommand({
             UserPoolId: pool(),
@@ -156,7 +176,7 @@ export function makeCognitoDirectory(client: CognitoClient, ids: () => UserPoolI
             Username: account.email,
             TemporaryPassword: account.temporaryPassword,
             MessageAction: 'SUPPRESS',
-            UserAttributes: attributes,
+            UserAttributes: newUserAttributes(account),
           }),
         );
         if (!created.User?.Username) throw new Error('AdminCreateUser answered without the new user');
@@ -165,15 +185,7 @@ export function makeCognitoDirectory(client: CognitoClient, ids: () => UserPoolI
 
     updateUser: (userId, change) =>
       call(async () => {
-        const set: AttributeType[] = [];
-        const remove: string[] = [];
-        if (change.taxIds !== undefined) {
-          if (change.taxIds.length > 0) set.push({ Name: USER_ATTRIBUTES.taxId, Value: change.taxIds.join(',') });
-          else remove.push(USER_ATTRIBUTES.taxId);
-        }
-        if (change.emailNotifications !== undefined) {
-          set.push({ Name: USER_ATTRIBUTES.emailNotifications, Value: String(change.emailNotifications) });
-        }
+        const { set, remove } = attributeChanges(change);
         if (set.length > 0) {
           await client.send(
             new AdminUpdateUserAttributesCommand({ UserPoolId: pool(), Username: userId, UserAttributes: set }),

@@ -123,6 +123,33 @@ export interface SunatClientOptions {
   readonly random?: () => number;
 }
 
+/** The body of validarcomprobante for a document: SUNAT's codes, its number without leading zeros, dd/mm/yyyy. */
+function validationRequest(document: SunatDocument) {
+  return {
+    numRuc: document.issuerRuc,
+    codComp: SUNAT_DOCUMENT_CODES[document.type],
+    numeroSerie: document.series,
+    numero: document.number.replace(/^0+(?=\d)/, ''),
+    fechaEmision: document.issuedAt.split('-').reverse().join('/'),
+    monto: document.amount.toFixed(2),
+  };
+}
+
+/** SUNAT's answer in the portal's words: the verdict, its reason, and the taxpayer's states by SUNAT's labels. */
+function verdictOf(data: NonNullable<z.infer<typeof ValidationAnswer>['data']>): SunatVerdict {
+  const valid = VALID_STATES.has(data.estadoCp);
+  return {
+    certStatus: valid ? 'VALID' : 'INVALID',
+    reason: valid
+      ? null
+      : (INVALID_REASONS[data.estadoCp] ?? `SUNAT respondió un estado desconocido (${data.estadoCp}).`),
+    estadoCp: data.estadoCp,
+    estadoRuc: data.estadoRuc ? (SUNAT_TAXPAYER_STATES[data.estadoRuc] ?? data.estadoRuc) : null,
+    condDomiRuc: data.condDomiRuc ? (SUNAT_ADDRESS_CONDITIONS[data.condDomiRuc] ?? data.condDomiRuc) : null,
+    observaciones: data.observaciones ?? [],
+  };
+}
+
 /** Worst case with the defaults: (3 × 4 s + backoff) for the token and again for the query, under the worker's 30 s. */
 export function makeSunatClient(options: SunatClientOptions): SunatValidator {
   const doFetch = options.fetch ?? fetch;
@@ -214,14 +241,7 @@ export function makeSunatClient(options: SunatClientOptions): SunatValidator {
   return {
     async validate(consultingRuc, document) {
       const url = `${apiUrl}/v1/contribuyente/contribuyentes/${consultingRuc}/validarcomprobante`;
-      const payload = JSON.stringify({
-        numRuc: document.issuerRuc,
-        codComp: SUNAT_DOCUMENT_CODES[document.type],
-        numeroSerie: document.series,
-        numero: document.number.replace(/^0+(?=\d)/, ''),
-        fechaEmision: document.issuedAt.split('-').reverse().join('/'),
-        monto: document.amount.toFixed(2),
-      });
+      const payload = JSON.stringify(validationRequest(document));
       let answer: { status: number; body: unknown } | undefined;
       // A token SUNAT no longer accepts (revoked, clock skew) is renewed once.
       for (let round = 0; round < 2; round++) {
@@ -239,18 +259,7 @@ export function makeSunatClient(options: SunatClientOptions): SunatValidator {
         const message = parsed.success ? (parsed.data.message ?? '') : 'unreadable body';
         throw new SunatUnavailableError(`validarcomprobante: HTTP ${answer?.status} ${message}`.trim());
       }
-      const data = parsed.data.data;
-      const valid = VALID_STATES.has(data.estadoCp);
-      return {
-        certStatus: valid ? 'VALID' : 'INVALID',
-        reason: valid
-          ? null
-          : (INVALID_REASONS[data.estadoCp] ?? `SUNAT respondió un estado desconocido (${data.estadoCp}).`),
-        estadoCp: data.estadoCp,
-        estadoRuc: data.estadoRuc ? (SUNAT_TAXPAYER_STATES[data.estadoRuc] ?? data.estadoRuc) : null,
-        condDomiRuc: data.condDomiRuc ? (SUNAT_ADDRESS_CONDITIONS[data.condDomiRuc] ?? data.condDomiRuc) : null,
-        observaciones: data.observaciones ?? [],
-      };
+      return verdictOf(parsed.data.data);
     },
   };
 }
