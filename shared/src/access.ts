@@ -34,7 +34,7 @@ export interface FunctionUses {
   /** Rewrites the API's JWT authorizer audience (the active API clients' ids): GetAuthorizer and UpdateAuthorizer. */
   readonly apiAuthorizer?: boolean;
   /**
-   * Reads and deletes the raw e-mails under `inbound-mail/` of the inbound-mail bucket (issue 24, docs/adr/0035-mail-intake.md),
+   * Reads and deletes the raw e-mails under `inbound-mail/` of the inbound-mail bucket (docs/adr/0035-mail-intake.md),
    * and knows the group's intake domain.
    */
   readonly inboundMail?: boolean;

@@ -44,7 +44,7 @@ export const WebConfig = z.object({
    */
   waf: z._default(z.nullable(z.object({ integrationUrl: z.url() })), null),
   /**
-   * The domain of the group's intake addresses, `facturas+<RUC>@<domain>` (issue 24, invoices by e-mail): shown to
+   * The domain of the group's intake addresses, `facturas+<RUC>@<domain>` (invoices by e-mail): shown to
    * suppliers beside 'Cargar XML'. Null on a stage that receives no e-mail; absent in a config.json written before.
    */
   intakeMailDomain: z._default(z.nullable(z.string()), null),

@@ -1,5 +1,5 @@
 /**
- * How a user's file is served (issue 19): its links go through a CloudFront distribution of their own (never
+ * How a user's file is served: its links go through a CloudFront distribution of their own (never
  * the portal's origin), whose answers carry these headers; the local S3 stand-in adds the same to the links'
  * answers. The link states the type and the disposition itself (uploads.ts), so a file is a PDF or a download.
  */

@@ -36,7 +36,7 @@ export const TEXT_LIMITS = {
   fileName: 200,
   /** A MIME type as the browser gives it. */
   contentType: 100,
-  /** A message of an invoice's conversation (issue 23), after trimming and stripping control characters. */
+  /** A message of an invoice's conversation, after trimming and stripping control characters. */
   message: 2000,
   /** What a message body may carry before it is cleaned: more is refused without reading it. */
   messageRaw: 8000,
@@ -62,7 +62,7 @@ export const COUNT_LIMITS = {
    * must stay within DynamoDB's 100 items with the invoice, its search items and counters.
    */
   notesPerOriginal: 20,
-  /** Files attached to one message of an invoice's conversation (issue 23). */
+  /** Files attached to one message of an invoice's conversation. */
   messageAttachments: 3,
   /** Messages of one invoice's conversation: the detail reads them all in one page. */
   messagesPerInvoice: 200,

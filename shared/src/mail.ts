@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /**
- * Invoices by e-mail (issue 24, docs/adr/0035-mail-intake.md): each company of the group has an intake address,
+ * Invoices by e-mail (docs/adr/0035-mail-intake.md): each company of the group has an intake address,
  * `facturas+<RUC>@<intake domain>`, the domain configured per stage (INTAKE_MAIL_DOMAIN).
  */
 export const INBOUND_MAIL = {

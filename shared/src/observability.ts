@@ -19,7 +19,7 @@ export const METRICS = {
   /** Payment sync runs against SAP, and the failed ones. */
   paymentSyncRuns: 'PaymentSyncRuns',
   paymentSyncFailures: 'PaymentSyncFailures',
-  /** Received e-mails (issue 24): each processed one, and those dropped unanswered for failing SPF and DKIM. */
+  /** Received e-mails: each processed one, and those dropped unanswered for failing SPF and DKIM. */
   inboundMailProcessed: 'InboundMailProcessed',
   inboundMailUnauthenticated: 'InboundMailUnauthenticated',
 } as const;

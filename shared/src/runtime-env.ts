@@ -49,7 +49,7 @@ export const RUNTIME_ENV = {
    * benches: every read traced, for the tests). AWS sets traceSampleRatio on each read's function instead.
    */
   readTraceSampleRatio: 'PORTAL_READ_TRACE_SAMPLE_RATIO',
-  /** The domain of the group's intake addresses, `facturas+<RUC>@<domain>` (stage configuration; issue 24). */
+  /** The domain of the group's intake addresses, `facturas+<RUC>@<domain>` (stage configuration). */
   intakeMailDomain: 'INTAKE_MAIL_DOMAIN',
   /**
    * Documents of one zip taken in at once (1-32; default the runner's DEFAULT_CONCURRENCY). In AWS the zip's function

@@ -276,7 +276,7 @@ export function generateTemporaryPassword(): string {
   return chars.join('');
 }
 
-/** What the API clients' use case asks of the user pool (issue 24). */
+/** What the API clients' use case asks of the user pool. */
 export interface AppClients {
   /** A confidential app client for the client-credentials grant with these scopes; its secret, once. */
   create(input: {

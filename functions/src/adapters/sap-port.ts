@@ -43,7 +43,7 @@ export interface SupplierInvoicePosting {
   /** A credit note is posted as a credit memo (SupplierInvoiceIsCreditMemo 'X'). */
   readonly creditMemo: boolean;
   /**
-   * A note (issue 21): a subsequent credit or debit (IsSubsequentDebitCredit 'X' on its lines: a price adjustment of
+   * A note: a subsequent credit or debit (IsSubsequentDebitCredit 'X' on its lines: a price adjustment of
    * the order, no quantity) against the original's SAP document (InvoiceReference, InvoiceReferenceFiscalYear).
    */
   readonly adjusts?: SapDocument | null;

@@ -30,7 +30,7 @@ export interface Caller {
   readonly expiresAt: number;
   /**
    * How the user signed in (the trigger's claim; a token without it: the portal's password). EMAIL and API are
-   * the intake channels that act for a supplier without a browser session (issue 24).
+   * the intake channels that act for a supplier without a browser session.
    */
   readonly signIn: Exclude<SignInMethod, 'SYSTEM'>;
   /** The request id the caller sees: the audit trail records the call each change came from. */

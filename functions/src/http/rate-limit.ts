@@ -18,7 +18,7 @@ export interface RateLimitDeps {
 }
 
 /**
- * The per-client limit of the API (issue 24): a fixed window counter in the table, shared by every function
+ * The per-client limit of the API: a fixed window counter in the table, shared by every function
  * instance. Past the limit the call is refused with 429 and Retry-After, the seconds until the next window.
  * In AWS the firewall's rate-based rule per Authorization header stands before it (infra firewall.ts).
  */

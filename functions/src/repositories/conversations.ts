@@ -11,7 +11,7 @@ import {
 } from '@portal/shared';
 
 /**
- * The messages of invoices' conversations (issue 23) and the header's counters of conversations waiting on a side.
+ * The messages of invoices' conversations and the header's counters of conversations waiting on a side.
  * Messages are written in the invoice's own transaction (invoice-store.ts commit, `alsoPut`); the counters move
  * with every commit that moves an invoice's wait (`waitingCounterUpdates`).
  */

@@ -51,7 +51,7 @@ export interface InvoiceFilter {
   readonly dueTo?: string | undefined;
   /** The state of the Ley 29623 conformity clock (served by the clock records: invoice-conformity-query.ts). */
   readonly acquirerConformity?: AcquirerConformityState | undefined;
-  /** "Observadas" (issue 23): only invoices staff marked observed; no index holds them, a filter keeps them. */
+  /** "Observadas": only invoices staff marked observed; no index holds them, a filter keeps them. */
   readonly observed?: boolean | undefined;
 }
 

@@ -37,7 +37,7 @@ type RawItem = Record<string, unknown>;
 const SEARCH_KEY_PREFIX = 'SEARCH#';
 
 /** The filters of the listing besides the search, applied to the invoices the search found. */
-/** Marked "Observada" (issue 23): an observation with its time. */
+/** Marked "Observada": an observation with its time. */
 const isObserved = (invoice: RawItem) => {
   const observation = invoice.observation as { since?: unknown } | null | undefined;
   return typeof observation?.since === 'string';

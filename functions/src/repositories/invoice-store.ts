@@ -159,7 +159,7 @@ export function makeInvoiceStore(db: DynamoDBDocumentClient, table: string, cloc
       before: StoredInvoice,
       change: Pick<Invoice, 'certStatus' | 'statusMessage'> & {
         readonly sunat: Invoice['sunat'];
-        /** The supplier's CDR judged again beside SUNAT's answer (issue 24); absent: left as it is. */
+        /** The supplier's CDR judged again beside SUNAT's answer; absent: left as it is. */
         readonly supplierCdr?: Invoice['supplierCdr'];
       },
       audit: AuditStamp,

@@ -5,7 +5,7 @@ import { prefixRange } from './key-range.js';
 import { checkItem, deleteItem, putItem, updateItem, type TransactItem } from './transaction.js';
 
 /**
- * The links between notes and their originals (issue 21, docs/data-design.md "Notes and their original"): under the
+ * The links between notes and their originals (docs/data-design.md "Notes and their original"): under the
  * original's key, whether the original is in the portal yet or not, one item per note and a head whose version
  * every linking note moves. Read with one Query (never a Scan); written in the same transactions as the invoices.
  */

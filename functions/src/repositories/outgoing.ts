@@ -30,7 +30,7 @@ export function outgoingMessage(queue: QueueKey, body: unknown, now: Date): Outg
 }
 
 /**
- * The longest visibility timeout of a queue whose messages are committed as sent (issue 25): the SUNAT checks, the
+ * The longest visibility timeout of a queue whose messages are committed as sent: the SUNAT checks, the
  * MIRO requests and the notices, two or three per invoice. `deliver` writes nothing more when their send succeeds,
  * only a mark when it fails; the price is that a message whose sender died between the commit and the send is sent
  * again by the relay after the queue's visibility timeout (2 or 3 minutes) rather than after the sweeper's grace.

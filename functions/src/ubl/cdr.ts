@@ -13,7 +13,7 @@ import { childOf, childrenOf, pathOf, readXmlTree, textOf, type XmlElement } fro
 import { CDR_LIMITS } from './cdr-limits.js';
 
 /*
- * SUNAT's Constancia de Recepción (CDR), issue 24 (docs/ap-cdr.md): a UBL ApplicationResponse, delivered to the
+ * SUNAT's Constancia de Recepción (CDR) (docs/ap-cdr.md): a UBL ApplicationResponse, delivered to the
  * issuer in R-<RUC>-<tipo>-<serie>-<número>.zip holding R-….xml. Two layouts are in circulation:
  *
  * - SUNAT's own (UBL 2.0, Manual del programador, anexo "Constancia de Recepción"): cac:SenderParty is SUNAT

@@ -47,7 +47,7 @@ function read(bytes: Uint8Array): ParsedDocument {
 const CORPORACION_ANDINA = { taxId: '20100070970', taxIdType: '6', name: 'CORPORACIÓN ANDINA DE ALIMENTOS S.A.A.' };
 const SERVICIOS_INDUSTRIALES = { taxId: '20456178325', taxIdType: '6', name: 'SERVICIOS INDUSTRIALES LIMA S.A.C.' };
 
-/** What a document with nothing beyond its IGV reads (issue 21): no other tax, discount, charge or anticipo. */
+/** What a document with nothing beyond its IGV reads: no other tax, discount, charge or anticipo. */
 function igvOnly(igv: number, saleValue: number | null, operationType: string | null) {
   return {
     operationType,
@@ -746,7 +746,7 @@ describe('parseSunatDocument: hostile files are refused', () => {
   });
 });
 
-describe("parseSunatDocument: a note's reason (issue 21)", () => {
+describe("parseSunatDocument: a note's reason", () => {
   const note = utf8Fixture('nota-credito-ubl21.xml');
 
   it('reads a note without a reason as such, and refuses a description beyond SUNAT’s 500 characters', () => {

@@ -111,7 +111,7 @@ export const ParsedDocument = z.object({
   /** Null when the document has no forma de pago (UBL 2.0 documents, notes). */
   paymentTerms: z.nullable(ParsedPaymentTerms),
 
-  // Every document SUNAT accepts, read right (issue 21, docs/ap-documents.md).
+  // Every document SUNAT accepts, read right (docs/ap-documents.md).
   /** Tipo de operación, catálogo 51 (cbc:InvoiceTypeCode/@listID, or cbc:ProfileID); null when absent. */
   operationType: z.nullable(z.string().check(z.maxLength(TEXT_LIMITS.code))),
   /** Valor de venta (cbc:LineExtensionAmount of the monetary total); null when absent. */

@@ -5,7 +5,7 @@ import { BadRequestError, COUNT_LIMITS } from '@portal/shared';
 import { parseSunatDocument } from './parse.js';
 import { ParsedDocument } from './parsed-document.js';
 
-// Every document SUNAT accepts, read right (issue 21; docs/ap-documents.md): each shape of the corpus read
+// Every document SUNAT accepts, read right (docs/ap-documents.md): each shape of the corpus read
 // field by field, and the amounts SUNAT's own validation refuses refused here with a Spanish message.
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/ubl');

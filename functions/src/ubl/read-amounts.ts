@@ -37,7 +37,7 @@ import { isRentaRetentionAllowance } from './read-honorarios.js';
 import { normalised } from './read-terms.js';
 
 /*
- * Every document SUNAT accepts, read right (issue 21; rules and sources in docs/ap-documents.md): the taxes
+ * Every document SUNAT accepts, read right (rules and sources in docs/ap-documents.md): the taxes
  * beside the IGV, the document-level discounts and charges (catálogo 53), the anticipos deducted, a
  * transferencia gratuita (scheme 9996, catálogo 16 price type 02, legend 1002), the operation type
  * (catálogo 51). Amounts that contradict each other the way SUNAT's own validation refuses are refused here too.

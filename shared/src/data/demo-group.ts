@@ -57,7 +57,7 @@ export const DEMO_SUPPLIERS: readonly DemoSupplier[] = [
   { taxId: withCheckDigit('1045678901'), name: 'Quispe Mamani Rosa Elena' },
 ];
 
-/** A supplier SUNAT answers as NO HABIDO (the RUC risk gate of issue 21). */
+/** A supplier SUNAT answers as NO HABIDO (the RUC risk gate). */
 export const DEMO_NO_HABIDO_SUPPLIER: DemoSupplier = {
   taxId: withCheckDigit('2060477821'),
   name: 'Distribuidora Amazónica del Oriente S.A.C.',

@@ -222,7 +222,7 @@ export const invoiceKeys = {
     return { pk: `DASHBOARD#${client}`, sk: `PERIOD#${period}` };
   },
 
-  /** One invoice's audit trail (issue 23), oldest first: its own partition, written once per change, never changed. */
+  /** One invoice's audit trail, oldest first: its own partition, written once per change, never changed. */
   invoiceAudit(invoice: { supplierId: string; type: string; id: string }, occurredAt: string, id: string): ItemKey {
     return { pk: invoiceKeys.invoiceAuditOf(invoice), sk: `${occurredAt}#${id}` };
   },
@@ -238,7 +238,7 @@ export const invoiceKeys = {
   uploadUses: (objectKey: string) => `UPLOAD#${objectKey}`,
 
   /**
-   * The notes of one original (issue 21), keyed by the original's key (the note's issuer, the original's type and
+   * The notes of one original, keyed by the original's key (the note's issuer, the original's type and
    * series-number), whether the original is in the portal yet or not: one item per note (`NOTE#{type}#{id}`), and a
    * head whose `version` every note that links to it moves, so that the original's intake, which reads the notes,
    * and a note's intake, which adds one, never both commit without seeing each other.
@@ -259,7 +259,7 @@ export const invoiceKeys = {
   originalNotePrefix: 'NOTE#',
 
   /**
-   * One message of an invoice's conversation (issue 23), under the invoice's own partition: `MSG#{messageId}`, the id
+   * One message of an invoice's conversation, under the invoice's own partition: `MSG#{messageId}`, the id
    * starting with the message's time, so that the conversation reads oldest first with one Query.
    */
   invoiceMessage(supplierId: string, type: string, invoiceId: string, messageId: string): ItemKey {
@@ -267,7 +267,7 @@ export const invoiceKeys = {
   },
   invoiceMessagePrefix: 'MSG#',
   /**
-   * How many invoices' conversations wait on one side (issue 23): a supplier RUC's (`SUPPLIER`) or a company's staff
+   * How many invoices' conversations wait on one side: a supplier RUC's (`SUPPLIER`) or a company's staff
    * (`STAFF`); `count` is ADDed in the transaction of every change that moves an invoice's wait (invoice-store.ts).
    */
   waitingConversations(side: 'SUPPLIER' | 'STAFF', owner: string): ItemKey {

@@ -41,7 +41,7 @@ export const recordKeys = {
     `CONFORMITY#${kind}#${acquirer}#PO#${purchaseOrder}`,
   /**
    * Conformity documents are listed by acquirer, by issuer, by responsible and by purchase order (the suggested
-   * HES and MIGO of issue 23), newest fiscal year first.
+   * HES and MIGO), newest fiscal year first.
    */
   conformityIndexes(
     kind: ConformityKind,
@@ -93,12 +93,12 @@ export const recordKeys = {
     return { pk: recordKeys.feed(audience, taxId), sk: `NOTIFICATION#${registeredAt}#${id}` };
   },
   notificationPrefix: 'NOTIFICATION#',
-  /** A user's export of a list (issue 23): kept under its owner, so that only the owner reads it; expires in days. */
+  /** A user's export of a list: kept under its owner, so that only the owner reads it; expires in days. */
   exportJob(userId: string, exportId: string): ItemKey {
     return { pk: `USER#${userId}`, sk: `EXPORT#${exportId}` };
   },
   exportJobPrefix: 'EXPORT#',
-  /** A received e-mail once processed (issue 24): a redelivery of its queue message registers and answers nothing. */
+  /** A received e-mail once processed: a redelivery of its queue message registers and answers nothing. */
   inboundMessage(messageId: string): ItemKey {
     return { pk: `INBOUND_MAIL#${messageId}`, sk: 'PROCESSED' };
   },
@@ -107,12 +107,12 @@ export const recordKeys = {
     return { pk: `INBOUND_MAIL#${messageId}`, sk: `RESULT#${baseKey}` };
   },
   inboundMessageResultPrefix: 'RESULT#',
-  /** Answers to one sender's refused e-mails in one hour (issue 24): a conditional counter, expiring. */
+  /** Answers to one sender's refused e-mails in one hour: a conditional counter, expiring. */
   mailAnswers(sender: string, hour: string): ItemKey {
     return { pk: `MAIL_ANSWERS#${sender.toLowerCase()}`, sk: `HOUR#${hour}` };
   },
   /**
-   * A zip of documents (issue 24): the batch in a partition of its own, each document's result beside it (sorted by
+   * A zip of documents: the batch in a partition of its own, each document's result beside it (sorted by
    * its base name, folded), so that a page of results is one Query and recording one is a conditional Put.
    */
   intakeBatch(batchId: string): ItemKey {
@@ -186,7 +186,7 @@ export const recordKeys = {
   disabledUsers: { pk: 'ACCESS', sk: 'DISABLED_USERS' } as ItemKey,
 
   /**
-   * A supplier's API client (issue 24), all in one partition (an administrator lists them all; a few hundred at
+   * A supplier's API client, all in one partition (an administrator lists them all; a few hundred at
    * most): its RUC and scopes, read by the PreTokenGeneration trigger at each client-credentials token.
    */
   apiClient: (clientId: string): ItemKey => ({ pk: recordKeys.apiClients, sk: clientId }),

@@ -64,7 +64,7 @@ export const QUEUES = {
     consumerUses: { table: 'write', email: true },
   },
   /**
-   * Exports of a list (issue 23, docs/adr/0032-list-exports.md): one job per message, streamed to S3. A file of
+   * Exports of a list (docs/adr/0032-list-exports.md): one job per message, streamed to S3. A file of
    * 100,000 rows takes about a minute; the visibility timeout is six times the consumer's.
    */
   exports: {
@@ -81,7 +81,7 @@ export const QUEUES = {
     consumerUses: { table: 'write', documents: ['exportWrite'], userPool: ['ListUsers', 'AdminGetUser'] },
   },
   /**
-   * Invoices by e-mail (issue 24, docs/adr/0035-mail-intake.md): one received e-mail per message, its raw MIME under
+   * Invoices by e-mail (docs/adr/0035-mail-intake.md): one received e-mail per message, its raw MIME under
    * inbound-mail/ of the inbound-mail bucket (SES's receipt rule in AWS, the local SMTP server on the stage).
    */
   inboundMail: {
@@ -107,9 +107,9 @@ export const QUEUES = {
     },
   },
   /**
-   * 'Cargar ZIP' (issue 24, docs/intake-channels.md#zip): one zip of up to 500 documents per message. The zip (at most
+   * 'Cargar ZIP' (docs/intake-channels.md#zip): one zip of up to 500 documents per message. The zip (at most
    * 200 MB) is streamed to /tmp and read one document at a time, a few registered at once; 500 documents aim at a
-   * minute (issue 25), the timeout leaves ten. A redelivery skips the documents already recorded.
+   * minute, the timeout leaves ten. A redelivery skips the documents already recorded.
    */
   intakeBatches: {
     id: 'IntakeBatches',

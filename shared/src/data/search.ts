@@ -51,7 +51,7 @@ export function numberTokens(id: string): string[] {
 }
 
 /**
- * The tokens worth an item (issue 25: each is one more item in the invoice's transaction). Left out: a suffix of the
+ * The tokens worth an item (each is one more item in the invoice's transaction). Left out: a suffix of the
  * number from its dash ("-458": a query's terms never start with a dash, searchTerms, so no query reaches it), and a
  * name's one-letter word (the initials of "S.A.C.", "E.I.R.L.") when another token of the scope starts with the same
  * letter ("s" beside "servicios"): every term that starts it starts the longer one, where the invoice is then found.
@@ -161,7 +161,7 @@ export type SearchItem = {
 /**
  * The search index items of an invoice in both scopes, written in the transaction that stores it: one per token of
  * the company's scope, also in the supplier's search when the supplier's scope has the token, and one per token of
- * the supplier's scope alone (issue 25: the number's suffixes, the supplier's RUC and name were written twice).
+ * the supplier's scope alone (the number's suffixes, the supplier's RUC and name were written twice).
  */
 export function invoiceSearchItems(
   invoice: SearchSource & { readonly type: string; readonly receivedAt: string },

@@ -94,7 +94,7 @@ export const INVOICE_ERROR_MESSAGES = {
   /** Asking SUNAT again about an invoice no longer under review (a rejected one: the supplier sends it again). */
   ERROR_SUNAT_VALIDATION_NOT_UNDER_REVIEW:
     'Solo se puede volver a consultar SUNAT mientras el comprobante está pendiente de revisión («Debe revisar»).',
-  // Issue 21, notes tied to their original (docs/ap-notes-and-risk.md).
+  // Notes tied to their original (docs/ap-notes-and-risk.md).
   ERROR_NOTE_WITHOUT_BILLING_REFERENCE:
     'Una nota de crédito o débito debe indicar el comprobante que modifica (tipo, serie y número).',
   ERROR_NOTE_BILLING_REFERENCE_INVALID:
@@ -120,7 +120,7 @@ export const INVOICE_ERROR_MESSAGES = {
     'Apruebe primero el comprobante original {original}: una nota se aprueba como ajuste de un comprobante aprobado.',
   ERROR_CREDIT_NOTE_EXCEEDS_AMOUNT_TO_PAY:
     'La nota de crédito ({amount}) supera el monto a pagar que queda del comprobante original {original} ({left}).',
-  // Issue 21, the RUC risk gate.
+  // The RUC risk gate.
   ERROR_APPROVE_INVOICE_WITH_RUC_RISK:
     'No se puede aprobar: SUNAT informa que el proveedor no está ACTIVO y HABIDO ({risk}). Solo un administrador puede aprobarlo, indicando el motivo.',
   ERROR_RUC_RISK_OVERRIDE_WITHOUT_REASON:
@@ -145,7 +145,7 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_ACQUIRER_DISCONFORMITY_WITHOUT_CAUSE:
     'Indique la causal de la disconformidad: plazo de pago acordado, monto neto pendiente de pago o reclamo sobre los bienes o servicios.',
   ERROR_ACQUIRER_DISCONFORMITY_WITHOUT_REASON: 'Por favor, describa el motivo de la disconformidad.',
-  // Issue 23, messages on an invoice (rules/conversations.ts).
+  // Messages on an invoice (rules/conversations.ts).
   ERROR_MESSAGE_EMPTY: 'Escriba el mensaje antes de enviarlo.',
   ERROR_MESSAGE_TOO_LONG: 'El mensaje no puede superar los {max} caracteres.',
   ERROR_MESSAGE_LIMIT_REACHED:
@@ -157,11 +157,11 @@ export const INVOICE_ERROR_MESSAGES = {
   ERROR_OBSERVE_INVOICE_CLOSED:
     'No se puede observar un comprobante {status}: la observación pide algo al proveedor mientras el comprobante sigue en curso.',
   ERROR_INVOICE_NOT_OBSERVED: 'El comprobante no está observado.',
-  // Issue 23, exports of the lists (docs/adr/0032-list-exports.md).
+  // Exports of the lists (docs/adr/0032-list-exports.md).
   ERROR_EXPORT_NOT_FOUND: 'No se encontró la exportación solicitada.',
   ERROR_TOO_MANY_EXPORTS: 'Ya tiene {limit} exportaciones en curso. Espere a que termine alguna antes de pedir otra.',
   ERROR_EXPORT_LIST_NOT_ALLOWED: 'Su perfil no puede exportar la lista «{list}».',
-  // Issue 24, a zip of many documents (docs/adr/0033-zip-intake.md): the zip refused whole…
+  // A zip of many documents (docs/adr/0033-zip-intake.md): the zip refused whole…
   ERROR_ZIP_INVALID: 'El archivo no es un ZIP válido o está dañado. Vuelva a generarlo e inténtelo nuevamente.',
   ERROR_ZIP_ENTRY_CORRUPT:
     'El archivo «{name}» del ZIP está dañado ({reason}): no se registró ningún comprobante del ZIP. Vuelva a generar el ZIP y cárguelo de nuevo.',
@@ -192,7 +192,7 @@ export const INVOICE_ERROR_MESSAGES = {
     'Ya tiene {limit} cargas de ZIP en curso. Espere a que termine alguna antes de cargar otro ZIP.',
   ERROR_INTAKE_BATCH_FAILED:
     'No se pudo terminar de procesar el ZIP. Cárguelo nuevamente: los comprobantes ya registrados figurarán como existentes.',
-  // Issue 24, SUNAT's constancia de recepción (CDR) sent with a document (docs/ap-cdr.md).
+  // SUNAT's constancia de recepción (CDR) sent with a document (docs/ap-cdr.md).
   ERROR_CDR_INVALID:
     'El archivo no es una constancia de recepción (CDR) de SUNAT: debe ser el XML de respuesta (ApplicationResponse) que SUNAT entregó al emisor.',
   ERROR_CDR_INVALID_FIELD: 'Falta o no es válido el dato «{field}» de la constancia de recepción (CDR).',
@@ -202,13 +202,13 @@ export const INVOICE_ERROR_MESSAGES = {
     'La constancia de recepción corresponde al comprobante {cdrDocument} del RUC {cdrIssuer}, no al comprobante {document} del RUC {issuer}.',
 } as const;
 
-/** Codes of the user administration (issue 5); ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */
+/** Codes of the user administration; ERROR_USER_NOT_FOUND and ERROR_CLIENT_NOT_FOUND are spec §8's. */
 export const USER_ADMIN_ERROR_MESSAGES = {
   ERROR_USER_ALREADY_EXISTS: 'Ya existe un usuario con ese correo electrónico.',
   ERROR_USER_DISABLED: 'El usuario está deshabilitado.',
   ERROR_TOO_MANY_ATTEMPTS:
     'Se superó el número de intentos permitidos para este usuario. Inténtelo nuevamente más tarde.',
-  // Issue 24, the suppliers' API clients (docs/integrators.md, docs/adr/0034-api-clients.md).
+  // The suppliers' API clients (docs/integrators.md, docs/adr/0034-api-clients.md).
   ERROR_API_CLIENT_NOT_FOUND: 'No se encontró el cliente de API indicado.',
   ERROR_API_CLIENT_UNKNOWN_SUPPLIER:
     'El RUC {ruc} no pertenece a ningún proveedor del portal: cree primero la cuenta del proveedor.',

@@ -18,7 +18,7 @@ const MessageFilePath = z.extend(InvoiceKeyPath, {
 });
 
 /**
- * Messages on an invoice (issue 23): the conversation between the supplier and the group's staff, and the
+ * Messages on an invoice: the conversation between the supplier and the group's staff, and the
  * "Observada" mark. The invoice is reached exactly as its detail is (invoice-access.ts).
  */
 export const conversationRoutes = {

@@ -1,7 +1,7 @@
 import { CreateExportBody, ExportJob, ExportPath } from '../schemas/exports.js';
 import { route, ALL_SIGNED_IN, type RouteDef } from './route.js';
 
-/** Exports of the lists (issue 23): asked here, made by the exports worker, downloaded through a short-lived link. */
+/** Exports of the lists: asked here, made by the exports worker, downloaded through a short-lived link. */
 export const exportRoutes = {
   createExport: route({
     id: 'createExport',

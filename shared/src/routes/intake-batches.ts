@@ -9,7 +9,7 @@ import {
 import { route, type RouteDef } from './route.js';
 
 /**
- * 'Cargar ZIP' (issue 24, docs/intake-channels.md#zip): a zip of up to 500 documents, uploaded presigned (purpose
+ * 'Cargar ZIP' (docs/intake-channels.md#zip): a zip of up to 500 documents, uploaded presigned (purpose
  * INVOICE_ZIP), registered here and read by the intake-batches worker; its results per document are kept to be read.
  */
 export const intakeBatchRoutes = {

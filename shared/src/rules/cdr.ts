@@ -1,7 +1,7 @@
 import type { CertStatus, InvoiceType } from '../domain.js';
 
 /**
- * SUNAT's Constancia de Recepción (CDR), issue 24 (docs/ap-cdr.md): the signed answer SUNAT (or an OSE) gives the
+ * SUNAT's Constancia de Recepción (CDR) (docs/ap-cdr.md): the signed answer SUNAT (or an OSE) gives the
  * issuer when it receives an electronic document. The supplier sends it to us, so it is evidence the supplier
  * supplies, and it can be forged: the portal does not verify its signature and never lets it replace SUNAT's
  * validity check (the consulta integrada the SUNAT worker asks). What it is good for is a second opinion: when the

@@ -1,8 +1,8 @@
 import { toCents } from './money.js';
 
 /**
- * Which open HES or MIGO of a purchase order add up to an invoice's amount without IGV (issue 23,
- * docs/adr/0029-hes-migo-suggestions.md): a subset sum in integer cents, bounded so that an order with
+ * Which open HES or MIGO of a purchase order add up to an invoice's amount without IGV
+ * (docs/adr/0029-hes-migo-suggestions.md): a subset sum in integer cents, bounded so that an order with
  * many documents still answers at once. Exact combinations come first (fewer documents first), then the
  * closest by absolute difference (ties: fewer documents). `complete` is false when a bound cut the search.
  */

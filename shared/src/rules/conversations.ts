@@ -3,7 +3,7 @@ import { TEXT_LIMITS } from '../limits.js';
 import type { ConversationSide, ConversationSummary, InvoiceObservation } from '../schemas/conversations.js';
 
 /**
- * The rules of an invoice's conversation (issue 23, docs/adr/0031-messages-on-an-invoice.md): who writes for which
+ * The rules of an invoice's conversation (docs/adr/0031-messages-on-an-invoice.md): who writes for which
  * side, what a message's text may be, and how a message, an observation or its clearing moves the invoice's mark and
  * summary, and with it the header's counts of conversations waiting on each side.
  */

@@ -2,7 +2,7 @@ import type { InvoiceStatus, InvoiceType } from '../domain.js';
 import type { NoteAdjustments } from '../schemas/invoices.js';
 
 /**
- * How an original's notes change what is paid for it (issue 21, docs/ap-notes-and-risk.md): amount − accepted
+ * How an original's notes change what is paid for it (docs/ap-notes-and-risk.md): amount − accepted
  * credit notes + accepted debit notes. A note counts once it is accepted — approved by the company, whatever SAP's
  * payment run did since (ACCEPTED, SCHEDULED, PAID); a note under review or rejected changes nothing.
  */

@@ -132,7 +132,7 @@ function item(code: ErrorItem['code'], parameters: Record<string, unknown> = {})
 }
 
 /**
- * The rules of spec §5 for a note (issue 21, docs/ap-notes-and-risk.md "Which §5 rules apply to notes"). A note is
+ * The rules of spec §5 for a note (docs/ap-notes-and-risk.md "Which §5 rules apply to notes"). A note is
  * an adjustment of its original: it carries no HES or MIGO (the original claimed them) and no amount match; it takes
  * its original's operation type and purchase orders. A note whose original is not in the portal gets them from the
  * manager, as an invoice does: purchase orders, or PDF support when it has none.

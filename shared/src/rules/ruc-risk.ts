@@ -1,5 +1,5 @@
 /**
- * The RUC risk gate (issue 21, docs/ap-notes-and-risk.md): SUNAT's validation of a document answers the state of
+ * The RUC risk gate (docs/ap-notes-and-risk.md): SUNAT's validation of a document answers the state of
  * its issuer's RUC (estadoRuc) and the condition of its fiscal address (condDomiRuc). An invoice whose supplier SUNAT
  * does not report ACTIVO and HABIDO is not approved by a manager; an administrator may, with a written reason.
  * The values are SUNAT's labels as the SUNAT worker stores them (shared/src/sunat/catalogues.ts: RUC_STATES,

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { API_CLIENT_SCOPES } from '../auth.js';
 import { IsoDateTime, Ruc } from './common.js';
 
-// A supplier's API clients (issue 24): OAuth2 client-credentials access for its own systems.
+// A supplier's API clients: OAuth2 client-credentials access for its own systems.
 
 export const ApiClientScopeSchema = z.enum(API_CLIENT_SCOPES);
 

@@ -31,7 +31,7 @@ export const AvailabilityPath = z.object({
 });
 export const AvailabilityQuery = z.object({ acquirer: Ruc, issuer: Ruc });
 
-/** The open HES or MIGO of one purchase order that add up to the invoice amount without IGV (issue 23). */
+/** The open HES or MIGO of one purchase order that add up to the invoice amount without IGV. */
 export const SuggestionsQuery = z.object({
   purchaseOrder: z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.sapDocumentId)),
 });

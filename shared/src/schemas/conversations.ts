@@ -4,7 +4,7 @@ import { Level } from '../domain.js';
 import { COUNT_LIMITS, TEXT_LIMITS } from '../limits.js';
 import { IsoDateTime } from './common.js';
 
-// Messages on an invoice (issue 23): the conversation between the supplier and the group's staff, and the
+// Messages on an invoice: the conversation between the supplier and the group's staff, and the
 // "Observada" mark (docs/adr/0031-messages-on-an-invoice.md).
 
 /** Which side of the conversation a person writes for: the supplier, or the group's staff (managers, admins). */

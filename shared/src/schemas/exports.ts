@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { IsoDateTime } from './common.js';
 
-// Exports of a list (issue 23): the whole filtered result as a file, made by the exports worker.
+// Exports of a list: the whole filtered result as a file, made by the exports worker.
 
 /** The lists that can be exported: each the result of its list route, filtered the same way. */
 export const EXPORT_LISTS = ['invoices', 'hes', 'migo', 'suppliers'] as const;

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { TEXT_LIMITS } from '../limits.js';
 import { IsoDateTime, pageOf } from './common.js';
 
-// A zip of many documents (issue 24, docs/intake-channels.md#zip): uploaded presigned, read by the intake-batches
+// A zip of many documents (docs/intake-channels.md#zip): uploaded presigned, read by the intake-batches
 // worker, one result per document kept with the batch.
 
 export const INTAKE_BATCH_STATUSES = ['QUEUED', 'PROCESSING', 'DONE', 'REFUSED', 'FAILED'] as const;

@@ -4,7 +4,7 @@ import { IsoDateTime, PageQuery } from './common.js';
 import { Invoice } from './invoices.js';
 import { isStaffOnlyAt, staffOnly, supplierView } from './visibility.js';
 
-// The invoice's audit trail (issue 23): one record per change, append-only, with the before and after of every
+// The invoice's audit trail: one record per change, append-only, with the before and after of every
 // field the change touched, who made it (name, role, how they signed in), when, and from which call (txId).
 
 export const INVOICE_AUDIT_ACTIONS = [
@@ -177,9 +177,9 @@ export const INVOICE_AUDIT_FIELDS = {
   remittance: (invoice) => invoice.remittance?.document ?? null,
   rucRiskOverride: (invoice) => invoice.rucRiskOverride?.reason ?? null,
   acquirerConformity: (invoice) => invoice.acquirerConformity?.state ?? null,
-  // Issue 23: the "Observada" mark, by what it asks (a message's own text is the record's note).
+  // The "Observada" mark, by what it asks (a message's own text is the record's note).
   observation: (invoice) => invoice.observation?.reason ?? null,
-  // Issue 24: the CDR the supplier sent, by its verdict, and whether staff were told it contradicts SUNAT.
+  // The CDR the supplier sent, by its verdict, and whether staff were told it contradicts SUNAT.
   supplierCdr: (invoice) => invoice.supplierCdr?.responseCode ?? null,
   cdrContradiction: (invoice) => (invoice.supplierCdr?.contradiction ? 'Sí' : null),
 } satisfies Record<string, (invoice: Invoice) => InvoiceAuditValue>;

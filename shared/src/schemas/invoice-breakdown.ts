@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { COUNT_LIMITS, TEXT_LIMITS } from '../limits.js';
 import { Money } from './common.js';
 
-// What an electronic document says beyond its total (issue 21, docs/ap-documents.md): the taxes by SUNAT tax
+// What an electronic document says beyond its total (docs/ap-documents.md): the taxes by SUNAT tax
 // scheme, the document-level discounts and charges, the anticipos deducted, a transferencia gratuita and the
 // operation type. Read from the XML; an invoice typed in the form has none.
 

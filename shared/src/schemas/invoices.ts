@@ -124,7 +124,7 @@ export const Invoice = z.object({
    * operation type (docs/ap-documents.md). Absent or null for an invoice typed in the form or stored before.
    */
   breakdown: z.optional(z.nullable(InvoiceBreakdown)),
-  // Issue 21, notes tied to their original (docs/ap-notes-and-risk.md); absent on documents that are not notes.
+  // Notes tied to their original (docs/ap-notes-and-risk.md); absent on documents that are not notes.
   /** A note's original (cac:BillingReference): its type, series and number. */
   billingReference: z.optional(z.nullable(BillingReference)),
   /** A note's SUNAT reason: catálogo 09 (credit) or 10 (debit) code and label, and the issuer's description. */
@@ -135,7 +135,7 @@ export const Invoice = z.object({
   noteAdjustments: z.optional(z.nullable(NoteAdjustments)),
   /** An original's amount to pay: amount − accepted credit notes + accepted debit notes (absent: the amount). */
   amountToPay: z.optional(z.nullable(Money)),
-  // Issue 21, the RUC risk gate.
+  // The RUC risk gate.
   /** Approved by an administrator although SUNAT did not report the supplier ACTIVO and HABIDO. */
   rucRiskOverride: staffOnly(z.nullable(RucRiskOverride)),
   /**
@@ -147,17 +147,17 @@ export const Invoice = z.object({
   remittance: z.optional(z.nullable(Remittance)),
   /** The Ley 29623 conformity clock (schemas/acquirer-conformity.ts); absent or null when it does not apply. */
   acquirerConformity: z.optional(z.nullable(AcquirerConformity)),
-  // Issue 23, messages on an invoice (schemas/conversations.ts).
+  // Messages on an invoice (schemas/conversations.ts).
   /** Staff marked it "Observada" (not a status: a flag beside it); absent or null when not observed. */
   observation: z.optional(z.nullable(InvoiceObservation)),
   /** The conversation's summary: messages, the last one's side and time, whom it waits on. */
   conversation: z.optional(z.nullable(ConversationSummary)),
-  /** Issue 24: SUNAT's CDR as the supplier sent it with the document; absent when none came. */
+  /** SUNAT's CDR as the supplier sent it with the document; absent when none came. */
   supplierCdr: z.optional(z.nullable(SupplierCdr)),
 });
 export type Invoice = z.infer<typeof Invoice>;
 
-/** A note or an original as the other's detail links to it (issue 21). */
+/** A note or an original as the other's detail links to it. */
 export const LinkedInvoice = z.object({
   supplierId: Ruc,
   type: InvoiceType,
@@ -168,7 +168,7 @@ export const LinkedInvoice = z.object({
   issuedAt: IsoDate,
   amountToPay: z.optional(z.nullable(Money)),
   noteReason: z.optional(z.nullable(NoteReason)),
-  /** An original's review data, which its notes take (issue 21). */
+  /** An original's review data, which its notes take. */
   operationType: z.optional(z.nullable(OperationType)),
   purchaseOrders: z.optional(z.array(z.string())),
 });
@@ -181,9 +181,9 @@ export const InvoiceDetail = z.extend(Invoice, {
   sapPosting: staffOnly(z.nullable(SapPosting)),
   /** While SUNAT has not answered (certStatus PENDING): since when it waits and when the portal asks again. */
   sunatCheck: z.optional(z.nullable(SunatCheck)),
-  /** A note's original, when it is in the portal (issue 21). */
+  /** A note's original, when it is in the portal. */
   original: z.optional(z.nullable(LinkedInvoice)),
-  /** An original's notes, credit and debit, oldest received first (issue 21). */
+  /** An original's notes, credit and debit, oldest received first. */
   linkedNotes: z.optional(z.array(LinkedInvoice)),
 });
 export type InvoiceDetail = z.infer<typeof InvoiceDetail>;
@@ -213,7 +213,7 @@ const invoiceFilter = {
   dueTo: z.optional(IsoDate),
   /** Invoices whose Ley 29623 conformity clock is in this state (OPEN: soonest deadline first). */
   acquirerConformity: z.optional(AcquirerConformityFilter),
-  /** "Observadas": only invoices staff marked as observed (issue 23). */
+  /** "Observadas": only invoices staff marked as observed. */
   observed: z.optional(QueryBoolean),
 };
 
@@ -253,7 +253,7 @@ export const CreateInvoiceWithoutXmlBody = z.object({
       z.maxLength(TEXT_LIMITS.objectKey),
     ),
   notes: z.optional(z.string().check(z.maxLength(TEXT_LIMITS.notes))),
-  /** A note's original (required when the type is a note; issue 21). */
+  /** A note's original (required when the type is a note). */
   billingReference: z.optional(
     z.object({
       type: z.enum(NOTE_ORIGINAL_TYPES),
@@ -275,7 +275,7 @@ export const CreateInvoiceWithoutXmlBody = z.object({
 
 export const CreateInvoiceFromXmlBody = z.object({
   url: z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.objectKey)),
-  /** SUNAT's CDR of the document, uploaded for INVOICE_CDR (issue 24): kept as the supplier's evidence. */
+  /** SUNAT's CDR of the document, uploaded for INVOICE_CDR: kept as the supplier's evidence. */
   cdrUrl: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.objectKey))),
 });
 
@@ -315,7 +315,7 @@ export const DisapproveBody = z.object({
     ),
 });
 
-/** POST …/approve-despite-ruc-risk: an administrator's written reason (issue 21). */
+/** POST …/approve-despite-ruc-risk: an administrator's written reason. */
 export const ApproveDespiteRucRiskBody = z.object({
   reason: z
     .string()

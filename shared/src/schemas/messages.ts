@@ -37,11 +37,11 @@ export const NOTIFICATION_EVENTS = [
   'ACQUIRER_CONFORMITY_PRESUMED',
   'ACQUIRER_CONFORMITY_REGISTERED',
   'ACQUIRER_DISCONFORMITY_REGISTERED',
-  // Messages on an invoice (issue 23, rules/conversations.ts): the other side is told.
+  // Messages on an invoice (rules/conversations.ts): the other side is told.
   'INVOICE_OBSERVED',
   'INVOICE_MESSAGE_FROM_STAFF',
   'INVOICE_MESSAGE_FROM_SUPPLIER',
-  // Issue 24: the CDR the supplier sent contradicts SUNAT's check or the invoice (rules/cdr.ts); staff are told.
+  // The CDR the supplier sent contradicts SUNAT's check or the invoice (rules/cdr.ts); staff are told.
   'CDR_CONTRADICTION',
 ] as const;
 export const NotificationEvent = z.enum(NOTIFICATION_EVENTS);
@@ -65,7 +65,7 @@ export const NotificationMessage = z.object({
   occurredAt: z.iso.datetime({ offset: true }),
   /**
    * INVOICE_REJECTED: whether the rejection lets the supplier send the same document again (noRejection).
-   * Absent in messages committed before issue 20; the text then says neither.
+   * Absent in messages committed before the field was; the text then says neither.
    */
   retryAllowed: z.optional(z.boolean()),
   /** When the portal expects to pay the invoice (docs/ap-payment.md), said with its reception and approval. */

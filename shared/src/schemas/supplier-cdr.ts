@@ -4,7 +4,7 @@ import { CDR_CONTRADICTIONS, CDR_VERDICTS } from '../rules/cdr.js';
 import { IsoDate, IsoDateTime } from './common.js';
 
 /**
- * The CDR the supplier sent with the document (issue 24, docs/ap-cdr.md), as the invoice keeps it: SUNAT's answer
+ * The CDR the supplier sent with the document (docs/ap-cdr.md), as the invoice keeps it: SUNAT's answer
  * in the supplier's hands. Evidence only: it never changes certStatus; when it contradicts SUNAT's check or names
  * another document, `contradiction` says how, and staff are told.
  */

@@ -18,7 +18,7 @@ export type UploadTicket = z.infer<typeof UploadTicket>;
 export const FileLink = z.object({ url: z.string(), expiresAt: IsoDateTime, fileName: z.string() });
 export type FileLink = z.infer<typeof FileLink>;
 
-/** INVOICE_ZIP: a zip of many documents for POST /intake-batches (issue 24). */
+/** INVOICE_ZIP: a zip of many documents for POST /intake-batches. */
 export const UPLOAD_PURPOSES = [
   'INVOICE_XML',
   'INVOICE_PDF',
