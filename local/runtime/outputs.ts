@@ -11,6 +11,11 @@ export interface DemoAccount {
   readonly description: string;
 }
 
+/** An account as outputs.json lists it: what signing in needs and says, without its identity provider's details. */
+export function demoAccountOf({ username, password, role, signIn, taxId, description }: DemoAccount): DemoAccount {
+  return { username, password, role, signIn, taxId, description };
+}
+
 const SIGN_IN_LABELS: Record<DemoAccount['signIn'], string> = {
   password: 'correo y contraseña',
   corporate: 'cuenta corporativa',

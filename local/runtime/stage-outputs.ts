@@ -3,7 +3,7 @@ import { CORPORATE_EMAIL_DOMAIN, DEMO_USERS, LOCAL_SSO_PROVIDER } from '../seed/
 import { CORPORATE_SCOPES } from '../simulators/corporate-idp.js';
 import { LOCAL_INTAKE_MAIL_DOMAIN } from '../simulators/mail-dns.js';
 import type { LocalStageConfig } from './config.js';
-import type { LocalOutputs } from './outputs.js';
+import { demoAccountOf, type LocalOutputs } from './outputs.js';
 
 /** What a started stage tells the web app (/config.json) and the developer's tools (.local/outputs.json). */
 
@@ -78,13 +78,6 @@ export function outputsOf(
     queues: Object.fromEntries(
       Object.entries(running.queues).map(([key, queue]) => [key, { url: queue.url, dlqUrl: queue.dlqUrl }]),
     ),
-    demoUsers: DEMO_USERS.map(({ username, password, role, signIn, taxId, description }) => ({
-      username,
-      password,
-      role,
-      signIn,
-      taxId,
-      description,
-    })),
+    demoUsers: DEMO_USERS.map(demoAccountOf),
   };
 }

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT_DIR, type LocalStageConfig } from './config.js';
 import { stageParties } from '../seed/seed-data.js';
 import { startCognito } from '../stand-ins/cognito/cognito.js';
-import { startCorporateIdp } from '../simulators/corporate-idp.js';
+import { corporateDirectory, startCorporateIdp } from '../simulators/corporate-idp.js';
 import { startDynamoDb } from '../stand-ins/dynamodb.js';
 import { startLambdaEndpoint } from '../stand-ins/lambda-endpoint.js';
 import { startMailbox } from '../stand-ins/mailbox.js';
@@ -83,22 +83,7 @@ export async function startStandIns(options: {
       host,
       dataDir,
       client: corporateClient,
-      users: worlds
-        .flatMap((parties) => parties.users)
-        .flatMap((user) =>
-          user.federated
-            ? [
-                {
-                  subject: user.federated.subject,
-                  email: user.username,
-                  password: user.password,
-                  givenName: user.firstName,
-                  familyName: user.lastName,
-                  groups: user.federated.groups,
-                },
-              ]
-            : [],
-        ),
+      users: corporateDirectory(worlds.flatMap((parties) => parties.users)),
     }),
   ]);
   running.push(dynamodb, s3, sqs, cognito, sunat, sap, mailbox, corporateIdp);

@@ -83,7 +83,7 @@ export function addNotesAndRucRiskCases(draft: WorldDraft, today: Date, parties:
 /** A debit note (intereses por mora) of the supplier's first approved factura at the company. */
 function addDebitNoteOfApprovedFactura(draft: WorldDraft, today: Date, parties: DemoParties, setting: Setting): void {
   const { invoices } = draft;
-  const { client, receivedAt, common } = setting;
+  const { client } = setting;
   const supplier = parties.suppliers[0]!;
   const approvedIndex = invoices.findIndex(
     (invoice) =>
@@ -93,29 +93,25 @@ function addDebitNoteOfApprovedFactura(draft: WorldDraft, today: Date, parties: 
       isAccepted(invoice.status),
   );
   const approved = invoices[approvedIndex]!;
-  const debitIssued = day(today, -3);
-  const debit: Invoice = {
-    ...common,
-    id: `FD01-${draft.correlative}`,
-    prefixId: 'FD01',
-    numericId: String(draft.correlative++),
-    type: 'NOTA_DE_DEBITO',
-    status: 'PENDING',
-    supplierId: supplier.taxId,
-    supplierName: supplier.name,
-    currency: approved.currency,
-    amount: 118,
-    taxAmount: 18,
-    purchaseOrders: [...approved.purchaseOrders],
-    issuedAt: debitIssued,
-    receivedAt: receivedAt(debitIssued),
-    pdfUrl: `seed/${supplier.taxId}/FD01-${draft.correlative - 1}.pdf`,
-    statusHistory: history('PENDING', receivedAt(debitIssued), null),
-    billingReference: { type: 'FACTURA', prefixId: approved.prefixId, numericId: approved.numericId, id: approved.id },
-    noteReason: { code: '01', label: 'Intereses por mora', description: 'Intereses por pago fuera de plazo.' },
-    originalInPortal: true,
-  };
-  invoices.push(debit);
+  invoices.push(
+    pendingNote(draft, setting, supplier, {
+      prefixId: 'FD01',
+      type: 'NOTA_DE_DEBITO',
+      currency: approved.currency,
+      amount: 118,
+      taxAmount: 18,
+      purchaseOrders: [...approved.purchaseOrders],
+      issuedAt: day(today, -3),
+      billingReference: {
+        type: 'FACTURA',
+        prefixId: approved.prefixId,
+        numericId: approved.numericId,
+        id: approved.id,
+      },
+      noteReason: { code: '01', label: 'Intereses por mora', description: 'Intereses por pago fuera de plazo.' },
+      originalInPortal: true,
+    }),
+  );
   const notesOfApproved = invoices.filter(
     (invoice) => invoice.billingReference?.id === approved.id && invoice.supplierId === approved.supplierId,
   );
@@ -127,37 +123,61 @@ function addCreditNoteOfOriginalOutsidePortal(
   draft: WorldDraft,
   today: Date,
   parties: DemoParties,
-  { client, receivedAt, common }: Setting,
+  setting: Setting,
 ): void {
   const supplier = parties.suppliers[0]!;
   draft.purchaseOrders.push({
     id: ORIGINAL_NOT_IN_PORTAL_ORDER,
     issuerTaxId: supplier.taxId,
-    acquirerTaxId: client.taxId,
+    acquirerTaxId: setting.client.taxId,
     currency: 'PEN',
   });
-  const orphanIssued = day(today, -5);
-  draft.invoices.push({
+  draft.invoices.push(
+    pendingNote(draft, setting, supplier, {
+      prefixId: 'FC01',
+      type: 'NOTA_DE_CREDITO',
+      currency: 'PEN',
+      amount: 236,
+      taxAmount: 36,
+      purchaseOrders: [],
+      issuedAt: day(today, -5),
+      billingReference: { ...ORIGINAL_NOT_IN_PORTAL },
+      noteReason: { code: '04', label: 'Descuento global', description: 'Descuento por volumen del primer trimestre.' },
+      originalInPortal: false,
+    }),
+  );
+}
+
+/** A note to review, of the supplier at the setting's company: the next correlative of its series. */
+function pendingNote(
+  draft: WorldDraft,
+  { receivedAt, common }: Setting,
+  supplier: { readonly taxId: string; readonly name: string },
+  note: Pick<Invoice, 'prefixId' | 'type' | 'currency' | 'amount' | 'taxAmount' | 'purchaseOrders' | 'issuedAt'> &
+    Required<Pick<Invoice, 'billingReference' | 'noteReason' | 'originalInPortal'>>,
+): Invoice {
+  const numericId = String(draft.correlative++);
+  return {
     ...common,
-    id: `FC01-${draft.correlative}`,
-    prefixId: 'FC01',
-    numericId: String(draft.correlative++),
-    type: 'NOTA_DE_CREDITO',
+    id: `${note.prefixId}-${numericId}`,
+    prefixId: note.prefixId,
+    numericId,
+    type: note.type,
     status: 'PENDING',
     supplierId: supplier.taxId,
     supplierName: supplier.name,
-    currency: 'PEN',
-    amount: 236,
-    taxAmount: 36,
-    purchaseOrders: [],
-    issuedAt: orphanIssued,
-    receivedAt: receivedAt(orphanIssued),
-    pdfUrl: `seed/${supplier.taxId}/FC01-${draft.correlative - 1}.pdf`,
-    statusHistory: history('PENDING', receivedAt(orphanIssued), null),
-    billingReference: { ...ORIGINAL_NOT_IN_PORTAL },
-    noteReason: { code: '04', label: 'Descuento global', description: 'Descuento por volumen del primer trimestre.' },
-    originalInPortal: false,
-  });
+    currency: note.currency,
+    amount: note.amount,
+    taxAmount: note.taxAmount,
+    purchaseOrders: note.purchaseOrders,
+    issuedAt: note.issuedAt,
+    receivedAt: receivedAt(note.issuedAt),
+    pdfUrl: `seed/${supplier.taxId}/${note.prefixId}-${numericId}.pdf`,
+    statusHistory: history('PENDING', receivedAt(note.issuedAt), null),
+    billingReference: note.billingReference,
+    noteReason: note.noteReason,
+    originalInPortal: note.originalInPortal,
+  };
 }
 
 /** The NO HABIDO supplier: a factura completed and ready for approval, and one still to review. */

@@ -29,6 +29,33 @@ export interface CorporateUser {
   readonly groups: readonly string[];
 }
 
+/** An account as the seed or a test describes it: federated ones are the IdP's directory. */
+export interface AccountWithIdentity {
+  readonly username: string;
+  readonly password: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly federated?: { readonly subject: string; readonly groups: readonly string[] };
+}
+
+/** The IdP's directory: the federated accounts among these, under their subject. */
+export function corporateDirectory(accounts: readonly AccountWithIdentity[]): CorporateUser[] {
+  return accounts.flatMap((user) =>
+    user.federated
+      ? [
+          {
+            subject: user.federated.subject,
+            email: user.username,
+            password: user.password,
+            givenName: user.firstName,
+            familyName: user.lastName,
+            groups: user.federated.groups,
+          },
+        ]
+      : [],
+  );
+}
+
 export interface CorporateIdpClient {
   readonly clientId: string;
   readonly clientSecret: string;

@@ -3,7 +3,15 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { assertPortFree, delay, LOCAL_CREDENTIALS, openLogFile, waitFor, type RunningService } from './types.js';
+import {
+  assertPortFree,
+  delay,
+  isAlive,
+  LOCAL_CREDENTIALS,
+  openLogFile,
+  waitFor,
+  type RunningService,
+} from './types.js';
 
 export interface DynamoDbOptions {
   readonly port: number;
@@ -240,15 +248,6 @@ function isOurJvm(pid: number, dbDir: string): boolean {
     return cmdline.some((arg) => arg.endsWith('DynamoDBLocal.jar')) && cmdline.includes(dbDir);
   } catch {
     // No /proc (macOS) or no such process: never kill what cannot be identified.
-    return false;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
     return false;
   }
 }

@@ -157,3 +157,13 @@ export async function listen(name: string, server: Server, port: number, host: s
       }),
   };
 }
+
+/** Whether a process of this id runs (signal 0 checks without signalling). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

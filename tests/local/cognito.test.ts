@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as preTokenGeneration } from '../../functions/src/triggers/pre-token-generation.js';
 import { ensureIdentity, type DemoUser, type IdentityOutputs } from '../../local/runtime/provision/identity.js';
 import { issuer, jwksUrl, startCognito, type RunningCognito } from '../../local/stand-ins/cognito/cognito.js';
-import { CORPORATE_SCOPES, startCorporateIdp } from '../../local/simulators/corporate-idp.js';
+import { CORPORATE_SCOPES, corporateDirectory, startCorporateIdp } from '../../local/simulators/corporate-idp.js';
 import { startLambdaEndpoint } from '../../local/stand-ins/lambda-endpoint.js';
 import { ADVERTISED_IDLE_SECONDS, type RunningService } from '../../local/stand-ins/types.js';
 import { CorporateSignInError, corporateSignIn } from '../support/corporate-sign-in.js';
@@ -190,20 +190,7 @@ beforeAll(async () => {
     host: '127.0.0.1',
     dataDir: dir,
     client: { ...IDP_CLIENT, redirectUris: [`http://127.0.0.1:${ports.cognito}/oauth2/idpresponse`] },
-    users: Object.values(USERS).flatMap((user) =>
-      'federated' in user
-        ? [
-            {
-              subject: user.federated.subject,
-              email: user.username,
-              password: user.password,
-              givenName: user.firstName,
-              familyName: user.lastName,
-              groups: user.federated.groups,
-            },
-          ]
-        : [],
-    ),
+    users: corporateDirectory(Object.values(USERS)),
   });
   cognito = await startIdentityServer();
   sdk = new CognitoIdentityProviderClient({

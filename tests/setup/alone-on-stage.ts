@@ -2,6 +2,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, inject } from 'vitest';
+import { isAlive } from '../../local/stand-ins/types.js';
 
 /**
  * Setup of the files that change what every file on the stage sees (they move the stage's clock, or send the daily
@@ -10,15 +11,6 @@ import { afterAll, inject } from 'vitest';
  * beside them never touch the stage.
  */
 const lock = path.join(inject('localStageDir'), 'alone.lock');
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 for (;;) {
   try {

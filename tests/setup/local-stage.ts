@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { launchLocalStage, type LaunchedStage } from '../../local/runtime/launch.js';
 import { stageClockFile } from '../../local/runtime/stage-clock.js';
+import { isAlive } from '../../local/stand-ins/types.js';
 import { TEST_TENANTS } from './parallelism.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -91,15 +92,6 @@ async function portsFree(base: number): Promise<boolean> {
 /** Gives a slot back to the pool. */
 export async function releaseSlot(slot: Pick<Slot, 'lock'>): Promise<void> {
   await rm(slot.lock, { recursive: true, force: true });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 interface Started {

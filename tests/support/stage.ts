@@ -1,4 +1,4 @@
-import type { LocalOutputs } from '../../local/runtime/outputs.js';
+import { demoAccountOf, type LocalOutputs } from '../../local/runtime/outputs.js';
 import { stageOutputs } from './stage-outputs.js';
 import { DEMO_USERS, tenantUsername } from './tenant.js';
 
@@ -10,14 +10,7 @@ export function stage(): LocalOutputs {
   const outputs = stageOutputs();
   return {
     ...outputs,
-    demoUsers: DEMO_USERS.map(({ username, password, role, signIn, taxId, description }) => ({
-      username,
-      password,
-      role,
-      signIn,
-      taxId,
-      description,
-    })),
+    demoUsers: DEMO_USERS.map(demoAccountOf),
   };
 }
 
