@@ -7,6 +7,7 @@ import { TRACEPARENT, injectIntoMessageAttributes, telemetry, traceContextNow } 
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { approvedInvoiceFixture } from '../use-cases/miro/approved-invoice.fake.js';
+import { claimableAt } from '../use-cases/miro/miro-outbox.fake.js';
 import { MIRO_NO_ANSWER } from '../use-cases/miro/miro-posting-deps.js';
 import { makeMiroRequestsWorker } from '../workers/miro-requests-worker.js';
 import { makeOutboxSweeper } from './outbox-sweeper.js';
@@ -47,11 +48,7 @@ function world(approval: { traceparent?: string } = {}) {
   const outbox: MiroOutbox = {
     get: async () => ({ ...record }),
     claim: async (_key, lease) => {
-      const at = lease.now.toISOString();
-      const free =
-        (record.state === 'PENDING' && (record.nextAttemptAt ?? '') <= at) ||
-        record.state === 'FAILED' ||
-        (record.state === 'POSTING' && (record.postingUntil ?? '') < at);
+      const free = claimableAt(record, lease.now.toISOString());
       if (free) {
         const until = lease.until.toISOString();
         record = {

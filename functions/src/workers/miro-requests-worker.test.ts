@@ -6,6 +6,7 @@ import { fakeMeter } from '../observability/meter.fake.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { approvedInvoiceFixture } from '../use-cases/miro/approved-invoice.fake.js';
+import { claimableAt } from '../use-cases/miro/miro-outbox.fake.js';
 import { MIRO_FAILURE_MESSAGE } from '../use-cases/miro/miro-posting-deps.js';
 import { makeMiroRequestsWorker } from './miro-requests-worker.js';
 
@@ -40,11 +41,7 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
   const outbox: MiroOutbox = {
     get: async () => ({ ...record }),
     claim: async (_key, lease) => {
-      const now = lease.now.toISOString();
-      const free =
-        (record.state === 'PENDING' && (record.nextAttemptAt ?? '') <= now) ||
-        record.state === 'FAILED' ||
-        (record.state === 'POSTING' && (record.postingUntil ?? '') < now);
+      const free = claimableAt(record, lease.now.toISOString());
       if (free)
         record = {
           ...record,
