@@ -1,12 +1,11 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type RefObject } from 'react';
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { ERROR_MESSAGES, routes, rucRiskOf, rucRiskText, toInvoiceParams, type InvoiceDetail } from '@portal/shared';
-import { apiCall, errorMessage } from '../../../api/client';
+import { ERROR_MESSAGES, routes, rucRiskOf, toInvoiceParams, type InvoiceDetail, type RoutePath } from '@portal/shared';
+import { apiCall } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
 import { useFeedback } from '../../../feedback/feedback';
 import type { InvoiceKey } from '../../../layout/header/invoice-links';
@@ -14,8 +13,6 @@ import { useCurrentUser } from '../../../session/use-current-user';
 import { AcquirerConformitySection } from '../acquirer-conformity/conformity-section';
 import { conformityMessages } from '../acquirer-conformity/messages';
 import { invoiceNumber } from '../invoice-number';
-import { ApproveDespiteRucRiskModal, ApproveModal, RejectModal } from './decision-modals';
-import { HistoryModal } from './history-modal';
 import { InvoiceEssentials } from './invoice-essentials';
 import { InvoiceSummary } from './invoice-summary';
 import { MessagesSection } from './messages-section';
@@ -23,6 +20,7 @@ import { detailMessages as text } from './messages';
 import { documentTitle, reviewAccess } from './review-access';
 import { ReviewForm } from './review-form';
 import { SapPostingAlert } from './sap-posting-alert';
+import { DetailActions, DetailAlerts, DetailDialogs, DetailLoading, type Dialog } from './detail-panel-parts';
 
 export interface InvoiceDetailPanelProps {
   /** Which invoice the sidebar shows (spec §2: GET /suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}). */
@@ -81,15 +79,10 @@ export function InvoiceNotFoundPanel({ onClose }: { onClose: () => void }) {
   );
 }
 
-type Dialog = 'approve' | 'approveDespiteRucRisk' | 'reject' | 'history' | null;
-
 function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: InvoiceDetailPanelProps) {
   const { user } = useCurrentUser();
-  const feedback = useFeedback();
   const [editing, setEditing] = useState(false);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [retrying, setRetrying] = useState(false);
-  const [requestingSunat, setRequestingSunat] = useState(false);
   const headingRef = useRef<HTMLDivElement>(null);
   const path = useMemo(
     () => toInvoiceParams({ supplierId: key.supplierId, type: key.type, id: key.id }),
@@ -109,6 +102,123 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
     },
   );
 
+  const { changed, saved, decided, approved, requestSunat, requestingSunat, retrySapPosting, retrying } =
+    useDetailChanges({ path, detail, onChanged, onClose, setEditing, setDialog, headingRef });
+
+  if (!detail.data) {
+    return (
+      <DetailLoading
+        isLoading={detail.isLoading}
+        error={detail.error}
+        onRetry={() => void detail.mutate()}
+        onClose={onClose}
+      />
+    );
+  }
+
+  const invoice = detail.data;
+  const number = invoiceNumber(invoice);
+  const access = reviewAccess(invoice, user?.level);
+  const risk = rucRiskOf(invoice.sunat);
+  const staff = user?.level !== undefined && user.level !== 'SUPPLIER';
+
+  return (
+    <Box padding={{ horizontal: 'l', vertical: 'm' }}>
+      <div data-testid="invoice-detail-panel" data-invoice-id={invoice.id} data-status={invoice.status}>
+        <SpaceBetween size="l">
+          <div ref={headingRef} tabIndex={-1} style={{ outline: 'none' }}>
+            <Header variant="h2" description={number}>
+              {documentTitle(invoice.type)}
+            </Header>
+          </div>
+
+          <DetailActions
+            invoice={invoice}
+            access={access}
+            editing={editing}
+            onEdit={() => setEditing(true)}
+            onDialog={setDialog}
+            requestingSunat={requestingSunat}
+            onRequestSunat={() => void requestSunat()}
+            retrying={retrying}
+            onRetrySap={() => void retrySapPosting()}
+          />
+
+          <InvoiceEssentials invoice={invoice} staff={staff} />
+
+          {invoice.sapPosting && <SapPostingAlert posting={invoice.sapPosting} canRetry={access.canRetrySapPosting} />}
+
+          <DetailAlerts invoice={invoice} risk={risk} editBlockedReason={access.editBlockedReason} />
+
+          {editing && <ReviewForm invoice={invoice} path={path} onCancel={() => setEditing(false)} onSaved={saved} />}
+          {/* While editing, the form holds the review data; the rest stays in view below it. */}
+          <InvoiceSummary
+            invoice={invoice}
+            reviewPart={!editing}
+            canRequestSunat={access.canRequestSunatValidation}
+            staff={staff}
+            onOpenInvoice={onOpenInvoice}
+          />
+
+          {/* The Ley 29623 explanations, collapsed below what a person came for. */}
+          <AcquirerConformitySection
+            invoice={invoice}
+            level={user?.level}
+            path={path}
+            number={number}
+            onRegistered={(updated, decision) => changed(updated, conformityMessages.modal.success[decision])}
+          />
+
+          <MessagesSection
+            invoice={invoice}
+            path={path}
+            level={user?.level}
+            onChanged={() => {
+              void detail.mutate();
+              onChanged();
+            }}
+          />
+        </SpaceBetween>
+      </div>
+
+      <DetailDialogs
+        dialog={dialog}
+        path={path}
+        invoice={invoice}
+        number={number}
+        risk={risk}
+        onDismiss={() => setDialog(null)}
+        onApproved={approved}
+        onRejected={(updated) => decided(updated, text.reject.success)}
+      />
+    </Box>
+  );
+}
+
+/**
+ * What follows a change made in the sidebar: the invoice as it is now, the list refreshed and the message of spec §9;
+ * and staff's requests (SUNAT asked again, a FAILED SAP posting retried).
+ */
+function useDetailChanges({
+  path,
+  detail,
+  onChanged,
+  onClose,
+  setEditing,
+  setDialog,
+  headingRef,
+}: {
+  path: RoutePath<typeof routes.getInvoice>;
+  detail: { mutate: (data?: InvoiceDetail, options?: { revalidate: boolean }) => unknown };
+  onChanged: () => void;
+  onClose: () => void;
+  setEditing: (editing: boolean) => void;
+  setDialog: (dialog: Dialog) => void;
+  headingRef: RefObject<HTMLDivElement | null>;
+}) {
+  const feedback = useFeedback();
+  const [retrying, setRetrying] = useState(false);
+  const [requestingSunat, setRequestingSunat] = useState(false);
   /** After a change: the list refreshes and the message of spec §9 shows. */
   const changed = (updated: InvoiceDetail, message: string) => {
     void detail.mutate(updated, { revalidate: false });
@@ -170,165 +280,5 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
       setRetrying(false);
     }
   };
-
-  if (!detail.data) {
-    return (
-      <Box padding={{ horizontal: 'l', vertical: 'm' }}>
-        <div data-testid="invoice-detail-panel" aria-busy={detail.isLoading}>
-          {detail.error && !detail.isLoading ? (
-            <SpaceBetween size="m">
-              <Alert type="error" header={text.loadFailed}>
-                {errorMessage(detail.error)}
-              </Alert>
-              <SpaceBetween direction="horizontal" size="xs">
-                <Button onClick={() => void detail.mutate()}>{text.retry}</Button>
-                <Button variant="link" onClick={onClose}>
-                  {text.close}
-                </Button>
-              </SpaceBetween>
-            </SpaceBetween>
-          ) : (
-            <StatusIndicator type="loading">{text.loading}</StatusIndicator>
-          )}
-        </div>
-      </Box>
-    );
-  }
-
-  const invoice = detail.data;
-  const number = invoiceNumber(invoice);
-  const access = reviewAccess(invoice, user?.level);
-  const risk = rucRiskOf(invoice.sunat);
-  const staff = user?.level !== undefined && user.level !== 'SUPPLIER';
-
-  return (
-    <Box padding={{ horizontal: 'l', vertical: 'm' }}>
-      <div data-testid="invoice-detail-panel" data-invoice-id={invoice.id} data-status={invoice.status}>
-        <SpaceBetween size="l">
-          <div ref={headingRef} tabIndex={-1} style={{ outline: 'none' }}>
-            <Header variant="h2" description={number}>
-              {documentTitle(invoice.type)}
-            </Header>
-          </div>
-
-          <SpaceBetween direction="horizontal" size="xs">
-            {access.canEdit && !editing && (
-              <Button onClick={() => setEditing(true)} iconName="edit">
-                {invoice.status === 'PENDING' ? text.actions.edit : text.actions.editAgain}
-              </Button>
-            )}
-            {access.canApprove && !editing && (
-              <Button variant="primary" onClick={() => setDialog('approve')}>
-                {text.actions.approve}
-              </Button>
-            )}
-            {access.canApproveDespiteRucRisk && !editing && (
-              <Button variant="primary" onClick={() => setDialog('approveDespiteRucRisk')}>
-                {text.rucRisk.approve}
-              </Button>
-            )}
-            {access.canReject && !editing && <Button onClick={() => setDialog('reject')}>{text.actions.reject}</Button>}
-            {access.canRequestSunatValidation && !editing && (
-              <Button iconName="refresh" loading={requestingSunat} onClick={() => void requestSunat()}>
-                {text.actions.requestSunat}
-              </Button>
-            )}
-            {access.canRetrySapPosting && (
-              <Button iconName="refresh" loading={retrying} onClick={() => void retrySapPosting()}>
-                {text.actions.retrySap}
-              </Button>
-            )}
-            <Button onClick={() => setDialog('history')} iconName="status-info">
-              {text.actions.history}
-            </Button>
-          </SpaceBetween>
-
-          <InvoiceEssentials invoice={invoice} staff={staff} />
-
-          {invoice.sapPosting && <SapPostingAlert posting={invoice.sapPosting} canRetry={access.canRetrySapPosting} />}
-
-          {risk && !invoice.approved && (
-            <div data-testid="invoice-detail-ruc-risk">
-              <Alert type="warning" header={text.rucRisk.header}>
-                {text.rucRisk.body(rucRiskText(risk))}
-              </Alert>
-            </div>
-          )}
-
-          {invoice.originalInPortal === false && invoice.billingReference && !invoice.original && (
-            <div data-testid="invoice-detail-original-not-in-portal">
-              <Alert type="info" header={text.notes.notInPortalHeader}>
-                {text.notes.notInPortalAlert(invoice.billingReference.id)}
-              </Alert>
-            </div>
-          )}
-
-          {access.editBlockedReason && (
-            <div data-testid="invoice-detail-not-editable">
-              <Alert type="info">{access.editBlockedReason}</Alert>
-            </div>
-          )}
-
-          {editing && <ReviewForm invoice={invoice} path={path} onCancel={() => setEditing(false)} onSaved={saved} />}
-          {/* While editing, the form holds the review data; the rest stays in view below it. */}
-          <InvoiceSummary
-            invoice={invoice}
-            reviewPart={!editing}
-            canRequestSunat={access.canRequestSunatValidation}
-            staff={staff}
-            onOpenInvoice={onOpenInvoice}
-          />
-
-          {/* The Ley 29623 explanations, collapsed below what a person came for. */}
-          <AcquirerConformitySection
-            invoice={invoice}
-            level={user?.level}
-            path={path}
-            number={number}
-            onRegistered={(updated, decision) => changed(updated, conformityMessages.modal.success[decision])}
-          />
-
-          <MessagesSection
-            invoice={invoice}
-            path={path}
-            level={user?.level}
-            onChanged={() => {
-              void detail.mutate();
-              onChanged();
-            }}
-          />
-        </SpaceBetween>
-      </div>
-
-      {dialog === 'approve' && (
-        <ApproveModal path={path} number={number} onDismiss={() => setDialog(null)} onDone={approved} />
-      )}
-      {dialog === 'approveDespiteRucRisk' && risk && (
-        <ApproveDespiteRucRiskModal
-          path={path}
-          number={number}
-          risk={rucRiskText(risk)}
-          onDismiss={() => setDialog(null)}
-          onDone={approved}
-        />
-      )}
-      {dialog === 'reject' && (
-        <RejectModal
-          path={path}
-          number={number}
-          onDismiss={() => setDialog(null)}
-          onDone={(updated) => decided(updated, text.reject.success)}
-        />
-      )}
-      {dialog === 'history' && (
-        <HistoryModal
-          path={path}
-          number={number}
-          currency={invoice.currency}
-          history={invoice.statusHistory}
-          onDismiss={() => setDialog(null)}
-        />
-      )}
-    </Box>
-  );
+  return { changed, saved, decided, approved, requestSunat, requestingSunat, retrySapPosting, retrying };
 }
