@@ -3,7 +3,7 @@ import type { Client, NotificationMessage } from '@portal/shared';
 import type { Email } from '../adapters/email.js';
 import type { Recipient } from '../repositories/notifications.js';
 import { fakeNotificationRepository } from '../repositories/notifications.fake.js';
-import { makeNotifications } from '../use-cases/notifications.js';
+import { notificationCalls } from '../use-cases/notifications/notification-calls.fake.js';
 import { digestWindow, makeDailyDigest } from './daily-digest.js';
 
 const ANDINA = { taxId: '20100070970', name: 'Corporación Andina de Alimentos S.A.A.' };
@@ -55,7 +55,7 @@ function setup(options: { failSendTo?: string; clients?: { taxId: string; name: 
     },
   };
   // Events reach the feeds through the notifications worker, as in the stage.
-  const notifications = makeNotifications({ repository, mailer, clock: () => clock, portalUrl: PORTAL });
+  const notifications = notificationCalls({ repository, mailer, clock: () => clock, portalUrl: PORTAL });
   const clients = (options.clients ?? [ANDINA, PACIFICO]).map((client): Client => ({
     ...client,
     address: '',

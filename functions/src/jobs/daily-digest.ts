@@ -16,7 +16,7 @@ import type { Clock } from '../adapters/clock.js';
 import type { Mailer } from '../adapters/email.js';
 import type { ClientRepository } from '../repositories/clients.js';
 import type { DigestItem, NotificationRepository } from '../repositories/notifications.js';
-import { escapeHtml } from '../use-cases/notifications.js';
+import { escapeHtml } from '../use-cases/notifications/portal-email.js';
 
 /**
  * The digest's day ends at 06:55 Lima (11:55 UTC; Lima keeps UTC-5 all year), five minutes before the job runs at

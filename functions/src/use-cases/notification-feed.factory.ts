@@ -1,10 +1,10 @@
+import { clock } from '../adapters/clock.js';
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeNotificationRepository } from '../repositories/notifications.js';
-import { makeNotificationFeed } from './notifications.js';
-import { clock } from '../adapters/clock.js';
+import type { NotificationFeedDeps } from './notifications/notification-audiences.js';
 
-/** The notification feed of the API handlers, wired to DynamoDB only: they send no e-mail. */
-export const notificationFeed = makeNotificationFeed({
+/** The notification feed's adapters for the API handlers, DynamoDB only: they send no e-mail. */
+export const notificationFeedDeps: NotificationFeedDeps = {
   repository: makeNotificationRepository(documentClient, tableName()),
   clock,
-});
+};

@@ -4,7 +4,7 @@ import type { Email } from '../adapters/email.js';
 import type { Caller } from '../http/caller.js';
 import type { Recipient } from '../repositories/notifications.js';
 import { fakeNotificationRepository } from '../repositories/notifications.fake.js';
-import { makeNotifications } from './notifications.js';
+import { notificationCalls } from './notifications/notification-calls.fake.js';
 
 const SUPPLIER = '20456178325';
 const CLIENT = '20100070970';
@@ -35,7 +35,7 @@ function setup(options: { failSends?: number; staffAccounts?: Recipient[] } = {}
     },
     { [`${CLIENT}#E1002`]: 'luis.paredes@grupo.pe', [`${CLIENT}#E1003`]: 'sin.cuenta@grupo.pe' },
   );
-  const notifications = makeNotifications({
+  const notifications = notificationCalls({
     repository,
     mailer: {
       async send(email) {

@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PREFERENCES, type StoredPreferences } from '@portal/shared';
 import type { Email } from '../adapters/email.js';
 import type { Audience, FeedItem, Recipient } from '../repositories/notifications.js';
-import { makePersonalNotices, type PersonalNotice } from './notifications.js';
+import {
+  deliverPersonalNotice,
+  type PersonalNotice,
+  type PersonalNoticeDeps,
+} from './notifications/deliver-personal-notice.js';
+
+/** The personal notices bound to one set of ports, as the intake-batches worker calls them. */
+const makePersonalNotices = (deps: PersonalNoticeDeps) => ({
+  deliver: (user: { userId: string; taxId: string }, notice: PersonalNotice) =>
+    deliverPersonalNotice(deps, user, notice),
+});
 
 const NOTICE: PersonalNotice = {
   id: 'intake-batch-1-done',

@@ -1,7 +1,5 @@
 import type { Email } from '../adapters/email.js';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from './notifications/portal-email.js';
 
 export interface Invitation {
   readonly email: string;

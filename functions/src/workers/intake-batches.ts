@@ -12,7 +12,7 @@ import { concurrencyOf, type IntakeBatchRunnerDeps } from '../use-cases/intake-b
 import { runIntakeBatch } from '../use-cases/intake-batch-runner.js';
 import { intakeDeps } from '../use-cases/intake/intake.factory.js';
 import { batchIntakeDeps, registerFromFiles } from '../use-cases/intake/register-files.js';
-import { makePersonalNotices } from '../use-cases/notifications.js';
+import { deliverPersonalNotice, type PersonalNoticeDeps } from '../use-cases/notifications/deliver-personal-notice.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { UPLOAD_LIMITS } from '../use-cases/uploads/upload-kinds.js';
 import { acknowledgingOutgoing } from './acknowledge.js';
@@ -21,12 +21,12 @@ import { sqsBatchHandler } from './sqs-batch.js';
 const bucket = documentsBucketFromEnv();
 const files = makeDocumentFiles(bucket);
 const downloads = makeObjectDownloads(bucket);
-const notices = makePersonalNotices({
+const notices: PersonalNoticeDeps = {
   repository: makeNotificationRepository(documentClient, tableName()),
   mailer: sesMailer,
   clock,
   portalUrl: process.env[RUNTIME_ENV.webOrigin]?.split(',')[0]?.trim() || null,
-});
+};
 
 const runnerDeps: IntakeBatchRunnerDeps = {
   batches: makeIntakeBatchRepository(documentClient, tableName()),
@@ -48,7 +48,8 @@ const runnerDeps: IntakeBatchRunnerDeps = {
     }
   },
   notify: async ({ batch, id, text, subject }) => {
-    await notices.deliver(
+    await deliverPersonalNotice(
+      notices,
       { userId: batch.userId, taxId: batch.company },
       {
         id,

@@ -1,6 +1,7 @@
 import { NotificationMessage } from '@portal/shared';
 import { observed } from '../observability/observed.js';
-import { notifications } from '../use-cases/notifications.factory.js';
+import { notificationDeps } from '../use-cases/notifications.factory.js';
+import { deliverNotification } from '../use-cases/notifications/deliver-notification.js';
 import { outgoing } from '../use-cases/outgoing.factory.js';
 import { acknowledgingOutgoing } from './acknowledge.js';
 import { sqsBatchHandler } from './sqs-batch.js';
@@ -11,7 +12,7 @@ export const handler = observed(
     'notifications',
     outgoing,
     sqsBatchHandler(NotificationMessage, async (message) => {
-      await notifications.deliver(message);
+      await deliverNotification(notificationDeps, message);
     }),
   ),
 );

@@ -1,7 +1,8 @@
 import { notificationRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { notificationFeed } from '../../use-cases/notification-feed.factory.js';
+import { notificationFeedDeps } from '../../use-cases/notification-feed.factory.js';
+import { notificationPreferences } from '../../use-cases/notifications/notification-preferences.js';
 
 export const handler = httpHandler(notificationRoutes.getNotificationPreferences, ({ caller }) =>
-  notificationFeed.preferences(caller),
+  notificationPreferences(notificationFeedDeps, caller),
 );

@@ -1,7 +1,8 @@
 import { notificationRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { notificationFeed } from '../../use-cases/notification-feed.factory.js';
+import { notificationFeedDeps } from '../../use-cases/notification-feed.factory.js';
+import { markNotificationsAsRead } from '../../use-cases/notifications/mark-notifications-as-read.js';
 
 export const handler = httpHandler(notificationRoutes.markNotificationsAsRead, ({ caller, body }) =>
-  notificationFeed.markAsRead(caller, body.upTo),
+  markNotificationsAsRead(notificationFeedDeps, caller, body.upTo),
 );

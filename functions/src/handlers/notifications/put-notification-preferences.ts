@@ -1,7 +1,8 @@
 import { notificationRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { notificationFeed } from '../../use-cases/notification-feed.factory.js';
+import { notificationFeedDeps } from '../../use-cases/notification-feed.factory.js';
+import { saveNotificationPreferences } from '../../use-cases/notifications/save-notification-preferences.js';
 
 export const handler = httpHandler(notificationRoutes.putNotificationPreferences, ({ caller, body }) =>
-  notificationFeed.savePreferences(caller, body),
+  saveNotificationPreferences(notificationFeedDeps, caller, body),
 );
