@@ -54,7 +54,6 @@ export function MessagesSection(props: {
   const [busy, setBusy] = useState<'send' | 'observe' | 'clear' | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
-  const length = Array.from(draft.trim()).length;
   const observation = conversation.data?.observation ?? invoice.observation ?? null;
 
   const refreshAll = () => {
@@ -109,6 +108,104 @@ export function MessagesSection(props: {
     }
   };
 
+  return (
+    <div data-testid="invoice-messages">
+      <Container
+        header={
+          <Header
+            variant="h3"
+            counter={conversation.data ? `(${conversation.data.items.length})` : undefined}
+            description={text.description}
+          >
+            {text.title}
+          </Header>
+        }
+      >
+        <SpaceBetween size="m">
+          {observation && (
+            <ObservationAlert
+              observation={observation}
+              staff={staff}
+              clearing={busy === 'clear'}
+              disabled={busy !== null}
+              onClear={() => void clear()}
+            />
+          )}
+
+          <ConversationList
+            items={conversation.data?.items}
+            error={conversation.error}
+            onRetry={() => void conversation.mutate()}
+            path={path}
+          />
+
+          <MessageComposer
+            draft={draft}
+            onDraft={(value) => {
+              setDraft(value);
+              setProblem(null);
+            }}
+            problem={problem}
+            files={files}
+            onFiles={setFiles}
+            staff={staff}
+            busy={busy}
+            onWrite={(kind) => void write(kind)}
+          />
+        </SpaceBetween>
+      </Container>
+    </div>
+  );
+}
+
+/** Staff marked the invoice "Observada": who and when, and for staff the button that takes the mark off. */
+function ObservationAlert({
+  observation,
+  staff,
+  clearing,
+  disabled,
+  onClear,
+}: {
+  observation: NonNullable<InvoiceDetail['observation']>;
+  staff: boolean;
+  clearing: boolean;
+  disabled: boolean;
+  onClear: () => void;
+}) {
+  return (
+    <div data-testid="invoice-observation">
+      <Alert
+        type="warning"
+        header={text.observedHeader}
+        action={
+          staff ? (
+            <Button loading={clearing} disabled={disabled} onClick={onClear}>
+              {text.clear}
+            </Button>
+          ) : undefined
+        }
+      >
+        {staff
+          ? text.observedBody(observation.by ?? '', formatDateTime(observation.since, { zone: true }))
+          : text.observedBodySupplier(formatDateTime(observation.since, { zone: true }))}
+      </Alert>
+    </div>
+  );
+}
+
+/** The conversation, oldest first, as it loads; an attachment's link downloads it. */
+function ConversationList({
+  items,
+  error,
+  onRetry,
+  path,
+}: {
+  items: readonly InvoiceMessage[] | undefined;
+  error: unknown;
+  onRetry: () => void;
+  path: InvoicePath;
+}) {
+  const feedback = useFeedback();
   const download = async (message: InvoiceMessage, index: number) => {
     try {
       const link = await apiCall(routes.getInvoiceMessageFile, {
@@ -121,158 +218,130 @@ export function MessagesSection(props: {
       feedback.error(cause);
     }
   };
+  return error && !items ? (
+    <Alert type="error" header={text.loadFailed} action={<Button onClick={onRetry}>{text.retry}</Button>}>
+      {errorMessage(error)}
+    </Alert>
+  ) : !items ? (
+    <StatusIndicator type="loading">{text.loading}</StatusIndicator>
+  ) : items.length === 0 ? (
+    <Box color="text-body-secondary">{text.empty}</Box>
+  ) : (
+    <ol aria-label={text.listLabel} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+      {items.map((message) => (
+        <MessageItem key={message.id} message={message} onDownload={(index) => void download(message, index)} />
+      ))}
+    </ol>
+  );
+}
 
-  const items = conversation.data?.items ?? [];
-
+/** One message: who wrote it and when, its plain text and its attachments. */
+function MessageItem({ message, onDownload }: { message: InvoiceMessage; onDownload: (index: number) => void }) {
   return (
-    <div data-testid="invoice-messages">
-      <Container
-        header={
-          <Header
-            variant="h3"
-            counter={conversation.data ? `(${items.length})` : undefined}
-            description={text.description}
-          >
-            {text.title}
-          </Header>
-        }
-      >
-        <SpaceBetween size="m">
-          {observation && (
-            <div data-testid="invoice-observation">
-              <Alert
-                type="warning"
-                header={text.observedHeader}
-                action={
-                  staff ? (
-                    <Button loading={busy === 'clear'} disabled={busy !== null} onClick={() => void clear()}>
-                      {text.clear}
-                    </Button>
-                  ) : undefined
-                }
+    <li data-testid="invoice-message" data-side={message.side} style={{ marginBottom: 12 }}>
+      <SpaceBetween size="xxs">
+        <Box fontSize="body-s" color="text-body-secondary">
+          <Box variant="strong" fontSize="body-s">
+            {text.author(message.authorName, LEVEL_LABELS[message.authorRole])}
+          </Box>{' '}
+          · <time dateTime={message.at}>{formatDateTime(message.at, { zone: true })}</time>
+          {message.observation && (
+            <>
+              {' '}
+              <Badge color="severity-medium">{text.observationTag}</Badge>
+            </>
+          )}
+        </Box>
+        {/* Plain text: React escapes it; line breaks kept as written. */}
+        <div data-testid="invoice-message-text" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {message.text}
+        </div>
+        {message.attachments.length > 0 && (
+          <SpaceBetween direction="horizontal" size="s">
+            {message.attachments.map((file, index) => (
+              <Link
+                key={file.key}
+                ariaLabel={text.download(file.fileName)}
+                onFollow={(event) => {
+                  event.preventDefault();
+                  onDownload(index);
+                }}
               >
-                {staff
-                  ? text.observedBody(observation.by ?? '', formatDateTime(observation.since, { zone: true }))
-                  : text.observedBodySupplier(formatDateTime(observation.since, { zone: true }))}
-              </Alert>
-            </div>
-          )}
-
-          {conversation.error && !conversation.data ? (
-            <Alert
-              type="error"
-              header={text.loadFailed}
-              action={<Button onClick={() => void conversation.mutate()}>{text.retry}</Button>}
-            >
-              {errorMessage(conversation.error)}
-            </Alert>
-          ) : !conversation.data ? (
-            <StatusIndicator type="loading">{text.loading}</StatusIndicator>
-          ) : items.length === 0 ? (
-            <Box color="text-body-secondary">{text.empty}</Box>
-          ) : (
-            <ol aria-label={text.listLabel} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-              {items.map((message) => (
-                <li
-                  key={message.id}
-                  data-testid="invoice-message"
-                  data-side={message.side}
-                  style={{ marginBottom: 12 }}
-                >
-                  <SpaceBetween size="xxs">
-                    <Box fontSize="body-s" color="text-body-secondary">
-                      <Box variant="strong" fontSize="body-s">
-                        {text.author(message.authorName, LEVEL_LABELS[message.authorRole])}
-                      </Box>{' '}
-                      · <time dateTime={message.at}>{formatDateTime(message.at, { zone: true })}</time>
-                      {message.observation && (
-                        <>
-                          {' '}
-                          <Badge color="severity-medium">{text.observationTag}</Badge>
-                        </>
-                      )}
-                    </Box>
-                    {/* Plain text: React escapes it; line breaks kept as written. */}
-                    <div
-                      data-testid="invoice-message-text"
-                      style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-                    >
-                      {message.text}
-                    </div>
-                    {message.attachments.length > 0 && (
-                      <SpaceBetween direction="horizontal" size="s">
-                        {message.attachments.map((file, index) => (
-                          <Link
-                            key={file.key}
-                            ariaLabel={text.download(file.fileName)}
-                            onFollow={(event) => {
-                              event.preventDefault();
-                              void download(message, index);
-                            }}
-                          >
-                            {file.fileName}
-                          </Link>
-                        ))}
-                      </SpaceBetween>
-                    )}
-                  </SpaceBetween>
-                </li>
-              ))}
-            </ol>
-          )}
-
-          <FormField
-            label={text.textLabel}
-            constraintText={text.textConstraint(length)}
-            errorText={problem ?? (length > TEXT_LIMITS.message ? text.tooLong : undefined)}
-            stretch
-          >
-            <Textarea
-              value={draft}
-              onChange={({ detail }) => {
-                setDraft(detail.value);
-                setProblem(null);
-              }}
-              placeholder={text.textPlaceholder}
-              rows={3}
-              ariaLabel={text.textLabel}
-            />
-          </FormField>
-          <FormField label={text.attach} constraintText={text.attachConstraint} stretch>
-            <FileUpload
-              multiple
-              accept={ATTACHMENT_ACCEPT}
-              value={files}
-              onChange={({ detail }) => setFiles(detail.value)}
-              showFileSize
-              i18nStrings={{
-                uploadButtonText: () => text.attach,
-                dropzoneText: () => text.dropzone,
-                removeFileAriaLabel: (index) => text.removeFile(index),
-                limitShowFewer: text.showFewer,
-                limitShowMore: text.showMore,
-                errorIconAriaLabel: text.errorIcon,
-                warningIconAriaLabel: text.warningIcon,
-              }}
-            />
-          </FormField>
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button
-              variant="primary"
-              loading={busy === 'send'}
-              disabled={busy !== null}
-              onClick={() => void write('send')}
-            >
-              {text.send}
-            </Button>
-            {staff && (
-              <Button loading={busy === 'observe'} disabled={busy !== null} onClick={() => void write('observe')}>
-                {text.observe}
-              </Button>
-            )}
+                {file.fileName}
+              </Link>
+            ))}
           </SpaceBetween>
-        </SpaceBetween>
-      </Container>
-    </div>
+        )}
+      </SpaceBetween>
+    </li>
+  );
+}
+
+/** The text and files being written, and 'Enviar' (staff also 'Observar'). */
+function MessageComposer({
+  draft,
+  onDraft,
+  problem,
+  files,
+  onFiles,
+  staff,
+  busy,
+  onWrite,
+}: {
+  draft: string;
+  onDraft: (value: string) => void;
+  problem: string | null;
+  files: File[];
+  onFiles: (files: File[]) => void;
+  staff: boolean;
+  busy: 'send' | 'observe' | 'clear' | null;
+  onWrite: (kind: 'send' | 'observe') => void;
+}) {
+  const length = Array.from(draft.trim()).length;
+  return (
+    <>
+      <FormField
+        label={text.textLabel}
+        constraintText={text.textConstraint(length)}
+        errorText={problem ?? (length > TEXT_LIMITS.message ? text.tooLong : undefined)}
+        stretch
+      >
+        <Textarea
+          value={draft}
+          onChange={({ detail }) => onDraft(detail.value)}
+          placeholder={text.textPlaceholder}
+          rows={3}
+          ariaLabel={text.textLabel}
+        />
+      </FormField>
+      <FormField label={text.attach} constraintText={text.attachConstraint} stretch>
+        <FileUpload
+          multiple
+          accept={ATTACHMENT_ACCEPT}
+          value={files}
+          onChange={({ detail }) => onFiles(detail.value)}
+          showFileSize
+          i18nStrings={{
+            uploadButtonText: () => text.attach,
+            dropzoneText: () => text.dropzone,
+            removeFileAriaLabel: (index) => text.removeFile(index),
+            limitShowFewer: text.showFewer,
+            limitShowMore: text.showMore,
+            errorIconAriaLabel: text.errorIcon,
+            warningIconAriaLabel: text.warningIcon,
+          }}
+        />
+      </FormField>
+      <SpaceBetween direction="horizontal" size="xs">
+        <Button variant="primary" loading={busy === 'send'} disabled={busy !== null} onClick={() => onWrite('send')}>
+          {text.send}
+        </Button>
+        {staff && (
+          <Button loading={busy === 'observe'} disabled={busy !== null} onClick={() => onWrite('observe')}>
+            {text.observe}
+          </Button>
+        )}
+      </SpaceBetween>
+    </>
   );
 }
