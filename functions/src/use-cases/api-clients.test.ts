@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PortalError, withCheckDigit, type AuditEvent } from '@portal/shared';
 import type { StoredApiClient } from '../repositories/api-clients.js';
-import { makeApiClients, type ApiClientsDeps } from './api-clients.js';
+import { apiClientCalls } from './api-clients/api-client-calls.fake.js';
+import type { ApiClientsDeps } from './api-clients/api-client-steps.js';
 
 const SUPPLIER = withCheckDigit('2045617832');
 const CONTEXT = { actor: { id: 'admin-1', email: 'admin@grupo.pe' }, txId: 'tx-1' };
@@ -57,7 +58,7 @@ const codeOf = async (promise: Promise<unknown>) =>
 describe('the API clients’ administration', () => {
   it('creates an app client for a known supplier, answers its secret once and keeps none of it', async () => {
     const { deps, clients, audit, audiences } = world();
-    const apiClients = makeApiClients(deps);
+    const apiClients = apiClientCalls(deps);
     const created = await apiClients.create(CONTEXT, {
       taxId: SUPPLIER,
       name: 'ERP',
@@ -79,7 +80,7 @@ describe('the API clients’ administration', () => {
 
   it('refuses a bad RUC and a RUC no supplier has, before Cognito is asked', async () => {
     const { deps, appClients } = world();
-    const apiClients = makeApiClients(deps);
+    const apiClients = apiClientCalls(deps);
     expect(
       await codeOf(apiClients.create(CONTEXT, { taxId: '20456178320', name: 'x', scopes: ['invoices.read'] })),
     ).toBe('400 ERROR_INVALID_RUC');
@@ -92,7 +93,7 @@ describe('the API clients’ administration', () => {
 
   it('takes the app client back when the table refuses the new client (no client the portal cannot revoke)', async () => {
     const { deps, appClients } = world({ failCreate: true });
-    const apiClients = makeApiClients(deps);
+    const apiClients = apiClientCalls(deps);
     expect(await codeOf(apiClients.create(CONTEXT, { taxId: SUPPLIER, name: 'x', scopes: ['invoices.read'] }))).toMatch(
       /DynamoDB/,
     );
@@ -101,7 +102,7 @@ describe('the API clients’ administration', () => {
 
   it('revokes: marks it, deletes the app client, takes it out of the audience; twice is a conflict', async () => {
     const { deps, audit, appClients, audiences } = world();
-    const apiClients = makeApiClients(deps);
+    const apiClients = apiClientCalls(deps);
     const created = await apiClients.create(CONTEXT, { taxId: SUPPLIER, name: 'ERP', scopes: ['invoices.read'] });
     const revoked = await apiClients.revoke(CONTEXT, created.clientId);
     expect(revoked).toMatchObject({ revokedAt: '2026-01-15T10:00:00.000Z', revokedBy: 'admin@grupo.pe' });

@@ -14,7 +14,8 @@ import type { Email } from '../adapters/email.js';
 import type { Recipient } from '../repositories/notifications.js';
 import type { AdminContext } from './user-admin-accounts.js';
 import { userAdminCalls } from './user-admin/user-admin-calls.fake.js';
-import { makeApiClients } from './api-clients.js';
+import { apiClientCalls } from './api-clients/api-client-calls.fake.js';
+import type { ApiClientsDeps } from './api-clients/api-client-steps.js';
 import { makeGetCurrentUser } from './current-user.js';
 import type { AccountChange } from './user-admin-ports.js';
 
@@ -666,8 +667,8 @@ describe('the Cognito operations of each route', () => {
   const API_CLIENT_BODY = { taxId: SUPPLIER_RUC, name: 'ERP', scopes: ['invoices.read' as const] };
   /** The API clients' use case on the fake pool, with the table in memory. */
   function apiClientsOn(cognito: ReturnType<typeof setup>['cognito'], options: { failCreate?: boolean } = {}) {
-    const stored = new Map<string, Parameters<Parameters<typeof makeApiClients>[0]['repository']['create']>[0]>();
-    return makeApiClients({
+    const stored = new Map<string, Parameters<ApiClientsDeps['repository']['create']>[0]>();
+    return apiClientCalls({
       repository: {
         get: async (id) => stored.get(id) ?? null,
         list: async () => [...stored.values()],

@@ -1,8 +1,9 @@
 import { apiClientRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { apiClients } from '../../use-cases/api-clients.factory.js';
+import { apiClientsDeps } from '../../use-cases/api-clients/api-clients.factory.js';
+import { revokeApiClient } from '../../use-cases/api-clients/revoke-api-client.js';
 import { adminContextOf } from '../../use-cases/user-admin-accounts.js';
 
 export const handler = httpHandler(apiClientRoutes.revokeApiClient, ({ caller, txId, path }) =>
-  apiClients.revoke(adminContextOf(caller, txId), path.clientId),
+  revokeApiClient(apiClientsDeps, adminContextOf(caller, txId), path.clientId),
 );
