@@ -1,8 +1,8 @@
 import { documentClient, tableName } from '../adapters/dynamodb.js';
 import { makeIntakeBatchRepository } from '../repositories/intake-batches.js';
-import { makeReadIntakeBatches } from './intake-batches.js';
+import type { IntakeBatchReadDeps } from './intake-batches.js';
 
 /** GET /intake-batches/{batchId} and GET /intake-batches: the table only (no bucket). */
-export const intakeBatchReader = makeReadIntakeBatches({
+export const intakeBatchReadDeps: IntakeBatchReadDeps = {
   batches: makeIntakeBatchRepository(documentClient, tableName()),
-});
+};

@@ -3,7 +3,20 @@ import { BadRequestError } from '@portal/shared';
 import type { Caller } from '../http/caller.js';
 import type { StoredIntakeBatch } from '../repositories/intake-batches.js';
 import type { OutgoingMessage } from '../repositories/outgoing.js';
-import { MAX_RUNNING_BATCHES, makeReadIntakeBatches, makeRequestIntakeBatch } from './intake-batches.js';
+import {
+  MAX_RUNNING_BATCHES,
+  getIntakeBatch,
+  listIntakeBatches,
+  makeRequestIntakeBatch,
+  type IntakeBatchReadDeps,
+} from './intake-batches.js';
+
+/** The batch reads bound to one set of ports, as the handlers call them. */
+const makeReadIntakeBatches = (deps: IntakeBatchReadDeps) => ({
+  get: (...args: Parameters<typeof getIntakeBatch> extends [unknown, ...infer R] ? R : never) =>
+    getIntakeBatch(deps, ...args),
+  list: (caller: Parameters<typeof listIntakeBatches>[1]) => listIntakeBatches(deps, caller),
+});
 
 const RUC = '20512345678';
 const NOW = new Date('2026-03-05T15:00:00.000Z');

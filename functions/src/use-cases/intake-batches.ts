@@ -115,22 +115,24 @@ export function makeRequestIntakeBatch(deps: IntakeBatchRequestDeps) {
   };
 }
 
-/** GET /intake-batches/{batchId} and GET /intake-batches: a batch is read by its uploader, or an administrator. */
-export function makeReadIntakeBatches(deps: IntakeBatchReadDeps) {
-  return {
-    async get(caller: Caller, batchId: string, page: PageRequest): Promise<IntakeBatch> {
-      const batch = await deps.batches.get(batchId);
-      // Another user's batch is a missing one: its existence is not told.
-      if (!batch || (batch.userId !== caller.sub && caller.level !== 'ADMIN')) {
-        throw new NotFoundError('ERROR_INTAKE_BATCH_NOT_FOUND');
-      }
-      const results = await deps.batches.results(batchId, page);
-      return { ...summaryOf(batch), results };
-    },
+/** GET /intake-batches/{batchId}: a batch is read by its uploader, or an administrator, with a page of its results. */
+export async function getIntakeBatch(
+  deps: IntakeBatchReadDeps,
+  caller: Caller,
+  batchId: string,
+  page: PageRequest,
+): Promise<IntakeBatch> {
+  const batch = await deps.batches.get(batchId);
+  // Another user's batch is a missing one: its existence is not told.
+  if (!batch || (batch.userId !== caller.sub && caller.level !== 'ADMIN')) {
+    throw new NotFoundError('ERROR_INTAKE_BATCH_NOT_FOUND');
+  }
+  const results = await deps.batches.results(batchId, page);
+  return { ...summaryOf(batch), results };
+}
 
-    async list(caller: Caller): Promise<IntakeBatchList> {
-      const batches = await deps.batches.recent(caller.sub, RECENT_BATCHES);
-      return { items: batches.map(summaryOf) };
-    },
-  };
+/** GET /intake-batches: the caller's recent batches. */
+export async function listIntakeBatches(deps: IntakeBatchReadDeps, caller: Caller): Promise<IntakeBatchList> {
+  const batches = await deps.batches.recent(caller.sub, RECENT_BATCHES);
+  return { items: batches.map(summaryOf) };
 }

@@ -14,12 +14,12 @@ export interface InvoiceHistoryDeps {
  * 'Historial': an invoice's audit trail, for whoever may see the invoice (else 404, as for the invoice),
  * without what only staff may read: the route's answer is projected for the caller's role (schemas/visibility.ts).
  */
-export function makeInvoiceHistory(deps: InvoiceHistoryDeps) {
-  return {
-    async list(caller: Caller, path: InvoicePath, page: PageRequest): Promise<Page<InvoiceAuditEvent>> {
-      const invoice = await loadInvoiceInReach(deps.store, caller, path);
-      const trail = await deps.trail.list(invoice, page);
-      return trail;
-    },
-  };
+export async function listInvoiceHistory(
+  deps: InvoiceHistoryDeps,
+  caller: Caller,
+  path: InvoicePath,
+  page: PageRequest,
+): Promise<Page<InvoiceAuditEvent>> {
+  const invoice = await loadInvoiceInReach(deps.store, caller, path);
+  return deps.trail.list(invoice, page);
 }

@@ -1,7 +1,8 @@
 import { referenceRoutes } from '@portal/shared';
 import { httpHandler } from '../../http/wrapper.js';
-import { referenceData } from '../../use-cases/reference-data.factory.js';
+import { listEmployees } from '../../use-cases/reference-data.js';
+import { referenceDataDeps } from '../../use-cases/reference-data.factory.js';
 
 export const handler = httpHandler(referenceRoutes.listEmployees, ({ caller, query }) =>
-  referenceData.listEmployees(caller, query),
+  listEmployees(referenceDataDeps, caller, query),
 );
