@@ -1,40 +1,50 @@
 import { useMemo, useState } from 'react';
-import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import Table from '@cloudscape-design/components/table';
+import Table, { type TableProps } from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
-import {
-  CLIENT_MESSAGES,
-  formatErrorMessage,
-  routes,
-  type BulkUserResult,
-  type CreatedExternalUser,
-  type ExternalUser,
-} from '@portal/shared';
-import { apiCall } from '../../api/client';
+import { routes, type CreatedExternalUser, type ExternalUser } from '@portal/shared';
 import { useFeedback } from '../../feedback/feedback';
 import { HistoryModal } from '../admin-shared/history-modal';
-import { adminMessages } from '../admin-shared/messages';
 import { useCursorPages, type PageFilter } from '../../hooks/use-cursor-pages';
 import { useListExport } from '../../components/list-export';
 import { useForgetRoute } from '../admin-shared/use-forget-route';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { CursorPagination } from '../../components/cursor-pagination';
-import { DecisionModal } from '../../components/decision-modal';
 import { supplierColumns, type SupplierAction } from './columns';
 import { CreateSupplierModal } from './create-supplier-modal';
 import { SupplierConfirmModal, type ConfirmableAction } from './supplier-confirm-modal';
 import { suppliersMessages } from './messages';
+import { BulkReceptionModal, SuppliersActions, useReceptionChanges } from './supplier-reception';
 
 const text = suppliersMessages;
 const PAGE_SIZE = 50;
 
-/** Why one account of a bulk change failed, by spec §8's display rule (its code, else unexpected). */
-function bulkFailureReason(result: BulkUserResult): string {
-  const code = result.error?.code;
-  return code ? formatErrorMessage(code) : CLIENT_MESSAGES.unexpected;
+const ARIA_LABELS: TableProps.AriaLabels<ExternalUser> = {
+  tableLabel: text.tableLabel,
+  selectionGroupLabel: text.selection.group,
+  allItemsSelectionLabel: () => text.selection.all,
+  itemSelectionLabel: (_, user) => text.selection.one(user.email),
+};
+
+/** The search box: sent once typing pauses, or at once when emptied. */
+function SupplierSearch({ onSearch }: { onSearch: (value: string) => void }) {
+  const [filteringText, setFilteringText] = useState('');
+  return (
+    <div style={{ maxWidth: 480 }}>
+      <TextFilter
+        filteringText={filteringText}
+        filteringPlaceholder={text.search.placeholder}
+        filteringAriaLabel={text.search.ariaLabel}
+        filteringClearAriaLabel={text.search.clear}
+        onChange={({ detail }) => {
+          setFilteringText(detail.filteringText);
+          if (detail.filteringText === '') onSearch('');
+        }}
+        onDelayedChange={({ detail }) => onSearch(detail.filteringText)}
+      />
+    </div>
+  );
 }
 
 /**
@@ -45,20 +55,15 @@ function bulkFailureReason(result: BulkUserResult): string {
 export default function SuppliersPage() {
   const feedback = useFeedback();
   const forgetRoute = useForgetRoute();
-  const [filteringText, setFilteringText] = useState('');
   const [query, setQuery] = useState('');
   const filter = useMemo<PageFilter<typeof routes.listExternalUsers>>(() => (query ? { query } : {}), [query]);
   const users = useCursorPages(routes.listExternalUsers, filter, PAGE_SIZE);
   const listExport = useListExport('suppliers', filter);
 
   const [selected, setSelected] = useState<ExternalUser[]>([]);
-  const [bulkBusy, setBulkBusy] = useState<boolean | null>(null);
   /** The bulk change of e-mail reception being confirmed: true turns it on, false off. */
   const [confirmingBulk, setConfirmingBulk] = useState<boolean | null>(null);
-  const [pendingReception, setPendingReception] = useState<ReadonlyMap<string, boolean>>(new Map());
   const [creating, setCreating] = useState(false);
-  const [confirming, setConfirming] = useState<{ user: ExternalUser; action: ConfirmableAction } | null>(null);
-  const [history, setHistory] = useState<ExternalUser | null>(null);
 
   /** After any change: the table from the server, and no stale history. */
   const refreshAfterChange = async () => {
@@ -66,61 +71,18 @@ export default function SuppliersPage() {
     await users.refresh();
   };
 
+  const { pendingReception, bulkBusy, changeReception, changeReceptionInBulk } = useReceptionChanges(
+    selected,
+    refreshAfterChange,
+  );
+
+  const accountActions = useAccountActions(refreshAfterChange);
+
   const search = (value: string) => {
     const next = value.trim();
     if (next === query) return;
     setSelected([]);
     setQuery(next);
-  };
-
-  const changeReception = async (user: ExternalUser, include: boolean) => {
-    setPendingReception((current) => new Map(current).set(user.id, include));
-    try {
-      await apiCall(routes.whitelistNotifications, {
-        path: { userId: user.id },
-        query: { include: include ? 'true' : 'false' },
-      });
-      feedback.success(include ? text.reception.on(user.email) : text.reception.off(user.email));
-      await refreshAfterChange();
-    } catch (error) {
-      feedback.error(error);
-    } finally {
-      setPendingReception((current) => {
-        const next = new Map(current);
-        next.delete(user.id);
-        return next;
-      });
-    }
-  };
-
-  const changeReceptionInBulk = async (include: boolean) => {
-    if (selected.length === 0) return;
-    setBulkBusy(include);
-    try {
-      const { results } = await apiCall(routes.whitelistNotificationsBulk, {
-        query: { include: include ? 'true' : 'false' },
-        body: { userIds: selected.map((user) => user.id) },
-      });
-      const succeeded = results.filter((result) => result.ok).length;
-      const failures = results
-        .filter((result) => !result.ok)
-        .map((result) => {
-          const email = selected.find((user) => user.id === result.userId)?.email ?? result.userId;
-          return text.reception.failure(email, bulkFailureReason(result));
-        });
-      if (succeeded > 0) feedback.success(text.reception.bulkDone(include, succeeded));
-      if (failures.length > 0) feedback.error(text.reception.bulkFailed(include, failures.join('; ')));
-      await refreshAfterChange();
-    } catch (error) {
-      feedback.error(error);
-    } finally {
-      setBulkBusy(null);
-    }
-  };
-
-  const onAction = (user: ExternalUser, action: SupplierAction) => {
-    if (action === 'history') setHistory(user);
-    else setConfirming({ user, action });
   };
 
   const onCreated = (created: CreatedExternalUser) => {
@@ -133,7 +95,7 @@ export default function SuppliersPage() {
   const columns = supplierColumns({
     pendingReception,
     onReceptionChange: (user, include) => void changeReception(user, include),
-    onAction,
+    onAction: accountActions.onAction,
   });
 
   const noSelection = selected.length === 0;
@@ -146,12 +108,7 @@ export default function SuppliersPage() {
         selectionType="multi"
         selectedItems={selected}
         onSelectionChange={({ detail }) => setSelected(detail.selectedItems)}
-        ariaLabels={{
-          tableLabel: text.tableLabel,
-          selectionGroupLabel: text.selection.group,
-          allItemsSelectionLabel: () => text.selection.all,
-          itemSelectionLabel: (_, user) => text.selection.one(user.email),
-        }}
+        ariaLabels={ARIA_LABELS}
         header={
           <SpaceBetween size="s">
             <Header
@@ -159,34 +116,15 @@ export default function SuppliersPage() {
               description={text.description}
               counter={noSelection ? undefined : `(${text.selection.count(selected.length)})`}
               actions={
-                <SpaceBetween direction="horizontal" size="xs">
-                  <Button
-                    iconName="refresh"
-                    ariaLabel={adminMessages.refresh}
-                    loading={users.isRefreshing}
-                    onClick={() => void users.refresh()}
-                  />
-                  {listExport.button}
-                  <Button
-                    disabled={noSelection || bulkBusy !== null}
-                    disabledReason={noSelection ? text.reception.bulkNeedsSelection : undefined}
-                    loading={bulkBusy === false}
-                    onClick={() => setConfirmingBulk(false)}
-                  >
-                    {text.reception.bulkOff}
-                  </Button>
-                  <Button
-                    disabled={noSelection || bulkBusy !== null}
-                    disabledReason={noSelection ? text.reception.bulkNeedsSelection : undefined}
-                    loading={bulkBusy === true}
-                    onClick={() => setConfirmingBulk(true)}
-                  >
-                    {text.reception.bulkOn}
-                  </Button>
-                  <Button variant="primary" onClick={() => setCreating(true)}>
-                    {text.create.action}
-                  </Button>
-                </SpaceBetween>
+                <SuppliersActions
+                  refreshing={users.isRefreshing}
+                  onRefresh={() => void users.refresh()}
+                  exportButton={listExport.button}
+                  noSelection={noSelection}
+                  bulkBusy={bulkBusy}
+                  onBulk={setConfirmingBulk}
+                  onCreate={() => setCreating(true)}
+                />
               }
             >
               {text.title}
@@ -194,21 +132,7 @@ export default function SuppliersPage() {
             {listExport.alert}
           </SpaceBetween>
         }
-        filter={
-          <div style={{ maxWidth: 480 }}>
-            <TextFilter
-              filteringText={filteringText}
-              filteringPlaceholder={text.search.placeholder}
-              filteringAriaLabel={text.search.ariaLabel}
-              filteringClearAriaLabel={text.search.clear}
-              onChange={({ detail }) => {
-                setFilteringText(detail.filteringText);
-                if (detail.filteringText === '') search('');
-              }}
-              onDelayedChange={({ detail }) => search(detail.filteringText)}
-            />
-          </div>
-        }
+        filter={<SupplierSearch onSearch={search} />}
         columnDefinitions={columns}
         items={users.items}
         trackBy="id"
@@ -225,32 +149,32 @@ export default function SuppliersPage() {
         pagination={<CursorPagination pages={users} />}
       />
       {confirmingBulk !== null && (
-        <DecisionModal
-          header={text.reception.bulkConfirm.title(confirmingBulk)}
-          confirmLabel={text.reception.bulkConfirm.confirm(confirmingBulk)}
-          closeAriaLabel={adminMessages.closeModal}
+        <BulkReceptionModal
+          include={confirmingBulk}
+          selected={selected}
           onConfirm={async () => {
             await changeReceptionInBulk(confirmingBulk);
             setConfirmingBulk(null);
           }}
           onDismiss={() => setConfirmingBulk(null)}
-          testId="confirm-bulk-reception"
-        >
-          <SpaceBetween size="s">
-            <Box variant="p">
-              {text.reception.bulkConfirm.question(
-                confirmingBulk,
-                selected.length,
-                new Set(selected.map((user) => user.taxId)).size,
-              )}
-            </Box>
-            <Box variant="p" color="text-body-secondary">
-              {text.reception.bulkConfirm.detail(confirmingBulk)}
-            </Box>
-          </SpaceBetween>
-        </DecisionModal>
+        />
       )}
       {creating && <CreateSupplierModal onDismiss={() => setCreating(false)} onCreated={onCreated} />}
+      {accountActions.modals}
+    </>
+  );
+}
+
+/** A row's action: its history, or a change (password reset, disable, enable) confirmed first. */
+function useAccountActions(refreshAfterChange: () => Promise<void>) {
+  const [confirming, setConfirming] = useState<{ user: ExternalUser; action: ConfirmableAction } | null>(null);
+  const [history, setHistory] = useState<ExternalUser | null>(null);
+  const onAction = (user: ExternalUser, action: SupplierAction) => {
+    if (action === 'history') setHistory(user);
+    else setConfirming({ user, action });
+  };
+  const modals = (
+    <>
       {confirming && (
         <SupplierConfirmModal
           user={confirming.user}
@@ -265,4 +189,5 @@ export default function SuppliersPage() {
       {history && <HistoryModal user={history} kind="external" onDismiss={() => setHistory(null)} />}
     </>
   );
+  return { onAction, modals };
 }
