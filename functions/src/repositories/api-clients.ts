@@ -1,8 +1,9 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ApiClient, keys, type AuditEvent } from '@portal/shared';
 import * as z from 'zod/mini';
 import { auditItem } from './audit-log.js';
 import { disabledUsersUpdate } from './disabled-users.js';
+import { Transaction } from './transaction.js';
 
 /** What the table keeps of an API client: never its secret (Cognito keeps it). */
 export const StoredApiClient = z.omit(ApiClient, { supplierName: true });
@@ -47,44 +48,25 @@ export function makeApiClientRepository(db: Pick<DynamoDBDocumentClient, 'send'>
       return items;
     },
     async create(client, audit) {
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: table,
-                Item: { ...keys.apiClient(client.clientId), ...client },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            { Put: { TableName: table, Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(pk)' } },
-          ],
-        }),
-      );
+      await new Transaction(table)
+        .put({
+          Item: { ...keys.apiClient(client.clientId), ...client },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        })
+        .put({ Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(pk)' })
+        .send(db, (refused) => refused.error);
     },
     async revoke(client, audit) {
-      try {
-        await db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: table,
-                  Item: { ...keys.apiClient(client.clientId), ...client },
-                  ConditionExpression: 'attribute_exists(pk) AND revokedAt = :null',
-                  ExpressionAttributeValues: { ':null': null },
-                },
-              },
-              disabledUsersUpdate(table, client.clientId, true),
-              { Put: { TableName: table, Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(pk)' } },
-            ],
-          }),
-        );
-        return true;
-      } catch (error) {
-        if ((error as { name?: string }).name === 'TransactionCanceledException') return false;
-        throw error;
-      }
+      const refused = await new Transaction(table)
+        .put({
+          Item: { ...keys.apiClient(client.clientId), ...client },
+          ConditionExpression: 'attribute_exists(pk) AND revokedAt = :null',
+          ExpressionAttributeValues: { ':null': null },
+        })
+        .add([disabledUsersUpdate(table, client.clientId, true)])
+        .put({ Item: auditItem(audit), ConditionExpression: 'attribute_not_exists(pk)' })
+        .trySend(db);
+      return refused === null;
     },
   };
 }
