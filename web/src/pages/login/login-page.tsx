@@ -1,4 +1,4 @@
-import { lazy, useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { ButtonProps } from '@cloudscape-design/components/button';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { signIn, signOut } from 'aws-amplify/auth';
@@ -85,6 +85,116 @@ function useCorporateCallback(setNotice: (notice: Notice) => void): boolean {
   return callback;
 }
 
+/** 'Ingresar con cuenta corporativa': off to the hosted UI, or why not. */
+function useCorporateSignIn(setNotice: (notice: Notice) => void, returnTo: string | null) {
+  const [redirecting, setRedirecting] = useState(false);
+  const corporateSignIn = async () => {
+    const { oauth, userPoolClientId } = runtimeConfig();
+    setNotice(null);
+    if (!oauth) {
+      setNotice({ type: 'info', text: messages.login.corporateNotConfigured });
+      return;
+    }
+    setRedirecting(true);
+    try {
+      await startCorporateSignIn(oauth, userPoolClientId, returnTo);
+    } catch {
+      setRedirecting(false);
+      setNotice({ type: 'error', text: messages.login.failed });
+    }
+  };
+  return { redirecting, corporateSignIn };
+}
+
+/** 'Ingresar', 'o', and the corporate button, which comes first when the address is a corporate one. */
+function SignInButtons({
+  corporateFirst,
+  busy,
+  corporateBusy,
+  corporateButton,
+  onCorporate,
+}: {
+  corporateFirst: boolean;
+  busy: boolean;
+  corporateBusy: boolean;
+  corporateButton: RefObject<ButtonProps.Ref | null>;
+  onCorporate: () => void;
+}) {
+  return (
+    <SpaceBetween size="s">
+      <Button variant={corporateFirst ? 'normal' : 'primary'} formAction="submit" loading={busy} fullWidth>
+        {messages.login.submit}
+      </Button>
+      <Box textAlign="center" color="text-status-inactive">
+        {messages.login.or}
+      </Box>
+      <Button
+        ref={corporateButton}
+        formAction="none"
+        variant={corporateFirst ? 'primary' : 'normal'}
+        fullWidth
+        loading={corporateBusy}
+        disabled={busy}
+        onClick={onCorporate}
+        data-testid="corporate-sign-in"
+      >
+        {messages.login.corporate}
+      </Button>
+    </SpaceBetween>
+  );
+}
+
+/** The e-mail and password, and 'Olvidé mi contraseña'. */
+function CredentialsFields({
+  email,
+  onEmail,
+  emailErrorText,
+  password,
+  onPassword,
+  passwordError,
+  onForgotPassword,
+}: {
+  email: string;
+  onEmail: (email: string) => void;
+  emailErrorText: string | undefined;
+  password: string;
+  onPassword: (password: string) => void;
+  passwordError: string | undefined;
+  onForgotPassword: () => void;
+}) {
+  return (
+    <>
+      <EmailField
+        label={messages.login.emailLabel}
+        name="email"
+        placeholder={messages.login.emailPlaceholder}
+        value={email}
+        onChange={onEmail}
+        errorText={emailErrorText}
+      />
+      <FormField label={messages.login.passwordLabel} errorText={passwordError}>
+        <Input
+          type="password"
+          autoComplete="current-password"
+          name="password"
+          value={password}
+          onChange={({ detail }) => onPassword(detail.value)}
+          invalid={Boolean(passwordError)}
+        />
+      </FormField>
+      <Link
+        href="#restablecer-contrasena"
+        onFollow={(event) => {
+          event.preventDefault();
+          onForgotPassword();
+        }}
+      >
+        {messages.login.forgotPassword}
+      </Link>
+    </>
+  );
+}
+
 function SignInForm({
   initialEmail,
   initialNotice,
@@ -107,7 +217,7 @@ function SignInForm({
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(initialNotice);
   const completing = useCorporateCallback(setNotice);
-  const [redirecting, setRedirecting] = useState(false);
+  const { redirecting, corporateSignIn } = useCorporateSignIn(setNotice, returnTo);
   const corporateButton = useRef<ButtonProps.Ref>(null);
   // Staff have no portal password: their address sends them to the corporate button.
   const corporateDomain = corporateDomainOf(email, runtimeConfig().corporateEmailDomains);
@@ -150,22 +260,6 @@ function SignInForm({
     }
   };
 
-  const corporateSignIn = async () => {
-    const { oauth, userPoolClientId } = runtimeConfig();
-    setNotice(null);
-    if (!oauth) {
-      setNotice({ type: 'info', text: messages.login.corporateNotConfigured });
-      return;
-    }
-    setRedirecting(true);
-    try {
-      await startCorporateSignIn(oauth, userPoolClientId, returnTo);
-    } catch {
-      setRedirecting(false);
-      setNotice({ type: 'error', text: messages.login.failed });
-    }
-  };
-
   if (choosingPassword) {
     return (
       <NewPasswordForm
@@ -191,53 +285,22 @@ function SignInForm({
               <span data-testid="login-notice">{notice.text}</span>
             </Alert>
           )}
-          <EmailField
-            label={messages.login.emailLabel}
-            name="email"
-            placeholder={messages.login.emailPlaceholder}
-            value={email}
-            onChange={setEmail}
-            errorText={emailProblem}
+          <CredentialsFields
+            email={email}
+            onEmail={setEmail}
+            emailErrorText={emailProblem}
+            password={password}
+            onPassword={setPassword}
+            passwordError={passwordError}
+            onForgotPassword={() => onForgotPassword(email.trim())}
           />
-          <FormField label={messages.login.passwordLabel} errorText={passwordError}>
-            <Input
-              type="password"
-              autoComplete="current-password"
-              name="password"
-              value={password}
-              onChange={({ detail }) => setPassword(detail.value)}
-              invalid={Boolean(passwordError)}
-            />
-          </FormField>
-          <Link
-            href="#restablecer-contrasena"
-            onFollow={(event) => {
-              event.preventDefault();
-              onForgotPassword(email.trim());
-            }}
-          >
-            {messages.login.forgotPassword}
-          </Link>
-          <SpaceBetween size="s">
-            <Button variant={corporateDomain ? 'normal' : 'primary'} formAction="submit" loading={busy} fullWidth>
-              {messages.login.submit}
-            </Button>
-            <Box textAlign="center" color="text-status-inactive">
-              {messages.login.or}
-            </Box>
-            <Button
-              ref={corporateButton}
-              formAction="none"
-              variant={corporateDomain ? 'primary' : 'normal'}
-              fullWidth
-              loading={redirecting || completing}
-              disabled={busy}
-              onClick={() => void corporateSignIn()}
-              data-testid="corporate-sign-in"
-            >
-              {messages.login.corporate}
-            </Button>
-          </SpaceBetween>
+          <SignInButtons
+            corporateFirst={Boolean(corporateDomain)}
+            busy={busy}
+            corporateBusy={redirecting || completing}
+            corporateButton={corporateButton}
+            onCorporate={() => void corporateSignIn()}
+          />
         </SpaceBetween>
       </Form>
     </form>
