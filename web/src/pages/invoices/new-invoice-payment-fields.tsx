@@ -40,12 +40,6 @@ export function NewInvoicePaymentFields({
   errors: PaymentErrors;
   onChange: (change: Partial<PaymentForm>) => void;
 }) {
-  const setInstallment = (index: number, change: Partial<PaymentForm['installments'][number]>) =>
-    onChange({
-      installments: form.installments.map((installment, i) =>
-        i === index ? { ...installment, ...change } : installment,
-      ),
-    });
   return (
     <SpaceBetween size="m">
       <FormField label={text.method} description={text.methodDescription} errorText={errors.installments}>
@@ -66,106 +60,128 @@ export function NewInvoicePaymentFields({
           }}
         />
       </FormField>
-      {form.method === 'CREDITO' && (
-        <SpaceBetween size="s" data-testid="new-invoice-installments">
-          {form.installments.map((installment, i) => (
-            <ColumnLayout columns={2} key={i}>
-              <FormField label={text.installmentAmount(i + 1)} errorText={errors[`installmentAmount${i}`]}>
-                <Input
-                  value={installment.amount}
-                  inputMode="decimal"
-                  onChange={({ detail }) => setInstallment(i, { amount: detail.value })}
-                  invalid={Boolean(errors[`installmentAmount${i}`])}
-                  ariaRequired
-                  autoComplete={false}
-                />
-              </FormField>
-              <FormField
-                label={text.installmentDueDate(i + 1)}
-                errorText={errors[`installmentDueDate${i}`]}
-                secondaryControl={
-                  form.installments.length > 1 ? (
-                    <Button
-                      formAction="none"
-                      iconName="remove"
-                      variant="icon"
-                      ariaLabel={text.removeInstallment(i + 1)}
-                      onClick={() => onChange({ installments: form.installments.filter((_, j) => j !== i) })}
-                    />
-                  ) : undefined
-                }
-              >
-                <DateInput
-                  value={installment.dueDate}
-                  onChange={(dueDate) => setInstallment(i, { dueDate })}
-                  invalid={Boolean(errors[`installmentDueDate${i}`])}
-                  ariaRequired
-                />
-              </FormField>
-            </ColumnLayout>
-          ))}
-          <Button
-            formAction="none"
-            iconName="add-plus"
-            onClick={() => onChange({ installments: [...form.installments, { amount: '', dueDate: '' }] })}
-          >
-            {text.addInstallment}
-          </Button>
-        </SpaceBetween>
-      )}
+      {form.method === 'CREDITO' && <InstallmentFields form={form} errors={errors} onChange={onChange} />}
       <Checkbox checked={form.detraction} onChange={({ detail }) => onChange({ detraction: detail.checked })}>
         {text.detraction}
       </Checkbox>
-      {form.detraction && (
-        <SpaceBetween size="m" data-testid="new-invoice-detraction">
-          <FormField label={text.detractionCode} errorText={errors.detractionCode}>
-            <Select
-              options={CODE_OPTIONS}
-              selectedOption={CODE_OPTIONS.find((option) => option.value === form.detractionCode) ?? null}
-              placeholder={text.detractionCodePlaceholder}
-              filteringType="auto"
-              onChange={({ detail }) => onChange({ detractionCode: detail.selectedOption.value ?? '' })}
-              invalid={Boolean(errors.detractionCode)}
+      {form.detraction && <DetractionFields form={form} currency={currency} errors={errors} onChange={onChange} />}
+    </SpaceBetween>
+  );
+}
+
+interface PaymentFieldsProps {
+  form: PaymentForm;
+  errors: PaymentErrors;
+  onChange: (change: Partial<PaymentForm>) => void;
+}
+
+/** A crédito's cuotas: each amount and due date, one removable while there are more, and 'Agregar cuota'. */
+function InstallmentFields({ form, errors, onChange }: PaymentFieldsProps) {
+  const setInstallment = (index: number, change: Partial<PaymentForm['installments'][number]>) =>
+    onChange({
+      installments: form.installments.map((installment, i) =>
+        i === index ? { ...installment, ...change } : installment,
+      ),
+    });
+  return (
+    <SpaceBetween size="s" data-testid="new-invoice-installments">
+      {form.installments.map((installment, i) => (
+        <ColumnLayout columns={2} key={i}>
+          <FormField label={text.installmentAmount(i + 1)} errorText={errors[`installmentAmount${i}`]}>
+            <Input
+              value={installment.amount}
+              inputMode="decimal"
+              onChange={({ detail }) => setInstallment(i, { amount: detail.value })}
+              invalid={Boolean(errors[`installmentAmount${i}`])}
+              ariaRequired
+              autoComplete={false}
+            />
+          </FormField>
+          <FormField
+            label={text.installmentDueDate(i + 1)}
+            errorText={errors[`installmentDueDate${i}`]}
+            secondaryControl={
+              form.installments.length > 1 ? (
+                <Button
+                  formAction="none"
+                  iconName="remove"
+                  variant="icon"
+                  ariaLabel={text.removeInstallment(i + 1)}
+                  onClick={() => onChange({ installments: form.installments.filter((_, j) => j !== i) })}
+                />
+              ) : undefined
+            }
+          >
+            <DateInput
+              value={installment.dueDate}
+              onChange={(dueDate) => setInstallment(i, { dueDate })}
+              invalid={Boolean(errors[`installmentDueDate${i}`])}
               ariaRequired
             />
           </FormField>
-          <ColumnLayout columns={2}>
-            <FormField label={text.detractionPercent} errorText={errors.detractionPercent}>
-              <Input
-                value={form.detractionPercent}
-                inputMode="decimal"
-                onChange={({ detail }) => onChange({ detractionPercent: detail.value })}
-                invalid={Boolean(errors.detractionPercent)}
-                ariaRequired
-                autoComplete={false}
-              />
-            </FormField>
-            <FormField label={text.detractionAccount} errorText={errors.detractionAccount}>
-              <Input
-                value={form.detractionAccount}
-                onChange={({ detail }) => onChange({ detractionAccount: detail.value.slice(0, 30) })}
-                invalid={Boolean(errors.detractionAccount)}
-                autoComplete={false}
-              />
-            </FormField>
-          </ColumnLayout>
-          {currency !== 'PEN' && (
-            <FormField
-              label={text.detractionAmountPen}
-              description={text.detractionAmountPenDescription}
-              errorText={errors.detractionAmountPen}
-            >
-              <Input
-                value={form.detractionAmountPen}
-                inputMode="decimal"
-                onChange={({ detail }) => onChange({ detractionAmountPen: detail.value })}
-                invalid={Boolean(errors.detractionAmountPen)}
-                ariaRequired
-                autoComplete={false}
-              />
-            </FormField>
-          )}
-        </SpaceBetween>
+        </ColumnLayout>
+      ))}
+      <Button
+        formAction="none"
+        iconName="add-plus"
+        onClick={() => onChange({ installments: [...form.installments, { amount: '', dueDate: '' }] })}
+      >
+        {text.addInstallment}
+      </Button>
+    </SpaceBetween>
+  );
+}
+
+/** The detracción: its code, percentage and account, and in dollars the deposit in soles. */
+function DetractionFields({ form, currency, errors, onChange }: PaymentFieldsProps & { currency: Currency }) {
+  return (
+    <SpaceBetween size="m" data-testid="new-invoice-detraction">
+      <FormField label={text.detractionCode} errorText={errors.detractionCode}>
+        <Select
+          options={CODE_OPTIONS}
+          selectedOption={CODE_OPTIONS.find((option) => option.value === form.detractionCode) ?? null}
+          placeholder={text.detractionCodePlaceholder}
+          filteringType="auto"
+          onChange={({ detail }) => onChange({ detractionCode: detail.selectedOption.value ?? '' })}
+          invalid={Boolean(errors.detractionCode)}
+          ariaRequired
+        />
+      </FormField>
+      <ColumnLayout columns={2}>
+        <FormField label={text.detractionPercent} errorText={errors.detractionPercent}>
+          <Input
+            value={form.detractionPercent}
+            inputMode="decimal"
+            onChange={({ detail }) => onChange({ detractionPercent: detail.value })}
+            invalid={Boolean(errors.detractionPercent)}
+            ariaRequired
+            autoComplete={false}
+          />
+        </FormField>
+        <FormField label={text.detractionAccount} errorText={errors.detractionAccount}>
+          <Input
+            value={form.detractionAccount}
+            onChange={({ detail }) => onChange({ detractionAccount: detail.value.slice(0, 30) })}
+            invalid={Boolean(errors.detractionAccount)}
+            autoComplete={false}
+          />
+        </FormField>
+      </ColumnLayout>
+      {currency !== 'PEN' && (
+        <FormField
+          label={text.detractionAmountPen}
+          description={text.detractionAmountPenDescription}
+          errorText={errors.detractionAmountPen}
+        >
+          <Input
+            value={form.detractionAmountPen}
+            inputMode="decimal"
+            onChange={({ detail }) => onChange({ detractionAmountPen: detail.value })}
+            invalid={Boolean(errors.detractionAmountPen)}
+            ariaRequired
+            autoComplete={false}
+          />
+        </FormField>
       )}
     </SpaceBetween>
   );
