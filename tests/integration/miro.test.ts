@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   CreateQueueCommand,
   DeleteQueueCommand,
@@ -8,8 +6,8 @@ import {
   SQSClient,
   SendMessageCommand,
 } from '@aws-sdk/client-sqs';
-import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import {
   INVOICE_ERROR_MESSAGES,
@@ -26,22 +24,19 @@ import {
   type MiroRequestMessage,
   type NotificationMessage,
 } from '@portal/shared';
-import { makeSapClient, type SapPort } from '../../functions/src/adapters/sap.js';
+import { type SapPort } from '../../functions/src/adapters/sap.js';
 import type { Caller } from '../../functions/src/http/caller.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
-import { makeNoteLinks } from '../../functions/src/repositories/note-links.js';
 import { approveInvoice } from '../../functions/src/use-cases/review/approve-invoice.js';
-import type { InvoicePath, ReviewDeps } from '../../functions/src/use-cases/review/review-deps.js';
+import type { InvoicePath } from '../../functions/src/use-cases/review/review-deps.js';
 import { retrySapPosting } from '../../functions/src/use-cases/review/retry-sap-posting.js';
-import { makeOutgoing } from '../../functions/src/repositories/outgoing.js';
 import { makeMiroOutbox } from '../../functions/src/repositories/miro-outbox.js';
 import { makeClientRepository } from '../../functions/src/repositories/clients.js';
 import { makeDashboardRepository } from '../../functions/src/repositories/dashboard.js';
 import { makeGetDashboard } from '../../functions/src/use-cases/dashboard.js';
 import { makeMiroRequestsWorker } from '../../functions/src/workers/miro-requests-worker.js';
 import { startPoller } from '../../local/runtime/poller.js';
-import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, stageCompanies } from '../support/tenant.js';
-import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../local/simulators/sap.js';
+import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { aStatusEntry, anInvoice, between, withIgv } from '../support/builders.js';
 import { reviewFixture, table, writeInBatches, type ReviewFixture } from '../support/fixtures.js';
@@ -49,6 +44,7 @@ import { invoicePath, registerWithSap as registerAtSap, sapControl } from '../su
 import { demoUser, stage } from '../support/stage.js';
 import { runSchedule } from '../support/schedules.js';
 import { until } from '../support/until.js';
+import { adminCaller, inProcessDb, inProcessReviewDeps, realSap, sqsRecordOf } from '../support/in-process.js';
 
 /**
  * The MIRO posting (design flow 4) and the payment sync (flow 6) against the local stage's DynamoDB,
@@ -65,13 +61,6 @@ const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 const admin = () => idTokenOf(demoUser('ADMIN').username, demoUser('ADMIN').password);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function db() {
-  const { endpoints, region } = stage();
-  return DynamoDBDocumentClient.from(new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials }), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-}
 
 const sap = <T = any>(path: string, body?: unknown): Promise<T> => sapControl<T>(stage().endpoints.sap, path, body);
 
@@ -122,7 +111,7 @@ async function postedOutbox(invoice: Invoice) {
  * holds open and FAILED, the two counts the dashboard made before (Query COUNT).
  */
 async function countsMatchIndex(client: string = COMPANY.taxId) {
-  const outbox = makeMiroOutbox(db(), stage().tableName);
+  const outbox = makeMiroOutbox(inProcessDb(), stage().tableName);
   let last = '';
   return until(
     async () => {
@@ -154,7 +143,7 @@ function inProcessWorker(options: {
   maxAttempts?: number;
   retryBaseMs?: number;
 }) {
-  const client = db();
+  const client = inProcessDb();
   const { tableName } = stage();
   return makeMiroRequestsWorker({
     outbox: options.outbox ?? makeMiroOutbox(client, tableName),
@@ -169,73 +158,15 @@ function inProcessWorker(options: {
   });
 }
 
-function realSap(): SapPort {
-  return makeSapClient({
-    baseUrl: stage().endpoints.sap,
-    credentials: async () => LOCAL_SAP_CREDENTIALS,
-    companyCodes: localCompanyCodes(stageCompanies()),
-  });
-}
-
-const ADMIN_CALLER: Caller = {
-  sub: 'miro-tests',
-  username: 'miro-tests',
-  email: 'admin@demo.pe',
-  firstName: 'Pruebas',
-  lastName: 'MIRO',
-  level: 'ADMIN',
-  taxIds: [],
-  groups: [],
-  activeCompany: null,
-  expiresAt: Math.floor(Date.now() / 1000) + 3600,
-  signIn: 'PASSWORD',
-  txId: 'test-tx',
-};
+const ADMIN_CALLER = adminCaller({ sub: 'miro-tests', email: 'admin@demo.pe', lastName: 'MIRO' });
 
 /** The review use case in this process, its MIRO messages kept here instead of going to the stage's queue. */
 function inProcessReview(miroMessages: MiroRequestMessage[]) {
-  const deps: ReviewDeps = {
-    store: makeInvoiceStore(db(), stage().tableName),
-    outgoing: makeOutgoing(
-      db(),
-      stage().tableName,
-      {
-        miroRequests: { send: async (body) => void miroMessages.push(body as MiroRequestMessage) },
-        notifications: { send: async () => undefined },
-        sunatValidation: { send: async () => undefined },
-        exports: { send: async () => undefined },
-        inboundMail: { send: async () => undefined },
-        intakeBatches: { send: async () => undefined },
-      },
-      { error: () => undefined },
-    ),
-    clock: ahead,
-    log: { info: () => undefined, error: () => undefined },
-    miro: makeMiroOutbox(db(), stage().tableName),
-    noteLinks: makeNoteLinks(db(), stage().tableName),
-  };
+  const deps = inProcessReviewDeps(miroMessages, ahead);
+
   return {
     approve: (caller: Caller, path: InvoicePath) => approveInvoice(deps, caller, path),
     retrySapPosting: (caller: Caller, path: InvoicePath) => retrySapPosting(deps, caller, path),
-  };
-}
-
-function recordOf(message: unknown, receiveCount: number, messageId = randomUUID()): SQSRecord {
-  return {
-    messageId,
-    receiptHandle: messageId,
-    body: typeof message === 'string' ? message : JSON.stringify(message),
-    attributes: {
-      ApproximateReceiveCount: String(receiveCount),
-      SentTimestamp: String(Date.now()),
-      SenderId: '000000000000',
-      ApproximateFirstReceiveTimestamp: String(Date.now()),
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:miro-tests',
-    awsRegion: 'us-east-1',
   };
 }
 
@@ -319,7 +250,7 @@ async function completedInBulk(count: number, supplier: typeof STRESS_SUPPLIER):
       },
     );
   }
-  const client = db();
+  const client = inProcessDb();
   await writeInBatches(client, stage().tableName, items);
   // The dashboard counts them once, as the review would have.
   const total: Record<string, number> = {};
@@ -381,7 +312,7 @@ describe('MIRO posting (design flow 4)', () => {
     await inProcessReview(miro).approve(ADMIN_CALLER, pathOf(invoice!));
     const notifications: NotificationMessage[] = [];
     const worker = inProcessWorker({ notifications });
-    expect(await worker({ Records: [recordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
+    expect(await worker({ Records: [sqsRecordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
     const outbox = await table().get(keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', invoice!.id));
     expect(notifications).toEqual([
       expect.objectContaining({
@@ -391,7 +322,7 @@ describe('MIRO posting (design flow 4)', () => {
         detail: expect.stringContaining(outbox!.sapDocument.number),
       }),
     ]);
-    expect(await worker({ Records: [recordOf(miro[0], 2)] })).toEqual({ batchItemFailures: [] });
+    expect(await worker({ Records: [sqsRecordOf(miro[0], 2)] })).toEqual({ batchItemFailures: [] });
     expect(notifications).toHaveLength(1);
     expect((await postingsOf(SUPPLIER.taxId)).byInvoice[`${SUPPLIER.taxId}/${invoice!.id}`]).toBe(1);
   });
@@ -406,7 +337,7 @@ describe('MIRO posting (design flow 4)', () => {
     };
     const worker = inProcessWorker({ sap: failing, maxAttempts: 2, retryBaseMs: 0 });
     // A failed attempt is kept on the record (the sweeper sends the message again): the message is done.
-    expect(await worker({ Records: [recordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
+    expect(await worker({ Records: [sqsRecordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
     const key = keys.miroOutbox(SUPPLIER.taxId, 'FACTURA', invoice!.id);
     expect(await table().get(key)).toMatchObject({
       state: 'PENDING',
@@ -414,7 +345,7 @@ describe('MIRO posting (design flow 4)', () => {
       lastError: expect.stringContaining('SAP caído'),
     });
 
-    expect(await worker({ Records: [recordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
+    expect(await worker({ Records: [sqsRecordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
     expect(await table().get(key)).toMatchObject({ state: 'FAILED', attempts: 2 });
     const detail = await call<InvoiceDetail>(routes.getInvoice, { token: await admin(), path: pathOf(invoice!) });
     expect(detail.body).toMatchObject({
@@ -423,7 +354,7 @@ describe('MIRO posting (design flow 4)', () => {
     });
 
     // Once SAP is back, a redriven message posts it and clears the message.
-    expect(await inProcessWorker({})({ Records: [recordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
+    expect(await inProcessWorker({})({ Records: [sqsRecordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
     const after = await call<InvoiceDetail>(routes.getInvoice, { token: await admin(), path: pathOf(invoice!) });
     expect(after.body).toMatchObject({ statusMessage: null, sapDocument: expect.any(Object) });
   });
@@ -444,7 +375,7 @@ describe('MIRO posting (design flow 4)', () => {
       postSupplierInvoice: async () => Promise.reject(new Error('SAP caído')),
       findSupplierInvoice: async () => null,
     };
-    const outbox = makeMiroOutbox(db(), stage().tableName);
+    const outbox = makeMiroOutbox(inProcessDb(), stage().tableName);
     const dying = inProcessWorker({
       sap: failing,
       maxAttempts: 1,
@@ -455,7 +386,7 @@ describe('MIRO posting (design flow 4)', () => {
         },
       },
     });
-    expect(await dying({ Records: [recordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
+    expect(await dying({ Records: [sqsRecordOf(miro[0], 1)] })).toEqual({ batchItemFailures: [] });
     const failed = (await table().get(key))!;
     expect(failed).toMatchObject({ state: 'FAILED', failureNotifiedAt: null });
     const record = { ...key, client: COMPANY.taxId, createdAt: String(failed.createdAt), state: 'POSTING' as const };
@@ -469,7 +400,10 @@ describe('MIRO posting (design flow 4)', () => {
     expect(await table().get(key)).toMatchObject({ state: 'PENDING', attempts: 0 });
     await countsMatchIndex();
     const healthy = inProcessWorker({});
-    await Promise.all([healthy({ Records: [recordOf(miro[0], 2)] }), healthy({ Records: [recordOf(miro.at(-1), 1)] })]);
+    await Promise.all([
+      healthy({ Records: [sqsRecordOf(miro[0], 2)] }),
+      healthy({ Records: [sqsRecordOf(miro.at(-1), 1)] }),
+    ]);
     await until(async () => (await table().get(key))?.state === 'POSTED', {
       message: 'the retried posting',
       timeout: 20_000,
@@ -484,8 +418,8 @@ describe('MIRO posting (design flow 4)', () => {
 
     // The dashboard (its use case here: the route is a manager's of other companies) answers FAILED from the counts.
     const getDashboard = makeGetDashboard({
-      dashboard: makeDashboardRepository(db(), stage().tableName),
-      clients: makeClientRepository(db(), stage().tableName),
+      dashboard: makeDashboardRepository(inProcessDb(), stage().tableName),
+      clients: makeClientRepository(inProcessDb(), stage().tableName),
       postings: outbox,
     });
     const shown = await getDashboard(ADMIN_CALLER, { client: COMPANY.taxId });
@@ -570,7 +504,7 @@ describe('MIRO posting (design flow 4)', () => {
         findSupplierInvoice: (reference: Parameters<SapPort['findSupplierInvoice']>[0]) =>
           real.findSupplierInvoice(reference),
       };
-      const outbox = makeMiroOutbox(db(), stage().tableName);
+      const outbox = makeMiroOutbox(inProcessDb(), stage().tableName);
       const deadOutbox = {
         ...outbox,
         retryLater: async (): Promise<boolean> => {
@@ -585,7 +519,7 @@ describe('MIRO posting (design flow 4)', () => {
         Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, i * size + size));
 
       const first = await inParallel(batches(miro, QUEUES.miroRequests.batchSize), 20, (batch) =>
-        dying({ Records: batch.map((message) => recordOf(message, 1)) } as SQSEvent),
+        dying({ Records: batch.map((message) => sqsRecordOf(message, 1)) } as SQSEvent),
       );
       expect(first.flatMap((answer) => answer.batchItemFailures)).toHaveLength(count);
       expect(firstAnswers.size).toBe(count);
@@ -600,7 +534,7 @@ describe('MIRO posting (design flow 4)', () => {
         const records = shuffled.map(({ message, receive }) => ({
           message,
           receive,
-          record: recordOf(message, receive),
+          record: sqsRecordOf(message, receive),
         }));
         const answers = await inParallel(batches(records, QUEUES.miroRequests.batchSize), 20, (batch) =>
           healthy({ Records: batch.map((entry) => entry.record) } as SQSEvent),
@@ -623,7 +557,7 @@ describe('MIRO posting (design flow 4)', () => {
       // Every invoice carries the document SAP answered to the dead worker.
       const stored: Record<string, any>[] = [];
       for (const chunk of batches(invoices, 50)) {
-        const result = await db().send(
+        const result = await inProcessDb().send(
           new BatchGetCommand({
             RequestItems: {
               [stage().tableName]: {

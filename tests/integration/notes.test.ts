@@ -1,7 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import {
   CLIENTS,
@@ -10,18 +6,13 @@ import {
   SUPPLIERS,
   buildWorld,
   tenantFixture,
-  stageCompanies,
 } from '../support/tenant.js';
 import { keys, routes, type InvoiceDetail, type InvoiceSummary, type MiroRequestMessage } from '@portal/shared';
-import { makeSapClient, type SapPort } from '../../functions/src/adapters/sap.js';
-import type { Caller } from '../../functions/src/http/caller.js';
+import { type SapPort } from '../../functions/src/adapters/sap.js';
 import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store.js';
-import { makeNoteLinks } from '../../functions/src/repositories/note-links.js';
-import { makeOutgoing } from '../../functions/src/repositories/outgoing.js';
 import { approveInvoice } from '../../functions/src/use-cases/review/approve-invoice.js';
 import { makeMiroOutbox } from '../../functions/src/repositories/miro-outbox.js';
 import { makeMiroRequestsWorker } from '../../functions/src/workers/miro-requests-worker.js';
-import { LOCAL_SAP_CREDENTIALS, localCompanyCodes } from '../../local/simulators/sap.js';
 import { call } from '../support/api.js';
 import { stage } from '../support/stage.js';
 import {
@@ -43,6 +34,7 @@ import {
 import { randomCorrelative } from '../support/invoices.js';
 import { uploadAs } from '../support/uploads.js';
 import { until } from '../support/until.js';
+import { adminCaller, inProcessDb, inProcessReviewDeps, realSap, sqsRecordOf } from '../support/in-process.js';
 import { stageSap } from '../support/sap.js';
 
 /*
@@ -64,74 +56,22 @@ const postingsOf = async (supplierId: string) =>
 
 const amountToPay = async (invoice: InvoiceDetail) => (await detailOf(invoice)).amountToPay;
 
-function db() {
-  const { endpoints, region } = stage();
-  return DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region,
-      endpoint: endpoints.dynamodb,
-      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
-}
-
-const realSap = (): SapPort =>
-  makeSapClient({
-    baseUrl: stage().endpoints.sap,
-    credentials: async () => LOCAL_SAP_CREDENTIALS,
-    companyCodes: localCompanyCodes(stageCompanies()),
-  });
-
-const ADMIN_CALLER: Caller = {
-  sub: 'notes-tests',
-  username: 'notes-tests',
-  email: 'admin@grupoandino.pe',
-  firstName: 'Pruebas',
-  lastName: 'Notas',
-  level: 'ADMIN',
-  taxIds: [],
-  groups: [],
-  activeCompany: null,
-  expiresAt: Math.floor(Date.now() / 1000) + 3600,
-  signIn: 'PASSWORD',
-  txId: 'test-tx',
-};
+const ADMIN_CALLER = adminCaller({ sub: 'notes-tests', email: 'admin@grupoandino.pe', lastName: 'Notas' });
 
 /** The MIRO worker of functions/src/workers/miro-requests.ts, in this process, against the stage. */
 function inProcessWorker(
   sap: Pick<SapPort, 'postSupplierInvoice' | 'findSupplierInvoice'>,
-  outbox = makeMiroOutbox(db(), stage().tableName),
+  outbox = makeMiroOutbox(inProcessDb(), stage().tableName),
 ) {
   return makeMiroRequestsWorker({
     outbox,
-    store: makeInvoiceStore(db(), stage().tableName),
+    store: makeInvoiceStore(inProcessDb(), stage().tableName),
     sap,
     notifications: { send: async () => undefined },
     clock: () => new Date(),
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     leaseMs: 1_500,
   });
-}
-
-function sqsRecord(message: MiroRequestMessage): SQSRecord {
-  const messageId = randomUUID();
-  return {
-    messageId,
-    receiptHandle: messageId,
-    body: JSON.stringify(message),
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: String(Date.now()),
-      SenderId: '000000000000',
-      ApproximateFirstReceiveTimestamp: String(Date.now()),
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:notes-tests',
-    awsRegion: 'us-east-1',
-  };
 }
 
 const miroMessageOf = (invoice: { supplierId: string; type: string; id: string }): MiroRequestMessage => ({
@@ -147,26 +87,8 @@ const miroMessageOf = (invoice: { supplierId: string; type: string; id: string }
  */
 async function crashAfterPosting(note: InvoiceDetail): Promise<string> {
   const kept: MiroRequestMessage[] = [];
-  const review = {
-    store: makeInvoiceStore(db(), stage().tableName),
-    outgoing: makeOutgoing(
-      db(),
-      stage().tableName,
-      {
-        miroRequests: { send: async (body) => void kept.push(body as MiroRequestMessage) },
-        notifications: { send: async () => undefined },
-        sunatValidation: { send: async () => undefined },
-        exports: { send: async () => undefined },
-        inboundMail: { send: async () => undefined },
-        intakeBatches: { send: async () => undefined },
-      },
-      { error: () => undefined },
-    ),
-    clock: () => new Date(),
-    log: { info: () => undefined, error: () => undefined },
-    miro: makeMiroOutbox(db(), stage().tableName),
-    noteLinks: makeNoteLinks(db(), stage().tableName),
-  };
+  const review = inProcessReviewDeps(kept, () => new Date());
+
   await approveInvoice(review, ADMIN_CALLER, pathOf(note));
   expect(kept).toHaveLength(1);
   const real = realSap();
@@ -179,14 +101,14 @@ async function crashAfterPosting(note: InvoiceDetail): Promise<string> {
     findSupplierInvoice: (reference: Parameters<SapPort['findSupplierInvoice']>[0]) =>
       real.findSupplierInvoice(reference),
   };
-  const outbox = makeMiroOutbox(db(), stage().tableName);
+  const outbox = makeMiroOutbox(inProcessDb(), stage().tableName);
   const dead = {
     ...outbox,
     retryLater: async (): Promise<boolean> => {
       throw new Error('worker killed before it could write anything back');
     },
   };
-  await inProcessWorker(crashing, dead)({ Records: [sqsRecord(kept[0]!)] });
+  await inProcessWorker(crashing, dead)({ Records: [sqsRecordOf(kept[0]!)] });
   expect(document).not.toBe('');
   return document;
 }
@@ -585,7 +507,7 @@ describe('a credit note reaches SAP as a credit memo, exactly once', () => {
     expect(record.sapDocument).toEqual({ number: memo[0]!.document, fiscalYear: memo[0]!.fiscalYear });
 
     // SQS delivers the message again: the record says POSTED, nothing reaches SAP.
-    await inProcessWorker(realSap())({ Records: [sqsRecord(miroMessageOf(note))] });
+    await inProcessWorker(realSap())({ Records: [sqsRecordOf(miroMessageOf(note))] });
     expect((await postingsOf(supplier.taxId)).filter((posting) => posting.invoiceId === note.id)).toHaveLength(1);
   });
 
