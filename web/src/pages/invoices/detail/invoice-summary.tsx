@@ -174,6 +174,85 @@ function LinkedNotes({ invoice, onOpen }: { invoice: InvoiceDetail; onOpen?: (ke
   );
 }
 
+/** The general section: statuses (SUNAT's, the CDR sent), the parties, a note's original, a RUC risk override. */
+function generalItems(
+  invoice: InvoiceDetail,
+  options: { canRequestSunat: boolean; staff: boolean; onOpenInvoice: ((key: InvoiceKey) => void) | undefined },
+): KeyValuePairsProps.Pair[] {
+  const { canRequestSunat, staff, onOpenInvoice } = options;
+  const f = text.fields;
+  const sunatDetail = invoice.sunat ? text.values.sunatDetail(invoice.sunat.estadoRuc, invoice.sunat.condDomiRuc) : '';
+  const retryNote = invoice.status === 'REJECTED' && invoice.disapprovedWithoutRejection;
+  // A MIRO failure reads in the SAP section; any other message (SUNAT's, the rejection's) here.
+  const observation = invoice.approved && !invoice.sapDocument ? null : invoice.statusMessage;
+  return [
+    pair(f.status, <InvoiceStatusIndicator status={invoice.status} />),
+    pair(
+      f.certStatus,
+      <SpaceBetween size="xxs">
+        <CertStatusIndicator status={invoice.certStatus} />
+        <SunatWait invoice={invoice} canRequest={canRequestSunat} />
+      </SpaceBetween>,
+      'invoice-detail-cert-status',
+    ),
+    ...(sunatDetail ? [pair(f.sunatDetail, sunatDetail)] : []),
+    ...(invoice.supplierCdr
+      ? [
+          pair(
+            detailMessages.cdr.label,
+            <SupplierCdrEvidence cdr={invoice.supplierCdr} staff={staff} />,
+            'invoice-detail-cdr',
+          ),
+        ]
+      : []),
+    ...(observation ? [pair(f.observation, observation)] : []),
+    ...(retryNote ? [pair(f.retry, text.values.retryAllowed)] : []),
+    pair(f.client, text.values.client(invoice.clientName, invoice.client)),
+    pair(f.supplier, text.values.supplier(invoice.supplierName, invoice.supplierId)),
+    ...noteItems(invoice, onOpenInvoice),
+    ...(invoice.rucRiskOverride
+      ? [
+          pair(
+            text.rucRisk.overrideLabel,
+            text.rucRisk.overridden(
+              invoice.rucRiskOverride.by,
+              formatDateTime(invoice.rucRiskOverride.at),
+              invoice.rucRiskOverride.reason,
+            ),
+            'invoice-detail-ruc-override',
+          ),
+        ]
+      : []),
+  ];
+}
+
+/** The amounts and dates; an original with notes also says what is paid for it now. */
+function amountItems(invoice: InvoiceDetail): KeyValuePairsProps.Pair[] {
+  const f = text.fields;
+  const hasNotes = (invoice.linkedNotes?.length ?? 0) > 0 || Boolean(invoice.noteAdjustments);
+  return [
+    pair(f.amount, formatMoney(invoice.amount, invoice.currency)),
+    // An original with notes: what is paid for it now.
+    ...(hasNotes
+      ? [
+          pair(
+            text.notes.amountToPay,
+            formatMoney(
+              invoice.amountToPay ?? amountToPayOf(invoice.amount, invoice.noteAdjustments),
+              invoice.currency,
+            ),
+            'invoice-detail-amount-to-pay',
+          ),
+        ]
+      : []),
+    pair(f.taxAmount, formatMoney(invoice.taxAmount, invoice.currency)),
+    pair(f.netAmount, formatMoney(invoice.amount - invoice.taxAmount, invoice.currency)),
+    pair(f.issuedAt, formatDate(invoice.issuedAt)),
+    pair(f.scheduledAt, formatDate(invoice.scheduledAt)),
+    pair(f.paidAt, formatDate(invoice.paidAt)),
+  ];
+}
+
 /** Everything the sidebar shows of an invoice (spec §2 edit/detail sidebar), read-only. */
 export function InvoiceSummary({
   invoice,
@@ -194,56 +273,10 @@ export function InvoiceSummary({
   const f = text.fields;
   const sap = sapValue(invoice, staff === true);
   const posting = invoice.sapPosting ?? null;
-  const sunatDetail = invoice.sunat ? text.values.sunatDetail(invoice.sunat.estadoRuc, invoice.sunat.condDomiRuc) : '';
-  const retryNote = invoice.status === 'REJECTED' && invoice.disapprovedWithoutRejection;
-  // A MIRO failure reads in the SAP section; any other message (SUNAT's, the rejection's) here.
-  const observation = invoice.approved && !invoice.sapDocument ? null : invoice.statusMessage;
-  const hasNotes = (invoice.linkedNotes?.length ?? 0) > 0 || Boolean(invoice.noteAdjustments);
 
   return (
     <SpaceBetween size="l">
-      <Section
-        title={text.sections.general}
-        items={[
-          pair(f.status, <InvoiceStatusIndicator status={invoice.status} />),
-          pair(
-            f.certStatus,
-            <SpaceBetween size="xxs">
-              <CertStatusIndicator status={invoice.certStatus} />
-              <SunatWait invoice={invoice} canRequest={canRequestSunat} />
-            </SpaceBetween>,
-            'invoice-detail-cert-status',
-          ),
-          ...(sunatDetail ? [pair(f.sunatDetail, sunatDetail)] : []),
-          ...(invoice.supplierCdr
-            ? [
-                pair(
-                  detailMessages.cdr.label,
-                  <SupplierCdrEvidence cdr={invoice.supplierCdr} staff={staff} />,
-                  'invoice-detail-cdr',
-                ),
-              ]
-            : []),
-          ...(observation ? [pair(f.observation, observation)] : []),
-          ...(retryNote ? [pair(f.retry, text.values.retryAllowed)] : []),
-          pair(f.client, text.values.client(invoice.clientName, invoice.client)),
-          pair(f.supplier, text.values.supplier(invoice.supplierName, invoice.supplierId)),
-          ...noteItems(invoice, onOpenInvoice),
-          ...(invoice.rucRiskOverride
-            ? [
-                pair(
-                  text.rucRisk.overrideLabel,
-                  text.rucRisk.overridden(
-                    invoice.rucRiskOverride.by,
-                    formatDateTime(invoice.rucRiskOverride.at),
-                    invoice.rucRiskOverride.reason,
-                  ),
-                  'invoice-detail-ruc-override',
-                ),
-              ]
-            : []),
-        ]}
-      />
+      <Section title={text.sections.general} items={generalItems(invoice, { canRequestSunat, staff, onOpenInvoice })} />
       {/* Each section a child of its own, for SpaceBetween to space them. */}
       {reviewPart && (
         <Section
@@ -266,30 +299,7 @@ export function InvoiceSummary({
           ]}
         />
       )}
-      <Section
-        title={text.sections.amounts}
-        items={[
-          pair(f.amount, formatMoney(invoice.amount, invoice.currency)),
-          // An original with notes: what is paid for it now.
-          ...(hasNotes
-            ? [
-                pair(
-                  text.notes.amountToPay,
-                  formatMoney(
-                    invoice.amountToPay ?? amountToPayOf(invoice.amount, invoice.noteAdjustments),
-                    invoice.currency,
-                  ),
-                  'invoice-detail-amount-to-pay',
-                ),
-              ]
-            : []),
-          pair(f.taxAmount, formatMoney(invoice.taxAmount, invoice.currency)),
-          pair(f.netAmount, formatMoney(invoice.amount - invoice.taxAmount, invoice.currency)),
-          pair(f.issuedAt, formatDate(invoice.issuedAt)),
-          pair(f.scheduledAt, formatDate(invoice.scheduledAt)),
-          pair(f.paidAt, formatDate(invoice.paidAt)),
-        ]}
-      />
+      <Section title={text.sections.amounts} items={amountItems(invoice)} />
       <InvoiceBreakdownSection invoice={invoice} />
       <PaymentSection invoice={invoice} staff={staff} />
       {(sap || posting) && (
