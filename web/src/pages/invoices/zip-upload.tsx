@@ -214,7 +214,6 @@ export function useZipUpload(initialBatch: string | null, onEnded?: () => void) 
 }
 
 function BatchView({ batchId, onLeave, onEnded }: { batchId: string; onLeave: () => void; onEnded?: () => void }) {
-  const navigate = useNavigate();
   const batch = useApi(
     routes.getIntakeBatch,
     { path: { batchId }, query: { limit: RESULTS_LIMIT } },
@@ -266,77 +265,88 @@ function BatchView({ batchId, onLeave, onEnded }: { batchId: string; onLeave: ()
           {current.error?.message}
         </Alert>
       )}
-      {(current.status !== 'REFUSED' || stopped) && (
-        <KeyValuePairs
-          columns={4}
-          items={[
-            { label: text.total, value: counts.total === null ? '—' : formatCount(counts.total) },
-            {
-              label: text.accepted,
-              value: <StatusIndicator type="success">{formatCount(counts.accepted)}</StatusIndicator>,
-            },
-            {
-              label: text.alreadyExisting,
-              value: <StatusIndicator type="info">{formatCount(counts.alreadyExisting)}</StatusIndicator>,
-            },
-            {
-              label: text.refused,
-              value: <StatusIndicator type="error">{formatCount(counts.refused)}</StatusIndicator>,
-            },
-          ]}
-        />
-      )}
-      {(current.status !== 'REFUSED' || stopped) && (
-        <Table
-          variant="embedded"
-          ariaLabels={{ tableLabel: text.title }}
-          items={current.results.items}
-          trackBy="base"
-          wrapLines
-          empty={<Box color="text-body-secondary">{text.noResults}</Box>}
-          columnDefinitions={[
-            { id: 'document', header: text.columns.document, cell: (result) => result.base },
-            {
-              id: 'outcome',
-              header: text.columns.outcome,
-              cell: (result) => (
-                <StatusIndicator type={OUTCOME_TYPES[result.outcome]}>{text.outcome[result.outcome]}</StatusIndicator>
-              ),
-            },
-            {
-              id: 'detail',
-              header: text.columns.detail,
-              cell: (result) => {
-                const invoice = result.invoice;
-                const href = invoice ? invoicePagePath(invoice) : null;
-                const link = href ? (
-                  <Link
-                    href={href}
-                    onFollow={(event) => {
-                      event.preventDefault();
-                      onLeave();
-                      navigate(href);
-                    }}
-                  >
-                    {result.outcome === 'ALREADY_EXISTS' ? text.alreadyExists(invoice!.invoiceId) : text.seeInvoice}
-                  </Link>
-                ) : null;
-                if (result.outcome === 'ACCEPTED') {
-                  return (
-                    <SpaceBetween size="xxs">
-                      {link}
-                      {result.cdrWarning && <Box color="text-status-warning">{result.cdrWarning}</Box>}
-                    </SpaceBetween>
-                  );
-                }
-                if (result.outcome === 'ALREADY_EXISTS') return link ?? result.reason?.message;
-                return result.reason?.message;
-              },
-            },
-          ]}
-        />
-      )}
+      {(current.status !== 'REFUSED' || stopped) && <BatchCounts counts={counts} />}
+      {(current.status !== 'REFUSED' || stopped) && <BatchResults results={current.results.items} onLeave={onLeave} />}
     </SpaceBetween>
+  );
+}
+
+/** How many documents the zip holds, and how many were accepted, already there or refused. */
+function BatchCounts({ counts }: { counts: IntakeBatchSummary['counts'] }) {
+  return (
+    <KeyValuePairs
+      columns={4}
+      items={[
+        { label: text.total, value: counts.total === null ? '—' : formatCount(counts.total) },
+        {
+          label: text.accepted,
+          value: <StatusIndicator type="success">{formatCount(counts.accepted)}</StatusIndicator>,
+        },
+        {
+          label: text.alreadyExisting,
+          value: <StatusIndicator type="info">{formatCount(counts.alreadyExisting)}</StatusIndicator>,
+        },
+        {
+          label: text.refused,
+          value: <StatusIndicator type="error">{formatCount(counts.refused)}</StatusIndicator>,
+        },
+      ]}
+    />
+  );
+}
+
+/** Each document's outcome, with a link to its invoice (leaving the modal). */
+function BatchResults({ results, onLeave }: { results: readonly IntakeDocumentResult[]; onLeave: () => void }) {
+  const navigate = useNavigate();
+  return (
+    <Table
+      variant="embedded"
+      ariaLabels={{ tableLabel: text.title }}
+      items={results}
+      trackBy="base"
+      wrapLines
+      empty={<Box color="text-body-secondary">{text.noResults}</Box>}
+      columnDefinitions={[
+        { id: 'document', header: text.columns.document, cell: (result) => result.base },
+        {
+          id: 'outcome',
+          header: text.columns.outcome,
+          cell: (result) => (
+            <StatusIndicator type={OUTCOME_TYPES[result.outcome]}>{text.outcome[result.outcome]}</StatusIndicator>
+          ),
+        },
+        {
+          id: 'detail',
+          header: text.columns.detail,
+          cell: (result) => {
+            const invoice = result.invoice;
+            const href = invoice ? invoicePagePath(invoice) : null;
+            const link = href ? (
+              <Link
+                href={href}
+                onFollow={(event) => {
+                  event.preventDefault();
+                  onLeave();
+                  navigate(href);
+                }}
+              >
+                {result.outcome === 'ALREADY_EXISTS' ? text.alreadyExists(invoice!.invoiceId) : text.seeInvoice}
+              </Link>
+            ) : null;
+            if (result.outcome === 'ACCEPTED') {
+              return (
+                <SpaceBetween size="xxs">
+                  {link}
+                  {result.cdrWarning && <Box color="text-status-warning">{result.cdrWarning}</Box>}
+                </SpaceBetween>
+              );
+            }
+            if (result.outcome === 'ALREADY_EXISTS') return link ?? result.reason?.message;
+            return result.reason?.message;
+          },
+        },
+      ]}
+    />
   );
 }
 
