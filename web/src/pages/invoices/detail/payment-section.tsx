@@ -26,6 +26,67 @@ const pair = (label: string, value: ReactNode, testId: string): KeyValuePairsPro
   value: <span data-testid={testId}>{value}</span>,
 });
 
+type Payment = NonNullable<InvoiceDetail['payment']>;
+
+/** When the group expects to pay: the date (moved to a payment run, if so), overdue since, or not yet known. */
+function expectedPair(payment: Payment): KeyValuePairsProps.Pair {
+  const outlook = paymentOutlook(payment, todayInLima());
+  return pair(
+    text.expected,
+    outlook.kind === 'EXPECTED' ? (
+      <SpaceBetween size="xxxs">
+        <span>{formatDate(outlook.date)}</span>
+        {payment.movedToPaymentRun && payment.dueDate && (
+          <Box variant="small">{text.movedNote(formatDate(payment.dueDate))}</Box>
+        )}
+      </SpaceBetween>
+    ) : outlook.kind === 'OVERDUE' ? (
+      <span data-overdue-since={outlook.since}>{detailMessages.essentials.overdue(formatDate(outlook.since))}</span>
+    ) : (
+      text.noPayment
+    ),
+    'invoice-expected-payment-date',
+  );
+}
+
+/** The detracción: its deposit, percentage and code, and the account it goes to. */
+function detractionPair(detraction: NonNullable<Payment['detraction']>): KeyValuePairsProps.Pair {
+  return pair(
+    text.detraction,
+    <SpaceBetween size="xxxs">
+      <span>
+        {text.detractionValue(
+          formatMoney(detraction.amount, detraction.currency),
+          formatPercent(detraction.percent),
+          detraction.code,
+          detractionCodeLabel(detraction.code),
+        )}
+      </span>
+      {detraction.account && <Box variant="small">{text.detractionAccount(detraction.account)}</Box>}
+    </SpaceBetween>,
+    'invoice-detraction',
+  );
+}
+
+/** SAP's remittance once paid: when, its document and method, and the amount paid. */
+function remittancePair(
+  remittance: NonNullable<InvoiceDetail['remittance']>,
+  currency: InvoiceDetail['currency'],
+): KeyValuePairsProps.Pair {
+  return pair(
+    text.remittance,
+    <SpaceBetween size="xxxs">
+      <span>{text.remittanceValue(formatDate(remittance.paidAt), remittance.document, remittance.methodName)}</span>
+      {remittance.amount !== null && (
+        <Box variant="small">
+          {text.remittanceAmount(formatMoney(remittance.amount, remittance.currency === 'USD' ? 'USD' : currency))}
+        </Box>
+      )}
+    </SpaceBetween>,
+    'invoice-remittance',
+  );
+}
+
 /**
  * What the group will pay and when (docs/ap-payment.md): the forma de pago and its cuotas, the detracción, the
  * retención del IGV, the net to pay, the due and expected payment dates, and SAP's remittance once paid. What does
@@ -57,45 +118,8 @@ export function PaymentSection({ invoice, staff = false }: { invoice: InvoiceDet
       );
     }
     items.push(pair(text.dueDate, formatDate(payment.dueDate), 'invoice-due-date'));
-    const outlook = paymentOutlook(payment, todayInLima());
-    items.push(
-      pair(
-        text.expected,
-        outlook.kind === 'EXPECTED' ? (
-          <SpaceBetween size="xxxs">
-            <span>{formatDate(outlook.date)}</span>
-            {payment.movedToPaymentRun && payment.dueDate && (
-              <Box variant="small">{text.movedNote(formatDate(payment.dueDate))}</Box>
-            )}
-          </SpaceBetween>
-        ) : outlook.kind === 'OVERDUE' ? (
-          <span data-overdue-since={outlook.since}>{detailMessages.essentials.overdue(formatDate(outlook.since))}</span>
-        ) : (
-          text.noPayment
-        ),
-        'invoice-expected-payment-date',
-      ),
-    );
-    if (payment.detraction) {
-      const detraction = payment.detraction;
-      items.push(
-        pair(
-          text.detraction,
-          <SpaceBetween size="xxxs">
-            <span>
-              {text.detractionValue(
-                formatMoney(detraction.amount, detraction.currency),
-                formatPercent(detraction.percent),
-                detraction.code,
-                detractionCodeLabel(detraction.code),
-              )}
-            </span>
-            {detraction.account && <Box variant="small">{text.detractionAccount(detraction.account)}</Box>}
-          </SpaceBetween>,
-          'invoice-detraction',
-        ),
-      );
-    }
+    items.push(expectedPair(payment));
+    if (payment.detraction) items.push(detractionPair(payment.detraction));
     if (payment.igvRetention) {
       const retention = payment.igvRetention;
       items.push(
@@ -109,24 +133,7 @@ export function PaymentSection({ invoice, staff = false }: { invoice: InvoiceDet
       );
     }
   }
-  if (remittance) {
-    items.push(
-      pair(
-        text.remittance,
-        <SpaceBetween size="xxxs">
-          <span>{text.remittanceValue(formatDate(remittance.paidAt), remittance.document, remittance.methodName)}</span>
-          {remittance.amount !== null && (
-            <Box variant="small">
-              {text.remittanceAmount(
-                formatMoney(remittance.amount, remittance.currency === 'USD' ? 'USD' : invoice.currency),
-              )}
-            </Box>
-          )}
-        </SpaceBetween>,
-        'invoice-remittance',
-      ),
-    );
-  }
+  if (remittance) items.push(remittancePair(remittance, invoice.currency));
 
   return (
     <SpaceBetween size="xs">
