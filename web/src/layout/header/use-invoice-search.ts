@@ -8,7 +8,8 @@ import type { InvoiceFilter } from '../../pages/invoices/use-invoices';
 import { useChosenCompany } from '../../session/active-company';
 import { useCurrentUser } from '../../session/use-current-user';
 import { useSessionEpoch } from '../../session/session-epoch';
-import { SEARCH_DEBOUNCE_MS, useDebounced } from './use-supplier-search';
+import { useDebounced } from '../../hooks/use-debounced';
+import { SEARCH_DEBOUNCE_MS } from './use-supplier-search';
 
 /** How many invoices the header's dropdown shows: the newest, in the list's own order. */
 export const INVOICE_SEARCH_LIMIT = 5;

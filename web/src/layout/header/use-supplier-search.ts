@@ -1,22 +1,12 @@
-import { useEffect, useState } from 'react';
 import { routes, type SupplierProfile } from '@portal/shared';
 import { useApi } from '../../api/use-api';
+import { useDebounced } from '../../hooks/use-debounced';
 
 /** GET /suppliers asks for at least this many characters (spec §2 Header, SearchSuppliersQuery). */
 export const SUPPLIER_SEARCH_MIN_LENGTH = 2;
 const SUPPLIER_SEARCH_LIMIT = 8;
 /** The header's searches ask once the user pauses typing this long. */
 export const SEARCH_DEBOUNCE_MS = 250;
-
-/** The value once it stopped changing for `delay` ms. */
-export function useDebounced(value: string, delay: number): string {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
-}
 
 /**
  * Suppliers whose RUC or business name starts with the text (staff only: the route is theirs).

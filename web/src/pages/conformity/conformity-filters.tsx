@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Autosuggest from '@cloudscape-design/components/autosuggest';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import { routes } from '@portal/shared';
 import { useApi } from '../../api/use-api';
+import { employeeOption } from '../../components/employee-option';
+import { useDebounced } from '../../hooks/use-debounced';
 import { conformityMessages } from './messages';
 
 const text = conformityMessages.filters;
@@ -28,15 +30,6 @@ export function appliedIssuer(issuerText: string): string | undefined {
   return RUC.test(ruc) ? ruc : undefined;
 }
 
-function useDebounced(value: string, delay: number): string {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return debounced;
-}
-
 /**
  * The responsible of the purchase order, searched by name in the company's employees
  * (GET /employees?acquirer&q) as the user types; choosing one filters the listing by its id.
@@ -56,11 +49,7 @@ function ResponsibleFilter({
   const employees = useApi(routes.listEmployees, searching ? { query: { acquirer, ...(q ? { q } : {}) } } : null, {
     revalidateOnFocus: false,
   });
-  const options = (employees.data?.items ?? []).map((employee) => ({
-    value: employee.id,
-    label: employee.fullName,
-    description: employee.office,
-  }));
+  const options = (employees.data?.items ?? []).map(employeeOption);
 
   return (
     <FormField

@@ -5,6 +5,8 @@ import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import { formatDate, parseTypedDate, routes } from '@portal/shared';
 import { useApi } from '../../api/use-api';
+import { employeeOption } from '../../components/employee-option';
+import { useDebounced } from '../../hooks/use-debounced';
 import { DateInput } from '../../components/date-input';
 import { SEARCH_MAX_LENGTH, isRuc } from './invoice-filter';
 import { invoicesMessages } from './messages';
@@ -23,16 +25,6 @@ function useDraft(committed: string | undefined) {
     setDraft(committed ?? '');
   }
   return [draft, setDraft] as const;
-}
-
-/** The value once typing paused. */
-function usePaused(value: string): string {
-  const [paused, setPaused] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setPaused(value), TYPING_PAUSE_MS);
-    return () => clearTimeout(timer);
-  }, [value]);
-  return paused;
 }
 
 /** A RUC field: applied as soon as it has 11 digits, removed when emptied; says what is wrong after leaving it. */
@@ -88,7 +80,7 @@ export function SearchField({
   onCommit: (search: string | undefined) => void;
 }) {
   const [draft, setDraft] = useDraft(value);
-  const paused = usePaused(draft);
+  const paused = useDebounced(draft, TYPING_PAUSE_MS);
   useEffect(() => {
     const next = paused.trim() || undefined;
     if (next !== value) onCommit(next);
@@ -190,17 +182,13 @@ export function ResponsibleField({
   onCommit: (id: string | undefined) => void;
 }) {
   const [draft, setDraft] = useDraft(value ? (name ?? value) : undefined);
-  const q = usePaused(draft).trim();
+  const q = useDebounced(draft, TYPING_PAUSE_MS).trim();
   const { data, error, isLoading } = useApi(
     routes.listEmployees,
     company ? { query: { acquirer: company, ...(q ? { q } : {}) } } : null,
     { revalidateOnFocus: false },
   );
-  const options = (data?.items ?? []).map((employee) => ({
-    value: employee.id,
-    label: employee.fullName,
-    description: employee.office,
-  }));
+  const options = (data?.items ?? []).map(employeeOption);
   return (
     <FormField
       label={text.responsible}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type RefObject } from 'react';
+import { useMemo, useState, type RefObject } from 'react';
 import Autosuggest from '@cloudscape-design/components/autosuggest';
 import Box from '@cloudscape-design/components/box';
 import FormField from '@cloudscape-design/components/form-field';
@@ -16,6 +16,8 @@ import {
 } from '@portal/shared';
 import { errorMessage } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
+import { employeeOption } from '../../../components/employee-option';
+import { useDebounced } from '../../../hooks/use-debounced';
 import type { PendingUpload } from './attachments-field';
 import { CodeTokens } from './code-tokens';
 import { ConformitySuggestions } from './conformity-suggestions';
@@ -69,15 +71,6 @@ export function OperationTypeField({
   );
 }
 
-function useDebounced<T>(value: T, delay: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return settled;
-}
-
 /** Responsible: the company's active employees, narrowed by name on the server as the user types. */
 export function ResponsibleField({
   client,
@@ -97,11 +90,7 @@ export function ResponsibleField({
     { query: { acquirer: client, ...(search && search !== responsible?.fullName ? { q: search } : {}) } },
     { revalidateOnFocus: false, keepPreviousData: true },
   );
-  const employeeOptions = (employees.data?.items ?? []).map((employee) => ({
-    value: employee.id,
-    label: employee.fullName,
-    description: employee.office,
-  }));
+  const employeeOptions = (employees.data?.items ?? []).map(employeeOption);
   return (
     <FormField
       label={text.responsible}
