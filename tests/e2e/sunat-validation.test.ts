@@ -3,12 +3,13 @@ import { keys } from '@portal/shared';
 import { seriousA11yViolations } from '../support/a11y.js';
 import { table } from '../support/fixtures.js';
 import { DETAIL_TEXT, invoiceToReview, openInvoiceDetail } from '../support/invoice-detail.js';
-import { demoUser, stage } from '../support/stage.js';
+import { demoUser } from '../support/stage.js';
 import { inBrowser, settledInvoices, startSignedIn } from '../support/web.js';
+import { sunatWillAnswer } from '../support/sunat.js';
 
 /**
- * No invoice stuck waiting for SUNAT: an invoice SUNAT did not validate (it may not know a document issued minutes ago) is not stuck: the
- * manager asks SUNAT again from the detail sidebar, is told so, sees it waiting since now, and sees SUNAT's new
+ * SUNAT asked again: an invoice SUNAT did not validate (it may not know a document issued minutes ago) is not stuck:
+ * the manager asks SUNAT again from the detail sidebar, is told so, sees it waiting since now, and sees SUNAT's new
  * answer arrive in the sidebar without reloading; the history names who asked.
  */
 describe('asking SUNAT again from the invoice sidebar', () => {
@@ -21,17 +22,7 @@ describe('asking SUNAT again from the invoice sidebar', () => {
       certStatus: 'INVALID',
       statusMessage: 'El comprobante no existe en los registros de SUNAT.',
     });
-    const outcome = await fetch(`${stage().endpoints.sunat}/__control/outcomes`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        numRuc: invoice.supplierId,
-        numeroSerie: invoice.prefixId,
-        numero: invoice.numericId,
-        outcome: 'VALID',
-      }),
-    });
-    expect(outcome.status).toBe(200);
+    await sunatWillAnswer(invoice, 'VALID');
 
     await inBrowser('sunat-validation-request', async (page) => {
       await startSignedIn(page, demoUser('MANAGER'));
@@ -69,16 +60,7 @@ describe('asking SUNAT again from the invoice sidebar', () => {
     const { invoice, number } = await invoiceToReview(null);
     const key = keys.invoice(invoice.supplierId, invoice.type, invoice.id);
     await table().put({ ...(await table().get(key)), certStatus: 'PENDING' });
-    await fetch(`${stage().endpoints.sunat}/__control/outcomes`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        numRuc: invoice.supplierId,
-        numeroSerie: invoice.prefixId,
-        numero: invoice.numericId,
-        outcome: 'FAILING',
-      }),
-    });
+    await sunatWillAnswer(invoice, 'FAILING');
 
     await inBrowser('sunat-validation-waiting', async (page) => {
       await startSignedIn(page, demoUser('MANAGER'));

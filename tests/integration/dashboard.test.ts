@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { routes, type DashboardCounts, type InvoiceSummary } from '@portal/shared';
+import { routes, type InvoiceSummary } from '@portal/shared';
 import { CLIENTS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf, type CallResult } from '../support/api.js';
 import { demoUser } from '../support/stage.js';
+import { countsOf } from '../support/views.js';
 
 /**
  * The dashboard (spec §2) counts a company's invoices by status and by operation type. Other test
@@ -15,33 +16,6 @@ const COMPANY = CLIENTS[1]!.taxId;
 const FOREIGN = CLIENTS[2]!.taxId;
 
 const manager = () => idTokenOf(demoUser('MANAGER').username, demoUser('MANAGER').password);
-
-/** The two reports of the dashboard, counted from invoice rows. */
-function countsOf(
-  invoices: Pick<InvoiceSummary, 'status' | 'operationType' | 'acquirerConformity'>[],
-): DashboardCounts {
-  const count = (
-    match: (invoice: Pick<InvoiceSummary, 'status' | 'operationType' | 'acquirerConformity'>) => boolean,
-  ) => invoices.filter(match).length;
-  return {
-    pending: count((invoice) => invoice.status === 'PENDING'),
-    completed: count((invoice) => invoice.status === 'COMPLETED'),
-    accepted: count((invoice) => invoice.status === 'ACCEPTED'),
-    rejected: count((invoice) => invoice.status === 'REJECTED'),
-    scheduled: count((invoice) => invoice.status === 'SCHEDULED'),
-    paid: count((invoice) => invoice.status === 'PAID'),
-    invService: count((invoice) => invoice.operationType === 'SERVICES'),
-    invGoods: count((invoice) => invoice.operationType === 'GOODS'),
-    invUnassigned: count((invoice) => invoice.operationType === null),
-    invWithoutPurchaseOrder: count((invoice) => invoice.operationType === 'WITHOUT_PURCHASE_ORDER'),
-    acquirerConformityOpen: count((invoice) => invoice.acquirerConformity?.state === 'OPEN'),
-    acquirerConformityPresumed: count((invoice) => invoice.acquirerConformity?.state === 'PRESUMED_CONFORMITY'),
-    // SAP postings late or failed now, whatever the period: none at this company (no test approves here;
-    // tests/integration/sap-posting.test.ts checks these counts at CLIENTS[0]).
-    latePostings: 0,
-    failedPostings: 0,
-  };
-}
 
 const keyOf = (invoice: Pick<InvoiceSummary, 'supplierId' | 'type' | 'id'>) =>
   `${invoice.supplierId}/${invoice.type}/${invoice.id}`;

@@ -5,9 +5,10 @@ import { outcomeByConvention } from '../../local/simulators/sunat.js';
 import { CLIENTS, buildWorld } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
-import { demoUser, stage } from '../support/stage.js';
+import { demoUser } from '../support/stage.js';
 import { runSchedule } from '../support/schedules.js';
 import { readUntil } from '../support/until.js';
+import { sunatQueriesAbout, sunatWillAnswer } from '../support/sunat.js';
 
 /**
  * No invoice waits for SUNAT with nothing coming. The outbox sweeper asks SUNAT again about an invoice
@@ -47,28 +48,6 @@ async function invoiceAt(
     });
   }
   return invoice;
-}
-
-/** What the SUNAT simulator answers about the invoice from now on (its request count starts again). */
-async function sunatWillAnswer(invoice: Fixture, outcome: 'VALID' | 'FAILING'): Promise<void> {
-  const response = await fetch(`${stage().endpoints.sunat}/__control/outcomes`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      numRuc: invoice.supplierId,
-      numeroSerie: invoice.prefixId,
-      numero: invoice.numericId,
-      outcome,
-    }),
-  });
-  expect(response.status).toBe(200);
-}
-
-async function sunatQueriesAbout(invoice: Pick<Fixture, 'supplierId' | 'prefixId' | 'numericId'>): Promise<number> {
-  const counts = (await (await fetch(`${stage().endpoints.sunat}/__control/requests`)).json()) as {
-    documents: Record<string, number>;
-  };
-  return counts.documents[`${invoice.supplierId}-${invoice.prefixId}-${invoice.numericId}`] ?? 0;
 }
 
 /** Runs the outbox sweeper now, and waits for that run to end. */

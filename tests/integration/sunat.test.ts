@@ -6,6 +6,7 @@ import { call, idTokenOf } from '../support/api.js';
 import { reviewFixture, table, type ReviewFixture } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 import { readUntil, until } from '../support/until.js';
+import { sunatQueriesAbout, sunatWillAnswer } from '../support/sunat.js';
 
 /**
  * The SUNAT worker behind the stage's SUNAT queue, against the SUNAT simulator: an invoice that
@@ -28,29 +29,6 @@ async function pendingInvoice(): Promise<ReviewFixture['invoice']> {
     certStatus: 'PENDING',
   });
   return invoice;
-}
-
-/** Chooses what the simulator answers for this invoice (fixture correlatives are arbitrary). */
-async function sunatWillAnswer(invoice: ReviewFixture['invoice'], outcome: string): Promise<void> {
-  const response = await fetch(`${stage().endpoints.sunat}/__control/outcomes`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      numRuc: invoice.supplierId,
-      numeroSerie: invoice.prefixId,
-      numero: invoice.numericId,
-      outcome,
-    }),
-  });
-  expect(response.status).toBe(200);
-}
-
-async function queriesAbout(invoice: ReviewFixture['invoice']): Promise<number> {
-  const response = await fetch(`${stage().endpoints.sunat}/__control/requests`);
-  const counts = (await response.json()) as { documents: Record<string, number> };
-  return (
-    counts.documents[`${invoice.supplierId}-${invoice.prefixId}-${invoice.numericId.replace(/^0+(?=\d)/, '')}`] ?? 0
-  );
 }
 
 async function sendForValidation(invoice: ReviewFixture['invoice']): Promise<void> {
@@ -112,7 +90,7 @@ describe('SUNAT validation', () => {
         checkedAt: expect.any(String),
       },
     });
-    expect(await queriesAbout(invoice)).toBe(1);
+    expect(await sunatQueriesAbout(invoice)).toBe(1);
     // Its notice, committed with the verdict, was sent at once (not left for the sweeper) and handled once.
     expect(await noticesInFeed(invoice, `SUNAT confirmó la validez de la factura ${invoice.id} `)).toHaveLength(1);
     // ... and acknowledged (its item gone) long before the relay would send it (it is committed as sent).
@@ -146,6 +124,6 @@ describe('SUNAT validation', () => {
     const detail = await detailOnceCertified(invoice);
 
     expect(detail.certStatus).toBe('VALID');
-    expect(await queriesAbout(invoice)).toBe(2);
+    expect(await sunatQueriesAbout(invoice)).toBe(2);
   });
 });
