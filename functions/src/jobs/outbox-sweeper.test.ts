@@ -7,7 +7,7 @@ import { TRACEPARENT, injectIntoMessageAttributes, telemetry, traceContextNow } 
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { approvedInvoiceFixture } from '../use-cases/miro/approved-invoice.fake.js';
-import { claimableAt } from '../use-cases/miro/miro-outbox.fake.js';
+import { ONE_HES_OUTBOX, claimableAt } from '../use-cases/miro/miro-outbox.fake.js';
 import { MIRO_NO_ANSWER } from '../use-cases/miro/miro-posting-deps.js';
 import { makeMiroRequestsWorker } from '../workers/miro-requests-worker.js';
 import { makeOutboxSweeper } from './outbox-sweeper.js';
@@ -100,14 +100,7 @@ function world(approval: { traceparent?: string } = {}) {
       return true;
     },
     retry: async () => false,
-    countLateAndFailed: async () => ({ late: 0, failed: 0 }),
-    countLate: async () => 0,
-    approvalCount: () => {
-      throw new Error('no approval here');
-    },
-    conformityLines: async () => [
-      { kind: 'SERVICE_SHEET', documentId: 'H1', purchaseOrder: '4500000001', fiscalYear: '2026', amount: 100 },
-    ],
+    ...ONE_HES_OUTBOX,
   };
 
   // SAP: Repeatability-Request-ID honoured. `answer` decides each POST: post it; fail; or the worker is

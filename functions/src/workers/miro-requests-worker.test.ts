@@ -6,7 +6,7 @@ import { fakeMeter } from '../observability/meter.fake.js';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 import type { MiroOutbox, MiroOutboxRecord } from '../repositories/miro-outbox.js';
 import { approvedInvoiceFixture } from '../use-cases/miro/approved-invoice.fake.js';
-import { claimableAt } from '../use-cases/miro/miro-outbox.fake.js';
+import { ONE_HES_OUTBOX, claimableAt } from '../use-cases/miro/miro-outbox.fake.js';
 import { MIRO_FAILURE_MESSAGE } from '../use-cases/miro/miro-posting-deps.js';
 import { makeMiroRequestsWorker } from './miro-requests-worker.js';
 
@@ -76,14 +76,7 @@ function world(sapBehaviour: () => Promise<SapDocument>) {
     due: async () => [],
     postpone: async () => true,
     retry: async () => true,
-    countLateAndFailed: async () => ({ late: 0, failed: 0 }),
-    countLate: async () => 0,
-    approvalCount: () => {
-      throw new Error('no approval here');
-    },
-    conformityLines: async () => [
-      { kind: 'SERVICE_SHEET', documentId: 'H1', purchaseOrder: '4500000001', fiscalYear: '2026', amount: 100 },
-    ],
+    ...ONE_HES_OUTBOX,
   };
   const sap: Pick<SapPort, 'postSupplierInvoice' | 'findSupplierInvoice'> = {
     postSupplierInvoice: async () => {
