@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ApiClient, keys, type AuditEvent } from '@portal/shared';
 import * as z from 'zod/mini';
 import { auditItem } from './audit-log.js';
 import { disabledUsersUpdate } from './disabled-users.js';
 import { Transaction } from './transaction.js';
+import { eachItemWithPrefix } from './partition-items.js';
 
 /** What the table keeps of an API client: never its secret (Cognito keeps it). */
 export const StoredApiClient = z.omit(ApiClient, { supplierName: true });
@@ -32,19 +33,9 @@ export function makeApiClientRepository(db: Pick<DynamoDBDocumentClient, 'send'>
     },
     async list() {
       const items: StoredApiClient[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: table,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.apiClients },
-            ExclusiveStartKey: start,
-          }),
-        );
-        items.push(...(page.Items ?? []).map(parse));
-        start = page.LastEvaluatedKey;
-      } while (start);
+      await eachItemWithPrefix(db, table, { pk: keys.apiClients, consistent: false }, (item) =>
+        items.push(parse(item)),
+      );
       return items;
     },
     async create(client, audit) {

@@ -1,6 +1,21 @@
-import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 
 export const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
+
+/** An UpdateItem under its ConditionExpression: false when the condition did not hold (nothing written). */
+export async function updateIfHolds(
+  db: Pick<DynamoDBDocumentClient, 'send'>,
+  table: string,
+  input: Omit<UpdateCommandInput, 'TableName'>,
+): Promise<boolean> {
+  try {
+    await db.send(new UpdateCommand({ TableName: table, ...input }));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
 
 /**
  * An UpdateItem of an item that must exist, under an optional further condition: false when the condition did not
@@ -18,24 +33,15 @@ export function makeConditionalUpdate(
     values: Record<string, unknown>,
     condition?: string,
   ): Promise<boolean> {
-    try {
-      await db.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: key,
-          UpdateExpression: expression,
-          ConditionExpression: condition ? `attribute_exists(pk) AND ${condition}` : 'attribute_exists(pk)',
-          ExpressionAttributeNames: Object.fromEntries(
-            Object.entries(names).filter(([name]) => `${expression} ${condition ?? ''}`.includes(name)),
-          ),
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+    return updateIfHolds(db, table, {
+      Key: key,
+      UpdateExpression: expression,
+      ConditionExpression: condition ? `attribute_exists(pk) AND ${condition}` : 'attribute_exists(pk)',
+      ExpressionAttributeNames: Object.fromEntries(
+        Object.entries(names).filter(([name]) => `${expression} ${condition ?? ''}`.includes(name)),
+      ),
+      ExpressionAttributeValues: values,
+    });
   };
 }
 

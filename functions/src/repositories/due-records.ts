@@ -1,8 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TABLE } from '@portal/shared';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 import { Transaction, type TransactItem, type TxPut, type TxUpdate } from './transaction.js';
+import { updateIfHolds } from './conditional-update.js';
 
 export type RecordKey = { readonly pk: string; readonly sk: string };
 
@@ -47,13 +47,7 @@ export function makeDueRecords<T>(db: DynamoDBDocumentClient, table: string, due
     async updateIf(input: UpdateInput): Promise<boolean> {
       // Callers may hand the whole record as its key: only pk and sk go to DynamoDB.
       const { pk, sk } = input.Key as RecordKey;
-      try {
-        await db.send(new UpdateCommand({ TableName: table, ...input, Key: { pk, sk } }));
-        return true;
-      } catch (error) {
-        if (error instanceof ConditionalCheckFailedException) return false;
-        throw error;
-      }
+      return updateIfHolds(db, table, { ...input, Key: { pk, sk } });
     },
 
     /**

@@ -9,7 +9,7 @@ import {
   type MailRecord,
   type MailStart,
 } from '../mail/mail-job.js';
-import { isConditionFailure, makeConditionalUpdate, putIfAbsent } from './conditional-update.js';
+import { makeConditionalUpdate, putIfAbsent, updateIfHolds } from './conditional-update.js';
 import { makeDueRecords, type RecordKey } from './due-records.js';
 import { eachItemWithPrefix } from './partition-items.js';
 import { postponeLapsed, releaseLease, renewLease, type HeldJob } from './job-leases.js';
@@ -139,25 +139,16 @@ async function completeRecord(
 /** One more answer to `sender` this hour, unless the hour's are spent (a conditional counter). */
 async function takeAnswer(db: DynamoDBDocumentClient, table: string, sender: string, now: Date): Promise<boolean> {
   const hour = now.toISOString().slice(0, 13);
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: keys.mailAnswers(sender, hour),
-        UpdateExpression: 'ADD answers :one SET expiresAt = if_not_exists(expiresAt, :expires)',
-        ConditionExpression: 'attribute_not_exists(answers) OR answers < :max',
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':max': INBOUND_MAIL.maxRefusalAnswersPerHour,
-          ':expires': epochSeconds(now) + 2 * 3600,
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return updateIfHolds(db, table, {
+    Key: keys.mailAnswers(sender, hour),
+    UpdateExpression: 'ADD answers :one SET expiresAt = if_not_exists(expiresAt, :expires)',
+    ConditionExpression: 'attribute_not_exists(answers) OR answers < :max',
+    ExpressionAttributeValues: {
+      ':one': 1,
+      ':max': INBOUND_MAIL.maxRefusalAnswersPerHour,
+      ':expires': epochSeconds(now) + 2 * 3600,
+    },
+  });
 }
 
 /**

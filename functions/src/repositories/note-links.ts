@@ -2,6 +2,7 @@ import { auditEventOf, invoiceAuditWrite, type AuditStamp } from './invoice-audi
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Invoice, invoiceTableKey, keys, numberTokens, type InvoiceRef, type NoteAdjustments } from '@portal/shared';
 import { prefixRange } from './key-range.js';
+import { eachItemWithPrefix } from './partition-items.js';
 import { checkItem, deleteItem, putItem, updateItem, type TransactItem } from './transaction.js';
 
 /**
@@ -28,20 +29,7 @@ export function makeNoteLinks(db: DynamoDBDocumentClient, table: string) {
     async notesOf(original: InvoiceRef): Promise<OriginalNotes> {
       const pk = keys.originalNotes(original.supplierId, original.type, original.id);
       const items: Record<string, unknown>[] = [];
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: table,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': pk },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        items.push(...(page.Items ?? []));
-        start = page.LastEvaluatedKey;
-      } while (start);
+      await eachItemWithPrefix(db, table, { pk }, (item) => items.push(item));
       const head = items.find((item) => item.sk === 'HEAD');
       const links = items.filter((item) => String(item.sk).startsWith(keys.originalNotePrefix));
       const notes: LinkedNote[] = [];

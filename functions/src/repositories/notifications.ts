@@ -5,7 +5,6 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
-  UpdateCommand,
   type BatchGetCommandOutput,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -22,7 +21,7 @@ import {
 } from '@portal/shared';
 import * as z from 'zod/mini';
 import { makeAccountIndexRepository, type Recipient } from './account-index.js';
-import { isConditionFailure, putIfAbsent } from './conditional-update.js';
+import { putIfAbsent, updateIfHolds } from './conditional-update.js';
 
 /** A feed: a supplier RUC's, a company's, or one user's own ('USER', `taxId` its sub). */
 export type Audience = { readonly kind: 'SUPPLIER' | 'CLIENT' | 'USER'; readonly taxId: string };
@@ -283,19 +282,12 @@ export function makeNotificationRepository(db: DynamoDBDocumentClient, table: st
 
     /** Moves the user's read mark forward, never back. */
     async markRead(userId: string, upTo: string): Promise<void> {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: keys.readMark(userId),
-            UpdateExpression: 'SET readUpTo = :upTo',
-            ConditionExpression: 'attribute_not_exists(readUpTo) OR readUpTo < :upTo',
-            ExpressionAttributeValues: { ':upTo': upTo },
-          }),
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+      await updateIfHolds(db, table, {
+        Key: keys.readMark(userId),
+        UpdateExpression: 'SET readUpTo = :upTo',
+        ConditionExpression: 'attribute_not_exists(readUpTo) OR readUpTo < :upTo',
+        ExpressionAttributeValues: { ':upTo': upTo },
+      });
     },
 
     /** The accounts of a RUC, every page (the account index the user administration keeps). */

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -11,6 +10,7 @@ import {
 import { QUEUES, TABLE, keys } from '@portal/shared';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Queue } from '../adapters/sqs.js';
+import { updateIfHolds } from './conditional-update.js';
 import { telemetry, traceContextNow, type StoredTraceContext } from '../observability/telemetry.js';
 
 export type QueueKey = keyof typeof QUEUES;
@@ -105,49 +105,33 @@ async function markSent(
   table: string,
   { queue, id, relays, now }: { queue: QueueKey; id: string; relays: number; now: number },
 ): Promise<void> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: keys.outgoing(queue, id),
-        UpdateExpression: 'SET sentAt = :now, relays = :relays, gsi1sk = :due',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: {
-          ':now': new Date(now).toISOString(),
-          ':relays': relays,
-          ':due': `${ackBy(queue, now, relays)}#${id}`,
-        },
-      }),
-    );
-  } catch (error) {
-    // Acknowledged already: the consumer was quicker than this write.
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+  // False when acknowledged already: the consumer was quicker than this write.
+  await updateIfHolds(db, table, {
+    Key: keys.outgoing(queue, id),
+    UpdateExpression: 'SET sentAt = :now, relays = :relays, gsi1sk = :due',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: {
+      ':now': new Date(now).toISOString(),
+      ':relays': relays,
+      ':due': `${ackBy(queue, now, relays)}#${id}`,
+    },
+  });
 }
 
 /** A message committed as sent whose send failed: due for the relay as a message never sent is, after the grace. */
 async function markUnsent(db: DynamoDBDocumentClient, table: string, message: OutgoingMessage): Promise<void> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: keys.outgoing(message.queue, message.id),
-        UpdateExpression: 'SET gsi1sk = :due REMOVE sentAt, relays',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: {
-          ':due': keys.outgoingIndexes(message.queue, message.createdAt, message.id).gsi1sk,
-        },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
+  await updateIfHolds(db, table, {
+    Key: keys.outgoing(message.queue, message.id),
+    UpdateExpression: 'SET gsi1sk = :due REMOVE sentAt, relays',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':due': keys.outgoingIndexes(message.queue, message.createdAt, message.id).gsi1sk },
+  });
 }
 
 /**
  * The consumer handled these messages (one batch of its queue): their items deleted in BatchWriteItem requests
- * of up to 25 rather than one DeleteItem each (a batch's acknowledgements cost one request per 25 messages). What DynamoDB leaves unprocessed is sent again a few
- * times; what is still left fails the call (the messages are only sent again later: consumers are idempotent).
+ * of up to 25 rather than one DeleteItem each (one request per 25 messages). What DynamoDB leaves unprocessed is
+ * sent again a few times; what is still left fails the call (the messages are only sent again later: consumers are idempotent).
  */
 async function acknowledgeAll(
   db: DynamoDBDocumentClient,

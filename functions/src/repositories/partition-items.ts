@@ -1,18 +1,22 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
-/** What to read of one partition: its items whose sort key starts with `prefix`, optionally filtered or projected. */
+/**
+ * What to read of one partition: its items (those whose sort key starts with `prefix`, when given), optionally
+ * filtered or projected; strongly consistent unless `consistent` is false.
+ */
 export interface PrefixQuery {
   readonly pk: string;
-  readonly prefix: string;
+  readonly prefix?: string;
+  readonly consistent?: boolean;
   readonly projection?: string;
   readonly filter?: string;
   readonly names?: Readonly<Record<string, string>>;
   readonly values?: Readonly<Record<string, unknown>>;
 }
 
-/** Every item of the query, page after page, strongly consistent (a job's own results, an owner's jobs). */
+/** Every item of the query, page after page (a job's own results, an owner's jobs, a note's links). */
 export async function eachItemWithPrefix(
-  db: DynamoDBDocumentClient,
+  db: Pick<DynamoDBDocumentClient, 'send'>,
   table: string,
   query: PrefixQuery,
   visit: (item: Record<string, unknown>) => void,
@@ -22,12 +26,16 @@ export async function eachItemWithPrefix(
     const page = await db.send(
       new QueryCommand({
         TableName: table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        KeyConditionExpression: query.prefix === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :prefix)',
         ...(query.filter ? { FilterExpression: query.filter } : {}),
         ...(query.names ? { ExpressionAttributeNames: query.names } : {}),
-        ExpressionAttributeValues: { ':pk': query.pk, ':prefix': query.prefix, ...query.values },
+        ExpressionAttributeValues: {
+          ':pk': query.pk,
+          ...(query.prefix === undefined ? {} : { ':prefix': query.prefix }),
+          ...query.values,
+        },
         ...(query.projection ? { ProjectionExpression: query.projection } : {}),
-        ConsistentRead: true,
+        ...(query.consistent === false ? {} : { ConsistentRead: true }),
         ExclusiveStartKey: start,
       }),
     );
