@@ -3,7 +3,7 @@ import type { Client } from '../schemas/reference.js';
 import { withCheckDigit } from '../rules/ruc.js';
 
 /**
- * The demo group both development worlds share: the local stage's seed (local/seed/seed-data.ts) and the web app's
+ * The demo group both development worlds share: the local stage's seed (local/seed/parties.ts) and the web app's
  * mock provider (web/src/mock/data.ts) show the same companies and suppliers, so a screenshot of one reads like the
  * other. Fictitious names; RUCs with valid check digits.
  */
