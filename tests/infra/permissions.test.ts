@@ -20,6 +20,7 @@ import {
 import { buildPortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 import { FUNCTION_TELEMETRY_ENV } from '../../infra/lib/telemetry.js';
+import { refId, type Resource, type Resources } from './resources.js';
 
 /**
  * Least privilege from the declarations (docs/permissions.md): every route's function, every queue consumer and
@@ -28,8 +29,6 @@ import { FUNCTION_TELEMETRY_ENV } from '../../infra/lib/telemetry.js';
  * not taken from the constructs, so that a construct granting more (or less) than declared fails.
  */
 
-type Resource = { Type: string; Properties?: Record<string, any> };
-type Resources = Record<string, Resource>;
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 
 const TABLE_READ = [
@@ -93,16 +92,6 @@ function expectedGrants(uses: FunctionUses, consumes?: QueueKey): string[] {
 
 const asList = <T>(value: T | T[] | undefined): T[] =>
   value === undefined ? [] : Array.isArray(value) ? value : [value];
-
-function refId(value: unknown): string | undefined {
-  if (value && typeof value === 'object') {
-    const ref = (value as { Ref?: unknown }).Ref;
-    if (typeof ref === 'string') return ref;
-    const getAtt = (value as { 'Fn::GetAtt'?: unknown[] })['Fn::GetAtt'];
-    if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') return getAtt[0];
-  }
-  return undefined;
-}
 
 const tagOf = (resource: Resource) =>
   ((resource.Properties?.Tags ?? []) as { Key: string; Value: string }[]).find((tag) => tag.Key === PORTAL_FUNCTION_TAG)

@@ -7,14 +7,13 @@ import { wholeStack } from './whole-stack.js';
 import { ERROR_MESSAGES, HEADERS, QUEUES, ROUTE_NOT_FOUND, ROUTES, RUNTIME_ENV } from '@portal/shared';
 import { buildPortalApp, type PortalApp } from '../../infra/lib/app.js';
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
+import { refId, tagOf, type Resource, type Resources } from './resources.js';
 
 /**
  * The security properties a review asks for, asserted on the production stage's templates (stateful,
  * stateless and the us-east-1 edge stack). cdk-nag runs during the synthesis: a finding throws.
  */
 
-type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string };
-type Resources = Record<string, Resource>;
 
 let outdir: string;
 let portal: PortalApp;
@@ -27,21 +26,6 @@ function resourcesOf(template: Template): Resources {
 
 function ofType(resources: Resources, type: string): [string, Resource][] {
   return Object.entries(resources).filter(([, r]) => r.Type === type);
-}
-
-function tagOf(resource: Resource, key: string): string | undefined {
-  const tags = (resource.Properties?.Tags ?? []) as { Key: string; Value: string }[];
-  return tags.find((tag) => tag.Key === key)?.Value;
-}
-
-function refId(value: unknown): string | undefined {
-  if (value && typeof value === 'object') {
-    const ref = (value as { Ref?: unknown }).Ref;
-    if (typeof ref === 'string') return ref;
-    const getAtt = (value as { 'Fn::GetAtt'?: unknown[] })['Fn::GetAtt'];
-    if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') return getAtt[0];
-  }
-  return undefined;
 }
 
 /** Statements of the policy documents of every IAM policy (inline or managed) in the templates. */

@@ -20,25 +20,8 @@ import { buildPortalApp, stackNames, type PortalApp } from '../../infra/lib/app.
 import { PORTAL_FUNCTION_TAG } from '../../infra/lib/constructs/portal-function.js';
 import { resolveStageConfig } from '../../infra/lib/stage-config.js';
 import { CLOCK_OFFSET_FILE_ENV } from '../../functions/src/adapters/clock.js';
+import { refId, tagOf, type Resource, type Resources } from './resources.js';
 
-type Resource = { Type: string; Properties?: Record<string, unknown> };
-type Resources = Record<string, Resource>;
-
-function tagOf(resource: Resource, key: string): string | undefined {
-  const tags = (resource.Properties?.Tags ?? []) as { Key: string; Value: string }[];
-  return tags.find((tag) => tag.Key === key)?.Value;
-}
-
-/** Logical id behind `{ Ref }` or `{ Fn::GetAtt: [id, ...] }`. */
-function referencedId(value: unknown): string | undefined {
-  if (value && typeof value === 'object') {
-    const ref = (value as { Ref?: unknown }).Ref;
-    if (typeof ref === 'string') return ref;
-    const getAtt = (value as { 'Fn::GetAtt'?: unknown[] })['Fn::GetAtt'];
-    if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') return getAtt[0];
-  }
-  return undefined;
-}
 
 describe('CDK app, stage dev', () => {
   let outdir: string;
@@ -82,7 +65,7 @@ describe('CDK app, stage dev', () => {
     const deploymentHandlers = new Set(
       Object.values(statelessResources)
         .filter((r) => r.Type === 'Custom::CDKBucketDeployment')
-        .map((r) => referencedId(r.Properties?.ServiceToken)),
+        .map((r) => refId(r.Properties?.ServiceToken)),
     );
     const others = functions.filter(([, r]) => tagOf(r, PORTAL_FUNCTION_TAG) === undefined).map(([id]) => id);
     expect(others).toEqual([...deploymentHandlers]);
@@ -107,7 +90,7 @@ describe('CDK app, stage dev', () => {
       const template = Template.fromStack(stack);
       const own = template.toJSON().Resources as Resources;
       for (const fn of Object.values(template.findResources('AWS::Lambda::Function') as Resources)) {
-        expect(own[referencedId(fn.Properties!.Role)!]?.Type).toBe('AWS::IAM::Role');
+        expect(own[refId(fn.Properties!.Role)!]?.Type).toBe('AWS::IAM::Role');
       }
       const permissions = template.findResources('AWS::Lambda::Permission');
       expect(Object.keys(permissions), area).toHaveLength(ids.length);
@@ -149,9 +132,9 @@ describe('CDK app, stage dev', () => {
   /** The portal function a route's integration invokes (its tag), or undefined. */
   const functionOfRoute = (route: Resource): string | undefined => {
     const target = route.Properties!.Target as { 'Fn::Join': [string, unknown[]] };
-    const integration = statelessResources[referencedId(target['Fn::Join'][1][1])!];
+    const integration = statelessResources[refId(target['Fn::Join'][1][1])!];
     expect(integration?.Type).toBe('AWS::ApiGatewayV2::Integration');
-    const fn = statelessResources[referencedId(integration!.Properties!.IntegrationUri)!];
+    const fn = statelessResources[refId(integration!.Properties!.IntegrationUri)!];
     return fn && tagOf(fn, PORTAL_FUNCTION_TAG);
   };
 
@@ -250,7 +233,7 @@ describe('CDK app, stage dev', () => {
       expect(queue!.Properties?.VisibilityTimeout, def.id).toBe(def.visibilityTimeoutSeconds);
       const redrive = queue!.Properties!.RedrivePolicy as { maxReceiveCount: number; deadLetterTargetArn: unknown };
       expect(redrive.maxReceiveCount).toBe(def.maxReceiveCount);
-      const dlq = queues[referencedId(redrive.deadLetterTargetArn)!];
+      const dlq = queues[refId(redrive.deadLetterTargetArn)!];
       expect(dlq?.Properties?.RedrivePolicy).toBeUndefined();
       expect(dlq?.Properties).toMatchObject({ SqsManagedSseEnabled: true });
     }
