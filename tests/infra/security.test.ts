@@ -14,7 +14,6 @@ import { refId, tagOf, type Resource, type Resources } from './resources.js';
  * stateless and the us-east-1 edge stack). cdk-nag runs during the synthesis: a finding throws.
  */
 
-
 let outdir: string;
 let portal: PortalApp;
 let templates: { stateful: Template; stateless: Template; edge: Template };

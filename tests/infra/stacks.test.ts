@@ -22,7 +22,6 @@ import { resolveStageConfig } from '../../infra/lib/stage-config.js';
 import { CLOCK_OFFSET_FILE_ENV } from '../../functions/src/adapters/clock.js';
 import { refId, tagOf, type Resource, type Resources } from './resources.js';
 
-
 describe('CDK app, stage dev', () => {
   let outdir: string;
   let portal: PortalApp;
