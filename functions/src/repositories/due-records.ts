@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { TABLE } from '@portal/shared';
+import { GetCommand, type DynamoDBDocumentClient, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { outgoingItem, type OutgoingMessage } from './outgoing.js';
 import { Transaction, type TransactItem, type TxPut, type TxUpdate } from './transaction.js';
 import { updateIfHolds } from './conditional-update.js';
+import { dueBefore } from './partition-items.js';
 
 export type RecordKey = { readonly pk: string; readonly sk: string };
 
@@ -29,18 +29,7 @@ export function makeDueRecords<T>(db: DynamoDBDocumentClient, table: string, due
 
     /** Records due before `now`, soonest first. */
     async due(now: Date, limit: number): Promise<T[]> {
-      const index = TABLE.indexes.byClient;
-      const page = await db.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk AND #sk < :now',
-          ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-          ExpressionAttributeValues: { ':pk': duePartition, ':now': now.toISOString() },
-          Limit: limit,
-        }),
-      );
-      return (page.Items ?? []) as T[];
+      return (await dueBefore(db, table, duePartition, now.toISOString(), limit)) as T[];
     },
 
     /** A conditional update: false when its condition failed (the record moved since it was read), nothing written. */

@@ -3,14 +3,14 @@ import {
   BatchWriteCommand,
   DeleteCommand,
   GetCommand,
-  QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { QUEUES, TABLE, keys } from '@portal/shared';
+import { QUEUES, keys } from '@portal/shared';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Queue } from '../adapters/sqs.js';
 import { updateIfHolds } from './conditional-update.js';
+import { dueBefore } from './partition-items.js';
 import { telemetry, traceContextNow, type StoredTraceContext } from '../observability/telemetry.js';
 
 export type QueueKey = keyof typeof QUEUES;
@@ -229,19 +229,9 @@ export function makeOutgoing(
      */
     async relay(olderThan: Date, limitPerQueue = 100): Promise<number> {
       let relayed = 0;
-      const index = TABLE.indexes.byClient;
       for (const queue of Object.keys(QUEUES) as QueueKey[]) {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: table,
-            IndexName: index.name,
-            KeyConditionExpression: '#pk = :pk AND #sk < :before',
-            ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
-            ExpressionAttributeValues: { ':pk': keys.outgoingQueue(queue), ':before': olderThan.toISOString() },
-            Limit: limitPerQueue,
-          }),
-        );
-        for (const item of page.Items ?? []) {
+        const due = await dueBefore(db, table, keys.outgoingQueue(queue), olderThan.toISOString(), limitPerQueue);
+        for (const item of due) {
           const id = String(item.pk).slice(keys.outgoingQueue(queue).length + 1);
           const relays = Number(item.relays ?? 0) + (item.sentAt ? 1 : 0);
           if (relays > MAX_RELAYS) {

@@ -1,4 +1,5 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TABLE } from '@portal/shared';
 
 /**
  * What to read of one partition: its items (those whose sort key starts with `prefix`, when given), optionally
@@ -42,4 +43,29 @@ export async function eachItemWithPrefix(
     for (const item of page.Items ?? []) visit(item);
     start = page.LastEvaluatedKey;
   } while (start);
+}
+
+/**
+ * The first `limit` items of one byClient partition sorted before `before` (a due list: MIRO#DUE, JOB#LEASE, an
+ * outgoing queue's), soonest first.
+ */
+export async function dueBefore(
+  db: Pick<DynamoDBDocumentClient, 'send'>,
+  table: string,
+  partition: string,
+  before: string,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  const index = TABLE.indexes.byClient;
+  const page = await db.send(
+    new QueryCommand({
+      TableName: table,
+      IndexName: index.name,
+      KeyConditionExpression: '#pk = :pk AND #sk < :before',
+      ExpressionAttributeNames: { '#pk': index.partitionKey, '#sk': index.sortKey },
+      ExpressionAttributeValues: { ':pk': partition, ':before': before },
+      Limit: limit,
+    }),
+  );
+  return page.Items ?? [];
 }
