@@ -11,10 +11,11 @@ import {
   invoiceRow,
   supplierToken,
   withoutShellToolbarIssue,
+  uploadXml,
 } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
-import { appUrl, inBrowser, openLogin, settledInvoices, signIn, signInAs } from '../support/web.js';
+import { appUrl, inBrowser, openLogin, signInAs, signInWithPassword } from '../support/web.js';
 
 // The sidebar shows what the XML states beyond its total (docs/ap-documents.md), to the supplier
 // who sent it and to the staff who review it; a transferencia gratuita says there is nothing to pay.
@@ -38,17 +39,10 @@ describe('the breakdown of a document in the sidebar', () => {
     const factura = corpusDocument('factura-descuento-cargo.xml', 'F001-00000603', freshCorrelative());
 
     await inBrowser('document-breakdown-supplier', async (page) => {
-      await openLogin(page);
-      await signIn(page, supplier.username, supplier.password);
-      await page.waitForURL((url) => url.pathname === '/');
-      await settledInvoices(page);
+      await signInWithPassword(page, supplier);
 
       // Act: 'Cargar XML'; the stored invoice's detail opens behind 'Buen trabajo'
-      await page.getByLabel(INVOICES_TEXT.uploadXml).setInputFiles({
-        name: `${factura.invoiceId}.xml`,
-        mimeType: 'application/xml',
-        buffer: factura.bytes,
-      });
+      await uploadXml(page, factura);
       const dialog = page.getByRole('dialog', { name: INVOICES_TEXT.received });
       await dialog.waitFor();
       await dialog.getByRole('button', { name: INVOICES_TEXT.understood }).click();

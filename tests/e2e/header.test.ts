@@ -3,7 +3,7 @@ import { INVOICE_STATUSES, INVOICE_STATUS_LABELS, parseTaxIds } from '@portal/sh
 import { SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
 import { HEADER_TEXT, signedIn } from '../support/header.js';
-import { INVOICES_TEXT, freshCorrelative, ublFactura } from '../support/invoices.js';
+import { INVOICES_TEXT, freshCorrelative, ublFactura, uploadXml } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';
 import { inBrowser, rowAttribute, settledInvoices } from '../support/web.js';
 
@@ -131,11 +131,7 @@ describe('global alert dialog', () => {
       await signedIn(page, 'SUPPLIER');
 
       // Act
-      await page.getByLabel(INVOICES_TEXT.uploadXml).setInputFiles({
-        name: `${factura.invoiceId}.xml`,
-        mimeType: 'application/xml',
-        buffer: factura.bytes,
-      });
+      await uploadXml(page, factura);
 
       // Assess: header, message and details; one full-width 'Entendido'; 34rem wide on top of everything
       const dialog = page.getByRole('dialog', { name: INVOICES_TEXT.received });

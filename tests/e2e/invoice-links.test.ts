@@ -3,9 +3,24 @@ import type { Page } from 'playwright-core';
 import { CLIENTS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { seriousA11yViolations } from '../support/a11y.js';
 import { detailPanel } from '../support/invoice-detail.js';
-import { INVOICES_TEXT, freshCorrelative, ublFactura, withoutShellToolbarIssue } from '../support/invoices.js';
+import {
+  INVOICES_TEXT,
+  freshCorrelative,
+  ublFactura,
+  withoutShellToolbarIssue,
+  uploadXml,
+} from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';
-import { TEXT, appUrl, inBrowser, pathOf, settledInvoices, signIn, signInAs } from '../support/web.js';
+import {
+  TEXT,
+  appUrl,
+  inBrowser,
+  pathOf,
+  settledInvoices,
+  signIn,
+  signInAs,
+  signInWithPassword,
+} from '../support/web.js';
 
 /**
  * An invoice's own address, /invoices/{supplierId}/{invoiceType}/{invoiceId} (the e-mails link there):
@@ -105,18 +120,10 @@ describe('links to an invoice', () => {
     const factura = ublFactura(freshCorrelative());
 
     await inBrowser('invoice-link-after-upload', async (page) => {
-      await page.goto(appUrl('/'));
-      await page.waitForURL((url) => url.pathname === '/login');
-      await signIn(page, supplier.username, supplier.password);
-      await page.waitForURL((url) => url.pathname === '/');
-      await settledInvoices(page);
+      await signInWithPassword(page, supplier);
 
       // Act
-      await page.getByLabel(INVOICES_TEXT.uploadXml).setInputFiles({
-        name: `${factura.invoiceId}.xml`,
-        mimeType: 'application/xml',
-        buffer: factura.bytes,
-      });
+      await uploadXml(page, factura);
       const dialog = page.getByRole('dialog', { name: INVOICES_TEXT.received });
       await dialog.waitFor();
       await dialog.getByRole('button', { name: INVOICES_TEXT.understood }).click();

@@ -4,7 +4,7 @@ import { freshCorrelative, invoiceCards, ublFactura } from '../support/invoices.
 import { processed, sendMail } from '../support/mail.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
-import { inBrowser, openLogin, settledInvoices, signIn } from '../support/web.js';
+import { inBrowser, signInWithPassword } from '../support/web.js';
 
 /**
  * Invoices that arrive without the screen's doing: a supplier looking at its list sends an e-mail with a factura;
@@ -26,10 +26,7 @@ describe('the invoices list refreshes by itself', () => {
         `invoices-auto-refresh-${viewport.width}`,
         async (page) => {
           await page.clock.install();
-          await openLogin(page);
-          await signIn(page, supplier.username, supplier.password);
-          await page.waitForURL((url) => url.pathname === '/');
-          await settledInvoices(page);
+          await signInWithPassword(page, supplier);
           const heading = page.getByRole('heading', { name: 'Mis comprobantes', level: 1 });
           const counted = async () => Number(/\((\d+)\)/.exec(await heading.innerText())?.[1] ?? NaN);
           await expect.poll(counted).toBeGreaterThan(0);

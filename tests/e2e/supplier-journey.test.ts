@@ -10,10 +10,11 @@ import {
   invoiceRow,
   refreshUntil,
   ublFactura,
+  uploadXml,
 } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF } from '../support/uploads.js';
-import { inBrowser, openLogin, settledInvoices, signIn } from '../support/web.js';
+import { inBrowser, signInWithPassword } from '../support/web.js';
 
 const SUPPLIER = SUPPLIERS[0]!;
 const CLIENT = CLIENTS[0]!;
@@ -36,19 +37,12 @@ describe('supplier journey', () => {
     const search = `F001-${base}`;
 
     await inBrowser('supplier-journey', async (page) => {
-      await openLogin(page);
-      await signIn(page, supplier.username, supplier.password);
-      await page.waitForURL((url) => url.pathname === '/');
-      await settledInvoices(page);
+      await signInWithPassword(page, supplier);
       expect(await seriousA11yViolations(page)).toEqual([]);
       await documentScreen(page, 'invoices');
 
       // Act: 'Cargar XML' with the UBL 2.1 factura
-      await page.getByLabel(INVOICES_TEXT.uploadXml).setInputFiles({
-        name: `${factura.invoiceId}.xml`,
-        mimeType: 'application/xml',
-        buffer: factura.bytes,
-      });
+      await uploadXml(page, factura);
 
       // Assess: spec §9's 'Buen trabajo' in the global dialog, one full-width 'Entendido', closed by Escape
       const dialog = await expectReceivedDialog(page);
@@ -62,11 +56,7 @@ describe('supplier journey', () => {
       await dialog.waitFor({ state: 'hidden' });
 
       // Act: the same document again, then a file that is not an XML
-      await page.getByLabel(INVOICES_TEXT.uploadXml).setInputFiles({
-        name: `${factura.invoiceId}.xml`,
-        mimeType: 'application/xml',
-        buffer: factura.bytes,
-      });
+      await uploadXml(page, factura);
 
       // Assess: spec §8's display rule (catalogue message, txId appended); the check before sending
       await page

@@ -4,7 +4,7 @@ import { table } from '../support/fixtures.js';
 import { freshCorrelative, supplierToken, ublFactura } from '../support/invoices.js';
 import { demoUser } from '../support/stage.js';
 import { MINIMAL_PDF, zipOf } from '../support/uploads.js';
-import { inBrowser, openLogin, settledInvoices, signIn } from '../support/web.js';
+import { inBrowser, signInWithPassword } from '../support/web.js';
 
 /**
  * 'Cargar ZIP': from Mis comprobantes a supplier sends a zip; a modal follows it to the end, with a link to
@@ -35,10 +35,7 @@ describe('Cargar ZIP', () => {
     ]);
 
     await inBrowser('zip-intake', async (page) => {
-      await openLogin(page);
-      await signIn(page, supplier.username, supplier.password);
-      await page.waitForURL((url) => url.pathname === '/');
-      await settledInvoices(page);
+      await signInWithPassword(page, supplier);
       const counted = async () => Number(/\((\d+)\)/.exec(await heading.innerText())?.[1] ?? NaN);
       const heading = page.getByRole('heading', { name: 'Mis comprobantes', level: 1 });
       await expect.poll(counted).toBeGreaterThan(0);

@@ -9,7 +9,7 @@ import { conformityFixture, table } from './fixtures.js';
 import { demoUser } from './stage.js';
 import { MINIMAL_PDF, uploadAs } from './uploads.js';
 import { runSchedule } from './schedules.js';
-import { INVOICES_TITLE, openLogin, settledInvoices, signIn } from './web.js';
+import { INVOICES_TITLE, signInWithPassword } from './web.js';
 import { until } from './until.js';
 import { stageSap } from './sap.js';
 
@@ -115,13 +115,18 @@ export function columnTexts(page: Page, testId: string): Promise<string[]> {
     .then((texts) => texts.map((text) => text.trim()));
 }
 
+/** Sends `factura` with 'Cargar XML', as the supplier picks its file. */
+export async function uploadXml(page: Page, factura: { readonly invoiceId: string; readonly bytes: Buffer }) {
+  await page.getByLabel(INVOICES_TEXT.uploadXml).setInputFiles({
+    name: `${factura.invoiceId}.xml`,
+    mimeType: 'application/xml',
+    buffer: factura.bytes,
+  });
+}
+
 /** Signs the demo supplier in with its password, as a person does, and opens 'Nuevo comprobante': its panel. */
 export async function openNewInvoice(page: Page): Promise<Locator> {
-  const supplier = demoUser('SUPPLIER');
-  await openLogin(page);
-  await signIn(page, supplier.username, supplier.password);
-  await page.waitForURL((url) => url.pathname === '/');
-  await settledInvoices(page);
+  await signInWithPassword(page, demoUser('SUPPLIER'));
   await page.getByRole('button', { name: INVOICES_TEXT.newInvoice }).click();
   return page.getByTestId('new-invoice-panel');
 }

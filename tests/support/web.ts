@@ -95,6 +95,14 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByRole('button', { name: TEXT.signIn, exact: true }).click();
 }
 
+/** Signs `account` in with its password from the login, as a person does, and waits for its settled invoices list. */
+export async function signInWithPassword(page: Page, account: { username: string; password: string }): Promise<void> {
+  await openLogin(page);
+  await signIn(page, account.username, account.password);
+  await page.waitForURL((url) => url.pathname === '/');
+  await settledInvoices(page);
+}
+
 /** The corporate-account button, then the corporate IdP's own sign-in page. */
 export async function corporateSignIn(page: Page, username: string, password: string): Promise<void> {
   await page.getByRole('button', { name: TEXT.corporate }).click();
