@@ -17,9 +17,9 @@ import {
 import { inBrowser, signInToInvoices } from '../support/web.js';
 
 /**
- * Conformity suggestions, "entering a purchase order proposes the HES that add up": the manager enters the order of an invoice
- * whose net no single free sheet covers (the one that did is used by another invoice), sees the two sheets that add
- * up proposed first, applies them with one click, and saves: the §5 rules accept them as if typed.
+ * Conformity suggestions, "entering a purchase order proposes the HES that add up": the manager enters the order of an
+ * invoice whose net no single free sheet covers (the one that did is used by another invoice), sees the two sheets that
+ * add up proposed first, applies them with one click, and saves: the §5 rules accept them as if typed.
  */
 const EMPLOYEE = EMPLOYEES[REVIEW_COMPANY.taxId]![1]!;
 const OFFICE = OFFICE_LOCATIONS[REVIEW_COMPANY.taxId]![1]!;

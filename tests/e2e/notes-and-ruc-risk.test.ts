@@ -21,9 +21,9 @@ import { appUrl, inBrowser } from '../support/web.js';
 import { signedIn } from '../support/header.js';
 
 /*
- * Notes and the RUC risk gate in the browser: a supplier sends a credit note for its factura, and both show the link and, once the
- * manager approves the note, the factura's new amount to pay; an invoice of a NO HABIDO supplier cannot be approved
- * by the manager and can by the administrator, with a reason.
+ * Notes and the RUC risk gate in the browser: a supplier sends a credit note for its factura, and both show the link
+ * and, once the manager approves the note, the factura's new amount to pay; an invoice of a NO HABIDO supplier cannot
+ * be approved by the manager and can by the administrator, with a reason.
  */
 const COMPANY = CLIENTS[0]!;
 const SUPPLIER = SUPPLIERS[0]!;

@@ -223,7 +223,7 @@ const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, 
   disapproveInvoice: (actor) => invoiceCell(actor, { body: { reason: 'Prueba' } }, 'ACCEPTED'),
   // ADMIN only, and an administrator reaches every tenant: no other tenant to probe.
   retrySapPosting: (actor) => ({ own: { path: ownInvoice(actor, 'ACCEPTED') } }),
-  // ADMIN only (the RUC risk gate): a manager cannot lift the RUC risk gate; a pending invoice is refused after authorization.
+  // ADMIN only: a manager cannot lift the RUC risk gate; a pending invoice is refused after authorization.
   approveInvoiceDespiteRucRisk: (actor) => ({
     own: { path: ownInvoice(actor, 'PENDING'), body: { reason: 'Prueba' } },
   }),

@@ -6,10 +6,10 @@ import { conformityFixture, reviewFixture, table, type ReviewFixture } from '../
 import { demoUser } from '../support/stage.js';
 
 /**
- * Conformity suggestions: entering a purchase order proposes its open HES or MIGO that add up to the invoice amount without IGV.
- * Every test brings its own invoice, order and documents at the manager's first company, for a supplier that exists
- * only here; the documents of another supplier, currency or company, and the ones another invoice holds, sit on the
- * same order number and must never be proposed.
+ * Conformity suggestions: entering a purchase order proposes its open HES or MIGO that add up to the invoice amount
+ * without IGV. Every test brings its own invoice, order and documents at the manager's first company, for a supplier
+ * that exists only here; the documents of another supplier, currency or company, and the ones another invoice holds,
+ * sit on the same order number and must never be proposed.
  */
 const COMPANY = CLIENTS[0]!;
 const FOREIGN = CLIENTS[2]!;

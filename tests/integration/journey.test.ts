@@ -11,9 +11,9 @@ import { until } from '../support/until.js';
 import { stageSap } from '../support/sap.js';
 
 /**
- * The whole life of an invoice on the local stage, as its people would live it: the supplier uploads a UBL XML, SUNAT's simulator validates it, the manager completes
- * and approves it, SAP's simulator receives exactly one posting, a payment run schedules and then
- * pays it, and the supplier reads every step in its notifications and its e-mail.
+ * The whole life of an invoice on the local stage, as its people would live it: the supplier uploads a UBL XML, SUNAT's
+ * simulator validates it, the manager completes and approves it, SAP's simulator receives exactly one posting, a
+ * payment run schedules and then pays it, and the supplier reads every step in its notifications and its e-mail.
  */
 const SUPPLIER = SUPPLIERS[0]!;
 const INVOICE_ID = 'F001-777';

@@ -13,8 +13,8 @@ import { aSupplier } from './builders.js';
 import { stageSap } from './sap.js';
 
 /**
- * Notes and their originals through the API (docs/ap-notes-and-risk.md): documents registered with the form without XML by the
- * administrator (who may submit for any supplier), each test with suppliers of its own, at the company no demo
+ * Notes and their originals through the API (docs/ap-notes-and-risk.md): documents registered with the form without XML
+ * by the administrator (who may submit for any supplier), each test with suppliers of its own, at the company no demo
  * manager reviews unless a test needs the manager.
  */
 export const NOTES_COMPANY = CLIENTS[2]!;
