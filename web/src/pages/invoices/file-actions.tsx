@@ -4,7 +4,7 @@ import ButtonDropdown, { type ButtonDropdownProps } from '@cloudscape-design/com
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import { routes, type InvoiceSummary } from '@portal/shared';
+import { routes, toInvoiceParams, type InvoiceRef, type InvoiceSummary } from '@portal/shared';
 import { apiCall, errorMessage } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { useFeedback } from '../../feedback/feedback';
@@ -14,12 +14,12 @@ import { invoicesMessages } from './messages';
 const text = invoicesMessages.files;
 
 type FileAction = 'xml' | 'pdf' | 'attachments';
-/** What the file routes need to name an invoice: a row of the list or the detail alike. */
-type InvoiceRef = Pick<InvoiceSummary, 'supplierId' | 'type' | 'id'>;
-
-/** The path of an invoice's routes (GET …/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}…). */
+/**
+ * The path of an invoice's routes (GET …/suppliers/{supplierId}/invoices/{invoiceType}/{invoiceId}…), for a row of
+ * the list or the detail alike.
+ */
 export function invoicePath(invoice: InvoiceRef) {
-  return { supplierId: invoice.supplierId, invoiceType: invoice.type, invoiceId: invoice.id };
+  return toInvoiceParams(invoice);
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   type InvoiceDetail,
   type InvoiceMessage,
   type Level,
+  type InvoiceRefParams,
 } from '@portal/shared';
 import { apiCall, errorMessage } from '../../../api/client';
 import { useApi } from '../../../api/use-api';
@@ -29,7 +30,7 @@ import { useFeedback } from '../../../feedback/feedback';
 import { conversationMessages as text } from './conversation-messages';
 import { ATTACHMENT_ACCEPT, uploadAttachment } from './upload-attachment';
 
-type InvoicePath = { supplierId: string; invoiceType: InvoiceDetail['type']; invoiceId: string };
+type InvoicePath = InvoiceRefParams;
 
 /**
  * The "Mensajes" section of the invoice detail: the conversation between the supplier and the group's
