@@ -1,10 +1,5 @@
 import {
-  AdminCreateUserCommand,
-  AdminDeleteUserAttributesCommand,
   AdminDeleteUserCommand,
-  AdminGetUserCommand,
-  AdminSetUserPasswordCommand,
-  AdminUpdateUserAttributesCommand,
   CognitoIdentityProviderClient,
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
@@ -13,41 +8,16 @@ import {
   DescribeUserPoolCommand,
   ListUserPoolClientsCommand,
   ListUserPoolsCommand,
-  type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { USER_ATTRIBUTES, WEB_CLIENT_ATTRIBUTES, webClientWriteAttributes } from '@portal/shared';
-import { identitiesAttribute } from '../../stand-ins/cognito/federation.js';
+import { ensureUser, getUser, type DemoUser } from './users.js';
+
+export type { DemoUser } from './users.js';
 
 export const LOCAL_USER_POOL_NAME = 'portal-local';
 export const LOCAL_USER_POOL_CLIENT_NAME = 'portal-web';
-
-export interface DemoUser {
-  /** An e-mail: the pool signs users in by e-mail. */
-  readonly username: string;
-  /** The pool password; for a federated user, its password at the corporate IdP (never set in the pool). */
-  readonly password: string;
-  readonly firstName: string;
-  readonly lastName: string;
-  /** Comma-separated RUC list, or null for a user without one. */
-  readonly taxId: string | null;
-  /** The Suppliers screen's "email reception" (custom:emailNotifications); absent means on. */
-  readonly receivesEmails?: boolean;
-  /**
-   * Internal staff, who sign in through corporate SSO (stand-ins/cognito/hosted-ui.ts federating to simulators/corporate-idp.ts).
-   * Provisioned as the federated user their first sign-in would create (the `identities` attribute
-   * linking the IdP subject, the groups it sent in custom:groups), so that an administrator can have
-   * assigned their companies already; `provisioned: false` leaves the first sign-in to create it.
-   */
-  readonly federated?: {
-    readonly providerName: string;
-    readonly subject: string;
-    readonly groups: readonly string[];
-    readonly provisioned?: boolean;
-  };
-}
 
 export interface IdentityOutputs {
   readonly userPoolId: string;
@@ -112,15 +82,41 @@ export async function ensureIdentity(options: EnsureIdentityOptions): Promise<Id
   }
 }
 
-async function ensureUserPool(client: CognitoIdentityProviderClient, savedId: string | undefined): Promise<string> {
-  if (savedId && (await exists(() => client.send(new DescribeUserPoolCommand({ UserPoolId: savedId })))))
-    return savedId;
-
-  const pools = await client.send(new ListUserPoolsCommand({ MaxResults: 60 }));
-  const found = pools.UserPools?.find((pool) => pool.Name === LOCAL_USER_POOL_NAME)?.Id;
+/**
+ * The id of what provisioning keeps across starts: the saved one while it still exists, else the one found by its
+ * name, else the one just created (cognito-local must answer it).
+ */
+async function savedFoundOrCreated(steps: {
+  readonly savedId: string | undefined;
+  readonly exists: (id: string) => Promise<unknown>;
+  readonly find: () => Promise<string | undefined>;
+  readonly create: () => Promise<string | undefined>;
+  readonly missing: string;
+}): Promise<string> {
+  const { savedId } = steps;
+  if (savedId && (await exists(() => steps.exists(savedId)))) return savedId;
+  const found = await steps.find();
   if (found) return found;
+  const id = await steps.create();
+  if (!id) throw new Error(steps.missing);
+  return id;
+}
 
-  const created = await client.send(
+async function ensureUserPool(client: CognitoIdentityProviderClient, savedId: string | undefined): Promise<string> {
+  return savedFoundOrCreated({
+    savedId,
+    exists: (id) => client.send(new DescribeUserPoolCommand({ UserPoolId: id })),
+    find: async () =>
+      (await client.send(new ListUserPoolsCommand({ MaxResults: 60 }))).UserPools?.find(
+        (pool) => pool.Name === LOCAL_USER_POOL_NAME,
+      )?.Id,
+    create: async () => (await createUserPool(client)).UserPool?.Id,
+    missing: 'El servidor Cognito local no devolvió el id del user pool creado',
+  });
+}
+
+function createUserPool(client: CognitoIdentityProviderClient) {
+  return client.send(
     new CreateUserPoolCommand({
       PoolName: LOCAL_USER_POOL_NAME,
       UsernameAttributes: ['email'],
@@ -142,9 +138,6 @@ async function ensureUserPool(client: CognitoIdentityProviderClient, savedId: st
       ],
     }),
   );
-  const id = created.UserPool?.Id;
-  if (!id) throw new Error('El servidor Cognito local no devolvió el id del user pool creado');
-  return id;
 }
 
 async function ensureUserPoolClient(
@@ -152,19 +145,20 @@ async function ensureUserPoolClient(
   userPoolId: string,
   savedId: string | undefined,
 ): Promise<string> {
-  if (
-    savedId &&
-    (await exists(() => client.send(new DescribeUserPoolClientCommand({ UserPoolId: userPoolId, ClientId: savedId }))))
-  ) {
-    return savedId;
-  }
-  const clients = await client.send(new ListUserPoolClientsCommand({ UserPoolId: userPoolId, MaxResults: 60 }));
-  const found = clients.UserPoolClients?.find(
-    (appClient) => appClient.ClientName === LOCAL_USER_POOL_CLIENT_NAME,
-  )?.ClientId;
-  if (found) return found;
+  return savedFoundOrCreated({
+    savedId,
+    exists: (id) => client.send(new DescribeUserPoolClientCommand({ UserPoolId: userPoolId, ClientId: id })),
+    find: async () =>
+      (
+        await client.send(new ListUserPoolClientsCommand({ UserPoolId: userPoolId, MaxResults: 60 }))
+      ).UserPoolClients?.find((appClient) => appClient.ClientName === LOCAL_USER_POOL_CLIENT_NAME)?.ClientId,
+    create: async () => (await createUserPoolClient(client, userPoolId)).UserPoolClient?.ClientId,
+    missing: 'El servidor Cognito local no devolvió el id del cliente creado',
+  });
+}
 
-  const created = await client.send(
+function createUserPoolClient(client: CognitoIdentityProviderClient, userPoolId: string) {
+  return client.send(
     new CreateUserPoolClientCommand({
       UserPoolId: userPoolId,
       ClientName: LOCAL_USER_POOL_CLIENT_NAME,
@@ -180,9 +174,6 @@ async function ensureUserPoolClient(
       WriteAttributes: webClientWriteAttributes(false),
     }),
   );
-  const id = created.UserPoolClient?.ClientId;
-  if (!id) throw new Error('El servidor Cognito local no devolvió el id del cliente creado');
-  return id;
 }
 
 /** The client settings the hosted UI checks: code flow only, the registered URLs, the providers. */
@@ -216,129 +207,6 @@ async function configureHostedUi(
       SupportedIdentityProviders: ['COGNITO', ...settings.identityProviders],
     }),
   );
-}
-
-/** Attributes only set at creation: changing them recreates the user (as a new federated sign-in would). */
-const CREATION_ONLY_ATTRIBUTES = new Set(['email', 'email_verified', 'identities']);
-
-/** Brings one demo user to its declared state; returns its pool Username. */
-async function ensureUser(client: CognitoIdentityProviderClient, userPoolId: string, user: DemoUser): Promise<string> {
-  const desired = demoUserAttributes(user);
-  const current = await getUser(client, userPoolId, user.username);
-  const identitiesNow = current?.attributes.find((attribute) => attribute.Name === 'identities')?.Value ?? null;
-  const identitiesWanted = desired.find((attribute) => attribute.Name === 'identities')?.Value ?? null;
-  const sameLink = sameIdentity(identitiesNow, identitiesWanted);
-
-  if (current && !sameLink) {
-    await client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: current.username }));
-  }
-  let username: string;
-  if (!current || !sameLink) {
-    const created = await client.send(
-      new AdminCreateUserCommand({
-        UserPoolId: userPoolId,
-        Username: user.username,
-        MessageAction: 'SUPPRESS',
-        UserAttributes: desired,
-      }),
-    );
-    const createdName = created.User?.Username;
-    if (!createdName) throw new Error(`El servidor Cognito local no devolvió el usuario ${user.username}`);
-    username = createdName;
-  } else {
-    username = current.username;
-    const values = new Map(current.attributes.map((attribute) => [attribute.Name, attribute.Value]));
-    const changed = desired.filter(
-      (attribute) =>
-        !CREATION_ONLY_ATTRIBUTES.has(attribute.Name ?? '') && values.get(attribute.Name) !== attribute.Value,
-    );
-    if (changed.length > 0) {
-      await client.send(
-        new AdminUpdateUserAttributesCommand({
-          UserPoolId: userPoolId,
-          Username: username,
-          UserAttributes: changed,
-        }),
-      );
-    }
-    const wanted = new Set(desired.map((attribute) => attribute.Name));
-    const stale = [USER_ATTRIBUTES.taxId, USER_ATTRIBUTES.ssoGroups].filter(
-      (name) => values.has(name) && !wanted.has(name),
-    );
-    if (stale.length > 0) {
-      await client.send(
-        new AdminDeleteUserAttributesCommand({
-          UserPoolId: userPoolId,
-          Username: username,
-          UserAttributeNames: stale,
-        }),
-      );
-    }
-  }
-  // A federated user signs in at the corporate IdP: its pool password is a random one nobody knows,
-  // which also keeps it out of FORCE_CHANGE_PASSWORD (Cognito gives federated users EXTERNAL_PROVIDER).
-  await client.send(
-    new AdminSetUserPasswordCommand({
-      UserPoolId: userPoolId,
-      Username: username,
-      Password: user.federated ? `Fed-${randomBytes(24).toString('base64url')}9a!` : user.password,
-      Permanent: true,
-    }),
-  );
-  return username;
-}
-
-/** Whether two `identities` values link the same provider subject (or both are absent). */
-function sameIdentity(a: string | null, b: string | null): boolean {
-  const link = (raw: string | null) => {
-    if (!raw) return null;
-    try {
-      const [first] = JSON.parse(raw) as { providerName?: string; userId?: string }[];
-      return first ? `${first.providerName}|${first.userId}` : null;
-    } catch {
-      return null;
-    }
-  };
-  return link(a) === link(b);
-}
-
-async function getUser(
-  client: CognitoIdentityProviderClient,
-  userPoolId: string,
-  email: string,
-): Promise<{ username: string; attributes: AttributeType[] } | null> {
-  try {
-    const found = await client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));
-    return { username: found.Username ?? email, attributes: found.UserAttributes ?? [] };
-  } catch (error) {
-    if ((error as { name?: string }).name === 'UserNotFoundException') return null;
-    throw error;
-  }
-}
-
-/** The attributes a demo user carries; for federated ones, what Cognito writes on a federated sign-in. */
-export function demoUserAttributes(user: DemoUser): AttributeType[] {
-  const attributes: AttributeType[] = [
-    { Name: 'email', Value: user.username },
-    { Name: 'email_verified', Value: 'true' },
-    { Name: 'given_name', Value: user.firstName },
-    { Name: 'family_name', Value: user.lastName },
-  ];
-  if (user.taxId) attributes.push({ Name: USER_ATTRIBUTES.taxId, Value: user.taxId });
-  attributes.push({
-    Name: USER_ATTRIBUTES.emailNotifications,
-    Value: user.receivesEmails === false ? 'false' : 'true',
-  });
-  if (user.federated) {
-    attributes.push(
-      {
-        Name: 'identities',
-        Value: identitiesAttribute(user.federated.providerName, user.federated.subject, Date.UTC(2026, 0, 5)),
-      },
-      { Name: USER_ATTRIBUTES.ssoGroups, Value: JSON.stringify(user.federated.groups) },
-    );
-  }
-  return attributes;
 }
 
 function customString(attributeName: string) {
