@@ -26,7 +26,7 @@ export const LOCAL_SSO_PROVIDER = 'Corporativo';
  * Suppliers keep addresses of their own (@demo.pe).
  */
 export const CORPORATE_EMAIL_DOMAIN = 'grupoandino.pe';
-/** Staff addresses of earlier demo worlds, removed from a kept user pool (provision/identity.ts). */
+/** Staff addresses of earlier demo worlds, removed from a kept user pool (runtime/provision/identity.ts). */
 export const RETIRED_DEMO_USERNAMES = [
   'gestor@demo.pe',
   'admin@demo.pe',
