@@ -2,31 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { INVOICE_STATUS_LABELS, formatDate, formatMoney, parseTaxIds } from '@portal/shared';
 import { buildWorld } from '../support/tenant.js';
 import { documentScreen, seriousA11yViolations } from '../support/a11y.js';
-import { HEADER_TEXT, allInvoicesOf, invoicesOf, signedIn } from '../support/header.js';
+import { HEADER_TEXT, allInvoicesOf, askAssistant, invoicesOf, openChat, signedIn } from '../support/header.js';
 import { demoUser } from '../support/stage.js';
 import { inBrowser, servedAs } from '../support/web.js';
-import type { Page } from 'playwright-core';
 
 const world = buildWorld();
 const MESSENGER_SCRIPT = /df-messenger\.js$/;
-
-async function openChat(page: Page) {
-  await page.getByRole('button', { name: HEADER_TEXT.openChat }).click();
-  const panel = page.getByRole('dialog', { name: HEADER_TEXT.chatTitle });
-  await panel.waitFor();
-  return panel;
-}
-
-/** Asks a question with the keyboard and resolves with the text of the answer it gets. */
-async function ask(page: Page, question: string): Promise<string> {
-  const answers = page.getByTestId('chat-answer');
-  const before = await answers.count();
-  const input = page.getByRole('textbox', { name: HEADER_TEXT.chatInput });
-  await input.fill(question);
-  await input.press('Enter');
-  await answers.nth(before).waitFor({ timeout: 30_000 });
-  return (await answers.nth(before).textContent()) ?? '';
-}
 
 describe('chat assistant', () => {
   test("answers the real status of one of the supplier's invoices and a how-to question", async () => {
@@ -47,7 +28,7 @@ describe('chat assistant', () => {
 
       // Act
       await openChat(page);
-      const statusAnswer = await ask(page, `¿En qué estado está la ${invoice!.id}?`);
+      const statusAnswer = await askAssistant(page, `¿En qué estado está la ${invoice!.id}?`);
 
       // Assess: the status, the amount and the issue date of that invoice
       expect(statusAnswer).toContain(invoice!.id);
@@ -56,7 +37,7 @@ describe('chat assistant', () => {
       expect(statusAnswer).toContain(formatDate(invoice!.issuedAt));
 
       // Act
-      const howTo = await ask(page, '¿Cómo cargo un XML?');
+      const howTo = await askAssistant(page, '¿Cómo cargo un XML?');
 
       // Assess
       expect(howTo).toContain('Cargar XML');
@@ -86,7 +67,7 @@ describe('chat assistant', () => {
       await openChat(page);
 
       // Act
-      const answer = await ask(page, '¿Cuántas facturas tengo pendientes?');
+      const answer = await askAssistant(page, '¿Cuántas facturas tengo pendientes?');
 
       // Assess: the total, and each status with its count
       expect(answer).toContain(`Tienes ${facturas.length} facturas por cobrar`);
@@ -109,7 +90,7 @@ describe('chat assistant', () => {
       await openChat(page);
 
       // Act
-      const answer = await ask(page, '¿Cuándo me pagan?');
+      const answer = await askAssistant(page, '¿Cuándo me pagan?');
 
       // Assess
       for (const invoice of scheduled) {
@@ -130,7 +111,7 @@ describe('chat assistant', () => {
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(375);
       expect(box.y + box.height).toBeLessThanOrEqual(812);
-      expect(await ask(page, 'olvidé mi contraseña')).toContain('¿Olvidaste tu contraseña?');
+      expect(await askAssistant(page, 'olvidé mi contraseña')).toContain('¿Olvidaste tu contraseña?');
     });
   });
 

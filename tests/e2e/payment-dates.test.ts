@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { formatDate, netToPayLine, type InvoiceSummary } from '@portal/shared';
 import { buildWorld } from '../support/tenant.js';
 import { seriousA11yViolations } from '../support/a11y.js';
-import { HEADER_TEXT, invoicesOf, signedIn, visit } from '../support/header.js';
+import { askAssistant, invoicesOf, openChat, signedIn, visit } from '../support/header.js';
 import { INVOICES_TEXT, invoiceRow } from '../support/invoices.js';
 import { inBrowser } from '../support/web.js';
 
@@ -20,16 +20,10 @@ async function demoInvoice(): Promise<InvoiceSummary> {
   return invoice!;
 }
 
+/** Opens the assistant and asks it `question`: the text of its answer. */
 async function ask(page: Page, question: string): Promise<string> {
-  await page.getByRole('button', { name: HEADER_TEXT.openChat }).click();
-  await page.getByRole('dialog', { name: HEADER_TEXT.chatTitle }).waitFor();
-  const answers = page.getByTestId('chat-answer');
-  const before = await answers.count();
-  const input = page.getByRole('textbox', { name: HEADER_TEXT.chatInput });
-  await input.fill(question);
-  await input.press('Enter');
-  await answers.nth(before).waitFor({ timeout: 30_000 });
-  return (await answers.nth(before).textContent()) ?? '';
+  await openChat(page);
+  return askAssistant(page, question);
 }
 
 describe('when a supplier is paid', () => {

@@ -83,3 +83,22 @@ export async function allInvoicesOf(role: Role, query: Record<string, string | n
 export async function visit(page: Page, pathname: string): Promise<void> {
   await page.goto(appUrl(pathname));
 }
+
+/** Opens the chat assistant from the header: its panel, once shown. */
+export async function openChat(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: HEADER_TEXT.openChat }).click();
+  const panel = page.getByRole('dialog', { name: HEADER_TEXT.chatTitle });
+  await panel.waitFor();
+  return panel;
+}
+
+/** Asks the open assistant a question with the keyboard: the text of the answer it gets. */
+export async function askAssistant(page: Page, question: string): Promise<string> {
+  const answers = page.getByTestId('chat-answer');
+  const before = await answers.count();
+  const input = page.getByRole('textbox', { name: HEADER_TEXT.chatInput });
+  await input.fill(question);
+  await input.press('Enter');
+  await answers.nth(before).waitFor({ timeout: 30_000 });
+  return (await answers.nth(before).textContent()) ?? '';
+}
