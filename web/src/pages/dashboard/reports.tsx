@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import BarChart from '@cloudscape-design/components/bar-chart';
 import Box from '@cloudscape-design/components/box';
 import Container from '@cloudscape-design/components/container';
@@ -126,6 +127,52 @@ function CountsTable({
   );
 }
 
+/** The chart texts both reports share. */
+const CHART_STRINGS = {
+  filterLabel: text.chart.filterLabel,
+  filterPlaceholder: text.chart.filterPlaceholder,
+  filterSelectedAriaLabel: text.chart.filterSelectedAriaLabel,
+  legendAriaLabel: text.chart.legendAriaLabel,
+  detailPopoverDismissAriaLabel: text.chart.detailPopoverDismissAriaLabel,
+  chartAriaRoleDescription: text.chart.chartAriaRoleDescription,
+};
+
+/** A report: its title and description, its chart, then the same counts as a table. */
+function Report({
+  id,
+  texts,
+  rows,
+  state,
+  children,
+}: {
+  id: string;
+  texts: { title: string; description: string; tableLabel: string; column: string };
+  rows: readonly ReportRow[];
+  state: ChartState;
+  children: ReactNode;
+}) {
+  return (
+    <Container
+      header={
+        <Header variant="h2" description={texts.description}>
+          {texts.title}
+        </Header>
+      }
+    >
+      <SpaceBetween size="l">
+        {children}
+        <CountsTable
+          id={id}
+          rows={rows}
+          label={texts.tableLabel}
+          column={texts.column}
+          loading={state.status === 'loading'}
+        />
+      </SpaceBetween>
+    </Container>
+  );
+}
+
 /** Spec §2: the report of invoices by status, as a donut chart and as its counts. */
 export function StatusReport({ counts, state }: { counts: DashboardCounts | undefined; state: ChartState }) {
   const rows = statusRows(counts);
@@ -134,53 +181,33 @@ export function StatusReport({ counts, state }: { counts: DashboardCounts | unde
   // On a phone the callouts would be cut: the legend and the table below name every segment.
   const narrow = useNarrowScreen();
   return (
-    <Container
-      header={
-        <Header variant="h2" description={text.byStatus.description}>
-          {text.byStatus.title}
-        </Header>
-      }
-    >
-      <SpaceBetween size="l">
-        <PieChart
-          {...CHART_STATUS(state)}
-          data={state.status === 'finished' ? data : []}
-          variant="donut"
-          size="medium"
-          hideFilter
-          hideTitles={narrow}
-          hideDescriptions={narrow}
-          innerMetricValue={String(total)}
-          innerMetricDescription={text.innerMetric}
-          segmentDescription={(segment, sum) => `${segment.value} (${percentOf(segment.value, sum)})`}
-          detailPopoverContent={(segment, sum) => [
-            { key: text.chart.detailsValue, value: segment.value },
-            { key: text.chart.detailsPercentage, value: percentOf(segment.value, sum) },
-          ]}
-          ariaLabel={text.byStatus.chartLabel}
-          ariaDescription={summaryOf(rows)}
-          legendTitle={text.byStatus.column}
-          i18nStrings={{
-            detailsValue: text.chart.detailsValue,
-            detailsPercentage: text.chart.detailsPercentage,
-            filterLabel: text.chart.filterLabel,
-            filterPlaceholder: text.chart.filterPlaceholder,
-            filterSelectedAriaLabel: text.chart.filterSelectedAriaLabel,
-            legendAriaLabel: text.chart.legendAriaLabel,
-            detailPopoverDismissAriaLabel: text.chart.detailPopoverDismissAriaLabel,
-            chartAriaRoleDescription: text.chart.chartAriaRoleDescription,
-            segmentAriaRoleDescription: text.chart.segmentAriaRoleDescription,
-          }}
-        />
-        <CountsTable
-          id="status"
-          rows={rows}
-          label={text.byStatus.tableLabel}
-          column={text.byStatus.column}
-          loading={state.status === 'loading'}
-        />
-      </SpaceBetween>
-    </Container>
+    <Report id="status" texts={text.byStatus} rows={rows} state={state}>
+      <PieChart
+        {...CHART_STATUS(state)}
+        data={state.status === 'finished' ? data : []}
+        variant="donut"
+        size="medium"
+        hideFilter
+        hideTitles={narrow}
+        hideDescriptions={narrow}
+        innerMetricValue={String(total)}
+        innerMetricDescription={text.innerMetric}
+        segmentDescription={(segment, sum) => `${segment.value} (${percentOf(segment.value, sum)})`}
+        detailPopoverContent={(segment, sum) => [
+          { key: text.chart.detailsValue, value: segment.value },
+          { key: text.chart.detailsPercentage, value: percentOf(segment.value, sum) },
+        ]}
+        ariaLabel={text.byStatus.chartLabel}
+        ariaDescription={summaryOf(rows)}
+        legendTitle={text.byStatus.column}
+        i18nStrings={{
+          detailsValue: text.chart.detailsValue,
+          detailsPercentage: text.chart.detailsPercentage,
+          ...CHART_STRINGS,
+          segmentAriaRoleDescription: text.chart.segmentAriaRoleDescription,
+        }}
+      />
+    </Report>
   );
 }
 
@@ -201,49 +228,29 @@ export function TypeReport({ counts, state }: { counts: DashboardCounts | undefi
         ]
       : [];
   return (
-    <Container
-      header={
-        <Header variant="h2" description={text.byType.description}>
-          {text.byType.title}
-        </Header>
-      }
-    >
-      <SpaceBetween size="l">
-        <BarChart
-          {...CHART_STATUS(state)}
-          series={series}
-          xScaleType="categorical"
-          xDomain={rows.map((row) => row.label)}
-          horizontalBars
-          hideFilter
-          hideLegend
-          height={220}
-          xTitle={text.byType.column}
-          yTitle={text.countColumn}
-          yTickFormatter={wholeNumbers}
-          ariaLabel={text.byType.chartLabel}
-          ariaDescription={summaryOf(rows)}
-          i18nStrings={{
-            filterLabel: text.chart.filterLabel,
-            filterPlaceholder: text.chart.filterPlaceholder,
-            filterSelectedAriaLabel: text.chart.filterSelectedAriaLabel,
-            legendAriaLabel: text.chart.legendAriaLabel,
-            detailPopoverDismissAriaLabel: text.chart.detailPopoverDismissAriaLabel,
-            chartAriaRoleDescription: text.chart.chartAriaRoleDescription,
-            xAxisAriaRoleDescription: text.chart.xAxisAriaRoleDescription,
-            yAxisAriaRoleDescription: text.chart.yAxisAriaRoleDescription,
-            yTickFormatter: wholeNumbers,
-          }}
-        />
-        <CountsTable
-          id="type"
-          rows={rows}
-          label={text.byType.tableLabel}
-          column={text.byType.column}
-          loading={state.status === 'loading'}
-        />
-      </SpaceBetween>
-    </Container>
+    <Report id="type" texts={text.byType} rows={rows} state={state}>
+      <BarChart
+        {...CHART_STATUS(state)}
+        series={series}
+        xScaleType="categorical"
+        xDomain={rows.map((row) => row.label)}
+        horizontalBars
+        hideFilter
+        hideLegend
+        height={220}
+        xTitle={text.byType.column}
+        yTitle={text.countColumn}
+        yTickFormatter={wholeNumbers}
+        ariaLabel={text.byType.chartLabel}
+        ariaDescription={summaryOf(rows)}
+        i18nStrings={{
+          ...CHART_STRINGS,
+          xAxisAriaRoleDescription: text.chart.xAxisAriaRoleDescription,
+          yAxisAriaRoleDescription: text.chart.yAxisAriaRoleDescription,
+          yTickFormatter: wholeNumbers,
+        }}
+      />
+    </Report>
   );
 }
 
