@@ -158,28 +158,26 @@ const conversationCell = (actor: Actor, own: Probe, foreign: Probe): Cell => ({
   foreign: actor.role === 'ADMIN' ? undefined : notFound({ path: foreignInvoice(actor), ...foreign }),
 });
 
+/**
+ * The invoice list and its count: an administrator names the company it reads; a supplier asks for another supplier's
+ * invoices and a manager for a company not its own, both refused.
+ */
+const invoiceListProbe = (actor: Actor): Cell => ({
+  own: actor.role === 'ADMIN' ? { query: { client: FOREIGN_COMPANY } } : {},
+  foreign:
+    actor.role === 'SUPPLIER'
+      ? otherCompany({ query: { issuer: actor.otherSupplier } })
+      : actor.role === 'MANAGER'
+        ? otherCompany({ query: { client: FOREIGN_COMPANY } })
+        : undefined,
+});
+
 const PROBES: Record<Exclude<RouteId, 'healthcheck' | 'heartbeat' | 'openapi'>, (actor: Actor) => Cell> = {
   getCurrentUser: () => ({ own: {} }),
   verifySession: () => ({ own: {} }),
   listClients: () => ({ own: {} }),
-  listInvoices: (actor) => ({
-    own: actor.role === 'ADMIN' ? { query: { client: FOREIGN_COMPANY } } : {},
-    foreign:
-      actor.role === 'SUPPLIER'
-        ? otherCompany({ query: { issuer: actor.otherSupplier } })
-        : actor.role === 'MANAGER'
-          ? otherCompany({ query: { client: FOREIGN_COMPANY } })
-          : undefined,
-  }),
-  countInvoices: (actor) => ({
-    own: actor.role === 'ADMIN' ? { query: { client: FOREIGN_COMPANY } } : {},
-    foreign:
-      actor.role === 'SUPPLIER'
-        ? otherCompany({ query: { issuer: actor.otherSupplier } })
-        : actor.role === 'MANAGER'
-          ? otherCompany({ query: { client: FOREIGN_COMPANY } })
-          : undefined,
-  }),
+  listInvoices: invoiceListProbe,
+  countInvoices: invoiceListProbe,
   createInvoiceFromXml: () => ({ own: { body: { url: 'uploads/factura.xml' } } }),
   createInvoiceWithoutXml: (actor) => ({
     own: {

@@ -83,6 +83,13 @@ async function submit(token: string, zip: Buffer, fileName = 'lote.zip') {
   return { key, batch: created.body };
 }
 
+/** Puts a zip back under `key` in the documents bucket, as it was before its worker removed it. */
+async function putZipBack(key: string, zip: Buffer): Promise<void> {
+  await s3().send(
+    new PutObjectCommand({ Bucket: stage().documentsBucket, Key: key, Body: zip, ContentType: 'application/zip' }),
+  );
+}
+
 async function readBatch(token: string, batchId: string) {
   return call<IntakeBatch>(routes.getIntakeBatch, { token, path: { batchId }, query: { limit: 500 } });
 }
@@ -219,14 +226,7 @@ describe('Cargar ZIP on the local stage', () => {
     await sendToQueue('intakeBatches', { batchId: first.batch.id });
     // A crash mid-way, simulated: the zip back, the batch still processing, 50 results never recorded (their invoices
     // were committed). The redelivery finds their own invoices through their sourceKey: accepted, not duplicated.
-    await s3().send(
-      new PutObjectCommand({
-        Bucket: stage().documentsBucket,
-        Key: first.key,
-        Body: lot.zip,
-        ContentType: 'application/zip',
-      }),
-    );
+    await putZipBack(first.key, lot.zip);
     const db = table();
     const forgotten = byOutcome(results, 'ACCEPTED').slice(0, 50);
     for (const result of forgotten) await db.delete(keys.intakeResult(first.batch.id, result.base.toLowerCase()));
@@ -261,14 +261,7 @@ describe('Cargar ZIP on the local stage', () => {
     // As a worker killed mid-way leaves it: the zip still there, three results not recorded (their invoices were
     // committed), the batch PROCESSING under the lease of a run that is gone, which lapsed ten seconds ago; and no
     // queue message (it is in flight, invisible for the queue's visibility timeout).
-    await s3().send(
-      new PutObjectCommand({
-        Bucket: stage().documentsBucket,
-        Key: first.key,
-        Body: lot.zip,
-        ContentType: 'application/zip',
-      }),
-    );
+    await putZipBack(first.key, lot.zip);
     const db = table();
     const done = await readBatch(token, first.batch.id);
     for (const result of done.body.results.items.slice(0, 3)) {
