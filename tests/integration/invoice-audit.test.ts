@@ -1,5 +1,3 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { routes, withCheckDigit, type InvoiceAuditEvent, type InvoiceDetail } from '@portal/shared';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, tenantFixture } from '../support/tenant.js';
@@ -7,7 +5,7 @@ import { makeInvoiceStore } from '../../functions/src/repositories/invoice-store
 import { callerStamp } from '../../functions/src/use-cases/audit-stamp.js';
 import type { Caller } from '../../functions/src/http/caller.js';
 import { call, idTokenOf } from '../support/api.js';
-import { reviewFixture, type ReviewFixture } from '../support/fixtures.js';
+import { reviewFixture, type ReviewFixture, stageDocumentClient } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 import { uploadAs } from '../support/uploads.js';
 import { registerWithSap } from '../support/sap.js';
@@ -265,14 +263,8 @@ describe("an invoice's audit trail", () => {
 
   it('commits a change and its record together: a record that cannot be written leaves the invoice as it was', async () => {
     const f = await reviewFixture({ client: COMPANY.taxId, clientName: COMPANY.name, supplier: SUPPLIER, kind: null });
-    const { endpoints, region, tableName } = stage();
-    const db = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        region,
-        endpoint: endpoints.dynamodb,
-        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      }),
-    );
+    const { tableName } = stage();
+    const db = stageDocumentClient();
     const store = makeInvoiceStore(db, tableName);
     const before = (await store.get(f.invoice.supplierId, f.invoice.type, f.invoice.id))!;
     const caller = {

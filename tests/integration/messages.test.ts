@@ -1,5 +1,3 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
   TEXT_LIMITS,
@@ -20,7 +18,7 @@ import { conversationCalls } from '../../functions/src/use-cases/conversations/c
 import type { Caller } from '../../functions/src/http/caller.js';
 import { CLIENTS, SUPPLIERS } from '../support/tenant.js';
 import { call, idTokenOf } from '../support/api.js';
-import { mailbox, reviewFixture, table } from '../support/fixtures.js';
+import { mailbox, reviewFixture, table, stageDocumentClient } from '../support/fixtures.js';
 import { demoAccount, demoUser, stage } from '../support/stage.js';
 import { MINIMAL_PDF, uploadAs } from '../support/uploads.js';
 import { until } from '../support/until.js';
@@ -340,14 +338,8 @@ describe('messages on an invoice', () => {
 
   it("keeps a message's notice in the outbox when the queue refuses it, so the relay sends it later", async () => {
     const invoice = await freshInvoice();
-    const { endpoints, region, tableName } = stage();
-    const db = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        region,
-        endpoint: endpoints.dynamodb,
-        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-      }),
-    );
+    const { tableName } = stage();
+    const db = stageDocumentClient();
     const down = {
       send: async () => {
         throw new Error('SQS is down');

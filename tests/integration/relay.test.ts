@@ -1,10 +1,8 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { expect, it } from 'vitest';
 import { keys, withCheckDigit, type NotificationMessage } from '@portal/shared';
 import { makeOutgoing, outgoingItem, outgoingMessage } from '../../functions/src/repositories/outgoing.js';
 import { CLIENTS } from '../support/tenant.js';
-import { table } from '../support/fixtures.js';
+import { table, stageDocumentClient } from '../support/fixtures.js';
 import { stage } from '../support/stage.js';
 import { driveUntil } from '../support/schedules.js';
 
@@ -72,14 +70,8 @@ it.each([
 it('sends again a message its queue lost after the send, and forgets it once handled', async () => {
   const supplierId = withCheckDigit('2070000035');
   const name = 'Proveedor del Mensaje Perdido S.A.C.';
-  const { endpoints, region, tableName } = stage();
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region,
-      endpoint: endpoints.dynamodb,
-      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
-    }),
-  );
+  const { tableName } = stage();
+  const db = stageDocumentClient();
   // The intake's outbox in this process, ten minutes ago, with queues that accept a message and lose it
   // (as the SQS stand-in does in a restart): the send succeeds, nobody ever handles the message.
   const lost = { send: async () => undefined };

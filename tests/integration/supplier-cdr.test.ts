@@ -49,6 +49,17 @@ async function detail(invoice: Invoice, token: string): Promise<InvoiceDetail> {
   return (await call<InvoiceDetail>(routes.getInvoice, { token, path: pathOf(invoice) })).body;
 }
 
+/** The manager's detail of `invoice` once SUNAT's answer has left it `certStatus`. */
+function answered(invoice: Invoice, token: string, certStatus: InvoiceDetail['certStatus']): Promise<InvoiceDetail> {
+  return until(
+    async () => {
+      const current = await detail(invoice, token);
+      return current.certStatus === certStatus && current;
+    },
+    { message: 'SUNAT’s answer' },
+  );
+}
+
 /** The invoice's whole trail as the token's user reads it. */
 async function historyOf(invoice: Invoice, token: string): Promise<InvoiceAuditEvent[]> {
   const events: InvoiceAuditEvent[] = [];
@@ -99,13 +110,7 @@ describe("SUNAT's CDR sent with the document", () => {
     expect(submitted.body.supplierCdr).toMatchObject({ responseCode: '0', verdict: 'ACCEPTED', documentId });
 
     const manager = await managerToken();
-    const valid = await until(
-      async () => {
-        const current = await detail(submitted.body, manager);
-        return current.certStatus === 'VALID' && current;
-      },
-      { message: 'SUNAT’s answer' },
-    );
+    const valid = await answered(submitted.body, manager, 'VALID');
     expect(valid.supplierCdr?.contradiction).toBeNull();
 
     const link = await call<FileLink>(routes.getInvoiceFile, {
@@ -124,13 +129,7 @@ describe("SUNAT's CDR sent with the document", () => {
     expect(submitted.status).toBe(201);
 
     const manager = await managerToken();
-    const flagged = await until(
-      async () => {
-        const current = await detail(submitted.body, manager);
-        return current.certStatus === 'INVALID' && current;
-      },
-      { message: 'SUNAT’s answer' },
-    );
+    const flagged = await answered(submitted.body, manager, 'INVALID');
     expect(flagged.supplierCdr?.contradiction?.reasons.map((reason) => reason.kind)).toEqual([
       'ACCEPTED_BUT_NOT_VALID',
     ]);
@@ -163,13 +162,7 @@ describe("SUNAT's CDR sent with the document", () => {
     expect(submitted.body.supplierCdr).not.toHaveProperty('contradiction');
 
     const manager = await managerToken();
-    const flagged = await until(
-      async () => {
-        const current = await detail(submitted.body, manager);
-        return current.certStatus === 'INVALID' && current;
-      },
-      { message: 'SUNAT’s answer' },
-    );
+    const flagged = await answered(submitted.body, manager, 'INVALID');
     expect(flagged.supplierCdr?.contradiction?.reasons.map((reason) => reason.kind).sort()).toEqual([
       'ACCEPTED_BUT_NOT_VALID',
       'OTHER_CUSTOMER',
