@@ -183,11 +183,9 @@ export function InvoiceFilters(props: InvoiceFiltersProps) {
                 {props.expanded && (
                   <MoreFilters
                     filter={filter}
-                    staff={staff}
-                    company={company}
+                    resolved={resolved}
                     offices={offices}
                     responsibleName={responsibleName}
-                    acquirerNotAllowed={resolved.acquirerNotAllowed}
                     onChange={onChange}
                   />
                 )}

@@ -15,7 +15,7 @@ import { FILTER_MODES, type FilterMode, type InvoiceFilterState } from './invoic
 import { DueRangeField, ResponsibleField, RucField, toggle, toggledValues } from './invoice-filter-fields';
 import { conformityMessages } from './acquirer-conformity/messages';
 import { invoicesMessages } from './messages';
-import type { FilterChange } from './use-invoice-filter';
+import type { FilterChange, ResolvedFilter } from './use-invoice-filter';
 
 const text = invoicesMessages.filters;
 
@@ -38,12 +38,11 @@ export interface OfficeChoices {
 
 export interface MoreFiltersProps {
   readonly filter: InvoiceFilterState;
-  readonly staff: boolean;
-  readonly company: string | undefined;
+  /** Whether the staff filters show, the company they look up and whether the acquirer typed is allowed. */
+  readonly resolved: Pick<ResolvedFilter, 'staff' | 'company' | 'acquirerNotAllowed'>;
   readonly offices: OfficeChoices;
   /** The applied responsible's name, once the company's employees are loaded. */
   readonly responsibleName: string | undefined;
-  readonly acquirerNotAllowed: boolean;
   readonly onChange: (change: FilterChange) => void;
 }
 
@@ -51,15 +50,8 @@ export interface MoreFiltersProps {
  * 'Más filtros': type, office, due dates, observed, SUNAT conformity, responsible, acquirer, issuer and the
  * HES/MIGO mode, three to a row.
  */
-export function MoreFilters({
-  filter,
-  staff,
-  company,
-  offices,
-  responsibleName,
-  acquirerNotAllowed,
-  onChange,
-}: MoreFiltersProps) {
+export function MoreFilters({ filter, resolved, offices, responsibleName, onChange }: MoreFiltersProps) {
+  const { staff, company, acquirerNotAllowed } = resolved;
   const selectedTypes = TYPE_OPTIONS.filter((option) => filter.invoiceType.includes(option.value as InvoiceType));
   return (
     <ColumnLayout columns={3} minColumnWidth={280}>

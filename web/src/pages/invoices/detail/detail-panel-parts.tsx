@@ -3,9 +3,10 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import type { routes, rucRiskOf } from '@portal/shared';
-import { rucRiskText, type InvoiceDetail, type RoutePath } from '@portal/shared';
+import type { routes } from '@portal/shared';
+import { rucRiskOf, rucRiskText, type InvoiceDetail, type RoutePath } from '@portal/shared';
 import { errorMessage } from '../../../api/client';
+import { invoiceNumber } from '../invoice-number';
 import { ApproveDespiteRucRiskModal, ApproveModal, RejectModal } from './decision-modals';
 import { HistoryModal } from './history-modal';
 import { detailMessages as text } from './messages';
@@ -148,8 +149,6 @@ export function DetailDialogs({
   dialog,
   path,
   invoice,
-  number,
-  risk,
   onDismiss,
   onApproved,
   onRejected,
@@ -157,12 +156,12 @@ export function DetailDialogs({
   dialog: Dialog;
   path: RoutePath<typeof routes.getInvoice>;
   invoice: InvoiceDetail;
-  number: string;
-  risk: ReturnType<typeof rucRiskOf>;
   onDismiss: () => void;
   onApproved: (updated: InvoiceDetail) => void;
   onRejected: (updated: InvoiceDetail) => void;
 }) {
+  const number = invoiceNumber(invoice);
+  const risk = rucRiskOf(invoice.sunat);
   return (
     <>
       {dialog === 'approve' && <ApproveModal path={path} number={number} onDismiss={onDismiss} onDone={onApproved} />}

@@ -185,8 +185,6 @@ function DetailPanel({ invoice: key, onClose, onChanged, onOpenInvoice }: Invoic
         dialog={dialog}
         path={path}
         invoice={invoice}
-        number={number}
-        risk={risk}
         onDismiss={() => setDialog(null)}
         onApproved={approved}
         onRejected={(updated) => decided(updated, text.reject.success)}

@@ -9,7 +9,7 @@ import {
   formatMoney,
   routes,
   type OperationType,
-  type Currency,
+  type InvoiceDetail,
   type Employee,
   type NoteOriginalFacts,
   type RoutePath,
@@ -215,26 +215,28 @@ type CodeField = 'purchaseOrders' | 'serviceSheets' | 'materialDocs';
  * the documents' total. A note takes its original's orders and has no HES or MIGO.
  */
 export function ConformityCodes({
+  invoice,
+  path,
   draft,
   setDraft,
-  check,
-  lookup,
+  codeChecks: { check, lookup },
   feedback,
   noteOriginal,
-  path,
-  net,
-  currency,
 }: {
+  invoice: Pick<InvoiceDetail, 'amount' | 'taxAmount' | 'currency'>;
+  path: RoutePath<typeof routes.getInvoice>;
   draft: ReviewDraft;
   setDraft: (update: (current: ReviewDraft) => ReviewDraft) => void;
-  check: (kind: CodeKind, code: string) => void;
-  lookup: (kind: CodeKind, code: string) => CodeCheck | undefined;
+  /** The codes' availability checks (useCodeChecks). */
+  codeChecks: {
+    check: (kind: CodeKind, code: string) => void;
+    lookup: (kind: CodeKind, code: string) => CodeCheck | undefined;
+  };
   feedback: ReviewFeedback;
   noteOriginal: NoteOriginalFacts | null | undefined;
-  path: RoutePath<typeof routes.getInvoice>;
-  net: number;
-  currency: Currency;
 }) {
+  const { currency } = invoice;
+  const net = invoice.amount - invoice.taxAmount;
   const addCode = (kind: CodeKind, field: CodeField) => (code: string) => {
     setDraft((current) => ({ ...current, [field]: [...current[field], code] }));
     check(kind, code);

@@ -45,7 +45,8 @@ export function ReviewForm({
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
-  const { check, lookup } = useCodeChecks(invoice);
+  const codeChecks = useCodeChecks(invoice);
+  const { check, lookup } = codeChecks;
   const update = (change: Partial<ReviewDraft>) => setDraft((current) => ({ ...current, ...change }));
   const { formRef, operationTypeRef } = useOpeningChecks(draft, check);
 
@@ -126,15 +127,13 @@ export function ReviewForm({
           />
 
           <ConformityCodes
+            invoice={invoice}
+            path={path}
             draft={draft}
             setDraft={setDraft}
-            check={check}
-            lookup={lookup}
+            codeChecks={codeChecks}
             feedback={feedback}
             noteOriginal={noteOriginal}
-            path={path}
-            net={invoice.amount - invoice.taxAmount}
-            currency={invoice.currency}
           />
 
           <AttachmentsField
