@@ -7,6 +7,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import { messages } from '../../messages';
 import { PATHS } from '../../routing/guard';
 import { useSignOut } from '../../session/use-current-user';
+import { AppVersionFooter } from '../../components/app-version-footer';
 
 /** The frame the three forbidden pages share: a message and a way back to the login. */
 export function ForbiddenView({ title, text }: { title: string; text: string }) {
@@ -32,9 +33,7 @@ export function ForbiddenView({ title, text }: { title: string; text: string }) 
             </SpaceBetween>
           </SpaceBetween>
         </Container>
-        <Box textAlign="center" padding={{ top: 'l' }} color="text-status-inactive" fontSize="body-s">
-          {messages.app.title} · {messages.app.version}
-        </Box>
+        <AppVersionFooter />
       </div>
     </Box>
   );

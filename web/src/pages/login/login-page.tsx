@@ -30,6 +30,7 @@ import { EmailField } from './email-field';
 import { NewPasswordForm } from './new-password-form';
 import { ResetPasswordForm } from './reset-password-form';
 import { corporateDomainOf, emailError } from './validation';
+import { AppVersionFooter } from '../../components/app-version-footer';
 
 // Only the mock provider's login needs its personas (and the sample data they name): a chunk of their own.
 const MockSignIn = lazy(() => import('./mock-sign-in').then((module) => ({ default: module.MockSignIn })));
@@ -339,9 +340,7 @@ export default function LoginPage() {
             />
           )}
         </Container>
-        <Box textAlign="center" padding={{ top: 'l' }} color="text-status-inactive" fontSize="body-s">
-          {messages.app.title} · {messages.app.version}
-        </Box>
+        <AppVersionFooter />
       </div>
     </Box>
   );
