@@ -30,19 +30,18 @@ export function appliedIssuer(issuerText: string): string | undefined {
   return RUC.test(ruc) ? ruc : undefined;
 }
 
+/** The company whose documents are listed, the filters as typed, and their change. */
+interface ConformityFilterProps {
+  readonly acquirer: string;
+  readonly value: ConformityFilterInput;
+  readonly onChange: (next: ConformityFilterInput) => void;
+}
+
 /**
  * The responsible of the purchase order, searched by name in the company's employees
  * (GET /employees?acquirer&q) as the user types; choosing one filters the listing by its id.
  */
-function ResponsibleFilter({
-  acquirer,
-  value,
-  onChange,
-}: {
-  acquirer: string;
-  value: ConformityFilterInput;
-  onChange: (next: ConformityFilterInput) => void;
-}) {
+function ResponsibleFilter({ acquirer, value, onChange }: ConformityFilterProps) {
   const q = useDebounced(value.responsibleText.trim(), SEARCH_DELAY_MS);
   // Once chosen, the field holds the employee's full name: no need to search it again.
   const searching = value.responsible === undefined;
@@ -83,15 +82,7 @@ function ResponsibleFilter({
 }
 
 /** The two filters of spec §2 "Service sheets": PO responsible and issuer RUC. */
-export function ConformityFilters({
-  acquirer,
-  value,
-  onChange,
-}: {
-  acquirer: string;
-  value: ConformityFilterInput;
-  onChange: (next: ConformityFilterInput) => void;
-}) {
+export function ConformityFilters({ acquirer, value, onChange }: ConformityFilterProps) {
   const [issuerTouched, setIssuerTouched] = useState(false);
   const issuerInvalid = issuerTouched && value.issuerText.trim() !== '' && !appliedIssuer(value.issuerText);
 
