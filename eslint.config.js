@@ -32,6 +32,16 @@ export default tseslint.config(
     },
   },
   {
+    // A production module a reader takes in at once, a function that fits a screen or two
+    // (docs/adr/0028-functions-layering.md). Tests, fakes and generated types are left out.
+    files: ['{functions,shared,local,infra,web}/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/*.fake.ts', '**/*.d.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  {
     files: ['tests/**/*.ts', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
