@@ -184,7 +184,7 @@ export interface Added {
 }
 
 /**
- * The scale suite's filter (issue 25: a million invoices on DynamoDB Local's one database thread): besides every
+ * The scale suite's filter (a million invoices on DynamoDB Local's one database thread): besides every
  * invoice, only the items within the key ranges its reads ask. The list read's entries (the company's PENDING list,
  * the partition the API's planner reads) and, in each search's partition, the items under the term it is read by
  * (the Query's BETWEEN range). Every read finds the same items as in a table with all of them: a Query's cost is

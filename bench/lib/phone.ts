@@ -1,7 +1,7 @@
 import type { CDPSession } from 'playwright-core';
 
 /**
- * The mid-range phone of issue 25, as Chrome DevTools and Lighthouse emulate one: the CPU slowed 4× and the
+ * The mid-range phone the web budgets are read on, as Chrome DevTools and Lighthouse emulate one: the CPU slowed 4× and the
  * 'Slow 4G' network (DevTools' preset: 1.6 Mbit/s down and 750 kbit/s up at 90 %, 150 ms of round trip ×
  * 3.75, the factors Lighthouse uses to turn a packet-level profile into a request-level one), on the
  * viewport of Lighthouse's mobile device (412 × 823 CSS pixels, 1.75 device pixels each, touch).

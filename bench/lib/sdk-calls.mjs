@@ -1,4 +1,4 @@
-// Counts the AWS SDK calls a process makes, by service and command, for the benchmarks (issue 25: the round trips
+// Counts the AWS SDK calls a process makes, by service and command, for the benchmarks (the round trips
 // per document of 'Cargar ZIP'). Loaded into the local stage's process by run.ts when BENCH_SDK_CALLS_FILE is set:
 // `--import ./bench/lib/sdk-calls.mjs` (plain JavaScript: it loads before tsx). Every client of the SDK v3 sends
 // through @smithy/core's Client#send; the counts are written to the file as JSON twice a second while they change.

@@ -1,5 +1,5 @@
 /**
- * The web app's budgets (issue 8), in one place: the size limits are checked by `npm test`
+ * The web app's budgets, in one place: the size limits are checked by `npm test`
  * (tests/infra/web-budgets.test.ts) and reported with the same targets by `npm run bench` (bench/suites/web.ts);
  * the vitals are checked by `npm run bench -- --check` only, since they are timings.
  *
