@@ -249,14 +249,7 @@ export async function reviewFixture(options: {
   await store.putInvoice(invoice);
   if (!options.kind) return { invoice, purchaseOrder: null, document: null };
   const purchaseOrder = `PO${next()}`;
-  await store.put({
-    ...keys.purchaseOrder(options.client, purchaseOrder),
-    id: purchaseOrder,
-    issuerTaxId: options.supplier.taxId,
-    acquirerTaxId: options.client,
-    currency,
-  });
-  const document = await conformityFixture({
+  const document = await orderWithDocument({
     kind: options.kind,
     client: options.client,
     supplierId: options.supplier.taxId,
@@ -265,6 +258,20 @@ export async function reviewFixture(options: {
     amount: net,
   });
   return { invoice, purchaseOrder, document };
+}
+
+/** A purchase order of the supplier at the company with a free conformity document of `amount` (without IGV). */
+export async function orderWithDocument(
+  options: Parameters<typeof conformityFixture>[0],
+): Promise<{ kind: ConformityKind; documentId: string }> {
+  await table().put({
+    ...keys.purchaseOrder(options.client, options.purchaseOrder),
+    id: options.purchaseOrder,
+    issuerTaxId: options.supplierId,
+    acquirerTaxId: options.client,
+    currency: options.currency,
+  });
+  return conformityFixture(options);
 }
 
 /** A free conformity document of a purchase order, as SAP records it. */

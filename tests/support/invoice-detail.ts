@@ -1,8 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
-import { keys, withCheckDigit, type ConformityKind, type Invoice, type InvoiceStatus } from '@portal/shared';
+import { withCheckDigit, type ConformityKind, type Invoice, type InvoiceStatus } from '@portal/shared';
 import { CLIENTS, TENANT } from './tenant.js';
 import { anInvoice, between, withIgv } from './builders.js';
-import { conformityFixture, table } from './fixtures.js';
+import { orderWithDocument, table } from './fixtures.js';
 
 /** What the manager reads in the invoice detail sidebar (spec §2, §5, §9). */
 export const DETAIL_TEXT = {
@@ -79,14 +79,7 @@ export async function invoiceToReview(kind: ConformityKind | null): Promise<Invo
   await table().putInvoice(invoice);
   if (!kind) return { invoice, number: id, purchaseOrder: null, document: null };
   const purchaseOrder = `PR${next()}`;
-  await table().put({
-    ...keys.purchaseOrder(REVIEW_COMPANY.taxId, purchaseOrder),
-    id: purchaseOrder,
-    issuerTaxId: REVIEW_SUPPLIER.taxId,
-    acquirerTaxId: REVIEW_COMPANY.taxId,
-    currency: 'PEN',
-  });
-  const document = await conformityFixture({
+  const document = await orderWithDocument({
     kind,
     client: REVIEW_COMPANY.taxId,
     supplierId: REVIEW_SUPPLIER.taxId,

@@ -5,7 +5,7 @@ import { keys, routes, type Invoice, type InvoiceDetail, type InvoiceSummary } f
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS, tenantFixture } from './tenant.js';
 import { outcomeByConvention } from '../../local/simulators/sunat.js';
 import { call, idTokenOf } from './api.js';
-import { conformityFixture, table } from './fixtures.js';
+import { orderWithDocument, table } from './fixtures.js';
 import { demoUser } from './stage.js';
 import { MINIMAL_PDF, uploadAs } from './uploads.js';
 import { runSchedule } from './schedules.js';
@@ -168,14 +168,7 @@ export async function completeAndApprove(
   { order, net }: { order: string; net: number },
 ): Promise<void> {
   const invoicePath = { supplierId: SUPPLIER.taxId, invoiceType: 'FACTURA', invoiceId };
-  await table().put({
-    ...keys.purchaseOrder(COMPANY.taxId, order),
-    id: order,
-    issuerTaxId: SUPPLIER.taxId,
-    acquirerTaxId: COMPANY.taxId,
-    currency: 'PEN',
-  });
-  const hes = await conformityFixture({
+  const hes = await orderWithDocument({
     kind: 'SERVICE_SHEET',
     client: COMPANY.taxId,
     supplierId: SUPPLIER.taxId,

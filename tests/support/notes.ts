@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { keys, routes, type InvoiceDetail, type InvoiceType } from '@portal/shared';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, tenantFixture } from './tenant.js';
 import { call, idTokenOf, type CallResult } from './api.js';
-import { conformityFixture, table } from './fixtures.js';
+import { orderWithDocument, table } from './fixtures.js';
 import { demoUser, stage } from './stage.js';
 import { randomCorrelative } from './invoices.js';
 import { MINIMAL_PDF, uploadAs } from './uploads.js';
@@ -119,14 +119,7 @@ export async function sunatControl(route: string, body: unknown): Promise<Respon
 /** A purchase order of the supplier at the company, in the portal and in SAP, with an HES of `net`. */
 export async function orderWithHes(supplierId: string, client: string, net: number, currency: 'PEN' | 'USD' = 'PEN') {
   const order = `46${randomInt(10_000_000, 99_999_999)}`;
-  await table().put({
-    ...keys.purchaseOrder(client, order),
-    id: order,
-    issuerTaxId: supplierId,
-    acquirerTaxId: client,
-    currency,
-  });
-  const hes = await conformityFixture({
+  const hes = await orderWithDocument({
     kind: 'SERVICE_SHEET',
     client,
     supplierId,
