@@ -3,42 +3,19 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { keys, type Invoice } from '@portal/shared';
+import { invoiceFixture } from '../use-cases/invoice.fake.js';
 import { IntakeRaceError, makeIntakeStore, type ExistingInvoice } from './intake-store.js';
 
-const INVOICE: Invoice = {
+const INVOICE: Invoice = invoiceFixture({
   id: 'F001-77',
-  prefixId: 'F001',
   numericId: '77',
-  type: 'FACTURA',
-  status: 'PENDING',
-  statusMessage: null,
-  certStatus: 'PENDING',
-  approved: false,
   supplierId: '20456178325',
   supplierName: 'Ferretería Industrial S.A.C.',
-  client: '20100070970',
-  clientName: 'Corporación Andina de Alimentos S.A.A.',
-  responsible: null,
-  officeId: null,
-  locationId: null,
-  operationType: null,
-  currency: 'PEN',
   amount: 1180,
   taxAmount: 180,
-  serviceSheets: [],
-  materialDocs: [],
-  purchaseOrders: [],
-  attachments: [],
   issuedAt: '2026-11-20',
   receivedAt: '2026-11-20T10:00:00.000Z',
-  scheduledAt: null,
-  paidAt: null,
-  xmlUrl: null,
-  pdfUrl: null,
-  disapprovedWithoutRejection: false,
-  notes: null,
-  statusHistory: [],
-};
+});
 
 const actor = { id: 'u', name: 'U', email: null, role: 'SUPPLIER' as const, signIn: 'PASSWORD' as const };
 

@@ -22,6 +22,7 @@ import {
   type PartitionFetch,
   type QueryBudget,
 } from './invoice-queries.js';
+import { invoiceFixture } from '../use-cases/invoice.fake.js';
 import { runInvoiceSearch } from './invoice-search.js';
 
 const CLIENT = '20100070970';
@@ -231,15 +232,13 @@ function seedInvoices(count: number): Invoice[] {
     const type = INVOICE_TYPES[next(3)]!;
     const prefixId = type === 'FACTURA' ? 'F001' : 'B001';
     const supplierId = [SUPPLIER, OTHER_SUPPLIER, '10456789013'][supplierIndex]!;
-    return {
+    return invoiceFixture({
       id: `${prefixId}-${100 + i}`,
       prefixId,
       numericId: String(100 + i),
       type,
       status,
-      statusMessage: null,
       certStatus: 'VALID',
-      approved: false,
       supplierId,
       supplierName: names[supplierIndex]!,
       client: [CLIENT, OTHER_CLIENT][next(2)]!,
@@ -248,25 +247,9 @@ function seedInvoices(count: number): Invoice[] {
         ? { id: ['E1001', 'E1002'][next(2)]!, fullName: 'Carmen Rosa', office: 'Sede Central' }
         : null,
       officeId: reviewed ? ['Sede Central', 'Oficina Sur'][next(2)]! : null,
-      locationId: null,
-      operationType: null,
-      currency: 'PEN',
-      amount: 118,
-      taxAmount: 18,
-      serviceSheets: [],
-      materialDocs: [],
-      purchaseOrders: [],
-      attachments: [],
       issuedAt: `2026-${String(1 + next(9)).padStart(2, '0')}-${String(10 + next(18))}`,
       receivedAt: `2026-10-${String(10 + next(18))}T${String(10 + next(12))}:${String(10 + next(50))}:00.000Z`,
-      scheduledAt: null,
-      paidAt: null,
-      xmlUrl: null,
-      pdfUrl: null,
-      disapprovedWithoutRejection: false,
-      notes: null,
-      statusHistory: [],
-    };
+    });
   });
 }
 

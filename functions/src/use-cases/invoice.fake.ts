@@ -1,10 +1,11 @@
+import type { Invoice } from '@portal/shared';
 import type { StoredInvoice } from '../repositories/invoice-store.js';
 
 /**
- * A stored invoice for the unit tests: a factura received and under review, nothing completed, as the store reads it
- * back. Each test names what it cares about in `change` (its key, amounts, dates, files, history).
+ * An invoice for the unit tests: a factura received and under review, nothing completed. Each test names what it
+ * cares about in `change` (its key, supplier, amounts, dates, files, history).
  */
-export function storedInvoiceFixture(change: Partial<StoredInvoice> = {}): StoredInvoice {
+export function invoiceFixture(change: Partial<Invoice> = {}): Invoice {
   return {
     id: 'F001-1',
     prefixId: 'F001',
@@ -38,7 +39,11 @@ export function storedInvoiceFixture(change: Partial<StoredInvoice> = {}): Store
     disapprovedWithoutRejection: false,
     notes: null,
     statusHistory: [],
-    version: 1,
     ...change,
   };
+}
+
+/** The same invoice as the store reads it back: with its version (1 unless `change` names another). */
+export function storedInvoiceFixture(change: Partial<StoredInvoice> = {}): StoredInvoice {
+  return { ...invoiceFixture(change), version: change.version ?? 1 };
 }
