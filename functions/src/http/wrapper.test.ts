@@ -233,11 +233,16 @@ describe('disabled accounts', () => {
     vi.useRealTimers();
   });
 
-  it('refuses a disabled account on its very next call, reading the list on every call', async () => {
+  /** The wrapper loaded afresh (its disabled list and TTL read now), the list route on it, and the reads so far. */
+  async function freshList() {
     vi.resetModules();
     const { httpHandler: fresh } = await import('./wrapper.js');
     const list = fresh(routes.listInvoices, async () => ({ items: [], nextCursor: null }));
-    const readsBefore = table.reads;
+    return { list, fresh, readsBefore: table.reads };
+  }
+
+  it('refuses a disabled account on its very next call, reading the list on every call', async () => {
+    const { list, readsBefore } = await freshList();
 
     expect((await list(event(), context)).statusCode).toBe(200);
     table.disabled.add('u-1');
@@ -256,10 +261,7 @@ describe('disabled accounts', () => {
   it('with a TTL a stage chose (60 s), refuses within that TTL, reading the list once per TTL per instance', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.stubEnv('DISABLED_USERS_TTL_SECONDS', '60');
-    vi.resetModules();
-    const { httpHandler: fresh } = await import('./wrapper.js');
-    const list = fresh(routes.listInvoices, async () => ({ items: [], nextCursor: null }));
-    const readsBefore = table.reads;
+    const { list, readsBefore } = await freshList();
 
     expect((await list(event(), context)).statusCode).toBe(200);
     table.disabled.add('u-1');
@@ -275,11 +277,8 @@ describe('disabled accounts', () => {
 
   it('checks the Username the token names (cognito:username), and no one on the public routes', async () => {
     table.disabled.add('Corporativo_corp-000103');
-    vi.resetModules();
-    const { httpHandler: fresh } = await import('./wrapper.js');
-    const list = fresh(routes.listInvoices, async () => ({ items: [], nextCursor: null }));
+    const { list, fresh, readsBefore } = await freshList();
     const health = fresh(routes.healthcheck, async () => ({ status: 'ok' }) as never);
-    const readsBefore = table.reads;
 
     const staff = await list(
       event({ claims: { ...supplierClaims, sub: 'other-sub', 'cognito:username': 'Corporativo_corp-000103' } }),

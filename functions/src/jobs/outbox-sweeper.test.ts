@@ -192,6 +192,18 @@ function world(approval: { traceparent?: string } = {}) {
   };
 }
 
+/**
+ * The sweep told the company again with the same notice (the notifications worker keeps one feed item and one
+ * e-mail), and then there is nothing left to tell; SAP got `sapRequests` requests in all.
+ */
+async function expectNoticeRepeatedThenDone(w: ReturnType<typeof world>, event: string, sapRequests: number) {
+  const notices = w.notified.filter((n) => (n as { event: string }).event === event);
+  expect(notices).toHaveLength(2);
+  expect(notices[1]).toEqual(notices[0]);
+  expect(await w.sweep()).toMatchObject({ notified: 0 });
+  expect(w.sapRequests).toHaveLength(sapRequests);
+}
+
 describe('outbox sweeper', () => {
   it('sends again a request whose message was lost, only once its grace has passed, and it posts', async () => {
     const w = world();
@@ -266,12 +278,8 @@ describe('outbox sweeper', () => {
     w.at('2026-11-02T10:01:01Z');
     expect(await w.sweep()).toMatchObject({ notified: 1, resent: 0 });
     // The same notice again (same moment: the notifications worker keeps one feed item and one e-mail).
-    const notices = w.notified.filter((n) => (n as { event: string }).event === 'INVOICE_APPROVED');
-    expect(notices).toHaveLength(2);
-    expect(notices[1]).toEqual(notices[0]);
     expect(w.record()).toMatchObject({ notifiedAt: expect.any(String) });
-    expect(await w.sweep()).toMatchObject({ notified: 0 });
-    expect(w.sapRequests).toHaveLength(1);
+    await expectNoticeRepeatedThenDone(w, 'INVOICE_APPROVED', 1);
   });
 
   it('finishes a FAILED posting whose worker died before the company was told', async () => {
@@ -291,12 +299,8 @@ describe('outbox sweeper', () => {
     w.at('2026-11-02T10:02:33Z');
     expect(await w.sweep()).toMatchObject({ notified: 1, resent: 0 });
     expect(w.record()).toMatchObject({ state: 'FAILED', failureNotifiedAt: expect.any(String) });
-    const notices = w.notified.filter((n) => (n as { event: string }).event === 'MIRO_FAILED');
-    expect(notices).toHaveLength(2);
-    expect(notices[1]).toEqual(notices[0]);
     expect(w.invoice().statusMessage).toMatch(/MIRO/);
-    expect(await w.sweep()).toMatchObject({ notified: 0 });
-    expect(w.sapRequests).toHaveLength(3);
+    await expectNoticeRepeatedThenDone(w, 'MIRO_FAILED', 3);
   });
 
   it('sends again, with the same idempotency key, what SAP does not hold after a worker was killed', async () => {
