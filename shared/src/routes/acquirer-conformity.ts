@@ -1,6 +1,7 @@
 import { RegisterAcquirerConformityBody } from '../schemas/acquirer-conformity.js';
-import { InvoiceDetail, InvoiceKeyPath } from '../schemas/invoices.js';
-import { route, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { InvoiceDetail } from '../schemas/invoices.js';
+import { route, STAFF, type RouteDef } from './route.js';
+import { invoiceRequest } from './invoice-request.js';
 import { INVOICE_API_PATH } from '../invoice-ref.js';
 
 /** The Ley 29623 conformity clock (docs/ap-conformity.md): staff register what they answered on SUNAT's platform. */
@@ -11,13 +12,8 @@ export const acquirerConformityRoutes = {
     path: `${INVOICE_API_PATH}/acquirer-conformity`,
     summary:
       'Registra la conformidad o disconformidad que la sociedad expresó en la Plataforma de Confirmación de SUNAT (Ley 29623)',
-    auth: 'jwt',
     roles: STAFF,
-    request: {
-      path: InvoiceKeyPath,
-      body: RegisterAcquirerConformityBody,
-      parameterCodes: INVOICE_ID_CODES,
-    },
+    request: invoiceRequest({ body: RegisterAcquirerConformityBody }),
     response: InvoiceDetail,
     uses: { table: 'write', queues: ['notifications'] },
     handler: 'invoices/register-acquirer-conformity',

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ApiClient, ApiClientPath, CreateApiClientBody, CreatedApiClient } from '../schemas/api-clients.js';
 import type { FunctionUses } from '../access.js';
-import { route, ADMIN_ONLY, type RouteDef } from './route.js';
+import { route, ADMINISTRATION, type RouteDef } from './route.js';
 
 /**
  * Creating and revoking one changes the user pool's app clients, the JWT authorizer's audience (the API
@@ -26,9 +26,7 @@ export const apiClientRoutes = {
     method: 'GET',
     path: '/api-clients',
     summary: 'Clientes de API de los proveedores (sin su secreto)',
-    auth: 'jwt',
-    roles: ADMIN_ONLY,
-    requiresCompany: false,
+    ...ADMINISTRATION,
     request: {},
     response: z.object({ items: z.array(ApiClient) }),
     uses: { table: 'read' },
@@ -39,9 +37,7 @@ export const apiClientRoutes = {
     method: 'POST',
     path: '/api-clients',
     summary: 'Crea un cliente de API para un proveedor; la respuesta trae el secreto, que no se vuelve a mostrar',
-    auth: 'jwt',
-    roles: ADMIN_ONLY,
-    requiresCompany: false,
+    ...ADMINISTRATION,
     request: { body: CreateApiClientBody },
     response: CreatedApiClient,
     successStatus: 201,
@@ -53,9 +49,7 @@ export const apiClientRoutes = {
     method: 'DELETE',
     path: '/api-clients/{clientId}',
     summary: 'Revoca un cliente de API: su secreto y los tokens ya emitidos dejan de valer',
-    auth: 'jwt',
-    roles: ADMIN_ONLY,
-    requiresCompany: false,
+    ...ADMINISTRATION,
     request: { path: ApiClientPath },
     response: ApiClient,
     uses: REVOKES_API_CLIENTS,

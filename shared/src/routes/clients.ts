@@ -10,7 +10,6 @@ export const clientRoutes = {
     method: 'GET',
     path: '/clients',
     summary: 'Sociedades del grupo',
-    auth: 'jwt',
     roles: ALL_SIGNED_IN,
     request: {},
     response: z.object({ items: z.array(Client) }),

@@ -8,9 +8,9 @@ import {
   ConformitySuggestions,
   SuggestionsQuery,
 } from '../schemas/conformity.js';
-import { InvoiceKeyPath } from '../schemas/invoices.js';
 import { READS_TABLE } from '../access.js';
-import { route, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { route, STAFF, type RouteDef } from './route.js';
+import { invoiceRequest } from './invoice-request.js';
 import { INVOICE_API_PATH } from '../invoice-ref.js';
 
 /** Conformity documents (MIGO, HES) and availability checks. */
@@ -20,7 +20,6 @@ export const conformityRoutes = {
     method: 'GET',
     path: '/material-docs',
     summary: 'Conformidades MIGO',
-    auth: 'jwt',
     roles: STAFF,
     request: { query: ConformityQuery },
     response: pageOf(ConformityDocument),
@@ -32,7 +31,6 @@ export const conformityRoutes = {
     method: 'GET',
     path: '/service-sheets',
     summary: 'Conformidades HES',
-    auth: 'jwt',
     roles: STAFF,
     request: { query: ConformityQuery },
     response: pageOf(ConformityDocument),
@@ -44,7 +42,6 @@ export const conformityRoutes = {
     method: 'GET',
     path: '/material-docs/{id}/availability',
     summary: 'Disponibilidad de una MIGO (404: no disponible)',
-    auth: 'jwt',
     roles: STAFF,
     request: { path: AvailabilityPath, query: AvailabilityQuery },
     response: ConformityDocument,
@@ -56,7 +53,6 @@ export const conformityRoutes = {
     method: 'GET',
     path: '/purchase-orders/{id}/availability',
     summary: 'Disponibilidad de una orden de compra (404: no disponible)',
-    auth: 'jwt',
     roles: STAFF,
     request: { path: AvailabilityPath, query: AvailabilityQuery },
     response: z.object({ id: z.string(), available: z.literal(true) }),
@@ -68,7 +64,6 @@ export const conformityRoutes = {
     method: 'GET',
     path: '/service-sheets/{id}/availability',
     summary: 'Disponibilidad de una HES (404: no disponible)',
-    auth: 'jwt',
     roles: STAFF,
     request: { path: AvailabilityPath, query: AvailabilityQuery },
     response: ConformityDocument,
@@ -81,9 +76,8 @@ export const conformityRoutes = {
     path: `${INVOICE_API_PATH}/conformity-suggestions`,
     summary:
       'HES o MIGO abiertas de una orden de compra (mismo proveedor y moneda, sin otro comprobante) que suman el importe sin IGV',
-    auth: 'jwt',
     roles: STAFF,
-    request: { path: InvoiceKeyPath, query: SuggestionsQuery, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest({ query: SuggestionsQuery }),
     response: ConformitySuggestions,
     uses: READS_TABLE,
     handler: 'conformity/suggest-conformity-documents',

@@ -11,6 +11,7 @@ import { FileLink } from '../schemas/uploads.js';
 import { MESSAGE_ID_PATTERN } from '../rules/conversations.js';
 import { READS_TABLE } from '../access.js';
 import { route, ALL_SIGNED_IN, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { invoiceRequest } from './invoice-request.js';
 import { INVOICE_API_PATH } from '../invoice-ref.js';
 
 const MessageFilePath = z.extend(InvoiceKeyPath, {
@@ -27,9 +28,8 @@ export const conversationRoutes = {
     method: 'GET',
     path: `${INVOICE_API_PATH}/messages`,
     summary: 'Conversación del comprobante entre el proveedor y el personal del grupo',
-    auth: 'jwt',
     roles: ALL_SIGNED_IN,
-    request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest(),
     response: InvoiceMessages,
     uses: READS_TABLE,
     handler: 'conversations/list-invoice-messages',
@@ -40,9 +40,8 @@ export const conversationRoutes = {
     path: `${INVOICE_API_PATH}/messages`,
     summary:
       'Escribe en la conversación del comprobante (texto y adjuntos); la respuesta del proveedor levanta la observación',
-    auth: 'jwt',
     roles: ALL_SIGNED_IN,
-    request: { path: InvoiceKeyPath, body: PostMessageBody, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest({ body: PostMessageBody }),
     response: PostedMessage,
     successStatus: 201,
     uses: { table: 'write', documents: ['read', 'delete'], queues: ['notifications'] },
@@ -53,9 +52,8 @@ export const conversationRoutes = {
     method: 'POST',
     path: `${INVOICE_API_PATH}/observation`,
     summary: 'Marca el comprobante como «Observada» con un mensaje que pide algo al proveedor',
-    auth: 'jwt',
     roles: STAFF,
-    request: { path: InvoiceKeyPath, body: PostMessageBody, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest({ body: PostMessageBody }),
     response: PostedMessage,
     successStatus: 201,
     uses: { table: 'write', documents: ['read', 'delete'], queues: ['notifications'] },
@@ -66,9 +64,8 @@ export const conversationRoutes = {
     method: 'DELETE',
     path: `${INVOICE_API_PATH}/observation`,
     summary: 'Quita la observación del comprobante',
-    auth: 'jwt',
     roles: STAFF,
-    request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest(),
     response: InvoiceMessages,
     uses: { table: 'write' },
     handler: 'conversations/clear-invoice-observation',
@@ -78,7 +75,6 @@ export const conversationRoutes = {
     method: 'GET',
     path: `${INVOICE_API_PATH}/messages/{messageId}/files`,
     summary: 'Enlace temporal para descargar un adjunto de un mensaje del comprobante',
-    auth: 'jwt',
     roles: ALL_SIGNED_IN,
     request: { path: MessageFilePath, query: MessageFileQuery, parameterCodes: INVOICE_ID_CODES },
     response: FileLink,
@@ -90,7 +86,6 @@ export const conversationRoutes = {
     method: 'GET',
     path: '/conversations/waiting-count',
     summary: 'Cuántas conversaciones de comprobantes esperan la respuesta del usuario',
-    auth: 'jwt',
     roles: ALL_SIGNED_IN,
     request: {},
     response: WaitingConversations,

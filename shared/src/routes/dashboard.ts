@@ -9,7 +9,6 @@ export const dashboardRoutes = {
     method: 'GET',
     path: '/dashboard',
     summary: 'Conteos de comprobantes por estado y por tipo',
-    auth: 'jwt',
     roles: MANAGER_ONLY,
     request: { query: DashboardQuery },
     response: DashboardCounts,

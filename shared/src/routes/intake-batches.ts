@@ -6,7 +6,7 @@ import {
   IntakeBatchQuery,
   IntakeBatchSummary,
 } from '../schemas/intake-batches.js';
-import { route, type RouteDef } from './route.js';
+import { route, SUBMITTERS, type RouteDef } from './route.js';
 
 /**
  * 'Cargar ZIP' (docs/intake-channels.md#zip): a zip of up to 500 documents, uploaded presigned (purpose
@@ -18,8 +18,7 @@ export const intakeBatchRoutes = {
     method: 'POST',
     path: '/intake-batches',
     summary: 'Registra un ZIP de comprobantes ya subido (XML con su PDF y su CDR); se procesa en segundo plano',
-    auth: 'jwt',
-    roles: ['SUPPLIER', 'ADMIN'],
+    roles: SUBMITTERS,
     request: { body: CreateIntakeBatchBody },
     response: IntakeBatchSummary,
     successStatus: 202,
@@ -32,8 +31,7 @@ export const intakeBatchRoutes = {
     method: 'GET',
     path: '/intake-batches/{batchId}',
     summary: 'Estado de un ZIP cargado por el usuario y el resultado de cada comprobante',
-    auth: 'jwt',
-    roles: ['SUPPLIER', 'ADMIN'],
+    roles: SUBMITTERS,
     request: { path: IntakeBatchPath, query: IntakeBatchQuery },
     response: IntakeBatch,
     uses: { table: 'read' },
@@ -44,8 +42,7 @@ export const intakeBatchRoutes = {
     method: 'GET',
     path: '/intake-batches',
     summary: 'Los ZIP cargados recientemente por el usuario',
-    auth: 'jwt',
-    roles: ['SUPPLIER', 'ADMIN'],
+    roles: SUBMITTERS,
     request: {},
     response: IntakeBatchList,
     uses: { table: 'read' },

@@ -9,7 +9,7 @@ import {
   ListInvoicesQuery,
 } from '../schemas/invoices.js';
 import { READS_TABLE, type FunctionUses } from '../access.js';
-import { machineRoute, route, ALL_SIGNED_IN, type RouteDef } from './route.js';
+import { machineRoute, route, ALL_SIGNED_IN, SUBMITTERS, type RouteDef } from './route.js';
 
 /**
  * Intake reads the upload (its type, size and first bytes), deletes one it refuses, stores the invoice with its
@@ -28,7 +28,6 @@ export const invoiceRoutes = {
     method: 'GET',
     path: '/invoices',
     summary: 'Comprobantes por sociedad, paginados y filtrados por el alcance del usuario',
-    auth: 'jwt',
     roles: ALL_SIGNED_IN,
     request: { query: ListInvoicesQuery },
     response: pageOf(InvoiceSummary),
@@ -40,7 +39,6 @@ export const invoiceRoutes = {
     method: 'GET',
     path: '/invoices/count',
     summary: 'Cuántos comprobantes coinciden con el filtro (el total de la lista)',
-    auth: 'jwt',
     roles: ALL_SIGNED_IN,
     request: { query: CountInvoicesQuery },
     response: InvoiceCount,
@@ -52,8 +50,7 @@ export const invoiceRoutes = {
     method: 'POST',
     path: '/invoices',
     summary: 'Registra un comprobante a partir de su XML UBL 2.1 ya cargado',
-    auth: 'jwt',
-    roles: ['SUPPLIER', 'ADMIN'],
+    roles: SUBMITTERS,
     request: { body: CreateInvoiceFromXmlBody },
     response: Invoice,
     successStatus: 201,
@@ -65,8 +62,7 @@ export const invoiceRoutes = {
     method: 'POST',
     path: '/invoices/without-xml',
     summary: 'Registra un comprobante sin XML, con su PDF',
-    auth: 'jwt',
-    roles: ['SUPPLIER', 'ADMIN'],
+    roles: SUBMITTERS,
     request: { body: CreateInvoiceWithoutXmlBody, parameterCodes: { pdfUrl: 'ERROR_INVOICE_PDF_REQUIRED' } },
     response: Invoice,
     successStatus: 201,

@@ -3,13 +3,13 @@ import {
   DisapproveBody,
   DisapproveQuery,
   InvoiceDetail,
-  InvoiceKeyPath,
   UpdateInvoiceBody,
 } from '../schemas/invoices.js';
 import { InvoiceAuditEvent, InvoiceHistoryQuery } from '../schemas/invoice-audit.js';
 import { pageOf } from '../schemas/common.js';
 import { READS_TABLE } from '../access.js';
-import { machineRoute, route, ADMIN_ONLY, ALL_SIGNED_IN, STAFF, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { machineRoute, route, ADMIN_ONLY, ALL_SIGNED_IN, STAFF, type RouteDef } from './route.js';
+import { invoiceRequest } from './invoice-request.js';
 import { INVOICE_API_PATH } from '../invoice-ref.js';
 
 /** An invoice's detail and its review by staff. */
@@ -19,9 +19,8 @@ export const reviewRoutes = {
     method: 'GET',
     path: INVOICE_API_PATH,
     summary: 'Detalle del comprobante con su historial',
-    auth: 'jwt',
     roles: ALL_SIGNED_IN,
-    request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest(),
     response: InvoiceDetail,
     ...machineRoute('invoices.read', READS_TABLE),
     handler: 'invoices/get-invoice',
@@ -32,9 +31,8 @@ export const reviewRoutes = {
     path: `${INVOICE_API_PATH}/history`,
     summary:
       'Registro de cambios del comprobante (quién, cuándo, desde qué llamada, antes y después), del más antiguo al más reciente',
-    auth: 'jwt',
     roles: ALL_SIGNED_IN,
-    request: { path: InvoiceKeyPath, query: InvoiceHistoryQuery, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest({ query: InvoiceHistoryQuery }),
     response: pageOf(InvoiceAuditEvent),
     uses: READS_TABLE,
     handler: 'invoices/list-invoice-history',
@@ -44,9 +42,8 @@ export const reviewRoutes = {
     method: 'PUT',
     path: INVOICE_API_PATH,
     summary: 'Completa los datos del comprobante (OC, HES/MIGO, responsable, oficina)',
-    auth: 'jwt',
     roles: STAFF,
-    request: { path: InvoiceKeyPath, body: UpdateInvoiceBody, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest({ body: UpdateInvoiceBody }),
     response: InvoiceDetail,
     uses: { table: 'write', documents: ['read', 'delete'] },
     handler: 'invoices/update-invoice',
@@ -56,9 +53,8 @@ export const reviewRoutes = {
     method: 'POST',
     path: `${INVOICE_API_PATH}/approve`,
     summary: 'Aprueba el comprobante y solicita la MIRO en SAP',
-    auth: 'jwt',
     roles: STAFF,
-    request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest(),
     response: InvoiceDetail,
     uses: { table: 'write', queues: ['miroRequests'] },
     handler: 'invoices/approve-invoice',
@@ -68,14 +64,12 @@ export const reviewRoutes = {
     method: 'POST',
     path: `${INVOICE_API_PATH}/disapprove`,
     summary: 'Rechaza el comprobante con un motivo',
-    auth: 'jwt',
     roles: STAFF,
-    request: {
-      path: InvoiceKeyPath,
+    request: invoiceRequest({
       query: DisapproveQuery,
       body: DisapproveBody,
-      parameterCodes: { ...INVOICE_ID_CODES, reason: 'ERROR_DISAPPROVE_WITHOUT_REASON' },
-    },
+      parameterCodes: { reason: 'ERROR_DISAPPROVE_WITHOUT_REASON' },
+    }),
     response: InvoiceDetail,
     uses: { table: 'write', queues: ['notifications'] },
     handler: 'invoices/disapprove-invoice',
@@ -85,9 +79,8 @@ export const reviewRoutes = {
     method: 'POST',
     path: `${INVOICE_API_PATH}/sap-posting/retry`,
     summary: 'Reintenta la contabilización en SAP (MIRO) de un comprobante aprobado cuya contabilización falló',
-    auth: 'jwt',
     roles: ADMIN_ONLY,
-    request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest(),
     response: InvoiceDetail,
     successStatus: 202,
     uses: { table: 'write', queues: ['miroRequests'] },
@@ -99,9 +92,8 @@ export const reviewRoutes = {
     path: `${INVOICE_API_PATH}/sunat-validation`,
     summary:
       'Vuelve a consultar a SUNAT la validez de un comprobante en revisión que espera su respuesta o que SUNAT no validó',
-    auth: 'jwt',
     roles: STAFF,
-    request: { path: InvoiceKeyPath, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest(),
     response: InvoiceDetail,
     successStatus: 202,
     uses: { table: 'write', queues: ['sunatValidation'] },
@@ -113,13 +105,11 @@ export const reviewRoutes = {
     path: `${INVOICE_API_PATH}/approve-despite-ruc-risk`,
     summary:
       'Aprueba un comprobante cuyo proveedor SUNAT no informa ACTIVO y HABIDO, con el motivo escrito del administrador',
-    auth: 'jwt',
     roles: ADMIN_ONLY,
-    request: {
-      path: InvoiceKeyPath,
+    request: invoiceRequest({
       body: ApproveDespiteRucRiskBody,
-      parameterCodes: { ...INVOICE_ID_CODES, reason: 'ERROR_RUC_RISK_OVERRIDE_WITHOUT_REASON' },
-    },
+      parameterCodes: { reason: 'ERROR_RUC_RISK_OVERRIDE_WITHOUT_REASON' },
+    }),
     response: InvoiceDetail,
     uses: { table: 'write', queues: ['miroRequests'] },
     handler: 'invoices/approve-invoice-despite-ruc-risk',

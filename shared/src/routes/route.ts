@@ -50,12 +50,24 @@ export const ALL_SIGNED_IN = ['ADMIN', 'MANAGER', 'SUPPLIER'] as const satisfies
 export const STAFF = ['ADMIN', 'MANAGER'] as const satisfies readonly Level[];
 export const ADMIN_ONLY = ['ADMIN'] as const satisfies readonly Level[];
 export const MANAGER_ONLY = ['MANAGER'] as const satisfies readonly Level[];
+/** Who registers invoices: the supplier, or an administrator for it. */
+export const SUBMITTERS = ['SUPPLIER', 'ADMIN'] as const satisfies readonly Level[];
 
-export function route<const R extends Omit<RouteDef, 'successStatus' | 'requiresCompany'> & Partial<RouteDef>>(
+/** What a route states of its own; `auth`, `successStatus` and `requiresCompany` have defaults. */
+type RouteInput = Omit<RouteDef, 'auth' | 'successStatus' | 'requiresCompany'> & Partial<RouteDef>;
+
+/** A route's `auth`: the one it states, else 'jwt' (a route is public only by saying so). */
+type AuthOf<R> = R extends { readonly auth: infer A } ? A : 'jwt';
+
+export function route<const R extends RouteInput>(
   def: R,
-): R & Pick<RouteDef, 'successStatus' | 'requiresCompany'> {
-  return { successStatus: 200, requiresCompany: def.auth === 'jwt', ...def };
+): R & { readonly auth: AuthOf<R> } & Pick<RouteDef, 'successStatus' | 'requiresCompany'> {
+  const auth = (def.auth ?? 'jwt') as AuthOf<R>;
+  return { auth, successStatus: 200, requiresCompany: auth === 'jwt', ...def };
 }
+
+/** Administration routes: administrators only, who act for no company in particular. */
+export const ADMINISTRATION = { roles: ADMIN_ONLY, requiresCompany: false } as const;
 
 /** An invoice path whose id breaks the series-number format answers the spec's own code. */
 export const INVOICE_ID_CODES = { invoiceId: 'ERROR_INVOICE_ID_WITH_INVALID_FORMAT' } as const;

@@ -10,7 +10,6 @@ export const supplierRoutes = {
     method: 'GET',
     path: '/suppliers',
     summary: 'Búsqueda de proveedores por RUC o razón social (cabecera)',
-    auth: 'jwt',
     roles: STAFF,
     // Spec §6: a manager without companies does not reach the app (its forbidden page); admins act for any.
     request: { query: SearchSuppliersQuery },

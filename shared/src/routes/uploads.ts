@@ -1,6 +1,6 @@
-import { InvoiceKeyPath } from '../schemas/invoices.js';
 import { CreateUploadBody, FileLink, InvoiceFileQuery, UploadTicket } from '../schemas/uploads.js';
-import { machineRoute, route, ALL_SIGNED_IN, INVOICE_ID_CODES, type RouteDef } from './route.js';
+import { machineRoute, route, ALL_SIGNED_IN, type RouteDef } from './route.js';
+import { invoiceRequest } from './invoice-request.js';
 import { INVOICE_API_PATH } from '../invoice-ref.js';
 
 /** Files: uploads and the links to an invoice's files. */
@@ -10,7 +10,6 @@ export const uploadRoutes = {
     method: 'POST',
     path: '/uploads',
     summary: 'Entrega un POST prefirmado para subir un XML, un PDF o un adjunto',
-    auth: 'jwt',
     roles: ALL_SIGNED_IN,
     request: { body: CreateUploadBody },
     response: UploadTicket,
@@ -23,9 +22,8 @@ export const uploadRoutes = {
     method: 'GET',
     path: `${INVOICE_API_PATH}/files`,
     summary: 'Enlace temporal para descargar el XML, ver el PDF o un adjunto del comprobante',
-    auth: 'jwt',
     roles: ALL_SIGNED_IN,
-    request: { path: InvoiceKeyPath, query: InvoiceFileQuery, parameterCodes: INVOICE_ID_CODES },
+    request: invoiceRequest({ query: InvoiceFileQuery }),
     response: FileLink,
     ...machineRoute('invoices.read', { table: 'read', documents: ['presignDownload'] }),
     handler: 'invoices/get-invoice-file',
