@@ -1,5 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   INVOICE_STATUS_LABELS,
   drivingTerm,
@@ -14,7 +14,7 @@ import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-
 import { planInvoiceQuery } from '../../functions/src/repositories/invoice-queries.js';
 import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { CLIENTS, SUPPLIERS, buildWorld } from '../../local/seed/seed-data.js';
-import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
+import { stageDb } from './stage-db.js';
 
 /**
  * Bulk invoices for the API benchmark, written as the product stores them: the same items (keys.invoice and
@@ -242,14 +242,7 @@ export async function addBenchInvoices(
 ): Promise<Added> {
   const { progress = () => undefined, parallel = 8 } = options;
   const searchItems: Record<string, number> = {};
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: outputs.region,
-      endpoint: outputs.endpoints.dynamodb,
-      credentials: LOCAL_CREDENTIALS,
-    }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  const db = stageDb(outputs);
   try {
     const templates = buildWorld().invoices;
     const counted: Invoice[] = [];

@@ -1,11 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
   UploadTicket,
   isSearchHit,
@@ -44,6 +38,7 @@ import {
 import type { BenchContext, BenchStage, BenchSuite, Figure } from '../lib/figures.js';
 import { runCalls, runLoad, type LoadRequest, type LoadResult } from '../lib/load.js';
 import { managerApi, type ManagerApi } from '../lib/sign-in.js';
+import { countListInvoices, stageDb } from '../lib/stage-db.js';
 
 /** The load: 20 connections on loopback. */
 const CONNECTIONS = 20;
@@ -532,35 +527,11 @@ async function uploadAttachment(api: ManagerApi): Promise<string> {
 
 /** Invoices with their company's list entries: every company's, counted on its list. */
 async function countInvoices(outputs: LocalOutputs): Promise<number> {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: outputs.region,
-      endpoint: outputs.endpoints.dynamodb,
-      credentials: LOCAL_CREDENTIALS,
-    }),
-  );
+  const db = stageDb(outputs);
   let count = 0;
   try {
-    for (const client of CLIENTS) {
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: outputs.tableName,
-            // The company's list entries in the invoice order (its due-date entries share the partition).
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :order)',
-            ExpressionAttributeValues: {
-              ':pk': keys.invoiceListPartition(keys.clientInvoices(client.taxId)),
-              ':order': keys.invoiceOrderPrefix,
-            },
-            Select: 'COUNT',
-            ExclusiveStartKey: start,
-          }),
-        );
-        count += page.Count ?? 0;
-        start = page.LastEvaluatedKey;
-      } while (start);
-    }
+    for (const client of CLIENTS)
+      count += await countListInvoices(db, outputs.tableName, keys.clientInvoices(client.taxId));
   } finally {
     db.destroy();
   }
@@ -638,16 +609,7 @@ type ReadsOf = Record<Exclude<Endpoint, 'complete' | 'approve'>, Read>;
 async function plan(context: BenchContext, target: Target): Promise<Plan> {
   const { outputs, api, raw, pool } = target;
   // The floors' client asks DynamoDB what the functions' client asks (their consumed capacity): the same calls.
-  const db = DynamoDBDocumentClient.from(
-    meterConsumedCapacity(
-      new DynamoDBClient({
-        region: outputs.region,
-        endpoint: outputs.endpoints.dynamodb,
-        credentials: LOCAL_CREDENTIALS,
-      }),
-    ),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  const db = stageDb(outputs, meterConsumedCapacity);
   const duration = context.quick ? WINDOW_S.quick : WINDOW_S.full;
   const client = BENCH_CLIENT.taxId;
   const invoicePath = (id: string) => `${api.prefix}/suppliers/${BENCH_SUPPLIER.taxId}/invoices/FACTURA/${id}`;

@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { HEADERS, keys, routes, type Invoice, type InvoiceSummary, type UploadTicket } from '@portal/shared';
 import { ROOT_DIR } from '../../local/runtime/config.js';
 import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../../local/seed/seed-data.js';
-import { LOCAL_CREDENTIALS } from '../../local/stand-ins/types.js';
 import { percentile, type BenchSuite, type Figure } from '../lib/figures.js';
 import { managerToken, supplierToken } from '../lib/sign-in.js';
+import { stageDb } from '../lib/stage-db.js';
 import { freshCorrelative } from '../../tests/support/invoices.js';
 import { until } from '../../tests/support/until.js';
 
@@ -138,13 +137,7 @@ async function conformityFor(
 ): Promise<Map<string, { po: string; hes: string }>> {
   const numero = (id: string) => id.split('-')[1]!.padStart(8, '0');
   const documents = new Map(ids.map((id) => [id, { po: `45${numero(id)}`, hes: `H25${numero(id)}` }]));
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: outputs.region,
-      endpoint: outputs.endpoints.dynamodb,
-      credentials: LOCAL_CREDENTIALS,
-    }),
-  );
+  const db = stageDb(outputs);
   try {
     const items = [...documents.values()].flatMap(({ po, hes }) => {
       const doc = {
