@@ -1,11 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import Alert from '@cloudscape-design/components/alert';
-import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
-import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { errorMessage } from '../api/client';
-import { messages } from '../messages';
+import { ActionModal } from './action-modal';
 
 export interface DecisionModalProps {
   readonly header: string;
@@ -49,29 +46,18 @@ export function DecisionModal(props: DecisionModalProps) {
   };
 
   return (
-    <Modal
-      visible
+    <ActionModal
       header={props.header}
-      closeAriaLabel={props.closeAriaLabel ?? messages.dialog.close}
-      onDismiss={() => !busy && props.onDismiss()}
-      data-testid={props.testId}
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" onClick={props.onDismiss} disabled={busy}>
-              {messages.dialog.cancel}
-            </Button>
-            <Button variant="primary" loading={busy} onClick={() => void confirm()} data-testid={props.confirmTestId}>
-              {props.confirmLabel}
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      busy={busy}
+      onDismiss={props.onDismiss}
+      action={{ text: props.confirmLabel, onClick: () => void confirm(), testId: props.confirmTestId }}
+      closeAriaLabel={props.closeAriaLabel}
+      testId={props.testId}
     >
       <SpaceBetween size="m">
         {typeof props.children === 'function' ? props.children({ attempted }) : props.children}
         {error && <Alert type="error">{error}</Alert>}
       </SpaceBetween>
-    </Modal>
+    </ActionModal>
   );
 }

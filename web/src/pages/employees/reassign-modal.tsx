@@ -2,12 +2,12 @@ import { useState } from 'react';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import FormField from '@cloudscape-design/components/form-field';
-import Modal from '@cloudscape-design/components/modal';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import TokenGroup from '@cloudscape-design/components/token-group';
 import { parseTaxIds, routes, type InternalUser } from '@portal/shared';
 import { apiCall } from '../../api/client';
+import { ActionModal } from '../../components/action-modal';
 import { useFeedback } from '../../feedback/feedback';
 import { useClients } from '../../hooks/use-clients';
 import { adminMessages } from '../admin-shared/messages';
@@ -65,26 +65,14 @@ export function ReassignModal(props: { user: InternalUser; onDismiss: () => void
   };
 
   return (
-    <Modal
-      visible
+    <ActionModal
       header={text.title(name)}
+      busy={saving}
+      onDismiss={props.onDismiss}
+      action={{ text: text.save, onClick: () => void save(), disabled: !changed }}
+      cancelText={adminMessages.cancel}
       closeAriaLabel={adminMessages.closeModal}
-      onDismiss={() => {
-        if (!saving) props.onDismiss();
-      }}
-      data-testid="reassign-modal"
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" disabled={saving} onClick={props.onDismiss}>
-              {adminMessages.cancel}
-            </Button>
-            <Button variant="primary" loading={saving} disabled={!changed} onClick={() => void save()}>
-              {text.save}
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      testId="reassign-modal"
     >
       <SpaceBetween size="l">
         <Box color="text-body-secondary">{text.description(user.email)}</Box>
@@ -131,6 +119,6 @@ export function ReassignModal(props: { user: InternalUser; onDismiss: () => void
           <span role="status">{changed ? text.pending(adds.length, removes.length) : ''}</span>
         </Box>
       </SpaceBetween>
-    </Modal>
+    </ActionModal>
   );
 }

@@ -1,14 +1,13 @@
 import { useRef, useState, type FormEvent } from 'react';
 import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import Form from '@cloudscape-design/components/form';
 import FormField from '@cloudscape-design/components/form-field';
 import Input, { type InputProps } from '@cloudscape-design/components/input';
-import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { formatErrorMessage, routes, type CreatedExternalUser } from '@portal/shared';
 import { ApiError, apiCall, errorMessage } from '../../api/client';
+import { ActionModal } from '../../components/action-modal';
 import { adminMessages } from '../admin-shared/messages';
 import { suppliersMessages } from './messages';
 import {
@@ -101,26 +100,14 @@ export function CreateSupplierModal(props: { onDismiss: () => void; onCreated: (
   };
 
   return (
-    <Modal
-      visible
+    <ActionModal
       header={text.title}
+      busy={busy}
+      onDismiss={props.onDismiss}
+      action={{ text: text.submit, form: FORM_ID }}
+      cancelText={adminMessages.cancel}
       closeAriaLabel={adminMessages.closeModal}
-      onDismiss={() => {
-        if (!busy) props.onDismiss();
-      }}
-      data-testid="create-supplier-modal"
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" disabled={busy} onClick={props.onDismiss}>
-              {adminMessages.cancel}
-            </Button>
-            <Button variant="primary" form={FORM_ID} formAction="submit" loading={busy}>
-              {text.submit}
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      testId="create-supplier-modal"
     >
       <form id={FORM_ID} onSubmit={(event) => void submit(event)} noValidate>
         <Form errorText={failure ?? undefined} errorIconAriaLabel={adminMessages.errorIcon}>
@@ -161,6 +148,6 @@ export function CreateSupplierModal(props: { onDismiss: () => void; onCreated: (
           </SpaceBetween>
         </Form>
       </form>
-    </Modal>
+    </ActionModal>
   );
 }
