@@ -7,9 +7,7 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
 import Form from '@cloudscape-design/components/form';
-import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
-import Input from '@cloudscape-design/components/input';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 // Amplify UI's Spanish dictionary: registered with this screen, where Amplify's sign-in flows run.
@@ -26,7 +24,7 @@ import {
   startCorporateSignIn,
 } from '../../session/corporate-sign-in';
 import { useStartSession } from '../../session/use-current-user';
-import { EmailField } from './email-field';
+import { EmailField, PasswordField } from './login-fields';
 import { NewPasswordForm } from './new-password-form';
 import { ResetPasswordForm } from './reset-password-form';
 import { corporateDomainOf, emailError } from './validation';
@@ -173,16 +171,14 @@ function CredentialsFields({
         onChange={onEmail}
         errorText={emailErrorText}
       />
-      <FormField label={messages.login.passwordLabel} errorText={passwordError}>
-        <Input
-          type="password"
-          autoComplete="current-password"
-          name="password"
-          value={password}
-          onChange={({ detail }) => onPassword(detail.value)}
-          invalid={Boolean(passwordError)}
-        />
-      </FormField>
+      <PasswordField
+        label={messages.login.passwordLabel}
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={onPassword}
+        errorText={passwordError}
+      />
       <Link
         href="#restablecer-contrasena"
         onFollow={(event) => {

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { confirmSignIn } from 'aws-amplify/auth';
-import FormField from '@cloudscape-design/components/form-field';
-import Input from '@cloudscape-design/components/input';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { messages } from '../../messages';
 import { authErrorName } from '../../session/auth-errors';
+import { CodeField, PasswordField } from './login-fields';
 import { LoginStepForm } from './login-step-form';
 import { newPasswordErrors } from './validation';
 
@@ -66,42 +65,32 @@ export function PasswordForm(props: {
       outcome={failure ? { type: 'error', text: failure, testId: props.failureTestId } : null}
     >
       {props.withCode && (
-        <FormField label={messages.resetPassword.codeLabel} errorText={codeError}>
-          <Input
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            value={code}
-            onChange={({ detail }) => setCode(detail.value)}
-            invalid={Boolean(codeError)}
-          />
-        </FormField>
+        <CodeField
+          label={messages.resetPassword.codeLabel}
+          name="code"
+          value={code}
+          onChange={setCode}
+          errorText={codeError}
+        />
       )}
       <SpaceBetween size="l">
-        <FormField
+        <PasswordField
           label={messages.newPassword.passwordLabel}
           constraintText={messages.newPassword.constraint}
+          name="new-password"
+          autoComplete="new-password"
+          value={password}
+          onChange={setPassword}
           errorText={errors.password}
-        >
-          <Input
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            value={password}
-            onChange={({ detail }) => setPassword(detail.value)}
-            invalid={Boolean(errors.password)}
-          />
-        </FormField>
-        <FormField label={messages.newPassword.repeatLabel} errorText={errors.repeated}>
-          <Input
-            type="password"
-            name="repeat-password"
-            autoComplete="new-password"
-            value={repeated}
-            onChange={({ detail }) => setRepeated(detail.value)}
-            invalid={Boolean(errors.repeated)}
-          />
-        </FormField>
+        />
+        <PasswordField
+          label={messages.newPassword.repeatLabel}
+          name="repeat-password"
+          autoComplete="new-password"
+          value={repeated}
+          onChange={setRepeated}
+          errorText={errors.repeated}
+        />
       </SpaceBetween>
     </LoginStepForm>
   );

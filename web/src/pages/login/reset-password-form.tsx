@@ -3,7 +3,7 @@ import { confirmResetPassword, resetPassword } from 'aws-amplify/auth';
 import Button from '@cloudscape-design/components/button';
 import { messages } from '../../messages';
 import { authErrorName } from '../../session/auth-errors';
-import { EmailField } from './email-field';
+import { EmailField } from './login-fields';
 import { LoginStepForm } from './login-step-form';
 import { PasswordForm } from './new-password-form';
 import { runtimeConfig } from '../../config/runtime-config';
