@@ -19,6 +19,17 @@ const MessageFilePath = z.extend(InvoiceKeyPath, {
 });
 
 /**
+ * Writing a message on an invoice, the supplier's or the staff's: its text and attachments in, the message out. Reads
+ * the attachments' uploads (deletes one it refuses), stores the message and sends its notice.
+ */
+const POSTS_A_MESSAGE = {
+  request: invoiceRequest({ body: PostMessageBody }),
+  response: PostedMessage,
+  successStatus: 201,
+  uses: { table: 'write', documents: ['read', 'delete'], queues: ['notifications'] },
+} as const satisfies Partial<RouteDef>;
+
+/**
  * Messages on an invoice: the conversation between the supplier and the group's staff, and the
  * "Observada" mark. The invoice is reached exactly as its detail is (invoice-access.ts).
  */
@@ -41,10 +52,7 @@ export const conversationRoutes = {
     summary:
       'Escribe en la conversación del comprobante (texto y adjuntos); la respuesta del proveedor levanta la observación',
     roles: ALL_SIGNED_IN,
-    request: invoiceRequest({ body: PostMessageBody }),
-    response: PostedMessage,
-    successStatus: 201,
-    uses: { table: 'write', documents: ['read', 'delete'], queues: ['notifications'] },
+    ...POSTS_A_MESSAGE,
     handler: 'conversations/post-invoice-message',
   }),
   observeInvoice: route({
@@ -53,10 +61,7 @@ export const conversationRoutes = {
     path: `${INVOICE_API_PATH}/observation`,
     summary: 'Marca el comprobante como «Observada» con un mensaje que pide algo al proveedor',
     roles: STAFF,
-    request: invoiceRequest({ body: PostMessageBody }),
-    response: PostedMessage,
-    successStatus: 201,
-    uses: { table: 'write', documents: ['read', 'delete'], queues: ['notifications'] },
+    ...POSTS_A_MESSAGE,
     handler: 'conversations/observe-invoice',
   }),
   clearInvoiceObservation: route({

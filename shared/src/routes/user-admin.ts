@@ -16,8 +16,14 @@ import {
   WhitelistBulkBody,
   WhitelistQuery,
 } from '../schemas/users.js';
-import { READS_TABLE } from '../access.js';
+import { READS_TABLE, type FunctionUses } from '../access.js';
 import { route, ADMINISTRATION, type RouteDef } from './route.js';
+
+/** Reads a user and changes its attributes (its reception of e-mails, its companies), and audits the change. */
+const UPDATES_USER_ATTRIBUTES = {
+  table: 'write',
+  userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'],
+} as const satisfies FunctionUses;
 
 /** User administration (administrators only). */
 export const userAdminRoutes = {
@@ -87,7 +93,7 @@ export const userAdminRoutes = {
     ...ADMINISTRATION,
     request: { path: UserPath, query: WhitelistQuery },
     response: ExternalUser,
-    uses: { table: 'write', userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
+    uses: UPDATES_USER_ATTRIBUTES,
     handler: 'users/whitelist-notifications',
   }),
   whitelistNotificationsBulk: route({
@@ -98,7 +104,7 @@ export const userAdminRoutes = {
     ...ADMINISTRATION,
     request: { query: WhitelistQuery, body: WhitelistBulkBody },
     response: z.object({ results: z.array(BulkUserResult) }),
-    uses: { table: 'write', userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
+    uses: UPDATES_USER_ATTRIBUTES,
     handler: 'users/whitelist-notifications-bulk',
   }),
   listInternalUsers: route({
@@ -120,7 +126,7 @@ export const userAdminRoutes = {
     ...ADMINISTRATION,
     request: { path: UserPath, query: AssignClientQuery },
     response: InternalUser,
-    uses: { table: 'write', userPool: ['AdminGetUser', 'AdminUpdateUserAttributes'] },
+    uses: UPDATES_USER_ATTRIBUTES,
     handler: 'users/assign-client-to-internal-user',
   }),
   unassignClientFromInternalUser: route({
