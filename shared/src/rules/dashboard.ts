@@ -4,7 +4,8 @@ import type { AcquirerConformityState } from '../schemas/acquirer-conformity.js'
 
 export type DashboardCounter = keyof DashboardCounts;
 
-const STATUS_COUNTER: Record<InvoiceStatus, DashboardCounter> = {
+/** The dashboard's counter of each invoice status (the backend counts by it, the web reads its report by it). */
+export const STATUS_COUNTER: Readonly<Record<InvoiceStatus, DashboardCounter>> = {
   PENDING: 'pending',
   COMPLETED: 'completed',
   ACCEPTED: 'accepted',

@@ -9,7 +9,7 @@ import PieChart from '@cloudscape-design/components/pie-chart';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
-import { INVOICE_STATUS_LABELS, type DashboardCounts, type InvoiceStatus } from '@portal/shared';
+import { INVOICE_STATUS_LABELS, STATUS_COUNTER, type DashboardCounts, type InvoiceStatus } from '@portal/shared';
 import { dashboardMessages as text } from './messages';
 import { useNarrowScreen } from '../../hooks/use-narrow-screen';
 
@@ -22,20 +22,11 @@ export interface ReportRow {
   readonly count: number;
 }
 
-const STATUS_COUNTERS: Record<InvoiceStatus, Counter> = {
-  PENDING: 'pending',
-  COMPLETED: 'completed',
-  ACCEPTED: 'accepted',
-  REJECTED: 'rejected',
-  SCHEDULED: 'scheduled',
-  PAID: 'paid',
-};
-
 const TYPE_COUNTERS = ['invService', 'invGoods', 'invWithoutPurchaseOrder', 'invUnassigned'] as const;
 
 /** The report by status: the six statuses of spec §4 in their order. */
 export function statusRows(counts: DashboardCounts | undefined): ReportRow[] {
-  return (Object.entries(STATUS_COUNTERS) as [InvoiceStatus, Counter][]).map(([status, counter]) => ({
+  return (Object.entries(STATUS_COUNTER) as [InvoiceStatus, Counter][]).map(([status, counter]) => ({
     counter,
     label: INVOICE_STATUS_LABELS[status],
     count: counts?.[counter] ?? 0,
