@@ -2,10 +2,10 @@ import path from 'node:path';
 import { QUEUES, ROUTES, SCHEDULES, type QueueKey } from '@portal/shared';
 import { ROOT_DIR } from '../../local/runtime/config.js';
 import type { LocalOutputs } from '../../local/runtime/outputs.js';
-import type { BenchSuite, Figure } from '../lib/figures.js';
-import { livesOfInvoices, mailboxSize, openSession, sendDailyDigest, waitForMail, VIEWS } from '../lib/cost-journey.js';
+import { costFigures, round } from '../lib/cost-figures.js';
+import type { BenchContext, BenchSuite } from '../lib/figures.js';
+import { livesOfInvoices, mailboxSize, openSession, sendDailyDigest, waitForMail } from '../lib/cost-journey.js';
 import {
-  byService,
   fixedCost,
   loadPriceTable,
   total,
@@ -186,8 +186,43 @@ function usageOf(
   };
 }
 
-const usd = (value: number) => Math.round(value * 10_000) / 10_000;
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+/** Per function, from the last run: where the time and the capacity go. */
+function logPerFunction(context: BenchContext, last: Run, memory: (fn: string) => number): void {
+  const perFunction = new Map<string, { invocations: number; ms: number; rru: number; wru: number }>();
+  for (const invocation of last.invocations) {
+    const entry = perFunction.get(invocation.fn) ?? { invocations: 0, ms: 0, rru: 0, wru: 0 };
+    entry.invocations += 1;
+    entry.ms += invocation.durationMs;
+    entry.rru += invocation.readUnits;
+    entry.wru += invocation.writeUnits;
+    perFunction.set(invocation.fn, entry);
+  }
+  for (const [fn, entry] of [...perFunction].sort((a, b) => b[1].ms - a[1].ms)) {
+    context.log(
+      `  ${fn}: ${round(entry.invocations / last.invoices)} per invoice, ${round(entry.ms / entry.invocations, 1)} ms mean, ` +
+        `${round(entry.rru / last.invoices)} RRU and ${round(entry.wru / last.invoices)} WRU per invoice (${memory(fn)} MB)`,
+    );
+  }
+}
+
+/** The background jobs' idle runs, at AWS's schedule: each job's mean over the runs it was seen in. */
+function idleJobRuns(
+  runs: readonly Run[],
+  memory: (fn: string) => number,
+): Record<string, { gbSeconds: number; readUnits: number; writeUnits: number }> {
+  const idleJobRun: Record<string, { gbSeconds: number; readUnits: number; writeUnits: number }> = {};
+  for (const def of Object.values(SCHEDULES)) {
+    const fn = `job-${def.handler}`;
+    const seen = runs.flatMap((run) => run.background).filter((invocation) => invocation.fn === fn);
+    if (seen.length === 0) continue;
+    idleJobRun[def.id] = {
+      gbSeconds: seen.reduce((sum, invocation) => sum + gbSeconds(invocation, memory(fn)), 0) / seen.length,
+      readUnits: seen.reduce((sum, invocation) => sum + invocation.readUnits, 0) / seen.length,
+      writeUnits: seen.reduce((sum, invocation) => sum + invocation.writeUnits, 0) / seen.length,
+    };
+  }
+  return idleJobRun;
+}
 
 export const suite: BenchSuite = {
   name: 'cost',
@@ -278,36 +313,10 @@ export const suite: BenchSuite = {
     context.log(`the staff's daily digest: ${digestEmails} e-mail(s) for the demo's staff with reception on`);
     if (unknownMemory.size > 0) context.log(`memory not found for ${[...unknownMemory].join(', ')} (512 MB assumed)`);
 
-    // Per function, from the last run: where the time and the capacity go.
-    const last = runs.at(-1)!;
-    const perFunction = new Map<string, { invocations: number; ms: number; rru: number; wru: number }>();
-    for (const invocation of last.invocations) {
-      const entry = perFunction.get(invocation.fn) ?? { invocations: 0, ms: 0, rru: 0, wru: 0 };
-      entry.invocations += 1;
-      entry.ms += invocation.durationMs;
-      entry.rru += invocation.readUnits;
-      entry.wru += invocation.writeUnits;
-      perFunction.set(invocation.fn, entry);
-    }
-    for (const [fn, entry] of [...perFunction].sort((a, b) => b[1].ms - a[1].ms)) {
-      context.log(
-        `  ${fn}: ${round(entry.invocations / last.invoices)} per invoice, ${round(entry.ms / entry.invocations, 1)} ms mean, ` +
-          `${round(entry.rru / last.invoices)} RRU and ${round(entry.wru / last.invoices)} WRU per invoice (${memory(fn)} MB)`,
-      );
-    }
+    logPerFunction(context, runs.at(-1)!, memory);
 
     // The fixed part: the stage's monthly items, and the background jobs' idle runs at AWS's schedule.
-    const idleJobRun: Record<string, { gbSeconds: number; readUnits: number; writeUnits: number }> = {};
-    for (const def of Object.values(SCHEDULES)) {
-      const fn = `job-${def.handler}`;
-      const seen = runs.flatMap((run) => run.background).filter((invocation) => invocation.fn === fn);
-      if (seen.length === 0) continue;
-      idleJobRun[def.id] = {
-        gbSeconds: seen.reduce((sum, invocation) => sum + gbSeconds(invocation, memory(fn)), 0) / seen.length,
-        readUnits: seen.reduce((sum, invocation) => sum + invocation.readUnits, 0) / seen.length,
-        writeUnits: seen.reduce((sum, invocation) => sum + invocation.writeUnits, 0) / seen.length,
-      };
-    }
+    const idleJobRun = idleJobRuns(runs, memory);
     // PaymentSync runs every 15 minutes in AWS, mostly with nothing to move: priced like the sweeper's idle run.
     idleJobRun[SCHEDULES.paymentSync.id] ??= idleJobRun[SCHEDULES.outboxSweeper.id]!;
     const fixed = fixedCost(
@@ -323,103 +332,13 @@ export const suite: BenchSuite = {
       context.log(`  fixed ${entry.service} — ${entry.item}: US$${entry.usd.toFixed(2)}/month (${entry.buys})`);
     }
 
-    const variable = runs.map((run) => variableCost(run.usage, prices));
-    const services = byService(variable.at(-1)!).map((entry) => entry.service);
-    const perInvoice = (pick: (usage: VariableUsage) => number) =>
-      runs.map((run) => round(pick(run.usage) / run.invoices, 2));
-    const monthlyVariable = variable.map((lines) => total(lines) * (SCENARIO.invoicesPerMonth / 1000));
-
-    const figures: Figure[] = [
-      {
-        id: 'cost.variable.per-1000-invoices',
-        label: `AWS variable cost per 1,000 invoices, whole life (intake to paid, e-mails, views), ${prices.region} prices of ${prices.date}`,
-        unit: 'USD',
-        samples: variable.map((lines) => usd(total(lines))),
-        target: { max: TARGET_USD_PER_1000 },
-      },
-      {
-        id: 'cost.variable.per-1000-invoices.list-prices',
-        label: `  the same at the published list prices, without the regional factor (${prices.regionalFactor.value}×, an assumption)`,
-        unit: 'USD',
-        samples: runs.map((run) =>
-          usd(total(variableCost(run.usage, { ...prices, regionalFactor: { ...prices.regionalFactor, value: 1 } }))),
-        ),
-      },
-      ...services.map((service): Figure => ({
-        id: `cost.variable.per-1000-invoices.${service.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
-        label: `  of which ${service}`,
-        unit: 'USD',
-        samples: variable.map((lines) => usd(total(lines.filter((entry) => entry.service === service)))),
-      })),
-      {
-        id: 'cost.fixed.monthly',
-        label: `AWS fixed cost per month (${PRICED_STAGE} stage, ${SCENARIO.suppliers} suppliers, ${SCENARIO.staff} staff)`,
-        unit: 'USD',
-        samples: [round(total(fixed))],
-        inSummary: true,
-      },
-      ...byService(fixed).map((entry): Figure => ({
-        id: `cost.fixed.monthly.${entry.service.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
-        label: `  of which ${entry.service}`,
-        unit: 'USD',
-        samples: [round(entry.usd)],
-      })),
-      {
-        id: 'cost.monthly.scenario',
-        label: `AWS cost per month at ${SCENARIO.invoicesPerMonth.toLocaleString('en-US')} invoices (fixed + variable)`,
-        unit: 'USD',
-        samples: monthlyVariable.map((value) => round(value + total(fixed))),
-        inSummary: true,
-      },
-      {
-        id: 'cost.per-invoice.invocations',
-        label: 'Lambda invocations per invoice',
-        unit: 'count',
-        samples: perInvoice((usage) => usage.lambdaInvocations),
-      },
-      {
-        id: 'cost.per-invoice.gb-seconds',
-        label: 'Lambda GB-seconds per invoice (measured durations × configured memory)',
-        unit: 'count',
-        samples: runs.map((run) => round(run.usage.lambdaGbSeconds / run.invoices, 3)),
-      },
-      {
-        id: 'cost.per-invoice.api-requests',
-        label: `API requests per invoice (steps and views: ${VIEWS.supplierListViews + VIEWS.staffListViews} list, ${VIEWS.supplierDetailViews + VIEWS.staffDetailViews} detail)`,
-        unit: 'count',
-        samples: perInvoice((usage) => usage.apiRequests),
-      },
-      {
-        id: 'cost.per-invoice.read-units',
-        label: 'DynamoDB read request units per invoice (consumed, as reported)',
-        unit: 'count',
-        samples: perInvoice((usage) => usage.dynamodbReadUnits),
-      },
-      {
-        id: 'cost.per-invoice.write-units',
-        label: 'DynamoDB write request units per invoice (consumed, as reported)',
-        unit: 'count',
-        samples: perInvoice((usage) => usage.dynamodbWriteUnits),
-      },
-      {
-        id: 'cost.per-invoice.emails',
-        label: 'E-mails sent per invoice',
-        unit: 'count',
-        samples: perInvoice((usage) => usage.emails),
-      },
-      {
-        id: 'cost.per-invoice.sqs-requests',
-        label: 'SQS requests per invoice (sends, and receive + delete per worker batch)',
-        unit: 'count',
-        samples: perInvoice((usage) => usage.sqsRequests),
-      },
-      {
-        id: 'cost.per-invoice.s3-requests',
-        label: 'S3 requests per invoice (PUT/POST and GET/HEAD, browsers included)',
-        unit: 'count',
-        samples: perInvoice((usage) => usage.s3PutRequests + usage.s3GetRequests),
-      },
-    ];
-    return figures;
+    return costFigures({
+      runs,
+      prices,
+      fixed,
+      scenario: SCENARIO,
+      pricedStage: PRICED_STAGE,
+      targetUsdPer1000: TARGET_USD_PER_1000,
+    });
   },
 };
