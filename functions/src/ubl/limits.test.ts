@@ -1,30 +1,19 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BadRequestError, COUNT_LIMITS, MAX_AMOUNT_TEXT, TEXT_LIMITS } from '@portal/shared';
+import { COUNT_LIMITS, MAX_AMOUNT_TEXT, TEXT_LIMITS } from '@portal/shared';
 import { parseSunatDocument } from './parse.js';
+import { documentRefusal, ublText, utf8 } from './ubl-documents.fake.js';
 
 // Every text the reader takes from an XML has its limit (docs/limits.md); beyond it, a Spanish 400 with its code.
 
-const FACTURA = readFileSync(
-  path.resolve(import.meta.dirname, '../../../tests/fixtures/ubl/factura-ubl21-credito.xml'),
-  'utf8',
-);
+const FACTURA = ublText('factura-ubl21-credito.xml');
 const SUPPLIER_NAME = '<cbc:RegistrationName><![CDATA[SERVICIOS INDUSTRIALES LIMA S.A.C.]]></cbc:RegistrationName>';
 
 function read(xml: string) {
-  return parseSunatDocument(new TextEncoder().encode(xml));
+  return parseSunatDocument(utf8(xml));
 }
 
-function refusal(xml: string): { code: string; parameters: Record<string, unknown>; message: string } {
-  try {
-    read(xml);
-  } catch (error) {
-    if (error instanceof BadRequestError) return { ...error.errors[0]!, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a BadRequestError, nothing was thrown');
-}
+/** The first error of the 400 the reader refuses this XML with, and its message. */
+const refusal = (xml: string) => documentRefusal(utf8(xml));
 
 const withSupplierName = (name: string) =>
   FACTURA.replace(SUPPLIER_NAME, `<cbc:RegistrationName>${name}</cbc:RegistrationName>`);

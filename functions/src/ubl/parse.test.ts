@@ -1,30 +1,27 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BadRequestError } from '@portal/shared';
 import { deeplyNested, largeFactura, manyElements, oversized } from '../../../tests/fixtures/ubl/generate.js';
 import { parseSunatDocument } from './parse.js';
 import { isUnreadContent } from './read-document.js';
-import { ParsedDocument } from './parsed-document.js';
+import type { ParsedDocument } from './parsed-document.js';
 import { XML_LIMITS, screenXml } from './screen.js';
+import {
+  CONTADO,
+  SERVICIOS_INDUSTRIALES,
+  FERRETERIA,
+  QUISPE,
+  TRANSPORTES_INCA,
+  UBL_FIXTURES,
+  igvOnly,
+  latin1,
+  parsedDocument,
+  readDocument,
+  ublFixture,
+  ublText,
+  utf8,
+} from './ubl-documents.fake.js';
 import { readXmlTree } from './xml-tree.js';
-
-const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures/ubl');
-
-function fixture(name: string): Uint8Array {
-  return new Uint8Array(readFileSync(path.join(FIXTURES, name)));
-}
-
-function utf8Fixture(name: string): string {
-  return readFileSync(path.join(FIXTURES, name), 'utf8');
-}
-
-function latin1Fixture(name: string): string {
-  return readFileSync(path.join(FIXTURES, name), 'latin1');
-}
-
-const utf8 = (text: string) => new TextEncoder().encode(text);
-const latin1 = (text: string) => new Uint8Array(Buffer.from(text, 'latin1'));
 
 /** The BadRequestError an action throws; fails the test if it throws nothing or something else. */
 function refusal(action: () => unknown): BadRequestError {
@@ -37,65 +34,12 @@ function refusal(action: () => unknown): BadRequestError {
   throw new Error('expected a BadRequestError, nothing was thrown');
 }
 
-function read(bytes: Uint8Array): ParsedDocument {
-  const document = parseSunatDocument(bytes);
-  // Whatever the parser returns honours the contract other modules rely on.
-  expect(ParsedDocument.parse(document)).toEqual(document);
-  return document;
-}
-
-const CORPORACION_ANDINA = { taxId: '20100070970', taxIdType: '6', name: 'CORPORACIÓN ANDINA DE ALIMENTOS S.A.A.' };
-const SERVICIOS_INDUSTRIALES = { taxId: '20456178325', taxIdType: '6', name: 'SERVICIOS INDUSTRIALES LIMA S.A.C.' };
-const FERRETERIA = { taxId: '20608172352', taxIdType: '6', name: 'FERRETERÍA EL CONSTRUCTOR E.I.R.L.' };
-const QUISPE = { taxId: '10456789019', taxIdType: '6', name: 'QUISPE MAMANI ROSA ELENA' };
-const TRANSPORTES_INCA = { taxId: '20512334891', taxIdType: '6', name: 'TRANSPORTES Y LOGÍSTICA INCA S.A.C.' };
-/** Paid in cash (contado): nothing pending, no cuotas. */
-const CONTADO: ParsedDocument['paymentTerms'] = { method: 'CONTADO', pendingAmount: null, installments: [] };
-
-/** What a document with nothing beyond its IGV reads: no other tax, discount, charge or anticipo. */
-function igvOnly(igv: number, saleValue: number | null, operationType: string | null) {
-  return {
-    operationType,
-    saleValue,
-    taxes: { igv, isc: 0, icbper: 0, other: 0 },
-    allowances: [],
-    charges: [],
-    prepaidAmount: 0,
-    prepayments: [],
-    freeOfCharge: false,
-    freeOfChargeValue: 0,
-  };
-}
-
-/**
- * A document as the parser reads it, for `toEqual`: the fields a test names, over those of a UBL 2.1 document in soles
- * between Servicios Industriales and Corporación Andina with no due date, retención, purchase order, reference or
- * forma de pago. The IGV and the rest of the amounts (igvOnly) are always named.
- */
-function parsed(
-  fields: Partial<ParsedDocument> &
-    Pick<ParsedDocument, 'type' | 'prefixId' | 'numericId' | 'issueDate' | 'taxAmount' | 'payableAmount' | 'taxes'>,
-): ParsedDocument {
-  return {
-    ublVersion: '2.1',
-    dueDates: [],
-    currency: 'PEN',
-    supplier: SERVICIOS_INDUSTRIALES,
-    customer: CORPORACION_ANDINA,
-    incomeTaxWithholding: 0,
-    purchaseOrders: [],
-    billingReference: null,
-    paymentTerms: null,
-    ...fields,
-  } as ParsedDocument;
-}
-
 describe('parseSunatDocument: the corpus is read exactly', () => {
   it.each<[string, string, ParsedDocument]>([
     [
       'reads a UBL 2.1 factura with IGV 18 %, a purchase order and credit in two cuotas',
       'factura-ubl21-credito.xml',
-      parsed({
+      parsedDocument({
         type: 'FACTURA',
         prefixId: 'F001',
         numericId: '00000458',
@@ -128,7 +72,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
     [
       'reads a boleta to a customer identified by DNI, paid in cash',
       'boleta-ubl21.xml',
-      parsed({
+      parsedDocument({
         type: 'BOLETA',
         prefixId: 'B001',
         numericId: '00012045',
@@ -145,7 +89,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
     [
       'reads a credit note and the factura it modifies, whatever prefixes its namespaces use',
       'nota-credito-ubl21.xml',
-      parsed({
+      parsedDocument({
         type: 'NOTA_DE_CREDITO',
         prefixId: 'FC01',
         numericId: '00000012',
@@ -165,7 +109,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
     [
       'reads a debit note, whose total is the requested monetary total',
       'nota-debito-ubl21.xml',
-      parsed({
+      parsedDocument({
         type: 'NOTA_DE_DEBITO',
         prefixId: 'FD01',
         numericId: '00000003',
@@ -185,7 +129,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
     [
       'takes the currency from the amounts when DocumentCurrencyCode is absent, and POs from document references',
       'factura-sin-moneda.xml',
-      parsed({
+      parsedDocument({
         type: 'FACTURA',
         prefixId: 'E001',
         numericId: '245',
@@ -205,7 +149,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
     [
       'reads the IGV as written at a 10 % rate: 18 % is never assumed',
       'factura-igv-10-restaurante.xml',
-      parsed({
+      parsedDocument({
         type: 'FACTURA',
         prefixId: 'F003',
         numericId: '00001234',
@@ -220,7 +164,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
     [
       'reads an IGV of 0 when the sale is exonerated (no scheme 1000 subtotal)',
       'factura-exonerada.xml',
-      parsed({
+      parsedDocument({
         type: 'FACTURA',
         prefixId: 'F005',
         numericId: '00000077',
@@ -242,7 +186,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
     [
       'reads a recibo por honorarios with its retención de 4ta categoría',
       'recibo-honorarios.xml',
-      parsed({
+      parsedDocument({
         type: 'RECIBO_POR_HONORARIOS',
         ublVersion: '2.0',
         prefixId: 'E001',
@@ -259,19 +203,19 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
       }),
     ],
   ])('%s', (_title, name, expected) => {
-    expect(read(fixture(name))).toEqual(expected);
+    expect(readDocument(ublFixture(name))).toEqual(expected);
   });
 
   it('reads a UBL 2.0 factura in ISO-8859-1 with the parties in CustomerAssignedAccountID', () => {
-    const bytes = fixture('factura-ubl20-latin1.xml');
+    const bytes = ublFixture('factura-ubl20-latin1.xml');
     // The fixture really is Latin-1: "í" is the single byte 0xED, which is not UTF-8.
     expect(bytes.includes(0xed)).toBe(true);
     expect(() => new TextDecoder('utf-8', { fatal: true }).decode(bytes)).toThrow();
 
-    const document = read(bytes);
+    const document = readDocument(bytes);
 
     expect(document).toEqual(
-      parsed({
+      parsedDocument({
         // No InvoiceTypeCode in this 2.0 document: the F series makes it a factura.
         type: 'FACTURA',
         ublVersion: '2.0',
@@ -293,7 +237,7 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
     const { bytes, taxAmount, payableAmount } = largeFactura(2000);
     expect(bytes.length).toBeGreaterThan(1_000_000);
 
-    const document = read(bytes);
+    const document = readDocument(bytes);
 
     expect(document).toMatchObject({
       type: 'FACTURA',
@@ -307,15 +251,15 @@ describe('parseSunatDocument: the corpus is read exactly', () => {
 });
 
 describe('parseSunatDocument: layouts and encodings', () => {
-  const latin1Factura = latin1Fixture('factura-ubl20-latin1.xml');
-  const recibo = latin1Fixture('recibo-honorarios.xml');
+  const latin1Factura = ublText('factura-ubl20-latin1.xml', 'latin1');
+  const recibo = ublText('recibo-honorarios.xml', 'latin1');
 
   it('reads the same document in UTF-8 with a byte order mark', () => {
     const asUtf8 = latin1Factura.replace('encoding="ISO-8859-1"', 'encoding="UTF-8"');
 
-    const document = read(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(asUtf8)]));
+    const document = readDocument(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(asUtf8)]));
 
-    expect(document).toEqual(read(fixture('factura-ubl20-latin1.xml')));
+    expect(document).toEqual(readDocument(ublFixture('factura-ubl20-latin1.xml')));
   });
 
   it('refuses Latin-1 bytes declared as UTF-8 rather than guess', () => {
@@ -333,7 +277,7 @@ describe('parseSunatDocument: layouts and encodings', () => {
   it('infers a boleta from a B series when a 2.0 document has no InvoiceTypeCode', () => {
     const boleta = latin1(latin1Factura.replace('F002-00003871', 'B002-00003871'));
 
-    expect(read(boleta)).toMatchObject({ type: 'BOLETA', prefixId: 'B002' });
+    expect(readDocument(boleta)).toMatchObject({ type: 'BOLETA', prefixId: 'B002' });
   });
 
   it('reads a recibo por honorarios typed R1, or with no type code but a retención', () => {
@@ -341,32 +285,32 @@ describe('parseSunatDocument: layouts and encodings', () => {
     const untyped = recibo.replace(/<cbc:InvoiceTypeCode[^>]*>02<\/cbc:InvoiceTypeCode>/, '');
     expect(untyped).not.toContain('InvoiceTypeCode');
 
-    expect(read(latin1(typedR1)).type).toBe('RECIBO_POR_HONORARIOS');
-    expect(read(latin1(untyped)).type).toBe('RECIBO_POR_HONORARIOS');
+    expect(readDocument(latin1(typedR1)).type).toBe('RECIBO_POR_HONORARIOS');
+    expect(readDocument(latin1(untyped)).type).toBe('RECIBO_POR_HONORARIOS');
   });
 
   it('reads an E001 document without type code or retención, from a company with IGV, as a factura', () => {
     const solFactura = latin1Factura.replace('F002-00003871', 'E001-00003871');
 
-    expect(read(latin1(solFactura)).type).toBe('FACTURA');
+    expect(readDocument(latin1(solFactura)).type).toBe('FACTURA');
   });
 });
 
 describe("parseSunatDocument: a recibo por honorarios typed with a factura's code (01)", () => {
   // SEE-SOL may write '01' on a recibo por honorarios electrónico: the series (E001), the issuer (a RUC 10), the
   // IGV it does not charge and the retención it states tell it from a factura (read-document.ts, isHonorarios).
-  const factura = utf8Fixture('factura-ubl21-credito.xml');
+  const factura = ublText('factura-ubl21-credito.xml');
   const typed01 = (name: string) => {
-    const text = latin1Fixture(name);
+    const text = ublText(name, 'latin1');
     expect(text).toMatch(/<cbc:InvoiceTypeCode[^>]*>01<\/cbc:InvoiceTypeCode>/);
     return text;
   };
 
   it('reads a recibo typed 01, its retención a subtotal of scheme 3000, field by field', () => {
-    const document = read(latin1(typed01('recibo-honorarios-tipo-01.xml')));
+    const document = readDocument(latin1(typed01('recibo-honorarios-tipo-01.xml')));
 
     expect(document).toEqual(
-      parsed({
+      parsedDocument({
         type: 'RECIBO_POR_HONORARIOS',
         ublVersion: '2.0',
         prefixId: 'E001',
@@ -396,7 +340,7 @@ describe("parseSunatDocument: a recibo por honorarios typed with a factura's cod
     ['recibo-honorarios-tipo-01-sin-retencion.xml', '47', 1000, 0, 1000],
     ['recibo-honorarios-inafecto.xml', '48', 2100, 168, 1932],
   ])('reads %s as a recibo por honorarios: gross, retención and net', (name, numericId, gross, withheld, net) => {
-    const document = read(latin1(typed01(name)));
+    const document = readDocument(latin1(typed01(name)));
 
     expect(document).toMatchObject({
       type: 'RECIBO_POR_HONORARIOS',
@@ -414,10 +358,10 @@ describe("parseSunatDocument: a recibo por honorarios typed with a factura's cod
   });
 
   it('keeps every factura of the corpus a factura', () => {
-    const facturas = readdirSync(FIXTURES).filter((name) => /^factura-.*\.xml$/.test(name));
+    const facturas = readdirSync(UBL_FIXTURES).filter((name) => /^factura-.*\.xml$/.test(name));
     expect(facturas.length).toBeGreaterThan(10);
 
-    for (const name of facturas) expect([name, read(fixture(name)).type]).toEqual([name, 'FACTURA']);
+    for (const name of facturas) expect([name, readDocument(ublFixture(name)).type]).toEqual([name, 'FACTURA']);
   });
 
   it('keeps a factura typed 01 from a RUC 20 with IGV a factura, though in series E001 and claiming a retención', () => {
@@ -434,7 +378,7 @@ describe("parseSunatDocument: a recibo por honorarios typed with a factura's cod
     expect(hostile).toContain('4ta categoría');
     expect(hostile).toContain('WithholdingTaxTotal');
 
-    expect(read(utf8(hostile))).toMatchObject({
+    expect(readDocument(utf8(hostile))).toMatchObject({
       type: 'FACTURA',
       prefixId: 'E001',
       supplier: SERVICIOS_INDUSTRIALES,
@@ -454,7 +398,11 @@ describe("parseSunatDocument: a recibo por honorarios typed with a factura's cod
       );
     expect(person).not.toContain('20456178325');
 
-    expect(read(utf8(person))).toMatchObject({ type: 'FACTURA', supplier: { taxId: QUISPE.taxId }, taxAmount: 1800 });
+    expect(readDocument(utf8(person))).toMatchObject({
+      type: 'FACTURA',
+      supplier: { taxId: QUISPE.taxId },
+      taxAmount: 1800,
+    });
   });
 
   it('reads as a factura the same recibo in another series than SEE-SOL’s, or from a company', () => {
@@ -464,10 +412,10 @@ describe("parseSunatDocument: a recibo por honorarios typed with a factura's cod
     const untypedCompany = company.replace(/<cbc:InvoiceTypeCode[^>]*>01<\/cbc:InvoiceTypeCode>/, '');
     expect(untypedCompany).not.toContain('InvoiceTypeCode');
 
-    expect(read(latin1(otherSeries)).type).toBe('FACTURA');
-    expect(read(latin1(company))).toMatchObject({ type: 'FACTURA', supplier: { taxId: '20490123459' } });
+    expect(readDocument(latin1(otherSeries)).type).toBe('FACTURA');
+    expect(readDocument(latin1(company))).toMatchObject({ type: 'FACTURA', supplier: { taxId: '20490123459' } });
     // A company earns no 4ta categoría income: its E001 document without a type code is a factura, retención or not.
-    expect(read(latin1(untypedCompany)).type).toBe('FACTURA');
+    expect(readDocument(latin1(untypedCompany)).type).toBe('FACTURA');
   });
 
   it('reads as a factura an unaffected sale of a person without retención; with the retención it is a recibo', () => {
@@ -485,8 +433,8 @@ describe("parseSunatDocument: a recibo por honorarios typed with a factura's cod
     expect(withoutRetention).not.toContain('<cbc:ID>3000</cbc:ID>');
     expect(withoutRetention).toContain('<cbc:ID>9998</cbc:ID>');
 
-    expect(read(latin1(recibo)).type).toBe('RECIBO_POR_HONORARIOS');
-    expect(read(latin1(withoutRetention))).toMatchObject({ type: 'FACTURA', incomeTaxWithholding: 0 });
+    expect(readDocument(latin1(recibo)).type).toBe('RECIBO_POR_HONORARIOS');
+    expect(readDocument(latin1(withoutRetention))).toMatchObject({ type: 'FACTURA', incomeTaxWithholding: 0 });
   });
 
   it("reads UBL 2.0's totals by kind: taxed or exonerated sales make a person's E001 document a factura", () => {
@@ -499,11 +447,11 @@ describe("parseSunatDocument: a recibo por honorarios typed with a factura's cod
           `</sac:AdditionalMonetaryTotal></sac:AdditionalInformation></ext:ExtensionContent></ext:UBLExtension>\n`,
       );
 
-    expect(read(latin1(recibo)).type).toBe('RECIBO_POR_HONORARIOS');
-    expect(read(latin1(withTotal('1001'))).type).toBe('FACTURA');
-    expect(read(latin1(withTotal('1003'))).type).toBe('FACTURA');
+    expect(readDocument(latin1(recibo)).type).toBe('RECIBO_POR_HONORARIOS');
+    expect(readDocument(latin1(withTotal('1001'))).type).toBe('FACTURA');
+    expect(readDocument(latin1(withTotal('1003'))).type).toBe('FACTURA');
     // 2002 is the total of retenciones: a recibo's, here of 0.00.
-    expect(read(latin1(withTotal('2002'))).type).toBe('RECIBO_POR_HONORARIOS');
+    expect(readDocument(latin1(withTotal('2002'))).type).toBe('RECIBO_POR_HONORARIOS');
   });
 
   it('takes from a note only an amount the totals bear out, and from the net only the gross less 8 %', () => {
@@ -521,12 +469,12 @@ describe("parseSunatDocument: a recibo por honorarios typed with a factura's cod
     expect(notBorneOut).not.toBe(noted);
     expect(notEightPercent).not.toBe(net);
 
-    expect(read(latin1(notBorneOut))).toMatchObject({ incomeTaxWithholding: 0, payableAmount: 1750 });
-    expect(read(latin1(notEightPercent))).toMatchObject({ incomeTaxWithholding: 0, payableAmount: 1500 });
+    expect(readDocument(latin1(notBorneOut))).toMatchObject({ incomeTaxWithholding: 0, payableAmount: 1750 });
+    expect(readDocument(latin1(notEightPercent))).toMatchObject({ incomeTaxWithholding: 0, payableAmount: 1500 });
   });
 
   it("keeps of the extensions only UBL 2.0's totals by kind, never the signature", () => {
-    const root = readXmlTree(screenXml(fixture('recibo-honorarios-total-adicional.xml')), {
+    const root = readXmlTree(screenXml(ublFixture('recibo-honorarios-total-adicional.xml')), {
       maxDepth: XML_LIMITS.maxDepth,
       maxElements: XML_LIMITS.maxElements,
       prune: isUnreadContent,
@@ -541,7 +489,7 @@ describe("parseSunatDocument: a recibo por honorarios typed with a factura's cod
 });
 
 describe('parseSunatDocument: documents that are not what the portal reads', () => {
-  const factura = utf8Fixture('factura-ubl21-credito.xml');
+  const factura = ublText('factura-ubl21-credito.xml');
 
   it('refuses a currency other than PEN or USD, naming it', () => {
     const euros = factura.replace(/(<cbc:DocumentCurrencyCode[^>]*>)PEN</, '$1EUR<');
@@ -565,7 +513,7 @@ describe('parseSunatDocument: documents that are not what the portal reads', () 
     ],
     [
       'a note that does not say which document it modifies',
-      utf8Fixture('nota-debito-ubl21.xml')
+      ublText('nota-debito-ubl21.xml')
         .replace(/<cac:DiscrepancyResponse>[\s\S]*<\/cac:DiscrepancyResponse>/, '')
         .replace(/<cac:BillingReference>[\s\S]*<\/cac:BillingReference>/, ''),
       'ERROR_XML_MISSING_FIELD',
@@ -609,7 +557,7 @@ describe('parseSunatDocument: documents that are not what the portal reads', () 
   it('refuses other SUNAT documents and other invoice types', () => {
     const liquidacion = factura.replace(/(<cbc:InvoiceTypeCode[^>]*>)01</, (_, open: string) => `${open}04<`);
 
-    expect(refusal(() => parseSunatDocument(fixture('not-a-sunat-document.xml'))).code).toBe(
+    expect(refusal(() => parseSunatDocument(ublFixture('not-a-sunat-document.xml'))).code).toBe(
       'ERROR_XML_UNSUPPORTED_DOCUMENT',
     );
     expect(refusal(() => parseSunatDocument(utf8(liquidacion))).code).toBe('ERROR_XML_UNSUPPORTED_DOCUMENT');
@@ -637,7 +585,7 @@ describe('parseSunatDocument: hostile files are refused', () => {
   it.each([['billion-laughs.xml'], ['xxe.xml'], ['xxe-parameter-entity.xml']])(
     '%s: any DOCTYPE is refused by the screen, before an XML parser sees it',
     (name) => {
-      const bytes = fixture(name);
+      const bytes = ublFixture(name);
 
       expect(refusal(() => screenXml(bytes)).code).toBe('ERROR_XML_FORBIDDEN_CONTENT');
       expect(refusal(() => parseSunatDocument(bytes)).code).toBe('ERROR_XML_FORBIDDEN_CONTENT');
@@ -645,7 +593,7 @@ describe('parseSunatDocument: hostile files are refused', () => {
   );
 
   it('refuses a DOCTYPE in the parser too, should it ever be called without the screen', () => {
-    const text = utf8Fixture('billion-laughs.xml');
+    const text = ublText('billion-laughs.xml');
 
     const error = refusal(() => readXmlTree(text, { maxDepth: 64, maxElements: 1000 }));
 
@@ -653,7 +601,7 @@ describe('parseSunatDocument: hostile files are refused', () => {
   });
 
   it('refuses an entity reference without a DTD: nothing but the predefined entities is expanded', () => {
-    const nbsp = utf8Fixture('boleta-ubl21.xml').replace('CANDADO DE BRONCE', 'CANDADO&nbsp;DE BRONCE');
+    const nbsp = ublText('boleta-ubl21.xml').replace('CANDADO DE BRONCE', 'CANDADO&nbsp;DE BRONCE');
 
     expect(refusal(() => parseSunatDocument(utf8(nbsp))).code).toBe('ERROR_XML_MALFORMED');
   });
@@ -669,14 +617,14 @@ describe('parseSunatDocument: hostile files are refused', () => {
   });
 
   it.each([['plain-text.xml'], ['pdf-renamed.xml']])('%s: refused by the screen as not XML', (name) => {
-    const bytes = fixture(name);
+    const bytes = ublFixture(name);
 
     expect(refusal(() => screenXml(bytes)).code).toBe('ERROR_XML_MALFORMED');
     expect(refusal(() => parseSunatDocument(bytes)).message).toBe('El archivo no es un XML válido.');
   });
 
   it('refuses a truncated document', () => {
-    expect(refusal(() => parseSunatDocument(fixture('truncated.xml'))).code).toBe('ERROR_XML_MALFORMED');
+    expect(refusal(() => parseSunatDocument(ublFixture('truncated.xml'))).code).toBe('ERROR_XML_MALFORMED');
   });
 
   it('refuses 10,000 levels of nesting at the 65th level, without reading further', () => {
@@ -711,11 +659,11 @@ describe('parseSunatDocument: hostile files are refused', () => {
 });
 
 describe("parseSunatDocument: a note's reason", () => {
-  const note = utf8Fixture('nota-credito-ubl21.xml');
+  const note = ublText('nota-credito-ubl21.xml');
 
   it('reads a note without a reason as such, and refuses a description beyond SUNAT’s 500 characters', () => {
     const silent = note.replace(/<agg:DiscrepancyResponse>[\s\S]*<\/agg:DiscrepancyResponse>/, '');
-    expect(read(utf8(silent)).billingReference).toMatchObject({
+    expect(readDocument(utf8(silent)).billingReference).toMatchObject({
       reasonCode: null,
       reasonDescription: null,
     });
@@ -728,13 +676,13 @@ describe("parseSunatDocument: a note's reason", () => {
 });
 
 describe('parseSunatDocument: the detracción (SPOT)', () => {
-  const factura = utf8Fixture('factura-ubl21-credito.xml');
+  const factura = ublText('factura-ubl21-credito.xml');
   const detractionTerms = /<cac:PaymentTerms>\s*<cbc:ID>Detraccion<\/cbc:ID>[\s\S]*?<\/cac:PaymentTerms>/;
 
   it('is absent from an operation that is not subject to it', () => {
     const plain = factura.replace(detractionTerms, '').replace('listID="1001"', 'listID="0101"');
 
-    expect(read(utf8(plain)).detraction).toBeUndefined();
+    expect(readDocument(utf8(plain)).detraction).toBeUndefined();
   });
 
   it('reads a percentage with decimals', () => {
@@ -742,7 +690,7 @@ describe('parseSunatDocument: the detracción (SPOT)', () => {
       .replace('<cbc:PaymentPercent>12</cbc:PaymentPercent>', '<cbc:PaymentPercent>1.50</cbc:PaymentPercent>')
       .replace('<cbc:Amount currencyID="PEN">1416.00</cbc:Amount>', '<cbc:Amount currencyID="PEN">177.00</cbc:Amount>');
 
-    expect(read(utf8(dollars)).detraction).toMatchObject({ percent: 1.5, amount: 177, currency: 'PEN' });
+    expect(readDocument(utf8(dollars)).detraction).toMatchObject({ percent: 1.5, amount: 177, currency: 'PEN' });
   });
 
   it('refuses an operation type of the SPOT without its detracción', () => {

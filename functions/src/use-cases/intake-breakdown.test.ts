@@ -7,24 +7,15 @@ import { intakeCalls } from './intake/intake-calls.fake.js';
 import { type IncomingDocument } from './intake/intake-deps.js';
 import { makeFakeNoteLinks } from '../repositories/note-links.fake.js';
 import { CLIENT, incomingDocumentFixture, supplierCaller } from './intake/intake-fixtures.fake.js';
+import { igvOnly } from '../ubl/ubl-documents.fake.js';
 
 // What the XML says beyond its total is stored with the invoice, and an importe total of 0.00 is taken only
 // when nothing is to be paid (docs/ap-documents.md).
 
 const supplier = supplierCaller;
 
-const PLAIN: InvoiceBreakdown = {
-  operationType: '0101',
-  saleValue: 100,
-  taxes: { igv: 18, isc: 0, icbper: 0, other: 0 },
-  incomeTaxWithholding: 0,
-  allowances: [],
-  charges: [],
-  prepaidAmount: 0,
-  prepayments: [],
-  freeOfCharge: false,
-  freeOfChargeValue: 0,
-};
+/** A sale of S/ 100.00 with its IGV and nothing else, as the XML's reader leaves it. */
+const PLAIN: InvoiceBreakdown = { ...igvOnly(18, 100, '0101'), incomeTaxWithholding: 0 };
 
 function document(change: Partial<IncomingDocument>): IncomingDocument {
   return incomingDocumentFixture({ numericId: '601', breakdown: PLAIN, ...change });
