@@ -194,6 +194,29 @@ export function approval(invoice: Invoice, context: MockContext<RouteDef>): Part
   };
 }
 
+/**
+ * What an invoice just received has not yet: no responsible, office, documents, schedule, files or notes
+ * (new arrays each time, so that no two invoices share one).
+ */
+export function unreviewedInvoice() {
+  return {
+    responsible: null,
+    officeId: null,
+    locationId: null,
+    operationType: null,
+    serviceSheets: [],
+    materialDocs: [],
+    purchaseOrders: [],
+    attachments: [],
+    scheduledAt: null,
+    paidAt: null,
+    xmlUrl: null,
+    pdfUrl: null,
+    disapprovedWithoutRejection: false,
+    notes: null,
+  } satisfies Partial<Invoice>;
+}
+
 /** A new invoice received now, PENDING while SUNAT has not answered. */
 export function received(
   context: MockContext<RouteDef>,
@@ -219,23 +242,10 @@ export function received(
     approved: false,
     supplierName: MOCK_SUPPLIERS.find((each) => each.taxId === fields.supplierId)?.name ?? 'Proveedor nuevo S.A.C.',
     clientName: client.name,
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
+    ...unreviewedInvoice(),
     taxAmount: Math.round((fields.amount / 1.18) * 18) / 100,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
     issuedAt: receivedAt.slice(0, 10),
     receivedAt,
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: null,
-    disapprovedWithoutRejection: false,
-    notes: null,
     statusHistory: [
       { status: 'PENDING', title: INVOICE_STATUS_LABELS.PENDING, additionalMessage: null, date: receivedAt, by: null },
     ],

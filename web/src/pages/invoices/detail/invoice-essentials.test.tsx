@@ -9,6 +9,7 @@ import {
   formatDate,
   type InvoiceDetail,
 } from '@portal/shared';
+import { unreviewedInvoice } from '../../../mock/invoices';
 import { AcquirerConformitySection } from '../acquirer-conformity/conformity-section';
 import { InvoiceEssentials } from './invoice-essentials';
 import { PaymentSection } from './payment-section';
@@ -50,25 +51,12 @@ function creditInvoice(issuedDaysAgo: number, change: Partial<InvoiceDetail> = {
     supplierName: 'Servicios Generales del Sur S.A.C.',
     client: '20512345678',
     clientName: 'Andina de Servicios S.A.',
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
+    ...unreviewedInvoice(),
     currency: 'PEN',
     amount: 1180,
     taxAmount: 180,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
     issuedAt,
     receivedAt,
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
-    pdfUrl: null,
-    disapprovedWithoutRejection: false,
-    notes: null,
     statusHistory: [],
     payment,
     acquirerConformity: acquirerConformityView(openAcquirerConformity({ receivedAt }), { issuedAt }, new Date()),
