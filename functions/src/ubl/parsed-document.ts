@@ -2,9 +2,8 @@ import * as z from 'zod/mini';
 import {
   COUNT_LIMITS,
   Currency,
-  DocumentAllowanceCharge,
-  DocumentPrepayment,
-  DocumentTaxes,
+  DOCUMENT_ADJUSTMENTS_SHAPE,
+  DOCUMENT_VALUE_SHAPE,
   IsoDate,
   Money,
   TEXT_LIMITS,
@@ -112,27 +111,8 @@ export const ParsedDocument = z.object({
   paymentTerms: z.nullable(ParsedPaymentTerms),
 
   // Every document SUNAT accepts, read right (docs/ap-documents.md).
-  /** Tipo de operación, catálogo 51 (cbc:InvoiceTypeCode/@listID, or cbc:ProfileID); null when absent. */
-  operationType: z.nullable(z.string().check(z.maxLength(TEXT_LIMITS.code))),
-  /** Valor de venta (cbc:LineExtensionAmount of the monetary total); null when absent. */
-  saleValue: z.nullable(Money),
-  /** Taxes by SUNAT tax scheme (catálogo 05); `igv` equals `taxAmount`. */
-  taxes: DocumentTaxes,
-  /** Document-level discounts (catálogo 53), except the deduction of anticipos, which `prepaidAmount` carries. */
-  allowances: z.array(DocumentAllowanceCharge).check(z.maxLength(COUNT_LIMITS.allowanceCharges)),
-  /** Document-level charges (catálogo 53), except percepciones, which are not part of the importe total. */
-  charges: z.array(DocumentAllowanceCharge).check(z.maxLength(COUNT_LIMITS.allowanceCharges)),
-  /** Anticipos deducted from the importe total (cbc:PrepaidAmount, IGV included); 0 when none. */
-  prepaidAmount: Money,
-  /** Each anticipo deducted (cac:PrepaidPayment) and the document that billed it, when named. */
-  prepayments: z.array(DocumentPrepayment).check(z.maxLength(COUNT_LIMITS.prepayments)),
-  /**
-   * Transferencia gratuita: the importe total is 0.00 and what the document bills is given free (tax scheme
-   * 9996, price type 02 of catálogo 16, legend 1002). Registered; nothing to pay, no payment expected.
-   */
-  freeOfCharge: z.boolean(),
-  /** Valor referencial of what is given free: scheme 9996's taxable amount; 0 when nothing is. */
-  freeOfChargeValue: Money,
+  ...DOCUMENT_VALUE_SHAPE,
+  ...DOCUMENT_ADJUSTMENTS_SHAPE,
   /** Present only when the operation is subject to detracción (SPOT). */
   detraction: z.optional(ParsedDetraction),
 });

@@ -35,24 +35,42 @@ export const DocumentTaxes = z.object({
 });
 export type DocumentTaxes = z.infer<typeof DocumentTaxes>;
 
-export const InvoiceBreakdown = z.object({
-  /** Tipo de operación, catálogo 51 code ('0101' venta interna, '0200' exportación de bienes…); null when absent. */
+/** A document's operation and value before taxes, as the XML reads and as an invoice's breakdown keeps them. */
+export const DOCUMENT_VALUE_SHAPE = {
+  /**
+   * Tipo de operación, catálogo 51 (cbc:InvoiceTypeCode/@listID, or cbc:ProfileID): '0101' venta interna, '0200'
+   * exportación de bienes…; null when absent.
+   */
   operationType: z.nullable(z.string().check(z.maxLength(TEXT_LIMITS.code))),
-  /** Valor de venta (cbc:LineExtensionAmount): the value before taxes; null when absent. */
+  /** Valor de venta (cbc:LineExtensionAmount of the monetary total): the value before taxes; null when absent. */
   saleValue: z.nullable(Money),
+  /** Taxes by SUNAT tax scheme (catálogo 05); `igv` equals the document's tax amount. */
   taxes: DocumentTaxes,
+};
+
+/** What a document adds to or deducts from its value, as the XML reads and as an invoice's breakdown keeps it. */
+export const DOCUMENT_ADJUSTMENTS_SHAPE = {
+  /** Document-level discounts (catálogo 53), except the deduction of anticipos, which `prepaidAmount` carries. */
+  allowances: z.array(DocumentAllowanceCharge).check(z.maxLength(COUNT_LIMITS.allowanceCharges)),
+  /** Document-level charges (catálogo 53), except percepciones, which are not part of the importe total. */
+  charges: z.array(DocumentAllowanceCharge).check(z.maxLength(COUNT_LIMITS.allowanceCharges)),
+  /** Anticipos deducted from the importe total (cbc:PrepaidAmount, IGV included); 0 when none. */
+  prepaidAmount: Money,
+  /** Each anticipo deducted (cac:PrepaidPayment) and the document that billed it, when named. */
+  prepayments: z.array(DocumentPrepayment).check(z.maxLength(COUNT_LIMITS.prepayments)),
+  /**
+   * Transferencia gratuita: the importe total is 0.00 and what the document bills is given free (tax scheme
+   * 9996, price type 02 of catálogo 16, legend 1002). Registered; nothing to pay, no payment expected.
+   */
+  freeOfCharge: z.boolean(),
+  /** Valor referencial of what is given free: scheme 9996's taxable amount; 0 when nothing is. */
+  freeOfChargeValue: Money,
+};
+
+export const InvoiceBreakdown = z.object({
+  ...DOCUMENT_VALUE_SHAPE,
   /** Retención de renta (scheme 3000): the 8 % of 4ta categoría on a recibo por honorarios; 0 when none. */
   incomeTaxWithholding: Money,
-  /** Global discounts, except those that deduct anticipos (prepaidAmount carries them). */
-  allowances: z.array(DocumentAllowanceCharge).check(z.maxLength(COUNT_LIMITS.allowanceCharges)),
-  /** Global charges, except percepciones (collected beside the total, never in it). */
-  charges: z.array(DocumentAllowanceCharge).check(z.maxLength(COUNT_LIMITS.allowanceCharges)),
-  /** Anticipos deducted from the total (cbc:PrepaidAmount, IGV included); 0 when none. */
-  prepaidAmount: Money,
-  prepayments: z.array(DocumentPrepayment).check(z.maxLength(COUNT_LIMITS.prepayments)),
-  /** Transferencia gratuita: the importe total is 0.00 because what it bills is given free; nothing to pay. */
-  freeOfCharge: z.boolean(),
-  /** Valor referencial of what is given free (scheme 9996's taxable amount); 0 when nothing is. */
-  freeOfChargeValue: Money,
+  ...DOCUMENT_ADJUSTMENTS_SHAPE,
 });
 export type InvoiceBreakdown = z.infer<typeof InvoiceBreakdown>;
