@@ -21,6 +21,21 @@ const RETENTION_AGENT: Client = {
 };
 const supplier = supplierCaller;
 
+/** The demo's two cuotas of S/ 519.20, as the invoice keeps them. */
+const TWO_CUOTAS = [
+  { number: 1, amount: 519.2, dueDate: '2026-12-10' },
+  { number: 2, amount: 519.2, dueDate: '2027-01-09' },
+];
+/** The demo's detracción: service 037 at 12 % of S/ 1,180.00, deposited in soles. */
+const DETRACTION_12 = {
+  operationType: '1001',
+  code: '037',
+  percent: 12,
+  amount: 141.6,
+  currency: 'PEN',
+  account: '00-068-1',
+} as const;
+
 /** The factura a crédito of the demo: S/ 1,180.00, 12 % detracción (S/ 141.60), two cuotas of S/ 519.20. */
 const creditWithDetraction = (change: Partial<IncomingDocument> = {}): IncomingDocument =>
   incomingDocumentFixture({
@@ -30,21 +45,11 @@ const creditWithDetraction = (change: Partial<IncomingDocument> = {}): IncomingD
     notes: null,
     paymentTerms: {
       method: 'CREDITO',
-      installments: [
-        { number: 1, amount: 519.2, dueDate: '2026-12-10' },
-        { number: 2, amount: 519.2, dueDate: '2027-01-09' },
-      ],
+      installments: TWO_CUOTAS,
       declaredPendingAmount: 1038.4,
     },
     dueDates: ['2026-12-10', '2027-01-09'],
-    detraction: {
-      operationType: '1001',
-      code: '037',
-      percent: 12,
-      amount: 141.6,
-      currency: 'PEN',
-      account: '00-068-1',
-    },
+    detraction: DETRACTION_12,
     ...change,
   });
 
@@ -95,20 +100,9 @@ describe('intake: the payment of an XML document', () => {
 
     expect(invoice.payment).toEqual({
       method: 'CREDITO',
-      installments: [
-        { number: 1, amount: 519.2, dueDate: '2026-12-10' },
-        { number: 2, amount: 519.2, dueDate: '2027-01-09' },
-      ],
+      installments: TWO_CUOTAS,
       declaredPendingAmount: 1038.4,
-      detraction: {
-        operationType: '1001',
-        code: '037',
-        percent: 12,
-        amount: 141.6,
-        currency: 'PEN',
-        amountInDocumentCurrency: 141.6,
-        account: '00-068-1',
-      },
+      detraction: { ...DETRACTION_12, amountInDocumentCurrency: 141.6 },
       igvRetention: null,
       netToPay: 1038.4,
       warnings: [],
@@ -184,10 +178,7 @@ describe('intake: the forma de pago and detracción typed without XML', () => {
 
     expect(invoice.payment).toMatchObject({
       method: 'CREDITO',
-      installments: [
-        { number: 1, amount: 519.2, dueDate: '2026-12-10' },
-        { number: 2, amount: 519.2, dueDate: '2027-01-09' },
-      ],
+      installments: TWO_CUOTAS,
       detraction: { code: '037', percent: 12, amount: 141.6, currency: 'PEN', account: '00-068-1' },
       netToPay: 1038.4,
       warnings: [],
