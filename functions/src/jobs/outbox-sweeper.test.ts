@@ -192,6 +192,14 @@ function world(approval: { traceparent?: string } = {}) {
   };
 }
 
+/** A sweep at that moment, and the delivery of what it queued; what the sweep answered. */
+async function sweepAndDeliver(w: ReturnType<typeof world>, at: string) {
+  w.at(at);
+  const swept = await w.sweep();
+  await w.deliverQueued();
+  return swept;
+}
+
 /**
  * The sweep told the company again with the same notice (the notifications worker keeps one feed item and one
  * e-mail), and then there is nothing left to tell; SAP got `sapRequests` requests in all.
@@ -286,13 +294,9 @@ describe('outbox sweeper', () => {
     const w = world();
     w.setAnswer('fail');
     await w.deliver(w.message);
-    w.at('2026-11-02T10:00:31Z');
-    await w.sweep();
-    await w.deliverQueued();
+    await sweepAndDeliver(w, '2026-11-02T10:00:31Z');
     w.killBeforeNotice(true);
-    w.at('2026-11-02T10:01:32Z');
-    await w.sweep();
-    await w.deliverQueued();
+    await sweepAndDeliver(w, '2026-11-02T10:01:32Z');
     expect(w.record()).toMatchObject({ state: 'FAILED' });
     expect(w.record().failureNotifiedAt).toBeUndefined();
     w.killBeforeNotice(false);
@@ -338,9 +342,7 @@ describe('outbox sweeper', () => {
     w.setAnswer('fail');
     await w.deliver(w.message);
     for (const at of ['2026-11-02T10:00:31Z', '2026-11-02T10:01:32Z']) {
-      w.at(at);
-      expect(await w.sweep()).toMatchObject({ resent: 1 });
-      await w.deliverQueued();
+      expect(await sweepAndDeliver(w, at)).toMatchObject({ resent: 1 });
     }
     expect(w.sapRequests).toHaveLength(3);
     expect(w.record()).toMatchObject({ state: 'FAILED', attempts: 3, lastError: 'Error: SAP no disponible' });
@@ -354,9 +356,7 @@ describe('outbox sweeper', () => {
     const w = world();
     w.setAnswer('fail');
     await w.deliver(w.message);
-    w.at('2026-11-02T10:00:31Z');
-    await w.sweep();
-    await w.deliverQueued();
+    await sweepAndDeliver(w, '2026-11-02T10:00:31Z');
     w.setAnswer('killed-before');
     w.at('2026-11-02T10:01:32Z');
     await w.sweep();
