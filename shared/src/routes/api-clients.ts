@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { listOf } from '../schemas/common.js';
 import { ApiClient, ApiClientPath, CreateApiClientBody, CreatedApiClient } from '../schemas/api-clients.js';
 import type { FunctionUses } from '../access.js';
 import { route, ADMINISTRATION, type RouteDef } from './route.js';
@@ -28,7 +28,7 @@ export const apiClientRoutes = {
     summary: 'Clientes de API de los proveedores (sin su secreto)',
     ...ADMINISTRATION,
     request: {},
-    response: z.object({ items: z.array(ApiClient) }),
+    response: listOf(ApiClient),
     uses: { table: 'read' },
     handler: 'api-clients/list-api-clients',
   }),

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { listOf } from '../schemas/common.js';
 import { Client } from '../schemas/reference.js';
 import { READS_TABLE } from '../access.js';
 import { route, ALL_SIGNED_IN, type RouteDef } from './route.js';
@@ -12,7 +12,7 @@ export const clientRoutes = {
     summary: 'Sociedades del grupo',
     roles: ALL_SIGNED_IN,
     request: {},
-    response: z.object({ items: z.array(Client) }),
+    response: listOf(Client),
     uses: READS_TABLE,
     handler: 'clients/list-clients',
   }),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { listOf } from '../schemas/common.js';
 import { MarkAsReadBody, Notification } from '../schemas/notifications.js';
 import { NotificationPreferences, NotificationPreferencesBody } from '../schemas/notification-preferences.js';
 import { READS_TABLE } from '../access.js';
@@ -13,7 +14,7 @@ export const notificationRoutes = {
     summary: 'Notificaciones recientes del usuario',
     roles: ALL_SIGNED_IN,
     request: {},
-    response: z.object({ items: z.array(Notification) }),
+    response: listOf(Notification),
     uses: READS_TABLE,
     handler: 'notifications/list-notifications',
   }),

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { listOf } from '../schemas/common.js';
 import { Employee, EmployeesQuery, OfficeLocation, OfficeLocationsQuery } from '../schemas/reference.js';
 import { READS_TABLE } from '../access.js';
 import { route, STAFF, type RouteDef } from './route.js';
@@ -12,7 +12,7 @@ export const referenceRoutes = {
     summary: 'Empleados (responsables) de una sociedad',
     roles: STAFF,
     request: { query: EmployeesQuery },
-    response: z.object({ items: z.array(Employee) }),
+    response: listOf(Employee),
     uses: READS_TABLE,
     handler: 'reference/list-employees',
   }),
@@ -23,7 +23,7 @@ export const referenceRoutes = {
     summary: 'Sedes y oficinas de una sociedad',
     roles: STAFF,
     request: { query: OfficeLocationsQuery },
-    response: z.object({ items: z.array(OfficeLocation) }),
+    response: listOf(OfficeLocation),
     uses: READS_TABLE,
     handler: 'reference/list-office-locations',
   }),

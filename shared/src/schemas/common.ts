@@ -70,8 +70,14 @@ export const PageQuery = z.object({
   cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(TEXT_LIMITS.cursor))),
 });
 
+/** One page of a list: its items and the cursor of the next page (null on the last). */
 export function pageOf<T extends z.ZodMiniType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.nullable(z.string()) });
+}
+
+/** A list served whole, in one answer: its items, no cursor. */
+export function listOf<T extends z.ZodMiniType>(item: T) {
+  return z.object({ items: z.array(item) });
 }
 
 export const Empty = z.strictObject({});

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { TEXT_LIMITS } from '../limits.js';
-import { IsoDateTime, pageOf } from './common.js';
+import { IsoDateTime, listOf, pageOf } from './common.js';
 
 // A zip of many documents (docs/intake-channels.md#zip): uploaded presigned, read by the intake-batches
 // worker, one result per document kept with the batch.
@@ -83,7 +83,7 @@ export type IntakeDocumentResult = z.infer<typeof IntakeDocumentResult>;
 export const IntakeBatch = z.extend(IntakeBatchSummary, { results: pageOf(IntakeDocumentResult) });
 export type IntakeBatch = z.infer<typeof IntakeBatch>;
 
-export const IntakeBatchList = z.object({ items: z.array(IntakeBatchSummary) });
+export const IntakeBatchList = listOf(IntakeBatchSummary);
 export type IntakeBatchList = z.infer<typeof IntakeBatchList>;
 
 /** What the intake-batches queue carries. */

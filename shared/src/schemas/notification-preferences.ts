@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { deliveryOf, type NotificationAudience } from '../rules/notifications.js';
 import { NOTIFICATION_EVENTS, type NotificationEvent } from './messages.js';
+import { listOf } from './common.js';
 
 // A user's choice of which notices reach their feed and which their e-mail (docs/adr/0050-quiet-notifications.md).
 
@@ -52,7 +53,7 @@ export const NotificationPreference = z.object({
 });
 export type NotificationPreference = z.infer<typeof NotificationPreference>;
 
-export const NotificationPreferences = z.object({ items: z.array(NotificationPreference) });
+export const NotificationPreferences = listOf(NotificationPreference);
 export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
 
 /** PUT: the kinds the caller chooses about; a kind left out takes its default (in the feed, and e-mailed). */
