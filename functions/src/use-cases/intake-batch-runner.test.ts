@@ -10,6 +10,7 @@ import {
   type IntakeBatchRunnerDeps,
 } from './intake-batch-runner-deps.js';
 import { runIntakeBatch } from './intake-batch-runner.js';
+import { queuedIntakeBatch } from './intake-batches.js';
 import type { IntakeBatchMessage } from '@portal/shared';
 
 /** The run bound to one set of ports, as the worker calls it. */
@@ -46,7 +47,7 @@ const documentsZip = (count: number, extra: File[] = []) =>
   ]);
 
 function storedBatch(): StoredIntakeBatch {
-  return {
+  return queuedIntakeBatch({
     id: '0b6f6c3e-6d8a-4b59-9d1e-3f1f7f0e8a11',
     userId: 'user-1',
     company: COMPANY,
@@ -65,19 +66,8 @@ function storedBatch(): StoredIntakeBatch {
       signIn: 'PASSWORD',
       txId: 'tx-1',
     },
-    status: 'QUEUED',
-    total: null,
-    processed: 0,
-    accepted: 0,
-    alreadyExisting: 0,
-    refused: 0,
-    error: null,
-    attempts: 0,
     createdAt: '2026-03-05T15:00:00.000Z',
-    startedAt: null,
-    finishedAt: null,
-    resumedAt: null,
-  };
+  });
 }
 
 /** The batch's table, as the repository keeps it (a result recorded once, the counters beside it). */

@@ -72,6 +72,26 @@ export function summaryOf(batch: StoredIntakeBatch): IntakeBatchSummary {
 const isRunning = (batch: StoredIntakeBatch, since: string) =>
   (batch.status === 'QUEUED' || batch.status === 'PROCESSING') && batch.createdAt >= since;
 
+/** A batch just asked for: queued, nothing read or counted yet, never started. */
+export function queuedIntakeBatch(
+  fields: Pick<StoredIntakeBatch, 'id' | 'userId' | 'company' | 'fileName' | 'key' | 'uploader' | 'createdAt'>,
+): StoredIntakeBatch {
+  return {
+    ...fields,
+    status: 'QUEUED',
+    total: null,
+    processed: 0,
+    accepted: 0,
+    alreadyExisting: 0,
+    refused: 0,
+    error: null,
+    attempts: 0,
+    startedAt: null,
+    finishedAt: null,
+    resumedAt: null,
+  };
+}
+
 /** POST /intake-batches: the uploaded zip checked, the batch and its message committed; 202 at once. */
 export function makeRequestIntakeBatch(deps: IntakeBatchRequestDeps) {
   return async (caller: Caller, body: CreateIntakeBatchBody): Promise<IntakeBatchSummary> => {
@@ -88,26 +108,15 @@ export function makeRequestIntakeBatch(deps: IntakeBatchRequestDeps) {
     const upload = await deps.verifyUpload(body.url, 'INVOICE_ZIP', caller);
 
     const id = deps.newId();
-    const batch: StoredIntakeBatch = {
+    const batch = queuedIntakeBatch({
       id,
       userId: caller.sub,
       company,
       fileName: upload.fileName,
       key: upload.key,
       uploader: callerSnapshot(caller),
-      status: 'QUEUED',
-      total: null,
-      processed: 0,
-      accepted: 0,
-      alreadyExisting: 0,
-      refused: 0,
-      error: null,
-      attempts: 0,
       createdAt: now.toISOString(),
-      startedAt: null,
-      finishedAt: null,
-      resumedAt: null,
-    };
+    });
     const message = outgoingMessage('intakeBatches', { batchId: id } satisfies IntakeBatchMessage, now);
     await deps.batches.create(batch, message);
     await deps.outgoing.deliver([message]);
