@@ -2,7 +2,6 @@ import { useEffect, useMemo, useRef, type Dispatch, type KeyboardEvent, type Set
 import { useNavigate } from 'react-router-dom';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import Link from '@cloudscape-design/components/link';
 import PromptInput, { type PromptInputProps } from '@cloudscape-design/components/prompt-input';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Spinner from '@cloudscape-design/components/spinner';
@@ -12,6 +11,7 @@ import { useClients } from '../hooks/use-clients';
 import { answer, type Answer, type InvoiceCounter, type InvoiceLookup } from './answers';
 import { understand } from './intents';
 import { chatMessages } from './messages';
+import { ActionLink } from '../components/action-link';
 
 const text = chatMessages;
 
@@ -53,15 +53,9 @@ function AnswerView({ answer: content, onFollow }: { answer: Answer; onFollow: (
       ))}
       {content.note && <span>{content.note}</span>}
       {content.link && (
-        <Link
-          href={content.link.href}
-          onFollow={(event) => {
-            event.preventDefault();
-            onFollow(content.link!.href);
-          }}
-        >
+        <ActionLink href={content.link.href} onFollow={() => onFollow(content.link!.href)}>
           {content.link.text}
-        </Link>
+        </ActionLink>
       )}
     </SpaceBetween>
   );

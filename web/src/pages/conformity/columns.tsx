@@ -1,9 +1,9 @@
 import { useNavigate } from 'react-router-dom';
-import Link from '@cloudscape-design/components/link';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import type { TableProps } from '@cloudscape-design/components/table';
 import { formatMoney, type ConformityDocument, type ConformityKind } from '@portal/shared';
 import { conformityMessages as text } from './messages';
+import { ActionLink } from '../../components/action-link';
 
 /** Where the invoices screen lists one invoice: its search by invoice number. */
 export function invoiceSearchHref(invoiceNumber: string): string {
@@ -16,16 +16,9 @@ function AssociatedInvoice({ invoice }: { invoice: string | null }) {
   if (!invoice) return <StatusIndicator type="success">{text.available}</StatusIndicator>;
   const href = invoiceSearchHref(invoice);
   return (
-    <Link
-      href={href}
-      ariaLabel={text.openInvoice(invoice)}
-      onFollow={(event) => {
-        event.preventDefault();
-        navigate(href);
-      }}
-    >
+    <ActionLink href={href} ariaLabel={text.openInvoice(invoice)} onFollow={() => navigate(href)}>
       {invoice}
-    </Link>
+    </ActionLink>
   );
 }
 

@@ -1,4 +1,3 @@
-import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Badge from '@cloudscape-design/components/badge';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
@@ -24,6 +23,7 @@ import { invoiceNumber } from './invoice-number';
 import { invoicesMessages } from './messages';
 import { paymentMessages } from './payment-messages';
 import type { ColumnWidths, InvoiceColumnId } from './table-preferences';
+import { ActionLink } from '../../components/action-link';
 
 const text = invoicesMessages;
 
@@ -153,19 +153,16 @@ export function NumberCell({
 }) {
   const number = invoiceNumber(invoice);
   return (
-    <Link
+    <ActionLink
       href={handlers.detailHref(invoice)}
       ariaLabel={text.openDetail(number)}
-      onFollow={(event) => {
-        event.preventDefault();
-        handlers.onOpenDetail(invoice);
-      }}
+      onFollow={() => handlers.onOpenDetail(invoice)}
     >
       {/* Whose invoice the row is, whichever party columns show. */}
       <span data-testid="invoice-number" data-supplier-id={invoice.supplierId} data-client-id={invoice.client}>
         {number}
       </span>
-    </Link>
+    </ActionLink>
   );
 }
 

@@ -4,7 +4,6 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import FileInput from '@cloudscape-design/components/file-input';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
-import Link from '@cloudscape-design/components/link';
 import Modal from '@cloudscape-design/components/modal';
 import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
@@ -26,6 +25,7 @@ import { apiCall } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { useApi } from '../../api/use-api';
 import { FILE_RULES, isFileRejection, uploadFile } from './upload-file';
+import { ActionLink } from '../../components/action-link';
 
 export const zipMessages = {
   button: 'Cargar ZIP',
@@ -322,16 +322,15 @@ function BatchResults({ results, onLeave }: { results: readonly IntakeDocumentRe
             const invoice = result.invoice;
             const href = invoice ? invoicePagePath(invoice) : null;
             const link = href ? (
-              <Link
+              <ActionLink
                 href={href}
-                onFollow={(event) => {
-                  event.preventDefault();
+                onFollow={() => {
                   onLeave();
                   navigate(href);
                 }}
               >
                 {result.outcome === 'ALREADY_EXISTS' ? text.alreadyExists(invoice!.invoiceId) : text.seeInvoice}
-              </Link>
+              </ActionLink>
             ) : null;
             if (result.outcome === 'ACCEPTED') {
               return (
@@ -366,16 +365,7 @@ function RecentBatches({ onOpen }: { onOpen: (id: string) => void }) {
         {
           id: 'file',
           header: text.batchColumns.file,
-          cell: (batch) => (
-            <Link
-              onFollow={(event) => {
-                event.preventDefault();
-                onOpen(batch.id);
-              }}
-            >
-              {batch.fileName}
-            </Link>
-          ),
+          cell: (batch) => <ActionLink onFollow={() => onOpen(batch.id)}>{batch.fileName}</ActionLink>,
         },
         { id: 'date', header: text.batchColumns.date, cell: (batch) => formatDateTime(batch.createdAt) },
         {

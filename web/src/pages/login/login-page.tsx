@@ -8,7 +8,6 @@ import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
 import Form from '@cloudscape-design/components/form';
 import Header from '@cloudscape-design/components/header';
-import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 // Amplify UI's Spanish dictionary: registered with this screen, where Amplify's sign-in flows run.
 import '../../i18n/amplify-dictionary';
@@ -29,6 +28,7 @@ import { NewPasswordForm } from './new-password-form';
 import { ResetPasswordForm } from './reset-password-form';
 import { corporateDomainOf, emailError } from './validation';
 import { AppVersionFooter } from '../../components/app-version-footer';
+import { ActionLink } from '../../components/action-link';
 
 // Only the mock provider's login needs its personas (and the sample data they name): a chunk of their own.
 const MockSignIn = lazy(() => import('./mock-sign-in').then((module) => ({ default: module.MockSignIn })));
@@ -179,15 +179,9 @@ function CredentialsFields({
         onChange={onPassword}
         errorText={passwordError}
       />
-      <Link
-        href="#restablecer-contrasena"
-        onFollow={(event) => {
-          event.preventDefault();
-          onForgotPassword();
-        }}
-      >
+      <ActionLink href="#restablecer-contrasena" onFollow={() => onForgotPassword()}>
         {messages.login.forgotPassword}
-      </Link>
+      </ActionLink>
     </>
   );
 }

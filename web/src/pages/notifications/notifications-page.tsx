@@ -4,7 +4,6 @@ import Badge from '@cloudscape-design/components/badge';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
-import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import { formatDateTime, type Notification } from '@portal/shared';
@@ -14,6 +13,7 @@ import { notificationMessages as text } from './messages';
 import { notificationHref, useNotifications } from './use-notifications';
 import { NotificationPreferencesModal } from './notification-preferences';
 import './notification-preferences.css';
+import { ActionLink } from '../../components/action-link';
 
 function columns(follow: (href: string) => void): TableProps.ColumnDefinition<Notification>[] {
   return [
@@ -48,16 +48,9 @@ function columns(follow: (href: string) => void): TableProps.ColumnDefinition<No
         const invoice = item.reference?.invoiceId;
         if (!href || !invoice) return text.noInvoice;
         return (
-          <Link
-            href={href}
-            ariaLabel={text.openInvoice(invoice)}
-            onFollow={(event) => {
-              event.preventDefault();
-              follow(href);
-            }}
-          >
+          <ActionLink href={href} ariaLabel={text.openInvoice(invoice)} onFollow={() => follow(href)}>
             {invoice}
-          </Link>
+          </ActionLink>
         );
       },
     },

@@ -1,5 +1,4 @@
 import Box from '@cloudscape-design/components/box';
-import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { routes, type InvoiceDetail } from '@portal/shared';
 import { apiCall } from '../../../api/client';
@@ -7,6 +6,7 @@ import { useFeedback } from '../../../feedback/feedback';
 import { invoicePath, useFileActions } from '../file-actions';
 import { attachmentKind } from './attachments-field';
 import { detailMessages } from './messages';
+import { ActionLink } from '../../../components/action-link';
 
 const text = detailMessages.files;
 
@@ -52,16 +52,9 @@ export function InvoiceFiles({ invoice }: { invoice: InvoiceDetail }) {
   return (
     <SpaceBetween size="xxs">
       {entries.map((entry) => (
-        <Link
-          key={entry.id}
-          ariaLabel={entry.aria}
-          onFollow={(event) => {
-            event.preventDefault();
-            void entry.open(invoice);
-          }}
-        >
+        <ActionLink key={entry.id} ariaLabel={entry.aria} onFollow={() => void entry.open(invoice)}>
           {entry.label}
-        </Link>
+        </ActionLink>
       ))}
     </SpaceBetween>
   );

@@ -8,7 +8,6 @@ import Container from '@cloudscape-design/components/container';
 import FileUpload from '@cloudscape-design/components/file-upload';
 import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
-import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Textarea from '@cloudscape-design/components/textarea';
@@ -29,6 +28,7 @@ import { useApi } from '../../../api/use-api';
 import { useFeedback } from '../../../feedback/feedback';
 import { conversationMessages as text } from './conversation-messages';
 import { ATTACHMENT_ACCEPT, uploadAttachment } from './upload-attachment';
+import { ActionLink } from '../../../components/action-link';
 
 type InvoicePath = InvoiceRefParams;
 
@@ -260,16 +260,9 @@ function MessageItem({ message, onDownload }: { message: InvoiceMessage; onDownl
         {message.attachments.length > 0 && (
           <SpaceBetween direction="horizontal" size="s">
             {message.attachments.map((file, index) => (
-              <Link
-                key={file.key}
-                ariaLabel={text.download(file.fileName)}
-                onFollow={(event) => {
-                  event.preventDefault();
-                  onDownload(index);
-                }}
-              >
+              <ActionLink key={file.key} ariaLabel={text.download(file.fileName)} onFollow={() => onDownload(index)}>
                 {file.fileName}
-              </Link>
+              </ActionLink>
             ))}
           </SpaceBetween>
         )}
