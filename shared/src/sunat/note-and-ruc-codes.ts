@@ -7,6 +7,12 @@ import type { CatalogueEntry } from './catalogues.js';
 // catálogo 09 code 13 added by R.S. 193-2020/SUNAT.
 // ---------------------------------------------------------------------------------------------------------
 
+/** Codes 11 and 12 of catálogos 09 and 10 alike: the same two adjustments, on a credit note or on a debit note. */
+const EXPORT_AND_IVAP_ADJUSTMENTS: readonly CatalogueEntry[] = [
+  { code: '11', label: 'Ajustes de operaciones de exportación' },
+  { code: '12', label: 'Ajustes afectos al IVAP' },
+];
+
 /** Catálogo 09: "Códigos de tipo de nota de crédito electrónica" (cac:DiscrepancyResponse/cbc:ResponseCode). */
 export const CREDIT_NOTE_REASONS: readonly CatalogueEntry[] = [
   { code: '01', label: 'Anulación de la operación' },
@@ -19,8 +25,7 @@ export const CREDIT_NOTE_REASONS: readonly CatalogueEntry[] = [
   { code: '08', label: 'Bonificación' },
   { code: '09', label: 'Disminución en el valor' },
   { code: '10', label: 'Otros conceptos' },
-  { code: '11', label: 'Ajustes de operaciones de exportación' },
-  { code: '12', label: 'Ajustes afectos al IVAP' },
+  ...EXPORT_AND_IVAP_ADJUSTMENTS,
   {
     code: '13',
     label:
@@ -36,8 +41,7 @@ export const DEBIT_NOTE_REASONS: readonly CatalogueEntry[] = [
   { code: '01', label: 'Intereses por mora' },
   { code: '02', label: 'Aumento en el valor' },
   { code: '03', label: 'Penalidades/ otros conceptos' },
-  { code: '11', label: 'Ajustes de operaciones de exportación' },
-  { code: '12', label: 'Ajustes afectos al IVAP' },
+  ...EXPORT_AND_IVAP_ADJUSTMENTS,
 ];
 
 /** The document types a note may modify in the portal, with their catálogo 01 code ("Tipo de documento"). */
