@@ -128,6 +128,18 @@ export function withSunatCheck<S extends CreatesInvoices>(
   };
 }
 
+/**
+ * The condition of every move of a check the sweeper read: still open and still at the place in the due index it
+ * was seen at (else a verdict, a staff request or another run moved it), with the update's own `values`.
+ */
+function openAsSeen(record: SunatCheckRecord, values: Record<string, unknown>) {
+  return {
+    ConditionExpression: 'gsi1sk = :seen AND #state = :open',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ...values, ':seen': record.gsi1sk ?? null, ':open': 'OPEN' },
+  };
+}
+
 export function makeSunatChecks(db: DynamoDBDocumentClient, table: string) {
   const { get, due, updateIf, commitWithMessage } = makeDueRecords<SunatCheckRecord>(db, table, keys.sunatDue);
 
@@ -143,14 +155,7 @@ export function makeSunatChecks(db: DynamoDBDocumentClient, table: string) {
       return updateIf({
         Key: record,
         UpdateExpression: 'SET gsi1sk = :next, dueAt = :at',
-        ConditionExpression: 'gsi1sk = :seen AND #state = :open',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':next': dueSortKey(record, at),
-          ':at': at,
-          ':seen': record.gsi1sk ?? null,
-          ':open': 'OPEN',
-        },
+        ...openAsSeen(record, { ':next': dueSortKey(record, at), ':at': at }),
       });
     },
 
@@ -159,14 +164,7 @@ export function makeSunatChecks(db: DynamoDBDocumentClient, table: string) {
       return updateIf({
         Key: record,
         UpdateExpression: 'SET #state = :done, closedAt = :at REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: 'gsi1sk = :seen AND #state = :open',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':done': 'DONE',
-          ':at': at.toISOString(),
-          ':seen': record.gsi1sk ?? null,
-          ':open': 'OPEN',
-        },
+        ...openAsSeen(record, { ':done': 'DONE', ':at': at.toISOString() }),
       });
     },
 
@@ -182,16 +180,7 @@ export function makeSunatChecks(db: DynamoDBDocumentClient, table: string) {
           Update: {
             Key: { pk: record.pk, sk: record.sk },
             UpdateExpression: 'SET outgoingId = :id, gsi1sk = :next, dueAt = :at ADD redrives :one',
-            ConditionExpression: 'gsi1sk = :seen AND #state = :open',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: {
-              ':id': message.id,
-              ':next': dueSortKey(record, at),
-              ':at': at,
-              ':one': 1,
-              ':seen': record.gsi1sk ?? null,
-              ':open': 'OPEN',
-            },
+            ...openAsSeen(record, { ':id': message.id, ':next': dueSortKey(record, at), ':at': at, ':one': 1 }),
           },
         },
         message,
