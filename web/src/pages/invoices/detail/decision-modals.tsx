@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import Box from '@cloudscape-design/components/box';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import FormField from '@cloudscape-design/components/form-field';
@@ -57,46 +57,78 @@ export function ApproveModal({ path, number, onDone, onDismiss }: DecisionProps)
 }
 
 /**
+ * A decision that needs a reason: `before` and `after` the required field, no confirming without it, and
+ * `onConfirm` gets it trimmed.
+ */
+function ReasonModal(props: {
+  header: string;
+  confirmLabel: string;
+  confirmTestId: string;
+  label: string;
+  requiredText: string;
+  before: ReactNode;
+  after?: ReactNode;
+  onConfirm: (reason: string) => Promise<unknown>;
+  onDismiss: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  return (
+    <DecisionModal
+      header={props.header}
+      confirmLabel={props.confirmLabel}
+      confirmTestId={props.confirmTestId}
+      invalid={reason.trim() === ''}
+      onConfirm={() => props.onConfirm(reason.trim())}
+      onDismiss={props.onDismiss}
+    >
+      {({ attempted }) => (
+        <>
+          {props.before}
+          <ReasonField
+            label={props.label}
+            requiredText={props.requiredText}
+            value={reason}
+            attempted={attempted}
+            onChange={setReason}
+          />
+          {props.after}
+        </>
+      )}
+    </DecisionModal>
+  );
+}
+
+/**
  * Spec §2/§4/§5: the reason is required ('Por favor, ingrese el motivo de rechazo del comprobante.'),
  * and the reviewer may let the supplier send the same document again (query noRejection).
  */
 export function RejectModal({ path, number, onDone, onDismiss }: DecisionProps) {
   const text = detailMessages.reject;
-  const [reason, setReason] = useState('');
   const [allowRetry, setAllowRetry] = useState(false);
   return (
-    <DecisionModal
+    <ReasonModal
       header={text.header}
       confirmLabel={text.confirm}
       confirmTestId="reject-confirm"
-      invalid={reason.trim() === ''}
-      onConfirm={async () =>
+      label={text.reason}
+      requiredText={text.reasonRequired}
+      before={<Box variant="p">{text.intro(number)}</Box>}
+      after={
+        <Checkbox checked={allowRetry} onChange={({ detail }) => setAllowRetry(detail.checked)}>
+          {text.allowRetry}
+        </Checkbox>
+      }
+      onConfirm={async (reason) =>
         onDone(
           await apiCall(routes.disapproveInvoice, {
             path,
             query: { noRejection: allowRetry ? 'true' : 'false' },
-            body: { reason: reason.trim() },
+            body: { reason },
           }),
         )
       }
       onDismiss={onDismiss}
-    >
-      {({ attempted }) => (
-        <>
-          <Box variant="p">{text.intro(number)}</Box>
-          <ReasonField
-            label={text.reason}
-            requiredText={text.reasonRequired}
-            value={reason}
-            attempted={attempted}
-            onChange={setReason}
-          />
-          <Checkbox checked={allowRetry} onChange={({ detail }) => setAllowRetry(detail.checked)}>
-            {text.allowRetry}
-          </Checkbox>
-        </>
-      )}
-    </DecisionModal>
+    />
   );
 }
 
@@ -112,33 +144,25 @@ export function ApproveDespiteRucRiskModal({
   onDismiss,
 }: DecisionProps & { risk: string }) {
   const text = detailMessages.rucRisk;
-  const [reason, setReason] = useState('');
   return (
-    <DecisionModal
+    <ReasonModal
       header={text.modalHeader}
       confirmLabel={text.confirm}
       confirmTestId="ruc-override-confirm"
-      invalid={reason.trim() === ''}
-      onConfirm={async () =>
-        onDone(await apiCall(routes.approveInvoiceDespiteRucRisk, { path, body: { reason: reason.trim() } }))
-      }
-      onDismiss={onDismiss}
-    >
-      {({ attempted }) => (
+      label={text.reason}
+      requiredText={text.reasonRequired}
+      before={
         <>
           <Box variant="p">{text.question(number, risk)}</Box>
           <Box variant="p" color="text-body-secondary">
             {text.consequence}
           </Box>
-          <ReasonField
-            label={text.reason}
-            requiredText={text.reasonRequired}
-            value={reason}
-            attempted={attempted}
-            onChange={setReason}
-          />
         </>
-      )}
-    </DecisionModal>
+      }
+      onConfirm={async (reason) =>
+        onDone(await apiCall(routes.approveInvoiceDespiteRucRisk, { path, body: { reason } }))
+      }
+      onDismiss={onDismiss}
+    />
   );
 }
