@@ -1,7 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
-  INVOICE_STATUS_LABELS,
   drivingTerm,
   invoiceSearchItems,
   keys,
@@ -14,6 +13,7 @@ import { invoiceCounterUpdates } from '../../functions/src/repositories/invoice-
 import { planInvoiceQuery } from '../../functions/src/repositories/invoice-queries.js';
 import type { LocalOutputs } from '../../local/runtime/outputs.js';
 import { CLIENTS, SUPPLIERS, buildWorld } from '../../local/seed/seed-data.js';
+import { anInvoice, between, withIgv } from '../../tests/support/builders.js';
 import { stageDb } from './stage-db.js';
 
 /**
@@ -65,52 +65,19 @@ const POOL_EVERY = 2;
 
 function poolInvoice(index: number, numericId: string): Invoice {
   const id = `${SERIES}-${numericId}`;
-  const net = 1000 + (index % 997);
-  const taxAmount = Math.round(net * 18) / 100;
   // Spread over the last six months, as the demo world is.
   const issuedAt = new Date(Date.UTC(2026, 4, 1) + (index % 180) * 86_400_000).toISOString().slice(0, 10);
-  return {
+  const receivedAt = `${issuedAt}T12:00:00.000Z`;
+  return anInvoice({
     id,
     prefixId: SERIES,
     numericId,
-    type: 'FACTURA',
-    status: 'PENDING',
-    statusMessage: null,
-    certStatus: 'VALID',
-    approved: false,
-    supplierId: BENCH_SUPPLIER.taxId,
-    supplierName: BENCH_SUPPLIER.name,
-    client: BENCH_CLIENT.taxId,
-    clientName: BENCH_CLIENT.name,
-    responsible: null,
-    officeId: null,
-    locationId: null,
-    operationType: null,
-    currency: 'PEN',
-    amount: Math.round((net + taxAmount) * 100) / 100,
-    taxAmount,
-    serviceSheets: [],
-    materialDocs: [],
-    purchaseOrders: [],
-    attachments: [],
+    ...between(BENCH_SUPPLIER, BENCH_CLIENT),
+    ...withIgv(1000 + (index % 997)),
     issuedAt,
-    receivedAt: `${issuedAt}T12:00:00.000Z`,
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
+    receivedAt,
     pdfUrl: `bench/${id}.pdf`,
-    disapprovedWithoutRejection: false,
-    notes: null,
-    statusHistory: [
-      {
-        status: 'PENDING',
-        title: INVOICE_STATUS_LABELS.PENDING,
-        additionalMessage: null,
-        date: `${issuedAt}T12:00:00.000Z`,
-        by: null,
-      },
-    ],
-  };
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import { createWriteStream, statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { InvoiceSummary } from '@portal/shared';
 import { INVOICE_COLUMNS, writeExportFile } from '../../functions/src/use-cases/export-file.js';
+import { anInvoice, between, withIgv } from '../../tests/support/builders.js';
 
 /**
  * One export file written by the exports worker's own writer (writeExportFile), alone in its process so that its
@@ -13,41 +14,29 @@ const rows = Number(rowsText);
 const PAGE = 100;
 
 function invoice(n: number): InvoiceSummary {
-  const net = 100 + (n % 9_000) + (n % 100) / 100;
-  const taxAmount = Math.round(net * 18) / 100;
-  return {
+  const { statusHistory: _history, ...summary } = anInvoice({
     id: `F${String(1 + (n % 900)).padStart(3, '0')}-${n + 1}`,
     prefixId: 'F001',
     numericId: String(n + 1),
-    type: 'FACTURA',
     status: n % 3 === 0 ? 'PENDING' : 'ACCEPTED',
-    statusMessage: null,
-    certStatus: 'VALID',
     approved: n % 3 !== 0,
-    supplierId: '20100070970',
-    supplierName: `Compañía Peruana de Señalización Ñandú n.º ${n % 500} S.A.C.`,
-    client: '20512345678',
-    clientName: 'Corporación Andina de Distribución S.A.',
+    ...between(
+      { taxId: '20100070970', name: `Compañía Peruana de Señalización Ñandú n.º ${n % 500} S.A.C.` },
+      { taxId: '20512345678', name: 'Corporación Andina de Distribución S.A.' },
+    ),
     responsible: { id: 'E1001', fullName: 'María José Núñez Gutiérrez', office: 'Sede Central' },
     officeId: 'Sede Central',
     locationId: 'OF-101',
     operationType: 'SERVICES',
     currency: n % 2 === 0 ? 'PEN' : 'USD',
-    amount: Math.round((net + taxAmount) * 100) / 100,
-    taxAmount,
+    ...withIgv(100 + (n % 9_000) + (n % 100) / 100),
     serviceSheets: ['1000000101'],
-    materialDocs: [],
     purchaseOrders: ['4500012000'],
-    attachments: [],
     issuedAt: `2026-${String(1 + (n % 12)).padStart(2, '0')}-${String(1 + (n % 28)).padStart(2, '0')}`,
     receivedAt: new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString(),
-    scheduledAt: null,
-    paidAt: null,
-    xmlUrl: null,
     pdfUrl: null,
-    disapprovedWithoutRejection: false,
-    notes: null,
-  };
+  });
+  return summary;
 }
 
 /** The list's pages, made as they are read (as the worker reads them from the table). */
