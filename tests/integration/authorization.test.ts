@@ -1,9 +1,4 @@
 import { createRequire } from 'node:module';
-import {
-  CognitoIdentityProviderClient,
-  InitiateAuthCommand,
-  RespondToAuthChallengeCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
 import { SignJWT, decodeJwt, generateKeyPair, importJWK, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,7 +14,7 @@ import {
 } from '@portal/shared';
 import { CLIENTS, SUPPLIERS, buildWorld } from '../support/tenant.js';
 import { inviteSupplier, temporaryPasswordOf } from '../support/accounts.js';
-import { call, idTokenOf } from '../support/api.js';
+import { call, completeFirstSignIn, idTokenOf } from '../support/api.js';
 import { demoUser, stage } from '../support/stage.js';
 import { readUntil } from '../support/until.js';
 
@@ -383,27 +378,11 @@ const BAD_TOKENS = [
 
 beforeAll(async () => {
   const invited = await inviteSupplier();
-  const cognito = new CognitoIdentityProviderClient({
-    region: stage().region,
-    endpoint: stage().cognitoEndpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const challenge = await cognito.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: stage().userPoolClientId,
-      AuthParameters: { USERNAME: invited.email, PASSWORD: await temporaryPasswordOf(invited.email) },
-    }),
+  disabledToken = await completeFirstSignIn(
+    invited.email,
+    await temporaryPasswordOf(invited.email),
+    'Matriz#Clave2026x',
   );
-  const signedIn = await cognito.send(
-    new RespondToAuthChallengeCommand({
-      ClientId: stage().userPoolClientId,
-      ChallengeName: 'NEW_PASSWORD_REQUIRED',
-      Session: challenge.Session,
-      ChallengeResponses: { USERNAME: invited.email, NEW_PASSWORD: 'Matriz#Clave2026x' },
-    }),
-  );
-  disabledToken = signedIn.AuthenticationResult!.IdToken!;
   const admin = await idTokenOf(demoUser('ADMIN').username, demoUser('ADMIN').password);
   const disabled = await call(routes.disableExternalUser, { token: admin, path: { userId: invited.userId } });
   expect(disabled.status).toBe(200);

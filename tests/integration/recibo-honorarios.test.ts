@@ -1,18 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  CognitoIdentityProviderClient,
-  InitiateAuthCommand,
-  RespondToAuthChallengeCommand,
-} from '@aws-sdk/client-cognito-identity-provider';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keys, routes, type Invoice, type InvoiceDetail } from '@portal/shared';
 import { temporaryPasswordOf } from '../support/accounts.js';
 import { adminToken, createSupplierAccount, freshEmail } from '../support/admin.js';
-import { call, idTokenOf, type CallResult } from '../support/api.js';
+import { call, completeFirstSignIn, idTokenOf, type CallResult } from '../support/api.js';
 import { table } from '../support/fixtures.js';
 import { randomCorrelative } from '../support/invoices.js';
-import { demoUser, stage } from '../support/stage.js';
+import { demoUser } from '../support/stage.js';
 import { CLIENTS, SUPPLIERS, asTenant } from '../support/tenant.js';
 import { uploadAs } from '../support/uploads.js';
 
@@ -61,28 +56,7 @@ async function quispeSignedIn(): Promise<string> {
     firstName: 'Rosa Elena',
     lastName: 'Quispe Mamani',
   });
-  const cognito = new CognitoIdentityProviderClient({
-    region: stage().region,
-    endpoint: stage().cognitoEndpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const challenge = await cognito.send(
-    new InitiateAuthCommand({
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId: stage().userPoolClientId,
-      AuthParameters: { USERNAME: email, PASSWORD: await temporaryPasswordOf(email) },
-    }),
-  );
-  expect(challenge.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
-  const signedIn = await cognito.send(
-    new RespondToAuthChallengeCommand({
-      ClientId: stage().userPoolClientId,
-      ChallengeName: 'NEW_PASSWORD_REQUIRED',
-      Session: challenge.Session,
-      ChallengeResponses: { USERNAME: email, NEW_PASSWORD: 'Honorarios#Clave2026x' },
-    }),
-  );
-  return signedIn.AuthenticationResult!.IdToken!;
+  return await completeFirstSignIn(email, await temporaryPasswordOf(email), 'Honorarios#Clave2026x');
 }
 
 /** The retención de 4ta categoría of the recibo: 8 % of S/ 2,500.00, the net to pay S/ 2,300.00. */

@@ -7,7 +7,6 @@ import {
   ConfirmForgotPasswordCommand,
   GetTokensFromRefreshTokenCommand,
   InitiateAuthCommand,
-  RespondToAuthChallengeCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -22,8 +21,7 @@ import {
   type InternalUser,
 } from '@portal/shared';
 import { CLIENTS } from '../support/tenant.js';
-import { call, idTokenOf } from '../support/api.js';
-import { corporateSignIn } from '../support/corporate-sign-in.js';
+import { call, completeFirstSignIn, corporateIdToken, idTokenOf } from '../support/api.js';
 import { mailbox, sendToQueue, sendTracked, table } from '../support/fixtures.js';
 import { demoUser, stage } from '../support/stage.js';
 import { until } from '../support/until.js';
@@ -72,18 +70,7 @@ async function signInOutcome(username: string, password: string): Promise<string
 /** A fresh ID token of a demo account (idTokenOf caches its tokens; these tests need the next one). */
 async function freshIdToken(username: string, password: string): Promise<string> {
   const account = stage().demoUsers.find((user) => user.username === username);
-  if (account?.signIn === 'corporate') {
-    const { cognitoEndpoint, userPoolClientId, webUrl, corporateIdp } = stage();
-    const tokens = await corporateSignIn({
-      hostedUi: cognitoEndpoint,
-      clientId: userPoolClientId,
-      redirectUri: `${webUrl}/login`,
-      providerName: corporateIdp.providerName,
-      email: username,
-      password,
-    });
-    return tokens.idToken;
-  }
+  if (account?.signIn === 'corporate') return corporateIdToken(username, password);
   return (await initiateAuth(username, password)).AuthenticationResult!.IdToken!;
 }
 
@@ -115,21 +102,6 @@ async function temporaryPasswordOf(email: string): Promise<string> {
   const password = mail && /Contraseña temporal: (\S+)/.exec(mail.text)?.[1];
   if (!password) throw new Error(`No invitation reached ${email}`);
   return password;
-}
-
-/** The first sign-in of an invited account: the temporary password, then a password of its own. */
-async function completeFirstSignIn(email: string, temporaryPassword: string): Promise<string> {
-  const challenge = await initiateAuth(email, temporaryPassword);
-  expect(challenge.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
-  const answer = await cognito().send(
-    new RespondToAuthChallengeCommand({
-      ClientId: stage().userPoolClientId,
-      ChallengeName: 'NEW_PASSWORD_REQUIRED',
-      Session: challenge.Session,
-      ChallengeResponses: { USERNAME: email, NEW_PASSWORD },
-    }),
-  );
-  return answer.AuthenticationResult!.IdToken!;
 }
 
 const recipientsOf = async (taxId: string) => table().partition(keys.recipients(taxId));
@@ -182,7 +154,7 @@ describe('user administration', () => {
     expect(invitation.text).toContain(`${supplier.businessName} (RUC ${supplier.ruc})`);
     const temporaryPassword = await temporaryPasswordOf(supplier.email);
 
-    const idToken = await completeFirstSignIn(supplier.email, temporaryPassword);
+    const idToken = await completeFirstSignIn(supplier.email, temporaryPassword, NEW_PASSWORD);
     expect(decodeJwt(idToken)).toMatchObject({ level: 'SUPPLIER', taxId: supplier.ruc, email: supplier.email });
     expect(await signInOutcome(supplier.email, NEW_PASSWORD)).toBe('signed in');
   });
@@ -258,12 +230,12 @@ describe('user administration', () => {
     const second = await temporaryPasswordOf(supplier.email);
     expect(second).not.toBe(first);
     expect(await signInOutcome(supplier.email, first)).toBe('NotAuthorizedException');
-    await completeFirstSignIn(supplier.email, second);
+    await completeFirstSignIn(supplier.email, second, NEW_PASSWORD);
   });
 
   it("sends Cognito's reset code to an account that has signed in; the code sets a new password", async () => {
     const supplier = await createSupplier();
-    await completeFirstSignIn(supplier.email, await temporaryPasswordOf(supplier.email));
+    await completeFirstSignIn(supplier.email, await temporaryPasswordOf(supplier.email), NEW_PASSWORD);
     const log = path.join(stage().dataDir, 'logs/cognito.log');
     const before = existsSync(log) ? readFileSync(log, 'utf8').length : 0;
 
@@ -300,7 +272,11 @@ describe('user administration', () => {
 
   it('disables an account: no sign-in, no reset, no e-mail; enabling gives them back', async () => {
     const supplier = await createSupplier();
-    const supplierToken = await completeFirstSignIn(supplier.email, await temporaryPasswordOf(supplier.email));
+    const supplierToken = await completeFirstSignIn(
+      supplier.email,
+      await temporaryPasswordOf(supplier.email),
+      NEW_PASSWORD,
+    );
     expect((await call(routes.getCurrentUser, { token: supplierToken })).status).toBe(200);
     const token = await adminToken();
     const path = { userId: supplier.user.id };
@@ -327,7 +303,7 @@ describe('user administration', () => {
 
   it("ends a disabled account's sessions: its token is refused on the next call, its refresh token revoked", async () => {
     const supplier = await createSupplier();
-    await completeFirstSignIn(supplier.email, await temporaryPasswordOf(supplier.email));
+    await completeFirstSignIn(supplier.email, await temporaryPasswordOf(supplier.email), NEW_PASSWORD);
     // A sign-in with its own password: cognito-local keeps no refresh token issued by RespondToAuthChallenge.
     const session = (await initiateAuth(supplier.email, NEW_PASSWORD)).AuthenticationResult!;
     const refresh = () =>

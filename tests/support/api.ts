@@ -1,10 +1,68 @@
 import { randomUUID } from 'node:crypto';
-import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  CognitoIdentityProviderClient,
+  InitiateAuthCommand,
+  RespondToAuthChallengeCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { expect } from 'vitest';
 import { HEADERS, buildPath, type RouteDef } from '@portal/shared';
 import { corporateSignIn } from './corporate-sign-in.js';
 import { stage } from './stage.js';
 
 const tokens = new Map<string, Promise<string>>();
+
+/** The local stage's Cognito, as the web app reaches it. */
+export function localCognito(): CognitoIdentityProviderClient {
+  const { cognitoEndpoint, region } = stage();
+  return new CognitoIdentityProviderClient({
+    region,
+    endpoint: cognitoEndpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+}
+
+/** A staff account's ID token through the corporate IdP (authorization code + PKCE), never cached. */
+export async function corporateIdToken(username: string, password: string): Promise<string> {
+  const { cognitoEndpoint, userPoolClientId, webUrl, corporateIdp } = stage();
+  const result = await corporateSignIn({
+    hostedUi: cognitoEndpoint,
+    clientId: userPoolClientId,
+    redirectUri: `${webUrl}/login`,
+    providerName: corporateIdp.providerName,
+    email: username,
+    password,
+  });
+  return result.idToken;
+}
+
+/**
+ * The first sign-in of an invited account, as the web app makes it: its temporary password (Cognito asks for a new
+ * one), then `newPassword`. Returns the account's ID token.
+ */
+export async function completeFirstSignIn(
+  email: string,
+  temporaryPassword: string,
+  newPassword: string,
+): Promise<string> {
+  const cognito = localCognito();
+  const challenge = await cognito.send(
+    new InitiateAuthCommand({
+      AuthFlow: 'USER_PASSWORD_AUTH',
+      ClientId: stage().userPoolClientId,
+      AuthParameters: { USERNAME: email, PASSWORD: temporaryPassword },
+    }),
+  );
+  expect(challenge.ChallengeName).toBe('NEW_PASSWORD_REQUIRED');
+  const answer = await cognito.send(
+    new RespondToAuthChallengeCommand({
+      ClientId: stage().userPoolClientId,
+      ChallengeName: 'NEW_PASSWORD_REQUIRED',
+      Session: challenge.Session,
+      ChallengeResponses: { USERNAME: email, NEW_PASSWORD: newPassword },
+    }),
+  );
+  return answer.AuthenticationResult!.IdToken!;
+}
 
 /**
  * Signs in through the local Cognito as the web app does; the ID token is the bearer. Staff accounts
@@ -15,25 +73,12 @@ export function idTokenOf(username: string, password: string): Promise<string> {
   let token = tokens.get(username);
   const account = stage().demoUsers.find((user) => user.username === username);
   if (!token && account?.signIn === 'corporate') {
-    const { cognitoEndpoint, userPoolClientId, webUrl, corporateIdp } = stage();
-    token = corporateSignIn({
-      hostedUi: cognitoEndpoint,
-      clientId: userPoolClientId,
-      redirectUri: `${webUrl}/login`,
-      providerName: corporateIdp.providerName,
-      email: username,
-      password,
-    }).then((result) => result.idToken);
+    token = corporateIdToken(username, password);
     tokens.set(username, token);
   }
   if (!token) {
-    const { cognitoEndpoint, region, userPoolClientId } = stage();
-    const cognito = new CognitoIdentityProviderClient({
-      region,
-      endpoint: cognitoEndpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    token = cognito
+    const { userPoolClientId } = stage();
+    token = localCognito()
       .send(
         new InitiateAuthCommand({
           AuthFlow: 'USER_PASSWORD_AUTH',
