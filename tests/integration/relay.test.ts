@@ -12,18 +12,23 @@ import { driveUntil } from '../support/schedules.js';
  * and what was sent but never handled (the SQS stand-in lost it in a restart, say). Here those are
  * OUTGOING items written directly, about suppliers that exist only in this test.
  */
-async function leftBehind(supplierId: string, name: string, sent: boolean) {
-  const message: NotificationMessage = {
+/** The notice that the tenant's first company received `invoiceId` from the supplier `supplierId`, at `occurredAt`. */
+function receivedNotice(supplierId: string, name: string, invoiceId: string, occurredAt: Date): NotificationMessage {
+  return {
     event: 'INVOICE_RECEIVED',
     supplierId,
     supplierName: name,
     client: CLIENTS[0]!.taxId,
     clientName: CLIENTS[0]!.name,
     invoiceType: 'FACTURA',
-    invoiceId: 'F001-5',
+    invoiceId,
     detail: null,
-    occurredAt: new Date().toISOString(),
+    occurredAt: occurredAt.toISOString(),
   };
+}
+
+async function leftBehind(supplierId: string, name: string, sent: boolean) {
+  const message = receivedNotice(supplierId, name, 'F001-5', new Date());
   const createdAt = new Date(Date.now() - 20 * 60_000).toISOString();
   const key = keys.outgoing('notifications', `relay-test-${supplierId}-${Date.now()}`);
   // A sent one was due for its acknowledgement ten minutes ago.
@@ -90,17 +95,7 @@ it('sends again a message its queue lost after the send, and forgets it once han
     { error: () => undefined },
     tenMinutesAgo,
   );
-  const notice: NotificationMessage = {
-    event: 'INVOICE_RECEIVED',
-    supplierId,
-    supplierName: name,
-    client: CLIENTS[0]!.taxId,
-    clientName: CLIENTS[0]!.name,
-    invoiceType: 'FACTURA',
-    invoiceId: 'F001-6',
-    detail: null,
-    occurredAt: tenMinutesAgo().toISOString(),
-  };
+  const notice = receivedNotice(supplierId, name, 'F001-6', tenMinutesAgo());
   const message = outgoingMessage('notifications', notice, tenMinutesAgo());
   await table().put(outgoingItem(message)); // committed with its change
   await outgoing.deliver([message]);
