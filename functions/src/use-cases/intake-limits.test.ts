@@ -47,26 +47,32 @@ async function refusal(change: Partial<IncomingDocument>) {
 }
 
 describe('intake bounds', () => {
-  it('refuses an issue date after today in Lima, and takes today', async () => {
-    expect(await refusal({ issueDate: '2026-11-21' })).toEqual({
-      code: 'ERROR_INVOICE_ISSUE_DATE_IN_FUTURE',
-      parameters: { date: '21/11/2026', today: '20/11/2026' },
-      message: 'La fecha de emisión 21/11/2026 es posterior a la fecha de hoy (20/11/2026).',
-    });
-    const today = intakeReading({ issueDate: '2026-11-20' });
-    await today.submit();
-    expect(today.stored).toHaveLength(1);
-  });
-
-  it('refuses an issue date before the floor, and takes the floor itself', async () => {
-    expect(await refusal({ issueDate: '2009-12-31' })).toEqual({
-      code: 'ERROR_INVOICE_ISSUE_DATE_TOO_OLD',
-      parameters: { date: '31/12/2009', floor: '01/01/2010' },
-      message: 'La fecha de emisión 31/12/2009 es anterior al 01/01/2010, la fecha más antigua que el portal admite.',
-    });
-    const floor = intakeReading({ issueDate: '2010-01-01' });
-    await floor.submit();
-    expect(floor.stored).toHaveLength(1);
+  it.each([
+    [
+      'after today in Lima, and takes today',
+      '2026-11-21',
+      {
+        code: 'ERROR_INVOICE_ISSUE_DATE_IN_FUTURE',
+        parameters: { date: '21/11/2026', today: '20/11/2026' },
+        message: 'La fecha de emisión 21/11/2026 es posterior a la fecha de hoy (20/11/2026).',
+      },
+      '2026-11-20',
+    ],
+    [
+      'before the floor, and takes the floor itself',
+      '2009-12-31',
+      {
+        code: 'ERROR_INVOICE_ISSUE_DATE_TOO_OLD',
+        parameters: { date: '31/12/2009', floor: '01/01/2010' },
+        message: 'La fecha de emisión 31/12/2009 es anterior al 01/01/2010, la fecha más antigua que el portal admite.',
+      },
+      '2010-01-01',
+    ],
+  ])('refuses an issue date %s', async (_when, refused, expected, taken) => {
+    expect(await refusal({ issueDate: refused })).toEqual(expected);
+    const accepted = intakeReading({ issueDate: taken });
+    await accepted.submit();
+    expect(accepted.stored).toHaveLength(1);
   });
 
   it('refuses an amount beyond the maximum, and takes the maximum exactly', async () => {
