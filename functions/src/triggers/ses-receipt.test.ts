@@ -24,13 +24,15 @@ const event = (from: string, status: { spf: string; dkim: string; dmarc: string 
 });
 
 describe("SES's receipt function", () => {
-  it('queues where SES wrote the message, its recipients, its envelope sender and the verdicts for its From domain', async () => {
+  /** What the receipt function queues for this SES event (its bucket: inbound-bucket). */
+  async function queued(sesEvent: Parameters<typeof receive>[0]): Promise<InboundMailMessage[]> {
     const sent: InboundMailMessage[] = [];
-    await receive(
-      event('Ana <ana@proveedor.pe>', { spf: 'FAIL', dkim: 'PASS', dmarc: 'GRAY' }),
-      async (message) => void sent.push(message as InboundMailMessage),
-      'inbound-bucket',
-    );
+    await receive(sesEvent, async (message) => void sent.push(message as InboundMailMessage), 'inbound-bucket');
+    return sent;
+  }
+
+  it('queues where SES wrote the message, its recipients, its envelope sender and the verdicts for its From domain', async () => {
+    const sent = await queued(event('Ana <ana@proveedor.pe>', { spf: 'FAIL', dkim: 'PASS', dmarc: 'GRAY' }));
     expect(sent).toEqual([
       {
         messageId: 'o3vrnil0e2ic28trm7dfhrc2v0clambda4nbp0g1',
@@ -44,12 +46,7 @@ describe("SES's receipt function", () => {
   });
 
   it('queues an unauthenticated message too, marked so: the worker drops it and deletes its copy', async () => {
-    const sent: InboundMailMessage[] = [];
-    await receive(
-      event('ana@otro.pe', { spf: 'FAIL', dkim: 'FAIL', dmarc: 'FAIL' }),
-      async (message) => void sent.push(message as InboundMailMessage),
-      'inbound-bucket',
-    );
+    const sent = await queued(event('ana@otro.pe', { spf: 'FAIL', dkim: 'FAIL', dmarc: 'FAIL' }));
     expect(sent[0]!.verdicts.authenticatedDomain).toBeNull();
   });
 });
