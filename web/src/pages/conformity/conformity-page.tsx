@@ -1,5 +1,4 @@
 import { useMemo, useState } from 'react';
-import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
@@ -14,6 +13,7 @@ import { conformityColumns } from './columns';
 import { ConformityFilters, NO_FILTER, appliedIssuer, type ConformityFilterInput } from './conformity-filters';
 import { conformityMessages } from './messages';
 import { useConformityDocuments, type ConformityFilter } from './use-conformity-documents';
+import { RefreshButton } from '../../components/refresh-button';
 
 const text = conformityMessages;
 
@@ -62,13 +62,7 @@ export function ConformityPage({ kind }: { kind: ConformityKind }) {
             description={texts.description(companyName)}
             actions={
               <SpaceBetween direction="horizontal" size="xs">
-                <Button
-                  iconName="refresh"
-                  ariaLabel={text.refresh}
-                  loading={documents.isRefreshing}
-                  disabled={!acquirer}
-                  onClick={() => void documents.refresh()}
-                />
+                <RefreshButton ariaLabel={text.refresh} list={documents} disabled={!acquirer} />
                 {listExport.button}
               </SpaceBetween>
             }

@@ -1,5 +1,4 @@
 import { useMemo, useState } from 'react';
-import Button from '@cloudscape-design/components/button';
 import Header from '@cloudscape-design/components/header';
 import Table from '@cloudscape-design/components/table';
 import { routes, type InternalUser } from '@portal/shared';
@@ -13,6 +12,7 @@ import { CursorPagination } from '../../components/cursor-pagination';
 import { employeeColumns } from './columns';
 import { employeesMessages } from './messages';
 import { ReassignModal } from './reassign-modal';
+import { RefreshButton } from '../../components/refresh-button';
 
 const text = employeesMessages;
 const PAGE_SIZE = 50;
@@ -47,14 +47,7 @@ export default function EmployeesPage() {
           <Header
             variant="awsui-h1-sticky"
             description={text.description}
-            actions={
-              <Button
-                iconName="refresh"
-                ariaLabel={adminMessages.refresh}
-                loading={users.isRefreshing}
-                onClick={() => void users.refresh()}
-              />
-            }
+            actions={<RefreshButton ariaLabel={adminMessages.refresh} list={users} />}
           >
             {text.title}
           </Header>

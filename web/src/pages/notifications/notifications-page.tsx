@@ -14,6 +14,7 @@ import { notificationHref, useNotifications } from './use-notifications';
 import { NotificationPreferencesModal } from './notification-preferences';
 import './notification-preferences.css';
 import { ActionLink } from '../../components/action-link';
+import { RefreshButton } from '../../components/refresh-button';
 
 function columns(follow: (href: string) => void): TableProps.ColumnDefinition<Notification>[] {
   return [
@@ -88,12 +89,7 @@ export default function NotificationsPage() {
             counter={isLoading || error ? undefined : text.unreadCounter(unread, items.length)}
             actions={
               <SpaceBetween direction="horizontal" size="xs">
-                <Button
-                  iconName="refresh"
-                  ariaLabel={text.refresh}
-                  loading={notifications.isRefreshing}
-                  onClick={() => void notifications.refresh()}
-                />
+                <RefreshButton ariaLabel={text.refresh} list={notifications} />
                 <Button iconName="settings" onClick={() => setChoosing(true)}>
                   {text.openPreferences}
                 </Button>
