@@ -205,45 +205,27 @@ describe('local SQS poller', () => {
       }),
     );
 
-    const { deliveries, logs } = poll(
-      queue,
-      async () => {
-        throw new Error('always fails');
-      },
-      { maxReceiveCount: 2 },
-    );
-    await until(async () => (await dlqDepth(queue)) === 1, 'the message in the DLQ');
+    const { deliveries, logs } = await failedToTheDlq(queue, 2);
 
     expect(bodiesOf(deliveries)).toEqual(['poison', 'poison']);
     // fauxqs moved it (the poller's own fallback logs when it does).
     expect(logs.filter((line) => line.includes('movido a la DLQ'))).toEqual([]);
     expect(await messagesLeft(queue.url)).toBe(0);
-    const { Messages } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queue.dlqUrl, MessageAttributeNames: ['All'], WaitTimeSeconds: 1 }),
-    );
-    expect(Messages?.[0]?.Body).toBe('poison');
-    expect(Messages?.[0]?.MessageAttributes?.kind?.StringValue).toBe('poison');
+    const dlq = await dlqMessages(queue);
+    expect(dlq?.[0]?.Body).toBe('poison');
+    expect(dlq?.[0]?.MessageAttributes?.kind?.StringValue).toBe('poison');
   });
 
   it('moves the message itself when the queue has no RedrivePolicy', async () => {
     const queue = await createQueues(undefined);
     await send(queue.url, ['no-redrive']);
 
-    const { deliveries, logs } = poll(
-      queue,
-      async () => {
-        throw new Error('always fails');
-      },
-      { maxReceiveCount: 1 },
-    );
-    await until(async () => (await dlqDepth(queue)) === 1, 'the message in the DLQ');
+    const { deliveries, logs } = await failedToTheDlq(queue, 1);
 
     expect(bodiesOf(deliveries)).toEqual(['no-redrive']);
     await until(async () => (await messagesLeft(queue.url)) === 0, 'the source queue to be empty');
-    const { Messages } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queue.dlqUrl, MessageAttributeNames: ['All'], WaitTimeSeconds: 1 }),
-    );
-    expect(Messages?.[0]?.MessageAttributes?.kind?.StringValue).toBe('kind-no-redrive');
+    const dlq = await dlqMessages(queue);
+    expect(dlq?.[0]?.MessageAttributes?.kind?.StringValue).toBe('kind-no-redrive');
     expect(logs.some((line) => line.includes('DLQ'))).toBe(true);
   });
 
@@ -330,4 +312,25 @@ describe('local SQS poller', () => {
 
 async function dlqDepth(queue: TestQueue): Promise<number> {
   return messagesLeft(queue.dlqUrl);
+}
+
+/** Polls `queue` with a handler that always fails, until its one message is in the DLQ. */
+async function failedToTheDlq(queue: TestQueue, maxReceiveCount: number): Promise<ReturnType<typeof poll>> {
+  const polled = poll(
+    queue,
+    async () => {
+      throw new Error('always fails');
+    },
+    { maxReceiveCount },
+  );
+  await until(async () => (await dlqDepth(queue)) === 1, 'the message in the DLQ');
+  return polled;
+}
+
+/** The messages in the DLQ of `queue`, with their attributes. */
+async function dlqMessages(queue: TestQueue) {
+  const { Messages } = await sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: queue.dlqUrl, MessageAttributeNames: ['All'], WaitTimeSeconds: 1 }),
+  );
+  return Messages;
 }
