@@ -1,4 +1,5 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from './query-page.js';
 import { keys } from '@portal/shared';
 
 export interface Recipient {
@@ -19,27 +20,19 @@ export interface AccountIndexRepository {
 export function makeAccountIndexRepository(db: DynamoDBDocumentClient, table: string): AccountIndexRepository {
   return {
     async accountsOf(taxId) {
-      const accounts: Recipient[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: table,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.recipients(taxId) },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          accounts.push({
-            userId: String(item.userId),
-            email: String(item.email),
-            canReceiveEmails: item.canReceiveEmails === true,
-          });
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return accounts;
+      return queryAll(
+        db,
+        {
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.recipients(taxId) },
+        },
+        (item): Recipient => ({
+          userId: String(item.userId),
+          email: String(item.email),
+          canReceiveEmails: item.canReceiveEmails === true,
+        }),
+      );
     },
   };
 }

@@ -1,4 +1,5 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from './query-page.js';
 import { Client, keys } from '@portal/shared';
 
 export interface ClientRepository {
@@ -24,21 +25,15 @@ export function makeClientRepository(
   return {
     async listAll() {
       // The group's companies are a handful of items in one partition; paginate defensively all the same.
-      const clients: Client[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: table,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': keys.clients.pk, ':prefix': keys.clients.skPrefix },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        clients.push(...(page.Items ?? []).map((item) => Client.parse(item)));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return clients;
+      return queryAll(
+        db,
+        {
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.clients.pk, ':prefix': keys.clients.skPrefix },
+        },
+        (item) => Client.parse(item),
+      );
     },
     async get(taxId) {
       const cached = known.get(taxId);

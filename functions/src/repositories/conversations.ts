@@ -1,4 +1,5 @@
-import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from './query-page.js';
 import { updateItem, type TransactItem } from './transaction.js';
 import {
   COUNT_LIMITS,
@@ -46,22 +47,17 @@ export function makeConversations(db: DynamoDBDocumentClient, table: string) {
     /** The invoice's messages, oldest first (read strongly consistent: a message just posted is there). */
     async messagesOf(invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>): Promise<InvoiceMessage[]> {
       const pk = keys.invoice(invoice.supplierId, invoice.type, invoice.id).pk;
-      const items: InvoiceMessage[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const result = await db.send(
-          new QueryCommand({
-            TableName: table,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': pk, ':prefix': keys.invoiceMessagePrefix },
-            ConsistentRead: true,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of result.Items ?? []) items.push(InvoiceMessage.parse(item));
-        startKey = result.LastEvaluatedKey;
-      } while (startKey && items.length < COUNT_LIMITS.messagesPerInvoice);
-      return items;
+      return queryAll(
+        db,
+        {
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': keys.invoiceMessagePrefix },
+          ConsistentRead: true,
+        },
+        (item) => InvoiceMessage.parse(item),
+        (items) => items.length >= COUNT_LIMITS.messagesPerInvoice,
+      );
     },
 
     async message(invoice: Pick<Invoice, 'supplierId' | 'type' | 'id'>, id: string): Promise<InvoiceMessage | null> {

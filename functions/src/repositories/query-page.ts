@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TABLE, type IndexName } from '@portal/shared';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { Page, PageRequest } from './page.js';
@@ -71,4 +71,24 @@ export async function queryIndexPage<T>(
   } while (startKey && items.length < page.limit && queries < MAX_QUERIES_PER_PAGE);
 
   return { items, nextCursor: encodeCursor(scope, startKey as Record<string, string> | undefined) };
+}
+
+/**
+ * Every item a Query finds, page after page, each through `parse`; it stops early once `enough` says the items
+ * read so far suffice (a bound on what a caller keeps).
+ */
+export async function queryAll<T>(
+  db: DynamoDBDocumentClient,
+  input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
+  parse: (item: Record<string, unknown>) => T,
+  enough: (items: readonly T[]) => boolean = () => false,
+): Promise<T[]> {
+  const items: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    for (const item of page.Items ?? []) items.push(parse(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && !enough(items));
+  return items;
 }
