@@ -4,7 +4,7 @@ import Button from '@cloudscape-design/components/button';
 import Modal, { type ModalProps } from '@cloudscape-design/components/modal';
 import { messages } from '../messages';
 
-/** A dialog that only shows something: its one button, 'Cerrar', closes it. */
+/** A dialog that only shows something: its one button, 'Cerrar' unless `closeText` says otherwise, closes it. */
 export function InfoModal(props: {
   header: string;
   onDismiss: () => void;
@@ -12,6 +12,7 @@ export function InfoModal(props: {
   visible?: boolean;
   size?: ModalProps.Size;
   closeAriaLabel?: string;
+  closeText?: string;
   testId?: string;
 }) {
   return (
@@ -25,7 +26,7 @@ export function InfoModal(props: {
       footer={
         <Box float="right">
           <Button variant="primary" onClick={props.onDismiss}>
-            {messages.dialog.close}
+            {props.closeText ?? messages.dialog.close}
           </Button>
         </Box>
       }

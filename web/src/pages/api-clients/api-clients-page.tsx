@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import Alert from '@cloudscape-design/components/alert';
-import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Checkbox from '@cloudscape-design/components/checkbox';
 import CopyToClipboard from '@cloudscape-design/components/copy-to-clipboard';
@@ -8,7 +7,6 @@ import FormField from '@cloudscape-design/components/form-field';
 import Header from '@cloudscape-design/components/header';
 import Input from '@cloudscape-design/components/input';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
-import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
@@ -23,6 +21,7 @@ import {
 import { apiCall } from '../../api/client';
 import { useApi } from '../../api/use-api';
 import { DecisionModal } from '../../components/decision-modal';
+import { InfoModal } from '../../components/info-modal';
 import { TableEmptyState } from '../../components/table-empty-state';
 import { useFeedback } from '../../feedback/feedback';
 import { adminMessages } from '../admin-shared/messages';
@@ -112,18 +111,11 @@ function SecretModal(props: { client: CreatedApiClient; onDismiss: () => void })
     />
   );
   return (
-    <Modal
-      visible
+    <InfoModal
       header={text.secret.header}
       onDismiss={props.onDismiss}
       closeAriaLabel={text.secret.closeIcon}
-      footer={
-        <Box float="right">
-          <Button variant="primary" onClick={props.onDismiss}>
-            {text.secret.close}
-          </Button>
-        </Box>
-      }
+      closeText={text.secret.close}
     >
       <SpaceBetween size="m">
         <Alert type="warning">{text.secret.warning}</Alert>
@@ -139,7 +131,7 @@ function SecretModal(props: { client: CreatedApiClient; onDismiss: () => void })
           ]}
         />
       </SpaceBetween>
-    </Modal>
+    </InfoModal>
   );
 }
 
