@@ -107,6 +107,9 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
     values: Record<string, unknown>,
     condition?: string,
   ) => updateItem(key(job.userId, job.id), expression, values, condition);
+  /** Ends a job with these `sets`: finished at `:now`, out of the lease and of the sweeper's index. */
+  const end = (job: StoredExportJob, sets: string, values: Record<string, unknown>, condition: string) =>
+    update(job, `SET ${sets}, finishedAt = :now REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk`, values, condition);
   /** A running export's lease: its place in the leases index names its owner's partition and its own sort key. */
   const held = (job: Pick<StoredExportJob, 'userId' | 'id'>): HeldJob => {
     const { pk, sk } = key(job.userId, job.id);
@@ -180,18 +183,18 @@ export function makeExportJobRepository(db: DynamoDBDocumentClient, table: strin
     },
 
     async finish(job: StoredExportJob, rows: number, now: string): Promise<boolean> {
-      return update(
+      return end(
         job,
-        'SET #status = :ready, #rows = :rows, finishedAt = :now REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
+        '#status = :ready, #rows = :rows',
         { ':ready': 'READY', ':rows': rows, ':now': now, ':running': 'RUNNING' },
         '#status = :running',
       );
     },
 
     async fail(job: StoredExportJob, error: string, now: string): Promise<void> {
-      await update(
+      await end(
         job,
-        'SET #status = :failed, #error = :error, finishedAt = :now REMOVE leaseOwner, leaseUntil, gsi1pk, gsi1sk',
+        '#status = :failed, #error = :error',
         { ':failed': 'FAILED', ':error': error, ':now': now, ':ready': 'READY' },
         '#status <> :ready',
       );
