@@ -62,10 +62,9 @@ export function ApproveModal({ path, number, onDone, onDismiss }: DecisionProps)
  */
 function ReasonModal(props: {
   header: string;
-  confirmLabel: string;
+  /** The confirm button's text, the field's label and the error while it is empty. */
+  copy: { readonly confirm: string; readonly reason: string; readonly reasonRequired: string };
   confirmTestId: string;
-  label: string;
-  requiredText: string;
   before: ReactNode;
   after?: ReactNode;
   onConfirm: (reason: string) => Promise<unknown>;
@@ -75,7 +74,7 @@ function ReasonModal(props: {
   return (
     <DecisionModal
       header={props.header}
-      confirmLabel={props.confirmLabel}
+      confirmLabel={props.copy.confirm}
       confirmTestId={props.confirmTestId}
       invalid={reason.trim() === ''}
       onConfirm={() => props.onConfirm(reason.trim())}
@@ -85,8 +84,8 @@ function ReasonModal(props: {
         <>
           {props.before}
           <ReasonField
-            label={props.label}
-            requiredText={props.requiredText}
+            label={props.copy.reason}
+            requiredText={props.copy.reasonRequired}
             value={reason}
             attempted={attempted}
             onChange={setReason}
@@ -108,10 +107,8 @@ export function RejectModal({ path, number, onDone, onDismiss }: DecisionProps) 
   return (
     <ReasonModal
       header={text.header}
-      confirmLabel={text.confirm}
+      copy={text}
       confirmTestId="reject-confirm"
-      label={text.reason}
-      requiredText={text.reasonRequired}
       before={<Box variant="p">{text.intro(number)}</Box>}
       after={
         <Checkbox checked={allowRetry} onChange={({ detail }) => setAllowRetry(detail.checked)}>
@@ -147,10 +144,8 @@ export function ApproveDespiteRucRiskModal({
   return (
     <ReasonModal
       header={text.modalHeader}
-      confirmLabel={text.confirm}
+      copy={text}
       confirmTestId="ruc-override-confirm"
-      label={text.reason}
-      requiredText={text.reasonRequired}
       before={
         <>
           <Box variant="p">{text.question(number, risk)}</Box>
