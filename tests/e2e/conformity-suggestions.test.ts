@@ -8,9 +8,9 @@ import {
   REVIEW_COMPANY,
   REVIEW_SUPPLIER,
   choose,
+  chooseResponsibleAndOffice,
   detailPanel,
   enterCode,
-  field,
   invoiceToReview,
   openInvoiceDetail,
 } from '../support/invoice-detail.js';
@@ -81,12 +81,7 @@ describe('suggested HES in the review sidebar', () => {
       expect(await total.innerText()).toContain(`Total de conformidades: ${formatMoney(net, 'PEN')}`);
 
       // Act: the rest of the form, then save
-      await field(panel, DETAIL_TEXT.responsible).fill(EMPLOYEE.fullName.split(' ')[0]!);
-      await page
-        .getByRole('option', { name: new RegExp(EMPLOYEE.fullName) })
-        .first()
-        .click();
-      await choose(page, panel, DETAIL_TEXT.office, OFFICE.office);
+      await chooseResponsibleAndOffice(page, panel, EMPLOYEE, OFFICE.office);
       await panel.getByRole('button', { name: DETAIL_TEXT.save }).click();
 
       // Assess: the §5 rules accepted the suggestion

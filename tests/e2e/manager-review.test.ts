@@ -6,9 +6,9 @@ import {
   DETAIL_TEXT,
   REVIEW_COMPANY,
   choose,
+  chooseResponsibleAndOffice,
   detailPanel,
   enterCode,
-  field,
   invoiceRow,
   invoiceToReview,
   openInvoiceDetail,
@@ -66,12 +66,7 @@ describe('manager review in the invoice sidebar', () => {
       // Act: services instead, the responsible and the office, then save
       await choose(page, panel, DETAIL_TEXT.operationType, 'Servicios');
       await panel.getByText(DETAIL_TEXT.hesWithGoods).first().waitFor({ state: 'detached' });
-      await field(panel, DETAIL_TEXT.responsible).fill(EMPLOYEE.fullName.split(' ')[0]!);
-      await page
-        .getByRole('option', { name: new RegExp(EMPLOYEE.fullName) })
-        .first()
-        .click();
-      await choose(page, panel, DETAIL_TEXT.office, OFFICE.office);
+      await chooseResponsibleAndOffice(page, panel, EMPLOYEE, OFFICE.office);
       await panel.getByTestId('review-documents-total').waitFor();
       await panel.getByRole('button', { name: DETAIL_TEXT.save }).click();
 
@@ -160,12 +155,7 @@ describe('manager review in the invoice sidebar', () => {
 
       // Act: no purchase order, every other field, save without support
       await choose(page, panel, DETAIL_TEXT.operationType, DETAIL_TEXT.withoutOrder);
-      await field(panel, DETAIL_TEXT.responsible).fill(EMPLOYEE.fullName.split(' ')[0]!);
-      await page
-        .getByRole('option', { name: new RegExp(EMPLOYEE.fullName) })
-        .first()
-        .click();
-      await choose(page, panel, DETAIL_TEXT.office, OFFICE.office);
+      await chooseResponsibleAndOffice(page, panel, EMPLOYEE, OFFICE.office);
       await panel.getByRole('button', { name: DETAIL_TEXT.save }).click();
 
       // Assess: spec §5's rule, and nothing saved

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { routes, type InvoiceDetail } from '@portal/shared';
 import { CLIENTS, EMPLOYEES, OFFICE_LOCATIONS, SUPPLIERS } from '../support/tenant.js';
 import { call } from '../support/api.js';
-import { DETAIL_TEXT, detailPanel, field, invoiceRow } from '../support/invoice-detail.js';
+import { DETAIL_TEXT, chooseResponsibleAndOffice, detailPanel, field, invoiceRow } from '../support/invoice-detail.js';
 import { INVOICES_TEXT, freshCorrelative } from '../support/invoices.js';
 import {
   adminToken,
@@ -114,13 +114,7 @@ describe('a credit note and its factura', () => {
         original.purchaseOrders.join(', '),
       );
       expect(await field(panel, DETAIL_TEXT.serviceSheets).count()).toBe(0);
-      await field(panel, DETAIL_TEXT.responsible).fill(EMPLOYEE.fullName.split(' ')[0]!);
-      await page
-        .getByRole('option', { name: new RegExp(EMPLOYEE.fullName) })
-        .first()
-        .click();
-      await field(panel, DETAIL_TEXT.office).click();
-      await page.getByRole('option', { name: OFFICE.office }).first().click();
+      await chooseResponsibleAndOffice(page, panel, EMPLOYEE, OFFICE.office);
       await panel.getByRole('button', { name: DETAIL_TEXT.save }).click();
       const completed = detailPanel(page, noteNumber, 'COMPLETED');
       await completed.waitFor();

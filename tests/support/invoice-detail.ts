@@ -124,3 +124,18 @@ export async function choose(page: Page, panel: Locator, label: string, option: 
   await field(panel, label).click();
   await page.getByRole('option', { name: option }).first().click();
 }
+
+/** Picks `employee` as the responsible (typed by first name, then chosen in the list) and `office` as the office. */
+export async function chooseResponsibleAndOffice(
+  page: Page,
+  panel: Locator,
+  employee: { readonly fullName: string },
+  office: string,
+): Promise<void> {
+  await field(panel, DETAIL_TEXT.responsible).fill(employee.fullName.split(' ')[0]!);
+  await page
+    .getByRole('option', { name: new RegExp(employee.fullName) })
+    .first()
+    .click();
+  await choose(page, panel, DETAIL_TEXT.office, office);
+}
