@@ -11,6 +11,7 @@ import type { Caller } from '../http/caller.js';
 import { InvoiceChangedError, type InvoiceChange, type StoredInvoice } from '../repositories/invoice-store.js';
 import type { OutgoingMessage } from '../repositories/outgoing.js';
 import { conversationCalls } from './conversations/conversation-calls.fake.js';
+import { storedInvoiceFixture } from './invoice.fake.js';
 
 const SUPPLIER = '20100070970';
 const OTHER_SUPPLIER = '20512334890';
@@ -35,17 +36,25 @@ const manager = {
 } as unknown as Caller;
 
 function invoiceOf(overrides: Partial<Invoice> = {}): StoredInvoice {
-  return {
-    id: 'F001-1',
-    type: 'FACTURA',
-    status: 'PENDING',
+  return storedInvoiceFixture({
     supplierId: SUPPLIER,
     supplierName: 'Proveedor S.A.C.',
     client: CLIENT,
     clientName: 'Corporación S.A.A.',
-    version: 1,
     ...overrides,
-  } as unknown as StoredInvoice;
+  });
+}
+
+/** The conversation of an invoice whose last message (of `messageCount`) came from `side`, at `at`. */
+function lastMessageFrom(side: 'SUPPLIER' | 'STAFF', messageCount: number, at: string): Partial<Invoice> {
+  return {
+    conversation: {
+      messageCount,
+      lastMessageAt: at,
+      lastMessageSide: side,
+      waitingOn: side === 'SUPPLIER' ? 'STAFF' : 'SUPPLIER',
+    },
+  };
 }
 
 /** An invoice store in memory that commits as the real one does (version-guarded), failing `conflicts` times first. */
@@ -146,14 +155,7 @@ describe('posting on an invoice', () => {
   });
 
   it('times a message after the last one committed, so that the list and the summary agree on the last', async () => {
-    const ahead = invoiceOf({
-      conversation: {
-        messageCount: 1,
-        lastMessageAt: '2026-11-26T19:00:05.000Z',
-        lastMessageSide: 'SUPPLIER',
-        waitingOn: 'STAFF',
-      },
-    });
+    const ahead = invoiceOf(lastMessageFrom('SUPPLIER', 1, '2026-11-26T19:00:05.000Z'));
     const { useCases, stored } = setUp({ invoice: ahead });
     const posted = await useCases.post(manager, path, { text: 'Hola', attachments: [] });
     expect(posted.message.at).toBe('2026-11-26T19:00:05.001Z');
@@ -180,14 +182,7 @@ describe('posting on an invoice', () => {
   });
 
   it('stops a conversation at its limit of messages', async () => {
-    const full = invoiceOf({
-      conversation: {
-        messageCount: 200,
-        lastMessageAt: '2026-11-26T18:00:00.000Z',
-        lastMessageSide: 'STAFF',
-        waitingOn: 'SUPPLIER',
-      },
-    });
+    const full = invoiceOf(lastMessageFrom('STAFF', 200, '2026-11-26T18:00:00.000Z'));
     const { useCases, commits } = setUp({ invoice: full });
     await expect(useCases.post(supplier, path, { text: 'Uno más', attachments: [] })).rejects.toMatchObject({
       code: 'ERROR_MESSAGE_LIMIT_REACHED',
