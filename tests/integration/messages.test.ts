@@ -218,6 +218,15 @@ describe('messages on an invoice', () => {
     });
     expect(tooMany.status).toBe(400);
 
+    const expectRefused = async (text: string, attachment: string, code: string) => {
+      const refused = await call(routes.postInvoiceMessage, {
+        token: supplier,
+        path: pathOf(invoice),
+        body: { text, attachments: [attachment] },
+      });
+      expect(refused.status).toBe(400);
+      expect(firstError(refused.body).code).toBe(code);
+    };
     // An attachment whose bytes are not what it says is refused (and deleted), and nothing is posted.
     const fake = await uploadAs(
       supplier,
@@ -226,13 +235,7 @@ describe('messages on an invoice', () => {
       'image/png',
       'foto.png',
     );
-    const refused = await call(routes.postInvoiceMessage, {
-      token: supplier,
-      path: pathOf(invoice),
-      body: { text: 'Foto', attachments: [fake] },
-    });
-    expect(refused.status).toBe(400);
-    expect(firstError(refused.body).code).toBe('ERROR_MESSAGE_ATTACHMENT_INVALID');
+    await expectRefused('Foto', fake, 'ERROR_MESSAGE_ATTACHMENT_INVALID');
     // An upload of the other side (the company's) is not the supplier's to attach: not found.
     const staffUpload = await uploadAs(
       await managerToken(),
@@ -241,13 +244,7 @@ describe('messages on an invoice', () => {
       'application/pdf',
       'oc.pdf',
     );
-    const notMine = await call(routes.postInvoiceMessage, {
-      token: supplier,
-      path: pathOf(invoice),
-      body: { text: 'Con el archivo del gestor', attachments: [staffUpload] },
-    });
-    expect(notMine.status).toBe(400);
-    expect(firstError(notMine.body).code).toBe('ERROR_MESSAGE_ATTACHMENT_NOT_FOUND');
+    await expectRefused('Con el archivo del gestor', staffUpload, 'ERROR_MESSAGE_ATTACHMENT_NOT_FOUND');
     const after = await call<InvoiceMessages>(routes.listInvoiceMessages, { token: supplier, path: pathOf(invoice) });
     expect(after.body.items).toHaveLength(1);
   });
